@@ -1,0 +1,3 @@
+from mcugen.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,13 @@
+"""The one exception type users see, printed as a single line by the CLI."""
+
+
+class McugenError(Exception):
+    """A problem with the user's input or environment.
+
+    `str()` is one line: what is wrong, then what to do about it.
+    """
+
+    def __init__(self, problem: str, fix: str = ""):
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{problem}; {fix}" if fix else problem)

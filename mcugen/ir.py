@@ -1,0 +1,137 @@
+"""The graph every pass reads and returns.
+
+A Graph is one subgraph in execution order: tensors (shape, dtype, quantization,
+constant data as numpy arrays) and ops that name tensors by index. Passes never
+mutate a Graph; they return a new one (`dataclasses.replace`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mcugen.errors import McugenError
+
+
+@dataclass(frozen=True)
+class Quant:
+    """Affine quantization r = scale * (q - zero_point), per tensor or per channel on `axis`."""
+
+    scale: np.ndarray  # float32, length 1 or channels
+    zero_point: np.ndarray  # int64, same length
+    axis: int = 0
+
+    @property
+    def per_channel(self) -> bool:
+        return self.scale.size > 1
+
+    @property
+    def s(self) -> float:
+        """The per-tensor scale (first element), as TFLM reads params.scale."""
+        return float(self.scale[0])
+
+    @property
+    def zp(self) -> int:
+        return int(self.zero_point[0])
+
+
+@dataclass(frozen=True)
+class Tensor:
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    dtype: str  # numpy dtype name: int8, int32, float32, ...
+    quant: Quant | None = None
+    data: np.ndarray | None = None  # set for constants (weights, biases, shapes)
+    dynamic: bool = False  # shape_signature holds -1
+
+    @property
+    def is_const(self) -> bool:
+        return self.data is not None
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) * np.dtype(self.dtype).itemsize
+
+
+@dataclass(frozen=True)
+class Op:
+    index: int
+    opcode: str  # BuiltinOperator name, e.g. CONV_2D; CUSTOM:<name> for custom ops
+    version: int
+    inputs: tuple[int, ...]  # -1 marks an omitted optional input
+    outputs: tuple[int, ...]
+    attrs: dict = field(default_factory=dict)  # the op's builtin options, parsed
+    params: dict = field(default_factory=dict)  # what TFLM computes in Prepare
+
+    def input(self, graph: "Graph", i: int) -> Tensor | None:
+        if i >= len(self.inputs) or self.inputs[i] < 0:
+            return None
+        return graph.tensors[self.inputs[i]]
+
+    def output(self, graph: "Graph", i: int = 0) -> Tensor:
+        return graph.tensors[self.outputs[i]]
+
+
+@dataclass(frozen=True)
+class Graph:
+    name: str
+    tensors: tuple[Tensor, ...]
+    ops: tuple[Op, ...]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    sha256: str = ""
+    subgraph_count: int = 1
+
+    def replace_ops(self, ops) -> "Graph":
+        return dataclasses.replace(self, ops=tuple(ops))
+
+    def verify(self) -> "Graph":
+        """Check the structural invariants every pass relies on; return self."""
+        n = len(self.tensors)
+        for i, t in enumerate(self.tensors):
+            _require(t.index == i, f"tensor {i} carries index {t.index}")
+            if t.data is not None:
+                _require(tuple(t.data.shape) == t.shape,
+                         f"tensor {i} '{t.name}': data shape {t.data.shape} != {t.shape}")
+        produced = set()
+        for idx in self.inputs:
+            _require(0 <= idx < n, f"graph input {idx} is not a tensor")
+            produced.add(idx)
+        for k, op in enumerate(self.ops):
+            _require(op.index == k, f"op {k} carries index {op.index}")
+            for idx in op.inputs:
+                if idx < 0:
+                    continue
+                _require(idx < n, f"op {k} {op.opcode} reads missing tensor {idx}")
+                t = self.tensors[idx]
+                _require(t.is_const or idx in produced,
+                         f"op {k} {op.opcode} reads tensor {idx} '{t.name}' before it is written")
+            for idx in op.outputs:
+                _require(0 <= idx < n, f"op {k} {op.opcode} writes missing tensor {idx}")
+                _require(idx not in produced, f"tensor {idx} is written twice (op {k})")
+                produced.add(idx)
+        for idx in self.outputs:
+            _require(idx in produced or self.tensors[idx].is_const,
+                     f"graph output {idx} is never written")
+        return self
+
+    def __str__(self) -> str:
+        """A compact text form, one line per op, that tests can state literally."""
+        def tname(i):
+            return "-" if i < 0 else f"t{i}"
+        lines = [f"graph {self.name} inputs=({', '.join(map(tname, self.inputs))}) "
+                 f"outputs=({', '.join(map(tname, self.outputs))})"]
+        for op in self.ops:
+            ins = ", ".join(map(tname, op.inputs))
+            outs = ", ".join(map(tname, op.outputs))
+            shape = "x".join(map(str, self.tensors[op.outputs[0]].shape)) if op.outputs else ""
+            lines.append(f"  {op.index}: {outs} = {op.opcode}({ins}) -> [{shape}]")
+        return "\n".join(lines)
+
+
+def _require(cond: bool, message: str) -> None:
+    if not cond:
+        raise McugenError(f"invalid graph: {message}",
+                          "the model file is inconsistent; re-export it")

@@ -1,0 +1,65 @@
+"""Op definitions, one module per op (or family), found by importing this package.
+
+Each module subclasses OpDef and registers it with `@register("OPCODE", ...)`.
+An OpDef knows everything mcugen needs about one TFLite builtin:
+
+- check(g, op):   why this instance can't run bit-exact like TFLM (empty = fine)
+- prepare(g, op): what TFLM computes in Prepare (multipliers, shifts, padding,
+                  clamps, lookup tables), as plain Python/numpy values
+- run(g, op, xs): the golden kernel, numpy, vectorised, bit-exact with TFLM
+- macs(g, op):    multiply-accumulates, for reports
+
+Adding an op means adding a module here; nothing else lists ops.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import numpy as np
+
+from mcugen.ir import Graph, Op
+
+_REGISTRY: dict[str, "OpDef"] = {}
+_loaded = False
+
+
+class OpDef:
+    opcodes: tuple[str, ...] = ()
+
+    def check(self, g: Graph, op: Op) -> list[str]:
+        return []
+
+    def prepare(self, g: Graph, op: Op) -> dict:
+        return {}
+
+    def run(self, g: Graph, op: Op, xs: list) -> np.ndarray:
+        raise NotImplementedError
+
+    def macs(self, g: Graph, op: Op) -> int:
+        return 0
+
+
+def register(*opcodes: str):
+    def decorate(cls):
+        instance = cls()
+        instance.opcodes = opcodes
+        for opcode in opcodes:
+            _REGISTRY[opcode] = instance
+        return cls
+    return decorate
+
+
+def lookup(opcode: str) -> OpDef | None:
+    global _loaded
+    if not _loaded:
+        for module in pkgutil.iter_modules(__path__):
+            if not module.name.startswith("_"):
+                importlib.import_module(f"{__name__}.{module.name}")
+        _loaded = True
+    return _REGISTRY.get(opcode)
+
+
+def supported_opcodes() -> list[str]:
+    lookup("")
+    return sorted(_REGISTRY)

@@ -1,0 +1,45 @@
+"""Helpers for the quantization facts several ops share."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ir import Graph, Op, Tensor
+from mcugen.requant import activation_range, quantize_multiplier
+
+
+def channel_multipliers(x: Tensor, w: Tensor, y: Tensor, channels: int):
+    """Per-output-channel (multiplier, shift) for x*w -> y, as TFLM's conv/FC Prepare."""
+    scales = w.quant.scale if w.quant.per_channel else np.repeat(w.quant.scale, channels)
+    pairs = [quantize_multiplier(float(x.quant.s) * float(s) / float(y.quant.s)) for s in scales]
+    return (np.array([m for m, _ in pairs], dtype=np.int64),
+            np.array([s for _, s in pairs], dtype=np.int64))
+
+
+def fused_range(g: Graph, op: Op) -> tuple[int, int]:
+    y = op.output(g)
+    return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.quant.s, y.quant.zp)
+
+
+def problems_fused_activation(op: Op) -> list[str]:
+    act = op.attrs.get("fused_activation_function", "NONE")
+    if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
+        return [f"fused activation {act} has no int8 kernel"]
+    return []
+
+
+def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2) -> list[str]:
+    problems = []
+    w = op.input(g, weight_index)
+    b = op.input(g, bias_index)
+    if w is None or not w.is_const:
+        problems.append("weights are not a constant tensor")
+    if b is not None and b.dtype != "int32":
+        problems.append(f"bias '{b.name}' is {b.dtype}, int8 kernels need int32")
+    if b is not None and not b.is_const:
+        problems.append("bias is not a constant tensor")
+    return problems
+
+
+def lut_run(op: Op, x: np.ndarray) -> np.ndarray:
+    """Elementwise int8 -> int8 through the 256-entry table prepare() built."""
+    return op.params["lut"][x.astype(np.int64) + 128]

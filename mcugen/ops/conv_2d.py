@@ -1,0 +1,49 @@
+"""CONV_2D: TFLM reference_integer_ops::ConvPerChannel, as im2col + one matmul."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._window import geometry, windows
+from mcugen.requant import requantize, wrap_int32
+
+
+@register("CONV_2D")
+class Conv2D(OpDef):
+    def check(self, g, op):
+        problems = weight_problems(g, op) + problems_fused_activation(op)
+        x, w = op.input(g, 0), op.input(g, 1)
+        if not problems and x.shape[3] != w.shape[3]:
+            problems.append(f"grouped convolution ({x.shape[3]} input channels, filter depth "
+                            f"{w.shape[3]}) is not supported")
+        if w.quant is not None and np.any(w.quant.zero_point != 0):
+            problems.append("filter zero point is not 0")
+        return problems
+
+    def prepare(self, g, op):
+        x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        mult, shift = channel_multipliers(x, w, y, w.shape[0])
+        act_min, act_max = fused_range(g, op)
+        geo = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
+        return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
+                    input_zp=x.quant.zp, output_zp=y.quant.zp)
+
+    def run(self, g, op, xs):
+        x, w, b = xs[0], xs[1], xs[2] if len(xs) > 2 else None
+        p = op.params
+        n = x.shape[0]
+        cout, kh, kw, cin = w.shape
+        oh, ow = p["out_hw"]
+        # float64 matmul is exact here: every partial sum is an integer below 2^53.
+        cols = windows(x.astype(np.float64) - p["input_zp"], (kh, kw), p, 0.0)
+        acc = cols.reshape(n * oh * ow, kh * kw * cin) @ w.reshape(cout, -1).astype(np.float64).T
+        acc = np.rint(acc).astype(np.int64)
+        if b is not None:
+            acc += b.astype(np.int64)
+        out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
+        return np.clip(out, p["act_min"], p["act_max"]).astype(np.int8).reshape(n, oh, ow, cout)
+
+    def macs(self, g, op):
+        w, y = op.input(g, 1), op.output(g)
+        return int(np.prod(y.shape)) * int(np.prod(w.shape[1:]))

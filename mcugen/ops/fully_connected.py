@@ -1,0 +1,47 @@
+"""FULLY_CONNECTED: TFLM reference_integer_ops::FullyConnected (double rounding).
+
+LiteRT's reference FC rounds once, in float, so it can differ from this by one
+LSB per layer; TFLM is the target.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
+from mcugen.requant import requantize, wrap_int32
+
+
+@register("FULLY_CONNECTED")
+class FullyConnected(OpDef):
+    def check(self, g, op):
+        problems = weight_problems(g, op) + problems_fused_activation(op)
+        if op.attrs.get("weights_format", 0) != 0:
+            problems.append("shuffled weights format is not supported")
+        w = op.input(g, 1)
+        if w is not None and len(w.shape) != 2:
+            problems.append(f"weights of rank {len(w.shape)}, expected 2")
+        return problems
+
+    def prepare(self, g, op):
+        x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        mult, shift = channel_multipliers(x, w, y, w.shape[0])
+        act_min, act_max = fused_range(g, op)
+        return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
+                    input_zp=x.quant.zp, output_zp=y.quant.zp, filter_zp=w.quant.zp)
+
+    def run(self, g, op, xs):
+        x, w, b = xs[0], xs[1], xs[2] if len(xs) > 2 else None
+        p = op.params
+        units, depth = w.shape
+        rows = x.reshape(-1, depth).astype(np.float64) - p["input_zp"]
+        acc = np.rint(rows @ (w.astype(np.float64) - p["filter_zp"]).T).astype(np.int64)
+        if b is not None:
+            acc += b.astype(np.int64)
+        out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
+        out = np.clip(out, p["act_min"], p["act_max"]).astype(np.int8)
+        return out.reshape(op.output(g).shape)
+
+    def macs(self, g, op):
+        w = op.input(g, 1)
+        return int(np.prod(op.input(g, 0).shape)) // w.shape[1] * w.shape[0] * w.shape[1]

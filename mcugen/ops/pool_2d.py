@@ -1,0 +1,53 @@
+"""AVERAGE_POOL_2D and MAX_POOL_2D: TFLM reference_integer_ops pooling.
+
+Only in-image taps count: the average divides by the number of valid taps and
+rounds half away from zero with C integer division, as TFLM does.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import fused_range, problems_fused_activation
+from mcugen.ops._window import geometry, windows
+
+
+class _Pool(OpDef):
+    def check(self, g, op):
+        problems = problems_fused_activation(op)
+        x, y = op.input(g, 0), op.output(g)
+        if x.quant and y.quant and (x.quant.s != y.quant.s or x.quant.zp != y.quant.zp):
+            problems.append("input and output quantization differ (TFLM int8 pooling requires equal)")
+        return problems
+
+    def prepare(self, g, op):
+        x = op.input(g, 0)
+        kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
+        act_min, act_max = fused_range(g, op)
+        return dict(geometry(op.attrs, x.shape[1:3], kernel), kernel=kernel,
+                    act_min=act_min, act_max=act_max)
+
+    def macs(self, g, op):
+        return 0
+
+
+@register("AVERAGE_POOL_2D")
+class AveragePool2D(_Pool):
+    def run(self, g, op, xs):
+        p = op.params
+        x = xs[0].astype(np.int64)
+        taps = windows(x, p["kernel"], p, 0).sum(axis=(3, 4))
+        ones = np.ones((1,) + x.shape[1:3] + (1,), dtype=np.int64)
+        count = windows(ones, p["kernel"], p, 0).sum(axis=(3, 4))
+        half = count // 2
+        # C division truncates toward zero.
+        avg = np.where(taps > 0, (taps + half) // count, -((-(taps - half)) // count))
+        return np.clip(avg, p["act_min"], p["act_max"]).astype(np.int8)
+
+
+@register("MAX_POOL_2D")
+class MaxPool2D(_Pool):
+    def run(self, g, op, xs):
+        p = op.params
+        m = windows(xs[0].astype(np.int64), p["kernel"], p, np.iinfo(np.int64).min).max(axis=(3, 4))
+        return np.clip(m, p["act_min"], p["act_max"]).astype(np.int8)

@@ -1,0 +1,55 @@
+"""SOFTMAX int8 -> int8: TFLM reference_ops::Softmax on gemmlowp fixed point.
+
+exp() only ever sees x - max(x) in [-255, 0], so prepare() tabulates it once
+(256 int32 entries); run() sums, takes the fixed-point reciprocal per row and
+scales, exactly as TFLM's loop does.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mcugen import fixedpoint as fp
+from mcugen.ops import OpDef, register
+from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, srdhm
+
+SCALED_DIFF_INTEGER_BITS = 5
+ACCUMULATION_INTEGER_BITS = 12
+
+
+@register("SOFTMAX")
+class Softmax(OpDef):
+    def check(self, g, op):
+        y = op.output(g)
+        if y.quant and (y.quant.zp != -128 or y.quant.s != np.float32(1 / 256)):
+            return [f"output quantization must be scale 1/256, zero point -128 "
+                    f"(got {y.quant.s:g}, {y.quant.zp})"]
+        return []
+
+    def prepare(self, g, op):
+        x = op.input(g, 0)
+        beta = float(np.float32(op.attrs.get("beta", 1.0)))
+        real = min(beta * float(x.quant.s) * (1 << (31 - SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
+        multiplier, left_shift = quantize_multiplier(real)
+        radius = math.floor(((1 << SCALED_DIFF_INTEGER_BITS) - 1)
+                            * (1 << (31 - SCALED_DIFF_INTEGER_BITS)) / (1 << left_shift))
+        diff = -np.arange(256, dtype=np.int64)  # diff = x - max, indexed by -diff
+        rescaled = srdhm(diff * (1 << left_shift), multiplier)
+        exp = fp.exp_on_negative_values(rescaled, SCALED_DIFF_INTEGER_BITS)
+        exp = np.where(diff >= -radius, exp, 0)  # TFLM skips diffs below diff_min
+        return dict(input_multiplier=multiplier, input_left_shift=left_shift, diff_min=-radius,
+                    exp_lut=exp.astype(np.int64))
+
+    def run(self, g, op, xs):
+        x = xs[0].astype(np.int64)
+        depth = x.shape[-1]
+        rows = x.reshape(-1, depth)
+        p = op.params
+        # Diffs below diff_min have a zero table entry: they add nothing and give -128.
+        exp = p["exp_lut"][rows.max(axis=1, keepdims=True) - rows]
+        sum_of_exps = fp.rescale(exp, 0, ACCUMULATION_INTEGER_BITS).sum(axis=1)
+        scale, bits_over_unit = fp.reciprocal(sum_of_exps, ACCUMULATION_INTEGER_BITS)
+        exponent = (bits_over_unit + 31 - 8)[:, None]
+        out = rounding_divide_by_pot(srdhm(scale[:, None], exp), exponent) - 128
+        return np.clip(out, -128, 127).astype(np.int8).reshape(x.shape)

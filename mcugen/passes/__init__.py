@@ -1,0 +1,1 @@
+"""Graph -> Graph passes, one per file, named verb_noun; pipeline.py lists their order."""

@@ -1,0 +1,158 @@
+"""Read a .tflite FlatBuffer into a Graph (the first pass of the pipeline).
+
+Parsing uses the generated schema classes of the `tflite` package. The reader is
+permissive about *what* the model contains (float, int16, custom ops are all
+read, so `inspect` can describe them); `passes/check_support.py` decides what
+mcugen can run. It is strict about the file itself: anything that is not a
+complete, well-formed TFLite FlatBuffer is a McugenError.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import re
+import struct
+from pathlib import Path
+
+import numpy as np
+import tflite
+from tflite.utils import BUILTIN_OPCODE2NAME
+
+from mcugen.errors import McugenError
+from mcugen.ir import Graph, Op, Quant, Tensor
+
+
+def _enum_names(enum_cls) -> dict[int, str]:
+    return {v: k for k, v in vars(enum_cls).items() if not k.startswith("_") and isinstance(v, int)}
+
+
+_TENSOR_TYPES = {v: k.lower() for v, k in _enum_names(tflite.TensorType).items()}
+_OPTION_TYPES = _enum_names(tflite.BuiltinOptions)
+_ENUM_FIELDS = {
+    "padding": _enum_names(tflite.Padding),
+    "fused_activation_function": _enum_names(tflite.ActivationFunctionType),
+}
+_NUMPY_TYPES = {"float32", "float16", "float64", "int8", "uint8", "int16", "int32", "int64",
+                "uint16", "uint32", "uint64", "bool"}
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _options_to_dict(op) -> dict:
+    """Every field of the op's builtin options table, snake_cased, enums as names."""
+    type_name = _OPTION_TYPES.get(op.BuiltinOptionsType(), "NONE")
+    table = op.BuiltinOptions()
+    if type_name == "NONE" or table is None or not hasattr(tflite, type_name):
+        return {}
+    options = getattr(tflite, type_name)()
+    options.Init(table.Bytes, table.Pos)
+    attrs = {}
+    for name, method in inspect.getmembers(options, inspect.ismethod):
+        if name.startswith(("Init", "GetRoot")) or name.endswith(("Length", "IsNone")):
+            continue
+        params = inspect.signature(method).parameters
+        if name.endswith("AsNumpy"):
+            value = method()
+            attrs[_snake(name[:-7])] = [] if isinstance(value, int) else [int(v) for v in value]
+        elif not params:
+            key = _snake(name)
+            value = method()
+            attrs[key] = _ENUM_FIELDS[key].get(value, value) if key in _ENUM_FIELDS else value
+    return attrs
+
+
+def _opcode_name(code) -> str:
+    builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+    name = BUILTIN_OPCODE2NAME.get(builtin, f"BUILTIN_{builtin}")
+    if name == "CUSTOM":
+        custom = code.CustomCode()
+        return "CUSTOM:" + (custom.decode("utf-8", "replace") if custom else "?")
+    return name
+
+
+def _buffer_bytes(model, raw: bytes, index: int) -> bytes | None:
+    if index <= 0 or index >= model.BuffersLength():
+        return None
+    buf = model.Buffers(index)
+    offset, size = buf.Offset(), buf.Size()
+    if offset > 1:  # models over 2 GB keep data after the FlatBuffer
+        if offset + size > len(raw):
+            raise IndexError("buffer beyond end of file")
+        return raw[offset:offset + size]
+    if buf.DataLength() == 0:
+        return None
+    return buf.DataAsNumpy().tobytes()
+
+
+def _quant(t) -> Quant | None:
+    q = t.Quantization()
+    if q is None or q.ScaleLength() == 0:
+        return None
+    zero_points = q.ZeroPointAsNumpy() if q.ZeroPointLength() else np.zeros(q.ScaleLength())
+    return Quant(scale=np.asarray(q.ScaleAsNumpy(), dtype=np.float32).copy(),
+                 zero_point=np.asarray(zero_points, dtype=np.int64).copy(),
+                 axis=int(q.QuantizedDimension()))
+
+
+def _tensor(model, raw: bytes, t, index: int) -> Tensor:
+    shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+    signature = tuple(int(d) for d in t.ShapeSignatureAsNumpy()) if t.ShapeSignatureLength() else ()
+    dtype = _TENSOR_TYPES.get(t.Type(), f"type{t.Type()}")
+    name = t.Name().decode("utf-8", "replace") if t.Name() else f"tensor{index}"
+    data = None
+    payload = _buffer_bytes(model, raw, t.Buffer())
+    if payload is not None and dtype in _NUMPY_TYPES:
+        count = int(np.prod(shape, dtype=np.int64))
+        expected = count * np.dtype(dtype).itemsize
+        if len(payload) != expected:
+            raise IndexError(f"tensor {index} has {len(payload)} data bytes, shape needs {expected}")
+        data = np.frombuffer(payload, dtype=np.dtype(dtype).newbyteorder("<")).reshape(shape)
+    # A -1 batch in shape_signature is what every converter writes; the stored
+    # shape (batch 1) is what TFLM runs, so only other unknown dims are dynamic.
+    dynamic = any(d < 0 for d in shape) or any(d < 0 for d in signature[1:])
+    return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=_quant(t), data=data,
+                  dynamic=dynamic)
+
+
+def read_tflite(path: str | Path) -> Graph:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise McugenError(f"{path}: no such file", "check the path to the .tflite model") from None
+    except IsADirectoryError:
+        raise McugenError(f"{path}: is a directory", "pass the .tflite file itself") from None
+    except OSError as exc:
+        raise McugenError(f"{path}: cannot read ({exc.strerror})", "check the file's permissions") from None
+    if len(raw) < 8 or raw[4:8] != b"TFL3":
+        raise McugenError(f"{path}: not a TFLite model (no 'TFL3' FlatBuffer identifier)",
+                          "pass a .tflite file produced by the TFLite converter")
+    try:
+        return _parse(raw, path.stem)
+    except (IndexError, struct.error, ValueError, TypeError, UnicodeDecodeError, AttributeError) as exc:
+        raise McugenError(f"{path}: corrupt or truncated TFLite file ({exc})",
+                          "re-export or re-download the model") from None
+
+
+def _parse(raw: bytes, name: str) -> Graph:
+    model = tflite.Model.GetRootAs(raw, 0)
+    if model.SubgraphsLength() < 1:
+        raise ValueError("the model has no subgraph")
+    sub = model.Subgraphs(0)
+    codes = [model.OperatorCodes(i) for i in range(model.OperatorCodesLength())]
+    tensors = tuple(_tensor(model, raw, sub.Tensors(i), i) for i in range(sub.TensorsLength()))
+    ops = []
+    for k in range(sub.OperatorsLength()):
+        op = sub.Operators(k)
+        code = codes[op.OpcodeIndex()]
+        ops.append(Op(index=k, opcode=_opcode_name(code), version=int(code.Version()),
+                      inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
+                      outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),
+                      attrs=_options_to_dict(op)))
+    return Graph(name=name, tensors=tensors, ops=tuple(ops),
+                 inputs=tuple(int(i) for i in sub.InputsAsNumpy()) if sub.InputsLength() else (),
+                 outputs=tuple(int(i) for i in sub.OutputsAsNumpy()) if sub.OutputsLength() else (),
+                 sha256=hashlib.sha256(raw).hexdigest(),
+                 subgraph_count=model.SubgraphsLength())
