@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ir import Graph, Op, Tensor
+from mcugen.ops import OpDef
 from mcugen.requant import activation_range, quantize_multiplier
 
 
@@ -40,6 +41,26 @@ def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2
     return problems
 
 
-def lut_run(op: Op, x: np.ndarray) -> np.ndarray:
-    """Elementwise int8 -> int8 through the 256-entry table prepare() built."""
-    return op.params["lut"][x.astype(np.int64) + 128]
+def same_quant(a: Tensor, b: Tensor) -> bool:
+    return a.quant is None or b.quant is None or (a.quant.s == b.quant.s and a.quant.zp == b.quant.zp)
+
+
+def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
+    """TFLM's data-movement kernels copy int8 values as they are, so the quantization must agree."""
+    y = op.output(g)
+    bad = [i for i in inputs if not same_quant(op.input(g, i), y)]
+    return [f"input {i} and the output are quantized differently (TFLM copies raw values)" for i in bad]
+
+
+class LutOp(OpDef):
+    """An elementwise int8 -> int8 op: prepare() tabulates all 256 inputs."""
+
+    def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def prepare(self, g, op):
+        x = np.arange(-128, 128, dtype=np.int64)
+        return dict(lut=np.clip(self.table(g, op, x), -128, 127).astype(np.int64))
+
+    def run(self, g, op, xs):
+        return op.params["lut"][xs[0].astype(np.int64) + 128].astype(np.int8)

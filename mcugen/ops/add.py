@@ -1,0 +1,43 @@
+"""ADD and SUB int8: TFLM's rescale-both-inputs-to-a-common-scale arithmetic.
+
+Inputs are shifted left by 20 bits, each rescaled to 1/(2*max input scale),
+summed (or subtracted) and rescaled to the output, every step double-rounded.
+Broadcasting follows numpy's rules, which match TFLM's for these ops.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import fused_range, problems_fused_activation
+from mcugen.requant import quantize_multiplier, requantize
+
+LEFT_SHIFT = 20
+
+
+@register("ADD", "SUB")
+class AddSub(OpDef):
+    def check(self, g, op):
+        return problems_fused_activation(op)
+
+    def prepare(self, g, op):
+        a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        twice_max = 2.0 * float(max(np.float32(a.quant.s), np.float32(b.quant.s)))
+        m1, s1 = quantize_multiplier(float(a.quant.s) / twice_max)
+        m2, s2 = quantize_multiplier(float(b.quant.s) / twice_max)
+        mo, so = quantize_multiplier(twice_max / ((1 << LEFT_SHIFT) * float(y.quant.s)))
+        act_min, act_max = fused_range(g, op)
+        return dict(input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
+                    input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
+                    output_multiplier=mo, output_shift=so, act_min=act_min, act_max=act_max,
+                    left_shift=LEFT_SHIFT)
+
+    def run(self, g, op, xs):
+        p = op.params
+        a = requantize((xs[0].astype(np.int64) - p["input1_zp"]) << LEFT_SHIFT,
+                       p["input1_multiplier"], p["input1_shift"])
+        b = requantize((xs[1].astype(np.int64) - p["input2_zp"]) << LEFT_SHIFT,
+                       p["input2_multiplier"], p["input2_shift"])
+        raw = a + b if op.opcode == "ADD" else a - b
+        out = requantize(raw, p["output_multiplier"], p["output_shift"]) + p["output_zp"]
+        return np.clip(out, p["act_min"], p["act_max"]).astype(np.int8).reshape(op.output(g).shape)

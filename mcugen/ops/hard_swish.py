@@ -1,0 +1,55 @@
+"""HARD_SWISH int8: TFLM reference_ops::HardSwish, int16 fixed point throughout."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import register
+from mcugen.ops._quant import LutOp
+from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, trunc_div_pow2
+
+
+def _int16_multiplier(real: float) -> tuple[int, int]:
+    """QuantizeMultiplier, then DownScaleInt32ToInt16Multiplier (round to Q0.15)."""
+    m32, exponent = quantize_multiplier(real)
+    m16 = 32767 if m32 >= (1 << 31) - 1 - (1 << 15) else (m32 + (1 << 15)) >> 16
+    return m16, exponent
+
+
+def _srdhm16(a, b):
+    ab = a * b
+    out = trunc_div_pow2(ab + np.where(ab >= 0, 1 << 14, 1 - (1 << 14)), 15)
+    return np.where((a == b) & (a == -32768), 32767, out)
+
+
+def _sat_shift16(x, amount):
+    return np.clip(x * (1 << amount), -32768, 32767)
+
+
+@register("HARD_SWISH")
+class HardSwish(LutOp):
+    def check(self, g, op):
+        x, y = op.input(g, 0), op.output(g)
+        hires = np.float32(1 / 128) * np.float32(x.quant.s)
+        if _int16_multiplier(float(hires / np.float32(y.quant.s)))[1] > 0:
+            return ["output scale is too small for TFLM's int8 hard-swish (output exponent > 0)"]
+        return []
+
+    def table(self, g, op, x):
+        xt, y = op.input(g, 0), op.output(g)
+        hires_scale = np.float32(1 / 128) * np.float32(xt.quant.s)
+        out_m, out_e = _int16_multiplier(float(hires_scale / np.float32(y.quant.s)))
+        relu_m, relu_e = _int16_multiplier(float(hires_scale / np.float32(3 / 32768)))
+        hires = (x - xt.quant.zp) * 128
+        preshift_out = _srdhm16(hires, out_m)
+        reluish = _sat_shift16(hires, relu_e - 1) if relu_e > 0 else hires
+        reluish = _srdhm16(reluish, relu_m)
+        if relu_e > 0:
+            reluish = _sat_shift16(reluish, 1)
+        elif relu_e < 0:
+            reluish = rounding_divide_by_pot(reluish, -relu_e)
+        reluish = (reluish + (1 << 15)) >> 1
+        # Truncating (not rounding) doubling high mul, as TFLM, to cancel the bias above.
+        product = reluish * preshift_out
+        preshift = np.where((reluish == -32768) & (preshift_out == -32768), 32767,
+                            trunc_div_pow2(product, 15))
+        return rounding_divide_by_pot(preshift, -out_e) + y.quant.zp

@@ -1,0 +1,27 @@
+"""MUL int8: (a - za) * (b - zb) rescaled by s_a * s_b / s_out (TFLM MulElementwise)."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import fused_range, problems_fused_activation
+from mcugen.requant import quantize_multiplier, requantize
+
+
+@register("MUL")
+class Mul(OpDef):
+    def check(self, g, op):
+        return problems_fused_activation(op)
+
+    def prepare(self, g, op):
+        a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        m, s = quantize_multiplier(float(a.quant.s) * float(b.quant.s) / float(y.quant.s))
+        act_min, act_max = fused_range(g, op)
+        return dict(input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
+                    multiplier=m, shift=s, act_min=act_min, act_max=act_max)
+
+    def run(self, g, op, xs):
+        p = op.params
+        prod = (xs[0].astype(np.int64) - p["input1_zp"]) * (xs[1].astype(np.int64) - p["input2_zp"])
+        out = requantize(prod, p["multiplier"], p["shift"]) + p["output_zp"]
+        return np.clip(out, p["act_min"], p["act_max"]).astype(np.int8).reshape(op.output(g).shape)

@@ -1,0 +1,39 @@
+"""RESIZE_NEAREST_NEIGHBOR on NHWC, with TFLM's float32 index arithmetic."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import require_same_quant
+
+
+def nearest(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) -> list[int]:
+    if align_corners and out_size > 1:
+        scale = np.float32(in_size - 1) / np.float32(out_size - 1)
+    else:
+        scale = np.float32(in_size) / np.float32(out_size)
+    pos = (np.arange(out_size, dtype=np.float32) + np.float32(0.5 if half_pixel else 0.0)) * scale
+    pos = pos.astype(np.float64)  # exact; rounding below must see the float32 value
+    idx = np.floor(pos + 0.5) if align_corners else np.floor(pos)
+    idx = np.minimum(idx.astype(np.int64), in_size - 1)
+    if half_pixel:
+        idx = np.maximum(idx, 0)
+    return idx.tolist()
+
+
+@register("RESIZE_NEAREST_NEIGHBOR")
+class ResizeNearestNeighbor(OpDef):
+    def check(self, g, op):
+        problems = require_same_quant(g, op)
+        if not op.input(g, 1).is_const:
+            problems.append("the output size is not constant")
+        return problems
+
+    def prepare(self, g, op):
+        x, y = op.input(g, 0), op.output(g)
+        align, half = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
+        return dict(rows=nearest(x.shape[1], y.shape[1], align, half),
+                    cols=nearest(x.shape[2], y.shape[2], align, half))
+
+    def run(self, g, op, xs):
+        return xs[0][:, op.params["rows"]][:, :, op.params["cols"]]

@@ -1,0 +1,58 @@
+"""STRIDED_SLICE with constant begin/end/strides (TF's StartForAxis/StopForAxis rules)."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import require_same_quant
+
+
+def _clamp(v, stride, dim):
+    return min(max(v, 0), dim) if stride > 0 else min(max(v, -1), dim - 1)
+
+
+def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink, offset):
+    """The indices TF's strided-slice reads along one axis."""
+    if offset:
+        end = begin + end
+    if begin_masked:
+        start = 0 if stride > 0 else dim - 1
+    else:
+        start = _clamp(begin + dim if begin < 0 else begin, stride, dim)
+    if shrink:
+        return [start]
+    if end_masked:
+        stop = dim if stride > 0 else -1
+    else:
+        stop = _clamp(end + dim if end < 0 else end, stride, dim)
+    return list(range(start, stop, stride))
+
+
+@register("STRIDED_SLICE")
+class StridedSlice(OpDef):
+    def check(self, g, op):
+        problems = require_same_quant(g, op)
+        if any(op.input(g, i) is None or not op.input(g, i).is_const for i in (1, 2, 3)):
+            problems.append("begin, end and strides must be constant")
+        if op.attrs.get("ellipsis_mask", 0) or op.attrs.get("new_axis_mask", 0):
+            problems.append("ellipsis_mask and new_axis_mask are not supported (as in TFLM)")
+        return problems
+
+    def prepare(self, g, op):
+        x = op.input(g, 0)
+        begin, end, strides = (op.input(g, i).data.reshape(-1).astype(int).tolist() for i in (1, 2, 3))
+        a = op.attrs
+        indices = []
+        for axis, dim in enumerate(x.shape):
+            bit = 1 << axis
+            if axis >= len(begin):
+                indices.append(list(range(dim)))
+                continue
+            indices.append(axis_indices(begin[axis], end[axis], strides[axis], dim,
+                                        a.get("begin_mask", 0) & bit, a.get("end_mask", 0) & bit,
+                                        a.get("shrink_axis_mask", 0) & bit, a.get("offset", False)))
+        return dict(indices=indices)
+
+    def run(self, g, op, xs):
+        out = xs[0][np.ix_(*op.params["indices"])]
+        return out.reshape(op.output(g).shape)

@@ -1,0 +1,22 @@
+"""TRANSPOSE with a constant permutation."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import require_same_quant
+
+
+@register("TRANSPOSE")
+class Transpose(OpDef):
+    def check(self, g, op):
+        problems = require_same_quant(g, op)
+        if not op.input(g, 1).is_const:
+            problems.append("the permutation is not constant")
+        return problems
+
+    def prepare(self, g, op):
+        return dict(perm=[int(v) for v in op.input(g, 1).data.reshape(-1)])
+
+    def run(self, g, op, xs):
+        return np.transpose(xs[0], op.params["perm"])
