@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import register
-from mcugen.ops._quant import LutOp
+from mcugen.ops._quant import LutOp, require_same_quant
 from mcugen.requant import quantize_float, quantize_multiplier, requantize
 
 
@@ -19,6 +19,9 @@ class Relu(LutOp):
 
 @register("RELU6")
 class Relu6(LutOp):
+    def check(self, g, op):
+        return require_same_quant(g, op)
+
     def table(self, g, op, x):
         xt = op.input(g, 0)
         six = min(127, max(-128, quantize_float(6.0, xt.quant.s, xt.quant.zp)))

@@ -1,0 +1,23 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_MODELS = ROOT.parent / "shared" / "models"
+sys.path.insert(0, str(Path(__file__).parent))
+
+settings.register_profile("fast", max_examples=12, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=200, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+
+@pytest.fixture(scope="session")
+def shared_models() -> Path:
+    if not SHARED_MODELS.is_dir():
+        pytest.fail(f"{SHARED_MODELS} is missing: the tests need ../shared/models beside the repo")
+    return SHARED_MODELS

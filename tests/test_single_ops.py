@@ -1,0 +1,338 @@
+"""Randomized one-op models: golden == TFLM (and == LiteRT BUILTIN_REF where it is bit-exact).
+
+HYPOTHESIS_PROFILE=long runs 200 configurations per op; CI runs the fast profile.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcugen import golden
+from mcugen.oracle import LiteRtRef, Tflm
+from mcugen.pipeline import lower
+from tflite_writer import ModelSpec
+
+ACTS = st.sampled_from(["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])
+ZP = st.integers(-128, 127)
+
+
+def scale(lo=1e-3, hi=1.0):
+    return st.floats(np.log(lo), np.log(hi)).map(lambda v: float(np.float32(np.exp(v))))
+
+
+def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), reference=None):
+    """Golden vs each oracle on one random input; reference(xs) is a plain numpy definition."""
+    blob = m.build()
+    path = tmp_path / "op.tflite"
+    path.write_bytes(blob)
+    g = lower(path)
+    rng = np.random.default_rng(seed)
+    xs = [rng.integers(-128, 128, size=g.tensors[i].shape, dtype=np.int8) for i in g.inputs]
+    ours = golden.run(g, xs)
+    expected = {}
+    if "tflm" in oracles:
+        expected["TFLM"] = Tflm(blob).run(xs, len(g.outputs))
+    if "litert" in oracles:
+        expected["LiteRT REF"] = LiteRtRef(blob).run(xs)
+    if reference is not None:
+        expected["numpy definition"] = [reference(xs)]
+    for name, theirs in expected.items():
+        for a, b in zip(ours, theirs):
+            assert a.dtype == np.int8 and a.shape == tuple(b.shape), name
+            diff = np.abs(a.astype(int) - b.astype(int))
+            assert diff.max(initial=0) == 0, f"{name}: {np.count_nonzero(diff)} differ, max {diff.max()}"
+
+
+def io(m, in_shape, out_shape, in_q, out_q):
+    x = m.tensor("x", in_shape, "int8", scale=in_q[0], zp=in_q[1])
+    y = m.tensor("y", out_shape, "int8", scale=out_q[0], zp=out_q[1])
+    m.inputs, m.outputs = [x], [y]
+    return x, y
+
+
+def out_size(padding, size, k, stride, dil=1):
+    eff = (k - 1) * dil + 1
+    return (size + stride - 1) // stride if padding == "SAME" else (size + stride - eff) // stride
+
+
+@st.composite
+def conv_case(draw, depthwise=False):
+    h, w = draw(st.integers(1, 10)), draw(st.integers(1, 10))
+    kh, kw = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    sh, sw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    dh, dw = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    pad = draw(st.sampled_from(["SAME", "VALID"]))
+    oh, ow = out_size(pad, h, kh, sh, dh), out_size(pad, w, kw, sw, dw)
+    cin = draw(st.integers(1, 6))
+    mult = draw(st.integers(1, 3)) if depthwise else 1
+    cout = cin * mult if depthwise else draw(st.integers(1, 6))
+    per_channel = draw(st.booleans())
+    w_scales = draw(st.lists(scale(1e-6, 1.0), min_size=cout, max_size=cout)) if per_channel \
+        else [draw(scale(1e-6, 1.0))] * cout
+    return dict(h=h, w=w, kh=kh, kw=kw, sh=sh, sw=sw, dh=dh, dw=dw, pad=pad, oh=oh, ow=ow, cin=cin,
+                cout=cout, mult=mult, w_scales=w_scales if per_channel else w_scales[:1],
+                in_q=(draw(scale()), draw(ZP)), out_q=(draw(scale(1e-3, 4.0)), draw(ZP)),
+                act=draw(ACTS), bias=draw(st.booleans()), seed=draw(st.integers(0, 2**16)),
+                batch=1 if depthwise else draw(st.integers(1, 2)))
+
+
+def _conv_model(c, depthwise):
+    if c["oh"] < 1 or c["ow"] < 1:
+        return None
+    rng = np.random.default_rng(c["seed"])
+    m = ModelSpec()
+    x = m.tensor("x", [c["batch"], c["h"], c["w"], c["cin"]], "int8", scale=c["in_q"][0], zp=c["in_q"][1])
+    wshape = [1, c["kh"], c["kw"], c["cout"]] if depthwise else [c["cout"], c["kh"], c["kw"], c["cin"]]
+    axis = 3 if depthwise else 0
+    weights = m.const("w", rng.integers(-127, 128, wshape), "int8", scale=c["w_scales"],
+                      zp=[0] * len(c["w_scales"]), axis=axis)
+    inputs = [x, weights]
+    if c["bias"]:
+        bscale = [c["in_q"][0] * s for s in np.resize(c["w_scales"], c["cout"])]
+        inputs += [m.const("b", rng.integers(-5000, 5000, c["cout"]), "int32", scale=bscale,
+                             zp=[0] * c["cout"])]
+    y = m.tensor("y", [c["batch"], c["oh"], c["ow"], c["cout"]], "int8", scale=c["out_q"][0], zp=c["out_q"][1])
+    m.inputs, m.outputs = [x], [y]
+    fields = dict(Padding=c["pad"], StrideW=c["sw"], StrideH=c["sh"], DilationWFactor=c["dw"],
+                  DilationHFactor=c["dh"], FusedActivationFunction=c["act"])
+    if depthwise:
+        m.op("DEPTHWISE_CONV_2D", inputs, [y], "DepthwiseConv2DOptions", version=3,
+             DepthMultiplier=c["mult"], **fields)
+    else:
+        m.op("CONV_2D", inputs, [y], "Conv2DOptions", version=3, **fields)
+    return m
+
+
+def _conv_oracles(c):
+    return ("tflm", "litert") if c["bias"] else ("tflm",)  # LiteRT's conv insists on a bias
+
+
+@given(conv_case())
+def test_conv_2d(tmp_path_factory, c):
+    m = _conv_model(c, depthwise=False)
+    if m is not None:
+        check(tmp_path_factory.mktemp("conv"), m, c["seed"], oracles=_conv_oracles(c))
+
+
+@given(conv_case(depthwise=True))
+def test_depthwise_conv_2d(tmp_path_factory, c):
+    m = _conv_model(c, depthwise=True)
+    if m is not None:
+        check(tmp_path_factory.mktemp("dw"), m, c["seed"], oracles=_conv_oracles(c))
+
+
+@given(st.integers(1, 3), st.integers(1, 24), st.integers(1, 12), st.booleans(), st.booleans(),
+       scale(), ZP, scale(1e-4, 0.1), scale(1e-3, 4.0), ZP, ACTS, st.integers(0, 2**16))
+def test_fully_connected(tmp_path_factory, batch, depth, units, bias, keep, s_in, z_in, s_w, s_out,
+                         z_out, act, seed):
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x, y = io(m, [batch, depth], [batch, units], (s_in, z_in), (s_out, z_out))
+    w = m.const("w", rng.integers(-127, 128, (units, depth)), "int8", scale=s_w, zp=0)
+    b = m.const("b", rng.integers(-3000, 3000, units), "int32", scale=s_in * s_w, zp=0) if bias else -1
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4,
+         FusedActivationFunction=act, KeepNumDims=keep)
+    # LiteRT's reference FC rounds once in float: TFLM is the only bit-exact oracle here.
+    check(tmp_path_factory.mktemp("fc"), m, seed, oracles=("tflm",))
+
+
+@given(st.sampled_from(["AVERAGE_POOL_2D", "MAX_POOL_2D"]), st.integers(1, 9), st.integers(1, 9),
+       st.integers(1, 4), st.integers(1, 4), st.integers(1, 3), st.integers(1, 3),
+       st.sampled_from(["SAME", "VALID"]), st.integers(1, 5), scale(), ZP, ACTS, st.integers(0, 99))
+def test_pool_2d(tmp_path_factory, opcode, h, w, kh, kw, sh, sw, pad, c, s, z, act, seed):
+    oh, ow = out_size(pad, h, kh, sh), out_size(pad, w, kw, sw)
+    if oh < 1 or ow < 1:
+        return
+    m = ModelSpec()
+    x, y = io(m, [1, h, w, c], [1, oh, ow, c], (s, z), (s, z))
+    m.op(opcode, [x], [y], "Pool2DOptions", version=2, Padding=pad, StrideW=sw, StrideH=sh,
+         FilterWidth=kw, FilterHeight=kh, FusedActivationFunction=act)
+    check(tmp_path_factory.mktemp("pool"), m, seed)
+
+
+@given(st.integers(1, 3), st.integers(1, 40), scale(1e-3, 2.0), ZP,
+       st.floats(0.25, 2.0).map(lambda v: float(np.float32(v))), st.integers(0, 99))
+def test_softmax(tmp_path_factory, rows, depth, s, z, beta, seed):
+    m = ModelSpec()
+    x, y = io(m, [rows, depth], [rows, depth], (s, z), (1 / 256, -128))
+    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=2, Beta=beta)
+    check(tmp_path_factory.mktemp("softmax"), m, seed)
+
+
+UNARY_OUT = {"LOGISTIC": (1 / 256, -128), "TANH": (1 / 128, 0)}
+
+
+@given(st.sampled_from(["LOGISTIC", "TANH", "RELU", "RELU6", "LEAKY_RELU", "HARD_SWISH", "QUANTIZE"]),
+       st.lists(st.integers(1, 6), min_size=1, max_size=4), scale(1e-3, 1.0), ZP, scale(1e-3, 1.0), ZP,
+       st.floats(0.01, 0.9).map(lambda v: float(np.float32(v))), st.integers(0, 99))
+def test_elementwise(tmp_path_factory, opcode, shape, s_in, z_in, s_out, z_out, alpha, seed):
+    out_q = UNARY_OUT.get(opcode, (s_in, z_in) if opcode == "RELU6" else (s_out, z_out))
+    if opcode == "HARD_SWISH" and out_q[0] < s_in / 128:
+        out_q = (s_in, z_out)  # TFLM needs a non-positive output exponent
+    m = ModelSpec()
+    x, y = io(m, shape, shape, (s_in, z_in), out_q)
+    if opcode == "LEAKY_RELU":
+        m.op(opcode, [x], [y], "LeakyReluOptions", version=2, Alpha=alpha)
+    else:
+        m.op(opcode, [x], [y], version=2)
+    # LiteRT's int8 RELU6 requantizes and its LEAKY_RELU/HARD_SWISH tables differ: TFLM only.
+    check(tmp_path_factory.mktemp("unary"), m, seed, oracles=("tflm",)
+          if opcode in ("RELU6", "LEAKY_RELU", "HARD_SWISH") else ("tflm", "litert"))
+
+
+@st.composite
+def broadcast_shapes(draw):
+    rank = draw(st.integers(1, 4))
+    base = draw(st.lists(st.integers(1, 5), min_size=rank, max_size=rank))
+    other = [1 if draw(st.booleans()) else d for d in base]
+    other = other[draw(st.integers(0, rank - 1)):] if draw(st.booleans()) else other
+    return (base, other) if draw(st.booleans()) else (other, base)
+
+
+@given(st.sampled_from(["ADD", "SUB", "MUL"]), broadcast_shapes(), scale(1e-3, 1.0), ZP,
+       scale(1e-3, 1.0), ZP, scale(1e-3, 2.0), ZP, ACTS, st.integers(0, 99))
+def test_binary(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, so, zo, act, seed):
+    a_shape, b_shape = shapes
+    out_shape = list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape)))
+    m = ModelSpec()
+    a = m.tensor("a", a_shape, "int8", scale=s1, zp=z1)
+    b = m.tensor("b", b_shape, "int8", scale=s2, zp=z2)
+    y = m.tensor("y", out_shape, "int8", scale=so, zp=zo)
+    m.inputs, m.outputs = [a, b], [y]
+    options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[opcode]
+    m.op(opcode, [a, b], [y], options, version=2, FusedActivationFunction=act)
+    check(tmp_path_factory.mktemp("bin"), m, seed)
+
+
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.integers(2, 3), st.data(), scale(), ZP,
+       st.integers(0, 99))
+def test_concatenation(tmp_path_factory, shape, n, data, s, z, seed):
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    sizes = [data.draw(st.integers(1, 4)) for _ in range(n)]
+    m = ModelSpec()
+    ins = []
+    for k, size in enumerate(sizes):
+        part = list(shape)
+        part[axis] = size
+        ins.append(m.tensor(f"x{k}", part, "int8", scale=s, zp=z))
+    out = list(shape)
+    out[axis] = sum(sizes)
+    y = m.tensor("y", out, "int8", scale=s, zp=z)
+    m.inputs, m.outputs = ins, [y]
+    m.op("CONCATENATION", ins, [y], "ConcatenationOptions", Axis=axis)
+    check(tmp_path_factory.mktemp("concat"), m, seed)
+
+
+@given(st.sampled_from(["PAD", "PADV2"]), st.lists(st.integers(1, 4), min_size=1, max_size=4),
+       st.data(), scale(), ZP, st.integers(0, 99))
+def test_pad(tmp_path_factory, opcode, shape, data, s, z, seed):
+    pads = [[data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))] for _ in shape]
+    m = ModelSpec()
+    x, y = io(m, shape, [d + a + b for d, (a, b) in zip(shape, pads)], (s, z), (s, z))
+    p = m.const("paddings", pads, "int32")
+    ins = [x, p]
+    if opcode == "PADV2":
+        ins.append(m.const("value", [data.draw(ZP)], "int8", scale=s, zp=z))
+    m.op(opcode, ins, [y], version=2)
+    check(tmp_path_factory.mktemp("pad"), m, seed)
+
+
+@given(st.sampled_from(["MEAN", "REDUCE_MAX"]), st.lists(st.integers(1, 6), min_size=1, max_size=4),
+       st.data(), st.booleans(), scale(), ZP, scale(), ZP, st.integers(0, 99))
+def test_reduce(tmp_path_factory, opcode, shape, data, keep, s_in, z_in, s_out, z_out, seed):
+    axes = sorted(data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1)))
+    out = [1 if i in axes else d for i, d in enumerate(shape)] if keep else \
+        [d for i, d in enumerate(shape) if i not in axes]
+    out_q = (s_out, z_out) if opcode == "MEAN" else (s_in, z_in)
+    m = ModelSpec()
+    x, y = io(m, shape, out, (s_in, z_in), out_q)
+    ax = m.const("axes", axes, "int32")
+    m.op(opcode, [x, ax], [y], "ReducerOptions", version=2, KeepDims=keep)
+    check(tmp_path_factory.mktemp("reduce"), m, seed)
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
+def test_transpose(tmp_path_factory, shape, data, s, z, seed):
+    perm = data.draw(st.permutations(range(len(shape))))
+    m = ModelSpec()
+    x, y = io(m, shape, [shape[i] for i in perm], (s, z), (s, z))
+    m.op("TRANSPOSE", [x, m.const("perm", perm, "int32")], [y], version=2)
+    check(tmp_path_factory.mktemp("transpose"), m, seed)
+
+
+@given(st.sampled_from(["RESHAPE", "SQUEEZE", "EXPAND_DIMS"]), st.lists(st.integers(1, 4), min_size=1,
+       max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
+def test_reshape_family(tmp_path_factory, opcode, shape, data, s, z, seed):
+    m = ModelSpec()
+    if opcode == "RESHAPE":
+        out = [int(np.prod(shape))] if data.draw(st.booleans()) else shape[::-1]
+        x, y = io(m, shape, out, (s, z), (s, z))
+        m.op(opcode, [x, m.const("shape", out, "int32")], [y], "ReshapeOptions", NewShape=out)
+    elif opcode == "SQUEEZE":
+        shape = shape + [1]
+        x, y = io(m, shape, shape[:-1], (s, z), (s, z))
+        m.op(opcode, [x], [y], "SqueezeOptions", SqueezeDims=[len(shape) - 1])
+    else:
+        axis = data.draw(st.integers(0, len(shape)))
+        out = shape[:axis] + [1] + shape[axis:]
+        x, y = io(m, shape, out, (s, z), (s, z))
+        m.op(opcode, [x, m.const("axis", [axis], "int32")], [y])
+    check(tmp_path_factory.mktemp("reshape"), m, seed)
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
+def test_strided_slice(tmp_path_factory, shape, data, s, z, seed):
+    from mcugen.ops.strided_slice import axis_indices
+    rank = len(shape)
+    begin = [data.draw(st.integers(-d - 1, d)) for d in shape]
+    end = [data.draw(st.integers(-d - 1, d + 1)) for d in shape]
+    strides = [data.draw(st.sampled_from([-2, -1, 1, 2, 3])) for _ in shape]
+    bm, em, sm = (data.draw(st.integers(0, (1 << rank) - 1)) for _ in range(3))
+    sm &= ~bm  # a shrunk axis reads begin
+    for i in range(rank):  # shrink needs an in-range begin and a positive stride in TFLM
+        if sm >> i & 1:
+            begin[i] = data.draw(st.integers(-shape[i], shape[i] - 1))
+            strides[i] = 1
+    dims = [len(axis_indices(begin[i], end[i], strides[i], shape[i], bm >> i & 1, em >> i & 1,
+                             sm >> i & 1, False)) for i in range(rank)]
+    if 0 in dims:
+        return
+    out = [d for i, d in enumerate(dims) if not sm >> i & 1]
+    m = ModelSpec()
+    x, y = io(m, shape, out, (s, z), (s, z))
+    consts = [m.const(n, v, "int32") for n, v in (("begin", begin), ("end", end), ("strides", strides))]
+    m.op("STRIDED_SLICE", [x, *consts], [y], "StridedSliceOptions", version=2,
+         BeginMask=bm, EndMask=em, ShrinkAxisMask=sm)
+    check(tmp_path_factory.mktemp("slice"), m, seed)
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 12), st.integers(1, 12), st.integers(1, 3),
+       st.sampled_from([(False, False), (True, False), (False, True)]), scale(), ZP, st.integers(0, 99))
+def test_resize_nearest_neighbor(tmp_path_factory, h, w, oh, ow, c, flags, s, z, seed):
+    m = ModelSpec()
+    x, y = io(m, [1, h, w, c], [1, oh, ow, c], (s, z), (s, z))
+    m.op("RESIZE_NEAREST_NEIGHBOR", [x, m.const("size", [oh, ow], "int32")], [y],
+         "ResizeNearestNeighborOptions", version=3, AlignCorners=flags[0], HalfPixelCenters=flags[1])
+    check(tmp_path_factory.mktemp("resize"), m, seed)
+
+
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
+def test_tile(tmp_path_factory, shape, data, s, z, seed):
+    multiples = [data.draw(st.integers(1, 3)) for _ in shape]
+    m = ModelSpec()
+    x, y = io(m, shape, [d * k for d, k in zip(shape, multiples)], (s, z), (s, z))
+    m.op("TILE", [x, m.const("multiples", multiples, "int32")], [y])
+    # Neither oracle has an int8 TILE kernel: the definition is np.tile.
+    check(tmp_path_factory.mktemp("tile"), m, seed, oracles=(),
+          reference=lambda xs: np.tile(xs[0], multiples))
+
+
+@pytest.mark.parametrize("zp", [-128, 127])
+def test_conv_extreme_zero_points(tmp_path, zp):
+    c = dict(h=5, w=7, kh=1, kw=3, sh=3, sw=4, dh=1, dw=1, pad="SAME", cin=3, cout=2, mult=1,
+             w_scales=[1e-6, 1.0], in_q=(0.05, zp), out_q=(0.1, -zp - 1), act="NONE", bias=True,
+             seed=zp & 0xFF, batch=1)
+    c["oh"], c["ow"] = out_size("SAME", 5, 1, 3), out_size("SAME", 7, 3, 4)
+    check(tmp_path, _conv_model(c, depthwise=False), 7)
