@@ -37,7 +37,8 @@ def random_inputs(g: Graph, samples: int, seed: int) -> list[list[np.ndarray]]:
 
 def load_samples(g: Graph, path: Path) -> list[list[np.ndarray]]:
     """Samples from an .npz with one array per model input (input_0, input_1, … or the
-    input's tensor name), each shaped like the input or with a leading sample axis."""
+    input's tensor name), each shaped like the input, or with a leading sample axis
+    ([N, *shape]), or, for a batch-1 input, stacked along the batch ([N, *shape[1:]])."""
     try:
         data = np.load(path)
         keys = list(data.keys())
@@ -55,6 +56,8 @@ def load_samples(g: Graph, path: Path) -> list[list[np.ndarray]]:
         a = data[key]
         if tuple(a.shape) == t.shape:
             a = a[None]
+        elif t.shape and t.shape[0] == 1 and tuple(a.shape[1:]) == t.shape[1:]:
+            a = a[:, None]
         if a.dtype != np.int8 or tuple(a.shape[1:]) != t.shape:
             raise McugenError(f"{path}: '{key}' is {golden.describe(str(a.dtype), a.shape)}, input {k} "
                               f"needs {golden.describe(t.dtype, t.shape)} or [N, …] of it",

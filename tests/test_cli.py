@@ -1,0 +1,219 @@
+"""The command line on good and bad input: one clear line, the right exit code, nothing lost."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from mcugen.cli import main
+from tflite_writer import ModelSpec
+
+KWS = "mlperf_kws_dscnn.tflite"
+
+
+def run_cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_error_line(code, err, *phrases):
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mcugen: error: "), err
+    for phrase in phrases:
+        assert phrase in lines[0], lines[0]
+
+
+def one_op_model(tmp_path, dtype="int8", signature=None, opcode="RELU", custom=None, subgraphs=0,
+                 options=None, **fields):
+    m = ModelSpec()
+    q = dict(scale=0.1, zp=0) if dtype in ("int8", "int16") else {}
+    x = m.tensor("x", [1, 4], dtype, signature=signature, **q)
+    y = m.tensor("y", [1, 4], dtype, signature=signature, **q)
+    m.op(opcode, [x], [y], options, custom=custom, **fields)
+    m.inputs, m.outputs, m.extra_subgraphs = [x], [y], subgraphs
+    path = tmp_path / "model.tflite"
+    path.write_bytes(m.build())
+    return path
+
+
+# -- inspect ------------------------------------------------------------------
+def test_inspect_reports_io_ops_totals_and_verdict(capsys, shared_models):
+    code, out, _ = run_cli(capsys, "inspect", shared_models / KWS)
+    assert code == 0
+    assert "int8[1, 49, 10, 1]" in out and "zero point 83" in out
+    assert "CONV_2D" in out and "verdict  supported" in out
+
+
+# MACs as measured in ../shared/anchors.md (the issue rounds them: 2.66 M, 7.49 M, 12.50 M, 0.26 M);
+# weight bytes as measured in ../shared/models/README.md.
+@pytest.mark.parametrize("name,macs,weight_bytes", [
+    ("mlperf_kws_dscnn", 2_656_768, 24376), ("mlperf_vww_mobilenet", 7_489_664, 219072),
+    ("mlperf_ic_resnet8", 12_501_632, 78752), ("mlperf_ad_autoencoder", 264_192, 270880)])
+def test_inspect_totals_match_measured_facts(capsys, shared_models, name, macs, weight_bytes):
+    code, out, _ = run_cli(capsys, "inspect", shared_models / f"{name}.tflite", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["supported"]
+    assert abs(summary["totals"]["macs"] - macs) / macs < 0.01
+    assert summary["totals"]["weight_bytes"] == weight_bytes
+
+
+def test_inspect_lists_every_problem_of_an_unsupported_model(capsys, tmp_path):
+    path = one_op_model(tmp_path, dtype="float32")
+    code, out, _ = run_cli(capsys, "inspect", path)
+    assert code == 1
+    assert "verdict  not supported" in out and "float32 model" in out
+
+
+# -- bad model files ----------------------------------------------------------
+def test_missing_file(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "inspect", tmp_path / "nope.tflite")
+    assert_one_error_line(code, err, "no such file")
+
+
+def test_not_a_tflite_file(capsys, tmp_path):
+    path = tmp_path / "notes.tflite"
+    path.write_text("this is not a model\n" * 10)
+    code, _, err = run_cli(capsys, "run", path, "--input", "x.npy", "--output", tmp_path / "o.npz")
+    assert_one_error_line(code, err, "not a TFLite model")
+
+
+def test_empty_file(capsys, tmp_path):
+    path = tmp_path / "empty.tflite"
+    path.write_bytes(b"")
+    code, _, err = run_cli(capsys, "inspect", path)
+    assert_one_error_line(code, err, "not a TFLite model")
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9])
+def test_truncated_file(capsys, tmp_path, shared_models, fraction):
+    raw = (shared_models / KWS).read_bytes()
+    path = tmp_path / "cut.tflite"
+    path.write_bytes(raw[:int(len(raw) * fraction)])
+    code, _, err = run_cli(capsys, "compare", path)
+    assert_one_error_line(code, err, "corrupt or truncated", "re-export")
+
+
+def test_corrupt_file(capsys, tmp_path, shared_models):
+    raw = bytearray((shared_models / KWS).read_bytes())
+    raw[8:64] = np.random.default_rng(0).integers(0, 256, 56, dtype=np.uint8).tobytes()
+    path = tmp_path / "corrupt.tflite"
+    path.write_bytes(bytes(raw))
+    code, _, err = run_cli(capsys, "inspect", path)
+    assert_one_error_line(code, err, "corrupt")
+
+
+# -- models mcugen refuses ----------------------------------------------------
+@pytest.mark.parametrize("kind,phrases", [
+    ("float32", ["float32 model", "TFLITE_BUILTINS_INT8"]),
+    ("int16", ["int16", "not supported"]),
+    ("dynamic", ["dynamic shapes", "fixed shapes"]),
+    ("custom", ["unsupported op CUSTOM:MyOp", "custom"]),
+    ("flex", ["unsupported op CUSTOM:FlexErf"]),
+    ("subgraphs", ["2 subgraphs"]),
+    ("unsupported", ["unsupported op L2_NORMALIZATION at index 0"]),
+])
+def test_refused_models(capsys, tmp_path, kind, phrases):
+    path = {
+        "float32": lambda: one_op_model(tmp_path, dtype="float32"),
+        "int16": lambda: one_op_model(tmp_path, dtype="int16"),
+        "dynamic": lambda: one_op_model(tmp_path, signature=[1, -1]),
+        "custom": lambda: one_op_model(tmp_path, opcode="CUSTOM", custom="MyOp"),
+        "flex": lambda: one_op_model(tmp_path, opcode="CUSTOM", custom="FlexErf"),
+        "subgraphs": lambda: one_op_model(tmp_path, subgraphs=1),
+        "unsupported": lambda: one_op_model(tmp_path, opcode="L2_NORMALIZATION"),
+    }[kind]()
+    out_file = tmp_path / "o.npz"
+    np.save(tmp_path / "x.npy", np.zeros((1, 4), np.int8))
+    code, _, err = run_cli(capsys, "run", path, "--input", tmp_path / "x.npy", "--output", out_file)
+    assert_one_error_line(code, err, *phrases)
+    assert not out_file.exists()
+
+
+# -- run ------------------------------------------------------------------------
+def test_run_writes_outputs_and_layers(capsys, tmp_path, shared_models):
+    x = np.random.default_rng(3).integers(-128, 128, (1, 49, 10, 1), dtype=np.int8)
+    np.save(tmp_path / "x.npy", x)
+    code, out, _ = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
+                           "--output", tmp_path / "out.npz", "--dump-layers", tmp_path / "layers")
+    assert code == 0
+    result = np.load(tmp_path / "out.npz")
+    assert list(result.keys()) == ["output_0"] and result["output_0"].dtype == np.int8
+    from mcugen.oracle import Tflm
+    np.testing.assert_array_equal(result["output_0"], Tflm(shared_models / KWS).run([x], 1)[0])
+    dumped = sorted(p.name for p in (tmp_path / "layers").iterdir())
+    assert len(dumped) == 13 and dumped[0].startswith("t0022_")
+
+
+def test_run_wrong_input_shape_names_expected(capsys, tmp_path, shared_models):
+    np.save(tmp_path / "x.npy", np.zeros((1, 49, 10), np.float32))
+    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
+                           "--output", tmp_path / "o.npz")
+    assert_one_error_line(code, err, "expects int8[1, 49, 10, 1]", "got float32[1, 49, 10]")
+
+
+def test_run_wrong_input_count(capsys, tmp_path, shared_models):
+    np.save(tmp_path / "x.npy", np.zeros((1, 49, 10, 1), np.int8))
+    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
+                           "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
+    assert_one_error_line(code, err, "has 1 input(s), got 2")
+
+
+def test_run_missing_and_garbage_input_files(capsys, tmp_path, shared_models):
+    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "none.npy",
+                           "--output", tmp_path / "o.npz")
+    assert_one_error_line(code, err, "no such file")
+    (tmp_path / "junk.npy").write_text("junk")
+    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "junk.npy",
+                           "--output", tmp_path / "o.npz")
+    assert_one_error_line(code, err, "not a .npy array")
+
+
+def test_run_never_overwrites(capsys, tmp_path, shared_models):
+    np.save(tmp_path / "x.npy", np.zeros((1, 49, 10, 1), np.int8))
+    existing = tmp_path / "out.npz"
+    existing.write_bytes(b"precious")
+    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
+                           "--output", existing)
+    assert_one_error_line(code, err, "already exists", "--force")
+    assert existing.read_bytes() == b"precious"
+
+
+# -- compare ------------------------------------------------------------------
+def test_compare_reports_bit_exact(capsys, shared_models):
+    code, out, _ = run_cli(capsys, "compare", shared_models / KWS, "--samples", "2", "--seed", "5")
+    assert code == 0 and "bit-exact on 2 sample(s)" in out
+
+
+def test_compare_with_data_file(capsys, tmp_path, shared_models):
+    from samples import person_bmp
+    x = np.concatenate([person_bmp(shared_models / "samples" / f"person_detect_{k}.bmp")
+                        for k in ("person", "no_person")])
+    np.savez(tmp_path / "in.npz", input_0=x)
+    code, out, _ = run_cli(capsys, "compare", shared_models / "tflm_person_detect.tflite",
+                           "--data", tmp_path / "in.npz")
+    assert code == 0 and "bit-exact on 2 sample(s)" in out
+
+
+def test_compare_bad_data_file(capsys, tmp_path, shared_models):
+    np.savez(tmp_path / "in.npz", input_0=np.zeros((2, 3), np.int8))
+    code, _, err = run_cli(capsys, "compare", shared_models / KWS, "--data", tmp_path / "in.npz")
+    assert_one_error_line(code, err, "needs int8[1, 49, 10, 1]")
+
+
+def test_compare_without_tflm_says_how_to_install(tmp_path, shared_models):
+    script = ("import sys; sys.modules['tflite_micro'] = None; from mcugen.cli import main; "
+              f"sys.exit(main(['compare', {str(shared_models / KWS)!r}]))")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "pip install tflite-micro" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_module_entry_point_runs(shared_models):
+    proc = subprocess.run([sys.executable, "-m", "mcugen", "inspect", str(shared_models / KWS)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "verdict  supported" in proc.stdout

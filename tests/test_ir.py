@@ -1,0 +1,36 @@
+"""Graph invariants and the text form passes are tested against."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from mcugen.errors import McugenError
+from mcugen.pipeline import lower
+from mcugen.read_tflite import read_tflite
+
+
+def test_text_form_lists_ops_in_order(shared_models):
+    text = str(read_tflite(shared_models / "tflm_micro_speech.tflite"))
+    assert text.splitlines() == [
+        "graph tflm_micro_speech inputs=(t3) outputs=(t9)",
+        "  0: t4 = RESHAPE(t3, t5) -> [1x49x40x1]",
+        "  1: t2 = DEPTHWISE_CONV_2D(t4, t8, t0) -> [1x25x20x8]",
+        "  2: t6 = FULLY_CONNECTED(t2, t7, t1) -> [1x4]",
+        "  3: t9 = SOFTMAX(t6) -> [1x4]",
+    ]
+
+
+def test_verify_rejects_reading_before_writing(shared_models):
+    g = read_tflite(shared_models / "tflm_micro_speech.tflite")
+    swapped = g.replace_ops([dataclasses.replace(op, index=k) for k, op in
+                             enumerate([g.ops[1], g.ops[0], *g.ops[2:]])])
+    with pytest.raises(McugenError, match="before it is written"):
+        swapped.verify()
+
+
+def test_prepare_computes_tflm_parameters(shared_models):
+    g = lower(shared_models / "mlperf_kws_dscnn.tflite")
+    conv = g.ops[0].params
+    assert conv["out_hw"] == (25, 5) and conv["stride"] == (2, 2)
+    assert len(conv["multiplier"]) == 64 and conv["act_min"] == g.tensors[g.ops[0].outputs[0]].quant.zp
