@@ -80,14 +80,23 @@ def rounding_divide_by_pot(x, exponent):
 def requantize(acc, multiplier, shift):
     """TFLM MultiplyByQuantizedMultiplier: acc * m * 2^(shift - 31), rounded twice.
 
-    `multiplier` and `shift` may be arrays broadcasting against `acc`
-    (per-channel quantization puts the channel on the last axis).
+    `multiplier` (>= 0, as every QuantizeMultiplier result) and `shift` may be
+    arrays broadcasting against `acc` (per-channel: channel on the last axis).
+    The steps are those of the module docstring, written branch-free:
+    `sign` is -1 for negatives and 0 otherwise.
     """
+    x = np.asarray(acc, dtype=np.int64)
     shift = np.asarray(shift, dtype=np.int64)
-    left = np.maximum(shift, 0)
+    if shift.max(initial=0) > 0:
+        x = wrap_int32(x << np.maximum(shift, 0))
+    ab = x * np.asarray(multiplier, dtype=np.int64)
+    sign = ab >> 63
+    v = ab + ((1 << 30) - (sign & INT32_MAX))          # + nudge
+    high = (v + ((v >> 63) & INT32_MAX)) >> 31          # / 2^31, truncating toward zero
     right = np.maximum(-shift, 0)
-    shifted = wrap_int32(np.asarray(acc, dtype=np.int64) << left)
-    return rounding_divide_by_pot(srdhm(shifted, multiplier), right)
+    mask = (np.int64(1) << right) - 1
+    threshold = (mask >> 1) - (high >> 63)
+    return (high >> right) + ((high & mask) > threshold)
 
 
 def quantize_float(value: float, scale: float, zero_point: int) -> int:

@@ -1,8 +1,8 @@
 """DEPTHWISE_CONV_2D: TFLM reference_integer_ops::DepthwiseConvPerChannel.
 
-Output channel oc = ic * depth_multiplier + m reads input channel ic, so the
-input is repeated depth_multiplier times along C and each kernel tap becomes
-one vectorised multiply-add.
+Output channel oc = ic * depth_multiplier + m reads input channel ic only, so
+the op is one small matmul per input channel: windows [P, KH*KW] times that
+channel's filters [KH*KW, depth_multiplier], batched over channels.
 """
 from __future__ import annotations
 
@@ -30,21 +30,25 @@ class DepthwiseConv2D(OpDef):
         mult, shift = channel_multipliers(x, w, y, w.shape[3])
         act_min, act_max = fused_range(g, op)
         geo = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
+        depth_multiplier = w.shape[3] // x.shape[3]
+        _, kh, kw, _ = w.shape
+        per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2)
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
-                    input_zp=x.quant.zp, output_zp=y.quant.zp,
-                    depth_multiplier=w.shape[3] // x.shape[3])
+                    input_zp=x.quant.zp, output_zp=y.quant.zp, depth_multiplier=depth_multiplier,
+                    # host-only: the golden model's batched matmul operand, made once
+                    golden_weights=per_channel.astype(np.float64).copy())
 
     def run(self, g, op, xs):
         x, w, b = xs[0], xs[1], xs[2] if len(xs) > 2 else None
         p = op.params
+        n, _, _, cin = x.shape
         _, kh, kw, cout = w.shape
-        shifted = np.repeat(x.astype(np.int64) - p["input_zp"], p["depth_multiplier"], axis=3)
-        taps = windows(shifted, (kh, kw), p, 0)
-        acc = np.zeros(taps.shape[:3] + (cout,), dtype=np.int64)
-        wk = w[0].astype(np.int64)
-        for i in range(kh):
-            for j in range(kw):
-                acc += taps[:, :, :, i, j, :] * wk[i, j]
+        oh, ow = p["out_hw"]
+        taps = windows(x.astype(np.float64) - p["input_zp"], (kh, kw), p, 0.0)
+        cols = taps.reshape(n * oh * ow, kh * kw, cin).transpose(2, 0, 1)
+        # exact in float64, as for CONV_2D
+        acc = np.matmul(cols, p["golden_weights"]).transpose(1, 0, 2).reshape(n, oh, ow, cout)
+        acc = np.rint(acc).astype(np.int64)
         if b is not None:
             acc += b.astype(np.int64)
         out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
