@@ -1,4 +1,9 @@
-"""LOGISTIC int8: TFLM reference_integer_ops::Logistic (gemmlowp logistic on Q4.27)."""
+"""LOGISTIC int8: TFLM reference_integer_ops::Logistic (gemmlowp logistic on Q4.27).
+
+Q4Activation is shared with TANH: both rescale x - zp onto Q4.27, saturate outside
+TFLM's input radius, evaluate a gemmlowp function and round the Q0.31 result down
+to the fixed int8 output scale.
+"""
 from __future__ import annotations
 
 import math
@@ -13,30 +18,37 @@ from mcugen.requant import requantize, round_half_away, rounding_divide_by_pot, 
 INPUT_INTEGER_BITS = 4
 
 
-def q4_input_scaling(scale: float) -> tuple[int, int, int]:
-    """(multiplier, left_shift, radius) that map x - zp onto Q4.27, as TFLM's Prepare."""
-    q, left_shift = math.frexp(float(scale) * (1 << (31 - INPUT_INTEGER_BITS)))
-    multiplier = int(wrap_int32(round_half_away(q * (1 << 31))))
-    radius = math.floor(((1 << INPUT_INTEGER_BITS) - 1) * (1 << (31 - INPUT_INTEGER_BITS))
-                        / 2.0 ** left_shift)
-    return multiplier, left_shift, radius
+class Q4Activation(LutOp):
+    output_scale: float
+    output_zp: int
+    output_shift: int  # Q0.31 -> int8: divide by 2^output_shift
 
+    def function(self, q4):
+        raise NotImplementedError
 
-def saturating_table(d, radius, inner):
-    return np.where(d <= -radius, -128, np.where(d >= radius, 127, inner))
-
-
-@register("LOGISTIC")
-class Logistic(LutOp):
     def check(self, g, op):
         y = op.output(g)
-        if y.quant.zp != -128 or y.quant.s != np.float32(1 / 256):
-            return ["output quantization must be scale 1/256, zero point -128"]
+        if y.quant.zp != self.output_zp or y.quant.s != np.float32(self.output_scale):
+            return [f"output quantization must be scale {self.output_scale:g}, "
+                    f"zero point {self.output_zp}"]
         return []
 
     def table(self, g, op, x):
         xt = op.input(g, 0)
-        multiplier, shift, radius = q4_input_scaling(xt.quant.s)
+        # TFLM's Prepare: frexp without QuantizeMultiplier's 2^31 correction.
+        q, left_shift = math.frexp(float(xt.quant.s) * (1 << (31 - INPUT_INTEGER_BITS)))
+        multiplier = int(wrap_int32(round_half_away(q * (1 << 31))))
+        radius = math.floor(((1 << INPUT_INTEGER_BITS) - 1) * (1 << (31 - INPUT_INTEGER_BITS))
+                            / 2.0 ** left_shift)
         d = x - xt.quant.zp
-        q0 = fp.logistic(requantize(d, multiplier, shift), INPUT_INTEGER_BITS)
-        return saturating_table(d, radius, rounding_divide_by_pot(q0, 23) - 128)
+        q0 = self.function(requantize(d, multiplier, left_shift))
+        inner = rounding_divide_by_pot(q0, self.output_shift) + self.output_zp
+        return np.where(d <= -radius, -128, np.where(d >= radius, 127, inner))
+
+
+@register("LOGISTIC")
+class Logistic(Q4Activation):
+    output_scale, output_zp, output_shift = 1 / 256, -128, 23
+
+    def function(self, q4):
+        return fp.logistic(q4, INPUT_INTEGER_BITS)

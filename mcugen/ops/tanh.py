@@ -1,26 +1,14 @@
 """TANH int8: TFLM reference_integer_ops::Tanh (gemmlowp tanh on Q4.27)."""
 from __future__ import annotations
 
-import numpy as np
-
 from mcugen import fixedpoint as fp
 from mcugen.ops import register
-from mcugen.ops._quant import LutOp
-from mcugen.ops.logistic import INPUT_INTEGER_BITS, q4_input_scaling, saturating_table
-from mcugen.requant import requantize, rounding_divide_by_pot
+from mcugen.ops.logistic import INPUT_INTEGER_BITS, Q4Activation
 
 
 @register("TANH")
-class Tanh(LutOp):
-    def check(self, g, op):
-        y = op.output(g)
-        if y.quant.zp != 0 or y.quant.s != np.float32(1 / 128):
-            return ["output quantization must be scale 1/128, zero point 0"]
-        return []
+class Tanh(Q4Activation):
+    output_scale, output_zp, output_shift = 1 / 128, 0, 24
 
-    def table(self, g, op, x):
-        xt = op.input(g, 0)
-        multiplier, shift, radius = q4_input_scaling(xt.quant.s)
-        d = x - xt.quant.zp
-        q0 = fp.tanh(requantize(d, multiplier, shift), INPUT_INTEGER_BITS)
-        return saturating_table(d, radius, rounding_divide_by_pot(q0, 24))
+    def function(self, q4):
+        return fp.tanh(q4, INPUT_INTEGER_BITS)
