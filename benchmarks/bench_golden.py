@@ -47,8 +47,8 @@ def main() -> int:
         print(rows[-1], flush=True)
     table = "\n".join(rows)
     text = README.read_text()
-    text = re.sub(r"(<!-- golden-table -->\n).*?(\n<!-- /golden-table -->)",
-                  lambda m: m.group(1) + table + m.group(2), text, flags=re.S)
+    text = re.sub(r"(<!-- golden-table -->\n).*?(<!-- /golden-table -->)",
+                  lambda m: m.group(1) + table + "\n" + m.group(2), text, flags=re.S)
     README.write_text(text)
     return 0
 
