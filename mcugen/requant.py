@@ -82,21 +82,25 @@ def requantize(acc, multiplier, shift):
 
     `multiplier` (>= 0, as every QuantizeMultiplier result) and `shift` may be
     arrays broadcasting against `acc` (per-channel: channel on the last axis).
-    The steps are those of the module docstring, written branch-free:
-    `sign` is -1 for negatives and 0 otherwise.
+    The steps are those of the module docstring, written branch-free because
+    this is the golden model's hot path; `x >> 63` is -1 for negatives, else 0.
     """
     x = np.asarray(acc, dtype=np.int64)
     shift = np.asarray(shift, dtype=np.int64)
     if shift.max(initial=0) > 0:
         x = wrap_int32(x << np.maximum(shift, 0))
-    ab = x * np.asarray(multiplier, dtype=np.int64)
-    sign = ab >> 63
-    v = ab + ((1 << 30) - (sign & INT32_MAX))          # + nudge
-    high = (v + ((v >> 63) & INT32_MAX)) >> 31          # / 2^31, truncating toward zero
+    ab = x * multiplier
+    v = ab + ((ab >> 63) & (1 - (1 << 31))) + (1 << 30)       # + nudge (2^30 or 1 - 2^30)
+    high = (v + ((v >> 63) & INT32_MAX)) >> 31                 # / 2^31, truncating toward zero
     right = np.maximum(-shift, 0)
-    mask = (np.int64(1) << right) - 1
-    threshold = (mask >> 1) - (high >> 63)
-    return (high >> right) + ((high & mask) > threshold)
+    rounding = np.where(right > 0, np.int64(1) << np.maximum(right - 1, 0), 0)
+    ties_down = -(right > 0).astype(np.int64)                  # negatives round ties away from 0
+    return (high + rounding + ((high >> 63) & ties_down)) >> right
+
+
+def saturate_int8(x, low: int = -128, high: int = 127) -> np.ndarray:
+    """Clamp to [low, high] (an activation range within int8) and narrow to int8."""
+    return np.minimum(np.maximum(x, low), high).astype(np.int8)
 
 
 def quantize_float(value: float, scale: float, zero_point: int) -> int:

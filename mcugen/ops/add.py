@@ -10,7 +10,7 @@ import numpy as np
 
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.requant import quantize_multiplier, requantize
+from mcugen.requant import quantize_multiplier, requantize, saturate_int8
 
 LEFT_SHIFT = 20
 
@@ -40,4 +40,4 @@ class AddSub(OpDef):
                        p["input2_multiplier"], p["input2_shift"])
         raw = a + b if op.opcode == "ADD" else a - b
         out = requantize(raw, p["output_multiplier"], p["output_shift"]) + p["output_zp"]
-        return np.clip(out, p["act_min"], p["act_max"]).astype(np.int8).reshape(op.output(g).shape)
+        return saturate_int8(out, p["act_min"], p["act_max"]).reshape(op.output(g).shape)

@@ -6,7 +6,7 @@ import numpy as np
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
 from mcugen.ops._window import geometry, windows
-from mcugen.requant import requantize, wrap_int32
+from mcugen.requant import requantize, saturate_int8, wrap_int32
 
 
 @register("CONV_2D")
@@ -44,7 +44,7 @@ class Conv2D(OpDef):
         if b is not None:
             acc += b.astype(np.int64)
         out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
-        return np.clip(out, p["act_min"], p["act_max"]).astype(np.int8).reshape(n, oh, ow, cout)
+        return saturate_int8(out, p["act_min"], p["act_max"]).reshape(n, oh, ow, cout)
 
     def macs(self, g, op):
         w, y = op.input(g, 1), op.output(g)

@@ -9,7 +9,7 @@ import numpy as np
 
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
-from mcugen.requant import requantize, wrap_int32
+from mcugen.requant import requantize, saturate_int8, wrap_int32
 
 
 @register("FULLY_CONNECTED")
@@ -40,7 +40,7 @@ class FullyConnected(OpDef):
         if b is not None:
             acc += b.astype(np.int64)
         out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
-        out = np.clip(out, p["act_min"], p["act_max"]).astype(np.int8)
+        out = saturate_int8(out, p["act_min"], p["act_max"])
         return out.reshape(op.output(g).shape)
 
     def macs(self, g, op):

@@ -5,7 +5,7 @@ import numpy as np
 
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.requant import quantize_multiplier, requantize
+from mcugen.requant import quantize_multiplier, requantize, saturate_int8
 
 
 @register("MUL")
@@ -24,4 +24,4 @@ class Mul(OpDef):
         p = op.params
         prod = (xs[0].astype(np.int64) - p["input1_zp"]) * (xs[1].astype(np.int64) - p["input2_zp"])
         out = requantize(prod, p["multiplier"], p["shift"]) + p["output_zp"]
-        return np.clip(out, p["act_min"], p["act_max"]).astype(np.int8).reshape(op.output(g).shape)
+        return saturate_int8(out, p["act_min"], p["act_max"]).reshape(op.output(g).shape)

@@ -10,6 +10,7 @@ import numpy as np
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.ops._window import geometry, windows
+from mcugen.requant import saturate_int8
 
 
 class _Pool(OpDef):
@@ -42,7 +43,7 @@ class AveragePool2D(_Pool):
         half = count // 2
         # C division truncates toward zero.
         avg = np.where(taps > 0, (taps + half) // count, -((-(taps - half)) // count))
-        return np.clip(avg, p["act_min"], p["act_max"]).astype(np.int8)
+        return saturate_int8(avg, p["act_min"], p["act_max"])
 
 
 @register("MAX_POOL_2D")
@@ -50,4 +51,4 @@ class MaxPool2D(_Pool):
     def run(self, g, op, xs):
         p = op.params
         m = windows(xs[0].astype(np.int64), p["kernel"], p, np.iinfo(np.int64).min).max(axis=(3, 4))
-        return np.clip(m, p["act_min"], p["act_max"]).astype(np.int8)
+        return saturate_int8(m, p["act_min"], p["act_max"])

@@ -10,7 +10,7 @@ import numpy as np
 
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_same_quant
-from mcugen.requant import quantize_multiplier, requantize, wrap_int32
+from mcugen.requant import quantize_multiplier, requantize, saturate_int8, wrap_int32
 
 
 class _Reduce(OpDef):
@@ -41,7 +41,7 @@ class Mean(_Reduce):
         p = op.params
         total = xs[0].astype(np.int64).sum(axis=tuple(p["axes"])) - p["input_zp"] * p["count"]
         out = requantize(wrap_int32(total), p["multiplier"], p["shift"]) + p["output_zp"]
-        return np.clip(out, -128, 127).astype(np.int8).reshape(op.output(g).shape)
+        return saturate_int8(out).reshape(op.output(g).shape)
 
 
 @register("REDUCE_MAX")

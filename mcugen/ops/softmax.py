@@ -12,7 +12,7 @@ import numpy as np
 
 from mcugen import fixedpoint as fp
 from mcugen.ops import OpDef, register
-from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, srdhm
+from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, saturate_int8, srdhm
 
 SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
@@ -52,4 +52,4 @@ class Softmax(OpDef):
         scale, bits_over_unit = fp.reciprocal(sum_of_exps, ACCUMULATION_INTEGER_BITS)
         exponent = (bits_over_unit + 31 - 8)[:, None]
         out = rounding_divide_by_pot(srdhm(scale[:, None], exp), exponent) - 128
-        return np.clip(out, -128, 127).astype(np.int8).reshape(x.shape)
+        return saturate_int8(out).reshape(x.shape)
