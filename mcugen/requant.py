@@ -19,6 +19,7 @@ The C twin is runtime_c's mcu_requantize, which spells out the same steps.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -77,25 +78,42 @@ def rounding_divide_by_pot(x, exponent):
     return (x >> exponent) + (remainder > threshold)
 
 
-def requantize(acc, multiplier, shift):
+class Requant(NamedTuple):
+    """A (multiplier, shift) pair with its shift split into the constants the two roundings use."""
+
+    multiplier: np.ndarray
+    left: np.ndarray | None  # None when no channel shifts left
+    right: np.ndarray
+    rounding: np.ndarray  # 2^(right-1), or 0 when right == 0
+    ties_down: np.ndarray  # -1 where right > 0: negative ties round away from zero
+
+    @classmethod
+    def of(cls, multiplier, shift) -> "Requant":
+        shift = np.asarray(shift, dtype=np.int64)
+        right = np.maximum(-shift, 0)
+        return cls(np.asarray(multiplier, dtype=np.int64),
+                   np.maximum(shift, 0) if shift.max(initial=0) > 0 else None, right,
+                   np.where(right > 0, np.int64(1) << np.maximum(right - 1, 0), 0),
+                   -(right > 0).astype(np.int64))
+
+
+def requantize(acc, multiplier, shift=None):
     """TFLM MultiplyByQuantizedMultiplier: acc * m * 2^(shift - 31), rounded twice.
 
-    `multiplier` (>= 0, as every QuantizeMultiplier result) and `shift` may be
+    Pass (multiplier, shift), or a Requant made once with Requant.of(multiplier,
+    shift). Multipliers are >= 0 (every QuantizeMultiplier result) and may be
     arrays broadcasting against `acc` (per-channel: channel on the last axis).
     The steps are those of the module docstring, written branch-free because
     this is the golden model's hot path; `x >> 63` is -1 for negatives, else 0.
     """
+    rq = multiplier if isinstance(multiplier, Requant) else Requant.of(multiplier, shift)
     x = np.asarray(acc, dtype=np.int64)
-    shift = np.asarray(shift, dtype=np.int64)
-    if shift.max(initial=0) > 0:
-        x = wrap_int32(x << np.maximum(shift, 0))
-    ab = x * multiplier
+    if rq.left is not None:
+        x = wrap_int32(x << rq.left)
+    ab = x * rq.multiplier
     v = ab + ((ab >> 63) & (1 - (1 << 31))) + (1 << 30)       # + nudge (2^30 or 1 - 2^30)
     high = (v + ((v >> 63) & INT32_MAX)) >> 31                 # / 2^31, truncating toward zero
-    right = np.maximum(-shift, 0)
-    rounding = np.where(right > 0, np.int64(1) << np.maximum(right - 1, 0), 0)
-    ties_down = -(right > 0).astype(np.int64)                  # negatives round ties away from 0
-    return (high + rounding + ((high >> 63) & ties_down)) >> right
+    return (high + rq.rounding + ((high >> 63) & rq.ties_down)) >> rq.right
 
 
 def saturate_int8(x, low: int = -128, high: int = 127) -> np.ndarray:

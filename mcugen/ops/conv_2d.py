@@ -6,7 +6,7 @@ import numpy as np
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
 from mcugen.ops._window import geometry, windows
-from mcugen.requant import requantize, saturate_int8, wrap_int32
+from mcugen.requant import Requant, requantize, saturate_int8, wrap_int32
 
 
 @register("CONV_2D")
@@ -28,7 +28,8 @@ class Conv2D(OpDef):
         geo = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp,
-                    # host-only: the golden model's matmul operand, made once
+                    # host-only: the golden model's matmul operand and requantizer, made once
+                    golden_requant=Requant.of(mult, shift),
                     golden_weights=w.data.reshape(w.shape[0], -1).astype(np.float64).T.copy())
 
     def run(self, g, op, xs):
@@ -43,7 +44,7 @@ class Conv2D(OpDef):
         acc = np.rint(acc).astype(np.int64)
         if b is not None:
             acc += b.astype(np.int64)
-        out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
+        out = requantize(wrap_int32(acc), p["golden_requant"]) + p["output_zp"]
         return saturate_int8(out, p["act_min"], p["act_max"]).reshape(n, oh, ow, cout)
 
     def macs(self, g, op):

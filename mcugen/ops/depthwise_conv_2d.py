@@ -11,7 +11,7 @@ import numpy as np
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
 from mcugen.ops._window import geometry, windows
-from mcugen.requant import requantize, saturate_int8, wrap_int32
+from mcugen.requant import Requant, requantize, saturate_int8, wrap_int32
 
 
 @register("DEPTHWISE_CONV_2D")
@@ -35,7 +35,8 @@ class DepthwiseConv2D(OpDef):
         per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2)
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp, depth_multiplier=depth_multiplier,
-                    # host-only: the golden model's batched matmul operand, made once
+                    # host-only: the golden model's batched matmul operand and requantizer, made once
+                    golden_requant=Requant.of(mult, shift),
                     golden_weights=per_channel.astype(np.float64).copy())
 
     def run(self, g, op, xs):
@@ -51,7 +52,7 @@ class DepthwiseConv2D(OpDef):
         acc = np.rint(acc).astype(np.int64)
         if b is not None:
             acc += b.astype(np.int64)
-        out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
+        out = requantize(wrap_int32(acc), p["golden_requant"]) + p["output_zp"]
         return saturate_int8(out, p["act_min"], p["act_max"])
 
     def macs(self, g, op):

@@ -9,7 +9,7 @@ import numpy as np
 
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
-from mcugen.requant import requantize, saturate_int8, wrap_int32
+from mcugen.requant import Requant, requantize, saturate_int8, wrap_int32
 
 
 @register("FULLY_CONNECTED")
@@ -29,7 +29,8 @@ class FullyConnected(OpDef):
         act_min, act_max = fused_range(g, op)
         return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp, filter_zp=w.quant.zp,
-                    # host-only: the golden model's matmul operand, made once
+                    # host-only: the golden model's matmul operand and requantizer, made once
+                    golden_requant=Requant.of(mult, shift),
                     golden_weights=(w.data.astype(np.float64) - w.quant.zp).T.copy())
 
     def run(self, g, op, xs):
@@ -39,7 +40,7 @@ class FullyConnected(OpDef):
         acc = np.rint(rows @ p["golden_weights"]).astype(np.int64)
         if b is not None:
             acc += b.astype(np.int64)
-        out = requantize(wrap_int32(acc), p["multiplier"], p["shift"]) + p["output_zp"]
+        out = requantize(wrap_int32(acc), p["golden_requant"]) + p["output_zp"]
         out = saturate_int8(out, p["act_min"], p["act_max"])
         return out.reshape(op.output(g).shape)
 
