@@ -10,7 +10,7 @@ import numpy as np
 
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.requant import quantize_multiplier, requantize, saturate_int8
+from mcugen.requant import Requant, quantize_multiplier, requantize, saturate_int8
 
 LEFT_SHIFT = 20
 
@@ -30,14 +30,15 @@ class AddSub(OpDef):
         return dict(input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
                     input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
                     output_multiplier=mo, output_shift=so, act_min=act_min, act_max=act_max,
-                    left_shift=LEFT_SHIFT)
+                    left_shift=LEFT_SHIFT,
+                    # host-only: the golden model's requantizers, made once
+                    golden_requant=(Requant.of(m1, s1), Requant.of(m2, s2), Requant.of(mo, so)))
 
     def run(self, g, op, xs):
         p = op.params
-        a = requantize((xs[0].astype(np.int64) - p["input1_zp"]) << LEFT_SHIFT,
-                       p["input1_multiplier"], p["input1_shift"])
-        b = requantize((xs[1].astype(np.int64) - p["input2_zp"]) << LEFT_SHIFT,
-                       p["input2_multiplier"], p["input2_shift"])
+        rq1, rq2, rq_out = p["golden_requant"]
+        a = requantize((xs[0].astype(np.int64) - p["input1_zp"]) << LEFT_SHIFT, rq1)
+        b = requantize((xs[1].astype(np.int64) - p["input2_zp"]) << LEFT_SHIFT, rq2)
         raw = a + b if op.opcode == "ADD" else a - b
-        out = requantize(raw, p["output_multiplier"], p["output_shift"]) + p["output_zp"]
+        out = requantize(raw, rq_out) + p["output_zp"]
         return saturate_int8(out, p["act_min"], p["act_max"]).reshape(op.output(g).shape)
