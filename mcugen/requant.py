@@ -14,7 +14,6 @@ gemmlowp and TFLM do in every kernel (FULLY_CONNECTED included):
           2^(n-1) - 1 for h >= 0 and 2^(n-1) for h < 0 (ties away from zero)
 
 Everything here is vectorised over numpy int64 arrays; scalars work too.
-The C twin is runtime_c's mcu_requantize, which spells out the same steps.
 """
 from __future__ import annotations
 

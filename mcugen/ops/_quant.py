@@ -52,6 +52,16 @@ def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
     return [f"input {i} and the output are quantized differently (TFLM copies raw values)" for i in bad]
 
 
+def require_const(g: Graph, op: Op, what: dict[int, str]) -> list[str]:
+    """Parameters TFLM reads at Prepare (shapes, axes, paddings) must be constant tensors."""
+    problems = []
+    for index, name in what.items():
+        t = op.input(g, index)
+        if t is None or not t.is_const:
+            problems.append(f"{name} must be a constant tensor")
+    return problems
+
+
 class LutOp(OpDef):
     """An elementwise int8 -> int8 op: prepare() tabulates all 256 inputs."""
 

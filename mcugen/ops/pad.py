@@ -4,19 +4,14 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_same_quant
+from mcugen.ops._quant import require_const, require_same_quant
 
 
 @register("PAD", "PADV2")
 class Pad(OpDef):
     def check(self, g, op):
-        problems = require_same_quant(g, op)
-        if not op.input(g, 1).is_const:
-            problems.append("paddings are not constant")
-        value = op.input(g, 2)
-        if value is not None and not value.is_const:
-            problems.append("the pad value is not constant")
-        return problems
+        values = {2: "the pad value"} if op.input(g, 2) is not None else {}
+        return require_same_quant(g, op) + require_const(g, op, {1: "the paddings", **values})
 
     def prepare(self, g, op):
         value = op.input(g, 2)

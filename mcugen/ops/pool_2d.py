@@ -28,9 +28,6 @@ class _Pool(OpDef):
         return dict(geometry(op.attrs, x.shape[1:3], kernel), kernel=kernel,
                     act_min=act_min, act_max=act_max)
 
-    def macs(self, g, op):
-        return 0
-
 
 @register("AVERAGE_POOL_2D")
 class AveragePool2D(_Pool):

@@ -9,15 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_same_quant
+from mcugen.ops._quant import require_const, require_same_quant
 from mcugen.requant import quantize_multiplier, requantize, saturate_int8, wrap_int32
 
 
 class _Reduce(OpDef):
     def check(self, g, op):
-        if not op.input(g, 1).is_const:
-            return ["the reduction axes are not constant"]
-        return []
+        return require_const(g, op, {1: "the reduction axes"})
 
     def prepare(self, g, op):
         x = op.input(g, 0)

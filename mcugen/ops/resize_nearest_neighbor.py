@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_same_quant
+from mcugen.ops._quant import require_const, require_same_quant
 
 
 def nearest(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) -> list[int]:
@@ -24,10 +24,7 @@ def nearest(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) 
 @register("RESIZE_NEAREST_NEIGHBOR")
 class ResizeNearestNeighbor(OpDef):
     def check(self, g, op):
-        problems = require_same_quant(g, op)
-        if not op.input(g, 1).is_const:
-            problems.append("the output size is not constant")
-        return problems
+        return require_same_quant(g, op) + require_const(g, op, {1: "the output size"})
 
     def prepare(self, g, op):
         x, y = op.input(g, 0), op.output(g)

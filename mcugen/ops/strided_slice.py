@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_same_quant
+from mcugen.ops._quant import require_const, require_same_quant
 
 
 def _clamp(v, stride, dim):
@@ -31,9 +31,8 @@ def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink, offs
 @register("STRIDED_SLICE")
 class StridedSlice(OpDef):
     def check(self, g, op):
-        problems = require_same_quant(g, op)
-        if any(op.input(g, i) is None or not op.input(g, i).is_const for i in (1, 2, 3)):
-            problems.append("begin, end and strides must be constant")
+        problems = require_same_quant(g, op) + require_const(
+            g, op, {1: "begin", 2: "end", 3: "strides"})
         if op.attrs.get("ellipsis_mask", 0) or op.attrs.get("new_axis_mask", 0):
             problems.append("ellipsis_mask and new_axis_mask are not supported (as in TFLM)")
         return problems

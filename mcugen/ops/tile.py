@@ -4,16 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_same_quant
+from mcugen.ops._quant import require_const, require_same_quant
 
 
 @register("TILE")
 class Tile(OpDef):
     def check(self, g, op):
-        problems = require_same_quant(g, op)
-        if not op.input(g, 1).is_const:
-            problems.append("the multiples are not constant")
-        return problems
+        return require_same_quant(g, op) + require_const(g, op, {1: "the multiples"})
 
     def prepare(self, g, op):
         return dict(multiples=[int(v) for v in op.input(g, 1).data.reshape(-1)])
