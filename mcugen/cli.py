@@ -99,6 +99,76 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def _command_line(argv) -> str:
+    return "mcugen " + " ".join(argv if argv is not None else sys.argv[1:])
+
+
+def _build(args, out_dir: Path):
+    from mcugen.build import build_host, say
+    from mcugen.pipeline import compile_model
+
+    if args.board != "host":
+        raise McugenError(f"unknown board '{args.board}'", "use --board host")
+    g = compile_model(args.model)
+    say(f"building {Path(args.model).name} for {args.board} in {out_dir}/")
+    result = build_host(g, out_dir, Path(args.model).name, args.command_line,
+                        sanitize=getattr(args, "sanitize", False))
+    return g, result
+
+
+def cmd_build(args) -> int:
+    from mcugen.build import format_report
+    from mcugen.report import write_report
+
+    out_dir = Path(args.out or f"mcugen_build/{Path(args.model).stem}-{args.board}")
+    g, result = _build(args, out_dir)
+    print(f"built {result.program}")
+    print(format_report(result, g))
+    print(g.arena.plan.timeline() if args.report else
+          f"  (arena plan: {len(g.arena.plan.buffers)} buffers; --report draws it)")
+    if args.report:
+        for path in write_report(g, result.out_dir / "report"):
+            print(f"wrote {path}")
+    return 0
+
+
+def cmd_test(args) -> int:
+    from mcugen.compare import load_samples, random_inputs
+    from mcugen.protocol import Link
+    from mcugen.transport import HostProcess
+    from mcugen.validate import check_target, report_json, run_samples
+
+    if args.json:
+        _refuse_overwrite(Path(args.json), args.force)
+    with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
+        g, result = _build(args, Path(args.out) if args.out else Path(tmp) / "build")
+        samples = (load_samples(g, Path(args.data)) if args.data
+                   else random_inputs(g, args.samples, args.seed))
+        with HostProcess(result.program) as target:
+            link = Link(target, describe="the host executable")
+            info = link.hello()
+            check_target(info, g, "the host executable")
+            print(f"validating {len(samples)} sample(s) on {args.board} "
+                  f"({args.data or f'random inputs, seed {args.seed}'})", file=sys.stderr)
+            results = run_samples(link, g, samples, timeout=args.timeout, profile=args.profile,
+                                  on_sample=lambda r: print(r.line(len(samples), info.clock), flush=True))
+            exit_code = target.close()
+        if exit_code:
+            raise McugenError(f"the host executable exited with code {exit_code} after the run",
+                              "a sanitizer or runtime error; rerun with the build directory kept (--out)")
+    passed = sum(r.passed for r in results)
+    if args.json:
+        sizes = dict(arena_bytes=result.arena_bytes, flash_bytes=result.model.flash + result.kernels.flash,
+                     ram_bytes=result.arena_bytes)
+        Path(args.json).write_text(json.dumps(report_json(g, args.model, args.board, results, info.clock,
+                                                          sizes), indent=2))
+    if passed == len(results):
+        print(f"bit-exact on {len(results)} sample(s) on {args.board}")
+        return 0
+    print(f"{len(results) - passed} of {len(results)} sample(s) differ from the golden model on {args.board}")
+    return EXIT_MISMATCH
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mcugen", description=__doc__)
     parser.add_argument("--version", action="version", version=f"mcugen {__version__}")
@@ -123,11 +193,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
     p.set_defaults(func=cmd_compare)
+
+    def board_args(p):
+        p.add_argument("model")
+        p.add_argument("--board", required=True, help="host, or a board id from boards/")
+        p.add_argument("--out", metavar="DIR", help="build directory (mcugen writes nothing outside it)")
+        p.add_argument("--sanitize", action="store_true",
+                       help="host only: build with -fsanitize=address,undefined")
+
+    p = sub.add_parser("build", help="generate C for a model and compile it for a board")
+    board_args(p)
+    p.add_argument("--report", action="store_true", help="print the arena timeline and draw it (DIR/report/)")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit")
+    board_args(p)
+    p.add_argument("--samples", type=int, default=3)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
+    p.add_argument("--json", metavar="REPORT", help="write a JSON report here")
+    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report")
+    p.add_argument("--profile", action="store_true", help="also read per-layer timings")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds one inference may take")
+    p.set_defaults(func=cmd_test)
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    args.command_line = _command_line(argv)
     try:
         return args.func(args)
     except McugenError as exc:

@@ -64,6 +64,7 @@ class Op:
     outputs: tuple[int, ...]
     attrs: dict = field(default_factory=dict)  # the op's builtin options, parsed
     params: dict = field(default_factory=dict)  # what TFLM computes in Prepare
+    call: object = None  # its C kernel call (mcugen.lowering.Call), set by lower_ops
 
     def input(self, graph: "Graph", i: int) -> Tensor | None:
         if i >= len(self.inputs) or self.inputs[i] < 0:
@@ -83,6 +84,7 @@ class Graph:
     outputs: tuple[int, ...]
     sha256: str = ""
     subgraph_count: int = 1
+    arena: object = None  # where activations live (mcugen.planner.ArenaPlan), set by plan_memory
 
     def replace_ops(self, ops) -> "Graph":
         return dataclasses.replace(self, ops=tuple(ops))

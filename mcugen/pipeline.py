@@ -5,14 +5,24 @@ from pathlib import Path
 
 from mcugen.ir import Graph
 from mcugen.passes.check_support import check_support
+from mcugen.passes.lower_ops import lower_ops
+from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
 from mcugen.read_tflite import read_tflite
 
 
 def lower(model_path: str | Path) -> Graph:
-    """Front end: a .tflite file to a verified, supported, prepared Graph."""
+    """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs)."""
     graph = read_tflite(model_path)   # parse the FlatBuffer
     graph = graph.verify()            # structural invariants
     graph = check_support(graph)      # full-integer, every op has a kernel
     graph = prepare_ops(graph)        # TFLM's Prepare, done at build time
+    return graph
+
+
+def compile_model(model_path: str | Path) -> Graph:
+    """Back end on top: each op's C kernel call, then every activation's place in the arena."""
+    graph = lower(model_path)
+    graph = lower_ops(graph)          # one kernel call per op (RESHAPE: none, it aliases)
+    graph = plan_memory(graph)        # lifetimes -> arena offsets
     return graph

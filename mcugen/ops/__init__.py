@@ -8,6 +8,8 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
                   clamps, lookup tables), as plain Python/numpy values
 - run(g, op, xs): the golden kernel, numpy, vectorised, bit-exact with TFLM
 - macs(g, op):    multiply-accumulates, for reports
+- lower(g, op):   its C kernel call (mcugen.lowering.Call), or None when the output
+                  only renames the input's bytes (RESHAPE)
 
 Adding an op means adding a module here; nothing else lists ops.
 """
@@ -38,6 +40,9 @@ class OpDef:
 
     def macs(self, g: Graph, op: Op) -> int:
         return 0
+
+    def lower(self, g: Graph, op: Op):
+        raise NotImplementedError(f"{op.opcode} has no C lowering")
 
 
 def register(*opcodes: str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ir import Graph, Op, Tensor
+from mcugen.lowering import Call, Const, reads, writes
 from mcugen.ops import OpDef
 from mcugen.requant import activation_range, quantize_multiplier
 
@@ -74,3 +75,8 @@ class LutOp(OpDef):
 
     def run(self, g, op, xs):
         return op.params["lut"][xs[0].astype(np.int64) + 128].astype(np.int8)
+
+    def lower(self, g, op):
+        size = int(np.prod(op.input(g, 0).shape))
+        return Call("mcu_lut_s8", (Const("table", op.params["lut"].astype(np.int8)), size, reads(op), writes(op)),
+                    note="tabulated at build time for all 256 inputs", inplace_ok=True)

@@ -44,3 +44,10 @@ def windows(x: np.ndarray, kernel_hw, geo: dict, fill) -> np.ndarray:
     return as_strided(padded, shape=(n, oh, ow, kh, kw, c),
                       strides=(s[0], s[1] * sh, s[2] * sw, s[1] * dh, s[2] * dw, s[3]),
                       writeable=False)
+
+
+def describe(geo: dict, kernel_hw, padding: str) -> str:
+    """The window geometry for a generated layer comment."""
+    (sh, sw), (dh, dw), (ph, pw) = geo["stride"], geo["dilation"], geo["pad"]
+    return (f"kernel {kernel_hw[0]}x{kernel_hw[1]}, stride {sh}x{sw}, dilation {dh}x{dw}, "
+            f"padding {padding} (top {ph}, left {pw})")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.requant import Requant, quantize_multiplier, requantize, saturate_int8
@@ -42,3 +43,15 @@ class AddSub(OpDef):
         raw = a + b if op.opcode == "ADD" else a - b
         out = requantize(raw, rq_out) + p["output_zp"]
         return saturate_int8(out, p["act_min"], p["act_max"]).reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        p = op.params
+        a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        add = Struct("mcu_add_params", "params", dict(
+            input1_offset=-p["input1_zp"], input2_offset=-p["input2_zp"], output_offset=p["output_zp"],
+            left_shift=LEFT_SHIFT, input1_multiplier=p["input1_multiplier"], input1_shift=p["input1_shift"],
+            input2_multiplier=p["input2_multiplier"], input2_shift=p["input2_shift"],
+            output_multiplier=p["output_multiplier"], output_shift=p["output_shift"],
+            subtract=int(op.opcode == "SUB"), activation=activation(p)))
+        return Call("mcu_add_s8", (add, broadcast(a.shape, b.shape, y.shape), reads(op, 0), reads(op, 1),
+                                   writes(op)), inplace_ok=tuple(a.shape) == tuple(y.shape))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Const, Slice, Struct, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_same_quant
 
@@ -21,3 +22,13 @@ class Concatenation(OpDef):
 
     def run(self, g, op, xs):
         return np.concatenate(xs, axis=op.params["axis"])
+
+    def lower(self, g, op):
+        axis = op.params["axis"]
+        y = op.output(g)
+        inner = [int(np.prod(op.input(g, i).shape[axis:])) for i in range(len(op.inputs))]
+        concat = Struct("mcu_concat_params", "params", dict(
+            outer=int(np.prod(y.shape[:axis])), num_inputs=len(inner),
+            inner=Const("inner", np.array(inner, dtype=np.int32))))
+        return Call("mcu_concatenation_s8", (concat, Slice(tuple(op.inputs), as_array=True), writes(op)),
+                    note=f"axis {axis}")

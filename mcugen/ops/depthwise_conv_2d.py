@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
-from mcugen.ops._window import geometry, windows
+from mcugen.ops._window import describe, geometry, windows
 from mcugen.requant import Requant, requantize, saturate_int8, wrap_int32
 
 
@@ -58,3 +59,18 @@ class DepthwiseConv2D(OpDef):
     def macs(self, g, op):
         w, y = op.input(g, 1), op.output(g)
         return int(np.prod(y.shape)) * w.shape[1] * w.shape[2]
+
+    def lower(self, g, op):
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+        p = op.params
+        dw = Struct("mcu_dw_conv_params", "params", dict(
+            input_offset=-p["input_zp"], output_offset=p["output_zp"],
+            depth_multiplier=p["depth_multiplier"], stride=tile(p["stride"]),
+            padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
+        return Call("mcu_depthwise_conv2d_s8", (
+            dw, per_channel(p), dims("input_dims", x.shape), reads(op),
+            dims("filter_dims", w.shape), Const("filter", w.data),
+            Const("bias", b.data) if b is not None else None,
+            dims("output_dims", y.shape), writes(op)),
+            note=describe(p, w.shape[1:3], op.attrs.get("padding", "VALID"))
+            + f", depth multiplier {p['depth_multiplier']}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Const, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
 from mcugen.requant import Requant, requantize, saturate_int8, wrap_int32
@@ -47,3 +48,17 @@ class FullyConnected(OpDef):
     def macs(self, g, op):
         w = op.input(g, 1)
         return int(np.prod(op.input(g, 0).shape)) // w.shape[1] * w.shape[0] * w.shape[1]
+
+    def lower(self, g, op):
+        x, w, b = op.input(g, 0), op.input(g, 1), op.input(g, 2)
+        p = op.params
+        units, depth = w.shape
+        rows = int(np.prod(x.shape)) // depth
+        fc = Struct("mcu_fc_params", "params", dict(
+            input_offset=-p["input_zp"], filter_offset=-p["filter_zp"], output_offset=p["output_zp"],
+            activation=activation(p)))
+        return Call("mcu_fully_connected_s8", (
+            fc, per_channel(p), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op),
+            Const("filter", w.data), Const("bias", b.data) if b is not None else None,
+            Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
+            note=f"{rows} row(s) of {depth} -> {units} units")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.requant import quantize_multiplier, requantize, saturate_int8
@@ -25,3 +26,12 @@ class Mul(OpDef):
         prod = (xs[0].astype(np.int64) - p["input1_zp"]) * (xs[1].astype(np.int64) - p["input2_zp"])
         out = requantize(prod, p["multiplier"], p["shift"]) + p["output_zp"]
         return saturate_int8(out, p["act_min"], p["act_max"]).reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        p = op.params
+        a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        mul = Struct("mcu_mul_params", "params", dict(
+            input1_offset=-p["input1_zp"], input2_offset=-p["input2_zp"], output_offset=p["output_zp"],
+            multiplier=p["multiplier"], shift=p["shift"], activation=activation(p)))
+        return Call("mcu_mul_s8", (mul, broadcast(a.shape, b.shape, y.shape), reads(op, 0), reads(op, 1),
+                                   writes(op)), inplace_ok=tuple(a.shape) == tuple(y.shape))

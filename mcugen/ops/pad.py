@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const, require_same_quant
 
@@ -21,3 +22,13 @@ class Pad(OpDef):
     def run(self, g, op, xs):
         p = op.params
         return np.pad(xs[0], p["paddings"], mode="constant", constant_values=p["pad_value"])
+
+    def lower(self, g, op):
+        x_shape, y_shape = op.input(g, 0).shape, op.output(g).shape
+        out_stride = strides_of(y_shape)
+        start = sum(before * s for (before, _), s in zip(op.params["paddings"], out_stride))
+        pad = Struct("mcu_pad_params", "params", dict(
+            copy=copy(x_shape, strides_of(x_shape), out_stride, out_offset=start),
+            output_size=int(np.prod(y_shape)), pad_value=op.params["pad_value"]))
+        return Call("mcu_pad_s8", (pad, reads(op), writes(op)), extra_kernels=("mcu_copy_strided_s8",),
+                    note=f"paddings {op.params['paddings']}, value {op.params['pad_value']}")

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.ops._window import geometry, windows
+from mcugen.ops._window import describe, geometry, windows
 from mcugen.requant import saturate_int8
 
 
@@ -27,6 +28,15 @@ class _Pool(OpDef):
         act_min, act_max = fused_range(g, op)
         return dict(geometry(op.attrs, x.shape[1:3], kernel), kernel=kernel,
                     act_min=act_min, act_max=act_max)
+
+    def lower(self, g, op):
+        p = op.params
+        pool = Struct("mcu_pool_params", "params", dict(
+            stride=tile(p["stride"]), padding=tile(p["pad"]), filter=tile(p["kernel"]), activation=activation(p)))
+        kernel = "mcu_avgpool_s8" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool_s8"
+        return Call(kernel, (pool, dims("input_dims", op.input(g, 0).shape), reads(op),
+                             dims("output_dims", op.output(g).shape), writes(op)),
+                    note=describe(p, p["kernel"], op.attrs.get("padding", "VALID")))
 
 
 @register("AVERAGE_POOL_2D")

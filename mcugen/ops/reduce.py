@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const, require_same_quant
 from mcugen.requant import quantize_multiplier, requantize, saturate_int8, wrap_int32
@@ -23,6 +24,23 @@ class _Reduce(OpDef):
         axes = sorted({int(a) % rank for a in op.input(g, 1).data.reshape(-1)})
         count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
         return dict(axes=axes, count=count)
+
+    def lower(self, g, op):
+        p = op.params
+        shape = op.input(g, 0).shape
+        stride = strides_of(shape)
+        kept = [k for k in range(len(shape)) if k not in p["axes"]]
+        kept_shape, (kept_stride, _) = merge_axes([shape[k] for k in kept], [stride[k] for k in kept],
+                                                  strides_of([shape[k] for k in kept]))
+        red_shape, (red_stride,) = merge_axes([shape[k] for k in p["axes"]], [stride[k] for k in p["axes"]])
+        fields = dict(kept_rank=len(kept_shape), kept_shape=padded(kept_shape), kept_stride=padded(kept_stride),
+                      reduced_rank=len(red_shape), reduced_shape=padded(red_shape),
+                      reduced_stride=padded(red_stride),
+                      input_offset=-p.get("input_zp", 0), output_offset=p.get("output_zp", 0),
+                      multiplier=p.get("multiplier", 0), shift=p.get("shift", 0))
+        kernel = "mcu_mean_s8" if op.opcode == "MEAN" else "mcu_reduce_max_s8"
+        return Call(kernel, (Struct("mcu_reduce_params", "params", fields), reads(op), writes(op)),
+                    note=f"over axes {p['axes']}")
 
 
 @register("MEAN")

@@ -1,6 +1,9 @@
 """RESHAPE, SQUEEZE, EXPAND_DIMS: the bytes stay, the shape comes from the model."""
 from __future__ import annotations
 
+import numpy as np
+
+from mcugen.lowering import Call, Struct, copy, reads, writes
 from mcugen.ops import OpDef, register
 
 
@@ -14,3 +17,11 @@ class Reshape(OpDef):
 
     def run(self, g, op, xs):
         return xs[0].reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        x = op.input(g, 0)
+        if not x.is_const:
+            return None  # the output is the input's bytes under another shape
+        n = int(np.prod(x.shape))
+        return Call("mcu_copy_strided_s8", (Struct("mcu_copy_params", "params", copy([n], [1], [1])),
+                                            reads(op), writes(op)), note="a constant, copied into the arena")

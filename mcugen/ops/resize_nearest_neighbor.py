@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Const, Struct, dims, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const, require_same_quant
 
@@ -34,3 +35,11 @@ class ResizeNearestNeighbor(OpDef):
 
     def run(self, g, op, xs):
         return xs[0][:, op.params["rows"]][:, :, op.params["cols"]]
+
+    def lower(self, g, op):
+        p = op.params
+        resize = Struct("mcu_resize_params", "params", dict(
+            rows=Const("rows", np.array(p["rows"], dtype=np.int32)),
+            cols=Const("cols", np.array(p["cols"], dtype=np.int32))))
+        return Call("mcu_resize_nearest_s8", (resize, dims("input_dims", op.input(g, 0).shape), reads(op),
+                                              dims("output_dims", op.output(g).shape), writes(op)))

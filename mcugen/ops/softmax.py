@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from mcugen import fixedpoint as fp
+from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, saturate_int8, srdhm
 
@@ -53,3 +54,11 @@ class Softmax(OpDef):
         exponent = (bits_over_unit + 31 - 8)[:, None]
         out = rounding_divide_by_pot(srdhm(scale[:, None], exp), exponent) - 128
         return saturate_int8(out).reshape(x.shape)
+
+    def lower(self, g, op):
+        x = op.input(g, 0)
+        depth = x.shape[-1]
+        softmax = Struct("mcu_softmax_params", "params", dict(
+            diff_min=op.params["diff_min"], exp_lut=Const("exp_lut", op.params["exp_lut"].astype(np.int32))))
+        return Call("mcu_softmax_s8", (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
+                    note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth})")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const, require_same_quant
 
@@ -55,3 +56,12 @@ class StridedSlice(OpDef):
     def run(self, g, op, xs):
         out = xs[0][np.ix_(*op.params["indices"])]
         return out.reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        stride = strides_of(op.input(g, 0).shape)
+        idx = op.params["indices"]
+        shape = [len(i) for i in idx]
+        step = [(i[1] - i[0]) * s if len(i) > 1 else s for i, s in zip(idx, stride)]
+        offset = sum(i[0] * s for i, s in zip(idx, stride) if i)
+        params = Struct("mcu_copy_params", "params", copy(shape, step, strides_of(shape), in_offset=offset))
+        return Call("mcu_copy_strided_s8", (params, reads(op), writes(op)))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const, require_same_quant
 
@@ -17,3 +18,16 @@ class Tile(OpDef):
 
     def run(self, g, op, xs):
         return np.tile(xs[0], op.params["multiples"])
+
+    def lower(self, g, op):
+        # Output axis k of size reps * n splits into (reps, n): the input repeats along the first.
+        x_shape, y_shape = op.input(g, 0).shape, op.output(g).shape
+        in_stride, out_stride = strides_of(x_shape), strides_of(y_shape)
+        shape, si, so = [], [], []
+        for n, reps, s_in, s_out in zip(x_shape, op.params["multiples"], in_stride, out_stride):
+            shape += [reps, n]
+            si += [0, s_in]
+            so += [n * s_out, s_out]
+        params = Struct("mcu_copy_params", "params", copy(shape, si, so))
+        return Call("mcu_copy_strided_s8", (params, reads(op), writes(op)),
+                    note=f"multiples {op.params['multiples']}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const, require_same_quant
 
@@ -17,3 +18,10 @@ class Transpose(OpDef):
 
     def run(self, g, op, xs):
         return np.transpose(xs[0], op.params["perm"])
+
+    def lower(self, g, op):
+        perm, shape = op.params["perm"], op.input(g, 0).shape
+        out_shape = [shape[k] for k in perm]
+        in_stride = [strides_of(shape)[k] for k in perm]
+        params = Struct("mcu_copy_params", "params", copy(out_shape, in_stride, strides_of(out_shape)))
+        return Call("mcu_copy_strided_s8", (params, reads(op), writes(op)), note=f"permutation {perm}")

@@ -1,0 +1,139 @@
+"""`mcugen build`: a model becomes C sources in an output directory, then a program.
+
+The directory follows PlatformIO's layout (include/, src/) for every board, the host included:
+generated model.h / model.c, the runtime kernels the model calls, and the target harness.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcugen.elfsize import Sizes, sizes
+from mcugen.emit_c import emit_c
+from mcugen.errors import McugenError
+from mcugen.ir import Graph
+from mcugen.outdir import OutDir
+
+RUNTIME = Path(__file__).resolve().parent.parent / "runtime_c"
+HEADERS = ("include/mcu_nn.h", "include/mcu_nn_support.h", "harness/mcu_port.h")
+HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMCUGEN_PROFILE", "-fno-asynchronous-unwind-tables")
+SANITIZE_CFLAGS = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                   "-fno-omit-frame-pointer")
+
+
+@dataclass
+class BuildResult:
+    out_dir: Path
+    program: Path  # the host executable or the firmware ELF
+    arena_bytes: int
+    const_bytes: int  # constant arrays the generator emitted
+    model: Sizes  # model.o: its code, its constants (rodata) and the arena (bss)
+    kernels: Sizes  # the runtime kernels it calls
+    image: Sizes = field(default_factory=Sizes)  # the whole linked program (firmware only)
+    stack_bytes: int = 0
+
+    @property
+    def code_bytes(self) -> int:
+        return self.model.text + self.kernels.text
+
+
+def runtime_file(relative: str) -> Path:
+    path = RUNTIME / relative
+    if not path.is_file():
+        raise McugenError(f"mcugen's C runtime is incomplete: {path} is missing",
+                          "reinstall mcugen from a full checkout (pip install -e .)")
+    return path
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The .c files of a build, relative to its directory, by role."""
+
+    model: str
+    kernels: tuple[str, ...]
+    harness: tuple[str, ...]
+    const_bytes: int
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        return (self.model, *self.kernels, *self.harness)
+
+
+def write_sources(g: Graph, out: OutDir, model_name: str, command: str, port: str) -> Sources:
+    """Generated model, the kernels it calls, headers, and the harness with `port`."""
+    generated = emit_c(g, model_name, command)
+    out.write("include/model.h", generated.files["model.h"])
+    out.write("src/model.c", generated.files["model.c"])
+    for header in HEADERS:
+        out.write(f"include/{Path(header).name}", runtime_file(header).read_text())
+
+    def copy(relative: str) -> str:
+        target = f"src/{Path(relative).name}"
+        out.write(target, runtime_file(relative).read_text())
+        return target
+
+    return Sources("src/model.c", tuple(copy(f"src/{k}.c") for k in generated.kernels),
+                   tuple(copy(f"harness/{f}") for f in ("mcu_harness.c", port)), generated.const_bytes)
+
+
+def find_c_compiler() -> str:
+    for candidate in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if candidate and shutil.which(candidate):
+            return shutil.which(candidate)
+    raise McugenError("no C compiler found (looked for $CC, cc, gcc, clang)",
+                      "install one, e.g. sudo apt-get install gcc")
+
+
+def _run(cmd: list[str], what: str) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        first = next((line for line in proc.stderr.splitlines() if "error" in line), proc.stderr.strip()[:300])
+        raise McugenError(f"{what} failed: {first}", "this is a bug in mcugen's C output; report it with the model")
+
+
+def build_host(g: Graph, out_dir: Path, model_name: str, command: str, *, sanitize: bool = False,
+               progress=None) -> BuildResult:
+    """Generate the sources and compile them with the system compiler into out_dir/mcugen_host."""
+    cc = find_c_compiler()
+    out = OutDir(out_dir)
+    sources = write_sources(g, out, model_name, command, "port_host.c")
+    objdir = out.scratch(".build")
+    flags = [*HOST_CFLAGS, *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
+
+    def compile_one(src: str) -> Path:
+        obj = objdir / (Path(src).stem + ".o")
+        _run([cc, *flags, "-c", str(out.root / src), "-o", str(obj)], f"compiling {src}")
+        if progress:
+            progress(f"compiled {src}")
+        return obj
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        objects = dict(zip(sources.all, pool.map(compile_one, sources.all)))
+    program = out.root / "mcugen_host"
+    link_flags = ["-fsanitize=address,undefined"] if sanitize else []
+    _run([cc, *link_flags, *map(str, objects.values()), "-o", str(program)], "linking")
+    out.written.add("mcugen_host")
+    out.finish()
+    return BuildResult(out.root, program, g.arena.plan.size, sources.const_bytes,
+                       model=sizes(objects[sources.model]),
+                       kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()))
+
+
+def format_report(r: BuildResult, g: Graph) -> str:
+    weights = sum(t.nbytes for t in g.tensors if t.is_const)
+    lines = [f"  arena       {r.arena_bytes:>9,} B  activations, planned at build time ({g.arena.plan.strategy})",
+             f"  constants   {r.model.rodata:>9,} B  model.o rodata: weights {weights:,} B in the model file, "
+             f"{r.const_bytes:,} B of arrays emitted",
+             f"  code        {r.code_bytes:>9,} B  model {r.model.text:,} B + kernels {r.kernels.text:,} B"]
+    if r.image.flash:
+        lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")
+    return "\n".join(lines)
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,198 @@
+"""Render a lowered, planned Graph as model.h and model.c (Jinja2 templates in mcugen/templates/)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import jinja2
+import numpy as np
+
+from mcugen import __version__, ops
+from mcugen.ir import Graph, Op, Tensor
+from mcugen.lowering import Call, Const, Slice, Struct, layer_name
+
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
+                          undefined=jinja2.StrictUndefined, autoescape=False)
+
+_CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int32): "int32_t"}
+
+
+@dataclass
+class _Layer:
+    """What the templates print for one op: its data definitions and its call."""
+
+    title: str
+    detail: list[str]
+    call: str | None
+    data: list[str] = field(default_factory=list)
+    const_bytes: int = 0
+
+
+def _shape(t: Tensor) -> str:
+    return f"{t.dtype}[{','.join(map(str, t.shape))}]"
+
+
+def _quant(t: Tensor) -> str:
+    return f"zp {t.quant.zp}" if t.quant is not None else "no quantization"
+
+
+def _values(data: np.ndarray) -> str:
+    flat = [str(int(v)) for v in np.asarray(data).reshape(-1)]
+    per_line = 16 if np.asarray(data).dtype == np.int8 else 8
+    return "\n".join("    " + ", ".join(flat[i:i + per_line]) + ","
+                     for i in range(0, len(flat), per_line))
+
+
+class _LayerEmitter:
+    """Turns one op's Call into C text, naming its constants after the layer."""
+
+    def __init__(self, g: Graph, op: Op, slice_name):
+        self.g, self.op, self.slice_name = g, op, slice_name
+        self.prefix = layer_name(g, op)
+        self.data: list[str] = []
+        self.const_bytes = 0
+
+    def const(self, c: Const) -> str:
+        name = f"{self.prefix}_{c.name}"
+        data = np.asarray(c.data)
+        ctype = _CTYPES[data.dtype]
+        self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) = {{\n"
+                         f"{_values(data) if data.size else '    0,'}\n}};")
+        self.const_bytes += data.nbytes
+        return name
+
+    def value(self, v) -> str:
+        if v is None:
+            return "NULL"
+        if isinstance(v, Const):
+            return self.const(v)
+        if isinstance(v, dict):
+            inner = ", ".join(f".{k} = {self.value(x)}" for k, x in v.items())
+            return f"{{{inner}}}"
+        if isinstance(v, (list, tuple)):
+            return "{" + ", ".join(str(int(x)) for x in v) + "}"
+        return str(int(v))
+
+    def struct(self, s: Struct) -> str:
+        name = f"{self.prefix}_{s.name}"
+        fields = "\n".join(f"    .{k} = {self.value(v)}," for k, v in s.fields.items())
+        self.data.append(f"static const {s.ctype} {name} = {{\n{fields}\n}};")
+        return f"&{name}"
+
+    def tensor(self, t: int) -> str:
+        tensor = self.g.tensors[t]
+        if tensor.is_const:
+            position = self.op.inputs.index(t)
+            return self.const(Const(f"input{position}", tensor.data))
+        return self.slice_name(t)
+
+    def slice(self, s: Slice) -> str:
+        if not s.as_array:
+            return self.tensor(s.tensors[0])
+        name = f"{self.prefix}_inputs"
+        items = ", ".join(self.tensor(t) for t in s.tensors)
+        self.data.append(f"static const int8_t *const {name}[{len(s.tensors)}] = {{{items}}};")
+        return name
+
+    def arg(self, a) -> str:
+        if isinstance(a, Struct):
+            return self.struct(a)
+        if isinstance(a, Slice):
+            return self.slice(a)
+        return self.value(a)
+
+    def render(self, call: Call | None) -> str | None:
+        if call is None:
+            return None
+        return _wrap(call.kernel, [self.arg(a) for a in call.args])
+
+
+def _wrap(function: str, args: list[str], width: int = 110) -> str:
+    """A call with its arguments filled line by line, continuation lines aligned after the parenthesis."""
+    lines, line = [], f"{function}("
+    indent = " " * (4 + len(line))
+    for k, a in enumerate(args):
+        piece = a + (", " if k < len(args) - 1 else ")")
+        if len(line) + len(piece.rstrip()) > width - 4 and line.strip() and not line.endswith("("):
+            lines.append(line.rstrip())
+            line = indent
+        line += piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def _title(g: Graph, op: Op) -> str:
+    return f"layer {op.index}: {op.opcode} ({layer_name(g, op)})"
+
+
+def _detail(g: Graph, op: Op, slice_name) -> list[str]:
+    acts = [op.input(g, i) for i in range(len(op.inputs))]
+    acts = [t for t in acts if t is not None and not t.is_const]
+    y = op.output(g)
+    lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + f" -> {_shape(y)} {_quant(y)}"]
+    if op.call is not None and op.call.note:
+        lines.append(op.call.note)
+    activation = op.attrs.get("fused_activation_function", "NONE")
+    if activation != "NONE":
+        lines.append(f"fused {activation}")
+    if op.call is None:
+        lines.append(f"no code: the output is the input's bytes ({slice_name(op.outputs[0])})")
+    macs = ops.lookup(op.opcode).macs(g, op)
+    if macs:
+        lines.append(f"{macs:,} MACs")
+    return lines
+
+
+def _tensor_info(t: Tensor) -> str:
+    shape = ", ".join(map(str, t.shape)) or "1"
+    scale = f"{t.quant.s:.9g}" if t.quant is not None else "0"
+    scale += "f" if any(c in scale for c in ".e") else ".0f"  # a C float literal needs a point or exponent
+    zp = t.quant.zp if t.quant is not None else 0
+    name = t.name.replace("\\", "/").replace('"', "'")
+    return (f'{{"{name}", {len(t.shape)}, {{{shape}}}, {t.nbytes}, {scale}, {zp}}}')
+
+
+def slice_names(g: Graph) -> dict[int, str]:
+    """The enum name of each arena buffer, by buffer index."""
+    return {k: re.sub(r"[^A-Za-z0-9_]", "_", b.name).upper() for k, b in enumerate(g.arena.plan.buffers)}
+
+
+@dataclass(frozen=True)
+class GeneratedC:
+    files: dict  # file name -> text: model.h, model.c
+    const_bytes: int  # constant arrays (weights, biases, multipliers, tables)
+    kernels: tuple[str, ...]  # runtime_c/src/<kernel>.c files the model needs
+
+
+def emit_c(g: Graph, model_name: str, command: str) -> GeneratedC:
+    """model.h and model.c for a Graph that went through lower_ops and plan_memory."""
+    names = slice_names(g)
+
+    def slice_name(t: int) -> str:
+        return f"arena + {names[g.arena.buffer_of[t]]}"
+
+    layers = []
+    for op in g.ops:
+        emitter = _LayerEmitter(g, op, slice_name)
+        call = emitter.render(op.call)
+        layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
+                             emitter.const_bytes))
+
+    plan = g.arena.plan
+    slices = [dict(name=names[k], offset=off,
+                   comment=f"{b.size} B, steps {b.first}..{b.last}")
+              for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
+    context = dict(
+        version=__version__, model_name=model_name, sha256=g.sha256, command=command,
+        arena_bytes=plan.size, strategy=plan.strategy, slices=slices, layers=layers,
+        macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
+        const_bytes=sum(layer.const_bytes for layer in layers),
+        sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
+        inputs=[_tensor_info(g.tensors[t]) for t in g.inputs],
+        outputs=[_tensor_info(g.tensors[t]) for t in g.outputs],
+        input_slices=[slice_name(t) for t in g.inputs],
+        output_slices=[slice_name(t) for t in g.outputs])
+    kernels = sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)})
+    return GeneratedC({"model.h": _ENV.get_template("model.h.j2").render(context),
+                       "model.c": _ENV.get_template("model.c.j2").render(context)},
+                      context["const_bytes"], tuple(kernels))

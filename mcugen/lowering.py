@@ -1,0 +1,146 @@
+"""What an op becomes in C: one kernel call whose arguments are constants, structs or arena slices.
+
+Each OpDef.lower(g, op) returns a Call. The C emitter names every Const and Struct after the layer
+(`conv_2d_3_filter`), emits them as `static const` data and renders the call; it never needs to
+know which op it is looking at.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mcugen.errors import McugenError
+from mcugen.ir import Graph, Op
+
+MAX_DIMS = 8  # MCU_MAX_DIMS in runtime_c/include/mcu_nn.h
+
+
+@dataclass(frozen=True)
+class Const:
+    """A constant array, emitted as `static const <int8_t|int32_t> <layer>_<name>[]`."""
+
+    name: str
+    data: np.ndarray  # int8 or int32 values
+
+
+@dataclass(frozen=True)
+class Struct:
+    """A constant struct, emitted with designated initializers and passed by address."""
+
+    ctype: str
+    name: str
+    fields: dict  # values: int, list of ints, Const, or a nested dict
+
+
+@dataclass(frozen=True)
+class Slice:
+    """An activation tensor in the arena (or a list of them, passed as a pointer array)."""
+
+    tensors: tuple[int, ...]
+    writable: bool = False
+    as_array: bool = False  # `const int8_t *const name[] = {...}` for ops with many inputs
+
+
+@dataclass(frozen=True)
+class Call:
+    kernel: str  # C function, one per file in runtime_c/src/<kernel>.c
+    args: tuple  # Const, Struct, Slice, int, or None (NULL)
+    note: str = ""  # geometry for the layer comment: strides, padding, kernel size
+    inplace_ok: bool = False  # the output may share the first input's bytes
+    extra_kernels: tuple[str, ...] = field(default=())  # kernels this kernel calls
+
+
+def reads(op: Op, i: int = 0) -> Slice:
+    return Slice((op.inputs[i],))
+
+
+def writes(op: Op) -> Slice:
+    return Slice((op.outputs[0],), writable=True)
+
+
+def nhwc(shape) -> dict:
+    """mcu_dims of a 4-D NHWC shape (rank-2 [N, C] becomes n, c with h = w = 1)."""
+    if len(shape) == 4:
+        n, h, w, c = shape
+    elif len(shape) == 2:
+        (n, c), h, w = shape, 1, 1
+    else:
+        raise ValueError(f"no NHWC reading of shape {shape}")
+    return dict(n=int(n), h=int(h), w=int(w), c=int(c))
+
+
+def dims(name: str, shape) -> Struct:
+    return Struct("mcu_dims", name, nhwc(shape))
+
+
+def tile(pair) -> dict:
+    return dict(h=int(pair[0]), w=int(pair[1]))
+
+
+def activation(p: dict) -> dict:
+    return dict(min=int(p["act_min"]), max=int(p["act_max"]))
+
+
+def per_channel(p: dict) -> Struct:
+    return Struct("mcu_per_channel_quant", "quant", dict(
+        multiplier=Const("multiplier", np.asarray(p["multiplier"], dtype=np.int32)),
+        shift=Const("shift", np.asarray(p["shift"], dtype=np.int32))))
+
+
+def strides_of(shape) -> list[int]:
+    """Row-major element strides of a contiguous tensor."""
+    out, step = [], 1
+    for d in reversed(shape):
+        out.append(step)
+        step *= int(d)
+    return out[::-1]
+
+
+def merge_axes(shape, *strides):
+    """Drop size-1 axes and fuse neighbours that are contiguous in every stride set.
+
+    Keeps the generic N-D kernels within MAX_DIMS and makes their inner loops long.
+    """
+    axes = [(int(n), [int(s[k]) for s in strides]) for k, n in enumerate(shape) if n != 1]
+    merged: list[tuple[int, list[int]]] = []
+    for n, st in axes:
+        if merged and all(prev == cur * n for prev, cur in zip(merged[-1][1], st)):
+            merged[-1] = (merged[-1][0] * n, st)
+        else:
+            merged.append((n, st))
+    if not merged:
+        merged = [(1, [0] * len(strides))]
+    if len(merged) > MAX_DIMS:
+        raise McugenError(f"a {len(merged)}-axis data movement exceeds the C kernels' {MAX_DIMS} axes",
+                          "reshape the model to fewer dimensions")
+    return [n for n, _ in merged], [[st[k] for _, st in merged] for k in range(len(strides))]
+
+
+def padded(values, fill: int = 0) -> list[int]:
+    values = [int(v) for v in values]
+    return values + [fill] * (MAX_DIMS - len(values))
+
+
+def layer_name(g: Graph, op: Op) -> str:
+    return f"{op.opcode.lower()}_{op.index}"
+
+
+def broadcast(shape1, shape2, out_shape) -> Struct:
+    """mcu_broadcast for numpy-style broadcasting of two inputs onto a contiguous output."""
+    rank = len(out_shape)
+
+    def strides(shape):
+        shape = (1,) * (rank - len(shape)) + tuple(shape)
+        return [0 if n == 1 else s for n, s in zip(shape, strides_of(shape))]
+
+    shape, (_, s1, s2) = merge_axes(out_shape, strides_of(out_shape), strides(shape1), strides(shape2))
+    return Struct("mcu_broadcast", "broadcast", dict(
+        rank=len(shape), shape=padded(shape), stride1=padded(s1), stride2=padded(s2)))
+
+
+def copy(shape, in_stride, out_stride, in_offset: int = 0, out_offset: int = 0) -> dict:
+    """Fields of mcu_copy_params, axes merged."""
+    shape, (si, so) = merge_axes(shape, in_stride, out_stride)
+    return dict(rank=len(shape), shape=padded(shape), in_stride=padded(si), out_stride=padded(so),
+                in_offset=int(in_offset), out_offset=int(out_offset))

@@ -1,0 +1,70 @@
+"""The build directory: mcugen writes only inside it and never over files it did not write.
+
+A manifest (.mcugen-manifest) lists every file mcugen wrote there. A directory that exists, is not
+empty and has no manifest, or holds files the manifest does not list, is refused.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mcugen.errors import McugenError
+
+MANIFEST = ".mcugen-manifest"
+SCRATCH_DIRS = (".build", ".pio")  # build products, recreated at will
+
+
+class OutDir:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.written: set[str] = set()
+        self._check()
+
+    def _check(self) -> None:
+        if self.root.exists() and not self.root.is_dir():
+            raise McugenError(f"{self.root} is a file, not a directory", "choose another --out")
+        if not self.root.exists():
+            return
+        manifest = self.root / MANIFEST
+        present = {str(p.relative_to(self.root)) for p in self.root.rglob("*")
+                   if p.is_file() and p.name != MANIFEST
+                   and not p.relative_to(self.root).parts[0] in SCRATCH_DIRS}
+        if not present and not manifest.exists():
+            return
+        if not manifest.exists():
+            raise McugenError(f"{self.root} holds files mcugen did not write",
+                              "choose an empty or new --out directory")
+        known = set(manifest.read_text().split("\n")) - {""}
+        foreign = sorted(present - known)
+        if foreign:
+            raise McugenError(f"{self.root} holds files mcugen did not write ({foreign[0]}"
+                              + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "") + ")",
+                              "move them away or choose another --out directory")
+
+    def write(self, relative: str, content: str | bytes) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        if isinstance(content, str):
+            tmp.write_text(content)
+        else:
+            tmp.write_bytes(content)
+        os.replace(tmp, path)
+        self.written.add(relative)
+        (self.root / MANIFEST).write_text("\n".join(sorted(self.written | self._listed())) + "\n")
+        return path
+
+    def finish(self) -> None:
+        """Delete files an earlier build wrote that this one did not (a kernel no longer needed)."""
+        for stale in self._listed() - self.written:
+            (self.root / stale).unlink(missing_ok=True)
+        (self.root / MANIFEST).write_text("\n".join(sorted(self.written)) + "\n")
+
+    def _listed(self) -> set[str]:
+        manifest = self.root / MANIFEST
+        return set(manifest.read_text().split("\n")) - {""} if manifest.exists() else set()
+
+    def scratch(self, name: str = ".build") -> Path:
+        path = self.root / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path

@@ -1,0 +1,55 @@
+"""Give every activation tensor an arena offset (Graph.arena).
+
+Lifetimes come from the op order: a tensor is born at the op that writes it (graph inputs at
+step 0, written by the caller before invoking) and dies after its last reader (graph outputs
+after the last op, so the caller can read them). Two kinds of tensors share a buffer instead of
+getting their own:
+- the output of an op with no kernel call (RESHAPE, SQUEEZE, EXPAND_DIMS) is its input's bytes;
+- the output of an elementwise op that may run in place (Call.inplace_ok) takes its input's
+  buffer when that input dies at this op and has the same size.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from mcugen.ir import Graph
+from mcugen.lowering import layer_name
+from mcugen.planner import ArenaPlan, Buffer, plan
+
+
+def plan_memory(g: Graph) -> Graph:
+    end = len(g.ops)  # the step after the last op: graph outputs are still live there
+    last_read: dict[int, int] = {}
+    for op in g.ops:
+        for t in op.inputs:
+            if t >= 0 and not g.tensors[t].is_const:
+                last_read[t] = op.index
+    for t in g.outputs:
+        last_read[t] = end
+
+    root: dict[int, int] = {}
+    born: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for k, t in enumerate(g.inputs):
+        root[t], born[t], names[t] = t, 0, f"input_{k}"
+
+    def group_last(r: int) -> int:
+        return max(last_read.get(t, born[r]) for t, rt in root.items() if rt == r)
+
+    for op in g.ops:
+        out = op.outputs[0]
+        src = op.inputs[0] if op.inputs and op.inputs[0] >= 0 else None
+        shares = src is not None and src in root and (
+            op.call is None
+            or (op.call.inplace_ok and group_last(root[src]) == op.index
+                and g.tensors[src].nbytes == g.tensors[out].nbytes))
+        if shares:
+            root[out] = root[src]
+        else:
+            root[out], born[out], names[out] = out, op.index, f"{layer_name(g, op)}_out"
+
+    roots = sorted(set(root.values()), key=lambda r: (born[r], r))
+    buffers = [Buffer(names[r], g.tensors[r].nbytes, born[r], group_last(r)) for r in roots]
+    position = {r: k for k, r in enumerate(roots)}
+    arena = ArenaPlan(plan(buffers), {t: position[r] for t, r in root.items()})
+    return dataclasses.replace(g, arena=arena)

@@ -1,0 +1,36 @@
+"""Pictures for people: the arena over time (and, on boards, time per layer)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcugen.ir import Graph
+
+
+def write_report(g: Graph, out_dir: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plan = g.arena.plan
+    timeline = out_dir / "arena_timeline.txt"
+    timeline.write_text(plan.timeline() + "\n")
+
+    fig, ax = plt.subplots(figsize=(10, 5))
+    colors = plt.get_cmap("tab20")
+    for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets)):
+        ax.broken_barh([(b.first - 0.45, b.last - b.first + 0.9)], (off, b.size),
+                       facecolors=colors(k % 20), edgecolor="black", linewidth=0.4)
+        if b.size > plan.size * 0.04:
+            ax.text(b.first - 0.4, off + b.size / 2, b.name, va="center", fontsize=7)
+    ax.set_xlabel("step (op index)")
+    ax.set_ylabel("arena offset (bytes)")
+    ax.set_ylim(0, max(plan.size, 1))
+    ax.set_xlim(-0.6, len(g.ops) + 0.6)
+    ax.set_title(f"{g.name}: arena {plan.size:,} B, {len(plan.buffers)} buffers ({plan.strategy})")
+    picture = out_dir / "arena.png"
+    fig.tight_layout()
+    fig.savefig(picture, dpi=110)
+    plt.close(fig)
+    return [timeline, picture]

@@ -1,0 +1,64 @@
+"""Byte streams to a running target, all with pyserial's read(n) / write(b) interface.
+
+- HostProcess: the host build, talking the protocol on its stdin/stdout.
+- serial ports and QEMU's TCP socket are opened with pyserial itself (serial_for_url).
+"""
+from __future__ import annotations
+
+import os
+import selectors
+import subprocess
+
+from mcugen.errors import McugenError
+
+POLL = 0.05  # read() returns empty after this long without data, as a pyserial timeout would
+
+
+class HostProcess:
+    """Starts `executable` and exposes its stdin/stdout as a stream; close() always reaps it."""
+
+    def __init__(self, executable, env: dict | None = None):
+        try:
+            self.proc = subprocess.Popen([str(executable)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, env=env, bufsize=0)
+        except OSError as exc:
+            raise McugenError(f"cannot start {executable}: {exc}", "rebuild with mcugen build --board host") from None
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.proc.stdout, selectors.EVENT_READ)
+
+    def read(self, n: int) -> bytes:
+        if not self._selector.select(POLL):
+            return b""
+        data = os.read(self.proc.stdout.fileno(), n)
+        if not data:
+            raise OSError(f"the host executable exited ({self._exit_reason()})")
+        return data
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            raise OSError(f"the host executable exited ({self._exit_reason()})") from None
+
+    def _exit_reason(self) -> str:
+        code = self.proc.wait(timeout=5)
+        err = self.proc.stderr.read().decode(errors="replace").strip().splitlines()
+        return f"exit code {code}" + (f": {err[0]}" if err else "")
+
+    def close(self) -> int | None:
+        self._selector.close()
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

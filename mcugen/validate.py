@@ -1,0 +1,97 @@
+"""On-target validation: send inputs over the protocol, compare outputs with the golden model."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from mcugen import golden
+from mcugen.errors import McugenError
+from mcugen.ir import Graph
+from mcugen.protocol import Link, TargetInfo
+
+STALE_FIX = "the board runs firmware for a different model; run mcugen flash"
+
+
+@dataclass
+class OutputDiff:
+    """How one output differs from the golden model (what ST's validate reports)."""
+
+    max_abs_diff: int  # in quantized steps (LSB)
+    differing: int
+    rmse: float  # in real units, scale * (q - zero_point)
+    cosine: float
+
+    @classmethod
+    def of(cls, ours: np.ndarray, theirs: np.ndarray, scale: float) -> "OutputDiff":
+        a, b = ours.astype(np.float64).ravel(), theirs.astype(np.float64).ravel()
+        d = a - b
+        norm = np.linalg.norm(a) * np.linalg.norm(b)
+        return cls(int(np.abs(d).max(initial=0)), int(np.count_nonzero(d)),
+                   float(np.sqrt(np.mean((d * scale) ** 2))) if d.size else 0.0,
+                   float(a @ b / norm) if norm else float(np.array_equal(a, b)))
+
+
+@dataclass
+class SampleResult:
+    index: int
+    passed: bool
+    cycles: int
+    outputs: list[OutputDiff]
+    layer_cycles: list[int] = field(default_factory=list)
+
+    def line(self, total: int, clock: str) -> str:
+        head = f"sample {self.index + 1}/{total}: "
+        timing = f"{self.cycles:,} {clock}"
+        if self.passed:
+            return head + f"bit-exact, {timing}"
+        worst = ", ".join(f"output {k}: {d.differing} differ, max |diff| {d.max_abs_diff} LSB, "
+                          f"rmse {d.rmse:.4g}, cosine {d.cosine:.6f}"
+                          for k, d in enumerate(self.outputs) if d.differing)
+        return head + f"MISMATCH ({worst}), {timing}"
+
+
+def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
+    """The handshake: the firmware must have been built from this very model."""
+    if info.sha256 != g.sha256:
+        raise McugenError(f"{describe} runs firmware for another model (sha256 {info.sha256[:12]}…, "
+                          f"this model {g.sha256[:12]}…)", STALE_FIX)
+    expected = [(g.tensors[t].nbytes, g.tensors[t].shape) for t in g.inputs]
+    expected_out = [(g.tensors[t].nbytes, g.tensors[t].shape) for t in g.outputs]
+    if ([n for n, _ in info.inputs], [n for n, _ in info.outputs]) != (
+            [n for n, _ in expected], [n for n, _ in expected_out]) or info.arena_bytes != g.arena.plan.size:
+        raise McugenError(f"{describe} reports different tensors or arena than this build", STALE_FIX)
+
+
+def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, timeout: float,
+                profile: bool = False, on_sample=None) -> list[SampleResult]:
+    results = []
+    scales = [g.tensors[t].quant.s if g.tensors[t].quant else 1.0 for t in g.outputs]
+    for s, inputs in enumerate(samples):
+        golden.check_inputs(g, inputs)
+        expected = golden.run(g, inputs)
+        for k, x in enumerate(inputs):
+            link.write_input(k, np.ascontiguousarray(x).tobytes())
+        cycles = link.invoke(timeout)
+        diffs, passed = [], True
+        for k, (t, want) in enumerate(zip(g.outputs, expected)):
+            got = np.frombuffer(link.read(0, k, g.tensors[t].nbytes), dtype=np.int8).reshape(want.shape)
+            diffs.append(OutputDiff.of(got, want, scales[k]))
+            passed &= bool(np.array_equal(got, want))
+        layers = link.layer_cycles(len(g.ops)) if profile else []
+        results.append(SampleResult(s, passed, cycles, diffs, layers))
+        if on_sample:
+            on_sample(results[-1])
+    return results
+
+
+def report_json(g: Graph, model: str, board: str, results: list[SampleResult], clock: str,
+                sizes: dict) -> dict:
+    return dict(model=model, model_sha256=g.sha256, board=board, samples=len(results),
+                passed=sum(r.passed for r in results),
+                max_abs_diff=max((d.max_abs_diff for r in results for d in r.outputs), default=0),
+                clock=clock, **sizes,
+                per_sample=[dict(index=r.index, passed=r.passed, cycles=r.cycles,
+                                 outputs=[asdict(d) for d in r.outputs],
+                                 **({"layer_cycles": r.layer_cycles} if r.layer_cycles else {}))
+                            for r in results])

@@ -1,0 +1,265 @@
+/*
+ * The target side of mcugen's validation protocol (the host side and the frame format are
+ * documented in mcugen/protocol.py). The host asks, the target answers; every request gets
+ * exactly one reply frame carrying the request's sequence number, so the host can retry
+ * anything that was lost or corrupted on the wire. Writes and reads are idempotent; a repeated
+ * INVOKE (same sequence number, no write in between) replays the stored result instead of
+ * running again, because the arena may have reused the input bytes.
+ */
+#include <string.h>
+
+#include "mcu_port.h"
+#include "model.h"
+
+#define SYNC0 0xA5
+#define SYNC1 0x5A
+#define PROTOCOL_VERSION 1
+#define MAX_PAYLOAD 240
+
+enum {
+    REQ_HELLO = 0x01,
+    REQ_WRITE = 0x02,
+    REQ_INVOKE = 0x03,
+    REQ_READ = 0x04,
+    REP_INFO = 0x81,
+    REP_ACK = 0x82,
+    REP_RESULT = 0x83,
+    REP_DATA = 0x84,
+    REP_NAK = 0x85
+};
+
+enum { NAK_CRC = 0, NAK_UNKNOWN = 1, NAK_RANGE = 2 };
+enum { REGION_OUTPUT = 0, REGION_LAYER_CYCLES = 1 };
+
+static uint8_t request[MAX_PAYLOAD];
+static uint8_t reply[MAX_PAYLOAD];
+static uint64_t layer_cycles[MCUGEN_LAYER_COUNT + 1];
+static uint64_t layer_start;
+
+void mcugen_layer_done(int32_t layer)
+{
+    const uint64_t now = mcu_port_cycles();
+    layer_cycles[layer] = now - layer_start;
+    layer_start = now;
+}
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib.crc32), bit by bit: a table would cost 1 KB of flash
+ * and the UART, not this loop, limits the speed. */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *data, uint32_t size)
+{
+    crc = ~crc;
+    for (uint32_t i = 0; i < size; ++i) {
+        crc ^= data[i];
+        for (int bit = 0; bit < 8; ++bit) {
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+        }
+    }
+    return ~crc;
+}
+
+static void put_u16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    put_u16(p, v);
+    put_u16(p + 2, v >> 16);
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void send_frame(uint8_t type, uint8_t seq, const uint8_t *payload, uint32_t size)
+{
+    uint8_t header[6] = {SYNC0, SYNC1, type, seq, 0, 0};
+    uint8_t trailer[4];
+    put_u16(header + 4, size);
+    uint32_t crc = crc32_update(0, header + 2, 4);
+    crc = crc32_update(crc, payload, size);
+    put_u32(trailer, crc);
+    mcu_port_write(header, 6);
+    mcu_port_write(payload, size);
+    mcu_port_write(trailer, 4);
+    mcu_port_flush();
+}
+
+static void send_nak(uint8_t seq, uint8_t reason)
+{
+    send_frame(REP_NAK, seq, &reason, 1);
+}
+
+enum { FRAME_OK = 0, FRAME_BAD = 1, LINK_CLOSED = 2 };
+
+/* Hunts for the sync bytes, then reads one frame. A length beyond MAX_PAYLOAD can only be
+ * noise: go back to hunting. */
+static int receive_frame(uint8_t *type, uint8_t *seq, uint32_t *size)
+{
+    for (;;) {
+        int b = mcu_port_getc();
+        if (b < 0) {
+            return LINK_CLOSED;
+        }
+        if (b != SYNC0) {
+            continue;
+        }
+        do {
+            b = mcu_port_getc();
+        } while (b == SYNC0);
+        if (b < 0) {
+            return LINK_CLOSED;
+        }
+        if (b != SYNC1) {
+            continue;
+        }
+        uint8_t header[4];
+        for (int i = 0; i < 4; ++i) {
+            if ((b = mcu_port_getc()) < 0) {
+                return LINK_CLOSED;
+            }
+            header[i] = (uint8_t)b;
+        }
+        *type = header[0];
+        *seq = header[1];
+        *size = (uint32_t)header[2] | (uint32_t)header[3] << 8;
+        if (*size > MAX_PAYLOAD) {
+            continue;
+        }
+        uint8_t trailer[4];
+        for (uint32_t i = 0; i < *size + 4; ++i) {
+            if ((b = mcu_port_getc()) < 0) {
+                return LINK_CLOSED;
+            }
+            if (i < *size) {
+                request[i] = (uint8_t)b;
+            } else {
+                trailer[i - *size] = (uint8_t)b;
+            }
+        }
+        const uint32_t crc = crc32_update(crc32_update(0, header, 4), request, *size);
+        return crc == get_u32(trailer) ? FRAME_OK : FRAME_BAD;
+    }
+}
+
+static uint32_t describe_tensor(uint8_t *p, const mcugen_tensor_info *t)
+{
+    put_u32(p, (uint32_t)t->bytes);
+    p[4] = (uint8_t)t->rank;
+    for (int32_t k = 0; k < t->rank; ++k) {
+        put_u16(p + 5 + 2 * k, (uint32_t)t->shape[k]);
+    }
+    return 5 + 2 * (uint32_t)t->rank;
+}
+
+static void send_info(uint8_t seq)
+{
+    uint32_t n = 0;
+    reply[n++] = PROTOCOL_VERSION;
+    reply[n++] = mcu_port_clock_kind();
+    put_u32(reply + n, MCUGEN_ARENA_BYTES);
+    n += 4;
+    put_u16(reply + n, MCUGEN_LAYER_COUNT);
+    n += 2;
+    reply[n++] = MCUGEN_INPUT_COUNT;
+    reply[n++] = MCUGEN_OUTPUT_COUNT;
+    memcpy(reply + n, mcugen_model_sha256, 32);
+    n += 32;
+    for (int32_t i = 0; i < MCUGEN_INPUT_COUNT && n + 21 <= MAX_PAYLOAD; ++i) {
+        n += describe_tensor(reply + n, &mcugen_inputs[i]);
+    }
+    for (int32_t i = 0; i < MCUGEN_OUTPUT_COUNT && n + 21 <= MAX_PAYLOAD; ++i) {
+        n += describe_tensor(reply + n, &mcugen_outputs[i]);
+    }
+    send_frame(REP_INFO, seq, reply, n);
+}
+
+static int have_result;
+static uint8_t result_seq;
+static uint8_t result[12];
+
+static void handle_invoke(uint8_t seq)
+{
+    if (!have_result || seq != result_seq) {
+        layer_start = mcu_port_cycles();
+        const uint64_t start = layer_start;
+        const int status = mcugen_invoke();
+        const uint64_t cycles = mcu_port_cycles() - start;
+        memset(result, 0, sizeof result);
+        result[0] = (uint8_t)status;
+        put_u32(result + 4, (uint32_t)cycles);
+        put_u32(result + 8, (uint32_t)(cycles >> 32));
+        have_result = 1;
+        result_seq = seq;
+    }
+    send_frame(REP_RESULT, seq, result, sizeof result);
+}
+
+static void handle_write(uint8_t seq, uint32_t size)
+{
+    const uint32_t index = request[0], offset = get_u32(request + 1), n = size - 5;
+    if (size < 5 || index >= MCUGEN_INPUT_COUNT || offset > (uint32_t)mcugen_inputs[index].bytes
+        || n > (uint32_t)mcugen_inputs[index].bytes - offset) {
+        send_nak(seq, NAK_RANGE);
+        return;
+    }
+    memcpy(mcugen_input((int32_t)index) + offset, request + 5, n);
+    have_result = 0;
+    send_frame(REP_ACK, seq, NULL, 0);
+}
+
+static void handle_read(uint8_t seq, uint32_t size)
+{
+    const uint32_t region = request[0], index = request[1];
+    const uint32_t offset = get_u32(request + 2), n = (uint32_t)request[6] | (uint32_t)request[7] << 8;
+    const uint8_t *base = NULL;
+    uint32_t limit = 0;
+    if (size == 8 && region == REGION_OUTPUT && index < MCUGEN_OUTPUT_COUNT) {
+        base = (const uint8_t *)mcugen_output((int32_t)index);
+        limit = (uint32_t)mcugen_outputs[index].bytes;
+    } else if (size == 8 && region == REGION_LAYER_CYCLES) {
+        base = (const uint8_t *)layer_cycles;
+        limit = MCUGEN_LAYER_COUNT * (uint32_t)sizeof layer_cycles[0];
+    }
+    if (base == NULL || n > MAX_PAYLOAD || offset > limit || n > limit - offset) {
+        send_nak(seq, NAK_RANGE);
+        return;
+    }
+    send_frame(REP_DATA, seq, base + offset, n);
+}
+
+int mcu_harness_run(void)
+{
+    for (;;) {
+        uint8_t type = 0, seq = 0;
+        uint32_t size = 0;
+        const int status = receive_frame(&type, &seq, &size);
+        if (status == LINK_CLOSED) {
+            return 0;
+        }
+        if (status == FRAME_BAD) {
+            send_nak(seq, NAK_CRC);
+            continue;
+        }
+        switch (type) {
+        case REQ_HELLO:
+            send_info(seq);
+            break;
+        case REQ_WRITE:
+            handle_write(seq, size);
+            break;
+        case REQ_INVOKE:
+            handle_invoke(seq);
+            break;
+        case REQ_READ:
+            handle_read(seq, size);
+            break;
+        default:
+            send_nak(seq, NAK_UNKNOWN);
+            break;
+        }
+    }
+}

@@ -1,0 +1,228 @@
+/*
+ * mcu_nn: int8 kernels for mcugen, bit-exact with TensorFlow Lite Micro's reference kernels.
+ *
+ * Conventions (as CMSIS-NN):
+ * - Activations are int8 in [N,H,W,C] order, channel fastest. Real value r = scale * (q - zero_point).
+ * - Signatures take a params struct, a quant struct, then (dims, data) pairs from inputs to the output.
+ * - Offsets are added to raw values: input_offset = -input_zero_point (in [-127, 128]),
+ *   output_offset = output_zero_point (in [-128, 127]).
+ * - Multipliers are Q0.31 integers in [2^30, 2^31) (or 0) with a power-of-two shift in [-31, 30]:
+ *   real multiplier = multiplier * 2^(shift - 31). mcugen computes them at build time, as TFLM's Prepare does.
+ * - Kernels do no checking and never fail: mcugen validated every shape and range when it generated the call.
+ *   They need no scratch memory, take no locks and use no floating point.
+ */
+#ifndef MCU_NN_H
+#define MCU_NN_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define MCU_ALIGN(n) __attribute__((aligned(n)))
+#else
+#define MCU_ALIGN(n)
+#endif
+
+/* Rank limit of the generic N-D kernels (copy, broadcast, reduce); mcugen merges axes to fit. */
+#define MCU_MAX_DIMS 8
+
+typedef struct {
+    int32_t n; /* batch */
+    int32_t h; /* height (rows) */
+    int32_t w; /* width (columns) */
+    int32_t c; /* channels, fastest-varying */
+} mcu_dims;
+
+typedef struct {
+    int32_t h;
+    int32_t w;
+} mcu_tile;
+
+/* Output clamp in the quantized domain, within [-128, 127]: fused RELU/RELU6/RELU_N1_TO_1 or none. */
+typedef struct {
+    int32_t min;
+    int32_t max;
+} mcu_activation;
+
+/* One (multiplier, shift) per output channel. */
+typedef struct {
+    const int32_t *multiplier;
+    const int32_t *shift;
+} mcu_per_channel_quant;
+
+typedef struct {
+    int32_t input_offset;
+    int32_t output_offset;
+    mcu_tile stride;
+    mcu_tile padding;  /* leading (top, left) pad; trailing pad is implied by the output size */
+    mcu_tile dilation;
+    mcu_activation activation;
+} mcu_conv_params;
+
+typedef struct {
+    int32_t input_offset;
+    int32_t output_offset;
+    int32_t depth_multiplier; /* output channel oc reads input channel oc / depth_multiplier */
+    mcu_tile stride;
+    mcu_tile padding;
+    mcu_tile dilation;
+    mcu_activation activation;
+} mcu_dw_conv_params;
+
+typedef struct {
+    int32_t input_offset;
+    int32_t filter_offset; /* -filter zero point (0 for symmetric weights) */
+    int32_t output_offset;
+    mcu_activation activation;
+} mcu_fc_params;
+
+typedef struct {
+    mcu_tile stride;
+    mcu_tile padding;
+    mcu_tile filter;
+    mcu_activation activation;
+} mcu_pool_params;
+
+typedef struct {
+    int32_t diff_min;       /* x - max(x) below this contributes nothing (TFLM's diff_min) */
+    const int32_t *exp_lut; /* [256]: exp(beta * scale * -d) in Q0.31 for d = max(x) - x in 0..255 */
+} mcu_softmax_params;
+
+/* How two inputs map onto a contiguous output of up to MCU_MAX_DIMS axes; stride 0 broadcasts. */
+typedef struct {
+    int32_t rank;
+    int32_t shape[MCU_MAX_DIMS];
+    int32_t stride1[MCU_MAX_DIMS];
+    int32_t stride2[MCU_MAX_DIMS];
+} mcu_broadcast;
+
+/* ADD and SUB: both inputs are shifted left, rescaled to a common scale, combined, then rescaled. */
+typedef struct {
+    int32_t input1_offset;
+    int32_t input2_offset;
+    int32_t output_offset;
+    int32_t left_shift; /* 20 for int8 */
+    int32_t input1_multiplier;
+    int32_t input1_shift;
+    int32_t input2_multiplier;
+    int32_t input2_shift;
+    int32_t output_multiplier;
+    int32_t output_shift;
+    int32_t subtract; /* 1: input1 - input2 */
+    mcu_activation activation;
+} mcu_add_params;
+
+typedef struct {
+    int32_t input1_offset;
+    int32_t input2_offset;
+    int32_t output_offset;
+    int32_t multiplier;
+    int32_t shift;
+    mcu_activation activation;
+} mcu_mul_params;
+
+/* out[out_offset + sum(i_k * out_stride_k)] = in[in_offset + sum(i_k * in_stride_k)], 0 <= i_k < shape_k. */
+typedef struct {
+    int32_t rank;
+    int32_t shape[MCU_MAX_DIMS];
+    int32_t in_stride[MCU_MAX_DIMS];
+    int32_t out_stride[MCU_MAX_DIMS];
+    int32_t in_offset;
+    int32_t out_offset;
+} mcu_copy_params;
+
+typedef struct {
+    mcu_copy_params copy;  /* places the input inside the output */
+    int32_t output_size;
+    int32_t pad_value;     /* in [-128, 127] */
+} mcu_pad_params;
+
+/* The output is `outer` repetitions of each input's next inner[i] bytes, inputs in order. */
+typedef struct {
+    int32_t outer;
+    int32_t num_inputs;
+    const int32_t *inner;
+} mcu_concat_params;
+
+/* Reduces the `reduced` axes for every position of the `kept` axes; the output is contiguous. */
+typedef struct {
+    int32_t kept_rank;
+    int32_t kept_shape[MCU_MAX_DIMS];
+    int32_t kept_stride[MCU_MAX_DIMS];
+    int32_t reduced_rank;
+    int32_t reduced_shape[MCU_MAX_DIMS];
+    int32_t reduced_stride[MCU_MAX_DIMS];
+    int32_t input_offset;  /* MEAN: -input zero point */
+    int32_t output_offset; /* MEAN: output zero point */
+    int32_t multiplier;    /* MEAN: s_in / (s_out * count), folded at build time */
+    int32_t shift;
+} mcu_reduce_params;
+
+typedef struct {
+    const int32_t *rows; /* [output h]: source row of each output row */
+    const int32_t *cols; /* [output w]: source column of each output column */
+} mcu_resize_params;
+
+/* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin], bias [Cout] or NULL, output [N,OH,OW,Cout]. */
+void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
+                   const mcu_dims *input_dims, const int8_t *input,
+                   const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                   const mcu_dims *output_dims, int8_t *output);
+
+/* DEPTHWISE_CONV_2D. input [N,H,W,Cin], filter [1,KH,KW,Cout] (Cout = Cin * depth_multiplier),
+ * bias [Cout] or NULL, output [N,OH,OW,Cout]. */
+void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                             const mcu_dims *input_dims, const int8_t *input,
+                             const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                             const mcu_dims *output_dims, int8_t *output);
+
+/* FULLY_CONNECTED. input [N, accum] (input_dims n, c), filter [Cout, accum], bias [Cout] or NULL,
+ * output [N, Cout] (output_dims n, c). One multiplier per output unit (all equal when per-tensor). */
+void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
+                            const mcu_dims *input_dims, const int8_t *input,
+                            const int8_t *filter, const int32_t *bias,
+                            const mcu_dims *output_dims, int8_t *output);
+
+/* AVERAGE_POOL_2D: mean of the in-image taps, rounded half away from zero. [N,H,W,C] -> [N,OH,OW,C]. */
+void mcu_avgpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
+                    const mcu_dims *output_dims, int8_t *output);
+
+/* MAX_POOL_2D over the in-image taps. [N,H,W,C] -> [N,OH,OW,C]. */
+void mcu_maxpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
+                    const mcu_dims *output_dims, int8_t *output);
+
+/* SOFTMAX over the last axis of `rows` rows of `depth` values; output scale 1/256, zero point -128. */
+void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t depth,
+                    const int8_t *input, int8_t *output);
+
+/* Any elementwise int8 -> int8 op, tabulated at build time: output[i] = table[input[i] + 128].
+ * Safe in place (output == input). */
+void mcu_lut_s8(const int8_t *table, int32_t size, const int8_t *input, int8_t *output);
+
+/* ADD / SUB with broadcasting; output contiguous over bc->shape. */
+void mcu_add_s8(const mcu_add_params *add, const mcu_broadcast *bc,
+                const int8_t *input1, const int8_t *input2, int8_t *output);
+
+/* MUL with broadcasting; output contiguous over bc->shape. */
+void mcu_mul_s8(const mcu_mul_params *mul, const mcu_broadcast *bc,
+                const int8_t *input1, const int8_t *input2, int8_t *output);
+
+/* Strided N-D copy: TRANSPOSE, STRIDED_SLICE, TILE and data-movement in general. */
+void mcu_copy_strided_s8(const mcu_copy_params *copy, const int8_t *input, int8_t *output);
+
+/* PAD / PADV2: fill with pad_value, then copy the input into place. */
+void mcu_pad_s8(const mcu_pad_params *pad, const int8_t *input, int8_t *output);
+
+/* CONCATENATION of num_inputs tensors (equal quantization) along one axis. */
+void mcu_concatenation_s8(const mcu_concat_params *concat, const int8_t *const *inputs, int8_t *output);
+
+/* MEAN: requantized sum over the reduced axes (TFLM's QuantizedMeanOrSum). */
+void mcu_mean_s8(const mcu_reduce_params *reduce, const int8_t *input, int8_t *output);
+
+/* REDUCE_MAX over the reduced axes (values copied, equal quantization). */
+void mcu_reduce_max_s8(const mcu_reduce_params *reduce, const int8_t *input, int8_t *output);
+
+/* RESIZE_NEAREST_NEIGHBOR: [N,H,W,C] -> [N,OH,OW,C] with precomputed source rows and columns. */
+void mcu_resize_nearest_s8(const mcu_resize_params *resize, const mcu_dims *input_dims, const int8_t *input,
+                           const mcu_dims *output_dims, int8_t *output);
+
+#endif /* MCU_NN_H */

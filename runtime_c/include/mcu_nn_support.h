@@ -1,0 +1,81 @@
+/*
+ * Arithmetic shared by the kernels: TFLM's requantization (gemmlowp double rounding) and the few
+ * fixed-point helpers softmax needs. The numpy twin is mcugen/requant.py; both spell out the same
+ * rounding, and tests hold them equal.
+ *
+ * Signed right shifts of negative values are arithmetic on every compiler mcugen targets (GCC,
+ * Clang, arm-none-eabi-gcc), as TFLM and gemmlowp also assume.
+ */
+#ifndef MCU_NN_SUPPORT_H
+#define MCU_NN_SUPPORT_H
+
+#include <stdint.h>
+
+#include "mcu_nn.h"
+
+/* round(a * b / 2^31) with ties away from zero, computed as TFLM does: add a nudge of 2^30
+ * (or 1 - 2^30 for a negative product) and divide truncating toward zero. The one overflow,
+ * INT32_MIN * INT32_MIN, saturates. */
+static inline int32_t mcu_srdhm(int32_t a, int32_t b)
+{
+    if (a == b && a == INT32_MIN) {
+        return INT32_MAX;
+    }
+    int64_t ab = (int64_t)a * (int64_t)b;
+    int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+/* x / 2^exponent rounded to nearest, ties away from zero (gemmlowp RoundingDivideByPOT):
+ * the dropped bits round up when they exceed half, half being 2^(e-1) - 1 for x >= 0 and
+ * 2^(e-1) for x < 0. */
+static inline int32_t mcu_rdbpot(int32_t x, int32_t exponent)
+{
+    int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
+    int32_t remainder = x & mask;
+    int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/* TFLM MultiplyByQuantizedMultiplier: x * multiplier * 2^(shift - 31), rounded twice
+ * (a left shift that wraps as int32, the doubling high multiply, then the rounding right shift). */
+static inline int32_t mcu_requantize(int32_t x, int32_t multiplier, int32_t shift)
+{
+    int32_t left = shift > 0 ? shift : 0;
+    int32_t right = shift > 0 ? 0 : -shift;
+    return mcu_rdbpot(mcu_srdhm((int32_t)((uint32_t)x << left), multiplier), right);
+}
+
+static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
+{
+    if (x < act.min) {
+        x = act.min;
+    }
+    if (x > act.max) {
+        x = act.max;
+    }
+    return (int8_t)x;
+}
+
+/* Advances a little-endian-last index (last axis fastest) over shape[0..rank); returns 0 at the end. */
+static inline int mcu_next_index(int32_t rank, const int32_t *shape, int32_t *index)
+{
+    for (int32_t k = rank - 1; k >= 0; --k) {
+        if (++index[k] < shape[k]) {
+            return 1;
+        }
+        index[k] = 0;
+    }
+    return 0;
+}
+
+static inline int32_t mcu_dot_index(int32_t rank, const int32_t *index, const int32_t *stride)
+{
+    int32_t offset = 0;
+    for (int32_t k = 0; k < rank; ++k) {
+        offset += index[k] * stride[k];
+    }
+    return offset;
+}
+
+#endif /* MCU_NN_SUPPORT_H */

@@ -1,0 +1,31 @@
+#include "mcu_nn_support.h"
+
+/* Reference MAX_POOL_2D (TFLM reference_integer_ops::MaxPool) over the in-image taps. */
+void mcu_maxpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
+                    const mcu_dims *output_dims, int8_t *output)
+{
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, ch = input_dims->c;
+    for (int32_t b = 0; b < input_dims->n; ++b) {
+        const int8_t *image = input + b * in_h * in_w * ch;
+        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+            const int32_t y0 = oy * pool->stride.h - pool->padding.h;
+            const int32_t ky0 = y0 < 0 ? -y0 : 0;
+            const int32_t ky1 = in_h - y0 < pool->filter.h ? in_h - y0 : pool->filter.h;
+            for (int32_t ox = 0; ox < output_dims->w; ++ox) {
+                const int32_t x0 = ox * pool->stride.w - pool->padding.w;
+                const int32_t kx0 = x0 < 0 ? -x0 : 0;
+                const int32_t kx1 = in_w - x0 < pool->filter.w ? in_w - x0 : pool->filter.w;
+                for (int32_t c = 0; c < ch; ++c) {
+                    int32_t best = -128;
+                    for (int32_t ky = ky0; ky < ky1; ++ky) {
+                        for (int32_t kx = kx0; kx < kx1; ++kx) {
+                            const int32_t v = image[((y0 + ky) * in_w + x0 + kx) * ch + c];
+                            best = v > best ? v : best;
+                        }
+                    }
+                    *output++ = mcu_clamp_s8(best, pool->activation);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+#include "mcu_nn_support.h"
+
+/* Q0.31 x in [0, 1) -> 1 / (1 + x) in Q0.31: gemmlowp's three Newton-Raphson steps on the half
+ * denominator in Q2.29, starting from 48/17 - 32/17 * d. */
+static int32_t one_over_one_plus_x(int32_t x)
+{
+    const int64_t sum = (int64_t)x + INT32_MAX;
+    const int32_t half_denominator = (int32_t)((sum + (sum >= 0 ? 1 : -1)) / 2);
+    int32_t r = 1515870810 + mcu_srdhm(half_denominator, -1010580540);
+    for (int i = 0; i < 3; ++i) {
+        const int32_t one_minus = (1 << 29) - mcu_srdhm(half_denominator, r);
+        const int32_t step = mcu_srdhm(r, one_minus);
+        /* Rescale Q4 -> Q2: a saturating multiply by 4 */
+        r += step > (INT32_MAX >> 2) ? INT32_MAX : step < -(INT32_MAX >> 2) ? INT32_MIN : step * 4;
+    }
+    /* Q1 -> Q0: saturating doubling */
+    return r > (INT32_MAX >> 1) ? INT32_MAX : r < -(INT32_MAX >> 1) ? INT32_MIN : r * 2;
+}
+
+static int32_t count_leading_zeros(uint32_t x)
+{
+    int32_t n = 0;
+    while (n < 32 && !(x & 0x80000000u)) {
+        x <<= 1;
+        ++n;
+    }
+    return n;
+}
+
+/*
+ * TFLM reference_ops::Softmax for int8 in and out. exp(x - max) comes from the table (Q0.31), the
+ * sum is kept in Q12.19, and 1/sum is TFLM's GetReciprocal (normalise by the leading zeros, then
+ * 1/(1 + x)). Each output is exp * (1/sum) scaled to 1/256 and shifted by the zero point -128.
+ */
+void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t depth,
+                    const int8_t *input, int8_t *output)
+{
+    for (int32_t r = 0; r < rows; ++r, input += depth, output += depth) {
+        int32_t max = -128;
+        for (int32_t c = 0; c < depth; ++c) {
+            max = input[c] > max ? input[c] : max;
+        }
+        int32_t sum = 0;
+        for (int32_t c = 0; c < depth; ++c) {
+            sum += mcu_rdbpot(softmax->exp_lut[max - input[c]], 12);
+        }
+        const int32_t headroom = count_leading_zeros((uint32_t)sum);
+        const int32_t bits_over_unit = 12 - headroom;
+        const int32_t scale = one_over_one_plus_x((int32_t)(((uint32_t)sum << headroom) - 0x80000000u));
+        for (int32_t c = 0; c < depth; ++c) {
+            const int32_t e = softmax->exp_lut[max - input[c]];
+            int32_t y = mcu_rdbpot(mcu_srdhm(scale, e), bits_over_unit + 31 - 8) - 128;
+            output[c] = (int8_t)(y < -128 ? -128 : y > 127 ? 127 : y);
+        }
+    }
+}
