@@ -5,6 +5,7 @@ generated model.h / model.c, the runtime kernels the model calls, and the target
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -82,10 +83,15 @@ def write_sources(g: Graph, out: OutDir, model_name: str, command: str, port: st
 
 
 def find_c_compiler() -> str:
-    for candidate in (os.environ.get("CC"), "cc", "gcc", "clang"):
-        if candidate and shutil.which(candidate):
+    chosen = os.environ.get("CC")
+    if chosen:
+        if not shutil.which(chosen):
+            raise McugenError(f"the C compiler CC={chosen} was not found", "fix CC or unset it to use cc/gcc/clang")
+        return shutil.which(chosen)
+    for candidate in ("cc", "gcc", "clang"):
+        if shutil.which(candidate):
             return shutil.which(candidate)
-    raise McugenError("no C compiler found (looked for $CC, cc, gcc, clang)",
+    raise McugenError("no C compiler found (looked for cc, gcc, clang)",
                       "install one, e.g. sudo apt-get install gcc")
 
 
@@ -96,18 +102,33 @@ def _run(cmd: list[str], what: str) -> None:
         raise McugenError(f"{what} failed: {first}", "this is a bug in mcugen's C output; report it with the model")
 
 
-def build_host(g: Graph, out_dir: Path, model_name: str, command: str, *, sanitize: bool = False,
-               progress=None) -> BuildResult:
-    """Generate the sources and compile them with the system compiler into out_dir/mcugen_host."""
+def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, sanitize: bool = False,
+               progress=None, object_cache: Path | None = None) -> BuildResult:
+    """Generate the sources and compile them with the system compiler into out_dir/mcugen_host.
+
+    object_cache: a directory where objects of the model-independent sources (kernels, harness)
+    are kept by content hash, so that many small models build quickly (the test suite uses it).
+    """
     cc = find_c_compiler()
-    out = OutDir(out_dir)
+    out = out if isinstance(out, OutDir) else OutDir(out)
     sources = write_sources(g, out, model_name, command, "port_host.c")
     objdir = out.scratch(".build")
     flags = [*HOST_CFLAGS, *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
 
     def compile_one(src: str) -> Path:
         obj = objdir / (Path(src).stem + ".o")
-        _run([cc, *flags, "-c", str(out.root / src), "-o", str(obj)], f"compiling {src}")
+        cmd = [cc, *flags, "-c", str(out.root / src), "-o", str(obj)]
+        cached = None
+        if object_cache is not None and src != sources.model:
+            key = hashlib.sha256("\0".join(cmd[:-3]).encode() + (out.root / src).read_bytes()).hexdigest()
+            cached = Path(object_cache) / f"{Path(src).stem}-{key[:16]}.o"
+            if cached.exists():
+                shutil.copyfile(cached, obj)
+                return obj
+        _run(cmd, f"compiling {src}")
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(obj, cached)
         if progress:
             progress(f"compiled {src}")
         return obj

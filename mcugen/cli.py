@@ -104,16 +104,19 @@ def _command_line(argv) -> str:
 
 
 def _build(args, out_dir: Path):
-    from mcugen.build import build_host, say
+    from mcugen.build import build_host, find_c_compiler, say
+    from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
 
     if args.board != "host":
         raise McugenError(f"unknown board '{args.board}'", "use --board host")
     g = compile_model(args.model)
+    find_c_compiler()
+    out = OutDir(out_dir)
     say(f"building {Path(args.model).name} for {args.board} in {out_dir}/")
-    result = build_host(g, out_dir, Path(args.model).name, args.command_line,
+    result = build_host(g, out, Path(args.model).name, args.command_line,
                         sanitize=getattr(args, "sanitize", False))
-    return g, result
+    return g, result, out
 
 
 def cmd_build(args) -> int:
@@ -121,41 +124,31 @@ def cmd_build(args) -> int:
     from mcugen.report import write_report
 
     out_dir = Path(args.out or f"mcugen_build/{Path(args.model).stem}-{args.board}")
-    g, result = _build(args, out_dir)
+    g, result, out = _build(args, out_dir)
     print(f"built {result.program}")
     print(format_report(result, g))
     print(g.arena.plan.timeline() if args.report else
           f"  (arena plan: {len(g.arena.plan.buffers)} buffers; --report draws it)")
     if args.report:
-        for path in write_report(g, result.out_dir / "report"):
+        for path in write_report(g, out):
             print(f"wrote {path}")
     return 0
 
 
 def cmd_test(args) -> int:
     from mcugen.compare import load_samples, random_inputs
-    from mcugen.protocol import Link
-    from mcugen.transport import HostProcess
-    from mcugen.validate import check_target, report_json, run_samples
+    from mcugen.validate import report_json, run_on_host
 
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
-        g, result = _build(args, Path(args.out) if args.out else Path(tmp) / "build")
+        g, result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build")
         samples = (load_samples(g, Path(args.data)) if args.data
                    else random_inputs(g, args.samples, args.seed))
-        with HostProcess(result.program) as target:
-            link = Link(target, describe="the host executable")
-            info = link.hello()
-            check_target(info, g, "the host executable")
-            print(f"validating {len(samples)} sample(s) on {args.board} "
-                  f"({args.data or f'random inputs, seed {args.seed}'})", file=sys.stderr)
-            results = run_samples(link, g, samples, timeout=args.timeout, profile=args.profile,
-                                  on_sample=lambda r: print(r.line(len(samples), info.clock), flush=True))
-            exit_code = target.close()
-        if exit_code:
-            raise McugenError(f"the host executable exited with code {exit_code} after the run",
-                              "a sanitizer or runtime error; rerun with the build directory kept (--out)")
+        print(f"validating {len(samples)} sample(s) on {args.board} "
+              f"({args.data or f'random inputs, seed {args.seed}'})", file=sys.stderr)
+        info, results = run_on_host(result.program, g, samples, timeout=args.timeout, profile=args.profile,
+                                    on_sample=lambda r: print(r.line(len(samples)), flush=True))
     passed = sum(r.passed for r in results)
     if args.json:
         sizes = dict(arena_bytes=result.arena_bytes, flash_bytes=result.model.flash + result.kernels.flash,
@@ -230,6 +223,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("mcugen: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # stdout closed early (| head): nothing left to say
+        sys.stderr.close()
+        return 141
     except Exception as exc:  # noqa: BLE001 - one line instead of a traceback; MCUGEN_DEBUG=1 shows it
         if os.environ.get("MCUGEN_DEBUG"):
             raise

@@ -31,10 +31,7 @@ class OutDir:
                    and not p.relative_to(self.root).parts[0] in SCRATCH_DIRS}
         if not present and not manifest.exists():
             return
-        if not manifest.exists():
-            raise McugenError(f"{self.root} holds files mcugen did not write",
-                              "choose an empty or new --out directory")
-        known = set(manifest.read_text().split("\n")) - {""}
+        known = set(manifest.read_text().split("\n")) - {""} if manifest.exists() else set()
         foreign = sorted(present - known)
         if foreign:
             raise McugenError(f"{self.root} holds files mcugen did not write ({foreign[0]}"

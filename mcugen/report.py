@@ -1,21 +1,21 @@
 """Pictures for people: the arena over time (and, on boards, time per layer)."""
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from mcugen.ir import Graph
+from mcugen.outdir import OutDir
 
 
-def write_report(g: Graph, out_dir: Path) -> list[Path]:
+def write_report(g: Graph, out: OutDir) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    out_dir.mkdir(parents=True, exist_ok=True)
     plan = g.arena.plan
-    timeline = out_dir / "arena_timeline.txt"
-    timeline.write_text(plan.timeline() + "\n")
+    timeline = out.write("report/arena_timeline.txt", plan.timeline() + "\n")
 
     fig, ax = plt.subplots(figsize=(10, 5))
     colors = plt.get_cmap("tab20")
@@ -29,8 +29,9 @@ def write_report(g: Graph, out_dir: Path) -> list[Path]:
     ax.set_ylim(0, max(plan.size, 1))
     ax.set_xlim(-0.6, len(g.ops) + 0.6)
     ax.set_title(f"{g.name}: arena {plan.size:,} B, {len(plan.buffers)} buffers ({plan.strategy})")
-    picture = out_dir / "arena.png"
+    png = io.BytesIO()
     fig.tight_layout()
-    fig.savefig(picture, dpi=110)
+    fig.savefig(png, format="png", dpi=110)
     plt.close(fig)
+    picture = out.write("report/arena.png", png.getvalue())
     return [timeline, picture]

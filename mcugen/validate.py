@@ -37,12 +37,13 @@ class SampleResult:
     index: int
     passed: bool
     cycles: int
+    clock: str  # what cycles counts: ns, cycles or systick
     outputs: list[OutputDiff]
     layer_cycles: list[int] = field(default_factory=list)
 
-    def line(self, total: int, clock: str) -> str:
+    def line(self, total: int) -> str:
         head = f"sample {self.index + 1}/{total}: "
-        timing = f"{self.cycles:,} {clock}"
+        timing = f"{self.cycles:,} {self.clock}"
         if self.passed:
             return head + f"bit-exact, {timing}"
         worst = ", ".join(f"output {k}: {d.differing} differ, max |diff| {d.max_abs_diff} LSB, "
@@ -63,7 +64,7 @@ def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
         raise McugenError(f"{describe} reports different tensors or arena than this build", STALE_FIX)
 
 
-def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, timeout: float,
+def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock: str, timeout: float,
                 profile: bool = False, on_sample=None) -> list[SampleResult]:
     results = []
     scales = [g.tensors[t].quant.s if g.tensors[t].quant else 1.0 for t in g.outputs]
@@ -79,10 +80,29 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, timeou
             diffs.append(OutputDiff.of(got, want, scales[k]))
             passed &= bool(np.array_equal(got, want))
         layers = link.layer_cycles(len(g.ops)) if profile else []
-        results.append(SampleResult(s, passed, cycles, diffs, layers))
+        results.append(SampleResult(s, passed, cycles, clock, diffs, layers))
         if on_sample:
             on_sample(results[-1])
     return results
+
+
+def run_on_host(program, g: Graph, samples, *, timeout: float = 120.0, profile: bool = False,
+                on_sample=None) -> tuple[TargetInfo, list[SampleResult]]:
+    """Start a host build, check its handshake, validate `samples`; the process is always reaped."""
+    from mcugen.transport import HostProcess
+
+    describe = "the host executable"
+    with HostProcess(program) as target:
+        link = Link(target, describe=describe)
+        info = link.hello()
+        check_target(info, g, describe)
+        results = run_samples(link, g, samples, clock=info.clock, timeout=timeout, profile=profile,
+                              on_sample=on_sample)
+        exit_code = target.close()
+    if exit_code:
+        raise McugenError(f"{describe} exited with code {exit_code} after the run",
+                          "a sanitizer or runtime error; rerun with the build directory kept (--out)")
+    return info, results
 
 
 def report_json(g: Graph, model: str, board: str, results: list[SampleResult], clock: str,

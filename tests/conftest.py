@@ -1,5 +1,6 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,8 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_MODELS = ROOT.parent / "shared" / "models"
 sys.path.insert(0, str(Path(__file__).parent))
+# Kernel and harness objects, compiled once per test run and reused by every host C build.
+OBJECT_CACHE = Path(tempfile.mkdtemp(prefix="mcugen-objects-"))
 
 settings.register_profile("fast", max_examples=12, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])

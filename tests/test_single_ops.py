@@ -1,4 +1,4 @@
-"""Randomized one-op models: golden == TFLM (and == LiteRT BUILTIN_REF where it is bit-exact).
+"""Randomized one-op models: host C == golden == TFLM (and == LiteRT BUILTIN_REF where it is bit-exact).
 
 HYPOTHESIS_PROFILE=long runs 200 configurations per op; CI runs the fast profile.
 """
@@ -9,9 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import OBJECT_CACHE
 from mcugen import golden
+from mcugen.build import build_host
 from mcugen.oracle import LiteRtRef, Tflm
-from mcugen.pipeline import lower
+from mcugen.pipeline import compile_model
+from mcugen.validate import run_on_host
 from tflite_writer import ModelSpec
 
 ACTS = st.sampled_from(["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])
@@ -23,11 +26,12 @@ def scale(lo=1e-3, hi=1.0):
 
 
 def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), reference=None):
-    """Golden vs each oracle on one random input; reference(xs) is a plain numpy definition."""
+    """Golden vs each oracle and vs the generated C on the host, on one random input;
+    reference(xs) is a plain numpy definition."""
     blob = m.build()
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
-    g = lower(path)
+    g = compile_model(path)
     rng = np.random.default_rng(seed)
     xs = [rng.integers(-128, 128, size=g.tensors[i].shape, dtype=np.int8) for i in g.inputs]
     ours = golden.run(g, xs)
@@ -38,6 +42,9 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
         expected["LiteRT REF"] = LiteRtRef(blob).run(xs)
     if reference is not None:
         expected["numpy definition"] = [reference(xs)]
+    c_build = build_host(g, tmp_path / "c", "op.tflite", "test", object_cache=OBJECT_CACHE)
+    _, results = run_on_host(c_build.program, g, [xs])
+    assert results[0].passed, f"host C differs from golden: {results[0].outputs}"
     for name, theirs in expected.items():
         for a, b in zip(ours, theirs):
             assert a.dtype == np.int8 and a.shape == tuple(b.shape), name

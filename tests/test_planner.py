@@ -1,0 +1,85 @@
+"""The arena planner on lifetimes small enough to check by hand, and plan_memory on literal graphs."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.pipeline import compile_model
+from mcugen.planner import Buffer, plan
+from tflite_writer import ModelSpec
+
+
+def test_buffers_apart_in_time_share_bytes():
+    # A lives 0..1, B 1..2, C 2..3. A and C never meet, so C reuses A's bytes; B sits above A.
+    p = plan([Buffer("A", 100, 0, 1), Buffer("B", 50, 1, 2), Buffer("C", 100, 2, 3)])
+    assert dict(zip("ABC", p.offsets)) == {"A": 0, "B": 100, "C": 0}
+    assert p.size == 152  # 150 rounded up to the 4-byte alignment
+    assert p.conflicts() == []
+
+
+def test_offsets_are_word_aligned():
+    p = plan([Buffer("a", 3, 0, 2), Buffer("b", 5, 0, 2), Buffer("c", 1, 1, 1)])
+    assert all(o % 4 == 0 for o in p.offsets)
+    assert sorted(p.offsets) == [0, 8, 12]  # b (largest) at 0, then a at 8, c at 12
+
+
+def test_several_orders_tried_and_the_smallest_kept():
+    # Largest-first puts the long-lived 60 B buffer L at 0 and X (70 B, 0..0) at 60;
+    # Y (70 B, 2..2) reuses 60..130; arena 132 whichever order; S (10 B, 0..2) rides along.
+    buffers = [Buffer("X", 70, 0, 0), Buffer("L", 60, 0, 2), Buffer("Y", 70, 2, 2), Buffer("S", 10, 1, 1)]
+    p = plan(buffers)
+    assert p.conflicts() == []
+    assert p.size == 132
+    live = [sum(b.size for b in buffers if b.first <= s <= b.last) for s in range(3)]
+    assert p.size >= max(live)
+
+
+def test_empty_plan():
+    p = plan([])
+    assert p.size == 0 and p.timeline() == "(empty arena)"
+
+
+def test_timeline_marks_live_buffers():
+    p = plan([Buffer("A", 100, 0, 1), Buffer("B", 50, 1, 2), Buffer("C", 100, 2, 3)])
+    rows = p.timeline(width=19).splitlines()
+    assert rows[1] == "   0 |" + "A" * 12 + "." * 7 + "|      100 B live"
+    assert rows[2] == "   1 |" + "A" * 12 + "B" * 6 + ".|      150 B live"  # 8 B per column
+    assert "C: 100 B at 0, steps 2..3" in rows[-1]
+
+
+def _chain_model(tmp_path, middle: str):
+    """x -> FULLY_CONNECTED -> t -> <middle> -> u -> FULLY_CONNECTED -> y, with 8-element tensors."""
+    m = ModelSpec()
+    q = dict(scale=0.05, zp=0)
+    x = m.tensor("x", [1, 8], "int8", **q)
+    w1 = m.const("w1", np.ones((8, 8)), "int8", scale=0.01, zp=0)
+    t = m.tensor("t", [1, 8], "int8", **q)
+    u_shape = [1, 2, 4] if middle == "RESHAPE" else [1, 8]
+    u = m.tensor("u", u_shape, "int8", **q)
+    w2 = m.const("w2", np.ones((8, 8)), "int8", scale=0.01, zp=0)
+    y = m.tensor("y", [1, 8], "int8", **q)
+    m.op("FULLY_CONNECTED", [x, w1, -1], [t], "FullyConnectedOptions")
+    if middle == "RESHAPE":
+        shape = m.const("shape", np.array(u_shape), "int32")
+        m.op("RESHAPE", [t, shape], [u], "ReshapeOptions", NewShape=u_shape)
+    else:
+        m.op(middle, [t], [u])
+    m.op("FULLY_CONNECTED", [u, w2, -1], [y], "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "chain.tflite"
+    path.write_bytes(m.build())
+    return compile_model(path)
+
+
+def test_reshape_aliases_its_input(tmp_path):
+    g = _chain_model(tmp_path, "RESHAPE")
+    buffers = {b.name: (b.first, b.last) for b in g.arena.plan.buffers}
+    # t is written at step 0 and read (as u) at step 2; u has no buffer of its own; y lives to the end
+    assert buffers == {"input_0": (0, 0), "fully_connected_0_out": (0, 2), "fully_connected_2_out": (2, 3)}
+    assert g.arena.buffer_of[g.ops[1].outputs[0]] == g.arena.buffer_of[g.ops[1].inputs[0]]
+
+
+def test_elementwise_op_runs_in_place_when_its_input_dies(tmp_path):
+    g = _chain_model(tmp_path, "QUANTIZE")
+    buffers = {b.name: (b.first, b.last) for b in g.arena.plan.buffers}
+    assert buffers == {"input_0": (0, 0), "fully_connected_0_out": (0, 2), "fully_connected_2_out": (2, 3)}
+    assert g.arena.plan.conflicts() == []
