@@ -6,7 +6,6 @@ Same random int8 input for both; each timed over enough invokes to take ~1 s, af
 """
 from __future__ import annotations
 
-import re
 import sys
 import time
 from pathlib import Path
@@ -18,9 +17,11 @@ from mcugen.compare import random_inputs
 from mcugen.oracle import Tflm
 from mcugen.pipeline import lower
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _tables import rewrite  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT.parent / "shared" / "models"
-README = Path(__file__).with_name("README.md")
 
 
 def per_call(fn, budget=1.0) -> float:
@@ -45,11 +46,7 @@ def main() -> int:
         rows.append(f"| {path.stem} | {macs:,} | {t_golden * 1e3:.2f} | {t_tflm * 1e3:.2f} | "
                     f"{t_golden / t_tflm:.2f} |")
         print(rows[-1], flush=True)
-    table = "\n".join(rows)
-    text = README.read_text()
-    text = re.sub(r"(<!-- golden-table -->\n).*?(<!-- /golden-table -->)",
-                  lambda m: m.group(1) + table + "\n" + m.group(2), text, flags=re.S)
-    README.write_text(text)
+    rewrite("golden-table", rows)
     return 0
 
 
