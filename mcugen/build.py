@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcugen.elfsize import Sizes, sizes
-from mcugen.emit_c import emit_c
+from mcugen.emit_c import GeneratedC, emit_c
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
@@ -65,9 +65,8 @@ class Sources:
         return (self.model, *self.kernels, *self.harness)
 
 
-def write_sources(g: Graph, out: OutDir, model_name: str, command: str, port: str) -> Sources:
-    """Generated model, the kernels it calls, headers, and the harness with `port`."""
-    generated = emit_c(g, model_name, command)
+def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...]) -> Sources:
+    """Generated model, the kernels it calls, headers, and the harness with its board `ports`."""
     out.write("include/model.h", generated.files["model.h"])
     out.write("src/model.c", generated.files["model.c"])
     for header in HEADERS:
@@ -79,7 +78,7 @@ def write_sources(g: Graph, out: OutDir, model_name: str, command: str, port: st
         return target
 
     return Sources("src/model.c", tuple(copy(f"src/{k}.c") for k in generated.kernels),
-                   tuple(copy(f"harness/{f}") for f in ("mcu_harness.c", port)), generated.const_bytes)
+                   tuple(copy(f"harness/{f}") for f in ("mcu_harness.c", *ports)), generated.const_bytes)
 
 
 def find_c_compiler() -> str:
@@ -111,7 +110,7 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, s
     """
     cc = find_c_compiler()
     out = out if isinstance(out, OutDir) else OutDir(out)
-    sources = write_sources(g, out, model_name, command, "port_host.c")
+    sources = write_sources(out, emit_c(g, model_name, command), ("port_host.c",))
     objdir = out.scratch(".build")
     flags = [*HOST_CFLAGS, *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
 

@@ -103,19 +103,22 @@ def _command_line(argv) -> str:
     return "mcugen " + " ".join(argv if argv is not None else sys.argv[1:])
 
 
+def _default_out(model: str, board: str) -> Path:
+    return Path("mcugen_build") / f"{Path(model).stem}-{board}"
+
+
 def _build(args, out_dir: Path):
-    from mcugen.build import build_host, find_c_compiler, say
+    from mcugen.build import say
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
+    from mcugen.targets import build_for, check_board
 
-    if args.board != "host":
-        raise McugenError(f"unknown board '{args.board}'", "use --board host")
+    check_board(args.board)
     g = compile_model(args.model)
-    find_c_compiler()
     out = OutDir(out_dir)
     say(f"building {Path(args.model).name} for {args.board} in {out_dir}/")
-    result = build_host(g, out, Path(args.model).name, args.command_line,
-                        sanitize=getattr(args, "sanitize", False))
+    result = build_for(args.board, g, out, Path(args.model).name, args.command_line, stock=args.stock,
+                       sanitize=args.sanitize, progress=lambda line: say(f"  {line}"))
     return g, result, out
 
 
@@ -123,8 +126,7 @@ def cmd_build(args) -> int:
     from mcugen.build import format_report
     from mcugen.report import write_report
 
-    out_dir = Path(args.out or f"mcugen_build/{Path(args.model).stem}-{args.board}")
-    g, result, out = _build(args, out_dir)
+    g, result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board))
     print(f"built {result.program}")
     print(format_report(result, g))
     print(g.arena.plan.timeline() if args.report else
@@ -136,30 +138,53 @@ def cmd_build(args) -> int:
 
 
 def cmd_test(args) -> int:
+    from mcugen.boards import HOST, load_board
     from mcugen.compare import load_samples, random_inputs
-    from mcugen.validate import report_json, run_on_host
+    from mcugen.pipeline import compile_model
+    from mcugen.targets import check_board, firmware_of
+    from mcugen.validate import report_json, run_on_target
 
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
+    check_board(args.board)
+    # The host build and emulated boards are built (and booted) here; a real board runs whatever
+    # was flashed, and the handshake checks it is this model.
+    builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
-        g, result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build")
+        if builds_here:
+            g, result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build")
+            program, sizes = result.program, _sizes(result)
+        else:
+            g = compile_model(args.model)
+            program, sizes = None, {"arena_bytes": g.arena.plan.size}
         samples = (load_samples(g, Path(args.data)) if args.data
                    else random_inputs(g, args.samples, args.seed))
         print(f"validating {len(samples)} sample(s) on {args.board} "
               f"({args.data or f'random inputs, seed {args.seed}'})", file=sys.stderr)
-        info, results = run_on_host(result.program, g, samples, timeout=args.timeout, profile=args.profile,
-                                    on_sample=lambda r: print(r.line(len(samples)), flush=True))
+        info, results = run_on_target(args.board, program, g, samples, port=args.port, timeout=args.timeout,
+                                      profile=args.profile, on_sample=lambda r: print(r.line(len(samples)),
+                                                                                      flush=True))
     passed = sum(r.passed for r in results)
     if args.json:
-        sizes = dict(arena_bytes=result.arena_bytes, flash_bytes=result.model.flash + result.kernels.flash,
-                     ram_bytes=result.arena_bytes)
-        Path(args.json).write_text(json.dumps(report_json(g, args.model, args.board, results, info.clock,
-                                                          sizes), indent=2))
+        Path(args.json).write_text(json.dumps(report_json(g, args.model, args.board, results, info.clock, sizes),
+                                              indent=2))
     if passed == len(results):
         print(f"bit-exact on {len(results)} sample(s) on {args.board}")
         return 0
     print(f"{len(results) - passed} of {len(results)} sample(s) differ from the golden model on {args.board}")
     return EXIT_MISMATCH
+
+
+def _sizes(result) -> dict:
+    image = result.image if result.image.flash else result.model + result.kernels
+    return dict(arena_bytes=result.arena_bytes, flash_bytes=image.flash,
+                ram_bytes=image.ram + result.stack_bytes if result.image.flash else result.arena_bytes)
+
+
+def cmd_flash(args) -> int:
+    from mcugen.flash import flash
+
+    return flash(args.board, Path(args.out) if args.out else None, args.port, args.stock)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -187,12 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
     p.set_defaults(func=cmd_compare)
 
-    def board_args(p):
-        p.add_argument("model")
+    def board_args(p, model=True):
+        if model:
+            p.add_argument("model")
         p.add_argument("--board", required=True, help="host, or a board id from boards/")
         p.add_argument("--out", metavar="DIR", help="build directory (mcugen writes nothing outside it)")
-        p.add_argument("--sanitize", action="store_true",
-                       help="host only: build with -fsanitize=address,undefined")
+        p.add_argument("--stock", action="store_true",
+                       help="use the board's stock PlatformIO platform and framework (needs internet once)")
+        if model:
+            p.add_argument("--sanitize", action="store_true",
+                           help="host only: build with -fsanitize=address,undefined")
 
     p = sub.add_parser("build", help="generate C for a model and compile it for a board")
     board_args(p)
@@ -208,7 +237,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing JSON report")
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds one inference may take")
+    p.add_argument("--port", help="serial port of a real board (or socket://host:port)")
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("flash", help="put a built firmware on the board (emulated boards: boot it in QEMU)")
+    board_args(p, model=False)
+    p.add_argument("--port", help="serial port of the board, e.g. /dev/ttyACM0")
+    p.set_defaults(func=cmd_flash)
     return parser
 
 

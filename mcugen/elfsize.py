@@ -33,8 +33,8 @@ def sizes(path: Path) -> Sizes:
     with open(path, "rb") as f:
         for section in ELFFile(f).iter_sections():
             flags = section["sh_flags"]
-            if not flags & SH_FLAGS.SHF_ALLOC or section.name.startswith((".eh_frame", ".note")):
-                continue  # unwind tables and notes: host-only bookkeeping, not the model
+            if not flags & SH_FLAGS.SHF_ALLOC or section.name.startswith((".eh_frame", ".note", ".stack")):
+                continue  # unwind tables and notes (host bookkeeping); the stack is reported on its own
             size = section["sh_size"]
             if section["sh_type"] == "SHT_NOBITS":
                 bss += size

@@ -86,22 +86,17 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
     return results
 
 
-def run_on_host(program, g: Graph, samples, *, timeout: float = 120.0, profile: bool = False,
-                on_sample=None) -> tuple[TargetInfo, list[SampleResult]]:
-    """Start a host build, check its handshake, validate `samples`; the process is always reaped."""
-    from mcugen.transport import HostProcess
+def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None = None,
+                  timeout: float = 120.0, profile: bool = False, on_sample=None
+                  ) -> tuple[TargetInfo, list[SampleResult]]:
+    """Connect (starting the host process or QEMU when needed), check the handshake, validate."""
+    from mcugen.targets import connect
 
-    describe = "the host executable"
-    with HostProcess(program) as target:
-        link = Link(target, describe=describe)
+    with connect(board_id, program, port) as link:
         info = link.hello()
-        check_target(info, g, describe)
+        check_target(info, g, link.describe)
         results = run_samples(link, g, samples, clock=info.clock, timeout=timeout, profile=profile,
                               on_sample=on_sample)
-        exit_code = target.close()
-    if exit_code:
-        raise McugenError(f"{describe} exited with code {exit_code} after the run",
-                          "a sanitizer or runtime error; rerun with the build directory kept (--out)")
     return info, results
 
 

@@ -14,7 +14,7 @@ from mcugen import golden
 from mcugen.build import build_host
 from mcugen.oracle import LiteRtRef, Tflm
 from mcugen.pipeline import compile_model
-from mcugen.validate import run_on_host
+from mcugen.validate import run_on_target
 from tflite_writer import ModelSpec
 
 ACTS = st.sampled_from(["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])
@@ -43,7 +43,7 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
     if reference is not None:
         expected["numpy definition"] = [reference(xs)]
     c_build = build_host(g, tmp_path / "c", "op.tflite", "test", object_cache=OBJECT_CACHE)
-    _, results = run_on_host(c_build.program, g, [xs])
+    _, results = run_on_target("host", c_build.program, g, [xs])
     assert results[0].passed, f"host C differs from golden: {results[0].outputs}"
     for name, theirs in expected.items():
         for a, b in zip(ours, theirs):

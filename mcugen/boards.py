@@ -1,0 +1,97 @@
+"""Boards as data: boards/<id>.yaml, each validated against boards/schema.json.
+
+Unknown keys, duplicate keys, a file whose id differs from its name, and two files claiming the
+same id are all errors. `host` is built in: the system C compiler, no board file.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from mcugen.errors import McugenError
+
+BOARDS_DIR = Path(__file__).resolve().parent.parent / "boards"
+HOST = "host"
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    spec: dict
+    path: Path
+
+    @property
+    def emulated(self) -> bool:
+        return "qemu" in self.spec
+
+    @property
+    def offline(self) -> dict | None:
+        return self.spec.get("offline")
+
+    @property
+    def stock(self) -> dict | None:
+        return self.spec.get("platformio")
+
+    def __getattr__(self, key):
+        try:
+            return self.spec[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last)."""
+
+
+def _mapping(loader, node, deep=False):
+    keys = [loader.construct_object(k, deep=deep) for k, _ in node.value]
+    dup = next((k for k in keys if keys.count(k) > 1), None)
+    if dup is not None:
+        raise yaml.constructor.ConstructorError(None, None, f"key '{dup}' appears twice", node.start_mark)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                              lambda loader, node: _mapping(loader, node, deep=True))
+
+
+def parse_board(path: Path, schema: dict) -> Board:
+    fix = f"fix {path.name} (the fields are described in boards/schema.json)"
+    try:
+        spec = yaml.load(path.read_text(), Loader=_StrictLoader)
+    except yaml.YAMLError as exc:
+        raise McugenError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})", fix) from None
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(spec), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(map(str, errors[0].path)) or "top level"
+        raise McugenError(f"{path}: {where}: {errors[0].message}", fix)
+    if spec["id"] != path.stem:
+        raise McugenError(f"{path}: id '{spec['id']}' differs from the file name", fix)
+    return Board(spec["id"], spec, path)
+
+
+@cache
+def all_boards(directory: Path = BOARDS_DIR) -> dict[str, Board]:
+    schema = json.loads((directory / "schema.json").read_text())
+    boards: dict[str, Board] = {}
+    for path in sorted(directory.glob("*.y*ml")):
+        board = parse_board(path, schema)
+        if board.id in boards or board.id == HOST:
+            first = boards[board.id].path.name if board.id in boards else "built in"
+            raise McugenError(f"board id '{board.id}' is declared twice ({first} and {path.name})",
+                              "give every board file its own id")
+        boards[board.id] = board
+    return boards
+
+
+def load_board(board_id: str) -> Board:
+    boards = all_boards()
+    if board_id not in boards:
+        raise McugenError(f"unknown board '{board_id}'",
+                          f"use one of: {HOST}, {', '.join(sorted(boards))} (see boards/)")
+    return boards[board_id]

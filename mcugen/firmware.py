@@ -1,0 +1,164 @@
+"""Firmware for a board: a PlatformIO project in the build directory, built with `pio run`.
+
+Two environments, both real: `offline` (mcugen's bundled platform in mcugen/platformio, Debian's
+arm-none-eabi-gcc, bare-metal startup and UART from runtime_c/harness/port_cortexm.c) and `stock`
+(the board's own PlatformIO platform and Arduino framework, harness on Serial). The fit is checked
+before anything is compiled, and read back from the ELF afterwards.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import jinja2
+
+from mcugen import __version__
+from mcugen.boards import Board
+from mcugen.build import BuildResult, Sources, write_sources
+from mcugen.elfsize import Sizes, sizes
+from mcugen.emit_c import GeneratedC, emit_c
+from mcugen.errors import McugenError
+from mcugen.ir import Graph
+from mcugen.outdir import OutDir
+
+PLATFORM_DIR = Path(__file__).resolve().parent / "platformio"
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), undefined=jinja2.StrictUndefined,
+                          keep_trailing_newline=True)
+HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
+CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
+UART_FLAGS = {"cmsdk": "MCU_UART_CMSDK", "stm32-usart": "MCU_UART_STM32_USART", "pl011": "MCU_UART_PL011",
+              "nrf-uarte": "MCU_UART_NRF_UARTE"}
+PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABLE_TELEMETRY": "No",
+           "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
+
+
+def check_fit(g: Graph, board: Board, const_bytes: int) -> None:
+    """Refuse before compiling: arena + stack vs RAM, constants + code vs flash."""
+    ram_needed = g.arena.plan.size + board.stack_bytes + HARNESS_RAM
+    if ram_needed > board.ram["bytes"]:
+        raise McugenError(
+            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,} + "
+            f"stack {board.stack_bytes:,} + harness {HARNESS_RAM:,}), the board has {board.ram['bytes']:,} B: "
+            f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
+    flash_needed = const_bytes + CODE_ALLOWANCE
+    if flash_needed > board.flash["bytes"]:
+        raise McugenError(
+            f"the model does not fit {board.id}'s flash: it needs about {flash_needed:,} B (constants "
+            f"{const_bytes:,} + code {CODE_ALLOWANCE:,}), the board has {board.flash['bytes']:,} B: "
+            f"{flash_needed - board.flash['bytes']:,} B too many", "choose a board with more flash or a smaller model")
+
+
+def pio_core_dir() -> Path:
+    """A PlatformIO home for offline builds holding the tool-scons stand-in (PlatformIO's only
+    required download), so `pio run` never goes to the network."""
+    root = Path(os.environ.get("MCUGEN_PIO_CORE_DIR",
+                               Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mcugen" / "pio-core"))
+    shim = root / "packages" / "tool-scons"
+    if not (shim / ".piopm").exists():
+        shim.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(PLATFORM_DIR / "tool-scons", shim, dirs_exist_ok=True)
+    return root
+
+
+def _require_tools(stock: bool) -> None:
+    try:
+        import platformio  # noqa: F401
+    except ImportError:
+        raise McugenError("PlatformIO is not installed", "pip install platformio (scripts/install.sh does)") from None
+    if not stock and not shutil.which("arm-none-eabi-gcc"):
+        raise McugenError("arm-none-eabi-gcc not found",
+                          "sudo apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi")
+
+
+def _stock_platform_reachable(board: Board) -> None:
+    """A stock platform not yet installed needs the registry; PlatformIO would retry for a minute."""
+    installed = Path(os.environ.get("PLATFORMIO_CORE_DIR", Path.home() / ".platformio")) / "platforms"
+    if (installed / board.stock["platform"]).exists():
+        return
+    try:
+        socket.create_connection(("api.registry.platformio.org", 443), timeout=3).close()
+    except OSError:
+        raise McugenError(f"the stock PlatformIO platform '{board.stock['platform']}' is not installed and "
+                          "the PlatformIO registry is unreachable",
+                          "connect to the internet once, or build offline (drop --stock)"
+                          if board.offline else "connect to the internet once to install it") from None
+
+
+def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
+                  env_name: str) -> Sources:
+    ports = (("port_cortexm.c",) if board.offline else ()) + (("port_arduino.cpp",) if board.stock else ())
+    sources = write_sources(out, generated, ports)
+    context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
+                   default_env=env_name, platform_dir=PLATFORM_DIR / "mcugen-cortexm")
+    if board.offline:
+        o = board.offline
+        flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
+        flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
+        context["uart_flags"] = " ".join(flags)
+        out.write("link.ld", _ENV.get_template("link.ld.j2").render(context))
+        out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
+            build=dict(cpu=board.core, f_cpu=f"{board.clock_hz}L", mcu=board.id),
+            frameworks=[], name=board.name, vendor="mcugen", url="",
+            upload=dict(maximum_ram_size=board.ram["bytes"], maximum_size=board.flash["bytes"])), indent=2))
+    out.write("platformio.ini", _ENV.get_template("platformio.ini.j2").render(context))
+    return sources
+
+
+def build_board(g: Graph, board: Board, out: OutDir, model_name: str, command: str, *, stock: bool = False,
+                progress=None) -> BuildResult:
+    env_name = "stock" if stock else "offline"
+    if stock and not board.stock:
+        raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
+    if not stock and not board.offline:
+        raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
+                          f"({board.stock['platform']})", f"rerun with --stock on a machine with internet")
+    _require_tools(stock)
+    generated = emit_c(g, model_name, command)
+    check_fit(g, board, generated.const_bytes)
+    if stock:
+        _stock_platform_reachable(board)
+    sources = write_project(g, board, out, generated, model_name, env_name)
+    out.finish()
+    env = dict(os.environ, **PIO_ENV)
+    if not stock:
+        env["PLATFORMIO_CORE_DIR"] = str(pio_core_dir())
+    cmd = [sys.executable, "-m", "platformio", "run", "-e", env_name, "-d", str(out.root)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    log = []
+    for line in proc.stdout:
+        log.append(line.rstrip())
+        if progress and line.startswith(("Compiling", "Linking")):
+            progress(line.split()[0].lower() + " " + Path(line.split()[-1]).name)
+    proc.wait()
+    (out.scratch(".build") / "pio.log").write_text("\n".join(log) + "\n")
+    if proc.returncode != 0:
+        raise _pio_failure(log, board, out)
+    build_dir = out.root / ".pio" / "build" / env_name
+    elf = build_dir / "firmware.elf"
+    # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones
+    objects = {s: next(p for p in (build_dir / Path(s).with_suffix(".o"), build_dir / (s + ".o")) if p.exists())
+               for s in sources.all}
+    return BuildResult(out.root, elf, g.arena.plan.size, sources.const_bytes,
+                       model=sizes(objects[sources.model]),
+                       kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()),
+                       image=sizes(elf), stack_bytes=board.stack_bytes)
+
+
+def _pio_failure(log: list[str], board: Board, out: OutDir) -> McugenError:
+    text = "\n".join(log)
+    overflow = re.search(r"region [`']?(\w+)'? overflowed by (\d+) bytes", text)
+    if overflow:
+        region, excess = overflow.groups()
+        return McugenError(f"the firmware does not fit {board.id}'s {region}: {int(excess):,} B too many",
+                           "choose a board with more memory or a smaller model")
+    if "HTTPClientError" in text or "Could not resolve" in text:
+        return McugenError("PlatformIO tried to download a package and could not reach the internet",
+                           "build offline (without --stock) or connect once to install the platform")
+    first = next((line for line in log if "error" in line.lower()), log[-1] if log else "no output")
+    return McugenError(f"pio run failed: {first.strip()[:200]}", f"see {out.root / '.build' / 'pio.log'}")

@@ -1,0 +1,65 @@
+"""`mcugen flash`: the firmware of a previous `mcugen build` onto the board.
+
+Emulated boards boot it in QEMU and answer the handshake (that is what flashing means there);
+the Nano 33 BLE's offline build goes through its bootloader with bossac; stock PlatformIO
+environments use `pio run -t upload`.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from mcugen.boards import HOST, load_board
+from mcugen.errors import McugenError
+from mcugen.firmware import PIO_ENV
+from mcugen.targets import connect, firmware_of
+
+
+def _find_build(board_id: str, out: Path | None) -> Path:
+    if out is not None:
+        return out
+    candidates = sorted(Path("mcugen_build").glob(f"*-{board_id}"))
+    if len(candidates) != 1:
+        raise McugenError(f"{len(candidates)} builds for {board_id} under mcugen_build/",
+                          "say which one with --out DIR")
+    return candidates[0]
+
+
+def flash(board_id: str, out: Path | None, port: str | None, stock: bool) -> int:
+    if board_id == HOST:
+        raise McugenError("the host build needs no flashing", "run mcugen test MODEL --board host")
+    board = load_board(board_id)
+    out = _find_build(board_id, out)
+    elf = firmware_of(board_id, out, stock)
+    if board.emulated and port is None:
+        with connect(board_id, elf) as link:
+            info = link.hello()
+        print(f"{board.id}: QEMU booted {elf}; it runs model sha256 {info.sha256[:12]}…, arena {info.arena_bytes:,} B, "
+              f"{info.layers} layers")
+        return 0
+    if port is None:
+        raise McugenError(f"{board.id} is a real board: say where it is connected", "pass --port, e.g. /dev/ttyACM0")
+    if stock:
+        cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
+               "--upload-port", port]
+    elif board.upload["method"] == "bossac":
+        bossac = shutil.which("bossac")
+        if not bossac:
+            raise McugenError("bossac not found", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
+        binary = elf.with_suffix(".bin")
+        subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(binary)], check=True)
+        # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
+        cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash['origin']:x}", "-R", str(binary)]
+    else:
+        raise McugenError(f"{board.id} uploads with {board.upload['method']}, which needs its stock platform",
+                          "build and flash with --stock")
+    print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
+    proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV))
+    if proc.returncode != 0:
+        raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})",
+                          "check the port, double-tap reset to enter the bootloader, and retry")
+    print(f"flashed {board.id}; check it with mcugen test MODEL --board {board.id} --port {port}")
+    return 0

@@ -1,0 +1,222 @@
+/*
+ * Bare-metal Cortex-M port: vector table, reset, one polled UART and the cycle clock.
+ * The board file picks the UART with -DMCU_UART_<KIND> and -DMCU_UART_BASE=<address>.
+ * No vendor SDK, no interrupts except SysTick's overflow count.
+ */
+#include <stdint.h>
+
+#include "mcu_port.h"
+
+#define REG(addr) (*(volatile uint32_t *)(addr))
+
+extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, _estack;
+void Reset_Handler(void);
+void Default_Handler(void);
+void SysTick_Handler(void);
+
+__attribute__((section(".isr_vector"), used)) static void (*const vectors[16])(void) = {
+    (void (*)(void))&_estack, Reset_Handler,
+    Default_Handler, Default_Handler, Default_Handler, Default_Handler, Default_Handler, /* NMI..UsageFault */
+    0, 0, 0, 0,
+    Default_Handler, Default_Handler, 0, Default_Handler, /* SVC, DebugMon, PendSV */
+    SysTick_Handler,
+};
+
+void Reset_Handler(void)
+{
+    uint32_t *src = &_sidata, *dst = &_sdata;
+    while (dst < &_edata) {
+        *dst++ = *src++;
+    }
+    for (dst = &_sbss; dst < &_ebss;) {
+        *dst++ = 0;
+    }
+    mcu_port_init();
+    mcu_harness_run();
+    for (;;) {
+    }
+}
+
+/* A fault leaves the board silent; the host times out and says so. */
+void Default_Handler(void)
+{
+    for (;;) {
+    }
+}
+
+#if defined(MCU_UART_CMSDK)
+/* Arm CMSDK APB UART (MPS2): DATA, STATE (bit0 TX full, bit1 RX full), CTRL (TX/RX enable). */
+static void uart_init(void)
+{
+    REG(MCU_UART_BASE + 0x10) = 16; /* BAUDDIV: QEMU drops input below 16 */
+    REG(MCU_UART_BASE + 0x08) = 0x3;
+}
+static void uart_putc(uint8_t c)
+{
+    while (REG(MCU_UART_BASE + 0x04) & 1u) {
+    }
+    REG(MCU_UART_BASE + 0x00) = c;
+}
+static uint8_t uart_getc(void)
+{
+    while (!(REG(MCU_UART_BASE + 0x04) & 2u)) {
+    }
+    return (uint8_t)REG(MCU_UART_BASE + 0x00);
+}
+#elif defined(MCU_UART_STM32_USART)
+/* STM32F4 USART: SR (bit7 TXE, bit5 RXNE), DR, BRR, CR1 (UE, TE, RE). Bytes sent before UE are lost. */
+static void uart_init(void)
+{
+    REG(0x40023844) |= 1u << 4; /* RCC APB2ENR: USART1 clock */
+    REG(MCU_UART_BASE + 0x08) = 0x16D;
+    REG(MCU_UART_BASE + 0x0C) = (1u << 13) | (1u << 3) | (1u << 2);
+}
+static void uart_putc(uint8_t c)
+{
+    while (!(REG(MCU_UART_BASE + 0x00) & (1u << 7))) {
+    }
+    REG(MCU_UART_BASE + 0x04) = c;
+}
+static uint8_t uart_getc(void)
+{
+    while (!(REG(MCU_UART_BASE + 0x00) & (1u << 5))) {
+    }
+    return (uint8_t)REG(MCU_UART_BASE + 0x04);
+}
+#elif defined(MCU_UART_PL011)
+/* Arm PL011: DR, FR (bit4 RX empty, bit5 TX full); FIFOs on (LCRH.FEN) or input overruns. */
+static void uart_init(void)
+{
+    REG(MCU_UART_BASE + 0x030) = 0;
+    REG(MCU_UART_BASE + 0x024) = 27;
+    REG(MCU_UART_BASE + 0x028) = 8;
+    REG(MCU_UART_BASE + 0x02C) = (3u << 5) | (1u << 4);
+    REG(MCU_UART_BASE + 0x030) = (1u << 9) | (1u << 8) | 1u;
+}
+static void uart_putc(uint8_t c)
+{
+    while (REG(MCU_UART_BASE + 0x018) & (1u << 5)) {
+    }
+    REG(MCU_UART_BASE + 0x000) = c;
+}
+static uint8_t uart_getc(void)
+{
+    while (REG(MCU_UART_BASE + 0x018) & (1u << 4)) {
+    }
+    return (uint8_t)REG(MCU_UART_BASE + 0x000);
+}
+#elif defined(MCU_UART_NRF_UARTE)
+/* nRF52 UARTE (EasyDMA), one byte per transfer, 115200 8N1 on the pins from the board file. */
+static volatile uint8_t uarte_rx, uarte_tx;
+static void uart_init(void)
+{
+    REG(MCU_UART_BASE + 0x50C) = MCU_UART_TX_PIN;  /* PSEL.TXD */
+    REG(MCU_UART_BASE + 0x514) = MCU_UART_RX_PIN;  /* PSEL.RXD */
+    REG(MCU_UART_BASE + 0x524) = 0x01D60000u;      /* BAUDRATE 115200 */
+    REG(MCU_UART_BASE + 0x56C) = 0;                /* CONFIG: no parity, no flow control */
+    REG(MCU_UART_BASE + 0x500) = 8;                /* ENABLE: UARTE */
+    REG(MCU_UART_BASE + 0x534) = (uint32_t)&uarte_rx; /* RXD.PTR */
+    REG(MCU_UART_BASE + 0x538) = 1;                   /* RXD.MAXCNT */
+    REG(MCU_UART_BASE + 0x110) = 0;                   /* EVENTS_ENDRX */
+    REG(MCU_UART_BASE + 0x000) = 1;                   /* TASKS_STARTRX */
+}
+static void uart_putc(uint8_t c)
+{
+    uarte_tx = c;
+    REG(MCU_UART_BASE + 0x544) = (uint32_t)&uarte_tx; /* TXD.PTR */
+    REG(MCU_UART_BASE + 0x548) = 1;                   /* TXD.MAXCNT */
+    REG(MCU_UART_BASE + 0x120) = 0;                   /* EVENTS_ENDTX */
+    REG(MCU_UART_BASE + 0x008) = 1;                   /* TASKS_STARTTX */
+    while (!REG(MCU_UART_BASE + 0x120)) {
+    }
+}
+static uint8_t uart_getc(void)
+{
+    while (!REG(MCU_UART_BASE + 0x110)) {
+    }
+    const uint8_t c = uarte_rx;
+    REG(MCU_UART_BASE + 0x110) = 0;
+    REG(MCU_UART_BASE + 0x000) = 1; /* next byte */
+    return c;
+}
+#else
+#error "the board file selects a UART: MCU_UART_CMSDK, MCU_UART_STM32_USART, MCU_UART_PL011 or MCU_UART_NRF_UARTE"
+#endif
+
+/* Cycle clock: DWT->CYCCNT where it runs (hardware); QEMU leaves it at 0, so fall back to SysTick,
+ * which under -icount counts deterministically (a proxy for instructions). */
+#define DEMCR REG(0xE000EDFC)
+#define DWT_CTRL REG(0xE0001000)
+#define DWT_CYCCNT REG(0xE0001004)
+#define SYST_CSR REG(0xE000E010)
+#define SYST_RVR REG(0xE000E014)
+#define SYST_CVR REG(0xE000E018)
+
+static uint8_t clock_kind;
+static volatile uint32_t systick_wraps;
+static uint32_t dwt_high, dwt_last;
+
+void SysTick_Handler(void)
+{
+    ++systick_wraps;
+}
+
+void mcu_port_init(void)
+{
+    uart_init();
+    DEMCR |= 1u << 24; /* TRCENA */
+    DWT_CYCCNT = 0;
+    DWT_CTRL |= 1u;
+    for (volatile int i = 0; i < 100; ++i) {
+    }
+    if (DWT_CYCCNT != 0) {
+        clock_kind = MCU_CLOCK_CYCLES;
+        return;
+    }
+    clock_kind = MCU_CLOCK_SYSTICK;
+    SYST_RVR = 0x00FFFFFFu;
+    SYST_CVR = 0;
+    SYST_CSR = 0x7; /* enable, interrupt on wrap, processor clock */
+    /* the first tick after VAL=0 reloads without counting: wait for it so reads are monotonic */
+    for (uint32_t i = 0; i < 1000000u && SYST_CVR == 0; ++i) {
+    }
+}
+
+uint64_t mcu_port_cycles(void)
+{
+    if (clock_kind == MCU_CLOCK_CYCLES) {
+        const uint32_t now = DWT_CYCCNT; /* 32-bit: extend, assuming a read at least every 2^32 cycles */
+        if (now < dwt_last) {
+            ++dwt_high;
+        }
+        dwt_last = now;
+        return (uint64_t)dwt_high << 32 | now;
+    }
+    uint32_t wraps, value;
+    do {
+        wraps = systick_wraps;
+        value = SYST_CVR;
+    } while (wraps != systick_wraps);
+    return (uint64_t)wraps * 0x01000000u + (0x00FFFFFFu - value);
+}
+
+uint8_t mcu_port_clock_kind(void)
+{
+    return clock_kind;
+}
+
+int mcu_port_getc(void)
+{
+    return uart_getc();
+}
+
+void mcu_port_write(const uint8_t *data, uint32_t size)
+{
+    while (size--) {
+        uart_putc(*data++);
+    }
+}
+
+void mcu_port_flush(void)
+{
+}
