@@ -141,9 +141,10 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, command: s
         raise _pio_failure(log, board, out)
     build_dir = out.root / ".pio" / "build" / env_name
     elf = build_dir / "firmware.elf"
-    # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones
-    objects = {s: next(p for p in (build_dir / Path(s).with_suffix(".o"), build_dir / (s + ".o")) if p.exists())
-               for s in sources.all}
+    # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones;
+    # the other environment's port has none
+    objects = {s: o for s in sources.all
+               for o in (build_dir / Path(s).with_suffix(".o"), build_dir / (s + ".o")) if o.exists()}
     return BuildResult(out.root, elf, g.arena.plan.size, sources.const_bytes,
                        model=sizes(objects[sources.model]),
                        kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()),

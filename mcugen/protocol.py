@@ -86,16 +86,15 @@ class Link:
         self.describe = describe
         self.seq = 0
         self.retries = 0
+        self._pending = b""  # bytes read beyond what a frame needed
 
     # -- framing ---------------------------------------------------------------------------------
     def _read_exact(self, n: int, deadline: float) -> bytes:
-        out = b""
-        while len(out) < n:
+        while len(self._pending) < n:
             if time.monotonic() > deadline:
                 raise TimeoutError
-            chunk = self.stream.read(n - len(out))
-            if chunk:
-                out += chunk
+            self._pending += self.stream.read(n - len(self._pending))
+        out, self._pending = self._pending[:n], self._pending[n:]
         return out
 
     def _receive(self, deadline: float) -> tuple[int, int, bytes]:
@@ -118,6 +117,7 @@ class Link:
         drain_until = time.monotonic() + 0.2
         while time.monotonic() < drain_until and self.stream.read(4096):
             pass
+        self._pending = b""
 
     def request(self, kind: int, payload: bytes = b"", expect: int = ACK, timeout: float | None = None) -> bytes:
         self.seq = (self.seq + 1) & 0xFF

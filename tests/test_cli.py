@@ -21,11 +21,13 @@ def run_cli(capsys, *argv):
 
 
 def assert_one_error_line(code, err, *phrases):
+    """One error line, last, after at most some progress lines; no traceback."""
     assert code != 0
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mcugen: error: "), err
+    errors = [line for line in lines if line.startswith("mcugen: error: ")]
+    assert len(errors) == 1 and lines[-1] == errors[0] and "Traceback" not in err, err
     for phrase in phrases:
-        assert phrase in lines[0], lines[0]
+        assert phrase in errors[0], errors[0]
 
 
 def one_op_model(tmp_path, dtype="int8", signature=None, opcode="RELU", custom=None, subgraphs=0,

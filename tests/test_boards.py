@@ -1,0 +1,218 @@
+"""Boards: schema-checked files, firmware built offline with PlatformIO, bit-exact on emulated
+Cortex-M (QEMU), fit checks, and the protocol surviving a noisy line and catching stale firmware."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, SHARED_MODELS
+from mcugen.boards import all_boards, load_board, parse_board
+from mcugen.build import build_host
+from mcugen.compare import random_inputs
+from mcugen.errors import McugenError
+from mcugen.firmware import build_board
+from mcugen.outdir import OutDir
+from mcugen.pipeline import compile_model
+from mcugen.protocol import Link
+from mcugen.qemu import QemuTarget
+from mcugen.transport import HostProcess
+from mcugen.validate import check_target, run_on_target, run_samples
+from test_cli import assert_one_error_line, run_cli
+
+SCHEMA = json.loads((ROOT / "boards" / "schema.json").read_text())
+
+
+# -- board files ------------------------------------------------------------------------------------
+def test_every_board_file_is_valid_and_the_required_boards_exist():
+    boards = all_boards()
+    assert {"nano33", "mps2-an386", "mps2-an500", "lm3s6965evb", "netduinoplus2"} <= set(boards)
+    real = [b for b in boards.values() if not b.emulated and b.stock]
+    assert len(real) >= 3  # nano33 + two more popular boards with stock PlatformIO ids
+    nano = load_board("nano33")
+    assert nano.flash == {"origin": 0x10000, "bytes": 1024 * 1024 - 64 * 1024}
+    assert nano.ram["bytes"] == 256 * 1024 and nano.clock_hz == 64_000_000 and nano.core == "cortex-m4"
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("serial_port: /dev/ttyACM0\n", "Additional properties are not allowed ('serial_port'"),
+    ("clock_hz: 5\n", "key 'clock_hz' appears twice"),
+    ("", None),
+])
+def test_board_files_reject_unknown_and_duplicate_keys(tmp_path, text, phrase):
+    path = tmp_path / "mps2-an386.yaml"
+    path.write_text((ROOT / "boards" / "mps2-an386.yaml").read_text() + text)
+    if phrase is None:
+        assert parse_board(path, SCHEMA).id == "mps2-an386"
+        return
+    with pytest.raises(McugenError, match=f".*{phrase[:30]}.*".replace("(", r"\(").replace("[", r"\[")):
+        parse_board(path, SCHEMA)
+
+
+def test_board_id_must_match_its_file_and_be_unique(tmp_path):
+    shutil.copy(ROOT / "boards" / "schema.json", tmp_path)
+    text = (ROOT / "boards" / "mps2-an386.yaml").read_text()
+    (tmp_path / "other.yaml").write_text(text)
+    with pytest.raises(McugenError, match="differs from the file name"):
+        all_boards.__wrapped__(tmp_path)
+    (tmp_path / "other.yaml").unlink()
+    (tmp_path / "mps2-an386.yaml").write_text(text)
+    (tmp_path / "mps2-an386.yml").write_text(text)
+    with pytest.raises(McugenError, match="declared twice"):
+        all_boards.__wrapped__(tmp_path)
+
+
+# -- on emulated Cortex-M ---------------------------------------------------------------------------
+def _build(tmp_path, model: str, board: str):
+    g = compile_model(SHARED_MODELS / model)
+    return g, build_board(g, load_board(board), OutDir(tmp_path / board), model, "test")
+
+
+@pytest.mark.parametrize("model, board", [
+    ("tflm_hello_world.tflite", "mps2-an386"),
+    ("tflm_micro_speech.tflite", "mps2-an386"),
+    ("mlperf_kws_dscnn.tflite", "mps2-an386"),
+    ("mlperf_ad_autoencoder.tflite", "mps2-an386"),
+    ("mlperf_ic_resnet8.tflite", "mps2-an386"),
+    ("tflm_hello_world.tflite", "lm3s6965evb"),
+    ("tflm_micro_speech.tflite", "mps2-an500"),
+    ("tflm_hello_world.tflite", "netduinoplus2"),
+])
+def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
+    g, result = _build(tmp_path, model, board)
+    assert result.image.flash <= load_board(board).flash["bytes"]
+    info, results = run_on_target(board, result.program, g, random_inputs(g, 1, seed=11), profile=True)
+    assert info.clock == "systick" and info.arena_bytes == g.arena.plan.size
+    assert results[0].passed, results[0].outputs
+    assert results[0].cycles > 0 and len(results[0].layer_cycles) == len(g.ops)
+    assert sum(results[0].layer_cycles) <= results[0].cycles
+
+
+@pytest.mark.parametrize("model", ["mlperf_kws_dscnn.tflite", "tflm_person_detect.tflite"])
+def test_nano33_offline_build_compiles_and_reports_sizes(tmp_path, model):
+    g, result = _build(tmp_path, model, "nano33")
+    board = load_board("nano33")
+    assert result.program.name == "firmware.elf"
+    assert result.const_bytes < result.image.flash <= board.flash["bytes"]
+    assert g.arena.plan.size < result.image.ram <= board.ram["bytes"] - board.stack_bytes
+    assert "0x00010000" in (result.out_dir / "link.ld").read_text()  # above the bootloader
+
+
+def test_a_model_too_big_for_the_board_is_refused_before_compiling(capsys, tmp_path):
+    out = tmp_path / "big"
+    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "mlperf_ic_resnet8_large.tflite",
+                           "--board", "lm3s6965evb", "--out", out)
+    assert_one_error_line(code, err, "does not fit lm3s6965evb's RAM", "122,880", "B too many")
+    assert not (out / ".pio").exists()
+    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "tflm_person_detect.tflite",
+                           "--board", "lm3s6965evb", "--out", tmp_path / "flash")
+    assert_one_error_line(code, err, "does not fit lm3s6965evb's flash", "B too many")
+
+
+def test_cli_test_on_qemu_writes_the_report(capsys, tmp_path):
+    report = tmp_path / "r.json"
+    code, out, _ = run_cli(capsys, "test", SHARED_MODELS / "tflm_hello_world.tflite", "--board", "mps2-an386",
+                           "--samples", "2", "--json", report)
+    assert code == 0 and "bit-exact on 2 sample(s) on mps2-an386" in out
+    r = json.loads(report.read_text())
+    assert r["board"] == "mps2-an386" and r["passed"] == 2 and r["flash_bytes"] > 0 and r["ram_bytes"] > 0
+    assert all(s["cycles"] > 0 for s in r["per_sample"])
+
+
+# -- protocol faults ----------------------------------------------------------------------------------
+class NoisyLine:
+    """Sits on the wire between host and target: flips bits, drops bytes and adds garbage, both ways."""
+
+    def __init__(self, stream, seed: int, rate: float):
+        self.stream, self.rng, self.rate = stream, np.random.default_rng(seed), rate
+        self.faults = 0
+
+    def _spoil(self, data: bytes) -> bytes:
+        out = bytearray()
+        for b in data:
+            r = self.rng.random()
+            if r < self.rate:  # dropped
+                self.faults += 1
+                continue
+            if r < 2 * self.rate:  # one bit flipped
+                self.faults += 1
+                b ^= 1 << int(self.rng.integers(8))
+            out.append(b)
+            if self.rng.random() < self.rate / 2:  # garbage in between
+                self.faults += 1
+                out.append(int(self.rng.integers(256)))
+        return bytes(out)
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(self._spoil(data))
+
+    def read(self, n: int) -> bytes:
+        return self._spoil(self.stream.read(n))
+
+
+def test_corrupted_and_dropped_bytes_are_detected_and_retried_on_host(tmp_path):
+    g = compile_model(SHARED_MODELS / "tflm_micro_speech.tflite")
+    result = build_host(g, tmp_path, "m", "test")
+    with HostProcess(result.program) as target:
+        line = NoisyLine(target, seed=5, rate=0.002)
+        link = Link(line, timeout=0.5, attempts=20)
+        check_target(link.hello(), g, "host")
+        results = run_samples(link, g, random_inputs(g, 4, seed=2), clock="ns", timeout=5)
+    assert line.faults > 10 and link.retries > 0
+    assert all(r.passed for r in results)  # never a false pass, and no false failure either
+
+
+def test_corrupted_bytes_are_retried_on_qemu(tmp_path):
+    g, result = _build(tmp_path, "tflm_hello_world.tflite", "mps2-an386")
+    with QemuTarget(load_board("mps2-an386"), result.program) as qemu:
+        line = NoisyLine(qemu.stream, seed=1, rate=0.01)
+        link = Link(line, timeout=1.0, attempts=20)
+        check_target(link.hello(), g, "qemu")
+        results = run_samples(link, g, random_inputs(g, 4, seed=4), clock="systick", timeout=10)
+    assert line.faults > 0 and link.retries > 0 and all(r.passed for r in results)
+
+
+def test_stale_firmware_is_caught(tmp_path):
+    _, result = _build(tmp_path, "tflm_hello_world.tflite", "mps2-an386")
+    other = compile_model(SHARED_MODELS / "mlperf_kws_dscnn.tflite")
+    with pytest.raises(McugenError, match="runs firmware for another model.*run mcugen flash"):
+        run_on_target("mps2-an386", result.program, other, random_inputs(other, 1, seed=0))
+
+
+def test_a_dead_serial_port_is_one_clear_error(capsys, shared_models):
+    code, _, err = run_cli(capsys, "test", shared_models / "mlperf_kws_dscnn.tflite", "--board", "nano33",
+                           "--port", "/dev/ttyNOSUCHPORT")
+    assert_one_error_line(code, err, "cannot open serial port /dev/ttyNOSUCHPORT")
+
+
+def test_a_silent_target_times_out_with_one_clear_error(capsys, shared_models):
+    # A listening socket that never answers: what a board running something else looks like.
+    import socket
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        code, _, err = run_cli(capsys, "test", shared_models / "tflm_hello_world.tflite", "--board", "nano33",
+                               "--port", f"socket://127.0.0.1:{port}", "--timeout", "1")
+    assert_one_error_line(code, err, "did not answer correctly after 8 attempts")
+
+
+def test_missing_qemu_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(McugenError, match="qemu-system-arm not found.*apt-get install qemu-system-arm"):
+        QemuTarget(load_board("mps2-an386"), tmp_path / "x.elf")
+
+
+def test_unreachable_stock_platform_fails_within_seconds(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PLATFORMIO_CORE_DIR", str(tmp_path / "empty-pio-home"))
+    start = time.monotonic()
+    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "mlperf_kws_dscnn.tflite", "--board", "nano33",
+                           "--stock", "--out", tmp_path / "o")
+    assert time.monotonic() - start < 15
+    assert_one_error_line(code, err, "stock PlatformIO platform 'nordicnrf52' is not installed")
