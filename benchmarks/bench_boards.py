@@ -1,0 +1,63 @@
+"""Instructions per inference on the emulated Cortex-M4 (QEMU mps2-an386), and flash/RAM on the
+Arduino Nano 33 BLE, for the models ../shared/anchors.md measured with TFLM.
+
+    python benchmarks/bench_boards.py            # prints the tables and rewrites them in README.md
+
+Instructions: SysTick ticks under `-icount shift=0` (one instruction = 1 ns of virtual time, SysTick
+at the board's 25 MHz) times 40. Deterministic: the same binary and input give the same count.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from mcugen import ops
+from mcugen.boards import load_board
+from mcugen.compare import random_inputs
+from mcugen.firmware import build_board
+from mcugen.outdir import OutDir
+from mcugen.pipeline import compile_model
+from mcugen.validate import run_on_target
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _tables import rewrite  # noqa: E402
+
+MODELS = Path(__file__).resolve().parents[2] / "shared" / "models"
+# ../shared/anchors.md: TFLM reference kernels, TFLM + CMSIS-NN (instructions), TFLM arena_used (B)
+ANCHORS = {
+    "mlperf_kws_dscnn": (43_040_197, 7_698_245, 22_772),
+    "mlperf_vww_mobilenet": (100_241_902, 24_102_773, 100_660),
+    "mlperf_ic_resnet8": (107_406_484, 29_862_098, 54_340),
+    "mlperf_ad_autoencoder": (1_952_626, 583_256, 2_260),
+    "tflm_person_detect": (95_685_839, 22_929_265, 82_292),
+    "tflm_micro_speech": (9_311_342, 1_495_445, 6_788),
+}
+
+
+def main() -> int:
+    an386, nano = load_board("mps2-an386"), load_board("nano33")
+    per_tick = 1e9 / an386.clock_hz
+    speed = ["| model | MACs | mcugen instructions | TFLM reference | vs TFLM ref | TFLM + CMSIS-NN | vs CMSIS-NN |",
+             "|---|---|---|---|---|---|---|"]
+    size = ["| model | mcugen flash B | mcugen RAM B (arena) | TFLM arena_used B |", "|---|---|---|---|"]
+    for name, (ref, cmsis, tflm_arena) in ANCHORS.items():
+        g = compile_model(MODELS / f"{name}.tflite")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = build_board(g, an386, OutDir(Path(tmp) / "an386"), name, "benchmark")
+            _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0))
+            assert results[0].passed, f"{name} is not bit-exact on {an386.id}"
+            n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name, "benchmark")
+        instructions = int(results[0].cycles * per_tick)
+        macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
+        speed.append(f"| {name} | {macs:,} | {instructions:,} | {ref:,} | {instructions / ref:.2f} | {cmsis:,} | "
+                     f"{instructions / cmsis:.2f} |")
+        size.append(f"| {name} | {n.image.flash:,} | {n.image.ram:,} ({g.arena.plan.size:,}) | {tflm_arena:,} |")
+        print(speed[-1], size[-1], sep="\n", flush=True)
+    rewrite("board-speed-table", speed)
+    rewrite("board-size-table", size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
