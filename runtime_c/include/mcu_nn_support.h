@@ -57,6 +57,14 @@ static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
     return (int8_t)x;
 }
 
+/* The taps [*first, *last) of a `filter`-wide window starting at `origin` that fall inside [0, size):
+ * pooling only counts in-image taps. */
+static inline void mcu_window_taps(int32_t origin, int32_t filter, int32_t size, int32_t *first, int32_t *last)
+{
+    *first = origin < 0 ? -origin : 0;
+    *last = size - origin < filter ? size - origin : filter;
+}
+
 /* Advances a little-endian-last index (last axis fastest) over shape[0..rank); returns 0 at the end. */
 static inline int mcu_next_index(int32_t rank, const int32_t *shape, int32_t *index)
 {

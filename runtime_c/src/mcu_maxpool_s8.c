@@ -9,12 +9,12 @@ void mcu_maxpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, con
         const int8_t *image = input + b * in_h * in_w * ch;
         for (int32_t oy = 0; oy < output_dims->h; ++oy) {
             const int32_t y0 = oy * pool->stride.h - pool->padding.h;
-            const int32_t ky0 = y0 < 0 ? -y0 : 0;
-            const int32_t ky1 = in_h - y0 < pool->filter.h ? in_h - y0 : pool->filter.h;
+            int32_t ky0, ky1;
+            mcu_window_taps(y0, pool->filter.h, in_h, &ky0, &ky1);
             for (int32_t ox = 0; ox < output_dims->w; ++ox) {
                 const int32_t x0 = ox * pool->stride.w - pool->padding.w;
-                const int32_t kx0 = x0 < 0 ? -x0 : 0;
-                const int32_t kx1 = in_w - x0 < pool->filter.w ? in_w - x0 : pool->filter.w;
+                int32_t kx0, kx1;
+                mcu_window_taps(x0, pool->filter.w, in_w, &kx0, &kx1);
                 for (int32_t c = 0; c < ch; ++c) {
                     int32_t best = -128;
                     for (int32_t ky = ky0; ky < ky1; ++ky) {
