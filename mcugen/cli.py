@@ -165,6 +165,14 @@ def cmd_test(args) -> int:
                                       profile=args.profile, on_sample=lambda r: print(r.line(len(samples)),
                                                                                       flush=True))
     passed = sum(r.passed for r in results)
+    if args.profile:
+        from mcugen.report import layer_table, write_layer_picture
+
+        print(layer_table(g, [r.layer_cycles for r in results], info.clock))
+        if args.json:
+            picture = write_layer_picture(g, [r.layer_cycles for r in results], info.clock,
+                                          Path(args.json).with_suffix(".layers.png"))
+            print(f"wrote {picture}")
     if args.json:
         Path(args.json).write_text(json.dumps(report_json(g, args.model, args.board, results, info.clock, sizes),
                                               indent=2))

@@ -35,3 +35,36 @@ def write_report(g: Graph, out: OutDir) -> list[Path]:
     plt.close(fig)
     picture = out.write("report/arena.png", png.getvalue())
     return [timeline, picture]
+
+
+def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str) -> str:
+    """Per-layer time, averaged over samples, largest share first marked with bars."""
+    import numpy as np
+
+    mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
+    total = max(mean.sum(), 1.0)
+    lines = [f"  {'layer':<28} {clock:>14}  share"]
+    for op, t in zip(g.ops, mean):
+        lines.append(f"  {op.index:>3} {op.opcode:<24} {t:>14,.0f}  {t / total:6.1%} {'#' * int(40 * t / total)}")
+    return "\n".join(lines)
+
+
+def write_layer_picture(g: Graph, layer_cycles: list[list[int]], clock: str, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
+    fig, ax = plt.subplots(figsize=(10, 0.28 * len(g.ops) + 1.2))
+    labels = [f"{op.index} {op.opcode}" for op in g.ops]
+    ax.barh(range(len(mean)), mean, color="tab:blue")
+    ax.set_yticks(range(len(mean)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{clock} per inference (mean of {len(layer_cycles)} samples)")
+    ax.set_title(f"{g.name}: time per layer")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -92,6 +92,8 @@ def test_test_command_writes_the_json_report(capsys, tmp_path, shared_models):
             "flash_bytes", "ram_bytes"} <= set(r)
     assert r["samples"] == r["passed"] == 2 and r["max_abs_diff"] == 0
     assert all(len(s["layer_cycles"]) == 4 and s["cycles"] > 0 for s in r["per_sample"])
+    assert "FULLY_CONNECTED" in stdout and "share" in stdout  # the per-layer table
+    assert (tmp_path / "r.layers.png").stat().st_size > 5_000
     # the report is not overwritten without --force
     code, _, err = run_cli(capsys, "test", shared_models / "tflm_micro_speech.tflite", "--board", "host",
                            "--json", report)
