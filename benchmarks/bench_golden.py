@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 
 from mcugen import golden
 from mcugen.compare import random_inputs

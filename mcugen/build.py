@@ -58,7 +58,6 @@ class Sources:
     model: str
     kernels: tuple[str, ...]
     harness: tuple[str, ...]
-    const_bytes: int
 
     @property
     def all(self) -> tuple[str, ...]:
@@ -78,7 +77,7 @@ def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...]) ->
         return target
 
     return Sources("src/model.c", tuple(copy(f"src/{k}.c") for k in generated.kernels),
-                   tuple(copy(f"harness/{f}") for f in ("mcu_harness.c", *ports)), generated.const_bytes)
+                   tuple(copy(f"harness/{f}") for f in ("mcu_harness.c", *ports)))
 
 
 def find_c_compiler() -> str:
@@ -110,7 +109,8 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, s
     """
     cc = find_c_compiler()
     out = out if isinstance(out, OutDir) else OutDir(out)
-    sources = write_sources(out, emit_c(g, model_name, command), ("port_host.c",))
+    generated = emit_c(g, model_name, command)
+    sources = write_sources(out, generated, ("port_host.c",))
     objdir = out.scratch(".build")
     flags = [*HOST_CFLAGS, *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
 
@@ -139,7 +139,7 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, s
     _run([cc, *link_flags, *map(str, objects.values()), "-o", str(program)], "linking")
     out.written.add("mcugen_host")
     out.finish()
-    return BuildResult(out.root, program, g.arena.plan.size, sources.const_bytes,
+    return BuildResult(out.root, program, g.arena.plan.size, generated.const_bytes,
                        model=sizes(objects[sources.model]),
                        kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()))
 

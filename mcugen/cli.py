@@ -141,7 +141,7 @@ def cmd_test(args) -> int:
     from mcugen.boards import HOST, load_board
     from mcugen.compare import load_samples, random_inputs
     from mcugen.pipeline import compile_model
-    from mcugen.targets import check_board, firmware_of
+    from mcugen.targets import check_board
     from mcugen.validate import report_json, run_on_target
 
     if args.json:

@@ -145,7 +145,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, command: s
     # the other environment's port has none
     objects = {s: o for s in sources.all
                for o in (build_dir / Path(s).with_suffix(".o"), build_dir / (s + ".o")) if o.exists()}
-    return BuildResult(out.root, elf, g.arena.plan.size, sources.const_bytes,
+    return BuildResult(out.root, elf, g.arena.plan.size, generated.const_bytes,
                        model=sizes(objects[sources.model]),
                        kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()),
                        image=sizes(elf), stack_bytes=board.stack_bytes)

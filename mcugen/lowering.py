@@ -6,7 +6,7 @@ know which op it is looking at.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -48,7 +48,7 @@ class Call:
     args: tuple  # Const, Struct, Slice, int, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
     inplace_ok: bool = False  # the output may share the first input's bytes
-    extra_kernels: tuple[str, ...] = field(default=())  # kernels this kernel calls
+    extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
 
 
 def reads(op: Op, i: int = 0) -> Slice:
@@ -59,19 +59,10 @@ def writes(op: Op) -> Slice:
     return Slice((op.outputs[0],), writable=True)
 
 
-def nhwc(shape) -> dict:
-    """mcu_dims of a 4-D NHWC shape (rank-2 [N, C] becomes n, c with h = w = 1)."""
-    if len(shape) == 4:
-        n, h, w, c = shape
-    elif len(shape) == 2:
-        (n, c), h, w = shape, 1, 1
-    else:
-        raise ValueError(f"no NHWC reading of shape {shape}")
-    return dict(n=int(n), h=int(h), w=int(w), c=int(c))
-
-
 def dims(name: str, shape) -> Struct:
-    return Struct("mcu_dims", name, nhwc(shape))
+    """mcu_dims of a 4-D NHWC shape."""
+    n, h, w, c = shape
+    return Struct("mcu_dims", name, dict(n=int(n), h=int(h), w=int(w), c=int(c)))
 
 
 def tile(pair) -> dict:

@@ -57,10 +57,11 @@ def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
     if info.sha256 != g.sha256:
         raise McugenError(f"{describe} runs firmware for another model (sha256 {info.sha256[:12]}…, "
                           f"this model {g.sha256[:12]}…)", STALE_FIX)
-    expected = [(g.tensors[t].nbytes, g.tensors[t].shape) for t in g.inputs]
-    expected_out = [(g.tensors[t].nbytes, g.tensors[t].shape) for t in g.outputs]
-    if ([n for n, _ in info.inputs], [n for n, _ in info.outputs]) != (
-            [n for n, _ in expected], [n for n, _ in expected_out]) or info.arena_bytes != g.arena.plan.size:
+    def described(tensors):
+        return [(g.tensors[t].nbytes, g.tensors[t].shape) for t in tensors]
+
+    if (info.inputs, info.outputs, info.arena_bytes) != (described(g.inputs), described(g.outputs),
+                                                         g.arena.plan.size):
         raise McugenError(f"{describe} reports different tensors or arena than this build", STALE_FIX)
 
 

@@ -3,10 +3,8 @@ Cortex-M (QEMU), fit checks, and the protocol surviving a noisy line and catchin
 from __future__ import annotations
 
 import json
-import os
+import re
 import shutil
-import subprocess
-import sys
 import time
 
 import numpy as np
@@ -51,7 +49,7 @@ def test_board_files_reject_unknown_and_duplicate_keys(tmp_path, text, phrase):
     if phrase is None:
         assert parse_board(path, SCHEMA).id == "mps2-an386"
         return
-    with pytest.raises(McugenError, match=f".*{phrase[:30]}.*".replace("(", r"\(").replace("[", r"\[")):
+    with pytest.raises(McugenError, match=re.escape(phrase)):
         parse_board(path, SCHEMA)
 
 

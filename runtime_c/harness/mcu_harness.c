@@ -200,8 +200,12 @@ static void handle_invoke(uint8_t seq)
 
 static void handle_write(uint8_t seq, uint32_t size)
 {
+    if (size < 5) {
+        send_nak(seq, NAK_RANGE);
+        return;
+    }
     const uint32_t index = request[0], offset = get_u32(request + 1), n = size - 5;
-    if (size < 5 || index >= MCUGEN_INPUT_COUNT || offset > (uint32_t)mcugen_inputs[index].bytes
+    if (index >= MCUGEN_INPUT_COUNT || offset > (uint32_t)mcugen_inputs[index].bytes
         || n > (uint32_t)mcugen_inputs[index].bytes - offset) {
         send_nak(seq, NAK_RANGE);
         return;
