@@ -74,9 +74,10 @@ def compare_with_tflm(g: Graph, model_path: Path, samples: list[list[np.ndarray]
                       progress=None) -> Mismatch | None:
     tflm = Tflm(model_path, preserve_all_tensors=True)
     producers = {out: op for op in g.ops for out in op.outputs}
+    runner = golden.Runner(g)
     for s, inputs in enumerate(samples):
         seen: list[tuple[int, np.ndarray]] = []
-        golden.run(g, inputs, on_tensor=lambda idx, v: seen.append((idx, v)))
+        runner.run(inputs, on_tensor=lambda idx, v, seen=seen: seen.append((idx, v)))
         tflm.run(inputs, len(g.outputs))
         for idx, ours in seen:
             theirs = tflm.tensor(idx).reshape(ours.shape)

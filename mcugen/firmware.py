@@ -117,7 +117,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, command: s
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
     if not stock and not board.offline:
         raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
-                          f"({board.stock['platform']})", f"rerun with --stock on a machine with internet")
+                          f"({board.stock['platform']})", "rerun with --stock on a machine with internet")
     _require_tools(stock)
     generated = emit_c(g, model_name, command)
     check_fit(g, board, generated.const_bytes)

@@ -2,22 +2,23 @@
 
 A value with k integer bits is an int32 raw r meaning r / 2^(31 - k) (Qk.(31-k)).
 TFLM's int8 SOFTMAX, LOGISTIC and TANH are built on these; the constants and the
-order of roundings are gemmlowp's, so results match bit for bit.
+order of roundings are gemmlowp's, so results match bit for bit. Like the
+helpers in mcugen.requant, they also take plain Python ints (one value at a time).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from mcugen.requant import INT32_MAX, INT32_MIN, rounding_divide_by_pot, srdhm, trunc_div_pow2
+from mcugen.requant import INT32_MAX, INT32_MIN, int64, rounding_divide_by_pot, srdhm, trunc_div_pow2, where
 
 
 def saturating_shift_left(x, exponent: int):
     """SaturatingRoundingMultiplyByPOT with a positive exponent."""
-    x = np.asarray(x, dtype=np.int64)
+    x = int64(x)
     if exponent == 0:
         return x
     threshold = (1 << (31 - exponent)) - 1
-    return np.where(x > threshold, INT32_MAX, np.where(x < -threshold, INT32_MIN, x << exponent))
+    return where(x > threshold, INT32_MAX, where(x < -threshold, INT32_MIN, x << exponent))
 
 
 def rescale(x, src_bits: int, dst_bits: int):
@@ -29,8 +30,8 @@ def rescale(x, src_bits: int, dst_bits: int):
 
 
 def rounding_half_sum(a, b):
-    s = np.asarray(a, dtype=np.int64) + b
-    return trunc_div_pow2(s + np.where(s >= 0, 1, -1), 1)
+    s = int64(a) + b
+    return trunc_div_pow2(s + where(s >= 0, 1, -1), 1)
 
 
 def _exp_on_interval_between_negative_one_quarter_and_0_excl(a):
@@ -51,7 +52,7 @@ _EXP_BARREL = ((-2, 1672461947), (-1, 1302514674), (0, 790015084), (1, 290630308
 
 def exp_on_negative_values(a, integer_bits: int):
     """exp(a) for a <= 0 given in Q(integer_bits); result in Q0.31."""
-    a = np.asarray(a, dtype=np.int64)
+    a = int64(a)
     fractional_bits = 31 - integer_bits
     one_quarter = 1 << (fractional_bits - 2)
     a_mod_quarter_minus_one_quarter = (a & (one_quarter - 1)) - one_quarter
@@ -61,10 +62,10 @@ def exp_on_negative_values(a, integer_bits: int):
     for exponent, multiplier in _EXP_BARREL:
         if integer_bits > exponent:
             bit = 1 << (fractional_bits + exponent)
-            result = np.where(remainder & bit, srdhm(result, multiplier), result)
+            result = where(remainder & bit != 0, srdhm(result, multiplier), result)
     if integer_bits > 5:
-        result = np.where(a < -(1 << (36 - integer_bits)), 0, result)
-    return np.where(a == 0, INT32_MAX, result)
+        result = where(a < -(1 << (36 - integer_bits)), 0, result)
+    return where(a == 0, INT32_MAX, result)
 
 
 def _newton_reciprocal_half(half_denominator):
@@ -88,32 +89,33 @@ def one_minus_x_over_one_plus_x_for_x_in_0_1(a):
 
 
 def logistic(a, integer_bits: int):
-    a = np.asarray(a, dtype=np.int64)
+    a = int64(a)
     positive = a > 0
-    abs_input = np.where(positive, a, -a)
+    abs_input = where(positive, a, -a)
     if_positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-abs_input, integer_bits))
-    result = np.where(positive, if_positive, INT32_MAX - if_positive)
-    return np.where(a == 0, 1 << 30, result)
+    result = where(positive, if_positive, INT32_MAX - if_positive)
+    return where(a == 0, 1 << 30, result)
 
 
 def tanh(a, integer_bits: int):
-    a = np.asarray(a, dtype=np.int64)
+    a = int64(a)
     negative = a < 0
-    n = np.where(negative, a, -a)
+    n = where(negative, a, -a)
     # ExactMulByPot<1>: same raw value read with one more integer bit, i.e. 2n.
     t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(n, integer_bits + 1))
-    return np.where(a == 0, 0, np.where(negative, -t, t))
+    return where(a == 0, 0, where(negative, -t, t))
 
 
 def count_leading_zeros_u32(x):
-    x = np.asarray(x, dtype=np.int64)
-    bit_length = np.frexp(x.astype(np.float64))[1]  # exact below 2^53
-    return np.where(x == 0, 32, 32 - bit_length)
+    if isinstance(x, int):
+        return 32 - x.bit_length()
+    bit_length = np.frexp(np.asarray(x, dtype=np.float64))[1]  # exact below 2^53; 0 for x == 0
+    return 32 - bit_length
 
 
 def reciprocal(x, integer_bits: int):
     """TFLM GetReciprocal: (1/x in Q0.31, num_bits_over_unit) for positive Q(integer_bits) x."""
-    x = np.asarray(x, dtype=np.int64)
+    x = int64(x)
     headroom_plus_one = count_leading_zeros_u32(x)
     num_bits_over_unit = integer_bits - headroom_plus_one
     shifted_minus_one = ((x << headroom_plus_one) & 0xFFFFFFFF) - (1 << 31)

@@ -27,19 +27,37 @@ def check_inputs(g: Graph, inputs: Sequence[np.ndarray]) -> None:
                               "quantize with the input's scale and zero point and reshape to match")
 
 
+class Runner:
+    """A Graph made ready to run many times, like an interpreter after AllocateTensors:
+    each op's kernel and operand slots are looked up once, so a call costs the kernels."""
+
+    def __init__(self, g: Graph):
+        self.g = g
+        # one slot per tensor plus a last one that stays None: an omitted input (-1) reads it
+        self.slots = [t.data for t in g.tensors] + [None]
+        self.steps = [(ops.lookup(op.opcode).run, op, op.inputs, op.outputs[0], op.output(g).shape)
+                      for op in g.ops]
+
+    def run(self, inputs: Sequence[np.ndarray],
+            on_tensor: Callable[[int, np.ndarray], None] | None = None) -> list[np.ndarray]:
+        """Outputs in model order; on_tensor(index, value) sees every activation written."""
+        g = self.g
+        check_inputs(g, inputs)
+        values = self.slots.copy()
+        for idx, x in zip(g.inputs, inputs):
+            values[idx] = np.asarray(x)
+        for kernel, op, sources, out, expected in self.steps:
+            y = kernel(g, op, [values[i] for i in sources])
+            if y.shape != expected:
+                raise McugenError(f"op {op.index} {op.opcode} produced shape {list(y.shape)}, "
+                                  f"model says {list(expected)}", "the model file is inconsistent")
+            values[out] = y
+            if on_tensor:
+                on_tensor(out, y)
+        return [values[i] for i in g.outputs]
+
+
 def run(g: Graph, inputs: Sequence[np.ndarray],
         on_tensor: Callable[[int, np.ndarray], None] | None = None) -> list[np.ndarray]:
-    """Outputs in model order; on_tensor(index, value) sees every activation written."""
-    check_inputs(g, inputs)
-    values = {idx: np.asarray(x) for idx, x in zip(g.inputs, inputs)}
-    for op in g.ops:
-        xs = [None if i < 0 else (values[i] if i in values else g.tensors[i].data) for i in op.inputs]
-        y = ops.lookup(op.opcode).run(g, op, xs)
-        expected = op.output(g).shape
-        if tuple(y.shape) != expected:
-            raise McugenError(f"op {op.index} {op.opcode} produced shape {list(y.shape)}, "
-                              f"model says {list(expected)}", "the model file is inconsistent")
-        values[op.outputs[0]] = y
-        if on_tensor:
-            on_tensor(op.outputs[0], y)
-    return [values[i] if i in values else g.tensors[i].data for i in g.outputs]
+    """Run once: Runner(g).run(inputs, on_tensor)."""
+    return Runner(g).run(inputs, on_tensor)

@@ -28,7 +28,7 @@ class OutDir:
         manifest = self.root / MANIFEST
         present = {str(p.relative_to(self.root)) for p in self.root.rglob("*")
                    if p.is_file() and p.name != MANIFEST
-                   and not p.relative_to(self.root).parts[0] in SCRATCH_DIRS}
+                   and p.relative_to(self.root).parts[0] not in SCRATCH_DIRS}
         if not present and not manifest.exists():
             return
         known = set(manifest.read_text().split("\n")) - {""} if manifest.exists() else set()

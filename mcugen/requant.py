@@ -13,7 +13,17 @@ gemmlowp and TFLM do in every kernel (FULLY_CONNECTED included):
         = (h >> n) + 1 if the dropped bits exceed half, where "half" is
           2^(n-1) - 1 for h >= 0 and 2^(n-1) for h < 0 (ties away from zero)
 
-Everything here is vectorised over numpy int64 arrays; scalars work too.
+Both roundings have a shorter exact form with floor division (`>>` on int64),
+which is what the vectorised code uses:
+
+  2'. h = (x' * m + 2^30) >> 31: for a product p < 0, truncating
+      (p + 1 - 2^30) / 2^31 toward zero is flooring it plus 2^31 - 1, i.e.
+      flooring (p + 2^30) / 2^31 -- the same expression as for p >= 0.
+  3'. y = (h + 2^(n-1) - [h < 0]) >> n for n > 0 (a tie goes up for h >= 0 and
+      down for h < 0: away from zero); y = h for n = 0.
+
+The helpers below take numpy int64 arrays, or plain Python ints, which stay
+Python ints: exact, and far cheaper than numpy calls when there is one value.
 """
 from __future__ import annotations
 
@@ -45,74 +55,197 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     return q_fixed, shift
 
 
+def int64(x):
+    """Python ints as they are; anything else as a numpy int64 array."""
+    return x if isinstance(x, int) else np.asarray(x, dtype=np.int64)
+
+
+def where(condition, a, b):
+    """np.where, or a plain choice when the condition is a Python bool."""
+    if isinstance(condition, bool):
+        return a if condition else b
+    return np.where(condition, a, b)
+
+
 def wrap_int32(x):
     """What an int32 register holds after an overflowing C multiply or add."""
-    x = np.asarray(x, dtype=np.int64)
-    return ((x + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+    return ((int64(x) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
 
 
 def trunc_div_pow2(x, bits: int):
     """C integer division by 2^bits (rounds toward zero)."""
-    x = np.asarray(x, dtype=np.int64)
-    return np.where(x >= 0, x >> bits, -((-x) >> bits))
+    x = int64(x)
+    return where(x >= 0, x >> bits, -((-x) >> bits))
 
 
 def srdhm(a, b):
-    """gemmlowp SaturatingRoundingDoublingHighMul on int32 values."""
-    a = np.asarray(a, dtype=np.int64)
-    b = np.asarray(b, dtype=np.int64)
-    ab = a * b
-    nudge = np.where(ab >= 0, 1 << 30, 1 - (1 << 30))
-    high = trunc_div_pow2(ab + nudge, 31)
-    return np.where((a == b) & (a == INT32_MIN), INT32_MAX, high)
+    """gemmlowp SaturatingRoundingDoublingHighMul on int32 values (step 2' above); only
+    -2^31 * -2^31 reaches 2^31, which saturates to 2^31 - 1."""
+    h = (int64(a) * int64(b) + (1 << 30)) >> 31
+    return h - (h > INT32_MAX)
 
 
 def rounding_divide_by_pot(x, exponent):
     """gemmlowp RoundingDivideByPOT: x / 2^exponent, ties away from zero."""
-    x = np.asarray(x, dtype=np.int64)
-    exponent = np.asarray(exponent, dtype=np.int64)
-    mask = (np.int64(1) << exponent) - 1
+    x = int64(x)
+    mask = (1 << int64(exponent)) - 1
     remainder = x & mask
     threshold = (mask >> 1) + (x < 0)
     return (x >> exponent) + (remainder > threshold)
 
 
+_HALF_Q31 = np.int64(1 << 30)
+
+
 class Requant(NamedTuple):
-    """A (multiplier, shift) pair with its shift split into the constants the two roundings use."""
+    """A (multiplier, shift) pair split into the constants the two roundings use.
+
+    zero_point is added to the result; low/high then clamp it (requantize_s8).
+    """
 
     multiplier: np.ndarray
     left: np.ndarray | None  # None when no channel shifts left
     right: np.ndarray
-    rounding: np.ndarray  # 2^(right-1), or 0 when right == 0
-    ties_down: np.ndarray  # -1 where right > 0: negative ties round away from zero
+    offset: np.ndarray  # 2^(right-1) where right > 0, plus zero_point * 2^right
+    ties_down: np.ndarray | None  # -1 where right > 0 (negative ties round away from zero); None if all
+    low: int
+    high: int
 
     @classmethod
-    def of(cls, multiplier, shift) -> "Requant":
+    def of(cls, multiplier, shift, zero_point: int = 0, low: int = -128, high: int = 127) -> "Requant":
         shift = np.asarray(shift, dtype=np.int64)
         right = np.maximum(-shift, 0)
+        rounding = np.where(right > 0, np.int64(1) << np.maximum(right - 1, 0), 0)
         return cls(np.asarray(multiplier, dtype=np.int64),
                    np.maximum(shift, 0) if shift.max(initial=0) > 0 else None, right,
-                   np.where(right > 0, np.int64(1) << np.maximum(right - 1, 0), 0),
-                   -(right > 0).astype(np.int64))
+                   # adding zero_point before the last shift is exact: it's a multiple of 2^right
+                   rounding + (np.int64(zero_point) << right),
+                   None if right.min(initial=1) > 0 else -(right > 0).astype(np.int64), low, high)
+
+    def spread(self, shape) -> "Requant":
+        """The same, with every per-channel array repeated to `shape`: numpy's inner loop over a
+        short channel axis costs more than the arithmetic, so small layers run faster this way."""
+        def full(a):
+            return a if a is None or np.ndim(a) == 0 else np.ascontiguousarray(np.broadcast_to(a, shape))
+        return self._replace(multiplier=full(self.multiplier), left=full(self.left), right=full(self.right),
+                             offset=full(self.offset), ties_down=full(self.ties_down))
 
 
 def requantize(acc, multiplier, shift=None):
     """TFLM MultiplyByQuantizedMultiplier: acc * m * 2^(shift - 31), rounded twice.
 
     Pass (multiplier, shift), or a Requant made once with Requant.of(multiplier,
-    shift). Multipliers are >= 0 (every QuantizeMultiplier result) and may be
+    shift[, zero_point]), whose zero point is then added. Multipliers are >= 0
+    (every QuantizeMultiplier result), so srdhm never saturates, and may be
     arrays broadcasting against `acc` (per-channel: channel on the last axis).
-    The steps are those of the module docstring, written branch-free because
-    this is the golden model's hot path; `x >> 63` is -1 for negatives, else 0.
+    Steps 1, 2' and 3' of the module docstring, in place on one int64 array
+    because this is the golden model's hot path; `h >> 63` is -1 for h < 0.
     """
     rq = multiplier if isinstance(multiplier, Requant) else Requant.of(multiplier, shift)
-    x = np.asarray(acc, dtype=np.int64)
+    x = np.asarray(acc)
     if rq.left is not None:
-        x = wrap_int32(x << rq.left)
-    ab = x * rq.multiplier
-    v = ab + ((ab >> 63) & (1 - (1 << 31))) + (1 << 30)       # + nudge (2^30 or 1 - 2^30)
-    high = (v + ((v >> 63) & INT32_MAX)) >> 31                 # / 2^31, truncating toward zero
-    return (high + rq.rounding + ((high >> 63) & rq.ties_down)) >> rq.right
+        x = wrap_int32(x.astype(np.int64) << rq.left)
+    h = np.asarray(np.multiply(x, rq.multiplier, dtype=np.int64))  # an array even for 0-d input
+    h += _HALF_Q31
+    h >>= 31
+    sign = h >> 63
+    if rq.ties_down is not None:
+        sign &= rq.ties_down
+    h += sign
+    h += rq.offset
+    h >>= rq.right
+    return h
+
+
+def requantize_s8(acc, rq: Requant) -> np.ndarray:
+    """requantize() with rq's zero point, clamped to [rq.low, rq.high], as int8."""
+    h = requantize(acc, rq)
+    np.maximum(h, rq.low, out=h)
+    np.minimum(h, rq.high, out=h)
+    return h.astype(np.int8)
+
+
+class OutputStage:
+    """The epilogue of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED for the golden model.
+
+    Takes the zero-point-corrected dot products as float64 (exact integers: the golden
+    matmuls run in float64), channel on the last axis, and returns
+    clamp(requantize(acc + bias) + zero_point, low, high) as int8, acc + bias wrapping
+    like TFLM's int32 accumulator. Two routes to the same numbers:
+
+    - requantize_s8() elementwise: about ten numpy calls, each costing microseconds
+      whatever the size, which dominates small layers;
+    - for at most SMALL outputs: per channel, the output is a non-decreasing step
+      function of the accumulator (multipliers are >= 0) over the range the layer's
+      weights let it reach, so it is fully described by the accumulator values where
+      it steps up. Those are found once, by bisection with requantize() itself;
+      then one searchsorted gives every output. Channel c's accumulator is keyed
+      as acc + c * 2^34 so that all channels share one sorted table. This route is
+      taken only when that range (in_range) can neither wrap the int32 accumulator nor
+      overflow the left shift of a multiplier > 1, which keeps the function monotone.
+    """
+
+    SMALL = 512
+    SPREAD = 16384  # up to this many outputs, per-channel constants are repeated to full size
+    _CHANNEL_KEY = 2.0 ** 34
+
+    def __init__(self, multiplier, shift, zero_point: int, low: int, high: int,
+                 weights: np.ndarray, bias: np.ndarray, input_zero_point: int):
+        """weights: [taps, channels] as they multiply (x - input_zero_point); bias: [channels]."""
+        self.rq = Requant.of(multiplier, shift, zero_point, low, high)
+        self.bias = bias.astype(np.float64)
+        span = (np.array([[-128.0], [127.0]]) - input_zero_point)[:, :, None] * weights  # [2, taps, ch]
+        self.reach = (span.min(axis=0).sum(axis=0) + self.bias, span.max(axis=0).sum(axis=0) + self.bias)
+        left = np.maximum(np.asarray(shift, dtype=np.int64), 0)
+        limit = np.ldexp(1.0, 31 - left)  # |acc| < 2^(31 - left) neither wraps nor overflows
+        self.in_range = bool(np.all(self.reach[0] >= -limit) and np.all(self.reach[1] < limit))
+        self._steps = None
+        self._spread = {}
+
+    def __call__(self, acc: np.ndarray) -> np.ndarray:
+        if self.in_range and acc.size <= self.SMALL:
+            return self.stepped(acc)
+        return self.elementwise(acc)
+
+    def stepped(self, acc: np.ndarray) -> np.ndarray:
+        """The table route; only valid when in_range. Adds to acc in place."""
+        keyed_bias, table, levels = self._steps or self._find_steps()
+        acc += keyed_bias
+        return levels[table.searchsorted(acc, side="right")]
+
+    def elementwise(self, acc: np.ndarray) -> np.ndarray:
+        """The requantize_s8 route. Adds to acc in place."""
+        acc += self.bias
+        # TFLM's accumulator is an int32 that wraps, which only matters out of range
+        acc = acc.astype(np.int64) if self.in_range else acc.astype(np.int64).astype(np.int32)
+        if acc.size > self.SPREAD:
+            return requantize_s8(acc, self.rq)
+        if acc.shape not in self._spread:
+            self._spread[acc.shape] = self.rq.spread(acc.shape)
+        return requantize_s8(acc, self._spread[acc.shape])
+
+    def _find_steps(self):
+        channels = self.bias.size
+        rq = self.rq
+        low, high = rq.low, rq.high
+        column = Requant(*(np.reshape(f, (-1, 1)) if np.ndim(f) else f for f in rq))
+        lo = np.ceil(self.reach[0]).astype(np.int64)[:, None]
+        hi = np.floor(self.reach[1]).astype(np.int64)[:, None]
+        level = np.arange(low + 1, high + 1, dtype=np.int64)[None, :]
+        # smallest a in [lo, hi + 1] with output(a) >= level; hi + 1 stands for "never"
+        a = np.broadcast_to(lo, (channels, level.size)).copy()
+        b = np.broadcast_to(hi + 1, (channels, level.size)).copy()
+        while np.any(a < b):
+            mid = (a + b) // 2
+            reached = requantize(mid, column) >= level
+            b = np.where(reached, mid, b)
+            a = np.where(reached, a, mid + 1)
+        key = np.arange(channels, dtype=np.float64)[:, None] * self._CHANNEL_KEY
+        # a sentinel below each channel's keys starts its block of (high - low + 1) entries
+        table = np.concatenate([key - self._CHANNEL_KEY / 2, a + key], axis=1).ravel()
+        levels = np.concatenate([[high], np.tile(np.arange(low, high + 1), channels)]).astype(np.int8)
+        self._steps = (self.bias + key[:, 0], table, levels)
+        return self._steps
 
 
 def saturate_int8(x, low: int = -128, high: int = 127) -> np.ndarray:

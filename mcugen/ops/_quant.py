@@ -17,6 +17,11 @@ def channel_multipliers(x: Tensor, w: Tensor, y: Tensor, channels: int):
             np.array([s for _, s in pairs], dtype=np.int64))
 
 
+def float_bias(b: Tensor | None, channels: int) -> np.ndarray:
+    """A conv/FC bias as float64 (exact for int32) for the golden model's float matmul; zeros if absent."""
+    return b.data.astype(np.float64) if b is not None else np.zeros(channels)
+
+
 def fused_range(g: Graph, op: Op) -> tuple[int, int]:
     y = op.output(g)
     return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.quant.s, y.quant.zp)

@@ -11,9 +11,14 @@ import numpy as np
 from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.requant import Requant, quantize_multiplier, requantize, saturate_int8
+from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_s8
 
 LEFT_SHIFT = 20
+
+
+def rescaled_inputs(zero_point: int, multiplier: int, shift: int) -> np.ndarray:
+    """One input's value at the common scale, ((x - zp) << LEFT_SHIFT) requantized, for x = -128..127."""
+    return requantize((np.arange(-128, 128, dtype=np.int64) - zero_point) << LEFT_SHIFT, multiplier, shift)
 
 
 @register("ADD", "SUB")
@@ -32,17 +37,18 @@ class AddSub(OpDef):
                     input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
                     output_multiplier=mo, output_shift=so, act_min=act_min, act_max=act_max,
                     left_shift=LEFT_SHIFT,
-                    # host-only: the golden model's requantizers, made once
-                    golden_requant=(Requant.of(m1, s1), Requant.of(m2, s2), Requant.of(mo, so)))
+                    # host-only, made once for the golden model: each input's rescaling tabulated
+                    # for all 256 int8 values, and the output requantizer
+                    golden_input1=rescaled_inputs(a.quant.zp, m1, s1),
+                    golden_input2=rescaled_inputs(b.quant.zp, m2, s2),
+                    golden_requant=Requant.of(mo, so, y.quant.zp, act_min, act_max))
 
     def run(self, g, op, xs):
         p = op.params
-        rq1, rq2, rq_out = p["golden_requant"]
-        a = requantize((xs[0].astype(np.int64) - p["input1_zp"]) << LEFT_SHIFT, rq1)
-        b = requantize((xs[1].astype(np.int64) - p["input2_zp"]) << LEFT_SHIFT, rq2)
+        a = p["golden_input1"][xs[0].astype(np.intp) + 128]
+        b = p["golden_input2"][xs[1].astype(np.intp) + 128]
         raw = a + b if op.opcode == "ADD" else a - b
-        out = requantize(raw, rq_out) + p["output_zp"]
-        return saturate_int8(out, p["act_min"], p["act_max"]).reshape(op.output(g).shape)
+        return requantize_s8(raw, p["golden_requant"]).reshape(op.output(g).shape)
 
     def lower(self, g, op):
         p = op.params

@@ -5,9 +5,9 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._quant import channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
 from mcugen.ops._window import describe, geometry, windows
-from mcugen.requant import Requant, requantize, saturate_int8, wrap_int32
+from mcugen.requant import OutputStage
 
 
 @register("CONV_2D")
@@ -27,26 +27,24 @@ class Conv2D(OpDef):
         mult, shift = channel_multipliers(x, w, y, w.shape[0])
         act_min, act_max = fused_range(g, op)
         geo = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
+        weights = w.data.reshape(w.shape[0], -1).astype(np.float64).T.copy()
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp,
-                    # host-only: the golden model's matmul operand and requantizer, made once
-                    golden_requant=Requant.of(mult, shift),
-                    golden_weights=w.data.reshape(w.shape[0], -1).astype(np.float64).T.copy())
+                    # host-only: the golden model's matmul operand and epilogue, made once
+                    golden_weights=weights,
+                    golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max, weights,
+                                              float_bias(op.input(g, 2), w.shape[0]), x.quant.zp))
 
     def run(self, g, op, xs):
-        x, w, b = xs[0], xs[1], xs[2] if len(xs) > 2 else None
+        x, w = xs[0], xs[1]
         p = op.params
         n = x.shape[0]
         cout, kh, kw, cin = w.shape
         oh, ow = p["out_hw"]
         # float64 matmul is exact here: every partial sum is an integer below 2^53.
         cols = windows(x.astype(np.float64) - p["input_zp"], (kh, kw), p, 0.0)
-        acc = cols.reshape(n * oh * ow, kh * kw * cin) @ p["golden_weights"]
-        acc = np.rint(acc).astype(np.int64)
-        if b is not None:
-            acc += b.astype(np.int64)
-        out = requantize(wrap_int32(acc), p["golden_requant"]) + p["output_zp"]
-        return saturate_int8(out, p["act_min"], p["act_max"]).reshape(n, oh, ow, cout)
+        acc = np.dot(cols.reshape(n * oh * ow, kh * kw * cin), p["golden_weights"])
+        return p["golden_output"](acc).reshape(n, oh, ow, cout)
 
     def macs(self, g, op):
         w, y = op.input(g, 1), op.output(g)

@@ -10,9 +10,9 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import channel_multipliers, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._quant import channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
 from mcugen.ops._window import describe, geometry, windows
-from mcugen.requant import Requant, requantize, saturate_int8, wrap_int32
+from mcugen.requant import OutputStage
 
 
 @register("DEPTHWISE_CONV_2D")
@@ -36,12 +36,14 @@ class DepthwiseConv2D(OpDef):
         per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2)
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp, depth_multiplier=depth_multiplier,
-                    # host-only: the golden model's batched matmul operand and requantizer, made once
-                    golden_requant=Requant.of(mult, shift),
-                    golden_weights=per_channel.astype(np.float64).copy())
+                    # host-only: the golden model's batched matmul operand and epilogue, made once
+                    golden_weights=per_channel.astype(np.float64).copy(),
+                    golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max,
+                                              w.data.reshape(kh * kw, -1).astype(np.float64),
+                                              float_bias(op.input(g, 2), w.shape[3]), x.quant.zp))
 
     def run(self, g, op, xs):
-        x, w, b = xs[0], xs[1], xs[2] if len(xs) > 2 else None
+        x, w = xs[0], xs[1]
         p = op.params
         n, _, _, cin = x.shape
         _, kh, kw, cout = w.shape
@@ -50,11 +52,7 @@ class DepthwiseConv2D(OpDef):
         cols = taps.reshape(n * oh * ow, kh * kw, cin).transpose(2, 0, 1)
         # exact in float64, as for CONV_2D
         acc = np.matmul(cols, p["golden_weights"]).transpose(1, 0, 2).reshape(n, oh, ow, cout)
-        acc = np.rint(acc).astype(np.int64)
-        if b is not None:
-            acc += b.astype(np.int64)
-        out = requantize(wrap_int32(acc), p["golden_requant"]) + p["output_zp"]
-        return saturate_int8(out, p["act_min"], p["act_max"])
+        return p["golden_output"](acc)
 
     def macs(self, g, op):
         w, y = op.input(g, 1), op.output(g)

@@ -41,15 +41,18 @@ class _Pool(OpDef):
 
 @register("AVERAGE_POOL_2D")
 class AveragePool2D(_Pool):
+    def prepare(self, g, op):
+        p = super().prepare(g, op)
+        ones = np.ones((1,) + op.input(g, 0).shape[1:3] + (1,), dtype=np.int64)
+        # host-only: how many in-image taps each output averages, for the golden model
+        return dict(p, golden_count=windows(ones, p["kernel"], p, 0).sum(axis=(3, 4)))
+
     def run(self, g, op, xs):
         p = op.params
-        x = xs[0].astype(np.int64)
-        taps = windows(x, p["kernel"], p, 0).sum(axis=(3, 4))
-        ones = np.ones((1,) + x.shape[1:3] + (1,), dtype=np.int64)
-        count = windows(ones, p["kernel"], p, 0).sum(axis=(3, 4))
-        half = count // 2
-        # C division truncates toward zero.
-        avg = np.where(taps > 0, (taps + half) // count, -((-(taps - half)) // count))
+        taps = windows(xs[0].astype(np.int64), p["kernel"], p, 0).sum(axis=(3, 4))
+        count = p["golden_count"]
+        # TFLM: (sum +- count / 2) / count in C, which truncates: ties go away from zero
+        avg = np.sign(taps) * ((np.abs(taps) + count // 2) // count)
         return saturate_int8(avg, p["act_min"], p["act_max"])
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const, require_same_quant
-from mcugen.requant import quantize_multiplier, requantize, saturate_int8, wrap_int32
+from mcugen.requant import Requant, quantize_multiplier, requantize_s8
 
 
 class _Reduce(OpDef):
@@ -50,14 +50,16 @@ class Mean(_Reduce):
         x, y = op.input(g, 0), op.output(g)
         m, s = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
         k = min(p["count"].bit_length() - 1, 32, 31 + s)
-        return dict(p, multiplier=(m << k) // p["count"], shift=s - k,
-                    input_zp=x.quant.zp, output_zp=y.quant.zp)
+        multiplier, shift = (m << k) // p["count"], s - k
+        return dict(p, multiplier=multiplier, shift=shift, input_zp=x.quant.zp, output_zp=y.quant.zp,
+                    # host-only: the golden model's requantizer, made once
+                    golden_requant=Requant.of(multiplier, shift, y.quant.zp))
 
     def run(self, g, op, xs):
         p = op.params
         total = xs[0].astype(np.int64).sum(axis=tuple(p["axes"])) - p["input_zp"] * p["count"]
-        out = requantize(wrap_int32(total), p["multiplier"], p["shift"]) + p["output_zp"]
-        return saturate_int8(out).reshape(op.output(g).shape)
+        # TFLM's sum is an int32 that wraps
+        return requantize_s8(total.astype(np.int32), p["golden_requant"]).reshape(op.output(g).shape)
 
 
 @register("REDUCE_MAX")
