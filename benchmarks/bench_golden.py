@@ -3,8 +3,8 @@
     python benchmarks/bench_golden.py            # prints the table and rewrites it in README.md
 
 Same random int8 input for both, each prepared once (golden.Runner, TFLM's Interpreter) and timed
-per inference: the best of 5 batches of ~0.2 s each, after a warm-up, so that other load on a
-shared machine inflates neither side.
+per inference: batches of ~0.1 s alternate between the two, 7 each after a warm-up, and each
+side's best batch counts, so that other load on a shared machine favours neither.
 """
 from __future__ import annotations
 
@@ -25,15 +25,17 @@ ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT.parent / "shared" / "models"
 
 
-def per_call(fn, batches=5, budget=0.2) -> float:
-    fn()
-    best = float("inf")
+def per_call(*fns, batches=7, budget=0.1) -> list[float]:
+    best = [float("inf")] * len(fns)
+    for fn in fns:
+        fn()
     for _ in range(batches):
-        calls, start = 0, time.perf_counter()
-        while time.perf_counter() - start < budget or calls < 3:
-            fn()
-            calls += 1
-        best = min(best, (time.perf_counter() - start) / calls)
+        for k, fn in enumerate(fns):
+            calls, start = 0, time.perf_counter()
+            while time.perf_counter() - start < budget or calls < 3:
+                fn()
+                calls += 1
+            best[k] = min(best[k], (time.perf_counter() - start) / calls)
     return best
 
 
@@ -44,8 +46,8 @@ def main() -> int:
         xs = random_inputs(g, 1, seed=0)[0]
         # both prepared once, then timed per inference
         ours, tflm, n_out = golden.Runner(g), Tflm(path), len(g.outputs)
-        t_golden = per_call(lambda ours=ours, xs=xs: ours.run(xs))
-        t_tflm = per_call(lambda tflm=tflm, xs=xs, n_out=n_out: tflm.run(xs, n_out))
+        t_golden, t_tflm = per_call(lambda ours=ours, xs=xs: ours.run(xs),
+                                    lambda tflm=tflm, xs=xs, n_out=n_out: tflm.run(xs, n_out))
         macs = summarize(g)["totals"]["macs"]
         rows.append(f"| {path.stem} | {macs:,} | {t_golden * 1e3:.2f} | {t_tflm * 1e3:.2f} | "
                     f"{t_golden / t_tflm:.2f} |")

@@ -100,11 +100,14 @@ _HALF_Q31 = np.int64(1 << 30)
 class Requant(NamedTuple):
     """A (multiplier, shift) pair split into the constants the two roundings use.
 
-    zero_point is added to the result; low/high then clamp it (requantize_s8).
+    zero_point is added to the result; low/high then clamp it (requantize_s8). A bias
+    folded in is added to the accumulator first, which is exact only where acc + bias
+    cannot wrap int32 (it rides on step 2's nudge: (acc + b) * m = acc * m + b * m).
     """
 
     multiplier: np.ndarray
     left: np.ndarray | None  # None when no channel shifts left
+    nudge: np.ndarray  # 2^30, plus bias * 2^left * m
     right: np.ndarray
     offset: np.ndarray  # 2^(right-1) where right > 0, plus zero_point * 2^right
     ties_down: np.ndarray | None  # -1 where right > 0 (negative ties round away from zero); None if all
@@ -112,12 +115,15 @@ class Requant(NamedTuple):
     high: int
 
     @classmethod
-    def of(cls, multiplier, shift, zero_point: int = 0, low: int = -128, high: int = 127) -> "Requant":
+    def of(cls, multiplier, shift, zero_point: int = 0, low: int = -128, high: int = 127,
+           bias=None) -> "Requant":
+        multiplier = np.asarray(multiplier, dtype=np.int64)
         shift = np.asarray(shift, dtype=np.int64)
-        right = np.maximum(-shift, 0)
+        left, right = np.maximum(shift, 0), np.maximum(-shift, 0)
         rounding = np.where(right > 0, np.int64(1) << np.maximum(right - 1, 0), 0)
-        return cls(np.asarray(multiplier, dtype=np.int64),
-                   np.maximum(shift, 0) if shift.max(initial=0) > 0 else None, right,
+        return cls(multiplier, left if left.max(initial=0) > 0 else None,
+                   _HALF_Q31 + (0 if bias is None else (np.asarray(bias, dtype=np.int64) << left) * multiplier),
+                   right,
                    # adding zero_point before the last shift is exact: it's a multiple of 2^right
                    rounding + (np.int64(zero_point) << right),
                    None if right.min(initial=1) > 0 else -(right > 0).astype(np.int64), low, high)
@@ -127,8 +133,8 @@ class Requant(NamedTuple):
         short channel axis costs more than the arithmetic, so small layers run faster this way."""
         def full(a):
             return a if a is None or np.ndim(a) == 0 else np.ascontiguousarray(np.broadcast_to(a, shape))
-        return self._replace(multiplier=full(self.multiplier), left=full(self.left), right=full(self.right),
-                             offset=full(self.offset), ties_down=full(self.ties_down))
+        return self._replace(multiplier=full(self.multiplier), left=full(self.left), nudge=full(self.nudge),
+                             right=full(self.right), offset=full(self.offset), ties_down=full(self.ties_down))
 
 
 def requantize(acc, multiplier, shift=None):
@@ -146,7 +152,7 @@ def requantize(acc, multiplier, shift=None):
     if rq.left is not None:
         x = wrap_int32(x.astype(np.int64) << rq.left)
     h = np.asarray(np.multiply(x, rq.multiplier, dtype=np.int64))  # an array even for 0-d input
-    h += _HALF_Q31
+    h += rq.nudge
     h >>= 31
     sign = h >> 63
     if rq.ties_down is not None:
@@ -165,11 +171,17 @@ def requantize_s8(acc, rq: Requant) -> np.ndarray:
     return h.astype(np.int8)
 
 
+def input_zero_point_in_bias(bias: np.ndarray, weights: np.ndarray, input_zero_point: int) -> np.ndarray:
+    """sum((x - z) * w) + b == sum(x * w) + (b - z * sum(w)): the golden matmuls take raw int8
+    inputs (padding with z), and the bias absorbs the zero point. weights: [taps, channels]."""
+    return bias - input_zero_point * weights.sum(axis=0)
+
+
 class OutputStage:
     """The epilogue of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED for the golden model.
 
-    Takes the zero-point-corrected dot products as float64 (exact integers: the golden
-    matmuls run in float64), channel on the last axis, and returns
+    Takes the dot products of raw int8 inputs and weights as float64 (exact integers: the
+    golden matmuls run in float64), channel on the last axis, and returns
     clamp(requantize(acc + bias) + zero_point, low, high) as int8, acc + bias wrapping
     like TFLM's int32 accumulator. Two routes to the same numbers:
 
@@ -190,15 +202,18 @@ class OutputStage:
     _CHANNEL_KEY = 2.0 ** 34
 
     def __init__(self, multiplier, shift, zero_point: int, low: int, high: int,
-                 weights: np.ndarray, bias: np.ndarray, input_zero_point: int):
-        """weights: [taps, channels] as they multiply (x - input_zero_point); bias: [channels]."""
+                 weights: np.ndarray, bias: np.ndarray):
+        """weights: [taps, channels]; bias: [channels], with the input zero point's share folded in
+        (see input_zero_point_in_bias)."""
         self.rq = Requant.of(multiplier, shift, zero_point, low, high)
         self.bias = bias.astype(np.float64)
-        span = (np.array([[-128.0], [127.0]]) - input_zero_point)[:, :, None] * weights  # [2, taps, ch]
+        span = np.array([-128.0, 127.0])[:, None, None] * weights  # [2, taps, channels]
         self.reach = (span.min(axis=0).sum(axis=0) + self.bias, span.max(axis=0).sum(axis=0) + self.bias)
         left = np.maximum(np.asarray(shift, dtype=np.int64), 0)
         limit = np.ldexp(1.0, 31 - left)  # |acc| < 2^(31 - left) neither wraps nor overflows
         self.in_range = bool(np.all(self.reach[0] >= -limit) and np.all(self.reach[1] < limit))
+        # in range, the bias rides on the rounding nudge instead of a pass of its own
+        self._biased = Requant.of(multiplier, shift, zero_point, low, high, bias.astype(np.int64))
         self._steps = None
         self._spread = {}
 
@@ -215,14 +230,16 @@ class OutputStage:
 
     def elementwise(self, acc: np.ndarray) -> np.ndarray:
         """The requantize_s8 route. Adds to acc in place."""
-        acc += self.bias
-        # TFLM's accumulator is an int32 that wraps, which only matters out of range
-        acc = acc.astype(np.int64) if self.in_range else acc.astype(np.int64).astype(np.int32)
-        if acc.size > self.SPREAD:
-            return requantize_s8(acc, self.rq)
-        if acc.shape not in self._spread:
-            self._spread[acc.shape] = self.rq.spread(acc.shape)
-        return requantize_s8(acc, self._spread[acc.shape])
+        if self.in_range:
+            x, rq = acc.astype(np.int64), self._biased
+        else:
+            acc += self.bias
+            x, rq = acc.astype(np.int64).astype(np.int32), self.rq  # wraps like TFLM's accumulator
+        if x.size > self.SPREAD:
+            return requantize_s8(x, rq)
+        if x.shape not in self._spread:
+            self._spread[x.shape] = rq.spread(x.shape)
+        return requantize_s8(x, self._spread[x.shape])
 
     def _find_steps(self):
         channels = self.bias.size

@@ -21,7 +21,7 @@ from mcugen.pipeline import compile_model
 from mcugen.protocol import Link
 from mcugen.qemu import QemuTarget
 from mcugen.transport import HostProcess
-from mcugen.validate import check_target, run_on_target, run_samples
+from mcugen.validate import OutputDiff, check_target, run_on_target, run_samples
 from test_cli import assert_one_error_line, run_cli
 
 SCHEMA = json.loads((ROOT / "boards" / "schema.json").read_text())
@@ -121,6 +121,43 @@ def test_cli_test_on_qemu_writes_the_report(capsys, tmp_path):
     r = json.loads(report.read_text())
     assert r["board"] == "mps2-an386" and r["passed"] == 2 and r["flash_bytes"] > 0 and r["ram_bytes"] > 0
     assert all(s["cycles"] > 0 for s in r["per_sample"])
+
+
+def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monkeypatch):
+    """Fault injection: the generated C gets one bias of the last layer changed, as a miscompiled
+    kernel or corrupted flash would. The run fails (exit 2), and each differing output is described
+    by max |diff|, RMSE and cosine similarity, on the console and in the JSON report."""
+    from mcugen import build
+
+    emit = build.emit_c
+
+    def emit_with_a_wrong_bias(*args, **kwargs):
+        generated = emit(*args, **kwargs)
+        source = generated.files["model.c"]
+        last_bias = list(re.finditer(r"_bias\[\d+\][^{]*= \{\s*(-?\d+)", source))[-1]
+        wrong = str(int(last_bias.group(1)) + 200_000)
+        generated.files["model.c"] = source[:last_bias.start(1)] + wrong + source[last_bias.end(1):]
+        return generated
+
+    monkeypatch.setattr(build, "emit_c", emit_with_a_wrong_bias)
+    report = tmp_path / "r.json"
+    code, out, _ = run_cli(capsys, "test", SHARED_MODELS / "tflm_micro_speech.tflite", "--board", "host",
+                           "--samples", "3", "--json", report)
+    assert code == 2 and "3 of 3 sample(s) differ from the golden model on host" in out
+    assert re.search(r"sample 1/3: MISMATCH \(output 0: \d+ differ, max \|diff\| \d+ LSB, "
+                     r"rmse [\d.e-]+, cosine -?[\d.]+\)", out), out
+    r = json.loads(report.read_text())
+    assert r["passed"] == 0 and r["max_abs_diff"] > 0
+    for sample in r["per_sample"]:
+        (d,) = sample["outputs"]
+        assert not sample["passed"] and d["differing"] > 0 and d["rmse"] > 0 and d["cosine"] < 1
+
+
+def test_output_statistics_by_hand():
+    d = OutputDiff.of(np.array([1, 2, 3], dtype=np.int8), np.array([1, 2, 5], dtype=np.int8), 0.5)
+    assert (d.max_abs_diff, d.differing) == (2, 1)
+    assert d.rmse == pytest.approx(np.sqrt((2 * 0.5) ** 2 / 3))
+    assert d.cosine == pytest.approx(20 / np.sqrt(14 * 30))
 
 
 # -- protocol faults ----------------------------------------------------------------------------------

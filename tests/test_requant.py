@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcugen import fixedpoint as fp
-from mcugen.requant import OutputStage, quantize_multiplier, requantize, rounding_divide_by_pot, srdhm
+from mcugen.requant import (OutputStage, input_zero_point_in_bias, quantize_multiplier, requantize,
+                            rounding_divide_by_pot, srdhm)
 
 INT32 = st.integers(-(1 << 31), (1 << 31) - 1)
 
@@ -69,12 +70,13 @@ def test_output_stage_routes_agree_with_the_definition(channels, taps, scale, in
     bias = rng.integers(-5000, 5000, size=channels).astype(np.float64)
     pairs = [quantize_multiplier(scale * float(f)) for f in rng.uniform(0.01, 1.0, size=channels)]
     mult, shift = (np.array(column) for column in zip(*pairs))
-    stage = OutputStage(mult, shift, output_zp, *clamp, weights, bias, input_zp)
+    stage = OutputStage(mult, shift, output_zp, *clamp, weights, input_zero_point_in_bias(bias, weights, input_zp))
     rows = np.concatenate([rng.integers(-128, 128, size=(60, taps)), np.full((1, taps), -128),
-                           np.full((1, taps), 127)]) - input_zp
+                           np.full((1, taps), 127)])
+    want_acc = (rows - input_zp).astype(np.float64) @ weights
     acc = rows.astype(np.float64) @ weights
     want = np.array([[min(max(reference(int(a + b), int(m), int(s)) + output_zp, clamp[0]), clamp[1])
-                      for a, b, m, s in zip(row, bias, mult, shift)] for row in acc])
+                      for a, b, m, s in zip(row, bias, mult, shift)] for row in want_acc])
     np.testing.assert_array_equal(stage.elementwise(acc.copy()), want)
     if stage.in_range:
         np.testing.assert_array_equal(stage.stepped(acc.copy()), want)

@@ -68,6 +68,18 @@ def require_const(g: Graph, op: Op, what: dict[int, str]) -> list[str]:
     return problems
 
 
+def pair_table(f) -> np.ndarray:
+    """f(a, b) for every pair of int8 values a, b (as int64 arrays), as a [256, 256] int8 table
+    indexed by their bytes: table[a.view(np.uint8), b.view(np.uint8)] == f(a, b)."""
+    v = np.arange(256, dtype=np.uint8).view(np.int8).astype(np.int64)
+    return f(v[:, None], v[None, :])
+
+
+def look_up_pairs(table: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A pair_table applied to two int8 arrays that broadcast against each other."""
+    return table[a.view(np.uint8), b.view(np.uint8)]
+
+
 class LutOp(OpDef):
     """An elementwise int8 -> int8 op: prepare() tabulates all 256 inputs."""
 

@@ -1,6 +1,8 @@
 """Sliding-window geometry shared by convolutions and pools (TFLM's padding rules)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 
@@ -30,24 +32,29 @@ def geometry(attrs: dict, in_hw: tuple[int, int], kernel_hw: tuple[int, int]) ->
                      pad_before(in_hw[1], kernel_hw[1], sw, dw, ow)))
 
 
-def windows(x: np.ndarray, kernel_hw, geo: dict, fill) -> np.ndarray:
-    """View of x [N,H,W,C] as [N,OH,OW,KH,KW,C] windows, out-of-image taps = fill."""
-    n, h, w, c = x.shape
-    kh, kw = kernel_hw
-    (sh, sw), (dh, dw), (oh, ow), (ph, pw) = geo["stride"], geo["dilation"], geo["out_hw"], geo["pad"]
-    need_h = (oh - 1) * sh + (kh - 1) * dh + 1
-    need_w = (ow - 1) * sw + (kw - 1) * dw + 1
-    if ph == pw == 0 and need_h <= h and need_w <= w and x.flags.c_contiguous:
-        padded = x
-    else:
-        padded = np.full((n, max(need_h, ph + h), max(need_w, pw + w), c), fill, dtype=x.dtype)
-        padded[:, ph:ph + h, pw:pw + w, :] = x
-    s = padded.strides
-    # np.ndarray on the buffer, not as_strided: same view, a fraction of the per-call cost
-    view = np.ndarray((n, oh, ow, kh, kw, c), padded.dtype, padded,
-                      strides=(s[0], s[1] * sh, s[2] * sw, s[1] * dh, s[2] * dw, s[3]))
-    view.flags.writeable = False
-    return view
+class Taps(NamedTuple):
+    """Which input pixel every kernel tap of every output position reads (im2col as a gather)."""
+
+    index: np.ndarray  # [OH*OW, KH*KW] of h * W + w, or H * W for a tap outside the image
+    padded: bool  # some tap falls outside the image
+
+    @classmethod
+    def of(cls, geo: dict, in_hw, kernel_hw) -> "Taps":
+        (sh, sw), (dh, dw), (oh, ow), (ph, pw) = geo["stride"], geo["dilation"], geo["out_hw"], geo["pad"]
+        (h, w), (kh, kw) = in_hw, kernel_hw
+        ys = np.arange(oh)[:, None] * sh - ph + np.arange(kh)[None, :] * dh  # [OH, KH]
+        xs = np.arange(ow)[:, None] * sw - pw + np.arange(kw)[None, :] * dw  # [OW, KW]
+        inside = ((ys >= 0) & (ys < h))[:, None, :, None] & ((xs >= 0) & (xs < w))[None, :, None, :]
+        index = np.where(inside, ys[:, None, :, None] * w + xs[None, :, None, :], h * w)
+        return cls(index.reshape(oh * ow, kh * kw).astype(np.intp), not inside.all())
+
+    def gather(self, x: np.ndarray, fill) -> np.ndarray:
+        """x [N,H,W,C] -> [N, OH*OW, KH*KW, C], taps outside the image reading `fill`."""
+        n, h, w, c = x.shape
+        rows = x.reshape(n, h * w, c)
+        if self.padded:
+            rows = np.concatenate([rows, np.full((n, 1, c), fill, dtype=x.dtype)], axis=1)
+        return np.take(rows, self.index, axis=1)  # several times faster than rows[:, index]
 
 
 def describe(geo: dict, kernel_hw, padding: str) -> str:

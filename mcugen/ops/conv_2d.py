@@ -6,8 +6,8 @@ import numpy as np
 from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
-from mcugen.ops._window import describe, geometry, windows
-from mcugen.requant import OutputStage
+from mcugen.ops._window import Taps, describe, geometry
+from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
 @register("CONV_2D")
@@ -31,9 +31,10 @@ class Conv2D(OpDef):
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp,
                     # host-only: the golden model's matmul operand and epilogue, made once
-                    golden_weights=weights,
+                    golden_weights=weights, golden_taps=Taps.of(geo, x.shape[1:3], w.shape[1:3]),
                     golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max, weights,
-                                              float_bias(op.input(g, 2), w.shape[0]), x.quant.zp))
+                                              input_zero_point_in_bias(float_bias(op.input(g, 2), w.shape[0]),
+                                                                       weights, x.quant.zp)))
 
     def run(self, g, op, xs):
         x, w = xs[0], xs[1]
@@ -41,9 +42,9 @@ class Conv2D(OpDef):
         n = x.shape[0]
         cout, kh, kw, cin = w.shape
         oh, ow = p["out_hw"]
+        cols = p["golden_taps"].gather(x, p["input_zp"]).reshape(n * oh * ow, kh * kw * cin)
         # float64 matmul is exact here: every partial sum is an integer below 2^53.
-        cols = windows(x.astype(np.float64) - p["input_zp"], (kh, kw), p, 0.0)
-        acc = np.dot(cols.reshape(n * oh * ow, kh * kw * cin), p["golden_weights"])
+        acc = np.dot(cols.astype(np.float64), p["golden_weights"])
         return p["golden_output"](acc).reshape(n, oh, ow, cout)
 
     def macs(self, g, op):

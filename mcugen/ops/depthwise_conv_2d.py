@@ -11,8 +11,8 @@ import numpy as np
 from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
-from mcugen.ops._window import describe, geometry, windows
-from mcugen.requant import OutputStage
+from mcugen.ops._window import Taps, describe, geometry
+from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
 @register("DEPTHWISE_CONV_2D")
@@ -34,13 +34,15 @@ class DepthwiseConv2D(OpDef):
         depth_multiplier = w.shape[3] // x.shape[3]
         _, kh, kw, _ = w.shape
         per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2)
+        taps = w.data.reshape(kh * kw, -1).astype(np.float64)
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp, depth_multiplier=depth_multiplier,
                     # host-only: the golden model's batched matmul operand and epilogue, made once
                     golden_weights=per_channel.astype(np.float64).copy(),
-                    golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max,
-                                              w.data.reshape(kh * kw, -1).astype(np.float64),
-                                              float_bias(op.input(g, 2), w.shape[3]), x.quant.zp))
+                    golden_taps=Taps.of(geo, x.shape[1:3], w.shape[1:3]),
+                    golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max, taps,
+                                              input_zero_point_in_bias(float_bias(op.input(g, 2), w.shape[3]),
+                                                                       taps, x.quant.zp)))
 
     def run(self, g, op, xs):
         x, w = xs[0], xs[1]
@@ -48,8 +50,8 @@ class DepthwiseConv2D(OpDef):
         n, _, _, cin = x.shape
         _, kh, kw, cout = w.shape
         oh, ow = p["out_hw"]
-        taps = windows(x.astype(np.float64) - p["input_zp"], (kh, kw), p, 0.0)
-        cols = taps.reshape(n * oh * ow, kh * kw, cin).transpose(2, 0, 1)
+        cols = p["golden_taps"].gather(x, p["input_zp"]).reshape(n * oh * ow, kh * kw, cin)
+        cols = cols.transpose(2, 0, 1).astype(np.float64)
         # exact in float64, as for CONV_2D
         acc = np.matmul(cols, p["golden_weights"]).transpose(1, 0, 2).reshape(n, oh, ow, cout)
         return p["golden_output"](acc)

@@ -10,7 +10,7 @@ import numpy as np
 from mcugen.lowering import Call, Const, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
-from mcugen.requant import OutputStage
+from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
 @register("FULLY_CONNECTED")
@@ -32,11 +32,10 @@ class FullyConnected(OpDef):
         bias = float_bias(op.input(g, 2), w.shape[0])
         return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp, filter_zp=w.quant.zp,
-                    # host-only, made once for the golden model: its matmul operand and epilogue,
-                    # whose bias absorbs the input zero point's share so the matmul takes raw int8
+                    # host-only: the golden model's matmul operand and epilogue, made once
                     golden_weights=weights,
                     golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max, weights,
-                                              bias - x.quant.zp * weights.sum(axis=0), 0))
+                                              input_zero_point_in_bias(bias, weights, x.quant.zp)))
 
     def run(self, g, op, xs):
         p = op.params

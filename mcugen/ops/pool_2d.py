@@ -10,7 +10,7 @@ import numpy as np
 from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.ops._window import describe, geometry, windows
+from mcugen.ops._window import Taps, describe, geometry
 from mcugen.requant import saturate_int8
 
 
@@ -26,8 +26,9 @@ class _Pool(OpDef):
         x = op.input(g, 0)
         kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
         act_min, act_max = fused_range(g, op)
-        return dict(geometry(op.attrs, x.shape[1:3], kernel), kernel=kernel,
-                    act_min=act_min, act_max=act_max)
+        geo = geometry(op.attrs, x.shape[1:3], kernel)
+        return dict(geo, kernel=kernel, act_min=act_min, act_max=act_max,
+                    golden_taps=Taps.of(geo, x.shape[1:3], kernel))  # host-only, for the golden model
 
     def lower(self, g, op):
         p = op.params
@@ -45,20 +46,21 @@ class AveragePool2D(_Pool):
         p = super().prepare(g, op)
         ones = np.ones((1,) + op.input(g, 0).shape[1:3] + (1,), dtype=np.int64)
         # host-only: how many in-image taps each output averages, for the golden model
-        return dict(p, golden_count=windows(ones, p["kernel"], p, 0).sum(axis=(3, 4)))
+        return dict(p, golden_count=p["golden_taps"].gather(ones, 0).sum(axis=2))
 
     def run(self, g, op, xs):
         p = op.params
-        taps = windows(xs[0].astype(np.int64), p["kernel"], p, 0).sum(axis=(3, 4))
+        taps = p["golden_taps"].gather(xs[0], 0).sum(axis=2, dtype=np.int64)
         count = p["golden_count"]
         # TFLM: (sum +- count / 2) / count in C, which truncates: ties go away from zero
         avg = np.sign(taps) * ((np.abs(taps) + count // 2) // count)
-        return saturate_int8(avg, p["act_min"], p["act_max"])
+        return saturate_int8(avg, p["act_min"], p["act_max"]).reshape(op.output(g).shape)
 
 
 @register("MAX_POOL_2D")
 class MaxPool2D(_Pool):
     def run(self, g, op, xs):
         p = op.params
-        m = windows(xs[0].astype(np.int64), p["kernel"], p, np.iinfo(np.int64).min).max(axis=(3, 4))
-        return saturate_int8(m, p["act_min"], p["act_max"])
+        # out-of-image taps don't count in TFLM; as -128 they never win a max with an in-image tap
+        m = p["golden_taps"].gather(xs[0], -128).max(axis=2).reshape(op.output(g).shape)
+        return np.clip(m, p["act_min"], p["act_max"]) if (p["act_min"], p["act_max"]) != (-128, 127) else m

@@ -13,24 +13,10 @@ import numpy as np
 from mcugen import fixedpoint as fp
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, saturate_int8, srdhm
+from mcugen.requant import quantize_multiplier, srdhm
 
 SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
-
-
-def reciprocals(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """TFLM GetReciprocal of each row's sum of exps, as [rows, 1] columns.
-
-    A classifier has one row, where ~60 fixed-point steps cost far less in Python
-    ints than as numpy calls; many rows go through numpy at once.
-    """
-    if sums.size <= 8:
-        pairs = [fp.reciprocal(int(total), ACCUMULATION_INTEGER_BITS) for total in sums]
-        scale, bits = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
-    else:
-        scale, bits = fp.reciprocal(sums, ACCUMULATION_INTEGER_BITS)
-    return scale[:, None], bits[:, None]
 
 
 @register("SOFTMAX")
@@ -66,9 +52,16 @@ class Softmax(OpDef):
         # Diffs below diff_min have a zero table entry: they add nothing and give -128.
         minus_diff = rows.max(axis=1, keepdims=True) - rows
         exp = p["exp_lut"][minus_diff]
-        scale, bits_over_unit = reciprocals(p["golden_sum_lut"][minus_diff].sum(axis=1))
-        out = rounding_divide_by_pot(srdhm(scale, exp), bits_over_unit + 31 - 8) - 128
-        return saturate_int8(out).reshape(x.shape)
+        sums = p["golden_sum_lut"][minus_diff].sum(axis=1, keepdims=True)
+        # ~60 fixed-point steps per row: for one row (a classifier) far cheaper on a Python int
+        scale, bits_over_unit = fp.reciprocal(int(sums[0, 0]) if sums.size == 1 else sums,
+                                              ACCUMULATION_INTEGER_BITS)
+        # RoundingDivideByPOT(SRDHM(scale, exp), bits + 23): scale, exp >= 0 and the shift is
+        # positive, so both roundings are "add half, floor" (steps 2' and 3' in mcugen.requant)
+        exponent = bits_over_unit + 31 - 8
+        out = (((scale * exp + (1 << 30)) >> 31) + (1 << (exponent - 1))) >> exponent
+        out -= 128
+        return np.minimum(out, 127).astype(np.int8).reshape(x.shape)  # never below -128
 
     def lower(self, g, op):
         x = op.input(g, 0)
