@@ -22,6 +22,7 @@ from mcugen.outdir import OutDir
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime_c"
 HEADERS = ("include/mcu_nn.h", "include/mcu_nn_support.h", "harness/mcu_port.h")
+DSP_HEADER = "include/mcu_nn_dsp.h"
 HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMCUGEN_PROFILE", "-fno-asynchronous-unwind-tables")
 SANITIZE_CFLAGS = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                    "-fno-omit-frame-pointer")
@@ -64,19 +65,26 @@ class Sources:
         return (self.model, *self.kernels, *self.harness)
 
 
-def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...]) -> Sources:
-    """Generated model, the kernels it calls, headers, and the harness with its board `ports`."""
+def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...], dsp: bool = False) -> Sources:
+    """Generated model, the kernels it calls, headers, and the harness with its board `ports`.
+
+    dsp: the core has the DSP extension, so kernels with an optimized version in runtime_c/dsp/
+    (same function, same results) use it instead of the reference one in runtime_c/src/.
+    """
     out.write("include/model.h", generated.files["model.h"])
     out.write("src/model.c", generated.files["model.c"])
-    for header in HEADERS:
+    for header in HEADERS + (DSP_HEADER,) * dsp:
         out.write(f"include/{Path(header).name}", runtime_file(header).read_text())
+
+    def kernel(name: str) -> str:
+        return f"dsp/{name}.c" if dsp and (RUNTIME / "dsp" / f"{name}.c").is_file() else f"src/{name}.c"
 
     def copy(relative: str) -> str:
         target = f"src/{Path(relative).name}"
         out.write(target, runtime_file(relative).read_text())
         return target
 
-    return Sources("src/model.c", tuple(copy(f"src/{k}.c") for k in generated.kernels),
+    return Sources("src/model.c", tuple(copy(kernel(k)) for k in generated.kernels),
                    tuple(copy(f"harness/{f}") for f in ("mcu_harness.c", *ports)))
 
 

@@ -93,7 +93,7 @@ def _stock_platform_reachable(board: Board) -> None:
 def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
                   env_name: str) -> Sources:
     ports = (("port_cortexm.c",) if board.offline else ()) + (("port_arduino.cpp",) if board.stock else ())
-    sources = write_sources(out, generated, ports)
+    sources = write_sources(out, generated, ports, dsp=board.dsp)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
                    default_env=env_name, platform_dir=PLATFORM_DIR / "mcugen-cortexm")
     if board.offline:

@@ -22,7 +22,10 @@ from mcugen.protocol import Link
 from mcugen.qemu import QemuTarget
 from mcugen.transport import HostProcess
 from mcugen.validate import OutputDiff, check_target, run_on_target, run_samples
+from mcugen.ops._window import out_size
 from test_cli import assert_one_error_line, run_cli
+from test_single_ops import _conv_model
+from tflite_writer import ModelSpec
 
 SCHEMA = json.loads((ROOT / "boards" / "schema.json").read_text())
 
@@ -92,6 +95,46 @@ def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
     assert sum(results[0].layer_cycles) <= results[0].cycles
 
 
+def _fc_model(depth, units, filter_zp, seed):
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [2, depth], "int8", scale=0.05, zp=-3)
+    y = m.tensor("y", [2, units], "int8", scale=0.2, zp=5)
+    w = m.const("w", rng.integers(-120, 120, (units, depth)), "int8", scale=0.01, zp=filter_zp)
+    b = m.const("b", rng.integers(-3000, 3000, units), "int32", scale=0.0005, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4, FusedActivationFunction="NONE")
+    return m
+
+
+def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed):
+    oh, ow = (out_size(pad, n, k, stride, dilation) for n, k in ((h, kh), (w, kw)))
+    return _conv_model(dict(h=h, w=w, kh=kh, kw=kw, sh=stride, sw=stride, dh=dilation, dw=dilation, pad=pad,
+                            oh=oh, ow=ow, cin=cin, cout=cout, mult=mult, w_scales=[0.02] * cout,
+                            in_q=(0.05, 7), out_q=(0.3, -4), act="RELU", bias=True, seed=seed, batch=1),
+                       depthwise)
+
+
+@pytest.mark.parametrize("name, spec", [
+    ("conv, 3 input channels, 6 outputs, dilation 2, SAME", lambda: _conv(9, 7, 3, 3, 2, 2, "SAME", 3, 6, 1, False, 1)),
+    ("conv, 1x5 kernel, 9 inputs, 5 outputs, VALID", lambda: _conv(4, 11, 1, 5, 1, 1, "VALID", 9, 5, 1, False, 2)),
+    ("depthwise, 6 channels (a tail of 2), dilation 2", lambda: _conv(8, 8, 3, 3, 1, 2, "SAME", 6, 6, 1, True, 3)),
+    ("depthwise, depth multiplier 2, stride 2", lambda: _conv(7, 9, 3, 3, 2, 1, "SAME", 4, 8, 2, True, 4)),
+    ("fully connected, 13 -> 7, filter zero point 3", lambda: _fc_model(13, 7, 3, 5)),
+])
+def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, spec):
+    """The optimized Cortex-M4 kernels (runtime_c/dsp/) on what their fast paths don't cover evenly:
+    channel counts that aren't multiples of 4, padding, dilation, depth multipliers, filter offsets."""
+    path = tmp_path / "op.tflite"
+    path.write_bytes(spec().build())
+    g = compile_model(path)
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite", "test")
+    kernel = (tmp_path / "fw" / "src" / f"{g.ops[0].call.kernel}.c").read_text()
+    assert '#include "mcu_nn_dsp.h"' in kernel  # the optimized kernel was the one built
+    _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 3, seed=8))
+    assert all(r.passed for r in results), (name, [r.outputs for r in results])
+
+
 @pytest.mark.parametrize("model", ["mlperf_kws_dscnn.tflite", "tflm_person_detect.tflite"])
 def test_nano33_offline_build_compiles_and_reports_sizes(tmp_path, model):
     g, result = _build(tmp_path, model, "nano33")
@@ -124,7 +167,7 @@ def test_cli_test_on_qemu_writes_the_report(capsys, tmp_path):
 
 
 def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monkeypatch):
-    """Fault injection: the generated C gets one bias of the last layer changed, as a miscompiled
+    """Fault injection: the generated C gets one bias of the first layer changed, as a miscompiled
     kernel or corrupted flash would. The run fails (exit 2), and each differing output is described
     by max |diff|, RMSE and cosine similarity, on the console and in the JSON report."""
     from mcugen import build
@@ -134,9 +177,9 @@ def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monke
     def emit_with_a_wrong_bias(*args, **kwargs):
         generated = emit(*args, **kwargs)
         source = generated.files["model.c"]
-        last_bias = list(re.finditer(r"_bias\[\d+\][^{]*= \{\s*(-?\d+)", source))[-1]
-        wrong = str(int(last_bias.group(1)) + 200_000)
-        generated.files["model.c"] = source[:last_bias.start(1)] + wrong + source[last_bias.end(1):]
+        bias = re.search(r"_bias\[\d+\][^{]*= \{\s*(-?\d+)", source)
+        wrong = str(int(bias.group(1)) + 200_000)
+        generated.files["model.c"] = source[:bias.start(1)] + wrong + source[bias.end(1):]
         return generated
 
     monkeypatch.setattr(build, "emit_c", emit_with_a_wrong_bias)

@@ -13,28 +13,29 @@
 
 #include "mcu_nn.h"
 
-/* round(a * b / 2^31) with ties away from zero, computed as TFLM does: add a nudge of 2^30
- * (or 1 - 2^30 for a negative product) and divide truncating toward zero. The one overflow,
- * INT32_MIN * INT32_MIN, saturates. */
+/* gemmlowp SaturatingRoundingDoublingHighMul: a * b / 2^31, rounded. gemmlowp adds a nudge of 2^30
+ * (1 - 2^30 for a negative product) and divides truncating toward zero; for a negative product that
+ * equals flooring (ab + 2^30) / 2^31, the same expression as for a positive one, so one add and an
+ * arithmetic shift do it (mcugen/requant.py, step 2'). Only INT32_MIN * INT32_MIN overflows: it
+ * saturates. */
 static inline int32_t mcu_srdhm(int32_t a, int32_t b)
 {
     if (a == b && a == INT32_MIN) {
         return INT32_MAX;
     }
-    int64_t ab = (int64_t)a * (int64_t)b;
-    int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+    return (int32_t)(((int64_t)a * (int64_t)b + (1 << 30)) >> 31);
 }
 
-/* x / 2^exponent rounded to nearest, ties away from zero (gemmlowp RoundingDivideByPOT):
- * the dropped bits round up when they exceed half, half being 2^(e-1) - 1 for x >= 0 and
- * 2^(e-1) for x < 0. */
+/* gemmlowp RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away from zero. gemmlowp
+ * rounds up when the dropped bits exceed half, half being 2^(e-1) - 1 for x >= 0 and 2^(e-1) for
+ * x < 0; that is flooring (x + 2^(e-1) - [x < 0]) / 2^e (mcugen/requant.py, step 3'), computed in
+ * 64 bits because the sum can pass INT32_MAX. */
 static inline int32_t mcu_rdbpot(int32_t x, int32_t exponent)
 {
-    int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
-    int32_t remainder = x & mask;
-    int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-    return (x >> exponent) + (remainder > threshold ? 1 : 0);
+    if (exponent == 0) {
+        return x;
+    }
+    return (int32_t)(((int64_t)x + ((int64_t)1 << (exponent - 1)) - (x < 0)) >> exponent);
 }
 
 /* TFLM MultiplyByQuantizedMultiplier: x * multiplier * 2^(shift - 31), rounded twice
