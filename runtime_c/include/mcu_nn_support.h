@@ -38,13 +38,25 @@ static inline int32_t mcu_rdbpot(int32_t x, int32_t exponent)
     return (int32_t)(((int64_t)x + ((int64_t)1 << (exponent - 1)) - (x < 0)) >> exponent);
 }
 
-/* TFLM MultiplyByQuantizedMultiplier: x * multiplier * 2^(shift - 31), rounded twice
- * (a left shift that wraps as int32, the doubling high multiply, then the rounding right shift). */
+/* TFLM MultiplyByQuantizedMultiplier: x * multiplier * 2^(shift - 31), rounded twice, for the
+ * multipliers QuantizeMultiplier makes (>= 0, so the srdhm never saturates). A positive shift is a
+ * left shift that wraps as int32, then the doubling high multiply. Otherwise, with r = -shift, the
+ * two roundings are mcu_srdhm then mcu_rdbpot, i.e. floor((floor((p + 2^30) / 2^31) + 2^(r-1)
+ * - [h < 0]) / 2^r) for p = x * multiplier, which nests into one floor (floor(floor(a/b)/c) =
+ * floor(a/(b*c))): (p + 2^30 + 2^(30+r) - [p < -2^30] * 2^31) >> (31 + r). No term passes 2^62. */
 static inline int32_t mcu_requantize(int32_t x, int32_t multiplier, int32_t shift)
 {
-    int32_t left = shift > 0 ? shift : 0;
-    int32_t right = shift > 0 ? 0 : -shift;
-    return mcu_rdbpot(mcu_srdhm((int32_t)((uint32_t)x << left), multiplier), right);
+    if (shift > 0) {
+        return mcu_srdhm((int32_t)((uint32_t)x << shift), multiplier);
+    }
+    const int64_t half = (int64_t)1 << 30;
+    const int64_t p = (int64_t)x * multiplier;
+    const int64_t nudged = p + half - (p < -half ? 2 * half : 0);
+    if (shift == 0) {
+        return (int32_t)((p + half) >> 31);
+    }
+    /* >> (31 + r) as the high word >> (r - 1): r >= 1 here, and a 64-bit shift by a variable costs more */
+    return (int32_t)((nudged + ((int64_t)1 << (30 - shift))) >> 32) >> (-shift - 1);
 }
 
 static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
