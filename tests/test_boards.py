@@ -120,6 +120,7 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed)
     ("conv, 1x5 kernel, 9 inputs, 5 outputs, VALID", lambda: _conv(4, 11, 1, 5, 1, 1, "VALID", 9, 5, 1, False, 2)),
     ("depthwise, 6 channels (a tail of 2), dilation 2", lambda: _conv(8, 8, 3, 3, 1, 2, "SAME", 6, 6, 1, True, 3)),
     ("depthwise, depth multiplier 2, stride 2", lambda: _conv(7, 9, 3, 3, 2, 1, "SAME", 4, 8, 2, True, 4)),
+    ("depthwise, depth multiplier 4, 3 channels", lambda: _conv(6, 5, 3, 2, 1, 1, "SAME", 3, 12, 4, True, 6)),
     ("fully connected, 13 -> 7, filter zero point 3", lambda: _fc_model(13, 7, 3, 5)),
 ])
 def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, spec):

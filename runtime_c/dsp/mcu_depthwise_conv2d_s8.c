@@ -11,10 +11,11 @@ static void dilated_taps(int32_t origin, int32_t kernel, int32_t dilation, int32
 
 /*
  * DEPTHWISE_CONV_2D for cores with the DSP extension: the contract and results of
- * src/mcu_depthwise_conv2d_s8.c. With a depth multiplier of 1, channels go four at a time: per tap
- * one word of input and one of filter, unpacked into int16 pairs, and four single products
- * (SMLABB/SMLATT) into four accumulators. The other channels (the last out_c % 4, or all of them
- * when the multiplier is not 1) go one at a time. In-image taps are worked out once per position.
+ * src/mcu_depthwise_conv2d_s8.c. Channels go four at a time when the multiplier is 1 (per tap one
+ * word of input, four channels) or a multiple of 4 (the four read one input value): with one word
+ * of filter, unpacked into int16 pairs, four single products (SMLABB/SMLATT) go into four
+ * accumulators. The other channels (the last out_c % 4, or all of them for other multipliers) go one
+ * at a time. In-image taps are worked out once per position.
  */
 void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
                              const mcu_dims *input_dims, const int8_t *input,
@@ -25,7 +26,8 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
     const int32_t k_h = filter_dims->h, k_w = filter_dims->w;
     const int32_t out_h = output_dims->h, out_w = output_dims->w, out_c = output_dims->c;
     const int32_t dil_h = dw->dilation.h, dil_w = dw->dilation.w;
-    const int32_t four_wide = dw->depth_multiplier == 1 ? out_c & ~3 : 0;
+    const int32_t mult = dw->depth_multiplier;
+    const int32_t four_wide = mult == 1 || mult % 4 == 0 ? out_c & ~3 : 0;
     const int16x2_t offset = mcu_both_halves(dw->input_offset);
 
     for (int32_t b = 0; b < input_dims->n; ++b) {
@@ -45,10 +47,16 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
                     int32_t a2 = bias ? bias[oc + 2] : 0, a3 = bias ? bias[oc + 3] : 0;
                     for (int32_t ky = ky0; ky < ky1; ++ky) {
                         for (int32_t kx = kx0; kx < kx1; ++kx) {
-                            const uint32_t xv = mcu_load4(image + (origin + (ky * dil_h * in_w + kx * dil_w) * in_c + oc));
+                            const int8_t *x = image + (origin + (ky * dil_h * in_w + kx * dil_w) * in_c + oc / mult);
                             const uint32_t wv = mcu_load4(filter + (ky * k_w + kx) * out_c + oc);
-                            const int16x2_t even = __sadd16(mcu_even_bytes(xv), offset);
-                            const int16x2_t odd = __sadd16(mcu_odd_bytes(xv), offset);
+                            int16x2_t even, odd;
+                            if (mult == 1) {
+                                const uint32_t xv = mcu_load4(x);
+                                even = __sadd16(mcu_even_bytes(xv), offset);
+                                odd = __sadd16(mcu_odd_bytes(xv), offset);
+                            } else {
+                                even = odd = mcu_both_halves(*x + dw->input_offset);
+                            }
                             const int16x2_t w_even = mcu_even_bytes(wv), w_odd = mcu_odd_bytes(wv);
                             a0 = __smlabb(even, w_even, a0);
                             a1 = __smlabb(odd, w_odd, a1);
@@ -60,7 +68,7 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
                     mcu_store4(acc, channel, quant, dw->output_offset, dw->activation, output);
                 }
                 for (; oc < out_c; ++oc) {
-                    const int32_t ic = oc / dw->depth_multiplier;
+                    const int32_t ic = oc / mult;
                     int32_t acc = bias ? bias[oc] : 0;
                     for (int32_t ky = ky0; ky < ky1; ++ky) {
                         for (int32_t kx = kx0; kx < kx1; ++kx) {
