@@ -7,6 +7,7 @@ before anything is compiled, and read back from the ELF afterwards.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -56,9 +57,13 @@ def check_fit(g: Graph, board: Board, const_bytes: int) -> None:
 
 def pio_core_dir() -> Path:
     """A PlatformIO home for offline builds holding the tool-scons stand-in (PlatformIO's only
-    required download), so `pio run` never goes to the network."""
-    root = Path(os.environ.get("MCUGEN_PIO_CORE_DIR",
-                               Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mcugen" / "pio-core"))
+    required download), so `pio run` never goes to the network.
+
+    One per mcugen checkout: PlatformIO installs the bundled platform from its file:// path, and two
+    checkouts sharing a home would each reinstall theirs under the other's running builds."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mcugen"
+    checkout = hashlib.sha256(str(PLATFORM_DIR.resolve()).encode()).hexdigest()[:12]
+    root = Path(os.environ.get("MCUGEN_PIO_CORE_DIR", cache / f"pio-core-{checkout}"))
     shim = root / "packages" / "tool-scons"
     if not (shim / ".piopm").exists():
         shim.parent.mkdir(parents=True, exist_ok=True)
