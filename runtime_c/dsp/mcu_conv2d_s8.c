@@ -116,11 +116,7 @@ void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *qua
                     for (int32_t oc = 0; oc < out_c; oc += 4) {
                         int32_t channel[4], acc[4];
                         const int8_t *kernel[4];
-                        mcu_group4(oc, out_c, channel);
-                        for (int32_t k = 0; k < 4; ++k) {
-                            acc[k] = bias ? bias[channel[k]] : 0;
-                            kernel[k] = filter + channel[k] * kernel_size;
-                        }
+                        mcu_group4(oc, out_c, bias, filter, kernel_size, channel, acc, kernel);
                         mcu_dot4_s8(patch, conv->input_offset, kernel, 0, kernel_size, acc);
                         mcu_store4(acc, channel, quant, conv->output_offset, conv->activation, output);
                     }
@@ -130,11 +126,7 @@ void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *qua
                 for (int32_t oc = 0; oc < out_c; oc += 4) {
                     int32_t channel[4], acc[4];
                     const int8_t *kernel[4];
-                    mcu_group4(oc, out_c, channel);
-                    for (int32_t k = 0; k < 4; ++k) {
-                        acc[k] = bias ? bias[channel[k]] : 0;
-                        kernel[k] = filter + channel[k] * kernel_size;
-                    }
+                    mcu_group4(oc, out_c, bias, filter, kernel_size, channel, acc, kernel);
                     for (int32_t ky = 0; ky < k_h; ++ky) {
                         const int32_t iy = y0 + ky * dil_h;
                         if (iy < 0 || iy >= in_h) {

@@ -24,10 +24,9 @@ void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant
         for (int32_t o = 0; o < units; o += 4) {
             int32_t unit[4], acc[4];
             const int8_t *rows[4];
-            mcu_group4(o, units, unit);
+            mcu_group4(o, units, bias, filter, depth, unit, acc, rows);
             for (int32_t k = 0; k < 4; ++k) {
-                acc[k] = (bias ? bias[unit[k]] : 0) + offset_share;
-                rows[k] = filter + unit[k] * depth;
+                acc[k] += offset_share;
             }
             mcu_dot4_s8(x, fc->input_offset, rows, 0, depth, acc);
             mcu_store4(acc, unit, quant, fc->output_offset, fc->activation, output);

@@ -85,12 +85,16 @@ static inline void mcu_dot4_s8(const int8_t *x, int32_t x_offset, const int8_t *
 
 /*
  * Output channels go in groups of four; in the last group, channels past `count` stand in for the
- * last one (computed and stored twice, harmlessly), so every group runs the four-wide code.
+ * last one (computed and stored twice, harmlessly), so every group runs the four-wide code. Sets
+ * each one's index, its bias as the starting sum, and its filter row.
  */
-static inline void mcu_group4(int32_t first, int32_t count, int32_t channel[4])
+static inline void mcu_group4(int32_t first, int32_t count, const int32_t *bias, const int8_t *filter,
+                              int32_t row_size, int32_t channel[4], int32_t acc[4], const int8_t *rows[4])
 {
     for (int32_t k = 0; k < 4; ++k) {
         channel[k] = first + k < count ? first + k : count - 1;
+        acc[k] = bias ? bias[channel[k]] : 0;
+        rows[k] = filter + channel[k] * row_size;
     }
 }
 
