@@ -213,7 +213,8 @@ class OutputStage:
         limit = np.ldexp(1.0, 31 - left)  # |acc| < 2^(31 - left) neither wraps nor overflows
         self.in_range = bool(np.all(self.reach[0] >= -limit) and np.all(self.reach[1] < limit))
         # in range, the bias rides on the rounding nudge instead of a pass of its own
-        self._biased = Requant.of(multiplier, shift, zero_point, low, high, bias.astype(np.int64))
+        self._biased = Requant.of(multiplier, shift, zero_point, low, high, bias.astype(np.int64)) \
+            if self.in_range else None
         self._steps = None
         self._spread = {}
 

@@ -51,10 +51,10 @@ static inline int32_t mcu_requantize(int32_t x, int32_t multiplier, int32_t shif
     }
     const int64_t half = (int64_t)1 << 30;
     const int64_t p = (int64_t)x * multiplier;
-    const int64_t nudged = p + half - (p < -half ? 2 * half : 0);
     if (shift == 0) {
         return (int32_t)((p + half) >> 31);
     }
+    const int64_t nudged = p + half - (p < -half ? 2 * half : 0);
     /* >> (31 + r) as the high word >> (r - 1): r >= 1 here, and a 64-bit shift by a variable costs more */
     return (int32_t)((nudged + ((int64_t)1 << (30 - shift))) >> 32) >> (-shift - 1);
 }
