@@ -19,7 +19,7 @@ class Mismatch:
     name: str
     op_index: int
     opcode: str
-    max_abs_diff: int
+    max_abs_diff: float
     differing: int
     total: int
 
@@ -29,10 +29,39 @@ class Mismatch:
                 f"differ, max abs diff {self.max_abs_diff}")
 
 
+def float_input_range(g: Graph, index: int) -> tuple[float, float]:
+    """Where a float input's values matter: what the QUANTIZE reading it maps onto int8, widened by
+    a tenth on each side so that saturation is exercised too."""
+    for op in g.ops:
+        y = op.output(g) if op.outputs else None
+        if index in op.inputs and y is not None and y.quant is not None and y.dtype == "int8":
+            lo, hi = y.quant.s * (-128 - y.quant.zp), y.quant.s * (127 - y.quant.zp)
+            return lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo)
+    return -1.0, 1.0
+
+
+def random_input(g: Graph, index: int, rng: np.random.Generator) -> np.ndarray:
+    t = g.tensors[index]
+    if t.dtype == "float32":
+        lo, hi = float_input_range(g, index)
+        return rng.uniform(lo, hi, size=t.shape).astype(np.float32)
+    info = np.iinfo(t.dtype)
+    return rng.integers(info.min, info.max + 1, size=t.shape, dtype=t.dtype)
+
+
 def random_inputs(g: Graph, samples: int, seed: int) -> list[list[np.ndarray]]:
     rng = np.random.default_rng(seed)
-    return [[rng.integers(-128, 128, size=g.tensors[i].shape, dtype=np.int8) for i in g.inputs]
-            for _ in range(samples)]
+    return [[random_input(g, i, rng) for i in g.inputs] for _ in range(samples)]
+
+
+def differences(ours: np.ndarray, theirs: np.ndarray) -> tuple[int, float]:
+    """(elements that differ, max abs difference); floats differ when their bit patterns do."""
+    if ours.dtype.kind == "f":
+        differ = ours.view(f"u{ours.itemsize}") != theirs.view(f"u{theirs.itemsize}")
+        gap = np.abs(ours.astype(np.float64) - theirs.astype(np.float64))[differ]
+        return int(np.count_nonzero(differ)), float(np.nan_to_num(gap, nan=np.inf).max(initial=0.0))
+    diff = np.abs(ours.astype(np.int64) - theirs.astype(np.int64))
+    return int(np.count_nonzero(diff)), int(diff.max(initial=0))
 
 
 def load_samples(g: Graph, path: Path) -> list[list[np.ndarray]]:
@@ -58,10 +87,11 @@ def load_samples(g: Graph, path: Path) -> list[list[np.ndarray]]:
             a = a[None]
         elif t.shape and t.shape[0] == 1 and tuple(a.shape[1:]) == t.shape[1:]:
             a = a[:, None]
-        if a.dtype != np.int8 or tuple(a.shape[1:]) != t.shape:
+        if a.dtype != np.dtype(t.dtype) or tuple(a.shape[1:]) != t.shape:
             raise McugenError(f"{path}: '{key}' is {golden.describe(str(a.dtype), a.shape)}, input {k} "
                               f"needs {golden.describe(t.dtype, t.shape)} or [N, …] of it",
-                              "quantize with the input's scale and zero point")
+                              "quantize with the input's scale and zero point" if t.dtype != "float32"
+                              else "save the model's float32 inputs as they are")
         per_input.append(a)
     count = {len(a) for a in per_input}
     if len(count) != 1:
@@ -81,11 +111,10 @@ def compare_with_tflm(g: Graph, model_path: Path, samples: list[list[np.ndarray]
         tflm.run(inputs, len(g.outputs))
         for idx, ours in seen:
             theirs = tflm.tensor(idx).reshape(ours.shape)
-            diff = np.abs(ours.astype(np.int64) - theirs.astype(np.int64))
-            if diff.any():
+            differing, worst = differences(ours, theirs.astype(ours.dtype))
+            if differing:
                 op = producers[idx]
-                return Mismatch(s, idx, g.tensors[idx].name, op.index, op.opcode,
-                                int(diff.max()), int(np.count_nonzero(diff)), diff.size)
+                return Mismatch(s, idx, g.tensors[idx].name, op.origin, op.opcode, worst, differing, ours.size)
         if progress:
             progress(s + 1, len(samples))
     return None

@@ -15,6 +15,17 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), ke
                           undefined=jinja2.StrictUndefined, autoescape=False)
 
 _CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int32): "int32_t"}
+# How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
+# byte kernels index tables by them), wider types get their own pointer type.
+_SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)"}
+# mcugen_tensor_info.type: what the harness and applications read in each input/output
+DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4}
+
+
+def c_float(value: float) -> str:
+    """A C float literal that reads back as the same float32 (9 significant digits always do)."""
+    text = f"{float(np.float32(value)):.9g}"
+    return text + ("f" if any(c in text for c in ".e") else ".0f")
 
 
 @dataclass
@@ -71,6 +82,8 @@ class _LayerEmitter:
             return f"{{{inner}}}"
         if isinstance(v, (list, tuple)):
             return "{" + ", ".join(str(int(x)) for x in v) + "}"
+        if isinstance(v, float):
+            return c_float(v)
         return str(int(v))
 
     def struct(self, s: Struct) -> str:
@@ -84,7 +97,7 @@ class _LayerEmitter:
         if tensor.is_const:
             position = self.op.inputs.index(t)
             return self.const(Const(f"input{position}", tensor.data))
-        return self.slice_name(t)
+        return _SLICE_CASTS.get(tensor.dtype, "") + self.slice_name(t)
 
     def slice(self, s: Slice) -> str:
         if not s.as_array:
@@ -145,11 +158,10 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
 
 def _tensor_info(t: Tensor) -> str:
     shape = ", ".join(map(str, t.shape)) or "1"
-    scale = f"{t.quant.s:.9g}" if t.quant is not None else "0"
-    scale += "f" if any(c in scale for c in ".e") else ".0f"  # a C float literal needs a point or exponent
+    scale = c_float(t.quant.s if t.quant is not None else 0.0)
     zp = t.quant.zp if t.quant is not None else 0
     name = t.name.replace("\\", "/").replace('"', "'")
-    return (f'{{"{name}", {len(t.shape)}, {{{shape}}}, {t.nbytes}, {scale}, {zp}}}')
+    return (f'{{"{name}", MCUGEN_{t.dtype.upper()}, {len(t.shape)}, {{{shape}}}, {t.nbytes}, {scale}, {zp}}}')
 
 
 def slice_names(g: Graph) -> dict[int, str]:
@@ -184,7 +196,7 @@ def emit_c(g: Graph, model_name: str, command: str) -> GeneratedC:
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, command=command,
-        arena_bytes=plan.size, strategy=plan.strategy, slices=slices, layers=layers,
+        arena_bytes=plan.size, strategy=plan.strategy, dtype_codes=DTYPE_CODES, cut_at=g.cut_at, slices=slices, layers=layers,
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),

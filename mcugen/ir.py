@@ -45,6 +45,7 @@ class Tensor:
     quant: Quant | None = None
     data: np.ndarray | None = None  # set for constants (weights, biases, shapes)
     dynamic: bool = False  # shape_signature holds -1
+    variable: bool = False  # is_variable: state kept across invocations (LSTM, SVDF)
 
     @property
     def is_const(self) -> bool:
@@ -57,7 +58,7 @@ class Tensor:
 
 @dataclass(frozen=True)
 class Op:
-    index: int
+    index: int  # position in Graph.ops (the execution step)
     opcode: str  # BuiltinOperator name, e.g. CONV_2D; CUSTOM:<name> for custom ops
     version: int
     inputs: tuple[int, ...]  # -1 marks an omitted optional input
@@ -65,6 +66,7 @@ class Op:
     attrs: dict = field(default_factory=dict)  # the op's builtin options, parsed
     params: dict = field(default_factory=dict)  # what TFLM computes in Prepare
     call: object = None  # its C kernel call (mcugen.lowering.Call), set by lower_ops
+    origin: int = -1  # its index in the model file (what Netron and error messages show)
 
     def input(self, graph: "Graph", i: int) -> Tensor | None:
         if i >= len(self.inputs) or self.inputs[i] < 0:
@@ -84,13 +86,21 @@ class Graph:
     outputs: tuple[int, ...]
     sha256: str = ""
     subgraph_count: int = 1
+    cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     arena: object = None  # where activations live (mcugen.planner.ArenaPlan), set by plan_memory
 
     def replace_ops(self, ops) -> "Graph":
         return dataclasses.replace(self, ops=tuple(ops))
 
+    def renumber(self, ops) -> "Graph":
+        """A Graph running `ops` (a subset, in order), each indexed by its new position."""
+        return self.replace_ops(dataclasses.replace(op, index=k) for k, op in enumerate(ops))
+
     def verify(self) -> "Graph":
-        """Check the structural invariants every pass relies on; return self."""
+        """Check the structural invariants every pass relies on; return self.
+
+        A tensor read before any op writes it is legal in a file (state, scratch, an NPU's
+        command stream); check_support refuses the ops that do it, naming them."""
         n = len(self.tensors)
         for i, t in enumerate(self.tensors):
             _require(t.index == i, f"tensor {i} carries index {t.index}")
@@ -107,30 +117,13 @@ class Graph:
                 if idx < 0:
                     continue
                 _require(idx < n, f"op {k} {op.opcode} reads missing tensor {idx}")
-                t = self.tensors[idx]
-                _require(t.is_const or idx in produced,
-                         f"op {k} {op.opcode} reads tensor {idx} '{t.name}' before it is written")
             for idx in op.outputs:
                 _require(0 <= idx < n, f"op {k} {op.opcode} writes missing tensor {idx}")
                 _require(idx not in produced, f"tensor {idx} is written twice (op {k})")
                 produced.add(idx)
         for idx in self.outputs:
-            _require(idx in produced or self.tensors[idx].is_const,
-                     f"graph output {idx} is never written")
+            _require(0 <= idx < n, f"graph output {idx} is not a tensor")
         return self
-
-    def __str__(self) -> str:
-        """A compact text form, one line per op, that tests can state literally."""
-        def tname(i):
-            return "-" if i < 0 else f"t{i}"
-        lines = [f"graph {self.name} inputs=({', '.join(map(tname, self.inputs))}) "
-                 f"outputs=({', '.join(map(tname, self.outputs))})"]
-        for op in self.ops:
-            ins = ", ".join(map(tname, op.inputs))
-            outs = ", ".join(map(tname, op.outputs))
-            shape = "x".join(map(str, self.tensors[op.outputs[0]].shape)) if op.outputs else ""
-            lines.append(f"  {op.index}: {outs} = {op.opcode}({ins}) -> [{shape}]")
-        return "\n".join(lines)
 
 
 def _require(cond: bool, message: str) -> None:

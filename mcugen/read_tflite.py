@@ -113,7 +113,7 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
     # shape (batch 1) is what TFLM runs, so only other unknown dims are dynamic.
     dynamic = any(d < 0 for d in shape) or any(d < 0 for d in signature[1:])
     return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=_quant(t), data=data,
-                  dynamic=dynamic)
+                  dynamic=dynamic, variable=bool(t.IsVariable()))
 
 
 def read_tflite(path: str | Path) -> Graph:
@@ -150,7 +150,7 @@ def _parse(raw: bytes, name: str) -> Graph:
         ops.append(Op(index=k, opcode=_opcode_name(code), version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),
-                      attrs=_options_to_dict(op)))
+                      attrs=_options_to_dict(op), origin=k))
     return Graph(name=name, tensors=tensors, ops=tuple(ops),
                  inputs=tuple(int(i) for i in sub.InputsAsNumpy()) if sub.InputsLength() else (),
                  outputs=tuple(int(i) for i in sub.OutputsAsNumpy()) if sub.OutputsLength() else (),

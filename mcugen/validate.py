@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from mcugen import golden
+from mcugen.compare import differences
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.protocol import Link, TargetInfo
@@ -17,17 +18,18 @@ STALE_FIX = "the board runs firmware for a different model; run mcugen flash"
 class OutputDiff:
     """How one output differs from the golden model (what ST's validate reports)."""
 
-    max_abs_diff: int  # in quantized steps (LSB)
+    max_abs_diff: float  # in quantized steps (LSB), or in real units for a float output
     differing: int
     rmse: float  # in real units, scale * (q - zero_point)
     cosine: float
 
     @classmethod
     def of(cls, ours: np.ndarray, theirs: np.ndarray, scale: float) -> "OutputDiff":
+        differing, worst = differences(ours, theirs)
         a, b = ours.astype(np.float64).ravel(), theirs.astype(np.float64).ravel()
         d = a - b
         norm = np.linalg.norm(a) * np.linalg.norm(b)
-        return cls(int(np.abs(d).max(initial=0)), int(np.count_nonzero(d)),
+        return cls(worst, differing,
                    float(np.sqrt(np.mean((d * scale) ** 2))) if d.size else 0.0,
                    float(a @ b / norm) if norm else float(np.array_equal(a, b)))
 
@@ -46,7 +48,7 @@ class SampleResult:
         timing = f"{self.cycles:,} {self.clock}"
         if self.passed:
             return head + f"bit-exact, {timing}"
-        worst = ", ".join(f"output {k}: {d.differing} differ, max |diff| {d.max_abs_diff} LSB, "
+        worst = ", ".join(f"output {k}: {d.differing} differ, max |diff| {d.max_abs_diff:g}, "
                           f"rmse {d.rmse:.4g}, cosine {d.cosine:.6f}"
                           for k, d in enumerate(self.outputs) if d.differing)
         return head + f"MISMATCH ({worst}), {timing}"
@@ -68,7 +70,9 @@ def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
 def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock: str, timeout: float,
                 profile: bool = False, on_sample=None) -> list[SampleResult]:
     results = []
-    scales = [g.tensors[t].quant.s if g.tensors[t].quant else 1.0 for t in g.outputs]
+    # real units: quantized outputs are scaled, float outputs already are real values
+    scales = [g.tensors[t].quant.s if g.tensors[t].quant and g.tensors[t].dtype != "float32" else 1.0
+              for t in g.outputs]
     runner = golden.Runner(g)
     for s, inputs in enumerate(samples):
         expected = runner.run(inputs)
@@ -77,9 +81,9 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
         cycles = link.invoke(timeout)
         diffs, passed = [], True
         for k, (t, want) in enumerate(zip(g.outputs, expected)):
-            got = np.frombuffer(link.read(0, k, g.tensors[t].nbytes), dtype=np.int8).reshape(want.shape)
+            got = np.frombuffer(link.read(0, k, g.tensors[t].nbytes), dtype=want.dtype).reshape(want.shape)
             diffs.append(OutputDiff.of(got, want, scales[k]))
-            passed &= bool(np.array_equal(got, want))
+            passed &= got.tobytes() == want.tobytes()  # floats too: the same bit patterns
         layers = link.layer_cycles(len(g.ops)) if profile else []
         results.append(SampleResult(s, passed, cycles, clock, diffs, layers))
         if on_sample:

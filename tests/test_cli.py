@@ -68,7 +68,7 @@ def test_inspect_lists_every_problem_of_an_unsupported_model(capsys, tmp_path):
     path = one_op_model(tmp_path, dtype="float32")
     code, out, _ = run_cli(capsys, "inspect", path)
     assert code == 1
-    assert "verdict  not supported" in out and "float32 model" in out
+    assert "verdict  not supported" in out and "float layer" in out
 
 
 # -- bad model files ----------------------------------------------------------
@@ -111,7 +111,7 @@ def test_corrupt_file(capsys, tmp_path, shared_models):
 
 # -- models mcugen refuses ----------------------------------------------------
 @pytest.mark.parametrize("kind,phrases", [
-    ("float32", ["float32 model", "TFLITE_BUILTINS_INT8"]),
+    ("float32", ["float layer", "TFLITE_BUILTINS_INT8"]),
     ("int16", ["int16", "not supported"]),
     ("dynamic", ["dynamic shapes", "fixed shapes"]),
     ("custom", ["unsupported op CUSTOM:MyOp", "custom"]),

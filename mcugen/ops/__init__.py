@@ -28,6 +28,9 @@ _loaded = False
 
 class OpDef:
     opcodes: tuple[str, ...] = ()
+    # Activation dtypes the op's TFLM kernel takes and makes; most kernels are int8 only.
+    input_types: tuple[str, ...] = ("int8",)
+    output_types: tuple[str, ...] = ("int8",)
 
     def check(self, g: Graph, op: Op) -> list[str]:
         return []

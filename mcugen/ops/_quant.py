@@ -85,19 +85,22 @@ class PairOp(OpDef):
 
 
 class LutOp(OpDef):
-    """An elementwise int8 -> int8 op: prepare() tabulates all 256 inputs."""
+    """An elementwise op from one byte to one byte (int8 or uint8): prepare() tabulates all 256
+    inputs. The table is indexed by the input byte read as int8, plus 128, in C and here."""
 
     def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
     def prepare(self, g, op):
-        x = np.arange(-128, 128, dtype=np.int64)
-        return dict(lut=np.clip(self.table(g, op, x), -128, 127).astype(np.int64))
+        x = np.arange(-128, 128, dtype=np.int64).astype(np.int8).view(op.input(g, 0).dtype)
+        out = np.iinfo(op.output(g).dtype)
+        return dict(lut=np.clip(self.table(g, op, x.astype(np.int64)), out.min, out.max).astype(np.int64))
 
     def run(self, g, op, xs):
-        return op.params["lut"][xs[0].astype(np.int64) + 128].astype(np.int8)
+        return op.params["lut"][xs[0].view(np.int8).astype(np.int64) + 128].astype(op.output(g).dtype)
 
     def lower(self, g, op):
         size = int(np.prod(op.input(g, 0).shape))
-        return Call("mcu_lut_s8", (Const("table", op.params["lut"].astype(np.int8)), size, reads(op), writes(op)),
+        table = op.params["lut"].astype(op.output(g).dtype).view(np.int8)
+        return Call("mcu_lut_s8", (Const("table", table), size, reads(op), writes(op)),
                     note="tabulated at build time for all 256 inputs", inplace_ok=True)

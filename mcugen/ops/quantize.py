@@ -1,14 +1,91 @@
-"""QUANTIZE int8 -> int8: TFLM reference_ops::Requantize."""
+"""QUANTIZE and DEQUANTIZE at a model's ends, as TFLM runs them.
+
+QUANTIZE between int8 and uint8 (either way, and int8 -> int8) is reference_ops::Requantize:
+(x - zp_in) rescaled by s_in / s_out with the double rounding, plus zp_out, clamped; it is tabulated
+for all 256 inputs. QUANTIZE float32 -> int8 is reference_ops::AffineQuantize:
+int32(round(x / s)) + zp, clamped, where x / s is a float32 division and round() goes half away from
+zero. A quotient that is NaN or outside int32 converts as on the oracle's x86 build (cvttss2si gives
+INT32_MIN), and the zero point is added with int32 wrap-around: so +inf gives -128 when zp >= 0 and
+127 when zp < 0, as TFLM answers on the host (an Arm build of TFLM would saturate instead; mcugen
+follows the oracle on every target). DEQUANTIZE int8 -> float32 is
+float(s * (x - zp)): the product is exact in double and rounded once, which a float32 multiply of
+the exact float(x - zp) also gives.
+"""
 from __future__ import annotations
 
-from mcugen.ops import register
+import numpy as np
+
+from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ops import OpDef, register
 from mcugen.ops._quant import LutOp
-from mcugen.requant import quantize_multiplier, requantize
+from mcugen.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
+
+# The conversions TFLM's int8 kernels make (quantize_common.cc, dequantize.cc)
+QUANTIZE_PAIRS = {("float32", "int8"), ("int8", "int8"), ("int8", "uint8"), ("uint8", "int8")}
+
+
+def affine_quantize(x: np.ndarray, scale: float, zero_point: int, dtype: str) -> np.ndarray:
+    """reference_ops::AffineQuantize on float32 values."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r = (np.asarray(x, dtype=np.float32) / np.float32(scale)).astype(np.float64)
+        rounded = np.copysign(np.floor(np.abs(r) + 0.5), r)  # exact: r came from a float32
+        in_int32 = (rounded >= INT32_MIN) & (rounded <= INT32_MAX)  # False for NaN
+    q = wrap_int32(np.where(in_int32, rounded, INT32_MIN).astype(np.int64) + zero_point)
+    info = np.iinfo(dtype)
+    return np.clip(q, info.min, info.max).astype(dtype)
+
+
+def float_params(t) -> dict:
+    return dict(scale=float(np.float32(t.quant.s)), zero_point=t.quant.zp)
 
 
 @register("QUANTIZE")
 class Quantize(LutOp):
+    input_types = ("float32", "int8", "uint8")
+    output_types = ("int8", "uint8")
+
+    def check(self, g, op):
+        pair = (op.input(g, 0).dtype, op.output(g).dtype)
+        if pair not in QUANTIZE_PAIRS:
+            return [f"QUANTIZE {pair[0]} -> {pair[1]} has no TFLM kernel"]
+        return []
+
+    def prepare(self, g, op):
+        if op.input(g, 0).dtype == "float32":
+            return float_params(op.output(g))
+        return super().prepare(g, op)
+
     def table(self, g, op, x):
         xt, y = op.input(g, 0), op.output(g)
         m, s = quantize_multiplier(float(xt.quant.s) / float(y.quant.s))
         return requantize(x - xt.quant.zp, m, s) + y.quant.zp
+
+    def run(self, g, op, xs):
+        if op.input(g, 0).dtype == "float32":
+            return affine_quantize(xs[0], op.params["scale"], op.params["zero_point"], "int8")
+        return super().run(g, op, xs)
+
+    def lower(self, g, op):
+        if op.input(g, 0).dtype != "float32":
+            return super().lower(g, op)
+        return Call("mcu_quantize_f32_s8", (Struct("mcu_float_quant", "params", op.params),
+                                            int(np.prod(op.output(g).shape)), reads(op), writes(op)),
+                    note=f"round(x / {op.params['scale']:.9g}) + {op.params['zero_point']}")
+
+
+@register("DEQUANTIZE")
+class Dequantize(OpDef):
+    output_types = ("float32",)
+
+    def prepare(self, g, op):
+        return float_params(op.input(g, 0))
+
+    def run(self, g, op, xs):
+        p = op.params
+        return (xs[0].astype(np.int32) - p["zero_point"]).astype(np.float32) * np.float32(p["scale"])
+
+    def lower(self, g, op):
+        p = op.params
+        return Call("mcu_dequantize_s8_f32", (Struct("mcu_float_quant", "params", p),
+                                              int(np.prod(op.output(g).shape)), reads(op), writes(op)),
+                    note=f"{p['scale']:.9g} * (x - {p['zero_point']})")

@@ -1,76 +1,108 @@
 """Refuse what mcugen cannot run exactly like TFLM, naming every reason.
 
-Full-integer only: int8 activations, int8 weights, int32 biases, one subgraph,
-static shapes, builtin ops that have a kernel here (see mcugen/ops/).
+mcugen runs int8 layers: int8 activations, int8 weights, int32 biases, static shapes, one
+subgraph, builtin ops that have a kernel here (see mcugen/ops/). The model's ends may have other
+types where TFLM's boundary ops take them: each OpDef lists the activation dtypes its kernel
+takes and makes (QUANTIZE from float32 or uint8, DEQUANTIZE to float32, ARG_MAX to int32, ...).
 """
 from __future__ import annotations
 
 from mcugen import ops
 from mcugen.errors import McugenError
-from mcugen.ir import Graph
+from mcugen.ir import Graph, Op
 
-FLOAT_FIX = ("mcugen needs a full-integer int8 model: convert with TFLiteConverter using "
-             "optimizations=[tf.lite.Optimize.DEFAULT], a representative_dataset, "
-             "target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8] and "
-             "inference_input_type=inference_output_type=tf.int8")
+FLOAT_FIX = ("mcugen runs int8 layers (float32 inputs and outputs are fine): convert with TFLiteConverter "
+             "using optimizations=[tf.lite.Optimize.DEFAULT], a representative_dataset and "
+             "target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8]")
+LEGACY_FIX = ("re-convert the model with full-integer int8 quantization (TFLiteConverter with a "
+              "representative_dataset)")
 CONST_TYPES = ("int8", "int32")
+STATE = "stateful models (LSTM, SVDF, streaming state) are not supported yet"
+
+
+def _legacy_uint8(g: Graph) -> str | None:
+    """TFLite's old quantization (uint8 weights): TFLM refuses it ("Hybrid models are not supported")."""
+    for op in g.ops:
+        for t in op.inputs:
+            if t >= 0 and g.tensors[t].is_const and g.tensors[t].dtype == "uint8":
+                return (f"legacy uint8-quantized model ({op.opcode} at index {op.origin} has uint8 weights "
+                        f"'{g.tensors[t].name}'); TFLM refuses such models and so does mcugen")
+    return None
+
+
+def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
+    problems = []
+    roles = [(t, opdef.input_types) for t in op.inputs] + [(t, opdef.output_types) for t in op.outputs]
+    for idx, allowed in roles:
+        if idx < 0 or idx in seen:
+            continue
+        seen.add(idx)
+        t = g.tensors[idx]
+        if t.is_const:
+            if t.dtype not in CONST_TYPES:
+                problems.append(f"constant '{t.name}' is {t.dtype}")
+        elif t.dtype == "int16" and "int16" not in allowed:
+            problems.append(f"tensor '{t.name}' is int16 (16x8 activations are not supported yet)")
+        elif t.dtype.startswith("float") and t.dtype not in allowed:
+            problems.append(f"tensor '{t.name}' is {t.dtype}: a float layer (mcugen runs int8 layers)")
+        elif t.dtype not in allowed:
+            problems.append(f"tensor '{t.name}' is {t.dtype}; this op runs on {' or '.join(allowed)}")
+        elif t.dtype in ("int8", "uint8") and t.quant is None:
+            problems.append(f"{t.dtype} tensor '{t.name}' has no quantization parameters")
+        elif t.quant is not None and t.quant.per_channel:
+            problems.append(f"activation '{t.name}' is quantized per channel")
+    return problems
 
 
 def find_problems(g: Graph) -> list[str]:
     """Every reason the model is unsupported, in model order; empty means supported."""
     problems = []
     if g.subgraph_count != 1:
-        problems.append(f"model has {g.subgraph_count} subgraphs (control flow); "
-                        "mcugen runs single-subgraph models")
-    io = [("input", i) for i in g.inputs] + [("output", i) for i in g.outputs]
-    for role, idx in io:
-        t = g.tensors[idx]
-        if t.dtype.startswith("float"):
-            problems.append(f"{t.dtype} model ({role} '{t.name}' is {t.dtype})")
-        elif t.dtype != "int8":
-            problems.append(f"{role} '{t.name}' is {t.dtype}, not int8")
+        problems.append(f"model has {g.subgraph_count} subgraphs (control flow or CALL_ONCE "
+                        "initialisation); mcugen runs single-subgraph models")
+    legacy = _legacy_uint8(g)
+    if legacy:
+        return problems + [legacy]
     dynamic = [t for t in g.tensors if t.dynamic]
     if dynamic:
         problems.append(f"dynamic shapes: {len(dynamic)} tensor(s) with unknown dimensions, "
                         f"e.g. '{dynamic[0].name}' {list(dynamic[0].shape)} "
                         "(re-export with fixed shapes)")
-    seen = set()
+    seen: set[int] = set()
+    written = set(g.inputs)
     for op in g.ops:
-        if op.opcode.startswith("CUSTOM:"):
-            problems.append(f"unsupported op {op.opcode} (custom/flex op) at index {op.index}")
-            continue
+        where = f"{op.opcode} at index {op.origin}"
+        state = [g.tensors[t].name for t in op.inputs if t >= 0 and g.tensors[t].variable]
+        if state:
+            problems.append(f"{where}: keeps state in variable tensor '{state[0]}'; {STATE}")
         opdef = ops.lookup(op.opcode)
-        if opdef is None:
-            problems.append(f"unsupported op {op.opcode} at index {op.index}")
-            continue
-        type_problems = []
-        for idx in op.inputs + op.outputs:
-            if idx < 0 or idx in seen:
-                continue
-            seen.add(idx)
-            t = g.tensors[idx]
-            if t.is_const:
-                if t.dtype not in CONST_TYPES:
-                    type_problems.append(f"constant '{t.name}' is {t.dtype}")
-            elif t.dtype == "int16":
-                type_problems.append(f"tensor '{t.name}' is int16 (16x8 activations are not supported)")
-            elif t.dtype != "int8":
-                type_problems.append(f"tensor '{t.name}' is {t.dtype}, not int8")
-            elif t.quant is None:
-                type_problems.append(f"int8 tensor '{t.name}' has no quantization parameters")
-            elif t.quant.per_channel:
-                type_problems.append(f"activation '{t.name}' is quantized per channel")
-        if not type_problems:
-            type_problems = opdef.check(g, op)
-        problems.extend(f"{op.opcode} at index {op.index}: {p}" for p in type_problems)
+        if op.opcode.startswith("CUSTOM:"):
+            problems.append(f"unsupported op {op.opcode} (custom op: only a runtime that registers it "
+                            f"can run it) at index {op.origin}")
+        elif opdef is None:
+            problems.append(f"unsupported op {op.opcode} at index {op.origin}")
+        elif not op.outputs:
+            problems.append(f"{where}: has no output")
+        else:
+            unwritten = [g.tensors[t].name for t in op.inputs
+                         if t >= 0 and not g.tensors[t].is_const and t not in written
+                         and not g.tensors[t].variable]
+            own = [f"reads tensor '{unwritten[0]}' that no earlier op writes"] if unwritten else []
+            own = own or _tensor_problems(g, op, opdef, seen) or opdef.check(g, op)
+            problems.extend(f"{where}: {p}" for p in own)
+        written.update(op.outputs)
+    for t in g.outputs:
+        if t not in written and not g.tensors[t].is_const:
+            problems.append(f"output '{g.tensors[t].name}' is never written")
     return problems
 
 
 def check_support(g: Graph) -> Graph:
     problems = find_problems(g)
     if problems:
-        fix = FLOAT_FIX if any("float" in p for p in problems) else \
-            "run `mcugen inspect MODEL` for the full list"
+        fix = (LEGACY_FIX if problems[-1].startswith("legacy") else
+               FLOAT_FIX if any("float" in p for p in problems) else
+               "run `mcugen inspect MODEL` for the full list")
         raise McugenError(f"{g.name}: unsupported model: " + "; ".join(problems[:4])
                           + (f"; and {len(problems) - 4} more" if len(problems) > 4 else ""), fix)
     return g

@@ -210,7 +210,7 @@ static void handle_write(uint8_t seq, uint32_t size)
         send_nak(seq, NAK_RANGE);
         return;
     }
-    memcpy(mcugen_input((int32_t)index) + offset, request + 5, n);
+    memcpy((uint8_t *)mcugen_input((int32_t)index) + offset, request + 5, n);
     have_result = 0;
     send_frame(REP_ACK, seq, NULL, 0);
 }

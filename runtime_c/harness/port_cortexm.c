@@ -24,6 +24,11 @@ __attribute__((section(".isr_vector"), used)) static void (*const vectors[16])(v
 
 void Reset_Handler(void)
 {
+#if defined(__ARM_FP)
+    /* Hard-float builds: grant full access to the FPU (CPACR CP10, CP11) before any float instruction. */
+    REG(0xE000ED88) |= 0xFu << 20;
+    __asm volatile("dsb\n\tisb" ::: "memory");
+#endif
     uint32_t *src = &_sidata, *dst = &_sdata;
     while (dst < &_edata) {
         *dst++ = *src++;

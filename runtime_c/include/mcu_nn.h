@@ -9,7 +9,8 @@
  * - Multipliers are Q0.31 integers in [2^30, 2^31) (or 0) with a power-of-two shift in [-31, 30]:
  *   real multiplier = multiplier * 2^(shift - 31). mcugen computes them at build time, as TFLM's Prepare does.
  * - Kernels do no checking and never fail: mcugen validated every shape and range when it generated the call.
- *   They need no scratch memory, take no locks and use no floating point.
+ *   They need no scratch memory and take no locks. Only the two float32 boundary kernels (QUANTIZE from
+ *   float32, DEQUANTIZE to float32) use floating point: the FPU where the core has one, else soft float.
  */
 #ifndef MCU_NN_H
 #define MCU_NN_H
@@ -157,6 +158,12 @@ typedef struct {
     int32_t shift;
 } mcu_reduce_params;
 
+/* A float32 boundary: real = scale * (q - zero_point), with q int8. */
+typedef struct {
+    float scale;
+    int32_t zero_point;
+} mcu_float_quant;
+
 typedef struct {
     const int32_t *rows; /* [output h]: source row of each output row */
     const int32_t *cols; /* [output w]: source column of each output column */
@@ -224,5 +231,13 @@ void mcu_reduce_max_s8(const mcu_reduce_params *reduce, const int8_t *input, int
 /* RESIZE_NEAREST_NEIGHBOR: [N,H,W,C] -> [N,OH,OW,C] with precomputed source rows and columns. */
 void mcu_resize_nearest_s8(const mcu_resize_params *resize, const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *output_dims, int8_t *output);
+
+/* QUANTIZE float32 -> int8 (TFLM AffineQuantize): round(x / scale) + zero_point, half away from zero,
+ * saturated to [-128, 127]; x / scale is one float32 division; NaN and quotients beyond int32 as the
+ * x86 oracle converts them (see the .c file). */
+void mcu_quantize_f32_s8(const mcu_float_quant *quant, int32_t size, const float *input, int8_t *output);
+
+/* DEQUANTIZE int8 -> float32: scale * (x - zero_point), rounded once (as TFLM's double product cast to float). */
+void mcu_dequantize_s8_f32(const mcu_float_quant *quant, int32_t size, const int8_t *input, float *output);
 
 #endif /* MCU_NN_H */

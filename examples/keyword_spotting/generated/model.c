@@ -43,22 +43,22 @@ enum {
 const uint8_t mcugen_model_sha256[32] = {174, 234, 67, 104, 0, 112, 79, 206, 23, 177, 114, 146, 228, 65, 38, 48, 173, 133, 110, 157, 119, 124, 4, 76, 100, 239, 116, 138, 136, 11, 208, 174};
 
 const mcugen_tensor_info mcugen_inputs[MCUGEN_INPUT_COUNT] = {
-    {"input_1", 4, {1, 49, 10, 1}, 490, 0.584702909f, 83},
+    {"input_1", MCUGEN_INT8, 4, {1, 49, 10, 1}, 490, 0.584702909f, 83},
 };
 
 const mcugen_tensor_info mcugen_outputs[MCUGEN_OUTPUT_COUNT] = {
-    {"Identity", 2, {1, 12}, 12, 0.00390625f, -128},
+    {"Identity", MCUGEN_INT8, 2, {1, 12}, 12, 0.00390625f, -128},
 };
 
-int8_t *mcugen_input(int32_t i)
+void *mcugen_input(int32_t i)
 {
-    static int8_t *const slice[MCUGEN_INPUT_COUNT] = {arena + INPUT_0};
+    static void *const slice[MCUGEN_INPUT_COUNT] = {arena + INPUT_0};
     return slice[i];
 }
 
-int8_t *mcugen_output(int32_t i)
+void *mcugen_output(int32_t i)
 {
-    static int8_t *const slice[MCUGEN_OUTPUT_COUNT] = {arena + SOFTMAX_12_OUT};
+    static void *const slice[MCUGEN_OUTPUT_COUNT] = {arena + SOFTMAX_12_OUT};
     return slice[i];
 }
 

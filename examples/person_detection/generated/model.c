@@ -61,22 +61,22 @@ enum {
 const uint8_t mcugen_model_sha256[32] = {119, 202, 201, 157, 70, 65, 98, 149, 252, 62, 201, 207, 117, 45, 236, 142, 12, 138, 175, 217, 66, 20, 117, 218, 108, 134, 67, 154, 238, 34, 225, 196};
 
 const mcugen_tensor_info mcugen_inputs[MCUGEN_INPUT_COUNT] = {
-    {"input", 4, {1, 96, 96, 1}, 9216, 0.00784313772f, -1},
+    {"input", MCUGEN_INT8, 4, {1, 96, 96, 1}, 9216, 0.00784313772f, -1},
 };
 
 const mcugen_tensor_info mcugen_outputs[MCUGEN_OUTPUT_COUNT] = {
-    {"MobilenetV1/Predictions/Reshape_1", 2, {1, 2}, 2, 0.00390625f, -128},
+    {"MobilenetV1/Predictions/Reshape_1", MCUGEN_INT8, 2, {1, 2}, 2, 0.00390625f, -128},
 };
 
-int8_t *mcugen_input(int32_t i)
+void *mcugen_input(int32_t i)
 {
-    static int8_t *const slice[MCUGEN_INPUT_COUNT] = {arena + INPUT_0};
+    static void *const slice[MCUGEN_INPUT_COUNT] = {arena + INPUT_0};
     return slice[i];
 }
 
-int8_t *mcugen_output(int32_t i)
+void *mcugen_output(int32_t i)
 {
-    static int8_t *const slice[MCUGEN_OUTPUT_COUNT] = {arena + SOFTMAX_30_OUT};
+    static void *const slice[MCUGEN_OUTPUT_COUNT] = {arena + SOFTMAX_30_OUT};
     return slice[i];
 }
 

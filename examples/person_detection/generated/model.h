@@ -15,8 +15,18 @@
 #define MCUGEN_LAYER_COUNT 31
 #define MCUGEN_MODEL_SHA256 "77cac99d46416295fc3ec9cf752dec8e0c8aafd9421475da6c86439aee22e1c4"
 
+/* Element types of inputs and outputs (the model's own: a float32 input is written as floats). */
+enum {
+    MCUGEN_INT8 = 0,
+    MCUGEN_UINT8 = 1,
+    MCUGEN_INT16 = 2,
+    MCUGEN_INT32 = 3,
+    MCUGEN_FLOAT32 = 4,
+};
+
 typedef struct {
     const char *name;
+    int32_t type;       /* MCUGEN_INT8, MCUGEN_FLOAT32, ... */
     int32_t rank;
     int32_t shape[8];
     int32_t bytes;
@@ -28,9 +38,10 @@ extern const mcugen_tensor_info mcugen_inputs[MCUGEN_INPUT_COUNT];
 extern const mcugen_tensor_info mcugen_outputs[MCUGEN_OUTPUT_COUNT];
 extern const uint8_t mcugen_model_sha256[32];
 
-/* Where input i is written before mcugen_invoke() and output i is read after it (int8 slices of the arena). */
-int8_t *mcugen_input(int32_t i);
-int8_t *mcugen_output(int32_t i);
+/* Where input i is written before mcugen_invoke() and output i is read after it (slices of the arena,
+ * of the element type mcugen_inputs[i].type / mcugen_outputs[i].type). */
+void *mcugen_input(int32_t i);
+void *mcugen_output(int32_t i);
 
 /* Runs every layer once; returns 0. The arena reuses bytes, so inputs do not survive a call. */
 int mcugen_invoke(void);

@@ -6,7 +6,9 @@ from SCons.Script import AlwaysBuild, Default, DefaultEnvironment
 
 env = DefaultEnvironment()
 board = env.BoardConfig()
-machine = ["-mthumb", "-mcpu=%s" % board.get("build.cpu"), "-mfloat-abi=soft"]
+fpu = board.get("build.fpu", "")
+machine = ["-mthumb", "-mcpu=%s" % board.get("build.cpu")]
+machine += ["-mfpu=%s" % fpu, "-mfloat-abi=hard"] if fpu else ["-mfloat-abi=soft"]
 
 env.Replace(
     AR="arm-none-eabi-gcc-ar", AS="arm-none-eabi-as", CC="arm-none-eabi-gcc", CXX="arm-none-eabi-g++",

@@ -1,0 +1,23 @@
+#include "mcu_nn.h"
+
+/*
+ * TFLM (as the x86 oracle runs it): q = int32(round(x / scale)) + zero_point, clamped, with x / scale
+ * one float32 division and round() half away from zero. A quotient that is NaN or outside int32
+ * converts to INT32_MIN (x86's cvttss2si) and the zero point is added with int32 wrap-around, so
+ * +inf gives -128 for zero_point >= 0 and 127 below. Written out here because C leaves both the
+ * conversion and the overflow undefined, and an Arm core would saturate instead. No libm needed.
+ */
+void mcu_quantize_f32_s8(const mcu_float_quant *quant, int32_t size, const float *input, int8_t *output)
+{
+    for (int32_t i = 0; i < size; ++i) {
+        const float r = input[i] / quant->scale;
+        int32_t q = INT32_MIN;
+        if (r >= -2147483648.0f && r < 2147483648.0f) {
+            q = (int32_t)r; /* toward zero, exact in range; then half away from zero */
+            const float fraction = r - (float)q;
+            q += (fraction >= 0.5f) - (fraction <= -0.5f);
+        }
+        q = (int32_t)((uint32_t)q + (uint32_t)quant->zero_point);
+        output[i] = (int8_t)(q < -128 ? -128 : (q > 127 ? 127 : q));
+    }
+}
