@@ -51,9 +51,9 @@ def _write_npz_atomically(path: Path, arrays: dict) -> None:
 
 def cmd_inspect(args) -> int:
     from mcugen.inspect_model import format_text, summarize
-    from mcugen.read_tflite import read_tflite
+    from mcugen.pipeline import read
 
-    summary = summarize(read_tflite(args.model).verify())
+    summary = summarize(read(args.model))
     print(json.dumps(summary, indent=2) if args.json else format_text(summary))
     return 0 if summary["supported"] else EXIT_ERROR
 

@@ -49,7 +49,7 @@ class Runner:
         for kernel, op, sources, out, expected in self.steps:
             y = kernel(g, op, [values[i] for i in sources])
             if y.shape != expected:
-                raise McugenError(f"op {op.index} {op.opcode} produced shape {list(y.shape)}, "
+                raise McugenError(f"op {op.origin} {op.opcode} produced shape {list(y.shape)}, "
                                   f"model says {list(expected)}", "the model file is inconsistent")
             values[out] = y
             if on_tensor:

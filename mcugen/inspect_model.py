@@ -23,7 +23,7 @@ def summarize(g: Graph) -> dict:
             macs = 0
         weights = sum(g.tensors[i].nbytes for i in op.inputs if i >= 0 and g.tensors[i].is_const)
         out = op.output(g) if op.outputs else None
-        rows.append(dict(index=op.index, op=op.opcode, version=op.version,
+        rows.append(dict(index=op.origin, op=op.opcode, version=op.version,
                          output_shape=list(out.shape) if out else [], macs=macs, weight_bytes=weights))
     return dict(model=g.name, sha256=g.sha256,
                 inputs=[_io(g.tensors[i]) for i in g.inputs],

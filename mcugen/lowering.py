@@ -114,7 +114,8 @@ def padded(values, fill: int = 0) -> list[int]:
 
 
 def layer_name(g: Graph, op: Op) -> str:
-    return f"{op.opcode.lower()}_{op.index}"
+    """Named after the op's index in the model file, as Netron and mcugen's messages number it."""
+    return f"{op.opcode.lower()}_{op.origin}"
 
 
 def broadcast(shape1, shape2, out_shape) -> Struct:

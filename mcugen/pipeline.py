@@ -5,17 +5,25 @@ from pathlib import Path
 
 from mcugen.ir import Graph
 from mcugen.passes.check_support import check_support
+from mcugen.passes.fold_constants import fold_constants
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
 from mcugen.read_tflite import read_tflite
 
 
-def lower(model_path: str | Path) -> Graph:
-    """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs)."""
+def read(model_path: str | Path) -> Graph:
+    """The model as mcugen judges it (what `inspect` describes): parsed, checked, constants folded."""
     graph = read_tflite(model_path)   # parse the FlatBuffer
     graph = graph.verify()            # structural invariants
-    graph = check_support(graph)      # full-integer, every op has a kernel
+    graph = fold_constants(graph)     # shape arithmetic on static shapes, done at build time
+    return graph
+
+
+def lower(model_path: str | Path) -> Graph:
+    """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs)."""
+    graph = read(model_path)
+    graph = check_support(graph)      # int8 layers, every op has a kernel
     graph = prepare_ops(graph)        # TFLM's Prepare, done at build time
     return graph
 

@@ -45,7 +45,7 @@ def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str) -> str:
     total = max(mean.sum(), 1.0)
     lines = [f"  {'layer':<28} {clock:>14}  share"]
     for op, t in zip(g.ops, mean):
-        lines.append(f"  {op.index:>3} {op.opcode:<24} {t:>14,.0f}  {t / total:6.1%} {'#' * int(40 * t / total)}")
+        lines.append(f"  {op.origin:>3} {op.opcode:<24} {t:>14,.0f}  {t / total:6.1%} {'#' * int(40 * t / total)}")
     return "\n".join(lines)
 
 
@@ -58,7 +58,7 @@ def write_layer_picture(g: Graph, layer_cycles: list[list[int]], clock: str, pat
 
     mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
     fig, ax = plt.subplots(figsize=(10, 0.28 * len(g.ops) + 1.2))
-    labels = [f"{op.index} {op.opcode}" for op in g.ops]
+    labels = [f"{op.origin} {op.opcode}" for op in g.ops]
     ax.barh(range(len(mean)), mean, color="tab:blue")
     ax.set_yticks(range(len(mean)), labels, fontsize=7)
     ax.invert_yaxis()

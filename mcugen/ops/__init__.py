@@ -10,11 +10,14 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 - macs(g, op):    multiply-accumulates, for reports
 - lower(g, op):   its C kernel call (mcugen.lowering.Call), or None when the output
                   only renames the input's bytes (RESHAPE)
+- fold(g, op):    its outputs computed at build time when no input is needed at run time
+                  (shape arithmetic), else None; ops opt in with `foldable = True`
 
 Adding an op means adding a module here; nothing else lists ops.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 
@@ -31,6 +34,9 @@ class OpDef:
     # Activation dtypes the op's TFLM kernel takes and makes; most kernels are int8 only.
     input_types: tuple[str, ...] = ("int8",)
     output_types: tuple[str, ...] = ("int8",)
+    # Data movement and shape arithmetic whose golden kernel is dtype-agnostic: run at build time
+    # when every input is a constant (passes/fold_constants.py).
+    foldable = False
 
     def check(self, g: Graph, op: Op) -> list[str]:
         return []
@@ -46,6 +52,12 @@ class OpDef:
 
     def lower(self, g: Graph, op: Op):
         raise NotImplementedError(f"{op.opcode} has no C lowering")
+
+    def fold(self, g: Graph, op: Op) -> list[np.ndarray] | None:
+        if not self.foldable or any(t >= 0 and not g.tensors[t].is_const for t in op.inputs):
+            return None
+        op = dataclasses.replace(op, params=self.prepare(g, op))
+        return [self.run(g, op, [g.tensors[t].data if t >= 0 else None for t in op.inputs])]
 
 
 def register(*opcodes: str):

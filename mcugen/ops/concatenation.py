@@ -10,6 +10,8 @@ from mcugen.ops._quant import require_same_quant
 
 @register("CONCATENATION")
 class Concatenation(OpDef):
+    foldable = True
+
     def check(self, g, op):
         problems = require_same_quant(g, op, range(len(op.inputs)))
         if op.attrs.get("fused_activation_function", "NONE") != "NONE":

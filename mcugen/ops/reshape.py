@@ -9,6 +9,8 @@ from mcugen.ops import OpDef, register
 
 @register("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 class Reshape(OpDef):
+    foldable = True
+
     def check(self, g, op):
         x, y = op.input(g, 0), op.output(g)
         if x.quant and y.quant and (x.quant.s != y.quant.s or x.quant.zp != y.quant.zp):

@@ -31,6 +31,8 @@ def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink, offs
 
 @register("STRIDED_SLICE")
 class StridedSlice(OpDef):
+    foldable = True
+
     def check(self, g, op):
         problems = require_same_quant(g, op) + require_const(
             g, op, {1: "begin", 2: "end", 3: "strides"})

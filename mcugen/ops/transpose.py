@@ -10,6 +10,8 @@ from mcugen.ops._quant import require_const, require_same_quant
 
 @register("TRANSPOSE")
 class Transpose(OpDef):
+    foldable = True
+
     def check(self, g, op):
         return require_same_quant(g, op) + require_const(g, op, {1: "the permutation"})
 

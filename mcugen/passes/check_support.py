@@ -23,6 +23,8 @@ STATE = "stateful models (LSTM, SVDF, streaming state) are not supported yet"
 def _legacy_uint8(g: Graph) -> str | None:
     """TFLite's old quantization (uint8 weights): TFLM refuses it ("Hybrid models are not supported")."""
     for op in g.ops:
+        if op.opcode.startswith("CUSTOM:"):  # a custom op's byte blobs are its own business
+            continue
         for t in op.inputs:
             if t >= 0 and g.tensors[t].is_const and g.tensors[t].dtype == "uint8":
                 return (f"legacy uint8-quantized model ({op.opcode} at index {op.origin} has uint8 weights "

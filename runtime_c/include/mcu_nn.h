@@ -213,6 +213,10 @@ void mcu_add_s8(const mcu_add_params *add, const mcu_broadcast *bc,
 void mcu_mul_s8(const mcu_mul_params *mul, const mcu_broadcast *bc,
                 const int8_t *input1, const int8_t *input2, int8_t *output);
 
+/* MAXIMUM (minimum = 0) or MINIMUM (1) of the raw int8 values, with broadcasting, as TFLM (no rescale). */
+void mcu_max_min_s8(int32_t minimum, const mcu_broadcast *bc, const int8_t *input1, const int8_t *input2,
+                    int8_t *output);
+
 /* Strided N-D copy: TRANSPOSE, STRIDED_SLICE, TILE and data-movement in general. */
 void mcu_copy_strided_s8(const mcu_copy_params *copy, const int8_t *input, int8_t *output);
 

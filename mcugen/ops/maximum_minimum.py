@@ -1,0 +1,22 @@
+"""MAXIMUM and MINIMUM int8 with broadcasting: TFLM compares the raw int8 values and copies the winner,
+whatever the two inputs' quantization (it checks only that the types agree), so mcugen does the same."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, broadcast, reads, writes
+from mcugen.ops import OpDef, register
+
+
+@register("MAXIMUM", "MINIMUM")
+class MaximumMinimum(OpDef):
+    def run(self, g, op, xs):
+        pick = np.minimum if op.opcode == "MINIMUM" else np.maximum
+        return pick(xs[0], xs[1]).reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        return Call("mcu_max_min_s8", (int(op.opcode == "MINIMUM"), broadcast(a.shape, b.shape, y.shape),
+                                       reads(op, 0), reads(op, 1), writes(op)),
+                    note="the smaller of each pair" if op.opcode == "MINIMUM" else "the larger of each pair",
+                    inplace_ok=tuple(a.shape) == tuple(y.shape))

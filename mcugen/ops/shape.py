@@ -1,0 +1,18 @@
+"""SHAPE: with static shapes it is a constant, made at build time (passes/fold_constants.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.ops import OpDef, register
+
+
+@register("SHAPE")
+class Shape(OpDef):
+    input_types = ("int8", "uint8", "int16", "int32", "float32")
+    output_types = ("int32", "int64")
+
+    def check(self, g, op):
+        return ["SHAPE runs only at build time, on a tensor of static shape"]
+
+    def fold(self, g, op):
+        return [np.array(op.input(g, 0).shape, dtype=op.output(g).dtype)]
