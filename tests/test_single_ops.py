@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from conftest import OBJECT_CACHE
 from mcugen import golden
 from mcugen.build import build_host
+from mcugen.compare import differences, random_input
 from mcugen.oracle import LiteRtRef, Tflm
 from mcugen.pipeline import compile_model
 from mcugen.validate import run_on_target
@@ -25,15 +26,16 @@ def scale(lo=1e-3, hi=1.0):
     return st.floats(np.log(lo), np.log(hi)).map(lambda v: float(np.float32(np.exp(v))))
 
 
-def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), reference=None):
-    """Golden vs each oracle and vs the generated C on the host, on one random input;
+def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), reference=None, xs=None):
+    """Golden vs each oracle and vs the generated C on the host, on one random input (or `xs`);
     reference(xs) is a plain numpy definition."""
     blob = m.build()
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
     g = compile_model(path)
-    rng = np.random.default_rng(seed)
-    xs = [rng.integers(-128, 128, size=g.tensors[i].shape, dtype=np.int8) for i in g.inputs]
+    if xs is None:
+        rng = np.random.default_rng(seed)
+        xs = [random_input(g, i, rng) for i in g.inputs]
     ours = golden.run(g, xs)
     expected = {}
     if "tflm" in oracles:
@@ -47,9 +49,9 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
     assert results[0].passed, f"host C differs from golden: {results[0].outputs}"
     for name, theirs in expected.items():
         for a, b in zip(ours, theirs):
-            assert a.dtype == np.int8 and a.shape == tuple(b.shape), name
-            diff = np.abs(a.astype(int) - b.astype(int))
-            assert diff.max(initial=0) == 0, f"{name}: {np.count_nonzero(diff)} differ, max {diff.max()}"
+            assert a.dtype == b.dtype and a.shape == tuple(b.shape), name
+            differing, worst = differences(a, b)  # floats: bit patterns
+            assert differing == 0, f"{name}: {differing} differ, max {worst}"
 
 
 def io(m, in_shape, out_shape, in_q, out_q):
@@ -343,3 +345,77 @@ def test_conv_extreme_zero_points(tmp_path, zp):
              seed=zp & 0xFF, batch=1)
     c["oh"], c["ow"] = out_size("SAME", 5, 1, 3), out_size("SAME", 7, 3, 4)
     check(tmp_path, _conv_model(c, depthwise=False), 7)
+
+
+def boundary_values(scale: float, zero_point: int, rng, size: int) -> np.ndarray:
+    """Floats where QUANTIZE is delicate: exact rounding ties, the saturation edges, 0 and -0,
+    +-inf, NaN and quotients beyond int32, mixed with values across the int8 range."""
+    ties = (np.arange(-130, 130) + 0.5) * np.float32(scale)
+    edges = np.array([-129 - zero_point, -128.5 - zero_point, 127.5 - zero_point, 128 - zero_point]) * scale
+    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 3e9 * scale, -3e9 * scale, 1e38, -1e38]
+    pool = np.concatenate([ties, edges, special, rng.uniform(-140, 140, 64) * scale]).astype(np.float32)
+    return rng.choice(pool, size=size)
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), scale(1e-6, 10.0), ZP, st.integers(0, 2**16))
+def test_quantize_from_float32(tmp_path_factory, shape, s, z, seed):
+    m = ModelSpec()
+    x = m.tensor("x", shape, "float32")
+    y = m.tensor("y", shape, "int8", scale=s, zp=z)
+    m.inputs, m.outputs = [x], [y]
+    m.op("QUANTIZE", [x], [y])
+    xs = [boundary_values(s, z, np.random.default_rng(seed), int(np.prod(shape))).reshape(shape)]
+    check(tmp_path_factory.mktemp("quantize"), m, seed, xs=xs)
+
+
+@given(st.sampled_from([("uint8", "int8"), ("int8", "uint8"), ("int8", "int8")]),
+       st.lists(st.integers(1, 5), min_size=1, max_size=4), scale(1e-3, 1.0), st.integers(0, 255),
+       scale(1e-3, 1.0), st.integers(0, 255), st.booleans(), st.integers(0, 99))
+def test_quantize_between_int8_and_uint8(tmp_path_factory, types, shape, s_in, z_in, s_out, z_out, same, seed):
+    def zp(dtype, z):
+        return z if dtype == "uint8" else z - 128
+    if same:  # TFLM's fast path: same scale, zero points 128 apart
+        s_out, z_out = s_in, z_in
+    m = ModelSpec()
+    x = m.tensor("x", shape, types[0], scale=s_in, zp=zp(types[0], z_in))
+    y = m.tensor("y", shape, types[1], scale=s_out, zp=zp(types[1], z_out))
+    m.inputs, m.outputs = [x], [y]
+    m.op("QUANTIZE", [x], [y])
+    check(tmp_path_factory.mktemp("requantize"), m, seed, oracles=("tflm",))
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), scale(1e-6, 10.0), ZP, st.integers(0, 99))
+def test_dequantize_to_float32(tmp_path_factory, shape, s, z, seed):
+    m = ModelSpec()
+    x = m.tensor("x", shape, "int8", scale=s, zp=z)
+    y = m.tensor("y", shape, "float32")
+    m.inputs, m.outputs = [x], [y]
+    m.op("DEQUANTIZE", [x], [y])
+    check(tmp_path_factory.mktemp("dequantize"), m, seed)
+
+
+@given(st.sampled_from(["MAXIMUM", "MINIMUM"]), broadcast_shapes(), scale(1e-3, 1.0), ZP, scale(1e-3, 1.0),
+       ZP, st.integers(0, 99))
+def test_maximum_minimum(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, seed):
+    a_shape, b_shape = shapes
+    m = ModelSpec()
+    a = m.tensor("a", a_shape, "int8", scale=s1, zp=z1)
+    b = m.tensor("b", b_shape, "int8", scale=s2, zp=z2)
+    y = m.tensor("y", list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape))), "int8", scale=s1, zp=z1)
+    m.inputs, m.outputs = [a, b], [y]
+    m.op(opcode, [a, b], [y], version=2)
+    check(tmp_path_factory.mktemp("maxmin"), m, seed)
+
+
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.integers(1, 3), st.data(), scale(), ZP,
+       st.integers(0, 99))
+def test_pack(tmp_path_factory, shape, n, data, s, z, seed):
+    axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
+    m = ModelSpec()
+    ins = [m.tensor(f"x{k}", shape, "int8", scale=s, zp=z) for k in range(n)]
+    out = list(shape)
+    out.insert(axis % (len(shape) + 1), n)
+    y = m.tensor("y", out, "int8", scale=s, zp=z)
+    m.inputs, m.outputs = ins, [y]
+    m.op("PACK", ins, [y], "PackOptions", ValuesCount=n, Axis=axis)
+    check(tmp_path_factory.mktemp("pack"), m, seed, reference=lambda xs: np.stack(xs, axis=axis))
