@@ -54,14 +54,14 @@ def cmd_inspect(args) -> int:
     from mcugen.pipeline import read
 
     summary = summarize(read(args.model))
-    print(json.dumps(summary, indent=2) if args.json else format_text(summary))
+    print(json.dumps(summary, indent=2) if args.json else format_text(summary, args.model))
     return 0 if summary["supported"] else EXIT_ERROR
 
 
 def cmd_run(args) -> int:
     from mcugen.pipeline import lower
 
-    g = lower(args.model)
+    g = lower(args.model, tuple(args.outputs))
     out_path = Path(args.output)
     _refuse_overwrite(out_path, args.force)
     dump = Path(args.dump_layers) if args.dump_layers else None
@@ -86,7 +86,7 @@ def cmd_compare(args) -> int:
     from mcugen.compare import compare_with_tflm, load_samples, random_inputs
     from mcugen.pipeline import lower
 
-    g = lower(args.model)
+    g = lower(args.model, tuple(args.outputs))
     samples = (load_samples(g, Path(args.data)) if args.data
                else random_inputs(g, args.samples, args.seed))
     source = args.data or f"random inputs, seed {args.seed}"
@@ -114,7 +114,7 @@ def _build(args, out_dir: Path):
     from mcugen.targets import build_for, check_board
 
     check_board(args.board)
-    g = compile_model(args.model)
+    g = compile_model(args.model, tuple(args.outputs))
     out = OutDir(out_dir)
     say(f"building {Path(args.model).name} for {args.board} in {out_dir}/")
     result = build_for(args.board, g, out, Path(args.model).name, args.command_line, stock=args.stock,
@@ -155,7 +155,7 @@ def cmd_test(args) -> int:
             g, result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build")
             program, sizes = result.program, _sizes(result)
         else:
-            g = compile_model(args.model)
+            g = compile_model(args.model, tuple(args.outputs))
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
         samples = (load_samples(g, Path(args.data)) if args.data
                    else random_inputs(g, args.samples, args.seed))
@@ -205,8 +205,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_inspect)
 
+    def outputs_arg(p):
+        p.add_argument("--outputs", action="append", default=[], metavar="T1,T2",
+                       help="make these tensors the outputs and leave out the layers after them "
+                            "(names as `mcugen inspect` prints them; repeat for names with commas)")
+
     p = sub.add_parser("run", help="run the golden model on the host")
     p.add_argument("model")
+    outputs_arg(p)
     p.add_argument("--input", action="append", required=True, help=".npy file, one per model input")
     p.add_argument("--output", required=True, help=".npz to write (output_0, output_1, …)")
     p.add_argument("--dump-layers", metavar="DIR", help="write every intermediate tensor here")
@@ -215,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="golden model vs TFLM, layer by layer")
     p.add_argument("model")
+    outputs_arg(p)
     p.add_argument("--samples", type=int, default=3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
@@ -228,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--stock", action="store_true",
                        help="use the board's stock PlatformIO platform and framework (needs internet once)")
         if model:
+            outputs_arg(p)
             p.add_argument("--sanitize", action="store_true",
                            help="host only: build with -fsanitize=address,undefined")
 

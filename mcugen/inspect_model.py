@@ -4,7 +4,7 @@ from __future__ import annotations
 from mcugen import ops
 from mcugen.golden import describe
 from mcugen.ir import Graph, Tensor
-from mcugen.passes.check_support import find_problems
+from mcugen.passes.check_support import diagnose
 
 
 def _io(t: Tensor) -> dict:
@@ -12,8 +12,23 @@ def _io(t: Tensor) -> dict:
                 scale=t.quant.s if t.quant else None, zero_point=t.quant.zp if t.quant else None)
 
 
+def partition(g: Graph, by_op: dict[int, list[str]], macs: list[int]) -> dict:
+    """The Edge TPU compiler's report, for a microcontroller: the ops that run before the first
+    one mcugen can't, that blocker and every later one, and the tensors to cut the model at
+    (`--outputs`) to build the part that runs."""
+    first = min(by_op)
+    blocker = g.ops[first]
+    before = {t for op in g.ops[:first] for t in op.outputs} | set(g.inputs)
+    cut = [g.tensors[t].name for t in blocker.inputs if t in before]
+    return dict(runs=first, runs_macs=sum(macs[:first]),
+                first_blocker=dict(index=blocker.origin, op=blocker.opcode, problems=by_op[first]),
+                later_blockers=[dict(index=g.ops[k].origin, op=g.ops[k].opcode) for k in sorted(by_op)[1:]],
+                cut_at=cut if first else [])
+
+
 def summarize(g: Graph) -> dict:
-    problems = find_problems(g)
+    model_problems, by_op = diagnose(g)
+    problems = model_problems + [p for k in sorted(by_op) for p in by_op[k]]
     rows = []
     for op in g.ops:
         opdef = ops.lookup(op.opcode)
@@ -32,10 +47,11 @@ def summarize(g: Graph) -> dict:
                 totals=dict(ops=len(g.ops), tensors=len(g.tensors),
                             macs=sum(r["macs"] for r in rows),
                             weight_bytes=sum(t.nbytes for t in g.tensors if t.is_const)),
-                supported=not problems, problems=problems)
+                supported=not problems, problems=problems,
+                partition=partition(g, by_op, [r["macs"] for r in rows]) if by_op and not model_problems else None)
 
 
-def format_text(s: dict) -> str:
+def format_text(s: dict, path: str) -> str:
     def io_line(k, t):
         q = f"scale {t['scale']:.6g}  zero point {t['zero_point']}" if t["scale"] is not None else "not quantized"
         return f"  {k}  {t['name']}  {describe(t['dtype'], t['shape'])}  {q}"
@@ -55,4 +71,15 @@ def format_text(s: dict) -> str:
     else:
         lines.append(f"verdict  not supported ({len(s['problems'])} problem(s)):")
         lines += [f"  - {p}" for p in s["problems"]]
+    part = s["partition"]
+    if part:
+        first = part["first_blocker"]
+        lines.append(f"partition  the first {part['runs']} op(s) run ({part['runs_macs']:,} MACs); "
+                     f"the first blocker is op {first['index']} {first['op']}")
+        if part["later_blockers"]:
+            lines.append("           later blockers: " + ", ".join(f"op {b['index']} {b['op']}"
+                                                            for b in part["later_blockers"]))
+        if part["cut_at"]:
+            lines.append(f"           to build the part that runs: mcugen build {path} "
+                         f"--outputs {','.join(part['cut_at'])} --board B")
     return "\n".join(lines)

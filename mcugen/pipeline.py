@@ -5,6 +5,7 @@ from pathlib import Path
 
 from mcugen.ir import Graph
 from mcugen.passes.check_support import check_support
+from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.fold_constants import fold_constants
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
@@ -20,17 +21,19 @@ def read(model_path: str | Path) -> Graph:
     return graph
 
 
-def lower(model_path: str | Path) -> Graph:
-    """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs)."""
+def lower(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
+    """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs).
+    `outputs`: tensor names to make the outputs, leaving out the layers after them."""
     graph = read(model_path)
+    graph = cut_outputs(graph, outputs)  # --outputs: only the part the user asked for
     graph = check_support(graph)      # int8 layers, every op has a kernel
     graph = prepare_ops(graph)        # TFLM's Prepare, done at build time
     return graph
 
 
-def compile_model(model_path: str | Path) -> Graph:
+def compile_model(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
     """Back end on top: each op's C kernel call, then every activation's place in the arena."""
-    graph = lower(model_path)
+    graph = lower(model_path, outputs)
     graph = lower_ops(graph)          # one kernel call per op (RESHAPE: none, it aliases)
     graph = plan_memory(graph)        # lifetimes -> arena offsets
     return graph

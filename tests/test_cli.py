@@ -219,3 +219,44 @@ def test_module_entry_point_runs(shared_models):
     proc = subprocess.run([sys.executable, "-m", "mcugen", "inspect", str(shared_models / KWS)],
                           capture_output=True, text=True)
     assert proc.returncode == 0 and "verdict  supported" in proc.stdout
+
+
+# -- partition report and --outputs -----------------------------------------------------------------
+def tail_model(tmp_path):
+    """A CONV_2D mcugen runs, then an ELU it has no kernel for (TFLM has one)."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 6, 6, 3], "int8", scale=0.05, zp=-3)
+    w = m.const("w", np.arange(108).reshape(4, 3, 3, 3) % 7 - 3, "int8", scale=[0.01] * 4, zp=[0] * 4, axis=0)
+    y = m.tensor("features,0", [1, 6, 6, 4], "int8", scale=0.05, zp=1)
+    z = m.tensor("z", [1, 6, 6, 4], "int8", scale=0.05, zp=1)
+    m.op("CONV_2D", [x, w, -1], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1)
+    m.op("ELU", [y], [z])
+    m.inputs, m.outputs = [x], [z]
+    path = tmp_path / "tail.tflite"
+    path.write_bytes(m.build())
+    return path
+
+
+def test_inspect_prints_the_partition_and_where_to_cut(capsys, tmp_path):
+    path = tail_model(tmp_path)
+    code, out, _ = run_cli(capsys, "inspect", path)
+    assert code == 1 and "unsupported op ELU at index 1" in out
+    assert "the first 1 op(s) run (3,888 MACs); the first blocker is op 1 ELU" in out
+    assert f"mcugen build {path} --outputs features,0 --board B" in out
+    code, out, _ = run_cli(capsys, "inspect", path, "--json")
+    part = json.loads(out)["partition"]
+    assert part["cut_at"] == ["features,0"] and part["first_blocker"]["op"] == "ELU"
+
+
+def test_outputs_builds_and_validates_the_part_that_runs(capsys, tmp_path):
+    path = tail_model(tmp_path)
+    code, out, _ = run_cli(capsys, "compare", path, "--outputs", "features,0")
+    assert code == 0 and "bit-exact on 3 sample(s)" in out  # against TFLM's tensor of that name
+    code, out, err = run_cli(capsys, "test", path, "--outputs", "features,0", "--board", "host",
+                             "--out", tmp_path / "build")
+    assert code == 0 and "bit-exact on 3 sample(s) on host" in out, err
+    header = (tmp_path / "build" / "include" / "model.h").read_text()
+    assert "cut:     outputs are the tensors features,0; the layers after them are left out" in header
+    code, _, err = run_cli(capsys, "build", path, "--outputs", "nope", "--board", "host",
+                           "--out", tmp_path / "other")
+    assert_one_error_line(code, err, "tail has no tensor named 'nope'")

@@ -56,24 +56,26 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
     return problems
 
 
-def find_problems(g: Graph) -> list[str]:
-    """Every reason the model is unsupported, in model order; empty means supported."""
-    problems = []
+def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
+    """Why the model can't run: problems of the whole model, and each op's (keyed by position),
+    every message naming the op by its index in the model file. Both empty means supported."""
+    model: list[str] = []
+    by_op: dict[int, list[str]] = {}
     if g.subgraph_count != 1:
-        problems.append(f"model has {g.subgraph_count} subgraphs (control flow or CALL_ONCE "
-                        "initialisation); mcugen runs single-subgraph models")
+        model.append(f"model has {g.subgraph_count} subgraphs (control flow or CALL_ONCE "
+                     "initialisation); mcugen runs single-subgraph models")
     legacy = _legacy_uint8(g)
     if legacy:
-        return problems + [legacy]
+        return model + [legacy], by_op
     dynamic = [t for t in g.tensors if t.dynamic]
     if dynamic:
-        problems.append(f"dynamic shapes: {len(dynamic)} tensor(s) with unknown dimensions, "
-                        f"e.g. '{dynamic[0].name}' {list(dynamic[0].shape)} "
-                        "(re-export with fixed shapes)")
+        model.append(f"dynamic shapes: {len(dynamic)} tensor(s) with unknown dimensions, "
+                     f"e.g. '{dynamic[0].name}' {list(dynamic[0].shape)} (re-export with fixed shapes)")
     seen: set[int] = set()
     written = set(g.inputs)
     for op in g.ops:
         where = f"{op.opcode} at index {op.origin}"
+        problems = []
         state = [g.tensors[t].name for t in op.inputs if t >= 0 and g.tensors[t].variable]
         if state:
             problems.append(f"{where}: keeps state in variable tensor '{state[0]}'; {STATE}")
@@ -92,11 +94,19 @@ def find_problems(g: Graph) -> list[str]:
             own = [f"reads tensor '{unwritten[0]}' that no earlier op writes"] if unwritten else []
             own = own or _tensor_problems(g, op, opdef, seen) or opdef.check(g, op)
             problems.extend(f"{where}: {p}" for p in own)
+        if problems:
+            by_op[op.index] = problems
         written.update(op.outputs)
     for t in g.outputs:
         if t not in written and not g.tensors[t].is_const:
-            problems.append(f"output '{g.tensors[t].name}' is never written")
-    return problems
+            model.append(f"output '{g.tensors[t].name}' is never written")
+    return model, by_op
+
+
+def find_problems(g: Graph) -> list[str]:
+    """Every reason the model is unsupported, in model order; empty means supported."""
+    model, by_op = diagnose(g)
+    return model + [p for k in sorted(by_op) for p in by_op[k]]
 
 
 def check_support(g: Graph) -> Graph:
