@@ -102,9 +102,10 @@ class _LayerEmitter:
     def slice(self, s: Slice) -> str:
         if not s.as_array:
             return self.tensor(s.tensors[0])
-        name = f"{self.prefix}_inputs"
+        name = f"{self.prefix}_{'outputs' if s.writable else 'inputs'}"
         items = ", ".join(self.tensor(t) for t in s.tensors)
-        self.data.append(f"static const int8_t *const {name}[{len(s.tensors)}] = {{{items}}};")
+        pointer = "int8_t *const" if s.writable else "const int8_t *const"
+        self.data.append(f"static {pointer} {name}[{len(s.tensors)}] = {{{items}}};")
         return name
 
     def arg(self, a) -> str:

@@ -35,8 +35,8 @@ class Runner:
         self.g = g
         # one slot per tensor plus a last one that stays None: an omitted input (-1) reads it
         self.slots = [t.data for t in g.tensors] + [None]
-        self.steps = [(ops.lookup(op.opcode).run, op, op.inputs, op.outputs[0], op.output(g).shape)
-                      for op in g.ops]
+        self.steps = [(ops.lookup(op.opcode).run, op, op.inputs, op.outputs,
+                       [g.tensors[t].shape for t in op.outputs]) for op in g.ops]
 
     def run(self, inputs: Sequence[np.ndarray],
             on_tensor: Callable[[int, np.ndarray], None] | None = None) -> list[np.ndarray]:
@@ -46,14 +46,15 @@ class Runner:
         values = self.slots.copy()
         for idx, x in zip(g.inputs, inputs):
             values[idx] = np.asarray(x)
-        for kernel, op, sources, out, expected in self.steps:
-            y = kernel(g, op, [values[i] for i in sources])
-            if y.shape != expected:
-                raise McugenError(f"op {op.origin} {op.opcode} produced shape {list(y.shape)}, "
-                                  f"model says {list(expected)}", "the model file is inconsistent")
-            values[out] = y
-            if on_tensor:
-                on_tensor(out, y)
+        for kernel, op, sources, outs, expected in self.steps:
+            ys = kernel(g, op, [values[i] for i in sources])
+            for out, y, shape in zip(outs, ys if isinstance(ys, list) else [ys], expected):
+                if y.shape != shape:
+                    raise McugenError(f"op {op.origin} {op.opcode} produced shape {list(y.shape)}, "
+                                      f"model says {list(shape)}", "the model file is inconsistent")
+                values[out] = y
+                if on_tensor:
+                    on_tensor(out, y)
         return [values[i] for i in g.outputs]
 
 

@@ -419,3 +419,49 @@ def test_pack(tmp_path_factory, shape, n, data, s, z, seed):
     m.inputs, m.outputs = ins, [y]
     m.op("PACK", ins, [y], "PackOptions", ValuesCount=n, Axis=axis)
     check(tmp_path_factory.mktemp("pack"), m, seed, reference=lambda xs: np.stack(xs, axis=axis))
+
+
+@given(st.sampled_from(["SPLIT", "SPLIT_V", "UNPACK"]), st.lists(st.integers(1, 4), min_size=1, max_size=4),
+       st.data(), scale(), ZP, st.integers(0, 99))
+def test_split(tmp_path_factory, opcode, shape, data, s, z, seed):
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    dim = shape[axis]
+    if opcode == "SPLIT":
+        n = data.draw(st.sampled_from([k for k in range(1, dim + 1) if dim % k == 0]))
+        sizes = [dim // n] * n
+    elif opcode == "SPLIT_V":
+        cuts = sorted(data.draw(st.sets(st.integers(1, dim - 1), max_size=3))) if dim > 1 else []
+        sizes = [b - a for a, b in zip([0] + cuts, cuts + [dim])]
+    else:
+        sizes = [1] * dim
+    m = ModelSpec()
+    x = m.tensor("x", shape, "int8", scale=s, zp=z)
+    outs = []
+    for k, size in enumerate(sizes):
+        part = list(shape)
+        part[axis] = size
+        if opcode == "UNPACK":
+            del part[axis]
+        outs.append(m.tensor(f"y{k}", part, "int8", scale=s, zp=z))
+    m.inputs, m.outputs = [x], outs
+    if opcode == "SPLIT":
+        m.op(opcode, [m.const("axis", [axis], "int32"), x], outs, "SplitOptions", NumSplits=len(sizes))
+    elif opcode == "SPLIT_V":
+        m.op(opcode, [x, m.const("sizes", sizes, "int32"), m.const("axis", [axis], "int32")], outs,
+             "SplitVOptions", NumSplits=len(sizes))
+    else:
+        m.op(opcode, [x], outs, "UnpackOptions", Num=len(sizes), Axis=axis)
+    check(tmp_path_factory.mktemp("split"), m, seed)
+
+
+@given(st.sampled_from(["DEPTH_TO_SPACE", "SPACE_TO_DEPTH"]), st.integers(1, 2), st.integers(1, 3),
+       st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), scale(), ZP, st.integers(0, 99))
+def test_space_depth(tmp_path_factory, opcode, n, h, w, c, b, s, z, seed):
+    small, big = [n, h, w, c * b * b], [n, h * b, w * b, c]
+    m = ModelSpec()
+    x, y = io(m, small if opcode == "DEPTH_TO_SPACE" else big, big if opcode == "DEPTH_TO_SPACE" else small,
+              (s, z), (s, z))
+    options = "DepthToSpaceOptions" if opcode == "DEPTH_TO_SPACE" else "SpaceToDepthOptions"
+    m.op(opcode, [x], [y], options, version=2, BlockSize=b)
+    # LiteRT's reference resolver has no int8 (version 2) DEPTH_TO_SPACE: TFLM only.
+    check(tmp_path_factory.mktemp("space"), m, seed, oracles=("tflm",))

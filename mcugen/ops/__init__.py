@@ -6,7 +6,8 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 - check(g, op):   why this instance can't run bit-exact like TFLM (empty = fine)
 - prepare(g, op): what TFLM computes in Prepare (multipliers, shifts, padding,
                   clamps, lookup tables), as plain Python/numpy values
-- run(g, op, xs): the golden kernel, numpy, vectorised, bit-exact with TFLM
+- run(g, op, xs): the golden kernel, numpy, vectorised, bit-exact with TFLM (a list of
+                  arrays for ops with several outputs)
 - macs(g, op):    multiply-accumulates, for reports
 - lower(g, op):   its C kernel call (mcugen.lowering.Call), or None when the output
                   only renames the input's bytes (RESHAPE)
@@ -57,7 +58,8 @@ class OpDef:
         if not self.foldable or any(t >= 0 and not g.tensors[t].is_const for t in op.inputs):
             return None
         op = dataclasses.replace(op, params=self.prepare(g, op))
-        return [self.run(g, op, [g.tensors[t].data if t >= 0 else None for t in op.inputs])]
+        ys = self.run(g, op, [g.tensors[t].data if t >= 0 else None for t in op.inputs])
+        return ys if isinstance(ys, list) else [ys]
 
 
 def register(*opcodes: str):

@@ -30,7 +30,7 @@ class Concatenation(OpDef):
         y = op.output(g)
         inner = [int(np.prod(op.input(g, i).shape[axis:])) for i in range(len(op.inputs))]
         concat = Struct("mcu_concat_params", "params", dict(
-            outer=int(np.prod(y.shape[:axis])), num_inputs=len(inner),
+            outer=int(np.prod(y.shape[:axis])), count=len(inner),
             inner=Const("inner", np.array(inner, dtype=np.int32))))
         return Call("mcu_concatenation_s8", (concat, Slice(tuple(op.inputs), as_array=True), writes(op)),
                     note=f"axis {axis}")

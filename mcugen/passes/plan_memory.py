@@ -47,6 +47,8 @@ def plan_memory(g: Graph) -> Graph:
             root[out] = root[src]
         else:
             root[out], born[out], names[out] = out, op.index, f"{layer_name(g, op)}_out"
+        for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
+            root[extra], born[extra], names[extra] = extra, op.index, f"{layer_name(g, op)}_out{k}"
 
     roots = sorted(set(root.values()), key=lambda r: (born[r], r))
     buffers = [Buffer(names[r], g.tensors[r].nbytes, born[r], group_last(r)) for r in roots]

@@ -137,10 +137,11 @@ typedef struct {
     int32_t pad_value;     /* in [-128, 127] */
 } mcu_pad_params;
 
-/* The output is `outer` repetitions of each input's next inner[i] bytes, inputs in order. */
+/* CONCATENATION: the output is `outer` repetitions of each input's next inner[i] bytes, inputs in order.
+ * SPLIT: the inverse, each of the `count` outputs taking its inner[i] bytes in turn. */
 typedef struct {
     int32_t outer;
-    int32_t num_inputs;
+    int32_t count; /* tensors joined or split off */
     const int32_t *inner;
 } mcu_concat_params;
 
@@ -223,8 +224,11 @@ void mcu_copy_strided_s8(const mcu_copy_params *copy, const int8_t *input, int8_
 /* PAD / PADV2: fill with pad_value, then copy the input into place. */
 void mcu_pad_s8(const mcu_pad_params *pad, const int8_t *input, int8_t *output);
 
-/* CONCATENATION of num_inputs tensors (equal quantization) along one axis. */
+/* CONCATENATION (and PACK) of `count` tensors (equal quantization) along one axis. */
 void mcu_concatenation_s8(const mcu_concat_params *concat, const int8_t *const *inputs, int8_t *output);
+
+/* SPLIT, SPLIT_V, UNPACK: one tensor cut into `count` along one axis (values copied). */
+void mcu_split_s8(const mcu_concat_params *split, const int8_t *input, int8_t *const *outputs);
 
 /* MEAN: requantized sum over the reduced axes (TFLM's QuantizedMeanOrSum). */
 void mcu_mean_s8(const mcu_reduce_params *reduce, const int8_t *input, int8_t *output);
