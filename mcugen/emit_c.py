@@ -97,7 +97,8 @@ class _LayerEmitter:
         if tensor.is_const:
             position = self.op.inputs.index(t)
             return self.const(Const(f"input{position}", tensor.data))
-        return _SLICE_CASTS.get(tensor.dtype, "") + self.slice_name(t)
+        cast = _SLICE_CASTS.get(tensor.dtype)
+        return f"{cast}({self.slice_name(t)})" if cast else self.slice_name(t)
 
     def slice(self, s: Slice) -> str:
         if not s.as_array:

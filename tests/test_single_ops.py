@@ -465,3 +465,28 @@ def test_space_depth(tmp_path_factory, opcode, n, h, w, c, b, s, z, seed):
     m.op(opcode, [x], [y], options, version=2, BlockSize=b)
     # LiteRT's reference resolver has no int8 (version 2) DEPTH_TO_SPACE: TFLM only.
     check(tmp_path_factory.mktemp("space"), m, seed, oracles=("tflm",))
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
+def test_gather(tmp_path_factory, shape, data, s, z, seed):
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    indices = data.draw(st.lists(st.integers(0, shape[axis] - 1), min_size=1, max_size=6))
+    m = ModelSpec()
+    x, y = io(m, shape, shape[:axis] + [len(indices)] + shape[axis + 1:], (s, z), (s, z))
+    m.op("GATHER", [x, m.const("indices", indices, "int32")], [y], "GatherOptions", Axis=axis)
+    check(tmp_path_factory.mktemp("gather"), m, seed)
+
+
+@given(st.sampled_from(["ARG_MAX", "ARG_MIN"]), st.lists(st.integers(1, 6), min_size=1, max_size=4),
+       st.data(), scale(), ZP, st.integers(0, 99))
+def test_arg_min_max(tmp_path_factory, opcode, shape, data, s, z, seed):
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    m = ModelSpec()
+    x = m.tensor("x", shape, "int8", scale=s, zp=z)
+    y = m.tensor("y", shape[:axis] + shape[axis + 1:], "int32")
+    m.inputs, m.outputs = [x], [y]
+    options = "ArgMaxOptions" if opcode == "ARG_MAX" else "ArgMinOptions"
+    m.op(opcode, [x, m.const("axis", [axis], "int32")], [y], options, version=2, OutputType=2)
+    # few distinct values, so that ties (the first position wins) are common
+    xs = [np.random.default_rng(seed).integers(-2, 2, size=shape).astype(np.int8)]
+    check(tmp_path_factory.mktemp("arg"), m, seed, xs=xs)

@@ -159,6 +159,23 @@ typedef struct {
     int32_t shift;
 } mcu_reduce_params;
 
+/* GATHER: for each of `outer` slabs of axis_size x inner values, the inner values at each index in turn. */
+typedef struct {
+    int32_t outer;
+    int32_t axis_size;
+    int32_t inner;
+    int32_t count;          /* number of indices */
+    const int32_t *indices; /* [count], each in [0, axis_size) */
+} mcu_gather_params;
+
+/* ARG_MAX / ARG_MIN over the middle axis of [outer, axis_size, inner]. */
+typedef struct {
+    int32_t outer;
+    int32_t axis_size;
+    int32_t inner;
+    int32_t minimum; /* 1: ARG_MIN */
+} mcu_arg_params;
+
 /* A float32 boundary: real = scale * (q - zero_point), with q int8. */
 typedef struct {
     float scale;
@@ -229,6 +246,12 @@ void mcu_concatenation_s8(const mcu_concat_params *concat, const int8_t *const *
 
 /* SPLIT, SPLIT_V, UNPACK: one tensor cut into `count` along one axis (values copied). */
 void mcu_split_s8(const mcu_concat_params *split, const int8_t *input, int8_t *const *outputs);
+
+/* GATHER with constant indices (values copied). */
+void mcu_gather_s8(const mcu_gather_params *gather, const int8_t *input, int8_t *output);
+
+/* ARG_MAX / ARG_MIN: the int32 position of the first largest (smallest) value along the axis. */
+void mcu_arg_min_max_s8(const mcu_arg_params *arg, const int8_t *input, int32_t *output);
 
 /* MEAN: requantized sum over the reduced axes (TFLM's QuantizedMeanOrSum). */
 void mcu_mean_s8(const mcu_reduce_params *reduce, const int8_t *input, int8_t *output);

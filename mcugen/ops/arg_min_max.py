@@ -1,0 +1,31 @@
+"""ARG_MAX and ARG_MIN: int8 in, int32 index out, over one constant axis; ties go to the first
+position (TFLM compares with a strict > or <, as numpy's argmax and argmin)."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import require_const
+
+
+@register("ARG_MAX", "ARG_MIN")
+class ArgMinMax(OpDef):
+    output_types = ("int32",)
+
+    def check(self, g, op):
+        return require_const(g, op, {1: "the axis"})
+
+    def prepare(self, g, op):
+        return dict(axis=int(op.input(g, 1).data.reshape(-1)[0]) % len(op.input(g, 0).shape))
+
+    def run(self, g, op, xs):
+        pick = np.argmin if op.opcode == "ARG_MIN" else np.argmax
+        return pick(xs[0], axis=op.params["axis"]).astype(np.int32).reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        axis, shape = op.params["axis"], op.input(g, 0).shape
+        params = Struct("mcu_arg_params", "params", dict(
+            outer=int(np.prod(shape[:axis])), axis_size=int(shape[axis]), inner=int(np.prod(shape[axis + 1:])),
+            minimum=int(op.opcode == "ARG_MIN")))
+        return Call("mcu_arg_min_max_s8", (params, reads(op), writes(op)), note=f"over axis {axis}")

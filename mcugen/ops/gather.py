@@ -1,0 +1,45 @@
+"""GATHER with constant indices (batch_dims 0): slices of the input along `axis`, picked by index and
+copied as they are. TFLM fails at run time on an index outside the axis; mcugen refuses it at build
+time. int32 gathers on constants (shape arithmetic) are folded at build time."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, Const, Struct, reads, writes
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import require_const, require_same_quant
+
+
+@register("GATHER")
+class Gather(OpDef):
+    foldable = True
+
+    def check(self, g, op):
+        problems = require_same_quant(g, op) + require_const(g, op, {1: "the indices"})
+        if op.attrs.get("batch_dims", 0) != 0:
+            problems.append("batch_dims other than 0 is not supported")
+        x, idx = op.input(g, 0), op.input(g, 1)
+        if not problems:
+            size = x.shape[op.attrs.get("axis", 0) % len(x.shape)]
+            bad = idx.data[(idx.data < 0) | (idx.data >= size)]
+            if bad.size:
+                problems.append(f"index {int(bad.flat[0])} is outside the gathered axis of {size}")
+        return problems
+
+    def prepare(self, g, op):
+        x = op.input(g, 0)
+        return dict(axis=op.attrs.get("axis", 0) % len(x.shape),
+                    indices=op.input(g, 1).data.astype(np.int64).reshape(-1))
+
+    def run(self, g, op, xs):
+        p = op.params
+        return np.take(xs[0], p["indices"], axis=p["axis"]).reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        p = op.params
+        shape = op.input(g, 0).shape
+        gather = Struct("mcu_gather_params", "params", dict(
+            outer=int(np.prod(shape[:p["axis"]])), axis_size=int(shape[p["axis"]]),
+            inner=int(np.prod(shape[p["axis"] + 1:])), count=len(p["indices"]),
+            indices=Const("indices", p["indices"].astype(np.int32))))
+        return Call("mcu_gather_s8", (gather, reads(op), writes(op)), note=f"axis {p['axis']}")
