@@ -125,6 +125,20 @@ class Graph:
             _require(0 <= idx < n, f"graph output {idx} is not a tensor")
         return self
 
+    def __str__(self) -> str:
+        """A compact text form, one line per op, that tests can state literally."""
+        def tname(i):
+            return "-" if i < 0 else f"t{i}"
+        lines = [f"graph {self.name} inputs=({', '.join(map(tname, self.inputs))}) "
+                 f"outputs=({', '.join(map(tname, self.outputs))})"]
+        for op in self.ops:
+            ins = ", ".join(map(tname, op.inputs))
+            outs = ", ".join(map(tname, op.outputs))
+            shape = "x".join(map(str, self.tensors[op.outputs[0]].shape)) if op.outputs else ""
+            lines.append(f"  {op.index}: {outs} = {op.opcode}({ins}) -> [{shape}]")
+        return "\n".join(lines)
+
+
 
 def _require(cond: bool, message: str) -> None:
     if not cond:

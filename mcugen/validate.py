@@ -22,6 +22,7 @@ class OutputDiff:
     differing: int
     rmse: float  # in real units, scale * (q - zero_point)
     cosine: float
+    unit: str = "LSB"  # of max_abs_diff: quantized steps, or "real" for a float output
 
     @classmethod
     def of(cls, ours: np.ndarray, theirs: np.ndarray, scale: float) -> "OutputDiff":
@@ -31,7 +32,8 @@ class OutputDiff:
         norm = np.linalg.norm(a) * np.linalg.norm(b)
         return cls(worst, differing,
                    float(np.sqrt(np.mean((d * scale) ** 2))) if d.size else 0.0,
-                   float(a @ b / norm) if norm else float(np.array_equal(a, b)))
+                   float(a @ b / norm) if norm else float(np.array_equal(a, b)),
+                   "real" if ours.dtype.kind == "f" else "LSB")
 
 
 @dataclass
@@ -48,7 +50,7 @@ class SampleResult:
         timing = f"{self.cycles:,} {self.clock}"
         if self.passed:
             return head + f"bit-exact, {timing}"
-        worst = ", ".join(f"output {k}: {d.differing} differ, max |diff| {d.max_abs_diff:g}, "
+        worst = ", ".join(f"output {k}: {d.differing} differ, max |diff| {d.max_abs_diff:g} {d.unit}, "
                           f"rmse {d.rmse:.4g}, cosine {d.cosine:.6f}"
                           for k, d in enumerate(self.outputs) if d.differing)
         return head + f"MISMATCH ({worst}), {timing}"
