@@ -490,3 +490,23 @@ def test_arg_min_max(tmp_path_factory, opcode, shape, data, s, z, seed):
     # few distinct values, so that ties (the first position wins) are common
     xs = [np.random.default_rng(seed).integers(-2, 2, size=shape).astype(np.int8)]
     check(tmp_path_factory.mktemp("arg"), m, seed, xs=xs)
+
+
+@pytest.mark.parametrize("opcode", ["GATHER", "ARG_MAX", "SPLIT"])
+def test_an_axis_out_of_range_is_refused_not_wrapped(tmp_path, opcode):
+    from mcugen.passes.check_support import find_problems
+    from mcugen.pipeline import read
+    m = ModelSpec()
+    x = m.tensor("x", [2, 3], "int8", scale=0.1, zp=0)
+    if opcode == "GATHER":
+        y = m.tensor("y", [2, 1], "int8", scale=0.1, zp=0)
+        m.op(opcode, [x, m.const("i", [0], "int32")], [y], "GatherOptions", Axis=2)
+    elif opcode == "ARG_MAX":
+        y = m.tensor("y", [2], "int32")
+        m.op(opcode, [x, m.const("axis", [2], "int32")], [y], "ArgMaxOptions", OutputType=2)
+    else:
+        y = m.tensor("y", [2, 3], "int8", scale=0.1, zp=0)
+        m.op(opcode, [m.const("axis", [-3], "int32"), x], [y], "SplitOptions", NumSplits=1)
+    m.inputs, m.outputs = [x], [y]
+    (tmp_path / "m.tflite").write_bytes(m.build())
+    assert any("is outside [-2, 2)" in p for p in find_problems(read(tmp_path / "m.tflite")))

@@ -68,6 +68,11 @@ def require_const(g: Graph, op: Op, what: dict[int, str]) -> list[str]:
     return problems
 
 
+def axis_problems(axis: int, rank: int) -> list[str]:
+    """TFLM refuses an axis outside [-rank, rank); wrapping it instead would run a model TFLM refuses."""
+    return [] if -rank <= axis < rank else [f"axis {axis} is outside [-{rank}, {rank})"]
+
+
 def pair_table(f) -> np.ndarray:
     """f(a, b) for every pair of int8 values a, b (as int64 arrays), as a [256, 256] int8 table
     indexed by their bytes: table[a.view(np.uint8), b.view(np.uint8)] == f(a, b)."""

@@ -6,7 +6,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const
+from mcugen.ops._quant import axis_problems, require_const
 
 
 @register("ARG_MAX", "ARG_MIN")
@@ -14,7 +14,8 @@ class ArgMinMax(OpDef):
     output_types = ("int32",)
 
     def check(self, g, op):
-        return require_const(g, op, {1: "the axis"})
+        problems = require_const(g, op, {1: "the axis"})
+        return problems or axis_problems(int(op.input(g, 1).data.reshape(-1)[0]), len(op.input(g, 0).shape))
 
     def prepare(self, g, op):
         return dict(axis=int(op.input(g, 1).data.reshape(-1)[0]) % len(op.input(g, 0).shape))

@@ -7,7 +7,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import axis_problems, require_const, require_same_quant
 
 
 @register("GATHER")
@@ -19,6 +19,7 @@ class Gather(OpDef):
         if op.attrs.get("batch_dims", 0) != 0:
             problems.append("batch_dims other than 0 is not supported")
         x, idx = op.input(g, 0), op.input(g, 1)
+        problems += axis_problems(op.attrs.get("axis", 0), len(x.shape))
         if not problems:
             size = x.shape[op.attrs.get("axis", 0) % len(x.shape)]
             bad = idx.data[(idx.data < 0) | (idx.data >= size)]

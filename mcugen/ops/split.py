@@ -6,7 +6,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Slice, Struct, reads
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const
+from mcugen.ops._quant import axis_problems, require_const
 
 # where each op keeps its data input and its axis (a constant tensor, or an attribute)
 _DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
@@ -18,7 +18,18 @@ class Split(OpDef):
 
     def check(self, g, op):
         what = {"SPLIT": {0: "the axis"}, "SPLIT_V": {1: "the split sizes", 2: "the axis"}, "UNPACK": {}}
-        return require_const(g, op, what[op.opcode])
+        problems = require_const(g, op, what[op.opcode])
+        if problems:
+            return problems
+        x = op.input(g, _DATA_INPUT[op.opcode])
+        axis = (op.attrs.get("axis", 0) if op.opcode == "UNPACK"
+                else int(op.input(g, 0 if op.opcode == "SPLIT" else 2).data.reshape(-1)[0]))
+        problems = axis_problems(axis, len(x.shape))
+        if not problems:
+            sizes = self.prepare(g, op)["sizes"]
+            if sum(sizes) != x.shape[axis % len(x.shape)]:
+                problems.append(f"the outputs take {sum(sizes)} of the axis's {x.shape[axis % len(x.shape)]}")
+        return problems
 
     def prepare(self, g, op):
         x = op.input(g, _DATA_INPUT[op.opcode])
