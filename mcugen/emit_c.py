@@ -84,6 +84,8 @@ class _LayerEmitter:
             return "{" + ", ".join(str(int(x)) for x in v) + "}"
         if isinstance(v, float):
             return c_float(v)
+        if isinstance(v, str):  # an enumerator of mcu_nn.h
+            return v
         return str(int(v))
 
     def struct(self, s: Struct) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.requant import INT32_MAX, INT32_MIN, int64, rounding_divide_by_pot, srdhm, trunc_div_pow2, where
+from mcugen.requant import (INT32_MAX, INT32_MIN, int64, rounding_divide_by_pot, srdhm, trunc_div_pow2, where,
+                            wrap_int32)
 
 
 def saturating_shift_left(x, exponent: int):
@@ -120,3 +121,29 @@ def reciprocal(x, integer_bits: int):
     num_bits_over_unit = integer_bits - headroom_plus_one
     shifted_minus_one = ((x << headroom_plus_one) & 0xFFFFFFFF) - (1 << 31)
     return one_over_one_plus_x_for_x_in_0_1(shifted_minus_one), num_bits_over_unit
+
+
+def inv_sqrt_multiplier(value: int) -> tuple[int, int]:
+    """TFLM GetInvSqrtQuantizedMultiplierExp(value, kReverseShift): 1/sqrt(value) as the (multiplier,
+    shift) pair MultiplyByQuantizedMultiplier takes, for a Python int value >= 0 (0 and 1 give
+    (INT32_MAX, 0)). The value is normalised to [2^27, 2^29) by bit pairs, then five Newton-Raphson
+    steps x <- 1.5x - (v/2)x^3 run in Q3.28, and x is scaled by sqrt(2)/2 in Q0.31."""
+    if value <= 1:
+        return INT32_MAX, 0
+    shift = 11
+    while value >= 1 << 29:
+        value //= 4
+        shift += 1
+    pairs = (count_leading_zeros_u32(value) - 1) // 2 - 1
+    shift -= pairs
+    value <<= 2 * pairs
+    half_input = rounding_divide_by_pot(value >> 1, 1)
+    half_three = (1 << 28) + (1 << 27)
+    x = 1 << 28  # 1.0 in Q3.28
+    for _ in range(5):
+        x3 = rescale(srdhm(srdhm(x, x), x), 9, 3)
+        x = rescale(wrap_int32(srdhm(half_three, x) - srdhm(half_input, x3)), 6, 3)
+    x = int(srdhm(x, 1518500250))  # sqrt(2)/2 in Q0.31
+    if shift < 0:
+        x, shift = int(wrap_int32(x << -shift)), 0
+    return x, -shift

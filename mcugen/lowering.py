@@ -30,7 +30,7 @@ class Struct:
 
     ctype: str
     name: str
-    fields: dict  # values: int, list of ints, Const, or a nested dict
+    fields: dict  # values: int, list of ints, str (an enumerator of mcu_nn.h), Const, or a nested dict
 
 
 @dataclass(frozen=True)

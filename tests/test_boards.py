@@ -136,6 +136,42 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
 
 
+def _chain_of_newer_ops():
+    """SPACE_TO_BATCH_ND -> BATCH_TO_SPACE_ND -> PRELU -> RESIZE_BILINEAR -> ABS -> SQUARED_DIFFERENCE
+    -> RSQRT (whose input, a square, is never negative)."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4, 6, 3], "int8", scale=0.05, zp=-3)
+    batched = m.tensor("batched", [4, 3, 3, 3], "int8", scale=0.05, zp=-3)
+    m.op("SPACE_TO_BATCH_ND", [x, m.const("block", [2, 2], "int32"), m.const("pads", [[1, 1], [0, 0]], "int32")],
+         [batched], "SpaceToBatchNDOptions")
+    space = m.tensor("space", [1, 4, 6, 3], "int8", scale=0.05, zp=-3)
+    m.op("BATCH_TO_SPACE_ND", [batched, m.const("block2", [2, 2], "int32"),
+                               m.const("crops", [[1, 1], [0, 0]], "int32")], [space], "BatchToSpaceNDOptions")
+    prelu = m.tensor("prelu", [1, 4, 6, 3], "int8", scale=0.04, zp=-10)
+    m.op("PRELU", [space, m.const("alpha", [-90, 30, 127], "int8", scale=0.01, zp=4)], [prelu])
+    big = m.tensor("big", [1, 7, 5, 3], "int8", scale=0.04, zp=-10)
+    m.op("RESIZE_BILINEAR", [prelu, m.const("size", [7, 5], "int32")], [big], "ResizeBilinearOptions",
+         version=3, HalfPixelCenters=True)
+    magnitude = m.tensor("abs", [1, 7, 5, 3], "int8", scale=0.03, zp=-100)
+    m.op("ABS", [big], [magnitude], version=2)
+    square = m.tensor("square", [1, 7, 5, 3], "int8", scale=0.05, zp=-128)
+    m.op("SQUARED_DIFFERENCE", [magnitude, big], [square], version=2)
+    y = m.tensor("y", [1, 7, 5, 3], "int8", scale=0.1, zp=-50)
+    m.op("RSQRT", [square], [y], version=2)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_newer_reference_kernels_are_bit_exact_on_the_emulated_board(tmp_path):
+    path = tmp_path / "chain.tflite"
+    path.write_bytes(_chain_of_newer_ops().build())
+    g = compile_model(path)
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "chain.tflite", "test")
+    _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 3, seed=4))
+    assert [op.opcode for op in g.ops][-1] == "RSQRT" and len(g.ops) == 7
+    assert all(r.passed for r in results), [r.outputs for r in results]
+
+
 @pytest.mark.parametrize("model", ["mlperf_kws_dscnn.tflite", "tflm_person_detect.tflite"])
 def test_nano33_offline_build_compiles_and_reports_sizes(tmp_path, model):
     g, result = _build(tmp_path, model, "nano33")

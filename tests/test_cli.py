@@ -8,6 +8,7 @@ import sys
 import numpy as np
 import pytest
 
+from conftest import ROOT
 from mcugen.cli import main
 from tflite_writer import ModelSpec
 
@@ -260,3 +261,27 @@ def test_outputs_builds_and_validates_the_part_that_runs(capsys, tmp_path):
     code, _, err = run_cli(capsys, "build", path, "--outputs", "nope", "--board", "host",
                            "--out", tmp_path / "other")
     assert_one_error_line(code, err, "tail has no tensor named 'nope'")
+
+
+def test_run_takes_and_returns_the_models_float_ends(capsys, tmp_path):
+    from mcugen.oracle import Tflm
+    model = ROOT / "tests" / "models" / "real" / "mlex_ds_cnn_m_quantized.tflite"
+    x = np.random.default_rng(5).normal(0, 3, (1, 490)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    code, _, _ = run_cli(capsys, "run", model, "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
+    assert code == 0
+    y = np.load(tmp_path / "o.npz")["output_0"]
+    expected = Tflm(model).run([x], 1)[0]
+    assert y.dtype == np.float32 and y.tobytes() == expected.tobytes()  # same float32 bit patterns
+    np.save(tmp_path / "x8.npy", np.zeros((1, 490), np.int8))
+    code, _, err = run_cli(capsys, "run", model, "--input", tmp_path / "x8.npy", "--output", tmp_path / "p.npz")
+    assert_one_error_line(code, err, "expects float32[1, 490]", "got int8[1, 490]")
+
+
+def test_dequantize_to_int8_is_refused_as_tflm_refuses_it(capsys, tmp_path):
+    from mcugen.oracle import Tflm
+    path = one_op_model(tmp_path, opcode="DEQUANTIZE")
+    with pytest.raises(Exception):
+        Tflm(path).run([np.zeros((1, 4), np.int8)], 1)
+    code, out, _ = run_cli(capsys, "inspect", path)
+    assert "DEQUANTIZE" in out and "float32" in out and "verdict  supported" not in out

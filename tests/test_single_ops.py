@@ -13,6 +13,7 @@ from conftest import OBJECT_CACHE
 from mcugen import golden
 from mcugen.build import build_host
 from mcugen.compare import differences, random_input
+from mcugen.errors import McugenError
 from mcugen.oracle import LiteRtRef, Tflm
 from mcugen.pipeline import compile_model
 from mcugen.validate import run_on_target
@@ -200,7 +201,7 @@ def broadcast_shapes(draw):
     return (base, other) if draw(st.booleans()) else (other, base)
 
 
-@given(st.sampled_from(["ADD", "SUB", "MUL"]), broadcast_shapes(), scale(1e-3, 1.0), ZP,
+@given(st.sampled_from(["ADD", "SUB", "MUL", "SQUARED_DIFFERENCE"]), broadcast_shapes(), scale(1e-3, 1.0), ZP,
        scale(1e-3, 1.0), ZP, scale(1e-3, 2.0), ZP, ACTS, st.integers(0, 99))
 def test_binary(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, so, zo, act, seed):
     a_shape, b_shape = shapes
@@ -210,9 +211,85 @@ def test_binary(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, so, zo, act, s
     b = m.tensor("b", b_shape, "int8", scale=s2, zp=z2)
     y = m.tensor("y", out_shape, "int8", scale=so, zp=zo)
     m.inputs, m.outputs = [a, b], [y]
-    options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[opcode]
-    m.op(opcode, [a, b], [y], options, version=2, FusedActivationFunction=act)
+    if opcode == "SQUARED_DIFFERENCE":
+        m.op(opcode, [a, b], [y], version=2)
+    else:
+        options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[opcode]
+        m.op(opcode, [a, b], [y], options, version=2, FusedActivationFunction=act)
     check(tmp_path_factory.mktemp("bin"), m, seed)
+
+
+@given(st.sampled_from(["ABS", "RSQRT"]), st.lists(st.integers(1, 6), min_size=1, max_size=4),
+       scale(1e-4, 2.0), ZP, scale(1e-3, 2.0), ZP, st.booleans(), st.integers(0, 99))
+def test_abs_rsqrt(tmp_path_factory, opcode, shape, s_in, z_in, s_out, z_out, same_scale, seed):
+    m = ModelSpec()
+    x, y = io(m, shape, shape, (s_in, z_in), (s_in if same_scale else s_out, z_out))
+    m.op(opcode, [x], [y], version=2)
+    # RSQRT of a negative real fails the invoke in TFLM: feed values at or above the zero point
+    low = z_in if opcode == "RSQRT" else -128
+    xs = [np.random.default_rng(seed).integers(low, 128, size=shape).astype(np.int8)]
+    check(tmp_path_factory.mktemp("abs_rsqrt"), m, seed, xs=xs)
+
+
+def test_rsqrt_of_a_negative_input_stops_the_golden_model_as_it_stops_tflm(tmp_path):
+    m = ModelSpec()
+    x, y = io(m, [4], [4], (0.1, 3), (0.1, 0))
+    m.op("RSQRT", [x], [y], version=2)
+    path = tmp_path / "rsqrt.tflite"
+    path.write_bytes(m.build())
+    xs = [np.array([3, 4, 2, 10], dtype=np.int8)]
+    with pytest.raises(Exception, match="invocation failed"):
+        Tflm(path.read_bytes()).run(xs, 1)
+    with pytest.raises(McugenError, match="RSQRT .*negative input"):
+        golden.run(compile_model(path), xs)
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data(), scale(1e-3, 1.0), ZP,
+       scale(1e-3, 1.0), ZP, scale(1e-3, 1.0), ZP, st.integers(0, 99))
+def test_prelu(tmp_path_factory, shape, data, s_in, z_in, s_a, z_a, s_out, z_out, seed):
+    # alpha: the input's trailing axes, some of them 1 (one slope per channel is the usual case)
+    tail = shape[data.draw(st.integers(0, len(shape) - 1)):]
+    alpha_shape = [d if data.draw(st.booleans()) else 1 for d in tail]
+    m = ModelSpec()
+    x, y = io(m, shape, shape, (s_in, z_in), (s_out, z_out))
+    alpha = m.const("alpha", np.random.default_rng(seed).integers(-128, 128, alpha_shape), "int8",
+                    scale=s_a, zp=z_a)
+    m.op("PRELU", [x, alpha], [y])
+    check(tmp_path_factory.mktemp("prelu"), m, seed)
+
+
+@given(st.sampled_from(["SPACE_TO_BATCH_ND", "BATCH_TO_SPACE_ND"]), st.booleans(), st.integers(1, 2),
+       st.lists(st.integers(1, 4), min_size=2, max_size=2), st.integers(1, 3), st.integers(1, 3), st.data(),
+       scale(), ZP, st.integers(0, 99))
+def test_space_batch(tmp_path_factory, opcode, three_d, n, blocks, h, c, data, s, z, seed):
+    spatial = 1 if three_d else 2
+    block = blocks[:spatial]
+    small = [data.draw(st.integers(1, 3)) for _ in block]  # the batched side's height (and width)
+    edges = []
+    for b, k in zip(block, small):
+        total = data.draw(st.integers(0, b * k - 1))  # padding (or crop) summed over both ends
+        before = data.draw(st.integers(0, total))
+        edges.append([before, total - before])
+    space = [n] + [b * k - sum(e) for b, k, e in zip(block, small, edges)] + [c]
+    batched = [n * int(np.prod(block))] + small + [c]
+    m = ModelSpec()
+    shapes = (space, batched) if opcode == "SPACE_TO_BATCH_ND" else (batched, space)
+    x, y = io(m, *shapes, (s, z), (s, z))
+    options = "SpaceToBatchNDOptions" if opcode == "SPACE_TO_BATCH_ND" else "BatchToSpaceNDOptions"
+    m.op(opcode, [x, m.const("block", block, "int32"), m.const("edges", edges, "int32")], [y], options)
+    # TFLM pads with uninitialised memory, LiteRT with the zero point (mcugen/ops/space_batch.py)
+    padded = opcode == "SPACE_TO_BATCH_ND" and any(map(any, edges))
+    check(tmp_path_factory.mktemp("space_batch"), m, seed, oracles=("litert",) if padded else ("tflm", "litert"))
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 12), st.integers(1, 12), st.integers(1, 3),
+       st.sampled_from([(False, False), (True, False), (False, True)]), scale(), ZP, st.integers(0, 99))
+def test_resize_bilinear(tmp_path_factory, h, w, oh, ow, c, flags, s, z, seed):
+    m = ModelSpec()
+    x, y = io(m, [1, h, w, c], [1, oh, ow, c], (s, z), (s, z))
+    m.op("RESIZE_BILINEAR", [x, m.const("size", [oh, ow], "int32")], [y],
+         "ResizeBilinearOptions", version=3, AlignCorners=flags[0], HalfPixelCenters=flags[1])
+    check(tmp_path_factory.mktemp("bilinear"), m, seed)
 
 
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.integers(2, 3), st.data(), scale(), ZP,

@@ -1,9 +1,10 @@
-"""ADD and SUB int8: TFLM's rescale-both-inputs-to-a-common-scale arithmetic.
+"""ADD, SUB and SQUARED_DIFFERENCE int8: TFLM's rescale-both-inputs-to-a-common-scale arithmetic.
 
-Inputs are shifted left by 20 bits, each rescaled to 1/(2*max input scale),
-summed (or subtracted) and rescaled to the output, every step double-rounded.
-Broadcasting follows numpy's rules, which match TFLM's for these ops. The golden
-model runs that arithmetic once, on all 256 x 256 input pairs, and looks results up.
+Inputs are shifted left (20 bits; 7 for SQUARED_DIFFERENCE, whose square must fit int32), each
+rescaled to 1/(2*max input scale), summed, subtracted or subtracted and squared, and rescaled to the
+output (for the square: by (2*max scale)^2 / (2^14 * output scale)), every step double-rounded.
+Broadcasting follows numpy's rules, which match TFLM's for these ops. The golden model runs that
+arithmetic once, on all 256 x 256 input pairs, and looks results up.
 """
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from mcugen.ops import register
 from mcugen.ops._quant import PairOp, fused_range, pair_table, problems_fused_activation
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_s8
 
-LEFT_SHIFT = 20
+LEFT_SHIFT = {"ADD": 20, "SUB": 20, "SQUARED_DIFFERENCE": 7}
+OPERATION = {"ADD": "MCU_ADD", "SUB": "MCU_SUB", "SQUARED_DIFFERENCE": "MCU_SQUARED_DIFFERENCE"}
 
 
-@register("ADD", "SUB")
+@register("ADD", "SUB", "SQUARED_DIFFERENCE")
 class AddSub(PairOp):
     def check(self, g, op):
         return problems_fused_activation(op)
@@ -25,22 +27,26 @@ class AddSub(PairOp):
     def prepare(self, g, op):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         twice_max = 2.0 * float(max(np.float32(a.quant.s), np.float32(b.quant.s)))
+        left = LEFT_SHIFT[op.opcode]
         m1, s1 = quantize_multiplier(float(a.quant.s) / twice_max)
         m2, s2 = quantize_multiplier(float(b.quant.s) / twice_max)
-        mo, so = quantize_multiplier(twice_max / ((1 << LEFT_SHIFT) * float(y.quant.s)))
+        squared = op.opcode == "SQUARED_DIFFERENCE"
+        mo, so = quantize_multiplier((twice_max * twice_max if squared else twice_max)
+                                     / ((1 << (2 * left if squared else left)) * float(y.quant.s)))
         act_min, act_max = fused_range(g, op)
         rq1, rq2 = Requant.of(m1, s1), Requant.of(m2, s2)
         rq_out = Requant.of(mo, so, y.quant.zp, act_min, act_max)
-        sign = -1 if op.opcode == "SUB" else 1
 
         def tflm_arithmetic(x1, x2):
-            return requantize_s8(requantize((x1 - a.quant.zp) << LEFT_SHIFT, rq1)
-                                 + sign * requantize((x2 - b.quant.zp) << LEFT_SHIFT, rq2), rq_out)
+            y1 = requantize((x1 - a.quant.zp) << left, rq1)
+            y2 = requantize((x2 - b.quant.zp) << left, rq2)
+            raw = {"ADD": lambda: y1 + y2, "SUB": lambda: y1 - y2, "SQUARED_DIFFERENCE": lambda: (y1 - y2) ** 2}
+            return requantize_s8(raw[op.opcode](), rq_out)
 
         return dict(input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
                     input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
                     output_multiplier=mo, output_shift=so, act_min=act_min, act_max=act_max,
-                    left_shift=LEFT_SHIFT,
+                    left_shift=left,
                     # host-only: the golden model's result for every pair of inputs, made once
                     golden_pairs=pair_table(tflm_arithmetic))
 
@@ -49,9 +55,9 @@ class AddSub(PairOp):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         add = Struct("mcu_add_params", "params", dict(
             input1_offset=-p["input1_zp"], input2_offset=-p["input2_zp"], output_offset=p["output_zp"],
-            left_shift=LEFT_SHIFT, input1_multiplier=p["input1_multiplier"], input1_shift=p["input1_shift"],
+            left_shift=p["left_shift"], input1_multiplier=p["input1_multiplier"], input1_shift=p["input1_shift"],
             input2_multiplier=p["input2_multiplier"], input2_shift=p["input2_shift"],
             output_multiplier=p["output_multiplier"], output_shift=p["output_shift"],
-            subtract=int(op.opcode == "SUB"), activation=activation(p)))
+            operation=OPERATION[op.opcode], activation=activation(p)))
         return Call("mcu_add_s8", (add, broadcast(a.shape, b.shape, y.shape), reads(op, 0), reads(op, 1),
                                    writes(op)), inplace_ok=tuple(a.shape) == tuple(y.shape))

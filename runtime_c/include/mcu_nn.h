@@ -96,21 +96,36 @@ typedef struct {
     int32_t stride2[MCU_MAX_DIMS];
 } mcu_broadcast;
 
-/* ADD and SUB: both inputs are shifted left, rescaled to a common scale, combined, then rescaled. */
+typedef enum { MCU_ADD, MCU_SUB, MCU_SQUARED_DIFFERENCE } mcu_add_operation;
+
+/* ADD, SUB and SQUARED_DIFFERENCE: both inputs are shifted left, rescaled to a common scale,
+ * combined (sum, difference or squared difference), then rescaled. */
 typedef struct {
     int32_t input1_offset;
     int32_t input2_offset;
     int32_t output_offset;
-    int32_t left_shift; /* 20 for int8 */
+    int32_t left_shift; /* int8: 20 for ADD/SUB, 7 for SQUARED_DIFFERENCE (255^2 * 2^14 fits int32) */
     int32_t input1_multiplier;
     int32_t input1_shift;
     int32_t input2_multiplier;
     int32_t input2_shift;
     int32_t output_multiplier;
     int32_t output_shift;
-    int32_t subtract; /* 1: input1 - input2 */
+    mcu_add_operation operation;
     mcu_activation activation;
 } mcu_add_params;
+
+/* PRELU: x - zp_in >= 0 rescaled by (multiplier1, shift1); below, times alpha - zp_alpha and
+ * rescaled by (multiplier2, shift2). */
+typedef struct {
+    int32_t input_offset;  /* -zp_in */
+    int32_t alpha_offset;  /* -zp_alpha */
+    int32_t output_offset; /* zp_out */
+    int32_t multiplier1;
+    int32_t shift1;
+    int32_t multiplier2;
+    int32_t shift2;
+} mcu_prelu_params;
 
 typedef struct {
     int32_t input1_offset;
@@ -136,6 +151,33 @@ typedef struct {
     int32_t output_size;
     int32_t pad_value;     /* in [-128, 127] */
 } mcu_pad_params;
+
+/* RESIZE_BILINEAR: per output row and column, the two neighbours in the input and the weight of the
+ * second in 1/1024 (negative near the border with half-pixel centers, where both neighbours agree). */
+typedef struct {
+    const int32_t *y0, *y1, *fy; /* [output height] */
+    const int32_t *x0, *x1, *fx; /* [output width] */
+} mcu_resize_bilinear_params;
+
+/* SPACE_TO_BATCH_ND (to_batch = 1) and BATCH_TO_SPACE_ND (0) between space [batch, space_h, space_w, depth]
+ * and batched [block_h * block_w * batch, batched_h, batched_w, depth]:
+ *   batched[(i * block_w + j) * batch + n, y, x, :] = space[n, y * block_h + i - top, x * block_w + j - left, :]
+ * (top, left) are the paddings or the crops; space positions outside the tensor are filled with
+ * `fill` (to_batch) or dropped. */
+typedef struct {
+    int32_t batch;
+    int32_t space_h;
+    int32_t space_w;
+    int32_t batched_h;
+    int32_t batched_w;
+    int32_t depth;
+    int32_t block_h;
+    int32_t block_w;
+    int32_t top;
+    int32_t left;
+    int32_t to_batch;
+    int32_t fill; /* in [-128, 127] */
+} mcu_space_batch_params;
 
 /* CONCATENATION: the output is `outer` repetitions of each input's next inner[i] bytes, inputs in order.
  * SPLIT: the inverse, each of the `count` outputs taking its inner[i] bytes in turn. */
@@ -234,6 +276,17 @@ void mcu_mul_s8(const mcu_mul_params *mul, const mcu_broadcast *bc,
 /* MAXIMUM (minimum = 0) or MINIMUM (1) of the raw int8 values, with broadcasting, as TFLM (no rescale). */
 void mcu_max_min_s8(int32_t minimum, const mcu_broadcast *bc, const int8_t *input1, const int8_t *input2,
                     int8_t *output);
+
+/* PRELU with alpha broadcast against the input; output contiguous over bc->shape. */
+void mcu_prelu_s8(const mcu_prelu_params *prelu, const mcu_broadcast *bc, const int8_t *input, const int8_t *alpha,
+                  int8_t *output);
+
+/* RESIZE_BILINEAR of raw int8 values (NHWC), TFLM's integer arithmetic. */
+void mcu_resize_bilinear_s8(const mcu_resize_bilinear_params *resize, const mcu_dims *input_dims,
+                            const int8_t *input, const mcu_dims *output_dims, int8_t *output);
+
+/* SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND (values copied). */
+void mcu_space_batch_s8(const mcu_space_batch_params *sb, const int8_t *input, int8_t *output);
 
 /* Strided N-D copy: TRANSPOSE, STRIDED_SLICE, TILE and data-movement in general. */
 void mcu_copy_strided_s8(const mcu_copy_params *copy, const int8_t *input, int8_t *output);

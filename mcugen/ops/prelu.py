@@ -1,0 +1,44 @@
+"""PRELU int8, as TFLM: x - zp_in >= 0 is requantized by s_in / s_out; a negative one is multiplied
+by (alpha - zp_alpha) and requantized by s_in * s_alpha / s_out. alpha broadcasts against the input
+(usually one slope per channel)."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, Struct, broadcast, reads, writes
+from mcugen.ops import register
+from mcugen.ops._quant import PairOp, pair_table
+from mcugen.requant import quantize_multiplier, requantize
+
+
+@register("PRELU")
+class Prelu(PairOp):
+    def check(self, g, op):
+        alpha = op.input(g, 1)
+        if alpha.quant is not None and alpha.quant.per_channel:
+            return ["alpha has one scale per channel; TFLM's PRELU reads a single scale"]
+        return []
+
+    def prepare(self, g, op):
+        x, alpha, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        m1, s1 = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
+        m2, s2 = quantize_multiplier(float(x.quant.s) * float(alpha.quant.s) / float(y.quant.s))
+
+        def tflm_prelu(v, a):
+            d = v - x.quant.zp
+            out = np.where(d >= 0, requantize(np.maximum(d, 0), m1, s1),
+                           requantize(np.minimum(d, 0) * (a - alpha.quant.zp), m2, s2))
+            return np.clip(out + y.quant.zp, -128, 127).astype(np.int8)
+
+        return dict(input_offset=-x.quant.zp, alpha_offset=-alpha.quant.zp, output_offset=y.quant.zp,
+                    multiplier1=m1, shift1=s1, multiplier2=m2, shift2=s2,
+                    golden_pairs=pair_table(tflm_prelu))  # host-only
+
+    def lower(self, g, op):
+        p = op.params
+        x, alpha, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        prelu = Struct("mcu_prelu_params", "params", {k: p[k] for k in (
+            "input_offset", "alpha_offset", "output_offset", "multiplier1", "shift1", "multiplier2", "shift2")})
+        return Call("mcu_prelu_s8", (prelu, broadcast(x.shape, alpha.shape, y.shape), reads(op, 0), reads(op, 1),
+                                     writes(op)), note=f"alpha {list(alpha.shape)}",
+                    inplace_ok=tuple(x.shape) == tuple(y.shape))

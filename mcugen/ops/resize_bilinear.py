@@ -1,0 +1,74 @@
+"""RESIZE_BILINEAR int8, as TFLM's integer path (reference_ops::ResizeBilinearInteger).
+
+Positions are fixed point with 10 fractional bits: scale = round(2^10 * in / out) (or
+(in - 1) / (out - 1) with align_corners), an output index v maps to v * scale (+ scale/2 - 2^9 with
+half_pixel_centers), its neighbours are that over 2^10 truncated and rounded up (clamped to the
+image), and its weight is the remainder. The four raw int8 neighbours are weighted in 20 bits and
+divided by 2^20, the sum's half added away from zero. The raw values are interpolated whatever
+the quantization (TFLM checks none), so mcugen does the same.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, Const, Struct, dims, reads, writes
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import require_const
+from mcugen.requant import trunc_div_pow2
+
+ONE = 1 << 10
+
+
+def _c_div(a: int, b: int) -> int:
+    return -(-a // b) if a < 0 else a // b
+
+
+def interpolation(in_size: int, out_size: int, align_corners: bool, half_pixel: bool):
+    """(lower, upper, weight of upper in 1/2^10) for each output index, as TFLM computes them."""
+    scale = (ONE * in_size + out_size // 2) // out_size
+    if align_corners and out_size > 1:
+        scale = (ONE * (in_size - 1) + (out_size - 1) // 2) // (out_size - 1)
+    lower, upper, weight = [], [], []
+    for v in range(out_size):
+        pos = v * scale + scale // 2 - ONE // 2 if half_pixel else v * scale
+        lo = max(_c_div(pos, ONE), 0)
+        lower.append(lo)
+        upper.append(min(_c_div(pos + ONE - 1, ONE), in_size - 1))
+        weight.append(pos - ONE * lo)
+    return np.array(lower), np.array(upper), np.array(weight)
+
+
+@register("RESIZE_BILINEAR")
+class ResizeBilinear(OpDef):
+    def check(self, g, op):
+        problems = require_const(g, op, {1: "the output size"})
+        if op.attrs.get("align_corners") and op.attrs.get("half_pixel_centers"):
+            problems.append("align_corners and half_pixel_centers are both set (TFLM refuses that)")
+        if len(op.input(g, 0).shape) != 4:
+            problems.append(f"needs a 4-D input (got {list(op.input(g, 0).shape)})")
+        return problems
+
+    def prepare(self, g, op):
+        x, y = op.input(g, 0), op.output(g)
+        flags = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
+        y0, y1, fy = interpolation(x.shape[1], y.shape[1], *flags)
+        x0, x1, fx = interpolation(x.shape[2], y.shape[2], *flags)
+        return dict(y0=y0, y1=y1, fy=fy, x0=x0, x1=x1, fx=fx)
+
+    def run(self, g, op, xs):
+        p = op.params
+        img = xs[0].astype(np.int64)
+        fy, fx = p["fy"][None, :, None, None], p["fx"][None, None, :, None]
+        top, bottom = img[:, p["y0"]], img[:, p["y1"]]
+        acc = ((top[:, :, p["x0"]] * (ONE - fy) + bottom[:, :, p["x0"]] * fy) * (ONE - fx)
+               + (top[:, :, p["x1"]] * (ONE - fy) + bottom[:, :, p["x1"]] * fy) * fx)
+        return trunc_div_pow2(acc + np.where(acc > 0, 1 << 19, -(1 << 19)), 20).astype(np.int8)
+
+    def lower(self, g, op):
+        p = op.params
+        resize = Struct("mcu_resize_bilinear_params", "params", {
+            k: Const(k, np.asarray(p[k], dtype=np.int32)) for k in ("y0", "y1", "fy", "x0", "x1", "fx")})
+        flags = [k for k in ("align_corners", "half_pixel_centers") if op.attrs.get(k)]
+        return Call("mcu_resize_bilinear_s8", (resize, dims("input_dims", op.input(g, 0).shape), reads(op),
+                                               dims("output_dims", op.output(g).shape), writes(op)),
+                    note=", ".join(flags) or "corners not aligned, no half-pixel centers")

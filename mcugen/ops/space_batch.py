@@ -1,0 +1,96 @@
+"""SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND (3-D NHC or 4-D NHWC, as TFLM): the pair converters put
+around a dilated convolution. Both relate a "space" tensor [N, H, W, C] to a "batched" one
+[bh*bw*N, h, w, C] by
+
+  batched[(i*bw + j)*N + n, y, x, c] = space[n, y*bh + i - top, x*bw + j - left, c]
+
+where (top, left) are the paddings (SPACE_TO_BATCH_ND: positions outside the input are filled)
+or the crops (BATCH_TO_SPACE_ND: positions outside the output are dropped). Values are copied.
+
+The padding is filled with the output zero point (real 0), as TFLite's kernel does. TFLM never
+sets its fill value: it lives in an uninitialised persistent buffer, so TFLM pads with whatever
+that memory holds (0 on a fresh arena, other values run to run in its Python interpreter, whatever
+the zero point). mcugen follows the definition; the layer comment says so wherever it pads.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ops import OpDef, register
+from mcugen.ops._quant import require_const, require_same_quant
+
+def as_4d(shape):
+    return list(shape) if len(shape) == 4 else [shape[0], shape[1], 1, shape[2]]
+
+
+@register("SPACE_TO_BATCH_ND", "BATCH_TO_SPACE_ND")
+class SpaceBatch(OpDef):
+    def check(self, g, op):
+        what = "the paddings" if op.opcode == "SPACE_TO_BATCH_ND" else "the crops"
+        problems = require_same_quant(g, op) + require_const(g, op, {1: "the block shape", 2: what})
+        x, y = op.input(g, 0), op.output(g)
+        if problems:
+            return problems
+        if not (3 <= len(x.shape) <= 4 and len(y.shape) == len(x.shape)):
+            return [f"needs 3-D or 4-D input and output, as TFLM (got {list(x.shape)} -> {list(y.shape)})"]
+        spatial = len(x.shape) - 2
+        block = op.input(g, 1).data.reshape(-1)
+        edges = op.input(g, 2).data
+        if block.size != spatial or edges.shape != (spatial, 2) or (block < 1).any() or (edges < 0).any():
+            return [f"block shape {block.tolist()} and {what} {edges.tolist()} do not fit a {len(x.shape)}-D input"]
+        expected = self._output_shape(op.opcode, list(x.shape), block.tolist(), edges.tolist())
+        if expected != list(y.shape):
+            return [f"output shape {list(y.shape)} disagrees with the block shape and {what} "
+                    f"(they give {expected})"]
+        return []
+
+    @staticmethod
+    def _output_shape(opcode, shape, block, edges):
+        out = list(shape)
+        for k, (b, (before, after)) in enumerate(zip(block, edges)):
+            if opcode == "SPACE_TO_BATCH_ND":
+                padded = shape[k + 1] + before + after
+                out[k + 1] = padded // b if padded % b == 0 else -1
+            else:
+                out[k + 1] = shape[k + 1] * b - before - after
+        factor = int(np.prod(block))
+        out[0] = shape[0] * factor if opcode == "SPACE_TO_BATCH_ND" else (
+            shape[0] // factor if shape[0] % factor == 0 else -1)
+        return out
+
+    def prepare(self, g, op):
+        block = op.input(g, 1).data.reshape(-1).astype(np.int64).tolist() + [1]
+        edges = op.input(g, 2).data.astype(np.int64).tolist() + [[0, 0]]
+        space, batched = op.input(g, 0), op.output(g)
+        if op.opcode == "BATCH_TO_SPACE_ND":
+            space, batched = batched, space
+        return dict(block=block[:2], edges=edges[:2], space=as_4d(space.shape), batched=as_4d(batched.shape))
+
+    def run(self, g, op, xs):
+        p = op.params
+        (bh, bw), ((top, bottom), (left, right)) = p["block"], p["edges"]
+        n, h, w, c = p["space"]
+        _, bh_rows, bw_cols, _ = p["batched"]
+        if op.opcode == "SPACE_TO_BATCH_ND":
+            padded = np.pad(xs[0].reshape(n, h, w, c), [(0, 0), (top, bottom), (left, right), (0, 0)],
+                            constant_values=op.output(g).quant.zp)
+            out = padded.reshape(n, bh_rows, bh, bw_cols, bw, c).transpose(2, 4, 0, 1, 3, 5)
+        else:
+            full = xs[0].reshape(bh, bw, n, bh_rows, bw_cols, c).transpose(2, 3, 0, 4, 1, 5)
+            full = full.reshape(n, bh_rows * bh, bw_cols * bw, c)
+            out = full[:, top:top + h, left:left + w]
+        return np.ascontiguousarray(out).reshape(op.output(g).shape)
+
+    def lower(self, g, op):
+        p = op.params
+        n, h, w, c = p["space"]
+        to_batch = op.opcode == "SPACE_TO_BATCH_ND"
+        params = Struct("mcu_space_batch_params", "params", dict(
+            batch=n, space_h=h, space_w=w, batched_h=p["batched"][1], batched_w=p["batched"][2], depth=c,
+            block_h=p["block"][0], block_w=p["block"][1], top=p["edges"][0][0], left=p["edges"][1][0],
+            to_batch=int(to_batch), fill=op.output(g).quant.zp))
+        note = f"block {p['block']}, {'paddings' if to_batch else 'crops'} {p['edges']}"
+        if to_batch and any(map(any, p["edges"])):
+            note += "; pads with the zero point as TFLite (TFLM pads with uninitialised memory)"
+        return Call("mcu_space_batch_s8", (params, reads(op), writes(op)), note=note)
