@@ -15,7 +15,7 @@ from pathlib import Path
 from mcugen import golden
 from mcugen.compare import random_inputs
 from mcugen.inspect_model import summarize
-from mcugen.oracle import Tflm
+from mcugen.oracle import TflmInProcess
 from mcugen.pipeline import lower
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -45,7 +45,7 @@ def main() -> int:
         g = lower(path)
         xs = random_inputs(g, 1, seed=0)[0]
         # both prepared once, then timed per inference
-        ours, tflm, n_out = golden.Runner(g), Tflm(path), len(g.outputs)
+        ours, tflm, n_out = golden.Runner(g), TflmInProcess(path.read_bytes()), len(g.outputs)
         t_golden, t_tflm = per_call(lambda ours=ours, xs=xs: ours.run(xs),
                                     lambda tflm=tflm, xs=xs, n_out=n_out: tflm.run(xs, n_out))
         macs = summarize(g)["totals"]["macs"]

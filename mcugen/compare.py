@@ -109,8 +109,8 @@ def compare_with_tflm(g: Graph, model_path: Path, samples: list[list[np.ndarray]
         seen: list[tuple[int, np.ndarray]] = []
         runner.run(inputs, on_tensor=lambda idx, v, seen=seen: seen.append((idx, v)))
         tflm.run(inputs, len(g.outputs))
-        for idx, ours in seen:
-            theirs = tflm.tensor(idx).reshape(ours.shape)
+        for (idx, ours), theirs in zip(seen, tflm.tensors([idx for idx, _ in seen])):
+            theirs = theirs.reshape(ours.shape)
             differing, worst = differences(ours, theirs.astype(ours.dtype))
             if differing:
                 op = producers[idx]

@@ -280,8 +280,9 @@ def test_run_takes_and_returns_the_models_float_ends(capsys, tmp_path):
 
 def test_dequantize_to_int8_is_refused_as_tflm_refuses_it(capsys, tmp_path):
     from mcugen.oracle import Tflm
+    from mcugen.errors import McugenError
     path = one_op_model(tmp_path, opcode="DEQUANTIZE")
-    with pytest.raises(Exception):
+    with pytest.raises(McugenError, match="TFLM refuses this model"):
         Tflm(path).run([np.zeros((1, 4), np.int8)], 1)
     code, out, _ = run_cli(capsys, "inspect", path)
     assert "DEQUANTIZE" in out and "float32" in out and "verdict  supported" not in out

@@ -1,0 +1,220 @@
+"""Hostile model files: every case ends in "supported and bit-exact with TFLM" or one clean error
+(a McugenError: one line, what is wrong and what to do), never another exception, never a hang.
+
+Cases: valid small models from the project's writer with one field rewritten to a hostile value
+(the structure-aware part), and byte flips and truncations of small shared models. Accepted cases
+run golden vs TFLM (in its child process) on a random input, and some of them as host C under
+ASan+UBSan. CI runs the fast budget (>= 500 cases); HYPOTHESIS_PROFILE=long runs >= 5,000.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import zlib
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import OBJECT_CACHE, SHARED_MODELS
+from mcugen import golden
+from mcugen.build import build_host
+from mcugen.compare import differences, random_inputs
+from mcugen.errors import McugenError
+from mcugen.oracle import Tflm
+from mcugen.pipeline import compile_model
+from mcugen.validate import run_on_target
+from tflite_writer import ModelSpec
+
+LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
+BUDGET = dict(max_examples=2000 if LONG else 170)  # per test; three tests
+SANITIZE_ONE_IN = 8  # accepted cases whose host C also runs under the sanitizers
+CASE_SECONDS = 60
+
+HOSTILE_INTS = [0, -1, -5, 2, 3, 127, 128, 255, 256, 65535, 1 << 30, (1 << 31) - 1, -(1 << 31)]
+HOSTILE_SCALES = [0.0, -0.5, float("nan"), float("inf"), float("-inf"), 1e-38, 1e-45, 3.4e38, 1e30, 1e-20]
+
+
+@contextmanager
+def time_limit(seconds: int):
+    def hang(*_):
+        raise TimeoutError(f"no verdict within {seconds} s")
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def judge(blob: bytes, tmp_path) -> str:
+    """'refused' or 'bit-exact'; anything else fails the test."""
+    path = tmp_path / "case.tflite"
+    path.write_bytes(blob)
+    with time_limit(CASE_SECONDS):
+        try:
+            g = compile_model(path)
+        except McugenError as exc:
+            assert "\n" not in str(exc) and str(exc), repr(exc)
+            return "refused"
+        xs = random_inputs(g, 1, seed=zlib.crc32(blob))[0]
+        try:
+            ours = golden.run(g, xs)
+        except McugenError:  # a run-time refusal, as TFLM's (RSQRT of a negative value)
+            return "refused"
+        theirs = Tflm(blob).run(xs, len(g.outputs))  # TFLM refusing what mcugen accepted fails here
+        for k, (a, b) in enumerate(zip(ours, theirs)):
+            assert a.dtype == b.dtype and a.size == b.size, f"output {k}: {a.dtype}{a.shape} vs TFLM {b.dtype}{b.shape}"
+            differing, worst = differences(a.reshape(-1), b.reshape(-1))
+            assert differing == 0, f"accepted, but output {k} differs from TFLM in {differing} values (max {worst})"
+        if zlib.crc32(blob) % SANITIZE_ONE_IN == 0:
+            build = build_host(g, tmp_path / "c", "case.tflite", "fuzz", sanitize=True, object_cache=OBJECT_CACHE)
+            _, results = run_on_target("host", build.program, g, [xs])
+            assert results[0].passed, results[0].outputs
+        return "bit-exact"
+
+
+# -- structure-aware: a valid model, one field rewritten ---------------------------------------------
+def _conv(m, rng, depthwise):
+    x = m.tensor("x", [1, 6, 5, 3], "int8", scale=0.05, zp=-2)
+    cout = 6 if depthwise else 4
+    w_shape = [1, 3, 3, cout] if depthwise else [cout, 3, 3, 3]
+    w = m.const("w", rng.integers(-127, 128, w_shape), "int8", scale=[0.02] * cout, zp=[0] * cout,
+                axis=3 if depthwise else 0)
+    b = m.const("b", rng.integers(-500, 500, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
+    y = m.tensor("y", [1, 3, 3, cout], "int8", scale=0.1, zp=3)
+    fields = dict(Padding="SAME", StrideH=2, StrideW=2, DilationHFactor=1, DilationWFactor=1,
+                  FusedActivationFunction="RELU")
+    if depthwise:
+        m.op("DEPTHWISE_CONV_2D", [x, w, b], [y], "DepthwiseConv2DOptions", version=2, DepthMultiplier=2, **fields)
+    else:
+        m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", version=3, **fields)
+    return x, y
+
+
+def _fc(m, rng):
+    x = m.tensor("x", [2, 8], "int8", scale=0.05, zp=1)
+    w = m.const("w", rng.integers(-127, 128, (5, 8)), "int8", scale=0.02, zp=0)
+    b = m.const("b", rng.integers(-500, 500, 5), "int32", scale=0.001, zp=0)
+    y = m.tensor("y", [2, 5], "int8", scale=0.2, zp=-7)
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4, FusedActivationFunction="NONE")
+    return x, y
+
+
+def _pool(m, rng):
+    x = m.tensor("x", [1, 6, 6, 2], "int8", scale=0.05, zp=1)
+    y = m.tensor("y", [1, 3, 3, 2], "int8", scale=0.05, zp=1)
+    m.op("AVERAGE_POOL_2D", [x], [y], "Pool2DOptions", Padding="VALID", StrideH=2, StrideW=2,
+         FilterHeight=2, FilterWidth=2, FusedActivationFunction="NONE")
+    return x, y
+
+
+def _add(m, rng):
+    x = m.tensor("x", [1, 4, 3], "int8", scale=0.05, zp=1)
+    c = m.const("c", rng.integers(-128, 128, (1, 1, 3)), "int8", scale=0.03, zp=-4)
+    y = m.tensor("y", [1, 4, 3], "int8", scale=0.07, zp=2)
+    m.op("ADD", [x, c], [y], "AddOptions", version=2, FusedActivationFunction="NONE")
+    return x, y
+
+
+def _softmax(m, rng):
+    x = m.tensor("x", [2, 10], "int8", scale=0.1, zp=3)
+    y = m.tensor("y", [2, 10], "int8", scale=1 / 256, zp=-128)
+    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", Beta=1.0)
+    return x, y
+
+
+def _reshape(m, rng):
+    x = m.tensor("x", [1, 2, 6], "int8", scale=0.1, zp=3)
+    y = m.tensor("y", [1, 12], "int8", scale=0.1, zp=3)
+    m.op("RESHAPE", [x, m.const("shape", [1, 12], "int32")], [y], "ReshapeOptions", NewShape=[1, 12])
+    return x, y
+
+
+BASES = {"conv": lambda m, r: _conv(m, r, False), "depthwise": lambda m, r: _conv(m, r, True), "fc": _fc,
+         "pool": _pool, "add": _add, "softmax": _softmax, "reshape": _reshape}
+
+
+@st.composite
+def rewritten_models(draw):
+    base = draw(st.sampled_from(sorted(BASES)))
+    m = ModelSpec()
+    x, y = BASES[base](m, np.random.default_rng(draw(st.integers(0, 99))))
+    m.inputs, m.outputs = [x], [y]
+    op = m.ops[0]
+    ti = draw(st.integers(0, len(m.tensors) - 1))
+    t = m.tensors[ti]
+    kind = draw(st.sampled_from(["option", "scale", "zero point", "shape", "axis", "no data", "drop options",
+                                 "op input", "op output", "graph io", "dtype", "per-channel count"]))
+    if kind == "option" and op["fields"]:
+        key = draw(st.sampled_from(sorted(k for k in op["fields"] if not isinstance(op["fields"][k], list))))
+        op["fields"][key] = draw(st.sampled_from(HOSTILE_INTS + [float("nan"), 1e10] if key == "Beta"
+                                                 else HOSTILE_INTS))
+    elif kind == "scale" and t["scale"] is not None:
+        bad = draw(st.sampled_from(HOSTILE_SCALES))
+        t["scale"] = [bad] * len(t["scale"]) if isinstance(t["scale"], list) else bad
+    elif kind == "zero point" and t["scale"] is not None:
+        bad = draw(st.sampled_from([-129, 128, 255, -1000, 1 << 40, 5]))
+        t["zp"] = [bad] * len(t["zp"]) if isinstance(t["zp"], list) else bad
+    elif kind == "shape":
+        t["shape"] = draw(st.sampled_from([[], [0], [1, 16, 1], [(1 << 31) - 1], [1, 1 << 20, 1 << 12],
+                                           [2] + t["shape"], t["shape"][:-1], [-3] + t["shape"][1:]]))
+        if t["data"] is not None and draw(st.booleans()):
+            t["data"] = None
+    elif kind == "axis":
+        t["axis"] = draw(st.sampled_from([-1, 1, 2, 3, 7, 1 << 20]))
+    elif kind == "no data" and t["data"] is not None:
+        t["data"] = None
+    elif kind == "drop options":
+        op["options"] = None
+    elif kind == "op input":
+        where = draw(st.integers(0, len(op["inputs"])))
+        op["inputs"].insert(where, draw(st.sampled_from([-5, 1 << 20, 0, len(m.tensors) - 1])))
+    elif kind == "op output":
+        op["outputs"] = draw(st.sampled_from([[], [0], [y, y], [1 << 20], [-1]]))
+    elif kind == "graph io":
+        setattr(m, draw(st.sampled_from(["inputs", "outputs"])), draw(st.sampled_from([[], [1 << 20], [-2], [x, x]])))
+    elif kind == "dtype":
+        t["dtype"] = draw(st.sampled_from(["int16", "uint8", "int32", "float32", "bool", "int64"]))
+        if t["data"] is not None:
+            t["data"] = np.asarray(t["data"]).astype(t["dtype"])
+    elif kind == "per-channel count" and isinstance(t["scale"], list):
+        k = draw(st.sampled_from([1, 2, len(t["scale"]) + 1]))
+        t["scale"], t["zp"] = t["scale"][:1] * k, [0] * k
+    return m.build(), f"{base}: {kind} of op 0 / tensor {ti} '{t['name']}'"
+
+
+@settings(**BUDGET)
+@given(rewritten_models())
+def test_a_rewritten_field_is_refused_or_bit_exact(tmp_path_factory, case):
+    blob, _ = case  # the description shows in hypothesis' report
+    judge(blob, tmp_path_factory.mktemp("fuzz"))
+
+
+# -- byte level: flips and truncations of small real models -------------------------------------------
+SMALL = ["tflm_simple_add.tflite", "tflm_hello_world.tflite", "gen_keras_small_cnn.tflite", "tflm_micro_speech.tflite"]
+
+
+@settings(**BUDGET)
+@given(st.sampled_from(SMALL), st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(0, 255)),
+                                        min_size=1, max_size=4))
+def test_flipped_bytes_are_refused_or_bit_exact(tmp_path_factory, name, flips):
+    blob = bytearray((SHARED_MODELS / name).read_bytes())
+    for where, value in flips:
+        blob[int(where * len(blob))] = value
+    judge(bytes(blob), tmp_path_factory.mktemp("fuzz"))
+
+
+@settings(**BUDGET)
+@given(st.sampled_from(SMALL), st.floats(0, 1, exclude_max=True))
+def test_a_truncated_file_is_refused_or_bit_exact(tmp_path_factory, name, fraction):
+    blob = (SHARED_MODELS / name).read_bytes()
+    judge(blob[:int(fraction * len(blob))], tmp_path_factory.mktemp("fuzz"))
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_the_unmutated_sources_are_bit_exact(tmp_path, name):
+    assert judge((SHARED_MODELS / name).read_bytes(), tmp_path) == "bit-exact"
