@@ -37,16 +37,33 @@ def _load_npy(path: str) -> np.ndarray:
 
 
 def _refuse_overwrite(path: Path, force: bool) -> None:
-    if path.exists() and not force:
-        raise McugenError(f"{path} already exists", "choose another path or pass --force")
+    """Checked before any work: mcugen replaces only regular files, and only with --force, in a
+    folder it can write (the nearest existing ancestor, for folders it will create)."""
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            raise McugenError(f"{path} exists and is not a regular file", "choose another path")
+        if not force:
+            raise McugenError(f"{path} already exists", "choose another path or pass --force")
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise McugenError(f"cannot write {path}: {folder} is not a writable folder", "choose another path")
 
 
 def _write_npz_atomically(path: Path, arrays: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
-    with os.fdopen(fd, "wb") as f:
-        np.savez(f, **arrays)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez(f, **arrays)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError as exc:  # a full disk, a read-only or virtual file system
+        raise McugenError(f"cannot write {path} ({exc.strerror})", "choose another path") from None
 
 
 def cmd_inspect(args) -> int:
@@ -61,9 +78,12 @@ def cmd_inspect(args) -> int:
 def cmd_run(args) -> int:
     from mcugen.pipeline import lower
 
-    g = lower(args.model, tuple(args.outputs))
     out_path = Path(args.output)
+    if out_path.suffix != ".npz":
+        raise McugenError(f"--output {out_path}: outputs are written as one .npz (output_0, output_1, …)",
+                          "name the file .npz")
     _refuse_overwrite(out_path, args.force)
+    g = lower(args.model, tuple(args.outputs))
     dump = Path(args.dump_layers) if args.dump_layers else None
     if dump and dump.exists() and any(dump.iterdir()) and not args.force:
         raise McugenError(f"{dump} is not empty", "choose an empty directory or pass --force")
@@ -195,6 +215,17 @@ def cmd_flash(args) -> int:
     return flash(args.board, Path(args.out) if args.out else None, args.port, args.stock)
 
 
+def _sample_count(text: str) -> int:
+    """Zero samples would make a validation that tests nothing pass."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a sample count >= 1")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mcugen", description=__doc__)
     parser.add_argument("--version", action="version", version=f"mcugen {__version__}")
@@ -222,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="golden model vs TFLM, layer by layer")
     p.add_argument("model")
     outputs_arg(p)
-    p.add_argument("--samples", type=int, default=3)
+    p.add_argument("--samples", type=_sample_count, default=3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
     p.set_defaults(func=cmd_compare)
@@ -246,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit")
     board_args(p)
-    p.add_argument("--samples", type=int, default=3)
+    p.add_argument("--samples", type=_sample_count, default=3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
     p.add_argument("--json", metavar="REPORT", help="write a JSON report here")

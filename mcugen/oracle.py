@@ -8,6 +8,7 @@ differently, and even its reference FULLY_CONNECTED requantizes in float
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import importlib.util
 import multiprocessing
 import os
@@ -55,6 +56,7 @@ class TflmInProcess:
 
 def _serve(conn, content: bytes, preserve_all_tensors: bool) -> None:
     """The child's loop: one reply per request, ("ok", value) or ("error", message)."""
+    faulthandler.disable()  # a crash is reported by the parent, in one line
     try:
         tflm = TflmInProcess(content, preserve_all_tensors)
         conn.send(("ok", None))

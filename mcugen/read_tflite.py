@@ -14,6 +14,7 @@ import re
 import struct
 from pathlib import Path
 
+import flatbuffers
 import numpy as np
 import tflite
 from tflite.utils import BUILTIN_OPCODE2NAME
@@ -40,13 +41,43 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
-def _options_to_dict(op) -> dict:
-    """Every field of the op's builtin options table, snake_cased, enums as names."""
+_SHARED_OPTIONS = {"AVERAGE_POOL_2D": "Pool2DOptions", "MAX_POOL_2D": "Pool2DOptions", "L2_POOL_2D": "Pool2DOptions",
+                   "MEAN": "ReducerOptions", "REDUCE_MAX": "ReducerOptions", "REDUCE_MIN": "ReducerOptions",
+                   "SUM": "ReducerOptions", "REDUCE_PROD": "ReducerOptions"}
+
+
+def _options_type(opcode: str) -> str:
+    """The options table an opcode's parser reads: its CamelCase name + Options, but for the shared ones."""
+    return _SHARED_OPTIONS.get(opcode, "".join(w.capitalize() for w in opcode.split("_")) + "Options")
+
+
+def _options_to_dict(op, opcode: str) -> dict:
+    """Every field of the op's builtin options table, snake_cased, enums as names.
+
+    A missing table is read as TFLM's parsers read it: every field zero (stride 0, beta 0, ...), not
+    the schema's defaults, so that the checks judge what TFLM would run."""
     type_name = _OPTION_TYPES.get(op.BuiltinOptionsType(), "NONE")
     table = op.BuiltinOptions()
     if type_name == "NONE" or table is None or not hasattr(tflite, type_name):
-        return {}
-    options = getattr(tflite, type_name)()
+        expected = _options_type(opcode)
+        if not hasattr(tflite, expected):
+            return {}
+        return {k: (_ENUM_FIELDS[k].get(0, 0) if k in _ENUM_FIELDS else [] if isinstance(v, list) else type(v)(0))
+                for k, v in _fields(getattr(tflite, expected), _empty_table()).items()}
+    return _fields(getattr(tflite, type_name), table)
+
+
+def _empty_table():
+    builder = flatbuffers.Builder(16)
+    builder.StartObject(0)
+    builder.Finish(builder.EndObject())
+    table = flatbuffers.table.Table(builder.Output(), 0)
+    table.Pos = flatbuffers.encode.Get(flatbuffers.packer.uoffset, table.Bytes, 0)
+    return table
+
+
+def _fields(options_class, table) -> dict:
+    options = options_class()
     options.Init(table.Bytes, table.Pos)
     attrs = {}
     for name, method in inspect.getmembers(options, inspect.ismethod):
@@ -73,7 +104,9 @@ def _opcode_name(code) -> str:
 
 
 def _buffer_bytes(model, raw: bytes, index: int) -> bytes | None:
-    if index <= 0 or index >= model.BuffersLength():
+    if index >= model.BuffersLength():
+        raise IndexError(f"a tensor refers to buffer {index}, the file has {model.BuffersLength()}")
+    if index == 0:  # buffer 0 is the converter's empty sentinel
         return None
     buf = model.Buffers(index)
     offset, size = buf.Offset(), buf.Size()
@@ -86,13 +119,16 @@ def _buffer_bytes(model, raw: bytes, index: int) -> bytes | None:
     return buf.DataAsNumpy().tobytes()
 
 
-def _quant(t) -> Quant | None:
+def _quant(t, name: str) -> Quant | None:
     q = t.Quantization()
     if q is None or q.ScaleLength() == 0:
         return None
-    zero_points = q.ZeroPointAsNumpy() if q.ZeroPointLength() else np.zeros(q.ScaleLength())
+    if q.ZeroPointLength() != q.ScaleLength():
+        # TFLM reads one zero point per scale, past the end of a shorter vector
+        raise McugenError(f"tensor '{name}' has {q.ScaleLength()} scale(s) but {q.ZeroPointLength()} zero point(s)",
+                          "the file is corrupt or was not written by the TFLite converter; re-export it")
     return Quant(scale=np.asarray(q.ScaleAsNumpy(), dtype=np.float32).copy(),
-                 zero_point=np.asarray(zero_points, dtype=np.int64).copy(),
+                 zero_point=np.asarray(q.ZeroPointAsNumpy(), dtype=np.int64).copy(),
                  axis=int(q.QuantizedDimension()))
 
 
@@ -112,13 +148,21 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
     # A -1 batch in shape_signature is what every converter writes; the stored
     # shape (batch 1) is what TFLM runs, so only other unknown dims are dynamic.
     dynamic = any(d < 0 for d in shape) or any(d < 0 for d in signature[1:])
-    return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=_quant(t), data=data,
+    return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=_quant(t, name), data=data,
                   dynamic=dynamic, variable=bool(t.IsVariable()))
+
+
+MAX_FILE_BYTES = 1 << 30  # TFLite's own FlatBuffer limit is 2 GiB; no microcontroller model comes near
 
 
 def read_tflite(path: str | Path) -> Graph:
     path = Path(path)
     try:
+        if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block, a device never end
+            raise McugenError(f"{path}: not a regular file", "pass the .tflite file itself")
+        if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
+            raise McugenError(f"{path}: {path.stat().st_size:,} bytes, larger than any TFLite model "
+                              f"mcugen reads ({MAX_FILE_BYTES:,})", "pass the .tflite file itself")
         raw = path.read_bytes()
     except FileNotFoundError:
         raise McugenError(f"{path}: no such file", "check the path to the .tflite model") from None
@@ -140,6 +184,8 @@ def _parse(raw: bytes, name: str) -> Graph:
     model = tflite.Model.GetRootAs(raw, 0)
     if model.SubgraphsLength() < 1:
         raise ValueError("the model has no subgraph")
+    if model.BuffersLength() < 1:
+        raise ValueError("the model has no buffers (TFLM refuses that)")
     sub = model.Subgraphs(0)
     codes = [model.OperatorCodes(i) for i in range(model.OperatorCodesLength())]
     tensors = tuple(_tensor(model, raw, sub.Tensors(i), i) for i in range(sub.TensorsLength()))
@@ -150,7 +196,7 @@ def _parse(raw: bytes, name: str) -> Graph:
         ops.append(Op(index=k, opcode=_opcode_name(code), version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),
-                      attrs=_options_to_dict(op), origin=k))
+                      attrs=_options_to_dict(op, _opcode_name(code)), origin=k))
     return Graph(name=name, tensors=tensors, ops=tuple(ops),
                  inputs=tuple(int(i) for i in sub.InputsAsNumpy()) if sub.InputsLength() else (),
                  outputs=tuple(int(i) for i in sub.OutputsAsNumpy()) if sub.OutputsLength() else (),

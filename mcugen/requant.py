@@ -32,6 +32,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mcugen.errors import McugenError
+
 INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
 
@@ -52,6 +54,9 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
         shift += 1
     if shift < -31:  # every bit would be shifted out: TFLM flushes to zero
         return 0, 0
+    if shift > 30:  # x << shift would overflow int32 for every x but 0, in TFLM and in C
+        raise McugenError(f"a rescale factor of {real:g} is beyond what an int32 requantize represents",
+                          "check the scales of this layer's tensors")
     return q_fixed, shift
 
 

@@ -13,6 +13,9 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
                   only renames the input's bytes (RESHAPE)
 - fold(g, op):    its outputs computed at build time when no input is needed at run time
                   (shape arithmetic), else None; ops opt in with `foldable = True`
+- output_shape(g, op): the output shape the op computes from its inputs and options, which
+                  the file's declared one must equal (passes/validate_model.py); None: not checked
+- arity:          how many inputs (omitted optional ones included) and outputs TFLM's kernel takes
 
 Adding an op means adding a module here; nothing else lists ops.
 """
@@ -38,6 +41,16 @@ class OpDef:
     # Data movement and shape arithmetic whose golden kernel is dtype-agnostic: run at build time
     # when every input is a constant (passes/fold_constants.py).
     foldable = False
+    # (min, max) inputs and outputs, as TFLM's Prepare checks them; a dict maps opcode -> that
+    arity: tuple | dict = ((1, 1), (1, 1))
+    # the output has the first input's shape (elementwise ops)
+    same_shape = False
+
+    def counts(self, opcode: str) -> tuple[tuple[int, int], tuple[int, int]]:
+        return self.arity[opcode] if isinstance(self.arity, dict) else self.arity
+
+    def output_shape(self, g: Graph, op: Op) -> tuple | None:
+        return tuple(op.input(g, 0).shape) if self.same_shape else None
 
     def check(self, g: Graph, op: Op) -> list[str]:
         return []

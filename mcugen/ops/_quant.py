@@ -1,6 +1,8 @@
 """Helpers for the quantization facts several ops share."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from mcugen.ir import Graph, Op, Tensor
@@ -47,6 +49,20 @@ def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2
     return problems
 
 
+def require_bias_length(b: Tensor | None, channels: int) -> None:
+    """A bias holds one value per output channel (kernels read `channels` of them); ValueError if not."""
+    if b is not None and math.prod(b.shape) != channels:
+        raise ValueError(f"bias '{b.name}' {list(b.shape)} for {channels} output channels")
+
+
+def broadcast_shape(a, b) -> tuple:
+    """The shape numpy's (and TFLM's) broadcasting gives; ValueError when the two don't broadcast."""
+    try:
+        return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+    except ValueError:
+        raise ValueError(f"input shapes {list(a)} and {list(b)} do not broadcast") from None
+
+
 def same_quant(a: Tensor, b: Tensor) -> bool:
     return a.quant is None or b.quant is None or (a.quant.s == b.quant.s and a.quant.zp == b.quant.zp)
 
@@ -84,6 +100,9 @@ class PairOp(OpDef):
     """A binary int8 op whose prepare() stores a pair_table as "golden_pairs": the golden kernel
     looks every output up (the two inputs broadcast against each other, as numpy does)."""
 
+    def output_shape(self, g, op):
+        return broadcast_shape(op.input(g, 0).shape, op.input(g, 1).shape)
+
     def run(self, g, op, xs):
         table = op.params["golden_pairs"]
         return table[xs[0].view(np.uint8), xs[1].view(np.uint8)].reshape(op.output(g).shape)
@@ -92,6 +111,8 @@ class PairOp(OpDef):
 class LutOp(OpDef):
     """An elementwise op from one byte to one byte (int8 or uint8): prepare() tabulates all 256
     inputs. The table is indexed by the input byte read as int8, plus 128, in C and here."""
+
+    same_shape = True
 
     def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError

@@ -20,6 +20,26 @@ def pad_before(size: int, kernel: int, stride: int, dilation: int, out: int) -> 
     return total // 2
 
 
+MAX_SPAN = 1 << 16  # strides and filter spans beyond this are corrupt fields (and overflow int32 in C)
+
+
+def window_shape(attrs: dict, x_shape, kernel_hw, channels: int) -> tuple:
+    """[N, OH, OW, channels] of a 2-D window op; ValueError for options that make no sense."""
+    if len(x_shape) != 4:
+        raise ValueError(f"input {list(x_shape)} is not 4-D [N, H, W, C]")
+    for key in ("stride_h", "stride_w", "dilation_hfactor", "dilation_wfactor"):
+        value = attrs.get(key, 1)
+        if not 1 <= value <= MAX_SPAN:
+            raise ValueError(f"{key} {value} (must be in [1, {MAX_SPAN}])")
+    for axis, k in zip("hw", kernel_hw):
+        if not 1 <= k or (k - 1) * attrs.get(f"dilation_{axis}factor", 1) + 1 > MAX_SPAN:
+            raise ValueError(f"filter {kernel_hw[0]}x{kernel_hw[1]} with the dilation makes no window")
+    if attrs.get("padding", "VALID") not in ("SAME", "VALID"):
+        raise ValueError(f"padding {attrs.get('padding')}")
+    geo = geometry(attrs, x_shape[1:3], kernel_hw)
+    return (x_shape[0], *geo["out_hw"], channels)
+
+
 def geometry(attrs: dict, in_hw: tuple[int, int], kernel_hw: tuple[int, int]) -> dict:
     """Strides, dilations, leading pads and output size of a 2-D window op."""
     sh, sw = attrs.get("stride_h", 1), attrs.get("stride_w", 1)

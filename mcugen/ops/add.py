@@ -21,6 +21,8 @@ OPERATION = {"ADD": "MCU_ADD", "SUB": "MCU_SUB", "SQUARED_DIFFERENCE": "MCU_SQUA
 
 @register("ADD", "SUB", "SQUARED_DIFFERENCE")
 class AddSub(PairOp):
+    arity = ((2, 2), (1, 1))
+
     def check(self, g, op):
         return problems_fused_activation(op)
 

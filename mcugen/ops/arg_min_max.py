@@ -11,6 +11,7 @@ from mcugen.ops._quant import axis_problems, require_const
 
 @register("ARG_MAX", "ARG_MIN")
 class ArgMinMax(OpDef):
+    arity = ((2, 2), (1, 1))
     output_types = ("int32",)
 
     def check(self, g, op):

@@ -10,6 +10,7 @@ from mcugen.ops._quant import require_same_quant
 
 @register("CONCATENATION")
 class Concatenation(OpDef):
+    arity = ((1, 65536), (1, 1))
     foldable = True
 
     def check(self, g, op):

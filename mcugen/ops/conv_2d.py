@@ -5,13 +5,21 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
-from mcugen.ops._window import Taps, describe, geometry
+from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
 @register("CONV_2D")
 class Conv2D(OpDef):
+    arity = ((2, 3), (1, 1))
+
+    def output_shape(self, g, op):
+        w = op.input(g, 1)
+        if len(w.shape) != 4:
+            raise ValueError(f"filter {list(w.shape)} is not 4-D [OC, KH, KW, IC]")
+        require_bias_length(op.input(g, 2), w.shape[0])
+        return window_shape(op.attrs, op.input(g, 0).shape, w.shape[1:3], w.shape[0])
     def check(self, g, op):
         problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)

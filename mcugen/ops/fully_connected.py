@@ -5,16 +5,29 @@ LSB per layer; TFLM is the target.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
 @register("FULLY_CONNECTED")
 class FullyConnected(OpDef):
+    arity = ((2, 3), (1, 1))
+
+    def output_shape(self, g, op):
+        x, w = op.input(g, 0), op.input(g, 1)
+        if len(w.shape) != 2 or not x.shape or math.prod(x.shape) % w.shape[1]:
+            raise ValueError(f"weights {list(w.shape)} do not fit input {list(x.shape)}")
+        require_bias_length(op.input(g, 2), w.shape[0])
+        if op.attrs.get("keep_num_dims"):
+            return (*x.shape[:-1], w.shape[0])
+        return (math.prod(x.shape) // w.shape[1], w.shape[0])
+
     def check(self, g, op):
         problems = weight_problems(g, op) + problems_fused_activation(op)
         if op.attrs.get("weights_format", 0) != 0:

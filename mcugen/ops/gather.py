@@ -12,6 +12,7 @@ from mcugen.ops._quant import axis_problems, require_const, require_same_quant
 
 @register("GATHER")
 class Gather(OpDef):
+    arity = ((2, 2), (1, 1))
     foldable = True
 
     def check(self, g, op):

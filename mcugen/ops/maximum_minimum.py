@@ -6,10 +6,15 @@ import numpy as np
 
 from mcugen.lowering import Call, broadcast, reads, writes
 from mcugen.ops import OpDef, register
+from mcugen.ops._quant import broadcast_shape
 
 
 @register("MAXIMUM", "MINIMUM")
 class MaximumMinimum(OpDef):
+    arity = ((2, 2), (1, 1))
+
+    def output_shape(self, g, op):
+        return broadcast_shape(op.input(g, 0).shape, op.input(g, 1).shape)
     def run(self, g, op, xs):
         pick = np.minimum if op.opcode == "MINIMUM" else np.maximum
         return pick(xs[0], xs[1]).reshape(op.output(g).shape)

@@ -10,6 +10,8 @@ from mcugen.requant import Requant, quantize_multiplier, requantize_s8
 
 @register("MUL")
 class Mul(PairOp):
+    arity = ((2, 2), (1, 1))
+
     def check(self, g, op):
         return problems_fused_activation(op)
 

@@ -10,6 +10,8 @@ from mcugen.ops._quant import require_const, require_same_quant
 
 @register("PAD", "PADV2")
 class Pad(OpDef):
+    arity = {"PAD": ((2, 3), (1, 1)), "PADV2": ((3, 3), (1, 1))}
+
     def check(self, g, op):
         values = {2: "the pad value"} if op.input(g, 2) is not None else {}
         return require_same_quant(g, op) + require_const(g, op, {1: "the paddings", **values})

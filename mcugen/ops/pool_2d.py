@@ -10,11 +10,16 @@ import numpy as np
 from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.ops._window import Taps, describe, geometry
+from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.requant import saturate_int8
 
 
 class _Pool(OpDef):
+    def output_shape(self, g, op):
+        x = op.input(g, 0)
+        kernel = (op.attrs.get("filter_height", 0), op.attrs.get("filter_width", 0))
+        return window_shape(op.attrs, x.shape, kernel, x.shape[-1] if x.shape else 0)
+
     def check(self, g, op):
         problems = problems_fused_activation(op)
         x, y = op.input(g, 0), op.output(g)

@@ -13,6 +13,8 @@ from mcugen.requant import quantize_multiplier, requantize
 
 @register("PRELU")
 class Prelu(PairOp):
+    arity = ((2, 2), (1, 1))
+
     def check(self, g, op):
         alpha = op.input(g, 1)
         if alpha.quant is not None and alpha.quant.per_channel:

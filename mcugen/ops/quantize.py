@@ -75,6 +75,7 @@ class Quantize(LutOp):
 
 @register("DEQUANTIZE")
 class Dequantize(OpDef):
+    same_shape = True
     output_types = ("float32",)
 
     def prepare(self, g, op):

@@ -15,6 +15,8 @@ from mcugen.requant import Requant, quantize_multiplier, requantize_s8
 
 
 class _Reduce(OpDef):
+    arity = ((2, 2), (1, 1))
+
     def check(self, g, op):
         return require_const(g, op, {1: "the reduction axes"})
 

@@ -9,7 +9,14 @@ from mcugen.ops import OpDef, register
 
 @register("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 class Reshape(OpDef):
+    arity = {"RESHAPE": ((1, 2), (1, 1)), "SQUEEZE": ((1, 1), (1, 1)), "EXPAND_DIMS": ((2, 2), (1, 1))}
     foldable = True
+
+    def output_shape(self, g, op):
+        x, y = op.input(g, 0), op.output(g)
+        if np.prod(x.shape, dtype=np.int64) != np.prod(y.shape, dtype=np.int64):
+            raise ValueError(f"reshapes {list(x.shape)} into {list(y.shape)}, another number of elements")
+        return tuple(y.shape)
 
     def check(self, g, op):
         x, y = op.input(g, 0), op.output(g)

@@ -40,6 +40,8 @@ def interpolation(in_size: int, out_size: int, align_corners: bool, half_pixel: 
 
 @register("RESIZE_BILINEAR")
 class ResizeBilinear(OpDef):
+    arity = ((2, 2), (1, 1))
+
     def check(self, g, op):
         problems = require_const(g, op, {1: "the output size"})
         if op.attrs.get("align_corners") and op.attrs.get("half_pixel_centers"):

@@ -24,6 +24,8 @@ def nearest(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) 
 
 @register("RESIZE_NEAREST_NEIGHBOR")
 class ResizeNearestNeighbor(OpDef):
+    arity = ((2, 2), (1, 1))
+
     def check(self, g, op):
         return require_same_quant(g, op) + require_const(g, op, {1: "the output size"})
 

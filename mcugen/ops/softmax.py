@@ -19,20 +19,29 @@ SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
 
 
+def _beta_multiplier(op, x) -> float:
+    """TFLM PreprocessSoftmaxScaling's real multiplier: beta * scale in Q5.26, capped at INT32_MAX."""
+    beta = float(np.float32(op.attrs.get("beta", 1.0)))
+    return min(beta * float(x.quant.s) * (1 << (31 - SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
+
+
 @register("SOFTMAX")
 class Softmax(OpDef):
+    same_shape = True
+
     def check(self, g, op):
-        y = op.output(g)
+        x, y = op.input(g, 0), op.output(g)
         if y.quant and (y.quant.zp != -128 or y.quant.s != np.float32(1 / 256)):
             return [f"output quantization must be scale 1/256, zero point -128 "
                     f"(got {y.quant.s:g}, {y.quant.zp})"]
+        if x.quant and not _beta_multiplier(op, x) > 1.0:  # NaN too
+            return [f"beta {op.attrs.get('beta', 1.0):g} times the input scale is too small: TFLM's "
+                    "softmax stops there (QuantizeMultiplierGreaterThanOne needs a multiplier above 1)"]
         return []
 
     def prepare(self, g, op):
         x = op.input(g, 0)
-        beta = float(np.float32(op.attrs.get("beta", 1.0)))
-        real = min(beta * float(x.quant.s) * (1 << (31 - SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
-        multiplier, left_shift = quantize_multiplier(real)
+        multiplier, left_shift = quantize_multiplier(_beta_multiplier(op, x))
         radius = math.floor(((1 << SCALED_DIFF_INTEGER_BITS) - 1)
                             * (1 << (31 - SCALED_DIFF_INTEGER_BITS)) / (1 << left_shift))
         diff = -np.arange(256, dtype=np.int64)  # diff = x - max, indexed by -diff

@@ -26,6 +26,8 @@ def as_4d(shape):
 
 @register("SPACE_TO_BATCH_ND", "BATCH_TO_SPACE_ND")
 class SpaceBatch(OpDef):
+    arity = ((3, 3), (1, 1))
+
     def check(self, g, op):
         what = "the paddings" if op.opcode == "SPACE_TO_BATCH_ND" else "the crops"
         problems = require_same_quant(g, op) + require_const(g, op, {1: "the block shape", 2: what})

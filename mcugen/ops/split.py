@@ -14,6 +14,7 @@ _DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
 
 @register("SPLIT", "SPLIT_V", "UNPACK")
 class Split(OpDef):
+    arity = {"SPLIT": ((2, 2), (1, 65536)), "SPLIT_V": ((3, 3), (1, 65536)), "UNPACK": ((1, 1), (1, 65536))}
     foldable = True
 
     def check(self, g, op):

@@ -31,6 +31,7 @@ def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink, offs
 
 @register("STRIDED_SLICE")
 class StridedSlice(OpDef):
+    arity = ((4, 4), (1, 1))
     foldable = True
 
     def check(self, g, op):

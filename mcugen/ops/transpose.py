@@ -10,6 +10,7 @@ from mcugen.ops._quant import require_const, require_same_quant
 
 @register("TRANSPOSE")
 class Transpose(OpDef):
+    arity = ((2, 2), (1, 1))
     foldable = True
 
     def check(self, g, op):

@@ -56,6 +56,15 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
     return problems
 
 
+def _prepare_problems(g: Graph, op: Op, opdef) -> list[str]:
+    """What TFLM's Prepare would compute and mcugen can't represent (a rescale beyond int32)."""
+    try:
+        opdef.prepare(g, op)
+    except McugenError as exc:
+        return [exc.problem]
+    return []
+
+
 def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
     """Why the model can't run: problems of the whole model, and each op's (keyed by position),
     every message naming the op by its index in the model file. Both empty means supported."""
@@ -92,7 +101,7 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
                          if t >= 0 and not g.tensors[t].is_const and t not in written
                          and not g.tensors[t].variable]
             own = [f"reads tensor '{unwritten[0]}' that no earlier op writes"] if unwritten else []
-            own = own or _tensor_problems(g, op, opdef, seen) or opdef.check(g, op)
+            own = own or _tensor_problems(g, op, opdef, seen) or opdef.check(g, op) or _prepare_problems(g, op, opdef)
             problems.extend(f"{where}: {p}" for p in own)
         if problems:
             by_op[op.index] = problems

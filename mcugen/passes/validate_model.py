@@ -1,0 +1,97 @@
+"""Refuse a file whose fields a kernel would trust and TFLM would refuse, crash on or misread.
+
+For every op mcugen has a kernel for, and every tensor such an op (or the graph's ends) touches:
+
+- counts: inputs (omitted optional ones included) and outputs within what TFLM's kernel takes
+  (OpDef.arity);
+- tensors: every dimension >= 1 and at most MAX_ELEMENTS elements (a corrupt dimension must not
+  allocate gigabytes; no microcontroller holds a tensor that big); quantized 8- and 16-bit
+  tensors with scales in [MIN_SCALE, MAX_SCALE] (finite, positive, and far from float32's
+  underflow and overflow, so that every product and ratio of two scales a kernel forms is a
+  normal number), zero points within the type, per-channel vectors as long as the dimension
+  `quantized_dimension` names;
+- shapes: the declared output shape equals what the op computes from its inputs and options
+  (OpDef.output_shape, which raises ValueError naming an option that makes no sense).
+
+Ops without a kernel are left to check_support, which names them; their tensors are not judged.
+Each refusal is one line naming the op (by its index in the file), the field and the value.
+"""
+from __future__ import annotations
+
+import math
+
+from mcugen import ops
+from mcugen.errors import McugenError
+from mcugen.ir import Graph, Op, Tensor
+
+MAX_ELEMENTS = 1 << 26  # 64 MiB of int8: past every board's flash and RAM by far
+MIN_SCALE, MAX_SCALE = 2.0 ** -60, 2.0 ** 60
+ZERO_POINT_RANGE = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+FIX = "the file is corrupt or was not written by the TFLite converter; re-export it"
+
+
+def _tensor_problem(t: Tensor) -> str | None:
+    if any(d == 0 or d < -1 for d in t.shape):
+        return f"tensor '{t.name}' has shape {list(t.shape)}"
+    if math.prod(max(d, 1) for d in t.shape) > MAX_ELEMENTS:
+        return f"tensor '{t.name}' {list(t.shape)} has more than {MAX_ELEMENTS:,} elements (no board holds it)"
+    q = t.quant
+    if q is None or t.dtype not in ZERO_POINT_RANGE:
+        return None
+    bad = [float(s) for s in q.scale if not MIN_SCALE <= float(s) <= MAX_SCALE]
+    if bad:
+        return f"tensor '{t.name}' has scale {bad[0]:g} (a scale must be in [2^-60, 2^60])"
+    low, high = ZERO_POINT_RANGE[t.dtype]
+    wrong = [int(z) for z in q.zero_point if not low <= z <= high]
+    if wrong:
+        return f"tensor '{t.name}' has zero point {wrong[0]}, outside {t.dtype}'s [{low}, {high}]"
+    if q.per_channel:
+        rank = len(t.shape)
+        if not 0 <= q.axis < rank or t.shape[q.axis] != q.scale.size:
+            return (f"tensor '{t.name}' {list(t.shape)} has {q.scale.size} per-channel scales on "
+                    f"quantized_dimension {q.axis}")
+    return None
+
+
+def _op_problem(g: Graph, op: Op, opdef) -> str | None:
+    (in_low, in_high), (out_low, out_high) = opdef.counts(op.opcode)
+    if not in_low <= len(op.inputs) <= in_high:
+        return f"{len(op.inputs)} inputs, TFLM's kernel takes {in_low}" + (
+            f" to {in_high}" if in_high != in_low else "")
+    if not out_low <= len(op.outputs) <= out_high:
+        return f"{len(op.outputs)} outputs, TFLM's kernel makes {out_low}" + (
+            f" to {out_high}" if out_high != out_low else "")
+    if op.input(g, 0) is None:
+        return "no first input"
+    for t in [op.input(g, i) for i in range(len(op.inputs))] + [op.output(g, i) for i in range(len(op.outputs))]:
+        problem = t is not None and _tensor_problem(t)
+        if problem:
+            return problem
+    if any(t.dynamic for t in [op.input(g, i) for i in range(len(op.inputs))] if t is not None):
+        return None  # check_support names dynamic shapes
+    try:
+        expected = opdef.output_shape(g, op)
+    except ValueError as exc:
+        return str(exc)
+    declared = tuple(op.output(g).shape)
+    if expected is not None and tuple(expected) != declared:
+        return f"declared output shape {list(declared)}, the op computes {list(expected)}"
+    return None
+
+
+def validate_model(g: Graph) -> Graph:
+    for ends, what in ((g.inputs, "inputs"), (g.outputs, "outputs")):
+        if not ends:
+            raise McugenError(f"{g.name}: invalid model: the graph declares no {what}", FIX)
+    for idx in (*g.inputs, *g.outputs):
+        problem = _tensor_problem(g.tensors[idx])
+        if problem:
+            raise McugenError(f"{g.name}: invalid model: {problem}", FIX)
+    for op in g.ops:
+        opdef = ops.lookup(op.opcode)
+        if opdef is None or op.opcode.startswith("CUSTOM:"):
+            continue
+        problem = _op_problem(g, op, opdef)
+        if problem:
+            raise McugenError(f"{g.name}: invalid model: {op.opcode} at index {op.origin}: {problem}", FIX)
+    return g

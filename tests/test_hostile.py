@@ -1,0 +1,95 @@
+"""Hostile input, case by case: each one clear error line naming the problem, exit 1, nothing of
+the user's replaced. (tests/test_fuzz.py throws thousands of mutated models at the same checks.)"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from mcugen.errors import McugenError
+from mcugen.oracle import Tflm
+from test_cli import assert_one_error_line, run_cli
+from test_fuzz import _conv, _fc, _softmax
+from tflite_writer import ModelSpec
+
+
+def _model(tmp_path, make, mutate):
+    m = ModelSpec()
+    x, y = make(m, np.random.default_rng(0))
+    m.inputs, m.outputs = [x], [y]
+    mutate(m)
+    path = tmp_path / "m.tflite"
+    path.write_bytes(m.build())
+    return path
+
+
+def _set(where, key, value):
+    def mutate(m):
+        where(m)[key] = value
+    return mutate
+
+
+CASES = {
+    "stride 0": (lambda m, r: _conv(m, r, False), _set(lambda m: m.ops[0]["fields"], "StrideH", 0),
+                 ["CONV_2D at index 0", "stride_h 0"]),
+    "dilation 2^30": (lambda m, r: _conv(m, r, True), _set(lambda m: m.ops[0]["fields"], "DilationWFactor", 1 << 30),
+                      ["DEPTHWISE_CONV_2D at index 0", "dilation"]),
+    "NaN scale": (_fc, _set(lambda m: m.tensors[0], "scale", float("nan")), ["tensor 'x' has scale nan"]),
+    "filter zero point 128": (_fc, _set(lambda m: m.tensors[1], "zp", 128), ["tensor 'w' has zero point 128"]),
+    "declared output shape": (_fc, _set(lambda m: m.tensors[3], "shape", [1, 10]),
+                              ["declared output shape [1, 10], the op computes [2, 5]"]),
+    "extra input": (_softmax, lambda m: m.ops[0]["inputs"].append(0), ["SOFTMAX at index 0: 2 inputs"]),
+    "huge dimension": (_fc, _set(lambda m: m.tensors[0], "shape", [(1 << 31) - 1]), ["more than"]),
+    "per-channel count": (lambda m, r: _conv(m, r, False), lambda m: m.tensors[1].update(scale=[0.02] * 3, zp=[0] * 3),
+                          ["tensor 'w' [4, 3, 3, 3] has 3 per-channel scales on quantized_dimension 0"]),
+    "huge rescale": (_fc, _set(lambda m: m.tensors[3], "scale", 1e-15), ["beyond what an int32 requantize"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_an_invalid_field_is_one_line_naming_it(capsys, tmp_path, case):
+    make, mutate, phrases = CASES[case]
+    code, _, err = run_cli(capsys, "compare", _model(tmp_path, make, mutate))
+    assert_one_error_line(code, err, *phrases)
+
+
+def test_missing_options_are_read_as_tflm_reads_them_and_a_crash_of_tflm_is_one_line(capsys, tmp_path):
+    path = _model(tmp_path, _softmax, _set(lambda m: m.ops[0], "options", None))
+    with pytest.raises(McugenError, match=r"TFLM crashed on this model \(signal 6\)"):
+        Tflm(path)  # beta 0: TFLM aborts in Prepare
+    code, out, err = run_cli(capsys, "inspect", path)
+    assert code == 1 and "beta 0 times the input scale is too small" in out + err
+
+
+def test_zero_samples_are_refused(capsys, tmp_path):
+    path = _model(tmp_path, _fc, lambda m: None)
+    for n in ("0", "-1", "x"):
+        with pytest.raises(SystemExit):
+            run_cli(capsys, "compare", path, "--samples", n)
+        assert "sample count >= 1" in capsys.readouterr().err
+
+
+def test_outputs_go_only_to_regular_files_and_are_checked_first(capsys, tmp_path):
+    path = _model(tmp_path, _fc, lambda m: None)
+    np.save(tmp_path / "x.npy", np.zeros((2, 8), np.int8))
+    run = ("run", path, "--input", tmp_path / "x.npy", "--force", "--output")
+    code, _, err = run_cli(capsys, *run, "/dev/null")
+    assert_one_error_line(code, err, "/dev/null", ".npz")
+    os.mkfifo(tmp_path / "pipe.npz")
+    code, _, err = run_cli(capsys, *run, tmp_path / "pipe.npz")
+    assert_one_error_line(code, err, "is not a regular file")
+    assert (tmp_path / "pipe.npz").exists() and not (tmp_path / "pipe.npz").is_file()
+    (tmp_path / "file").write_text("mine")
+    code, _, err = run_cli(capsys, *run, tmp_path / "file" / "out.npz")
+    assert_one_error_line(code, err, "is not a writable folder")
+    assert (tmp_path / "file").read_text() == "mine"
+    code, _, err = run_cli(capsys, *run, tmp_path / "out.npy")
+    assert_one_error_line(code, err, "name the file .npz")
+
+
+def test_a_fifo_or_device_is_not_read_as_a_model(capsys, tmp_path):
+    os.mkfifo(tmp_path / "model.tflite")
+    for path in (tmp_path / "model.tflite", "/dev/zero"):
+        code, _, err = run_cli(capsys, "inspect", path)
+        assert_one_error_line(code, err, "not a regular file")
