@@ -17,7 +17,10 @@ class Prelu(PairOp):
 
     def check(self, g, op):
         alpha = op.input(g, 1)
-        if alpha.quant is not None and alpha.quant.per_channel:
+        if alpha.dtype != "int8" or alpha.quant is None:
+            return [f"alpha '{alpha.name}' is {alpha.dtype}{'' if alpha.quant else ' without quantization'}; "
+                    "TFLM's int8 PRELU takes a quantized int8 alpha"]
+        if alpha.quant.per_channel:
             return ["alpha has one scale per channel; TFLM's PRELU reads a single scale"]
         return []
 

@@ -14,6 +14,7 @@ import numpy as np
 from mcugen.lowering import Call, Const, Struct, dims, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_const
+from mcugen.ops.resize_nearest_neighbor import resized_shape
 from mcugen.requant import trunc_div_pow2
 
 ONE = 1 << 10
@@ -42,12 +43,13 @@ def interpolation(in_size: int, out_size: int, align_corners: bool, half_pixel: 
 class ResizeBilinear(OpDef):
     arity = ((2, 2), (1, 1))
 
+    def output_shape(self, g, op):
+        return resized_shape(op.input(g, 0), op.input(g, 1))
+
     def check(self, g, op):
         problems = require_const(g, op, {1: "the output size"})
         if op.attrs.get("align_corners") and op.attrs.get("half_pixel_centers"):
             problems.append("align_corners and half_pixel_centers are both set (TFLM refuses that)")
-        if len(op.input(g, 0).shape) != 4:
-            problems.append(f"needs a 4-D input (got {list(op.input(g, 0).shape)})")
         return problems
 
     def prepare(self, g, op):

@@ -22,9 +22,25 @@ def nearest(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) 
     return idx.tolist()
 
 
+def resized_shape(x, size) -> tuple | None:
+    """[N, height, width, C] from a constant size tensor (TFLM loops over its values, not the declared
+    output shape, so the two must agree); ValueError for sizes that make no image."""
+    if not size.is_const:
+        return None  # check() refuses it
+    if len(x.shape) != 4 or size.data.size != 2:
+        raise ValueError(f"input {list(x.shape)} and size {size.data.tolist()} are not an NHWC image and (height, width)")
+    height, width = (int(v) for v in size.data.reshape(-1))
+    if height < 1 or width < 1:
+        raise ValueError(f"output size {height}x{width}")
+    return (x.shape[0], height, width, x.shape[3])
+
+
 @register("RESIZE_NEAREST_NEIGHBOR")
 class ResizeNearestNeighbor(OpDef):
     arity = ((2, 2), (1, 1))
+
+    def output_shape(self, g, op):
+        return resized_shape(op.input(g, 0), op.input(g, 1))
 
     def check(self, g, op):
         return require_same_quant(g, op) + require_const(g, op, {1: "the output size"})

@@ -30,36 +30,30 @@ class SpaceBatch(OpDef):
 
     def check(self, g, op):
         what = "the paddings" if op.opcode == "SPACE_TO_BATCH_ND" else "the crops"
-        problems = require_same_quant(g, op) + require_const(g, op, {1: "the block shape", 2: what})
-        x, y = op.input(g, 0), op.output(g)
-        if problems:
-            return problems
-        if not (3 <= len(x.shape) <= 4 and len(y.shape) == len(x.shape)):
-            return [f"needs 3-D or 4-D input and output, as TFLM (got {list(x.shape)} -> {list(y.shape)})"]
-        spatial = len(x.shape) - 2
-        block = op.input(g, 1).data.reshape(-1)
-        edges = op.input(g, 2).data
-        if block.size != spatial or edges.shape != (spatial, 2) or (block < 1).any() or (edges < 0).any():
-            return [f"block shape {block.tolist()} and {what} {edges.tolist()} do not fit a {len(x.shape)}-D input"]
-        expected = self._output_shape(op.opcode, list(x.shape), block.tolist(), edges.tolist())
-        if expected != list(y.shape):
-            return [f"output shape {list(y.shape)} disagrees with the block shape and {what} "
-                    f"(they give {expected})"]
-        return []
+        return require_same_quant(g, op) + require_const(g, op, {1: "the block shape", 2: what})
 
-    @staticmethod
-    def _output_shape(opcode, shape, block, edges):
-        out = list(shape)
-        for k, (b, (before, after)) in enumerate(zip(block, edges)):
-            if opcode == "SPACE_TO_BATCH_ND":
-                padded = shape[k + 1] + before + after
-                out[k + 1] = padded // b if padded % b == 0 else -1
-            else:
-                out[k + 1] = shape[k + 1] * b - before - after
+    def output_shape(self, g, op):
+        x, block, edges = op.input(g, 0), op.input(g, 1), op.input(g, 2)
+        if not (block.is_const and edges.is_const):
+            return None  # check() refuses it
+        if not 3 <= len(x.shape) <= 4:
+            raise ValueError(f"input {list(x.shape)} is not 3-D or 4-D, as TFLM needs")
+        to_batch = op.opcode == "SPACE_TO_BATCH_ND"
+        block, edges = block.data.reshape(-1).tolist(), edges.data.tolist()
+        spatial = len(x.shape) - 2
+        if len(block) != spatial or len(edges) != spatial or any(len(e) != 2 for e in edges) \
+                or min(block) < 1 or min(map(min, edges)) < 0:
+            raise ValueError(f"block shape {block} and {'paddings' if to_batch else 'crops'} {edges} "
+                             f"do not fit a {len(x.shape)}-D input")
         factor = int(np.prod(block))
-        out[0] = shape[0] * factor if opcode == "SPACE_TO_BATCH_ND" else (
-            shape[0] // factor if shape[0] % factor == 0 else -1)
-        return out
+        out = [x.shape[0] * factor if to_batch else x.shape[0] // factor]
+        for size, b, (before, after) in zip(x.shape[1:], block, edges):
+            out.append((size + before + after) // b if to_batch else size * b - before - after)
+            if to_batch and (size + before + after) % b:
+                raise ValueError(f"padded size {size + before + after} is not a multiple of the block {b}")
+        if not to_batch and x.shape[0] % factor:
+            raise ValueError(f"batch {x.shape[0]} is not a multiple of the block's {factor} positions")
+        return (*out, x.shape[-1])
 
     def prepare(self, g, op):
         block = op.input(g, 1).data.reshape(-1).astype(np.int64).tolist() + [1]

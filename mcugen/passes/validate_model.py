@@ -3,7 +3,7 @@
 For every op mcugen has a kernel for, and every tensor such an op (or the graph's ends) touches:
 
 - counts: inputs (omitted optional ones included) and outputs within what TFLM's kernel takes
-  (OpDef.arity);
+  (OpDef.arity), the first `minimum` inputs present;
 - tensors: every dimension >= 1 and at most MAX_ELEMENTS elements (a corrupt dimension must not
   allocate gigabytes; no microcontroller holds a tensor that big); quantized 8- and 16-bit
   tensors with scales in [MIN_SCALE, MAX_SCALE] (finite, positive, and far from float32's
@@ -61,8 +61,9 @@ def _op_problem(g: Graph, op: Op, opdef) -> str | None:
     if not out_low <= len(op.outputs) <= out_high:
         return f"{len(op.outputs)} outputs, TFLM's kernel makes {out_low}" + (
             f" to {out_high}" if out_high != out_low else "")
-    if op.input(g, 0) is None:
-        return "no first input"
+    omitted = [k for k in range(in_low) if op.inputs[k] < 0]
+    if omitted:  # only inputs past the minimum count are optional
+        return f"input {omitted[0]} is omitted, TFLM's kernel needs it"
     for t in [op.input(g, i) for i in range(len(op.inputs))] + [op.output(g, i) for i in range(len(op.outputs))]:
         problem = t is not None and _tensor_problem(t)
         if problem:
