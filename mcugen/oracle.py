@@ -54,9 +54,10 @@ class TflmInProcess:
         return [np.array(self._it.GetTensor(i, 0)["tensor_data"]) for i in indices]
 
 
-def _serve(conn, content: bytes, preserve_all_tensors: bool) -> None:
+def _serve(conn, parent_end, content: bytes, preserve_all_tensors: bool) -> None:
     """The child's loop: one reply per request, ("ok", value) or ("error", message)."""
     faulthandler.disable()  # a crash is reported by the parent, in one line
+    parent_end.close()  # the fork's copy: while open, the parent closing its end is no EOF here
     try:
         tflm = TflmInProcess(content, preserve_all_tensors)
         conn.send(("ok", None))
@@ -89,7 +90,8 @@ class Tflm:
         content = model if isinstance(model, bytes) else Path(model).read_bytes()
         context = multiprocessing.get_context("fork")  # cheap, and the child needs nothing re-imported
         self._conn, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(child, content, preserve_all_tensors), daemon=True)
+        self._process = context.Process(target=_serve, args=(child, self._conn, content, preserve_all_tensors),
+                                        daemon=True)
         self._process.start()
         child.close()
         self._reply()
