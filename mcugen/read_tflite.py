@@ -4,7 +4,8 @@ Parsing uses the generated schema classes of the `tflite` package. The reader is
 permissive about *what* the model contains (float, int16, custom ops are all
 read, so `inspect` can describe them); `passes/check_support.py` decides what
 mcugen can run. It is strict about the file itself: anything that is not a
-complete, well-formed TFLite FlatBuffer is a McugenError.
+complete, well-formed TFLite FlatBuffer is a McugenError (check_flatbuffer.py
+walks the whole file first, as TFLite's own loaders do).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import numpy as np
 import tflite
 from tflite.utils import BUILTIN_OPCODE2NAME
 
+from mcugen.check_flatbuffer import check_flatbuffer
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op, Quant, Tensor
 
@@ -174,6 +176,7 @@ def read_tflite(path: str | Path) -> Graph:
         raise McugenError(f"{path}: not a TFLite model (no 'TFL3' FlatBuffer identifier)",
                           "pass a .tflite file produced by the TFLite converter")
     try:
+        check_flatbuffer(raw)
         return _parse(raw, path.stem)
     except (IndexError, struct.error, ValueError, TypeError, UnicodeDecodeError, AttributeError) as exc:
         raise McugenError(f"{path}: corrupt or truncated TFLite file ({exc})",

@@ -1,9 +1,9 @@
 """Hostile model files: every case ends in "supported and bit-exact with TFLM" or one clean error
 (a McugenError: one line, what is wrong and what to do), never another exception, never a hang.
 
-Cases: valid small models from the project's writer with one field rewritten to a hostile value
-(the structure-aware part), and truncations of small shared models. (Byte flips are not in yet:
-TFLM's Python interpreter refuses flips in FlatBuffer fields mcugen's reader never reads.) Accepted cases
+Cases: valid small models from the project's writer with one field or constant parameter rewritten
+to a hostile value (the structure-aware part), and byte flips and truncations of small shared
+models (check_flatbuffer.py refuses flips anywhere in the file, as TFLM's loader does). Accepted cases
 run golden vs TFLM (in its child process) on a random input, and some of them as host C under
 ASan+UBSan. CI runs the fast budget (>= 500 cases); HYPOTHESIS_PROFILE=long runs >= 5,000.
 """
@@ -137,8 +137,27 @@ def _reshape(m, rng):
     return x, y
 
 
+def _shaping(opcode, options, out_shape, params, **fields):
+    """A data-movement op on x [2, 3, 4] whose parameters are constant int32 tensors."""
+    def make(m, rng):
+        x = m.tensor("x", [2, 3, 4], "int8", scale=0.1, zp=3)
+        y = m.tensor("y", out_shape, "int8", scale=0.1, zp=3)
+        consts = [m.const(name, values, "int32") for name, values in params]
+        inputs = [x, *consts] if opcode != "SPLIT" else [*consts, x]
+        m.op(opcode, inputs, [y], options, **fields)
+        return x, y
+    return make
+
+
 BASES = {"conv": lambda m, r: _conv(m, r, False), "depthwise": lambda m, r: _conv(m, r, True), "fc": _fc,
-         "pool": _pool, "add": _add, "softmax": _softmax, "reshape": _reshape}
+         "pool": _pool, "add": _add, "softmax": _softmax, "reshape": _reshape,
+         "pad": _shaping("PAD", "PadOptions", [2, 5, 5], [("paddings", [[0, 0], [1, 1], [0, 1]])]),
+         "transpose": _shaping("TRANSPOSE", "TransposeOptions", [4, 2, 3], [("perm", [2, 0, 1])]),
+         "mean": _shaping("MEAN", "ReducerOptions", [2, 1, 4], [("axes", [1])], KeepDims=True),
+         "slice": _shaping("STRIDED_SLICE", "StridedSliceOptions", [2, 2, 2],
+                           [("begin", [0, 1, 0]), ("end", [2, 3, 4]), ("strides", [1, 1, 2])]),
+         "split": _shaping("SPLIT", "SplitOptions", [2, 3, 4], [("axis", [1])], NumSplits=1),
+         "gather": _shaping("GATHER", "GatherOptions", [2, 2, 4], [("indices", [2, 0])], Axis=1)}  # not TILE: TFLM has no int8 TILE to judge by
 
 
 @st.composite
@@ -151,7 +170,8 @@ def rewritten_models(draw):
     ti = draw(st.integers(0, len(m.tensors) - 1))
     t = m.tensors[ti]
     kind = draw(st.sampled_from(["option", "scale", "zero point", "shape", "axis", "no data", "drop options",
-                                 "op input", "op output", "graph io", "dtype", "per-channel count"]))
+                                 "op input", "op output", "graph io", "dtype", "per-channel count",
+                                 "parameter"]))
     scalar_fields = sorted(k for k, v in op["fields"].items() if not isinstance(v, (list, bool)))
     if kind == "option" and scalar_fields:
         key = draw(st.sampled_from(scalar_fields))
@@ -185,6 +205,10 @@ def rewritten_models(draw):
         t["dtype"] = draw(st.sampled_from(["int16", "uint8", "int32", "float32", "bool", "int64"]))
         if t["data"] is not None:
             t["data"] = np.asarray(t["data"]).astype(t["dtype"])
+    elif kind == "parameter" and t["data"] is not None and t["dtype"] == "int32":
+        values = np.array(t["data"]).reshape(-1)
+        values[draw(st.integers(0, values.size - 1))] = draw(st.sampled_from(HOSTILE_INTS + [-3, 4, 5]))
+        t["data"] = values.reshape(np.shape(t["data"]))
     elif kind == "per-channel count" and isinstance(t["scale"], list):
         k = draw(st.sampled_from([1, 2, len(t["scale"]) + 1]))
         t["scale"], t["zp"] = t["scale"][:1] * k, [0] * k
@@ -212,3 +236,13 @@ def test_a_truncated_file_is_refused_or_bit_exact(tmp_path_factory, name, fracti
 @pytest.mark.parametrize("name", SMALL)
 def test_the_unmutated_sources_are_bit_exact(tmp_path, name):
     assert judge((SHARED_MODELS / name).read_bytes(), tmp_path) == "bit-exact"
+
+
+@settings(**BUDGET)
+@given(st.sampled_from(SMALL), st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(1, 255)),
+                                        min_size=1, max_size=4))
+def test_flipped_bytes_are_refused_or_bit_exact(tmp_path_factory, name, flips):
+    blob = bytearray((SHARED_MODELS / name).read_bytes())
+    for where, mask in flips:
+        blob[int(where * len(blob))] ^= mask
+    judge(bytes(blob), tmp_path_factory.mktemp("fuzz"))

@@ -49,7 +49,9 @@ class OpDef:
     def counts(self, opcode: str) -> tuple[tuple[int, int], tuple[int, int]]:
         return self.arity[opcode] if isinstance(self.arity, dict) else self.arity
 
-    def output_shape(self, g: Graph, op: Op) -> tuple | None:
+    def output_shape(self, g: Graph, op: Op) -> tuple | list[tuple] | None:
+        """The output's shape (a list: one per output) as TFLM computes or checks it; None when
+        a parameter is not constant (check() names that); ValueError for a nonsensical value."""
         return tuple(op.input(g, 0).shape) if self.same_shape else None
 
     def check(self, g: Graph, op: Op) -> list[str]:

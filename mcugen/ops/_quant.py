@@ -84,9 +84,17 @@ def require_const(g: Graph, op: Op, what: dict[int, str]) -> list[str]:
     return problems
 
 
-def axis_problems(axis: int, rank: int) -> list[str]:
-    """TFLM refuses an axis outside [-rank, rank); wrapping it instead would run a model TFLM refuses."""
-    return [] if -rank <= axis < rank else [f"axis {axis} is outside [-{rank}, {rank})"]
+def const_ints(t: Tensor | None) -> list[int] | None:
+    """A constant parameter tensor's values (axes, paddings, permutations), None if not constant."""
+    return None if t is None or not t.is_const else [int(v) for v in t.data.reshape(-1)]
+
+
+def require_axis(axis: int, rank: int) -> int:
+    """The axis in [0, rank). TFLM refuses one outside [-rank, rank); wrapping it instead would run a
+    model TFLM refuses, so that is a ValueError."""
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis {axis} is outside [-{rank}, {rank})")
+    return axis % rank
 
 
 def pair_table(f) -> np.ndarray:

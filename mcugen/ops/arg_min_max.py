@@ -6,7 +6,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import axis_problems, require_const
+from mcugen.ops._quant import const_ints, require_axis, require_const
 
 
 @register("ARG_MAX", "ARG_MIN")
@@ -14,9 +14,15 @@ class ArgMinMax(OpDef):
     arity = ((2, 2), (1, 1))
     output_types = ("int32",)
 
+    def output_shape(self, g, op):
+        axis, shape = const_ints(op.input(g, 1)), op.input(g, 0).shape
+        if not axis:
+            return None
+        k = require_axis(axis[0], len(shape))
+        return shape[:k] + shape[k + 1:]
+
     def check(self, g, op):
-        problems = require_const(g, op, {1: "the axis"})
-        return problems or axis_problems(int(op.input(g, 1).data.reshape(-1)[0]), len(op.input(g, 0).shape))
+        return require_const(g, op, {1: "the axis"})
 
     def prepare(self, g, op):
         return dict(axis=int(op.input(g, 1).data.reshape(-1)[0]) % len(op.input(g, 0).shape))

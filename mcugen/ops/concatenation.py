@@ -5,13 +5,21 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Slice, Struct, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_same_quant
+from mcugen.ops._quant import require_axis, require_same_quant
 
 
 @register("CONCATENATION")
 class Concatenation(OpDef):
     arity = ((1, 65536), (1, 1))
     foldable = True
+
+    def output_shape(self, g, op):
+        shapes = [op.input(g, i).shape for i in range(len(op.inputs))]
+        k = require_axis(op.attrs.get("axis", 0), len(shapes[0]))
+        for shape in shapes[1:]:
+            if len(shape) != len(shapes[0]) or shape[:k] + shape[k + 1:] != shapes[0][:k] + shapes[0][k + 1:]:
+                raise ValueError(f"inputs {list(shapes[0])} and {list(shape)} differ off axis {k}")
+        return shapes[0][:k] + (sum(s[k] for s in shapes),) + shapes[0][k + 1:]
 
     def check(self, g, op):
         problems = require_same_quant(g, op, range(len(op.inputs)))

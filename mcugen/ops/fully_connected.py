@@ -32,9 +32,17 @@ class FullyConnected(OpDef):
         problems = weight_problems(g, op) + problems_fused_activation(op)
         if op.attrs.get("weights_format", 0) != 0:
             problems.append("shuffled weights format is not supported")
-        w = op.input(g, 1)
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
         if w is not None and len(w.shape) != 2:
             problems.append(f"weights of rank {len(w.shape)}, expected 2")
+        if b is not None and x.quant and w.quant and y.quant:
+            # TFLM's Prepare (GetQuantizedConvolutionMultipler) holds the bias to the scale of the
+            # products it is added to: within 2% of the output scale (an unquantized bias has scale 0)
+            product = float(x.quant.s) * float(w.quant.scale[0])
+            bias_scale = float(b.quant.scale[0]) if b.quant else 0.0
+            if abs(product - bias_scale) / float(y.quant.s) > 0.02:
+                problems.append(f"bias scale {bias_scale:g} is not input scale x weight scale ({product:g}); "
+                                "TFLM refuses it")
         return problems
 
     def prepare(self, g, op):

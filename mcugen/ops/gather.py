@@ -7,7 +7,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import axis_problems, require_const, require_same_quant
+from mcugen.ops._quant import require_axis, require_const, require_same_quant
 
 
 @register("GATHER")
@@ -15,13 +15,17 @@ class Gather(OpDef):
     arity = ((2, 2), (1, 1))
     foldable = True
 
+    def output_shape(self, g, op):
+        x, idx = op.input(g, 0), op.input(g, 1)
+        k = require_axis(op.attrs.get("axis", 0), len(x.shape))
+        return x.shape[:k] + idx.shape + x.shape[k + 1:]
+
     def check(self, g, op):
         problems = require_same_quant(g, op) + require_const(g, op, {1: "the indices"})
         if op.attrs.get("batch_dims", 0) != 0:
             problems.append("batch_dims other than 0 is not supported")
         x, idx = op.input(g, 0), op.input(g, 1)
-        problems += axis_problems(op.attrs.get("axis", 0), len(x.shape))
-        if not problems:
+        if not problems:  # the axis is in range (validate_model)
             size = x.shape[op.attrs.get("axis", 0) % len(x.shape)]
             bad = idx.data[(idx.data < 0) | (idx.data >= size)]
             if bad.size:

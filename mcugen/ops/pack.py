@@ -8,10 +8,21 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import register
+from mcugen.ops._quant import require_axis
 from mcugen.ops.concatenation import Concatenation
 
 
 @register("PACK")
 class Pack(Concatenation):
+    def output_shape(self, g, op):
+        shapes = {op.input(g, i).shape for i in range(len(op.inputs))}
+        if len(shapes) > 1:
+            raise ValueError(f"stacks inputs of different shapes {sorted(list(s) for s in shapes)}")
+        shape = shapes.pop()
+        if op.attrs.get("values_count", len(op.inputs)) != len(op.inputs):
+            raise ValueError(f"values_count {op.attrs['values_count']} for {len(op.inputs)} inputs")
+        k = require_axis(op.attrs.get("axis", 0), len(shape) + 1)
+        return shape[:k] + (len(op.inputs),) + shape[k:]
+
     def run(self, g, op, xs):
         return np.stack(xs, axis=op.params["axis"])

@@ -1,20 +1,39 @@
 """PAD and PADV2: the pad value is the output zero point (PAD) or the given constant."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_const, require_same_quant
 
 
 @register("PAD", "PADV2")
 class Pad(OpDef):
     arity = {"PAD": ((2, 3), (1, 1)), "PADV2": ((3, 3), (1, 1))}
 
+    def output_shape(self, g, op):
+        shape, pads = op.input(g, 0).shape, const_ints(op.input(g, 1))
+        if pads is None:
+            return None
+        if len(pads) != 2 * len(shape) or min(pads, default=0) < 0:
+            raise ValueError(f"paddings {pads} for an input of shape {list(shape)}")
+        return tuple(d + pads[2 * k] + pads[2 * k + 1] for k, d in enumerate(shape))
+
     def check(self, g, op):
-        values = {2: "the pad value"} if op.input(g, 2) is not None else {}
-        return require_same_quant(g, op) + require_const(g, op, {1: "the paddings", **values})
+        value, x, y = op.input(g, 2), op.input(g, 0), op.output(g)
+        problems = require_same_quant(g, op) + require_const(
+            g, op, {1: "the paddings", **({2: "the pad value"} if value is not None else {})})
+        if len(x.shape) > 5:
+            problems.append(f"input of rank {len(x.shape)} (TFLM pads ranks up to 5)")
+        if value is not None:  # TFLM reads one value of the input's type, quantized as the output
+            q = value.quant
+            if value.dtype != x.dtype or math.prod(value.shape) != 1 or q is None or y.quant is None \
+                    or q.per_channel or (float(q.s), int(q.zp)) != (float(y.quant.s), int(y.quant.zp)):
+                problems.append(f"pad value '{value.name}' must be one {x.dtype} value quantized as the output")
+        return problems
 
     def prepare(self, g, op):
         value = op.input(g, 2)

@@ -10,12 +10,21 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_axis, require_const, require_same_quant
 from mcugen.requant import Requant, quantize_multiplier, requantize_s8
 
 
 class _Reduce(OpDef):
     arity = ((2, 2), (1, 1))
+
+    def output_shape(self, g, op):
+        shape, axes = op.input(g, 0).shape, const_ints(op.input(g, 1))
+        if axes is None:
+            return None
+        axes = {require_axis(a, len(shape)) for a in axes}
+        if op.attrs.get("keep_dims", False):
+            return tuple(1 if k in axes else d for k, d in enumerate(shape))
+        return tuple(d for k, d in enumerate(shape) if k not in axes)
 
     def check(self, g, op):
         return require_const(g, op, {1: "the reduction axes"})

@@ -11,6 +11,9 @@ class Shape(OpDef):
     input_types = ("int8", "uint8", "int16", "int32", "float32")
     output_types = ("int32", "int64")
 
+    def output_shape(self, g, op):
+        return (len(op.input(g, 0).shape),)
+
     def check(self, g, op):
         return ["SHAPE runs only at build time, on a tensor of static shape"]
 

@@ -15,6 +15,19 @@ from mcugen.ops._quant import require_same_quant
 
 @register("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")
 class SpaceDepth(OpDef):
+    def output_shape(self, g, op):
+        b, shape = op.attrs.get("block_size", 0), op.input(g, 0).shape
+        if len(shape) != 4 or b < 1:
+            raise ValueError(f"block size {b} on input {list(shape)} (needs >= 1 and NHWC)")
+        n, h, w, c = shape
+        if op.opcode == "SPACE_TO_DEPTH":
+            if h % b or w % b:
+                raise ValueError(f"height and width {h}x{w} are not multiples of the block size {b}")
+            return (n, h // b, w // b, c * b * b)
+        if c % (b * b):
+            raise ValueError(f"{c} channels are not a multiple of the block size {b} squared")
+        return (n, h * b, w * b, c // (b * b))
+
     def check(self, g, op):
         b = op.attrs.get("block_size", 0)
         x, y = op.input(g, 0), op.output(g)

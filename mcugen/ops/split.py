@@ -6,7 +6,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Slice, Struct, reads
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import axis_problems, require_const
+from mcugen.ops._quant import const_ints, require_axis, require_const
 
 # where each op keeps its data input and its axis (a constant tensor, or an attribute)
 _DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
@@ -17,20 +17,34 @@ class Split(OpDef):
     arity = {"SPLIT": ((2, 2), (1, 65536)), "SPLIT_V": ((3, 3), (1, 65536)), "UNPACK": ((1, 1), (1, 65536))}
     foldable = True
 
+    def output_shape(self, g, op):
+        """One shape per output. TFLM's kernels copy by the declared output shapes (the split sizes
+        tensor and num_splits are not read), so those must cut the input exactly."""
+        shape = op.input(g, _DATA_INPUT[op.opcode]).shape
+        if op.opcode == "UNPACK":
+            k = require_axis(op.attrs.get("axis", 0), len(shape))
+            if op.attrs.get("num", 0) != len(op.outputs) or shape[k] != len(op.outputs):
+                raise ValueError(f"unpacks axis {k} of {list(shape)} into {len(op.outputs)} outputs, "
+                                 f"num {op.attrs.get('num', 0)}")
+            return [shape[:k] + shape[k + 1:]] * len(op.outputs)
+        axis = const_ints(op.input(g, 0 if op.opcode == "SPLIT" else 2))
+        if not axis:
+            return None
+        k = require_axis(axis[0], len(shape))
+        if op.opcode == "SPLIT":
+            if shape[k] % len(op.outputs):
+                raise ValueError(f"axis {k} of {list(shape)} does not split into {len(op.outputs)} equal parts")
+            sizes = [shape[k] // len(op.outputs)] * len(op.outputs)
+        else:
+            declared = [op.output(g, i).shape for i in range(len(op.outputs))]
+            sizes = [d[k] if len(d) == len(shape) else 0 for d in declared]
+            if sum(sizes) != shape[k]:
+                raise ValueError(f"outputs {[list(d) for d in declared]} do not cut axis {k} of {list(shape)}")
+        return [shape[:k] + (n,) + shape[k + 1:] for n in sizes]
+
     def check(self, g, op):
         what = {"SPLIT": {0: "the axis"}, "SPLIT_V": {1: "the split sizes", 2: "the axis"}, "UNPACK": {}}
-        problems = require_const(g, op, what[op.opcode])
-        if problems:
-            return problems
-        x = op.input(g, _DATA_INPUT[op.opcode])
-        axis = (op.attrs.get("axis", 0) if op.opcode == "UNPACK"
-                else int(op.input(g, 0 if op.opcode == "SPLIT" else 2).data.reshape(-1)[0]))
-        problems = axis_problems(axis, len(x.shape))
-        if not problems:
-            sizes = self.prepare(g, op)["sizes"]
-            if sum(sizes) != x.shape[axis % len(x.shape)]:
-                problems.append(f"the outputs take {sum(sizes)} of the axis's {x.shape[axis % len(x.shape)]}")
-        return problems
+        return require_const(g, op, what[op.opcode])  # output_shape checked the rest
 
     def prepare(self, g, op):
         x = op.input(g, _DATA_INPUT[op.opcode])

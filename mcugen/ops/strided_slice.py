@@ -5,17 +5,15 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_const, require_same_quant
 
 
 def _clamp(v, stride, dim):
     return min(max(v, 0), dim) if stride > 0 else min(max(v, -1), dim - 1)
 
 
-def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink, offset):
+def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink):
     """The indices TF's strided-slice reads along one axis."""
-    if offset:
-        end = begin + end
     if begin_masked:
         start = 0 if stride > 0 else dim - 1
     else:
@@ -34,6 +32,24 @@ class StridedSlice(OpDef):
     arity = ((4, 4), (1, 1))
     foldable = True
 
+    def output_shape(self, g, op):
+        """TFLM reads rank-many begin/end/stride values (whatever their tensors hold) and checks the
+        declared shape against them; its kernel is 4-D at most and ignores the `offset` option."""
+        rank = len(op.input(g, 0).shape)
+        values = [const_ints(op.input(g, i)) for i in (1, 2, 3)]
+        if any(v is None for v in values):
+            return None
+        if any(len(v) != rank for v in values) or rank > 4:
+            raise ValueError(f"begin/end/strides of {[len(v) for v in values]} values for an input of rank {rank} "
+                             "(TFLM slices ranks 1 to 4, one value per axis)")
+        if 0 in values[2]:
+            raise ValueError(f"strides {values[2]} (a stride must be non-zero)")
+        if op.attrs.get("offset", False):
+            raise ValueError("the offset option is set (TFLM ignores it; the model means another slice)")
+        shrink = op.attrs.get("shrink_axis_mask", 0)
+        indices = self.prepare(g, op)["indices"]
+        return tuple(len(i) for k, i in enumerate(indices) if not shrink & (1 << k))
+
     def check(self, g, op):
         problems = require_same_quant(g, op) + require_const(
             g, op, {1: "begin", 2: "end", 3: "strides"})
@@ -48,12 +64,9 @@ class StridedSlice(OpDef):
         indices = []
         for axis, dim in enumerate(x.shape):
             bit = 1 << axis
-            if axis >= len(begin):
-                indices.append(list(range(dim)))
-                continue
             indices.append(axis_indices(begin[axis], end[axis], strides[axis], dim,
                                         a.get("begin_mask", 0) & bit, a.get("end_mask", 0) & bit,
-                                        a.get("shrink_axis_mask", 0) & bit, a.get("offset", False)))
+                                        a.get("shrink_axis_mask", 0) & bit))
         return dict(indices=indices)
 
     def run(self, g, op, xs):

@@ -5,13 +5,21 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_const, require_same_quant
 
 
 @register("TILE")
 class Tile(OpDef):
     arity = ((2, 2), (1, 1))
     foldable = True
+
+    def output_shape(self, g, op):
+        shape, multiples = op.input(g, 0).shape, const_ints(op.input(g, 1))
+        if multiples is None:
+            return None
+        if len(multiples) != len(shape) or min(multiples, default=1) < 1:
+            raise ValueError(f"multiples {multiples} for an input of shape {list(shape)}")
+        return tuple(d * m for d, m in zip(shape, multiples))
 
     def check(self, g, op):
         return require_same_quant(g, op) + require_const(g, op, {1: "the multiples"})

@@ -5,13 +5,21 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_const, require_same_quant
 
 
 @register("TRANSPOSE")
 class Transpose(OpDef):
     arity = ((2, 2), (1, 1))
     foldable = True
+
+    def output_shape(self, g, op):
+        shape, perm = op.input(g, 0).shape, const_ints(op.input(g, 1))
+        if perm is None:
+            return None
+        if sorted(perm) != list(range(len(shape))):
+            raise ValueError(f"permutation {perm} for an input of rank {len(shape)}")
+        return tuple(shape[k] for k in perm)
 
     def check(self, g, op):
         return require_same_quant(g, op) + require_const(g, op, {1: "the permutation"})

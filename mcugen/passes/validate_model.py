@@ -10,8 +10,9 @@ For every op mcugen has a kernel for, and every tensor such an op (or the graph'
   underflow and overflow, so that every product and ratio of two scales a kernel forms is a
   normal number), zero points within the type, per-channel vectors as long as the dimension
   `quantized_dimension` names;
-- shapes: the declared output shape equals what the op computes from its inputs and options
-  (OpDef.output_shape, which raises ValueError naming an option that makes no sense).
+- shapes: the declared output shapes equal what the op computes from its inputs, options and
+  constant parameters (OpDef.output_shape, which raises ValueError naming a value that makes no
+  sense: an axis out of range, a zero stride, paddings of the wrong count).
 
 Ops without a kernel are left to check_support, which names them; their tensors are not judged.
 Each refusal is one line naming the op (by its index in the file), the field and the value.
@@ -74,9 +75,13 @@ def _op_problem(g: Graph, op: Op, opdef) -> str | None:
         expected = opdef.output_shape(g, op)
     except ValueError as exc:
         return str(exc)
-    declared = tuple(op.output(g).shape)
-    if expected is not None and tuple(expected) != declared:
-        return f"declared output shape {list(declared)}, the op computes {list(expected)}"
+    if expected is None:
+        return None
+    for k, shape in enumerate(expected if isinstance(expected, list) else [expected]):
+        declared = tuple(op.output(g, k).shape)
+        if tuple(shape) != declared:
+            which = f"output {k}" if len(op.outputs) > 1 else "output"
+            return f"declared {which} shape {list(declared)}, the op computes {list(shape)}"
     return None
 
 
