@@ -4,21 +4,30 @@ Frame (little-endian):  A5 5A | type u8 | seq u8 | length u16 | payload (<= 240 
 The CRC is zlib's CRC-32 over type, seq, length and payload. The host sends requests; the target
 answers each with one frame carrying the same seq:
 
-  HELLO   0x01  ()                                -> INFO 0x81: version u8, clock u8, arena u32,
-                                                     layers u16, inputs u8, outputs u8, sha256[32],
-                                                     per input then output: bytes u32, rank u8, dims u16[rank]
+  HELLO   0x01  (offset u32)                      -> INFO 0x81: version u8, total u32, the bytes
+                 [offset, offset + 235) of the description: clock u8, arena u32, layers u16,
+                 inputs u16, outputs u16, sha256[32], per input then output: bytes u32, rank u8,
+                 dims u32[rank]  (read page by page: any number of tensors fits)
   WRITE   0x02  (input u8, offset u32, bytes)     -> ACK 0x82
   INVOKE  0x03  ()                                -> RESULT 0x83: status u8, 3 pad, cycles u64
   READ    0x04  (region u8, index u8, offset u32, length u16) -> DATA 0x84: the bytes
                  region 0: output `index`; region 1: per-layer cycles, u64 each
   any           bad CRC, unknown type, bad range  -> NAK 0x85: reason u8 (0 crc, 1 unknown, 2 range)
 
-Chunks are at most 240 bytes, so a real UART or USB CDC link never needs to buffer more than
-one frame. Lost, corrupted or garbled replies are retried (every request is safe to repeat: the
-target replays a repeated INVOKE's result instead of running again). A frame cut short on the wire
-leaves the target waiting for bytes that never come, so before a retry the host sends a frame's
-worth of zero bytes, which completes (and fails the CRC of) any partial frame and is otherwise
-ignored while the target hunts for the sync bytes.
+Frames are at most 250 bytes, so a real UART or USB CDC link never needs to buffer more than
+one. Lost, corrupted or garbled replies are retried:
+- every request is safe to repeat (a repeated INVOKE, same seq, replays the stored result); the
+  other requests take a new seq per attempt, so a late reply is never taken for another's;
+- a reply is awaited for `timeout` seconds (a frame takes milliseconds), an INVOKE's for a few
+  times the inference time (estimated before the first run, then measured), and INVOKE attempts
+  go on until the run's overall time limit;
+- a failed attempt halves the payload of WRITE and READ (down to 16 bytes; a long frame on a
+  noisy line rarely arrives whole) and each success doubles it back;
+- both sides hunt for sync bytes and, when a frame turns out bad, parse again the bytes after
+  its first one: a stray A5 5A never swallows the valid frame behind it;
+- a frame cut short on the wire leaves the target waiting for bytes that never come, so before
+  a retry the host sends a frame's worth of zero bytes, which completes (and fails the CRC of)
+  any partial frame and is otherwise ignored while the target hunts for the sync bytes.
 """
 from __future__ import annotations
 
@@ -30,8 +39,9 @@ from dataclasses import dataclass
 from mcugen.errors import McugenError
 
 SYNC = b"\xa5\x5a"
-VERSION = 1
+VERSION = 2
 MAX_PAYLOAD = 240
+MIN_CHUNK = 16
 HELLO, WRITE, INVOKE, READ = 0x01, 0x02, 0x03, 0x04
 INFO, ACK, RESULT, DATA, NAK = 0x81, 0x82, 0x83, 0x84, 0x85
 REGION_OUTPUT, REGION_LAYER_CYCLES = 0, 1
@@ -59,15 +69,16 @@ class TargetInfo:
     outputs: list
 
 
-def parse_info(payload: bytes) -> TargetInfo:
-    version, clock, arena, layers, n_in, n_out = struct.unpack_from("<BBIHBB", payload)
-    sha = payload[10:42].hex()
-    pos, tensors = 42, []
+def parse_info(version: int, blob: bytes) -> TargetInfo:
+    """The description INFO pages carry (see the module docstring); struct.error if it is short."""
+    clock, arena, layers, n_in, n_out = struct.unpack_from("<BIHHH", blob)
+    sha = blob[11:43].hex()
+    pos, tensors = 43, []
     for _ in range(n_in + n_out):
-        nbytes, rank = struct.unpack_from("<IB", payload, pos)
-        shape = struct.unpack_from(f"<{rank}H", payload, pos + 5)
+        nbytes, rank = struct.unpack_from("<IB", blob, pos)
+        shape = struct.unpack_from(f"<{rank}I", blob, pos + 5)
         tensors.append((nbytes, tuple(shape)))
-        pos += 5 + 2 * rank
+        pos += 5 + 4 * rank
     return TargetInfo(version, CLOCKS.get(clock, f"clock {clock}"), arena, layers, sha,
                       tensors[:n_in], tensors[n_in:])
 
@@ -79,37 +90,46 @@ class Link:
     `retries` counts the repeats made so far (tests assert that faults were actually survived).
     """
 
-    def __init__(self, stream, *, timeout: float = 2.0, attempts: int = 8, describe: str = "the target"):
+    def __init__(self, stream, *, timeout: float = 0.5, attempts: int = 12, describe: str = "the target"):
         self.stream = stream
         self.timeout = timeout
         self.attempts = attempts
         self.describe = describe
         self.seq = 0
         self.retries = 0
-        self._pending = b""  # bytes read beyond what a frame needed
+        self.chunk = MAX_PAYLOAD - 8  # WRITE and READ payload bytes; adapts to the line
+        self.slowest_invoke: float | None = None  # seconds, measured
+        self._pending = b""  # bytes read but not yet parsed
 
     # -- framing ---------------------------------------------------------------------------------
-    def _read_exact(self, n: int, deadline: float) -> bytes:
+    def _read_exact(self, n: int, deadline: float, frame: bytearray) -> bytes:
         while len(self._pending) < n:
             if time.monotonic() > deadline:
                 raise TimeoutError
             self._pending += self.stream.read(n - len(self._pending))
         out, self._pending = self._pending[:n], self._pending[n:]
+        frame += out
         return out
 
     def _receive(self, deadline: float) -> tuple[int, int, bytes]:
-        window = b""
-        while window != SYNC:
-            window = (window + self._read_exact(1, deadline))[-2:]
-        header = self._read_exact(4, deadline)
-        kind, seq, size = struct.unpack("<BBH", header)
-        if size > MAX_PAYLOAD:
-            raise _BadFrame
-        payload = self._read_exact(size, deadline)
-        (crc,) = struct.unpack("<I", self._read_exact(4, deadline))
-        if crc != zlib.crc32(header + payload):
-            raise _BadFrame
-        return kind, seq, payload
+        while True:
+            frame = bytearray()
+            if self._read_exact(1, deadline, frame) != SYNC[:1]:
+                continue
+            if self._read_exact(1, deadline, frame) == SYNC[1:]:
+                header = self._read_exact(4, deadline, frame)
+                kind, seq, size = struct.unpack("<BBH", header)
+                if size <= MAX_PAYLOAD:
+                    payload = self._read_exact(size, deadline, frame)
+                    (crc,) = struct.unpack("<I", self._read_exact(4, deadline, frame))
+                    if crc == zlib.crc32(header + payload):
+                        return kind, seq, payload
+                    # complete but wrong: a corrupted reply, unless another frame was read behind it
+                    if SYNC not in bytes(frame[1:]) + self._pending:
+                        self._pending = b""
+                        raise _BadFrame
+            # the sync bytes may have been noise in front of a real frame: parse what follows
+            self._pending = bytes(frame[1:]) + self._pending
 
     def _resync(self) -> None:
         self.stream.write(bytes(MAX_PAYLOAD + 10))
@@ -119,14 +139,22 @@ class Link:
             pass
         self._pending = b""
 
-    def request(self, kind: int, payload: bytes = b"", expect: int = ACK, timeout: float | None = None) -> bytes:
+    def request(self, kind: int, payload=b"", expect: int = ACK, timeout: float | None = None,
+                until: float | None = None) -> bytes:
+        """Send a request and return its reply's payload. `payload` may be a function giving the
+        payload for the current chunk size (called per attempt). Attempts: `self.attempts`, or
+        as many as fit before the time `until`; each waits `timeout` (default self.timeout)."""
+        problem, attempt = "no reply", 0
         self.seq = (self.seq + 1) & 0xFF
-        frame = encode(kind, self.seq, payload)
-        problem = "no reply"
-        for attempt in range(self.attempts):
+        while attempt < self.attempts or (until is not None and time.monotonic() < until):
             if attempt:
                 self.retries += 1
+                self.chunk = max(MIN_CHUNK, self.chunk // 2)
                 self._resync()
+                if kind != INVOKE:
+                    self.seq = (self.seq + 1) & 0xFF
+            attempt += 1
+            frame = encode(kind, self.seq, payload() if callable(payload) else payload)
             try:
                 self.stream.write(frame)
             except OSError as exc:
@@ -137,8 +165,10 @@ class Link:
                 while True:
                     got_kind, got_seq, body = self._receive(deadline)
                     if got_seq != self.seq:
-                        continue  # a stale reply to an earlier attempt
+                        continue  # a stale reply to an earlier request
                     if got_kind == expect:
+                        if attempt == 1:
+                            self.chunk = min(MAX_PAYLOAD - 8, self.chunk * 2)
                         return body
                     if got_kind == NAK and body and body[0] == 2:
                         raise McugenError(f"{self.describe} refused a request as out of range",
@@ -153,37 +183,64 @@ class Link:
             except OSError as exc:
                 raise McugenError(f"lost the connection to {self.describe}: {exc}",
                                   "check the port and that the board is powered") from None
-        raise McugenError(f"{self.describe} did not answer correctly after {self.attempts} attempts "
+        raise McugenError(f"{self.describe} did not answer correctly after {attempt} attempts "
                           f"(last: {problem})", "check the port, the baud rate and that the board runs "
                           "mcugen firmware (mcugen flash)")
 
-    # -- requests ----------------------------------------------------------------------------------
+# -- requests ----------------------------------------------------------------------------------
     def hello(self) -> TargetInfo:
-        info = parse_info(self.request(HELLO, expect=INFO))
-        if info.version != VERSION:
-            raise McugenError(f"{self.describe} speaks protocol version {info.version}, this mcugen {VERSION}",
-                              "rebuild and flash the firmware with this mcugen")
-        return info
+        blob, total = b"", None
+        while total is None or len(blob) < total:
+            page = self.request(HELLO, struct.pack("<I", len(blob)), expect=INFO)
+            if not page or page[0] != VERSION:
+                raise McugenError(f"{self.describe} speaks protocol version {page[0] if page else '?'}, "
+                                  f"this mcugen {VERSION}", "rebuild and flash the firmware with this mcugen")
+            if len(page) < 5 or (total is not None and struct.unpack_from("<I", page, 1)[0] != total):
+                raise McugenError(f"{self.describe} sent an inconsistent description", "run mcugen flash")
+            total = struct.unpack_from("<I", page, 1)[0]
+            if len(page) == 5 and len(blob) < total:
+                raise McugenError(f"{self.describe} sent an empty page of its description", "run mcugen flash")
+            blob += page[5:]
+        try:
+            return parse_info(VERSION, blob[:total])
+        except struct.error:
+            raise McugenError(f"{self.describe} sent a truncated description", "run mcugen flash") from None
 
     def write_input(self, index: int, data: bytes) -> None:
-        for offset in range(0, len(data), MAX_PAYLOAD - 5):
-            chunk = data[offset:offset + MAX_PAYLOAD - 5]
-            self.request(WRITE, struct.pack("<BI", index, offset) + chunk)
+        offset, sent = 0, [0]
 
-    def invoke(self, timeout: float) -> int:
-        body = self.request(INVOKE, expect=RESULT, timeout=timeout)
+        def payload():
+            sent[0] = min(self.chunk, len(data) - offset)
+            return struct.pack("<BI", index, offset) + data[offset:offset + sent[0]]
+
+        while offset < len(data):
+            self.request(WRITE, payload)
+            offset += sent[0]
+
+    def invoke(self, expected_seconds: float, limit: float) -> int:
+        """Run one inference. A lost reply is asked for again after a few times the inference time
+        (the slowest measured so far, else `expected_seconds`), until `limit` seconds have passed."""
+        start = time.monotonic()
+        wait = 4 * (self.slowest_invoke or expected_seconds) + self.timeout + 0.5
+        body = self.request(INVOKE, expect=RESULT, timeout=min(wait, limit), until=start + limit)
+        took = time.monotonic() - start
+        self.slowest_invoke = max(self.slowest_invoke or 0.0, took)
         status, cycles = body[0], struct.unpack_from("<Q", body, 4)[0]
         if status != 0:
             raise McugenError(f"{self.describe}: mcugen_invoke returned {status}", "report this with the model")
         return cycles
 
     def read(self, region: int, index: int, size: int) -> bytes:
-        out = b""
+        out, asked = b"", [0]
+
+        def payload():
+            asked[0] = min(self.chunk, size - len(out))
+            return struct.pack("<BBIH", region, index, len(out), asked[0])
+
         while len(out) < size:
-            n = min(MAX_PAYLOAD, size - len(out))
-            body = self.request(READ, struct.pack("<BBIH", region, index, len(out), n), expect=DATA)
-            if len(body) != n:
-                raise McugenError(f"{self.describe} sent {len(body)} bytes, asked for {n}",
+            body = self.request(READ, payload, expect=DATA)
+            if len(body) != asked[0]:
+                raise McugenError(f"{self.describe} sent {len(body)} bytes, asked for {asked[0]}",
                                   "the board runs firmware for a different model; run mcugen flash")
             out += body
         return out

@@ -45,7 +45,7 @@ def firmware_of(board_id: str, out_dir: Path, stock: bool = False) -> Path:
 
 
 @contextlib.contextmanager
-def connect(board_id: str, program: Path, port: str | None = None, timeout: float = 2.0):
+def connect(board_id: str, program: Path, port: str | None = None, timeout: float = 0.5):
     """A Link to the target running `program`: the host process, QEMU, or a board on `port`."""
     if board_id == HOST:
         from mcugen.transport import HostProcess

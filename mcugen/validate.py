@@ -1,6 +1,7 @@
 """On-target validation: send inputs over the protocol, compare outputs with the golden model."""
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -69,8 +70,28 @@ def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
         raise McugenError(f"{describe} reports different tensors or arena than this build", STALE_FIX)
 
 
+def expected_seconds(g: Graph, board_id: str) -> float:
+    """A generous guess of one inference's wall time, before the first one is measured: about 4
+    instructions per MAC and 20 per value written (what mcugen's kernels take on a Cortex-M4),
+    at half the board's clock, 20 MIPS under QEMU on a loaded machine, 100 MIPS on the host
+    (sanitizer builds are that slow)."""
+    from mcugen import ops
+    from mcugen.boards import HOST, load_board
+
+    instructions = sum(4 * ops.lookup(op.opcode).macs(g, op)
+                       + 20 * sum(math.prod(g.tensors[t].shape) for t in op.outputs) for op in g.ops)
+    if board_id == HOST:
+        rate = 1e8
+    else:
+        board = load_board(board_id)
+        rate = 2e7 if board.emulated else board.clock_hz / 2
+    return instructions / rate
+
+
 def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock: str, timeout: float,
-                profile: bool = False, on_sample=None) -> list[SampleResult]:
+                seconds: float = 1.0, profile: bool = False, on_sample=None) -> list[SampleResult]:
+    """Validate each sample; `timeout` bounds one inference (its retries included), `expected`
+    is a guess of its wall time in seconds (expected_seconds)."""
     results = []
     # real units: quantized outputs are scaled, float outputs already are real values
     scales = [g.tensors[t].quant.s if g.tensors[t].quant and g.tensors[t].dtype != "float32" else 1.0
@@ -80,7 +101,7 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
         expected = runner.run(inputs)
         for k, x in enumerate(inputs):
             link.write_input(k, np.ascontiguousarray(x).tobytes())
-        cycles = link.invoke(timeout)
+        cycles = link.invoke(seconds, timeout)
         diffs, passed = [], True
         for k, (t, want) in enumerate(zip(g.outputs, expected)):
             got = np.frombuffer(link.read(0, k, g.tensors[t].nbytes), dtype=want.dtype).reshape(want.shape)
@@ -102,8 +123,8 @@ def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None
     with connect(board_id, program, port) as link:
         info = link.hello()
         check_target(info, g, link.describe)
-        results = run_samples(link, g, samples, clock=info.clock, timeout=timeout, profile=profile,
-                              on_sample=on_sample)
+        results = run_samples(link, g, samples, clock=info.clock, timeout=timeout,
+                              seconds=expected_seconds(g, board_id), profile=profile, on_sample=on_sample)
     return info, results
 
 

@@ -13,7 +13,7 @@
 
 #define SYNC0 0xA5
 #define SYNC1 0x5A
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 #define MAX_PAYLOAD 240
 
 enum {
@@ -95,86 +95,141 @@ static void send_nak(uint8_t seq, uint8_t reason)
 
 enum { FRAME_OK = 0, FRAME_BAD = 1, LINK_CLOSED = 2 };
 
-/* Hunts for the sync bytes, then reads one frame. A length beyond MAX_PAYLOAD can only be
- * noise: go back to hunting. */
+/* Every byte of the frame being parsed, from its sync bytes on. When the frame turns out bad
+ * (an impossible length, a wrong CRC), the sync bytes may have been noise, or a stray A5 5A just
+ * before a real frame: the bytes after them are parsed again before new ones are read, so a valid
+ * frame inside the bad one is never lost. */
+static uint8_t frame[MAX_PAYLOAD + 10];
+static uint32_t frame_len;
+static uint8_t replay[MAX_PAYLOAD + 10];
+static uint32_t replay_len, replay_pos;
+
+static int next_byte(void)
+{
+    int b = replay_pos < replay_len ? replay[replay_pos++] : mcu_port_getc();
+    if (b >= 0) {
+        frame[frame_len++] = (uint8_t)b;
+    }
+    return b;
+}
+
+/* Parse again everything after the first byte of the rejected frame, then the unread replay. */
+static void rescan_after_bad_frame(void)
+{
+    const uint32_t rest = replay_len - replay_pos;
+    memmove(replay + frame_len - 1, replay + replay_pos, rest);
+    memcpy(replay, frame + 1, frame_len - 1);
+    replay_len = frame_len - 1 + rest;
+    replay_pos = 0;
+}
+
+/* Hunts for the sync bytes, then reads one frame; the payload lands in `request`. */
 static int receive_frame(uint8_t *type, uint8_t *seq, uint32_t *size)
 {
     for (;;) {
-        int b = mcu_port_getc();
-        if (b < 0) {
+        int b;
+        frame_len = 0;
+        if ((b = next_byte()) < 0) {
             return LINK_CLOSED;
         }
         if (b != SYNC0) {
             continue;
         }
-        do {
-            b = mcu_port_getc();
-        } while (b == SYNC0);
-        if (b < 0) {
+        if ((b = next_byte()) < 0) {
             return LINK_CLOSED;
         }
         if (b != SYNC1) {
+            rescan_after_bad_frame();  /* the byte may be the next sync's first */
             continue;
         }
-        uint8_t header[4];
         for (int i = 0; i < 4; ++i) {
-            if ((b = mcu_port_getc()) < 0) {
+            if ((b = next_byte()) < 0) {
                 return LINK_CLOSED;
             }
-            header[i] = (uint8_t)b;
         }
-        *type = header[0];
-        *seq = header[1];
-        *size = (uint32_t)header[2] | (uint32_t)header[3] << 8;
+        *type = frame[2];
+        *seq = frame[3];
+        *size = (uint32_t)frame[4] | (uint32_t)frame[5] << 8;
         if (*size > MAX_PAYLOAD) {
+            rescan_after_bad_frame();
             continue;
         }
-        uint8_t trailer[4];
         for (uint32_t i = 0; i < *size + 4; ++i) {
-            if ((b = mcu_port_getc()) < 0) {
+            if ((b = next_byte()) < 0) {
                 return LINK_CLOSED;
             }
-            if (i < *size) {
-                request[i] = (uint8_t)b;
-            } else {
-                trailer[i - *size] = (uint8_t)b;
-            }
         }
-        const uint32_t crc = crc32_update(crc32_update(0, header, 4), request, *size);
-        return crc == get_u32(trailer) ? FRAME_OK : FRAME_BAD;
+        const uint32_t crc = crc32_update(0, frame + 2, 4 + *size);
+        if (crc == get_u32(frame + 6 + *size)) {
+            memcpy(request, frame + 6, *size);
+            return FRAME_OK;
+        }
+        rescan_after_bad_frame();
+        return FRAME_BAD;
     }
 }
 
-static uint32_t describe_tensor(uint8_t *p, const mcugen_tensor_info *t)
+/* INFO describes the build: a byte string the host reads in pages of up to INFO_PAGE bytes
+ * (HELLO carries the page's offset), so any number of tensors of any rank fits:
+ *   clock u8, arena u32, layers u16, inputs u16, outputs u16, sha256[32],
+ *   per input then output: bytes u32, rank u8, dims u32[rank]
+ * Each reply is version u8 | total length u32 | the page. The description is produced again for
+ * every page, keeping only the bytes that fall into the page: no buffer the size of the whole. */
+#define INFO_PAGE (MAX_PAYLOAD - 5)
+
+typedef struct {
+    uint32_t at;     /* bytes of the description produced so far */
+    uint32_t start;  /* the page's offset */
+    uint32_t used;   /* bytes of the page filled */
+} info_page;
+
+static void info_put(info_page *page, const uint8_t *bytes, uint32_t n)
 {
-    put_u32(p, (uint32_t)t->bytes);
-    p[4] = (uint8_t)t->rank;
+    for (uint32_t i = 0; i < n; ++i, ++page->at) {
+        if (page->at >= page->start && page->used < INFO_PAGE) {
+            reply[5 + page->used++] = bytes[i];
+        }
+    }
+}
+
+static void info_put_u32(info_page *page, uint32_t v, uint32_t width)
+{
+    uint8_t b[4];
+    put_u32(b, v);
+    info_put(page, b, width);
+}
+
+static void info_put_tensor(info_page *page, const mcugen_tensor_info *t)
+{
+    info_put_u32(page, (uint32_t)t->bytes, 4);
+    info_put_u32(page, (uint32_t)t->rank, 1);
     for (int32_t k = 0; k < t->rank; ++k) {
-        put_u16(p + 5 + 2 * k, (uint32_t)t->shape[k]);
+        info_put_u32(page, (uint32_t)t->shape[k], 4);
     }
-    return 5 + 2 * (uint32_t)t->rank;
 }
 
-static void send_info(uint8_t seq)
+static void send_info(uint8_t seq, uint32_t size)
 {
-    uint32_t n = 0;
-    reply[n++] = PROTOCOL_VERSION;
-    reply[n++] = mcu_port_clock_kind();
-    put_u32(reply + n, MCUGEN_ARENA_BYTES);
-    n += 4;
-    put_u16(reply + n, MCUGEN_LAYER_COUNT);
-    n += 2;
-    reply[n++] = MCUGEN_INPUT_COUNT;
-    reply[n++] = MCUGEN_OUTPUT_COUNT;
-    memcpy(reply + n, mcugen_model_sha256, 32);
-    n += 32;
-    for (int32_t i = 0; i < MCUGEN_INPUT_COUNT && n + 21 <= MAX_PAYLOAD; ++i) {
-        n += describe_tensor(reply + n, &mcugen_inputs[i]);
+    info_page page = {0, size >= 4 ? get_u32(request) : 0, 0};
+    info_put_u32(&page, mcu_port_clock_kind(), 1);
+    info_put_u32(&page, MCUGEN_ARENA_BYTES, 4);
+    info_put_u32(&page, MCUGEN_LAYER_COUNT, 2);
+    info_put_u32(&page, MCUGEN_INPUT_COUNT, 2);
+    info_put_u32(&page, MCUGEN_OUTPUT_COUNT, 2);
+    info_put(&page, mcugen_model_sha256, 32);
+    for (int32_t i = 0; i < MCUGEN_INPUT_COUNT; ++i) {
+        info_put_tensor(&page, &mcugen_inputs[i]);
     }
-    for (int32_t i = 0; i < MCUGEN_OUTPUT_COUNT && n + 21 <= MAX_PAYLOAD; ++i) {
-        n += describe_tensor(reply + n, &mcugen_outputs[i]);
+    for (int32_t i = 0; i < MCUGEN_OUTPUT_COUNT; ++i) {
+        info_put_tensor(&page, &mcugen_outputs[i]);
     }
-    send_frame(REP_INFO, seq, reply, n);
+    if (page.start > page.at) {
+        send_nak(seq, NAK_RANGE);
+        return;
+    }
+    reply[0] = PROTOCOL_VERSION;
+    put_u32(reply + 1, page.at);
+    send_frame(REP_INFO, seq, reply, 5 + page.used);
 }
 
 static int have_result;
@@ -250,7 +305,7 @@ int mcu_harness_run(void)
         }
         switch (type) {
         case REQ_HELLO:
-            send_info(seq);
+            send_info(seq, size);
             break;
         case REQ_WRITE:
             handle_write(seq, size);
