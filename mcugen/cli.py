@@ -27,15 +27,6 @@ def progress(done: int, total: int) -> None:
         print(f"  sample {done}/{total}", file=sys.stderr, flush=True)
 
 
-def _load_npy(path: str) -> np.ndarray:
-    try:
-        return np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise McugenError(f"{path}: no such file", "check the --input path") from None
-    except (OSError, ValueError) as exc:
-        raise McugenError(f"{path}: not a .npy array ({exc})", "save inputs with numpy.save") from None
-
-
 def _refuse_overwrite(path: Path, force: bool) -> None:
     """Checked before any work: mcugen replaces only regular files, and only with --force, in a
     folder it can write (the nearest existing ancestor, for folders it will create)."""
@@ -76,6 +67,7 @@ def cmd_inspect(args) -> int:
 
 
 def cmd_run(args) -> int:
+    from mcugen.compare import load_samples
     from mcugen.pipeline import lower
 
     out_path = Path(args.output)
@@ -87,7 +79,10 @@ def cmd_run(args) -> int:
     dump = Path(args.dump_layers) if args.dump_layers else None
     if dump and dump.exists() and any(dump.iterdir()) and not args.force:
         raise McugenError(f"{dump} is not empty", "choose an empty directory or pass --force")
-    inputs = [_load_npy(p) for p in args.input]
+    samples, stacked = load_samples(g, Path(args.data))
+    if dump and len(samples) > 1:
+        raise McugenError(f"{args.data} holds {len(samples)} samples; --dump-layers writes one sample's layers",
+                          "pass a file with one sample")
 
     def write_layer(idx: int, value: np.ndarray) -> None:
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", g.tensors[idx].name)[:80]
@@ -95,9 +90,11 @@ def cmd_run(args) -> int:
 
     if dump:
         dump.mkdir(parents=True, exist_ok=True)
-    outputs = golden.run(g, inputs, on_tensor=write_layer if dump else None)
+    runner = golden.Runner(g)
+    results = [runner.run(xs, on_tensor=write_layer if dump else None) for xs in samples]
+    outputs = [np.stack(ys) if stacked else ys[0] for ys in zip(*results)]
     _write_npz_atomically(out_path, {f"output_{k}": y for k, y in enumerate(outputs)})
-    print(f"wrote {len(outputs)} output(s) to {out_path}"
+    print(f"wrote {len(outputs)} output(s) of {len(samples)} sample(s) to {out_path}"
           + (f" and {len(g.ops)} layer tensors to {dump}/" if dump else ""))
     return 0
 
@@ -107,8 +104,7 @@ def cmd_compare(args) -> int:
     from mcugen.pipeline import lower
 
     g = lower(args.model, tuple(args.outputs))
-    samples = (load_samples(g, Path(args.data)) if args.data
-               else random_inputs(g, args.samples, args.seed))
+    samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
     source = args.data or f"random inputs, seed {args.seed}"
     print(f"comparing golden model with TFLM on {len(samples)} sample(s) ({source})", file=sys.stderr)
     mismatch = compare_with_tflm(g, Path(args.model), samples, progress=progress)
@@ -127,26 +123,28 @@ def _default_out(model: str, board: str) -> Path:
     return Path("mcugen_build") / f"{Path(model).stem}-{board}"
 
 
-def _build(args, out_dir: Path):
+def _build(args, out_dir: Path, g):
     from mcugen.build import say
     from mcugen.outdir import OutDir
-    from mcugen.pipeline import compile_model
-    from mcugen.targets import build_for, check_board
+    from mcugen.targets import build_for
 
-    check_board(args.board)
-    g = compile_model(args.model, tuple(args.outputs))
     out = OutDir(out_dir)
+    out.claim(args.board, Path(args.model).name)
     say(f"building {Path(args.model).name} for {args.board} in {out_dir}/")
     result = build_for(args.board, g, out, Path(args.model).name, args.command_line, stock=args.stock,
                        sanitize=args.sanitize, progress=lambda line: say(f"  {line}"))
-    return g, result, out
+    return result, out
 
 
 def cmd_build(args) -> int:
     from mcugen.build import format_report
+    from mcugen.pipeline import compile_model
     from mcugen.report import write_report
+    from mcugen.targets import check_board
 
-    g, result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board))
+    check_board(args.board)
+    g = compile_model(args.model, tuple(args.outputs))
+    result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board), g)
     print(f"built {result.program}")
     print(format_report(result, g))
     print(g.arena.plan.timeline() if args.report else
@@ -170,15 +168,16 @@ def cmd_test(args) -> int:
     # The host build and emulated boards are built (and booted) here; a real board runs whatever
     # was flashed, and the handshake checks it is this model.
     builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
+    if not builds_here and not args.port:
+        raise McugenError(f"{args.board} is a real board: say where it is connected", "pass --port, e.g. /dev/ttyACM0")
+    g = compile_model(args.model, tuple(args.outputs))
+    samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
         if builds_here:
-            g, result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build")
+            result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build", g)
             program, sizes = result.program, _sizes(result)
         else:
-            g = compile_model(args.model, tuple(args.outputs))
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
-        samples = (load_samples(g, Path(args.data)) if args.data
-                   else random_inputs(g, args.samples, args.seed))
         print(f"validating {len(samples)} sample(s) on {args.board} "
               f"({args.data or f'random inputs, seed {args.seed}'})", file=sys.stderr)
         info, results = run_on_target(args.board, program, g, samples, port=args.port, timeout=args.timeout,
@@ -226,6 +225,10 @@ def _sample_count(text: str) -> int:
     return value
 
 
+DATA_HELP = (".npz of inputs (input_0, … or input names), or .npy for a one-input model; "
+             "each shaped like its input, optionally with a leading sample axis")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mcugen", description=__doc__)
     parser.add_argument("--version", action="version", version=f"mcugen {__version__}")
@@ -244,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run the golden model on the host")
     p.add_argument("model")
     outputs_arg(p)
-    p.add_argument("--input", action="append", required=True, help=".npy file, one per model input")
+    p.add_argument("--data", "--input", required=True, help=DATA_HELP)
     p.add_argument("--output", required=True, help=".npz to write (output_0, output_1, …)")
     p.add_argument("--dump-layers", metavar="DIR", help="write every intermediate tensor here")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
@@ -255,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     outputs_arg(p)
     p.add_argument("--samples", type=_sample_count, default=3)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
+    p.add_argument("--data", help=DATA_HELP)
     p.set_defaults(func=cmd_compare)
 
     def board_args(p, model=True):
@@ -279,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     board_args(p)
     p.add_argument("--samples", type=_sample_count, default=3)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--data", help=".npz of inputs (input_0, …; optional leading sample axis)")
+    p.add_argument("--data", help=DATA_HELP)
     p.add_argument("--json", metavar="REPORT", help="write a JSON report here")
     p.add_argument("--force", action="store_true", help="overwrite an existing JSON report")
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")

@@ -64,32 +64,58 @@ def differences(ours: np.ndarray, theirs: np.ndarray) -> tuple[int, float]:
     return int(np.count_nonzero(diff)), int(diff.max(initial=0))
 
 
-def load_samples(g: Graph, path: Path) -> list[list[np.ndarray]]:
-    """Samples from an .npz with one array per model input (input_0, input_1, … or the
-    input's tensor name), each shaped like the input, or with a leading sample axis
-    ([N, *shape]), or, for a batch-1 input, stacked along the batch ([N, *shape[1:]])."""
+def load_samples(g: Graph, path: Path) -> tuple[list[list[np.ndarray]], bool]:
+    """Samples for `run`, `compare` and `test`, from one file, checked before any work is done:
+    - an .npz with one array per model input, named input_0, input_1, … or by the input's tensor
+      name (every array must name an input);
+    - or, for a one-input model, an .npy.
+    Each array is shaped like its input, or has a leading sample axis ([N, *shape]), or, for a
+    batch-1 input, holds N samples along the batch ([N, *shape[1:]]). Returns the samples and
+    whether the file had a sample axis."""
+    fix = "save inputs with numpy.savez(path, input_0=array, …)" + (
+        " or numpy.save for this one-input model" if len(g.inputs) == 1 else "")
     try:
-        data = np.load(path)
-        keys = list(data.keys())
-    except (OSError, ValueError) as exc:
-        raise McugenError(f"{path}: cannot read as .npz ({exc})",
-                          "save inputs with numpy.savez(path, input_0=array, …)") from None
-    per_input = []
+        data = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise McugenError(f"{path}: no such file", "check the path of the input data") from None
+    except (OSError, ValueError, EOFError) as exc:
+        raise McugenError(f"{path}: cannot read as .npz or .npy ({exc})", fix) from None
+    if isinstance(data, np.ndarray):
+        if len(g.inputs) != 1:
+            raise McugenError(f"{path}: one array for a model with {len(g.inputs)} inputs", fix)
+        arrays = {"input_0": data}
+    else:
+        arrays = {key: data[key] for key in data.files}
+    names = {g.tensors[idx].name: k for k, idx in enumerate(g.inputs)}
+    for k in range(len(g.inputs)):
+        if names.setdefault(f"input_{k}", k) != k and f"input_{k}" in arrays:
+            # Keras names its inputs input_1, input_2, …: the key could mean either input
+            raise McugenError(f"{path}: 'input_{k}' is both input {k} and the name of input {names[f'input_{k}']}",
+                              "key the arrays by input name only")
+    unknown = sorted(set(arrays) - set(names))
+    if unknown:
+        raise McugenError(f"{path}: array '{unknown[0]}' names no input of the model",
+                          f"name arrays input_0 … input_{len(g.inputs) - 1} or by input name")
+    per_input, stacked = [], False
     for k, idx in enumerate(g.inputs):
         t = g.tensors[idx]
-        key = next((c for c in (f"input_{k}", t.name) if c in keys),
-                   keys[0] if len(g.inputs) == 1 and len(keys) == 1 else None)
-        if key is None:
-            raise McugenError(f"{path}: no array for input {k} ('{t.name}')",
-                              f"name it input_{k}; the file has {', '.join(keys) or 'no arrays'}")
-        a = data[key]
-        if tuple(a.shape) == t.shape:
-            a = a[None]
-        elif t.shape and t.shape[0] == 1 and tuple(a.shape[1:]) == t.shape[1:]:
-            a = a[:, None]
-        if a.dtype != np.dtype(t.dtype) or tuple(a.shape[1:]) != t.shape:
-            raise McugenError(f"{path}: '{key}' is {golden.describe(str(a.dtype), a.shape)}, input {k} "
-                              f"needs {golden.describe(t.dtype, t.shape)} or [N, …] of it",
+        keys = [key for key in arrays if names[key] == k]
+        if len(keys) != 1:
+            raise McugenError(f"{path}: {'no array' if not keys else 'two arrays'} for input {k} ('{t.name}')", fix)
+        given = arrays[keys[0]]
+        if given.dtype != np.dtype(t.dtype):
+            a = None
+        elif tuple(given.shape) == t.shape:
+            a = given[None]
+        elif tuple(given.shape[1:]) == t.shape:
+            a, stacked = given, True
+        elif t.shape and t.shape[0] == 1 and given.ndim == len(t.shape) and tuple(given.shape[1:]) == t.shape[1:]:
+            a, stacked = given[:, None], True
+        else:
+            a = None
+        if a is None or len(a) == 0:
+            raise McugenError(f"{path}: '{keys[0]}' is {golden.describe(str(given.dtype), given.shape)}, input {k} "
+                              f"needs {golden.describe(t.dtype, t.shape)} or [N, …] of it (N >= 1)",
                               "quantize with the input's scale and zero point" if t.dtype != "float32"
                               else "save the model's float32 inputs as they are")
         per_input.append(a)
@@ -97,7 +123,7 @@ def load_samples(g: Graph, path: Path) -> list[list[np.ndarray]]:
     if len(count) != 1:
         raise McugenError(f"{path}: inputs have different sample counts {sorted(count)}",
                           "give every input the same number of samples")
-    return [[a[s] for a in per_input] for s in range(count.pop())]
+    return [[a[s] for a in per_input] for s in range(count.pop())], stacked
 
 
 def compare_with_tflm(g: Graph, model_path: Path, samples: list[list[np.ndarray]],

@@ -15,6 +15,7 @@ from pathlib import Path
 from mcugen.boards import HOST, load_board
 from mcugen.errors import McugenError
 from mcugen.firmware import PIO_ENV
+from mcugen.outdir import stamp_of
 from mcugen.targets import connect, firmware_of
 
 
@@ -33,6 +34,10 @@ def flash(board_id: str, out: Path | None, port: str | None, stock: bool) -> int
         raise McugenError("the host build needs no flashing", "run mcugen test MODEL --board host")
     board = load_board(board_id)
     out = _find_build(board_id, out)
+    held = stamp_of(out)
+    if held is not None and held.get("board") != board_id:
+        raise McugenError(f"{out} holds a build for {held.get('board')}, not {board_id}",
+                          f"pass --board {held.get('board')}, or build for {board_id} into another folder")
     elf = firmware_of(board_id, out, stock)
     if board.emulated and port is None:
         with connect(board_id, elf) as link:

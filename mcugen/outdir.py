@@ -1,16 +1,20 @@
 """The build directory: mcugen writes only inside it and never over files it did not write.
 
 A manifest (.mcugen-manifest) lists every file mcugen wrote there. A directory that exists, is not
-empty and has no manifest, or holds files the manifest does not list, is refused.
+empty and has no manifest, or holds files the manifest does not list, is refused. A stamp
+(mcugen-build.json) says which model file and board the folder holds a build of: building
+another model or for another board there, or flashing it to another board, is refused.
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 from mcugen.errors import McugenError
 
 MANIFEST = ".mcugen-manifest"
+STAMP = "mcugen-build.json"
 SCRATCH_DIRS = (".build", ".pio")  # build products, recreated at will
 
 
@@ -37,6 +41,15 @@ class OutDir:
             raise McugenError(f"{self.root} holds files mcugen did not write ({foreign[0]}"
                               + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "") + ")",
                               "move them away or choose another --out directory")
+
+    def claim(self, board: str, model: str) -> None:
+        """Make this folder the build of `model` (a file name: a retrained model keeps its build
+        folder) for `board`, refusing one that holds another's."""
+        held = stamp_of(self.root)
+        if held is not None and (held.get("board"), held.get("model")) != (board, model):
+            raise McugenError(f"{self.root} holds the build of {held.get('model')} for {held.get('board')}, "
+                              f"not {model} for {board}", "choose another --out, or delete that folder")
+        self.write(STAMP, json.dumps(dict(model=model, board=board), indent=2) + "\n")
 
     def write(self, relative: str, content: str | bytes) -> Path:
         path = self.root / relative
@@ -65,3 +78,13 @@ class OutDir:
         path = self.root / name
         path.mkdir(parents=True, exist_ok=True)
         return path
+
+
+def stamp_of(root: Path) -> dict | None:
+    """The model and board a build folder holds, None for a folder without a stamp."""
+    try:
+        return json.loads((Path(root) / STAMP).read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise McugenError(f"{root}/{STAMP} is unreadable ({exc})", "delete the build folder and build again") from None

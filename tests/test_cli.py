@@ -156,14 +156,37 @@ def test_run_wrong_input_shape_names_expected(capsys, tmp_path, shared_models):
     np.save(tmp_path / "x.npy", np.zeros((1, 49, 10), np.float32))
     code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
                            "--output", tmp_path / "o.npz")
-    assert_one_error_line(code, err, "expects int8[1, 49, 10, 1]", "got float32[1, 49, 10]")
+    assert_one_error_line(code, err, "'input_0' is float32[1, 49, 10]", "needs int8[1, 49, 10, 1]")
 
 
-def test_run_wrong_input_count(capsys, tmp_path, shared_models):
-    np.save(tmp_path / "x.npy", np.zeros((1, 49, 10, 1), np.int8))
-    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
-                           "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
-    assert_one_error_line(code, err, "has 1 input(s), got 2")
+def test_run_compare_and_test_take_the_same_input_forms(capsys, tmp_path, shared_models):
+    """An .npz keyed input_0 or by input name, or an .npy for a one-input model, with or without a
+    sample axis; anything else is refused before any work, naming what was given."""
+    xs = np.random.default_rng(4).integers(-128, 128, (3, 1, 49, 10, 1), dtype=np.int8)
+    np.save(tmp_path / "three.npy", xs)
+    np.savez(tmp_path / "named.npz", **{"input_2": xs[0]})
+    np.savez(tmp_path / "stray.npz", input_0=xs[0], extra=xs[0])
+    np.save(tmp_path / "float.npy", np.zeros((3, 49, 10, 1), np.float32))
+    code, out, _ = run_cli(capsys, "run", shared_models / KWS, "--data", tmp_path / "three.npy",
+                           "--output", tmp_path / "o.npz")
+    assert code == 0 and "of 3 sample(s)" in out
+    got = np.load(tmp_path / "o.npz")["output_0"]
+    from mcugen.oracle import Tflm
+    tflm = Tflm(shared_models / KWS)
+    assert got.shape == (3, 1, 12)
+    for k in range(3):
+        np.testing.assert_array_equal(got[k], tflm.run([xs[k]], 1)[0])
+    code, out, _ = run_cli(capsys, "compare", shared_models / KWS, "--data", tmp_path / "three.npy")
+    assert code == 0 and "bit-exact on 3 sample(s)" in out
+    code, _, err = run_cli(capsys, "compare", shared_models / KWS, "--data", tmp_path / "named.npz")
+    assert_one_error_line(code, err, "array 'input_2' names no input")
+    code, _, err = run_cli(capsys, "test", shared_models / KWS, "--board", "host", "--data", tmp_path / "stray.npz",
+                           "--out", tmp_path / "never")
+    assert_one_error_line(code, err, "array 'extra' names no input")
+    code, _, err = run_cli(capsys, "test", shared_models / KWS, "--board", "host", "--data", tmp_path / "float.npy",
+                           "--out", tmp_path / "never")
+    assert_one_error_line(code, err, "is float32[3, 49, 10, 1]", "needs int8[1, 49, 10, 1]")
+    assert not (tmp_path / "never").exists()  # refused before anything was built
 
 
 def test_run_missing_and_garbage_input_files(capsys, tmp_path, shared_models):
@@ -173,7 +196,7 @@ def test_run_missing_and_garbage_input_files(capsys, tmp_path, shared_models):
     (tmp_path / "junk.npy").write_text("junk")
     code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "junk.npy",
                            "--output", tmp_path / "o.npz")
-    assert_one_error_line(code, err, "not a .npy array")
+    assert_one_error_line(code, err, "cannot read as .npz or .npy")
 
 
 def test_run_never_overwrites(capsys, tmp_path, shared_models):
@@ -275,7 +298,7 @@ def test_run_takes_and_returns_the_models_float_ends(capsys, tmp_path):
     assert y.dtype == np.float32 and y.tobytes() == expected.tobytes()  # same float32 bit patterns
     np.save(tmp_path / "x8.npy", np.zeros((1, 490), np.int8))
     code, _, err = run_cli(capsys, "run", model, "--input", tmp_path / "x8.npy", "--output", tmp_path / "p.npz")
-    assert_one_error_line(code, err, "expects float32[1, 490]", "got int8[1, 490]")
+    assert_one_error_line(code, err, "is int8[1, 490]", "needs float32[1, 490]")
 
 
 def test_dequantize_to_int8_is_refused_as_tflm_refuses_it(capsys, tmp_path):

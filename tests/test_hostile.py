@@ -3,6 +3,7 @@ the user's replaced. (tests/test_fuzz.py throws thousands of mutated models at t
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 import pytest
@@ -43,7 +44,8 @@ CASES = {
     "huge dimension": (_fc, _set(lambda m: m.tensors[0], "shape", [(1 << 31) - 1]), ["more than"]),
     "per-channel count": (lambda m, r: _conv(m, r, False), lambda m: m.tensors[1].update(scale=[0.02] * 3, zp=[0] * 3),
                           ["tensor 'w' [4, 3, 3, 3] has 3 per-channel scales on quantized_dimension 0"]),
-    "huge rescale": (_fc, _set(lambda m: m.tensors[3], "scale", 1e-15), ["beyond what an int32 requantize"]),
+    "huge rescale": (_fc, lambda m: (m.tensors[3].update(scale=1e-15), m.ops[0]["inputs"].pop()),
+                     ["beyond what an int32 requantize"]),
 }
 
 
@@ -93,3 +95,27 @@ def test_a_fifo_or_device_is_not_read_as_a_model(capsys, tmp_path):
     for path in (tmp_path / "model.tflite", "/dev/zero"):
         code, _, err = run_cli(capsys, "inspect", path)
         assert_one_error_line(code, err, "not a regular file")
+
+
+def test_a_build_folder_is_kept_for_its_model_and_board(capsys, tmp_path, shared_models):
+    hello = shared_models / "tflm_hello_world.tflite"
+    out = tmp_path / "build"
+    code, _, _ = run_cli(capsys, "build", hello, "--board", "mps2-an386", "--out", out)
+    assert code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and ".build" not in p.parts}
+    code, _, err = run_cli(capsys, "test", shared_models / "tflm_simple_add.tflite", "--board", "mps2-an386",
+                           "--out", out)
+    assert_one_error_line(code, err, "holds the build of tflm_hello_world.tflite for mps2-an386",
+                          "not tflm_simple_add.tflite for mps2-an386")
+    code, _, err = run_cli(capsys, "build", hello, "--board", "lm3s6965evb", "--out", out)
+    assert_one_error_line(code, err, "holds the build of tflm_hello_world.tflite for mps2-an386")
+    code, _, err = run_cli(capsys, "flash", "--board", "lm3s6965evb", "--out", out)
+    assert_one_error_line(code, err, "holds a build for mps2-an386, not lm3s6965evb")
+    assert before == {p: p.read_bytes() for p in before}  # nothing of the build was touched
+
+
+def test_a_real_board_without_a_port_is_refused_before_any_work(capsys, shared_models):
+    start = time.monotonic()
+    code, _, err = run_cli(capsys, "test", shared_models / "mlperf_kws_dscnn.tflite", "--board", "nano33")
+    assert_one_error_line(code, err, "nano33 is a real board", "--port")
+    assert time.monotonic() - start < 5

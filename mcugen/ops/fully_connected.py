@@ -41,7 +41,7 @@ class FullyConnected(OpDef):
             product = float(x.quant.s) * float(w.quant.scale[0])
             bias_scale = float(b.quant.scale[0]) if b.quant else 0.0
             if abs(product - bias_scale) / float(y.quant.s) > 0.02:
-                problems.append(f"bias scale {bias_scale:g} is not input scale x weight scale ({product:g}); "
+                problems.append(f"bias scale {bias_scale:.9g} is not input scale x weight scale ({product:.9g}); "
                                 "TFLM refuses it")
         return problems
 
