@@ -43,11 +43,18 @@ class OpDef:
     foldable = False
     # (min, max) inputs and outputs, as TFLM's Prepare checks them; a dict maps opcode -> that
     arity: tuple | dict = ((1, 1), (1, 1))
+    # Inputs that are parameters, not data (weights, biases, axes, shapes, paddings): input
+    # position -> the dtypes TFLM's kernel reads there. Every other input, constant or not, is data
+    # and must have one of input_types. A dict keyed by opcode holds that per opcode.
+    parameters: dict = {}
     # the output has the first input's shape (elementwise ops)
     same_shape = False
 
     def counts(self, opcode: str) -> tuple[tuple[int, int], tuple[int, int]]:
         return self.arity[opcode] if isinstance(self.arity, dict) else self.arity
+
+    def parameter_types(self, opcode: str) -> dict[int, tuple[str, ...]]:
+        return self.parameters.get(opcode, {}) if opcode in self.parameters else self.parameters
 
     def output_shape(self, g: Graph, op: Op) -> tuple | list[tuple] | None:
         """The output's shape (a list: one per output) as TFLM computes or checks it; None when

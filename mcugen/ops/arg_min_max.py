@@ -12,6 +12,7 @@ from mcugen.ops._quant import const_ints, require_axis, require_const
 @register("ARG_MAX", "ARG_MIN")
 class ArgMinMax(OpDef):
     arity = ((2, 2), (1, 1))
+    parameters = {1: ("int32",)}
     output_types = ("int32",)
 
     def output_shape(self, g, op):

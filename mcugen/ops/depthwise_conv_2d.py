@@ -18,6 +18,7 @@ from mcugen.requant import OutputStage, input_zero_point_in_bias
 @register("DEPTHWISE_CONV_2D")
 class DepthwiseConv2D(OpDef):
     arity = ((2, 3), (1, 1))
+    parameters = {1: ("int8",), 2: ("int32",)}  # weights, bias
 
     def output_shape(self, g, op):
         w = op.input(g, 1)

@@ -18,6 +18,7 @@ from mcugen.requant import OutputStage, input_zero_point_in_bias
 @register("FULLY_CONNECTED")
 class FullyConnected(OpDef):
     arity = ((2, 3), (1, 1))
+    parameters = {1: ("int8",), 2: ("int32",)}  # weights, bias
 
     def output_shape(self, g, op):
         x, w = op.input(g, 0), op.input(g, 1)

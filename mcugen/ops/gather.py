@@ -13,6 +13,7 @@ from mcugen.ops._quant import require_axis, require_const, require_same_quant
 @register("GATHER")
 class Gather(OpDef):
     arity = ((2, 2), (1, 1))
+    parameters = {1: ("int32",)}
     foldable = True
 
     def output_shape(self, g, op):

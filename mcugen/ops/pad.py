@@ -13,6 +13,7 @@ from mcugen.ops._quant import const_ints, require_const, require_same_quant
 @register("PAD", "PADV2")
 class Pad(OpDef):
     arity = {"PAD": ((2, 3), (1, 1)), "PADV2": ((3, 3), (1, 1))}
+    parameters = {1: ("int32",)}
 
     def output_shape(self, g, op):
         shape, pads = op.input(g, 0).shape, const_ints(op.input(g, 1))

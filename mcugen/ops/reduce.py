@@ -16,6 +16,7 @@ from mcugen.requant import Requant, quantize_multiplier, requantize_s8
 
 class _Reduce(OpDef):
     arity = ((2, 2), (1, 1))
+    parameters = {1: ("int32",)}
 
     def output_shape(self, g, op):
         shape, axes = op.input(g, 0).shape, const_ints(op.input(g, 1))

@@ -10,6 +10,7 @@ from mcugen.ops import OpDef, register
 @register("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
 class Reshape(OpDef):
     arity = {"RESHAPE": ((1, 2), (1, 1)), "SQUEEZE": ((1, 1), (1, 1)), "EXPAND_DIMS": ((2, 2), (1, 1))}
+    parameters = {"RESHAPE": {1: ("int32",)}, "SQUEEZE": {}, "EXPAND_DIMS": {1: ("int32",)}}
     foldable = True
 
     def output_shape(self, g, op):

@@ -42,6 +42,7 @@ def interpolation(in_size: int, out_size: int, align_corners: bool, half_pixel: 
 @register("RESIZE_BILINEAR")
 class ResizeBilinear(OpDef):
     arity = ((2, 2), (1, 1))
+    parameters = {1: ("int32",)}
 
     def output_shape(self, g, op):
         return resized_shape(op.input(g, 0), op.input(g, 1))

@@ -38,6 +38,7 @@ def resized_shape(x, size) -> tuple | None:
 @register("RESIZE_NEAREST_NEIGHBOR")
 class ResizeNearestNeighbor(OpDef):
     arity = ((2, 2), (1, 1))
+    parameters = {1: ("int32",)}
 
     def output_shape(self, g, op):
         return resized_shape(op.input(g, 0), op.input(g, 1))

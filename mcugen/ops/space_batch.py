@@ -27,6 +27,7 @@ def as_4d(shape):
 @register("SPACE_TO_BATCH_ND", "BATCH_TO_SPACE_ND")
 class SpaceBatch(OpDef):
     arity = ((3, 3), (1, 1))
+    parameters = {1: ("int32",), 2: ("int32",)}
 
     def check(self, g, op):
         what = "the paddings" if op.opcode == "SPACE_TO_BATCH_ND" else "the crops"

@@ -15,6 +15,7 @@ _DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
 @register("SPLIT", "SPLIT_V", "UNPACK")
 class Split(OpDef):
     arity = {"SPLIT": ((2, 2), (1, 65536)), "SPLIT_V": ((3, 3), (1, 65536)), "UNPACK": ((1, 1), (1, 65536))}
+    parameters = {"SPLIT": {0: ("int32",)}, "SPLIT_V": {1: ("int32",), 2: ("int32",)}, "UNPACK": {}}
     foldable = True
 
     def output_shape(self, g, op):

@@ -30,6 +30,7 @@ def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink):
 @register("STRIDED_SLICE")
 class StridedSlice(OpDef):
     arity = ((4, 4), (1, 1))
+    parameters = {1: ("int32",), 2: ("int32",), 3: ("int32",)}
     foldable = True
 
     def output_shape(self, g, op):

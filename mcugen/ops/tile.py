@@ -11,6 +11,7 @@ from mcugen.ops._quant import const_ints, require_const, require_same_quant
 @register("TILE")
 class Tile(OpDef):
     arity = ((2, 2), (1, 1))
+    parameters = {1: ("int32",)}
     foldable = True
 
     def output_shape(self, g, op):

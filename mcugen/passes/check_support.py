@@ -34,15 +34,20 @@ def _legacy_uint8(g: Graph) -> str | None:
 
 def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
     problems = []
-    roles = [(t, opdef.input_types) for t in op.inputs] + [(t, opdef.output_types) for t in op.outputs]
+    parameters = opdef.parameter_types(op.opcode)
+    for k, idx in enumerate(op.inputs):
+        t = g.tensors[idx] if idx >= 0 else None
+        if k in parameters and t is not None and t.dtype not in parameters[k]:
+            problems.append(f"input {k} '{t.name}' is {t.dtype}; TFLM's kernel reads {' or '.join(parameters[k])} there")
+    roles = ([(t, opdef.input_types) for k, t in enumerate(op.inputs) if k not in parameters]
+             + [(t, opdef.output_types) for t in op.outputs])
     for idx, allowed in roles:
         if idx < 0 or idx in seen:
             continue
         seen.add(idx)
         t = g.tensors[idx]
-        if t.is_const:
-            if t.dtype not in CONST_TYPES:
-                problems.append(f"constant '{t.name}' is {t.dtype}")
+        if t.is_const and t.dtype not in CONST_TYPES:
+            problems.append(f"constant '{t.name}' is {t.dtype}")
         elif t.dtype == "int16" and "int16" not in allowed:
             problems.append(f"tensor '{t.name}' is int16 (16x8 activations are not supported yet)")
         elif t.dtype.startswith("float") and t.dtype not in allowed:
