@@ -113,10 +113,8 @@ class Graph:
             produced.add(idx)
         for k, op in enumerate(self.ops):
             _require(op.index == k, f"op {k} carries index {op.index}")
-            for idx in op.inputs:
-                if idx < 0:
-                    continue
-                _require(idx < n, f"op {k} {op.opcode} reads missing tensor {idx}")
+            for idx in op.inputs:  # -1 is an omitted optional input; TFLM would index with any other
+                _require(-1 <= idx < n, f"op {k} {op.opcode} reads missing tensor {idx}")
             for idx in op.outputs:
                 _require(0 <= idx < n, f"op {k} {op.opcode} writes missing tensor {idx}")
                 _require(idx not in produced, f"tensor {idx} is written twice (op {k})")
