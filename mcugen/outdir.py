@@ -53,15 +53,20 @@ class OutDir:
 
     def write(self, relative: str, content: str | bytes) -> Path:
         path = self.root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
-        if isinstance(content, str):
-            tmp.write_text(content)
-        else:
-            tmp.write_bytes(content)
-        os.replace(tmp, path)
-        self.written.add(relative)
-        (self.root / MANIFEST).write_text("\n".join(sorted(self.written | self._listed())) + "\n")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, str):
+                tmp.write_text(content)
+            else:
+                tmp.write_bytes(content)
+            os.replace(tmp, path)
+            self.written.add(relative)
+            (self.root / MANIFEST).write_text("\n".join(sorted(self.written | self._listed())) + "\n")
+        except OSError as exc:  # a full disk, a read-only folder: the earlier file stays as it was
+            tmp.unlink(missing_ok=True)
+            raise McugenError(f"cannot write {path} ({exc.strerror})",
+                              "free disk space or choose a writable --out folder") from None
         return path
 
     def finish(self) -> None:
