@@ -101,6 +101,10 @@ def find_c_compiler() -> str:
                       "install one, e.g. sudo apt-get install gcc")
 
 
+_ENVIRONMENT_FAULTS = ("No space left on device", "Read-only file system", "Permission denied",
+                       "Disk quota exceeded")
+
+
 def _run(cmd: list[str], what: str) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -108,10 +112,6 @@ def _run(cmd: list[str], what: str) -> None:
         if any(cause in proc.stderr for cause in _ENVIRONMENT_FAULTS):  # not the code's fault
             raise McugenError(f"{what} failed: {first}", "free disk space or choose a writable --out folder")
         raise McugenError(f"{what} failed: {first}", "this is a bug in mcugen's C output; report it with the model")
-
-
-_ENVIRONMENT_FAULTS = ("No space left on device", "Read-only file system", "Permission denied",
-                       "Disk quota exceeded")
 
 
 def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, sanitize: bool = False,

@@ -159,7 +159,7 @@ def cmd_test(args) -> int:
     from mcugen.boards import HOST, load_board
     from mcugen.compare import load_samples, random_inputs
     from mcugen.pipeline import compile_model
-    from mcugen.targets import check_board
+    from mcugen.targets import check_board, require_port
     from mcugen.validate import report_json, run_on_target
 
     if args.json:
@@ -168,8 +168,8 @@ def cmd_test(args) -> int:
     # The host build and emulated boards are built (and booted) here; a real board runs whatever
     # was flashed, and the handshake checks it is this model.
     builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
-    if not builds_here and not args.port:
-        raise McugenError(f"{args.board} is a real board: say where it is connected", "pass --port, e.g. /dev/ttyACM0")
+    if not builds_here:
+        require_port(args.board, args.port)
     g = compile_model(args.model, tuple(args.outputs))
     samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:

@@ -16,7 +16,7 @@ from mcugen.boards import HOST, load_board
 from mcugen.errors import McugenError
 from mcugen.firmware import PIO_ENV
 from mcugen.outdir import stamp_of
-from mcugen.targets import connect, firmware_of
+from mcugen.targets import connect, firmware_of, require_port
 
 
 def _find_build(board_id: str, out: Path | None) -> Path:
@@ -45,8 +45,7 @@ def flash(board_id: str, out: Path | None, port: str | None, stock: bool) -> int
         print(f"{board.id}: QEMU booted {elf}; it runs model sha256 {info.sha256[:12]}…, arena {info.arena_bytes:,} B, "
               f"{info.layers} layers")
         return 0
-    if port is None:
-        raise McugenError(f"{board.id} is a real board: say where it is connected", "pass --port, e.g. /dev/ttyACM0")
+    require_port(board.id, port)
     if stock:
         cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
                "--upload-port", port]

@@ -42,6 +42,7 @@ SYNC = b"\xa5\x5a"
 VERSION = 2
 MAX_PAYLOAD = 240
 MIN_CHUNK = 16
+MAX_INFO = 1 << 20  # far beyond any real description; a corrupt length must not loop for hours
 HELLO, WRITE, INVOKE, READ = 0x01, 0x02, 0x03, 0x04
 INFO, ACK, RESULT, DATA, NAK = 0x81, 0x82, 0x83, 0x84, 0x85
 REGION_OUTPUT, REGION_LAYER_CYCLES = 0, 1
@@ -69,7 +70,7 @@ class TargetInfo:
     outputs: list
 
 
-def parse_info(version: int, blob: bytes) -> TargetInfo:
+def parse_info(blob: bytes) -> TargetInfo:
     """The description INFO pages carry (see the module docstring); struct.error if it is short."""
     clock, arena, layers, n_in, n_out = struct.unpack_from("<BIHHH", blob)
     sha = blob[11:43].hex()
@@ -79,7 +80,7 @@ def parse_info(version: int, blob: bytes) -> TargetInfo:
         shape = struct.unpack_from(f"<{rank}I", blob, pos + 5)
         tensors.append((nbytes, tuple(shape)))
         pos += 5 + 4 * rank
-    return TargetInfo(version, CLOCKS.get(clock, f"clock {clock}"), arena, layers, sha,
+    return TargetInfo(VERSION, CLOCKS.get(clock, f"clock {clock}"), arena, layers, sha,
                       tensors[:n_in], tensors[n_in:])
 
 
@@ -149,7 +150,8 @@ class Link:
         while attempt < self.attempts or (until is not None and time.monotonic() < until):
             if attempt:
                 self.retries += 1
-                self.chunk = max(MIN_CHUNK, self.chunk // 2)
+                if callable(payload):
+                    self.chunk = max(MIN_CHUNK, self.chunk // 2)
                 self._resync()
                 if kind != INVOKE:
                     self.seq = (self.seq + 1) & 0xFF
@@ -167,7 +169,7 @@ class Link:
                     if got_seq != self.seq:
                         continue  # a stale reply to an earlier request
                     if got_kind == expect:
-                        if attempt == 1:
+                        if attempt == 1 and callable(payload):
                             self.chunk = min(MAX_PAYLOAD - 8, self.chunk * 2)
                         return body
                     if got_kind == NAK and body and body[0] == 2:
@@ -187,7 +189,7 @@ class Link:
                           f"(last: {problem})", "check the port, the baud rate and that the board runs "
                           "mcugen firmware (mcugen flash)")
 
-# -- requests ----------------------------------------------------------------------------------
+    # -- requests ----------------------------------------------------------------------------------
     def hello(self) -> TargetInfo:
         blob, total = b"", None
         while total is None or len(blob) < total:
@@ -198,11 +200,13 @@ class Link:
             if len(page) < 5 or (total is not None and struct.unpack_from("<I", page, 1)[0] != total):
                 raise McugenError(f"{self.describe} sent an inconsistent description", "run mcugen flash")
             total = struct.unpack_from("<I", page, 1)[0]
+            if total > MAX_INFO:
+                raise McugenError(f"{self.describe} announces a {total:,}-byte description", "run mcugen flash")
             if len(page) == 5 and len(blob) < total:
                 raise McugenError(f"{self.describe} sent an empty page of its description", "run mcugen flash")
             blob += page[5:]
         try:
-            return parse_info(VERSION, blob[:total])
+            return parse_info(blob[:total])
         except struct.error:
             raise McugenError(f"{self.describe} sent a truncated description", "run mcugen flash") from None
 

@@ -44,6 +44,12 @@ def firmware_of(board_id: str, out_dir: Path, stock: bool = False) -> Path:
     return path
 
 
+def require_port(board_id: str, port: str | None) -> None:
+    """A real board is reached through a port the user names (never a board file)."""
+    if port is None:
+        raise McugenError(f"{board_id} is a real board: say where it is connected", "pass --port, e.g. /dev/ttyACM0")
+
+
 @contextlib.contextmanager
 def connect(board_id: str, program: Path, port: str | None = None, timeout: float = 0.5):
     """A Link to the target running `program`: the host process, QEMU, or a board on `port`."""
@@ -64,8 +70,7 @@ def connect(board_id: str, program: Path, port: str | None = None, timeout: floa
         with QemuTarget(board, program) as qemu:
             yield Link(qemu.stream, timeout=timeout, describe=f"{board.id} (QEMU)")
         return
-    if port is None:
-        raise McugenError(f"{board.id} is a real board: say where it is connected", "pass --port, e.g. /dev/ttyACM0")
+    require_port(board.id, port)
     import serial
 
     try:

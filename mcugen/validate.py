@@ -90,8 +90,8 @@ def expected_seconds(g: Graph, board_id: str) -> float:
 
 def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock: str, timeout: float,
                 seconds: float = 1.0, profile: bool = False, on_sample=None) -> list[SampleResult]:
-    """Validate each sample; `timeout` bounds one inference (its retries included), `expected`
-    is a guess of its wall time in seconds (expected_seconds)."""
+    """Validate each sample; `timeout` bounds one inference (its retries included), `seconds`
+    is a guess of its wall time (expected_seconds)."""
     results = []
     # real units: quantized outputs are scaled, float outputs already are real values
     scales = [g.tensors[t].quant.s if g.tensors[t].quant and g.tensors[t].dtype != "float32" else 1.0

@@ -54,7 +54,7 @@ class OpDef:
         return self.arity[opcode] if isinstance(self.arity, dict) else self.arity
 
     def parameter_types(self, opcode: str) -> dict[int, tuple[str, ...]]:
-        return self.parameters.get(opcode, {}) if opcode in self.parameters else self.parameters
+        return self.parameters[opcode] if opcode in self.parameters else self.parameters
 
     def output_shape(self, g: Graph, op: Op) -> tuple | list[tuple] | None:
         """The output's shape (a list: one per output) as TFLM computes or checks it; None when

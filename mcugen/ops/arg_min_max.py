@@ -26,7 +26,7 @@ class ArgMinMax(OpDef):
         return require_const(g, op, {1: "the axis"})
 
     def prepare(self, g, op):
-        return dict(axis=int(op.input(g, 1).data.reshape(-1)[0]) % len(op.input(g, 0).shape))
+        return dict(axis=require_axis(const_ints(op.input(g, 1))[0], len(op.input(g, 0).shape)))
 
     def run(self, g, op, xs):
         pick = np.argmin if op.opcode == "ARG_MIN" else np.argmax

@@ -33,7 +33,7 @@ class _Reduce(OpDef):
     def prepare(self, g, op):
         x = op.input(g, 0)
         rank = len(x.shape)
-        axes = sorted({int(a) % rank for a in op.input(g, 1).data.reshape(-1)})
+        axes = sorted({require_axis(a, rank) for a in const_ints(op.input(g, 1))})
         count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
         return dict(axes=axes, count=count)
 

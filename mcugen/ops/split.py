@@ -12,6 +12,14 @@ from mcugen.ops._quant import const_ints, require_axis, require_const
 _DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
 
 
+def _axis(g, op) -> int | None:
+    """The axis as stored (UNPACK: an option; SPLIT, SPLIT_V: a constant tensor), None if not constant."""
+    if op.opcode == "UNPACK":
+        return op.attrs.get("axis", 0)
+    values = const_ints(op.input(g, 0 if op.opcode == "SPLIT" else 2))
+    return values[0] if values else None
+
+
 @register("SPLIT", "SPLIT_V", "UNPACK")
 class Split(OpDef):
     arity = {"SPLIT": ((2, 2), (1, 65536)), "SPLIT_V": ((3, 3), (1, 65536)), "UNPACK": ((1, 1), (1, 65536))}
@@ -21,17 +29,15 @@ class Split(OpDef):
     def output_shape(self, g, op):
         """One shape per output. TFLM's kernels copy by the declared output shapes (the split sizes
         tensor and num_splits are not read), so those must cut the input exactly."""
-        shape = op.input(g, _DATA_INPUT[op.opcode]).shape
+        shape, axis = op.input(g, _DATA_INPUT[op.opcode]).shape, _axis(g, op)
+        if axis is None:
+            return None
+        k = require_axis(axis, len(shape))
         if op.opcode == "UNPACK":
-            k = require_axis(op.attrs.get("axis", 0), len(shape))
             if op.attrs.get("num", 0) != len(op.outputs) or shape[k] != len(op.outputs):
                 raise ValueError(f"unpacks axis {k} of {list(shape)} into {len(op.outputs)} outputs, "
                                  f"num {op.attrs.get('num', 0)}")
             return [shape[:k] + shape[k + 1:]] * len(op.outputs)
-        axis = const_ints(op.input(g, 0 if op.opcode == "SPLIT" else 2))
-        if not axis:
-            return None
-        k = require_axis(axis[0], len(shape))
         if op.opcode == "SPLIT":
             if shape[k] % len(op.outputs):
                 raise ValueError(f"axis {k} of {list(shape)} does not split into {len(op.outputs)} equal parts")
@@ -48,12 +54,7 @@ class Split(OpDef):
         return require_const(g, op, what[op.opcode])  # output_shape checked the rest
 
     def prepare(self, g, op):
-        x = op.input(g, _DATA_INPUT[op.opcode])
-        rank = len(x.shape)
-        if op.opcode == "UNPACK":
-            axis = op.attrs.get("axis", 0) % rank
-        else:
-            axis = int(op.input(g, 0 if op.opcode == "SPLIT" else 2).data.reshape(-1)[0]) % rank
+        axis = require_axis(_axis(g, op), len(op.input(g, _DATA_INPUT[op.opcode]).shape))
         sizes = [op.output(g, k).shape[axis] if op.opcode != "UNPACK" else 1 for k in range(len(op.outputs))]
         return dict(axis=axis, sizes=sizes)
 

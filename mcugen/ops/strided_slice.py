@@ -60,7 +60,7 @@ class StridedSlice(OpDef):
 
     def prepare(self, g, op):
         x = op.input(g, 0)
-        begin, end, strides = (op.input(g, i).data.reshape(-1).astype(int).tolist() for i in (1, 2, 3))
+        begin, end, strides = (const_ints(op.input(g, i)) for i in (1, 2, 3))
         a = op.attrs
         indices = []
         for axis, dim in enumerate(x.shape):

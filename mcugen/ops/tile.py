@@ -26,7 +26,7 @@ class Tile(OpDef):
         return require_same_quant(g, op) + require_const(g, op, {1: "the multiples"})
 
     def prepare(self, g, op):
-        return dict(multiples=[int(v) for v in op.input(g, 1).data.reshape(-1)])
+        return dict(multiples=const_ints(op.input(g, 1)))
 
     def run(self, g, op, xs):
         return np.tile(xs[0], op.params["multiples"])

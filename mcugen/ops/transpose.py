@@ -26,7 +26,7 @@ class Transpose(OpDef):
         return require_same_quant(g, op) + require_const(g, op, {1: "the permutation"})
 
     def prepare(self, g, op):
-        return dict(perm=[int(v) for v in op.input(g, 1).data.reshape(-1)])
+        return dict(perm=const_ints(op.input(g, 1)))
 
     def run(self, g, op, xs):
         return np.transpose(xs[0], op.params["perm"])

@@ -16,7 +16,6 @@ FLOAT_FIX = ("mcugen runs int8 layers (float32 inputs and outputs are fine): con
              "target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8]")
 LEGACY_FIX = ("re-convert the model with full-integer int8 quantization (TFLiteConverter with a "
               "representative_dataset)")
-CONST_TYPES = ("int8", "int32")
 STATE = "stateful models (LSTM, SVDF, streaming state) are not supported yet"
 
 
@@ -46,9 +45,7 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
             continue
         seen.add(idx)
         t = g.tensors[idx]
-        if t.is_const and t.dtype not in CONST_TYPES:
-            problems.append(f"constant '{t.name}' is {t.dtype}")
-        elif t.dtype == "int16" and "int16" not in allowed:
+        if t.dtype == "int16" and "int16" not in allowed:
             problems.append(f"tensor '{t.name}' is int16 (16x8 activations are not supported yet)")
         elif t.dtype.startswith("float") and t.dtype not in allowed:
             problems.append(f"tensor '{t.name}' is {t.dtype}: a float layer (mcugen runs int8 layers)")
