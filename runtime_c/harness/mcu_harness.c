@@ -31,7 +31,6 @@ enum {
 enum { NAK_CRC = 0, NAK_UNKNOWN = 1, NAK_RANGE = 2 };
 enum { REGION_OUTPUT = 0, REGION_LAYER_CYCLES = 1 };
 
-static uint8_t request[MAX_PAYLOAD];
 static uint8_t reply[MAX_PAYLOAD];
 static uint64_t layer_cycles[MCUGEN_LAYER_COUNT + 1];
 static uint64_t layer_start;
@@ -95,76 +94,75 @@ static void send_nak(uint8_t seq, uint8_t reason)
 
 enum { FRAME_OK = 0, FRAME_BAD = 1, LINK_CLOSED = 2 };
 
-/* Every byte of the frame being parsed, from its sync bytes on. When the frame turns out bad
- * (an impossible length, a wrong CRC), the sync bytes may have been noise, or a stray A5 5A just
- * before a real frame: the bytes after them are parsed again before new ones are read, so a valid
- * frame inside the bad one is never lost. */
-static uint8_t frame[MAX_PAYLOAD + 10];
-static uint32_t frame_len;
-static uint8_t replay[MAX_PAYLOAD + 10];
-static uint32_t replay_len, replay_pos;
+/* Bytes received and not yet done with; a frame being parsed always starts at rx[0]. When a
+ * frame turns out bad (a wrong second sync byte, an impossible length, a wrong CRC), its sync may
+ * have been noise or a stray A5 5A just before a real frame: only its first byte is dropped and
+ * the rest is parsed again before new bytes are read, so a valid frame behind it is never lost.
+ * One frame's worth of bytes is all that is ever held. */
+static uint8_t rx[MAX_PAYLOAD + 10];
+static uint32_t rx_len;  /* bytes held */
+static uint32_t rx_pos;  /* of them, parsed as the current frame */
+static uint32_t rx_done; /* bytes of the last good frame, dropped when the next one is sought */
+static const uint8_t *request = rx + 6;  /* the payload of the good frame */
 
 static int next_byte(void)
 {
-    int b = replay_pos < replay_len ? replay[replay_pos++] : mcu_port_getc();
-    if (b >= 0) {
-        frame[frame_len++] = (uint8_t)b;
+    if (rx_pos == rx_len) {
+        const int b = mcu_port_getc();
+        if (b < 0) {
+            return b;
+        }
+        rx[rx_len++] = (uint8_t)b;
     }
-    return b;
+    return rx[rx_pos++];
 }
 
-/* Parse again everything after the first byte of the rejected frame, then the unread replay. */
-static void rescan_after_bad_frame(void)
+static void drop(uint32_t n)
 {
-    const uint32_t rest = replay_len - replay_pos;
-    memmove(replay + frame_len - 1, replay + replay_pos, rest);
-    memcpy(replay, frame + 1, frame_len - 1);
-    replay_len = frame_len - 1 + rest;
-    replay_pos = 0;
+    memmove(rx, rx + n, rx_len - n);
+    rx_len -= n;
+    rx_pos = 0;
 }
 
-/* Hunts for the sync bytes, then reads one frame; the payload lands in `request`. */
+/* Hunts for the sync bytes, then reads one frame; its payload is at `request`. */
 static int receive_frame(uint8_t *type, uint8_t *seq, uint32_t *size)
 {
+    drop(rx_done);
+    rx_done = 0;
     for (;;) {
-        int b;
-        frame_len = 0;
-        if ((b = next_byte()) < 0) {
+        int b = next_byte();
+        if (b == SYNC0) {
+            b = next_byte();
+        }
+        if (b < 0) {
             return LINK_CLOSED;
         }
-        if (b != SYNC0) {
-            continue;
-        }
-        if ((b = next_byte()) < 0) {
-            return LINK_CLOSED;
-        }
-        if (b != SYNC1) {
-            rescan_after_bad_frame();  /* the byte may be the next sync's first */
+        if (rx_pos < 2 || b != SYNC1) {
+            drop(1);
             continue;
         }
         for (int i = 0; i < 4; ++i) {
-            if ((b = next_byte()) < 0) {
+            if (next_byte() < 0) {
                 return LINK_CLOSED;
             }
         }
-        *type = frame[2];
-        *seq = frame[3];
-        *size = (uint32_t)frame[4] | (uint32_t)frame[5] << 8;
+        *type = rx[2];
+        *seq = rx[3];
+        *size = (uint32_t)rx[4] | (uint32_t)rx[5] << 8;
         if (*size > MAX_PAYLOAD) {
-            rescan_after_bad_frame();
+            drop(1);
             continue;
         }
         for (uint32_t i = 0; i < *size + 4; ++i) {
-            if ((b = next_byte()) < 0) {
+            if (next_byte() < 0) {
                 return LINK_CLOSED;
             }
         }
-        const uint32_t crc = crc32_update(0, frame + 2, 4 + *size);
-        if (crc == get_u32(frame + 6 + *size)) {
-            memcpy(request, frame + 6, *size);
+        if (crc32_update(0, rx + 2, 4 + *size) == get_u32(rx + 6 + *size)) {
+            rx_done = rx_pos;
             return FRAME_OK;
         }
-        rescan_after_bad_frame();
+        drop(1);
         return FRAME_BAD;
     }
 }
