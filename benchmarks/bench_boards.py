@@ -44,10 +44,10 @@ def main() -> int:
     for name, (ref, cmsis, tflm_arena) in ANCHORS.items():
         g = compile_model(MODELS / f"{name}.tflite")
         with tempfile.TemporaryDirectory() as tmp:
-            r = build_board(g, an386, OutDir(Path(tmp) / "an386"), name, "benchmark")
+            r = build_board(g, an386, OutDir(Path(tmp) / "an386"), name)
             _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0))
             assert results[0].passed, f"{name} is not bit-exact on {an386.id}"
-            n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name, "benchmark")
+            n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name)
         instructions = int(results[0].cycles * per_tick)
         macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
         speed.append(f"| {name} | {macs:,} | {instructions:,} | {ref:,} | {instructions / ref:.2f} | {cmsis:,} | "

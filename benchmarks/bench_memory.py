@@ -44,7 +44,7 @@ def main() -> int:
         g = compile_model(path)
         arena = g.arena.plan.size
         weights = sum(t.nbytes for t in g.tensors if t.is_const)
-        consts = emit_c(g, path.name, "benchmark").const_bytes
+        consts = emit_c(g, path.name).const_bytes
         head, total = tflm.get(path.stem, (0, 0))
         cells = [path.stem, f"{arena:,}", f"{head:,}" if head else "not measured",
                  f"{(arena - head) / head:+.1%}" if head else "n/a", f"{total:,}" if total else "n/a",

@@ -70,7 +70,7 @@ def main() -> int:
             g = compile_model(path)
             macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
             with tempfile.TemporaryDirectory() as tmp:
-                r = build_board(g, an386, OutDir(Path(tmp) / "an386"), path.name, "benchmark")
+                r = build_board(g, an386, OutDir(Path(tmp) / "an386"), path.name)
                 _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0))
                 assert results[0].passed, f"{path.name} is not bit-exact on {an386.id}"
             instructions = int(results[0].cycles * per_tick)

@@ -15,7 +15,7 @@ import yaml
 
 from mcugen.errors import McugenError
 
-BOARDS_DIR = Path(__file__).resolve().parent.parent / "boards"
+BOARDS_DIR = Path(__file__).resolve().parent / "boards"  # ../boards in a checkout (a link), package data in a wheel
 HOST = "host"
 
 

@@ -20,10 +20,10 @@ from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 
-RUNTIME = Path(__file__).resolve().parent.parent / "runtime_c"
-HEADERS = ("include/mcu_nn.h", "include/mcu_nn_support.h", "harness/mcu_port.h")
+RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
+HEADERS = ("include/mcu_nn.h", "include/mcu_nn_support.h")
 DSP_HEADER = "include/mcu_nn_dsp.h"
-HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMCUGEN_PROFILE", "-fno-asynchronous-unwind-tables")
+HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMODEL_PROFILE", "-fno-asynchronous-unwind-tables")
 SANITIZE_CFLAGS = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                    "-fno-omit-frame-pointer")
 
@@ -48,8 +48,24 @@ def runtime_file(relative: str) -> Path:
     path = RUNTIME / relative
     if not path.is_file():
         raise McugenError(f"mcugen's C runtime is incomplete: {path} is missing",
-                          "reinstall mcugen from a full checkout (pip install -e .)")
+                          "reinstall mcugen (pip install --force-reinstall mcugen, or pip install -e . in a checkout)")
     return path
+
+
+def library_files(generated: GeneratedC, dsp: bool = False) -> dict[str, str]:
+    """A model as a C library, by file name: NAME.h (the API), NAME.c, the kernels it calls and
+    their private headers. `mcugen build` and `mcugen export` both lay out these files.
+
+    dsp: the core has the DSP extension, so kernels with an optimized version in runtime_c/dsp/
+    (same function, same results) use it instead of the reference one in runtime_c/src/.
+    """
+    files = dict(generated.files)
+    for header in HEADERS + (DSP_HEADER,) * dsp:
+        files[Path(header).name] = runtime_file(header).read_text()
+    for k in generated.kernels:
+        optimized = RUNTIME / "dsp" / f"{k}.c"
+        files[f"{k}.c"] = (optimized if dsp and optimized.is_file() else runtime_file(f"src/{k}.c")).read_text()
+    return files
 
 
 @dataclass(frozen=True)
@@ -66,26 +82,14 @@ class Sources:
 
 
 def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...], dsp: bool = False) -> Sources:
-    """Generated model, the kernels it calls, headers, and the harness with its board `ports`.
-
-    dsp: the core has the DSP extension, so kernels with an optimized version in runtime_c/dsp/
-    (same function, same results) use it instead of the reference one in runtime_c/src/.
-    """
-    out.write("include/model.h", generated.files["model.h"])
-    out.write("src/model.c", generated.files["model.c"])
-    for header in HEADERS + (DSP_HEADER,) * dsp:
-        out.write(f"include/{Path(header).name}", runtime_file(header).read_text())
-
-    def kernel(name: str) -> str:
-        return f"dsp/{name}.c" if dsp and (RUNTIME / "dsp" / f"{name}.c").is_file() else f"src/{name}.c"
-
-    def copy(relative: str) -> str:
-        target = f"src/{Path(relative).name}"
-        out.write(target, runtime_file(relative).read_text())
-        return target
-
-    return Sources("src/model.c", tuple(copy(kernel(k)) for k in generated.kernels),
-                   tuple(copy(f"harness/{f}") for f in ("mcu_harness.c", *ports)))
+    """The model's library (headers in include/, sources in src/, PlatformIO's layout) and the
+    validation harness, which drives the model through the same API an application uses."""
+    for file, text in library_files(generated, dsp).items():
+        out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", text)
+    for file in ("mcu_harness.c", *ports, "mcu_port.h"):
+        out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", runtime_file(f"harness/{file}").read_text())
+    return Sources(f"src/{generated.name}.c", tuple(f"src/{k}.c" for k in generated.kernels),
+                   tuple(f"src/{f}" for f in ("mcu_harness.c", *ports)))
 
 
 def find_c_compiler() -> str:
@@ -114,7 +118,7 @@ def _run(cmd: list[str], what: str) -> None:
         raise McugenError(f"{what} failed: {first}", "this is a bug in mcugen's C output; report it with the model")
 
 
-def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, sanitize: bool = False,
+def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool = False,
                progress=None, object_cache: Path | None = None) -> BuildResult:
     """Generate the sources and compile them with the system compiler into out_dir/mcugen_host.
 
@@ -123,7 +127,7 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, s
     """
     cc = find_c_compiler()
     out = out if isinstance(out, OutDir) else OutDir(out)
-    generated = emit_c(g, model_name, command)
+    generated = emit_c(g, model_name)
     sources = write_sources(out, generated, ("port_host.c",))
     objdir = out.scratch(".build")
     flags = [*HOST_CFLAGS, *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
@@ -133,7 +137,9 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, command: str, *, s
         cmd = [cc, *flags, "-c", str(out.root / src), "-o", str(obj)]
         cached = None
         if object_cache is not None and src != sources.model:
-            key = hashlib.sha256("\0".join(cmd[:-3]).encode() + (out.root / src).read_bytes()).hexdigest()
+            # the kernels' names come from mcu_nn_names.h
+            key = hashlib.sha256("\0".join(cmd[:-3]).encode() + (out.root / src).read_bytes()
+                                 + (out.root / "include" / "mcu_nn_names.h").read_bytes()).hexdigest()
             cached = Path(object_cache) / f"{Path(src).stem}-{key[:16]}.o"
             if cached.exists():
                 shutil.copyfile(cached, obj)

@@ -13,6 +13,7 @@ import numpy as np
 
 from mcugen import __version__, golden
 from mcugen.errors import McugenError
+from mcugen.export import FORMATS
 
 EXIT_ERROR = 1
 EXIT_MISMATCH = 2
@@ -115,10 +116,6 @@ def cmd_compare(args) -> int:
     return 0
 
 
-def _command_line(argv) -> str:
-    return "mcugen " + " ".join(argv if argv is not None else sys.argv[1:])
-
-
 def _default_out(model: str, board: str) -> Path:
     return Path("mcugen_build") / f"{Path(model).stem}-{board}"
 
@@ -131,7 +128,7 @@ def _build(args, out_dir: Path, g):
     out = OutDir(out_dir)
     out.claim(args.board, Path(args.model).name)
     say(f"building {Path(args.model).name} for {args.board} in {out_dir}/")
-    result = build_for(args.board, g, out, Path(args.model).name, args.command_line, stock=args.stock,
+    result = build_for(args.board, g, out, Path(args.model).name, stock=args.stock,
                        sanitize=args.sanitize, progress=lambda line: say(f"  {line}"))
     return result, out
 
@@ -152,6 +149,34 @@ def cmd_build(args) -> int:
     if args.report:
         for path in write_report(g, out):
             print(f"wrote {path}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    from mcugen.boards import HOST, load_board
+    from mcugen.emit_c import check_name
+    from mcugen.export import export_library, exported_files
+    from mcugen.outdir import OutDir
+    from mcugen.pipeline import compile_model
+
+    check_name(args.name)
+    board = load_board(args.board) if args.board and args.board != HOST else None
+    out = OutDir(Path(args.out))
+    g = compile_model(args.model, tuple(args.outputs))
+    if board is not None:
+        from mcugen.firmware import check_fit
+        from mcugen.emit_c import emit_c
+
+        check_fit(g, board, emit_c(g, Path(args.model).name).const_bytes)
+    generated = export_library(g, out, Path(args.model).name, args.name, args.format,
+                               dsp=board is not None and board.dsp, static_arena=args.static_arena)
+    files = exported_files(out.root)
+    kernels = "the DSP kernels of " + board.id if board is not None and board.dsp else "the reference kernels"
+    print(f"exported {Path(args.model).name} as {args.name} ({args.format}, {len(files)} files, {kernels}) "
+          f"in {out.root}/")
+    print(f"  arena {g.arena.plan.size:,} B ({args.name.upper()}_ARENA_BYTES), constants "
+          f"{generated.const_bytes:,} B; API: {args.name}_init, {args.name}_input, {args.name}_invoke, "
+          f"{args.name}_output in {args.name}.h")
     return 0
 
 
@@ -278,6 +303,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", action="store_true", help="print the arena timeline and draw it (DIR/report/)")
     p.set_defaults(func=cmd_build)
 
+    p = sub.add_parser("export", help="write the model as a C library for your own firmware")
+    p.add_argument("model")
+    p.add_argument("--name", required=True, help="prefix of the API (NAME_invoke, NAME_ARENA_BYTES) and file names")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for the library (mcugen writes nothing else)")
+    p.add_argument("--format", choices=FORMATS, default="plain",
+                   help="plain files, a CMake library, a PlatformIO library (lib/) or an Arduino library")
+    p.add_argument("--board", help="pick the kernels for this board (the DSP ones on cores with DSP) and check "
+                                   "the model fits it")
+    p.add_argument("--static-arena", action="store_true",
+                   help="the library owns its arena (a static array) instead of taking the caller's")
+    outputs_arg(p)
+    p.set_defaults(func=cmd_export)
+
     p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit")
     board_args(p)
     p.add_argument("--samples", type=_sample_count, default=3)
@@ -299,7 +337,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    args.command_line = _command_line(argv)
     try:
         return args.func(args)
     except McugenError as exc:

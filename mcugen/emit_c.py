@@ -1,4 +1,4 @@
-"""Render a lowered, planned Graph as model.h and model.c (Jinja2 templates in mcugen/templates/)."""
+"""Render a lowered, planned Graph as NAME.h and NAME.c (Jinja2 templates in mcugen/templates/)."""
 from __future__ import annotations
 
 import re
@@ -8,8 +8,10 @@ import jinja2
 import numpy as np
 
 from mcugen import __version__, ops
+from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Slice, Struct, layer_name
+from mcugen.planner import ALIGN
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
@@ -18,7 +20,7 @@ _CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int32): "int32_t"}
 # How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
 # byte kernels index tables by them), wider types get their own pointer type.
 _SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)"}
-# mcugen_tensor_info.type: what the harness and applications read in each input/output
+# NAME_tensor_info.type: what the harness and applications read in each input/output
 DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4}
 
 
@@ -57,8 +59,8 @@ def _values(data: np.ndarray) -> str:
 class _LayerEmitter:
     """Turns one op's Call into C text, naming its constants after the layer."""
 
-    def __init__(self, g: Graph, op: Op, slice_name):
-        self.g, self.op, self.slice_name = g, op, slice_name
+    def __init__(self, g: Graph, op: Op, slice_name, section: str):
+        self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
         self.prefix = layer_name(g, op)
         self.data: list[str] = []
         self.const_bytes = 0
@@ -67,7 +69,7 @@ class _LayerEmitter:
         name = f"{self.prefix}_{c.name}"
         data = np.asarray(c.data)
         ctype = _CTYPES[data.dtype]
-        self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) = {{\n"
+        self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) {self.section} = {{\n"
                          f"{_values(data) if data.size else '    0,'}\n}};")
         self.const_bytes += data.nbytes
         return name
@@ -91,7 +93,7 @@ class _LayerEmitter:
     def struct(self, s: Struct) -> str:
         name = f"{self.prefix}_{s.name}"
         fields = "\n".join(f"    .{k} = {self.value(v)}," for k, v in s.fields.items())
-        self.data.append(f"static const {s.ctype} {name} = {{\n{fields}\n}};")
+        self.data.append(f"static const {s.ctype} {name} {self.section} = {{\n{fields}\n}};")
         return f"&{name}"
 
     def tensor(self, t: int) -> str:
@@ -105,11 +107,10 @@ class _LayerEmitter:
     def slice(self, s: Slice) -> str:
         if not s.as_array:
             return self.tensor(s.tensors[0])
-        name = f"{self.prefix}_{'outputs' if s.writable else 'inputs'}"
+        # a compound literal: the slices' addresses depend on where the caller put the arena
         items = ", ".join(self.tensor(t) for t in s.tensors)
         pointer = "int8_t *const" if s.writable else "const int8_t *const"
-        self.data.append(f"static {pointer} {name}[{len(s.tensors)}] = {{{items}}};")
-        return name
+        return f"({pointer}[]){{{items}}}"
 
     def arg(self, a) -> str:
         if isinstance(a, Struct):
@@ -160,12 +161,12 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
     return lines
 
 
-def _tensor_info(t: Tensor) -> str:
+def _tensor_info(t: Tensor, prefix: str) -> str:
     shape = ", ".join(map(str, t.shape)) or "1"
     scale = c_float(t.quant.s if t.quant is not None else 0.0)
     zp = t.quant.zp if t.quant is not None else 0
     name = t.name.replace("\\", "/").replace('"', "'")
-    return (f'{{"{name}", MCUGEN_{t.dtype.upper()}, {len(t.shape)}, {{{shape}}}, {t.nbytes}, {scale}, {zp}}}')
+    return (f'{{"{name}", {prefix}_{t.dtype.upper()}, {len(t.shape)}, {{{shape}}}, {t.nbytes}, {scale}, {zp}}}')
 
 
 def slice_names(g: Graph) -> dict[int, str]:
@@ -173,15 +174,43 @@ def slice_names(g: Graph) -> dict[int, str]:
     return {k: re.sub(r"[^A-Za-z0-9_]", "_", b.name).upper() for k, b in enumerate(g.arena.plan.buffers)}
 
 
+NAME_RULE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
+
+
+def check_name(name: str) -> str:
+    """The prefix of every symbol of a generated model: a C identifier that cannot meet the runtime's."""
+    if not NAME_RULE.fullmatch(name) or name.lower().startswith("mcu_"):
+        raise McugenError(f"--name {name!r} is not usable as a C prefix",
+                          "use a letter then letters, digits or _ (at most 32, not starting with mcu_), e.g. kws")
+    return name
+
+
 @dataclass(frozen=True)
 class GeneratedC:
-    files: dict  # file name -> text: model.h, model.c
+    name: str  # the API prefix: NAME.h, NAME.c, NAME_invoke()
+    files: dict  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
     const_bytes: int  # constant arrays (weights, biases, multipliers, tables)
     kernels: tuple[str, ...]  # runtime_c/src/<kernel>.c files the model needs
 
 
-def emit_c(g: Graph, model_name: str, command: str) -> GeneratedC:
-    """model.h and model.c for a Graph that went through lower_ops and plan_memory."""
+def _kernel_names(name: str, kernels) -> str:
+    """Every model carries its own copy of the kernels it calls, renamed after it, so several
+    models (even of different mcugen versions or kernel variants) link into one program."""
+    lines = [f"/* Generated by mcugen {__version__}: the kernels of model {name} under its own names. */",
+             "#ifndef MCU_NN_NAMES_H", "#define MCU_NN_NAMES_H", ""]
+    lines += [f"#define {k} {name}_{k}" for k in kernels]
+    return "\n".join(lines + ["", "#endif /* MCU_NN_NAMES_H */", ""])
+
+
+def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
+    """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
+
+    model_name: the model's file name (no folders, so the output does not depend on where it is);
+    name: the prefix of the public API; static_arena: the arena is a static array of NAME.c rather
+    than the caller's.
+    """
+    check_name(name)
+    n, upper = name, name.upper()
     names = slice_names(g)
 
     def slice_name(t: int) -> str:
@@ -189,7 +218,7 @@ def emit_c(g: Graph, model_name: str, command: str) -> GeneratedC:
 
     layers = []
     for op in g.ops:
-        emitter = _LayerEmitter(g, op, slice_name)
+        emitter = _LayerEmitter(g, op, slice_name, f"{upper}_CONST")
         call = emitter.render(op.call)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.const_bytes))
@@ -198,17 +227,20 @@ def emit_c(g: Graph, model_name: str, command: str) -> GeneratedC:
     slices = [dict(name=names[k], offset=off,
                    comment=f"{b.size} B, steps {b.first}..{b.last}")
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
+    options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else [])])
     context = dict(
-        version=__version__, model_name=model_name, sha256=g.sha256, command=command,
-        arena_bytes=plan.size, strategy=plan.strategy, dtype_codes=DTYPE_CODES, cut_at=g.cut_at, slices=slices, layers=layers,
+        version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
+        static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
+        dtype_codes=DTYPE_CODES, cut_at=g.cut_at, slices=slices, layers=layers,
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
-        inputs=[_tensor_info(g.tensors[t]) for t in g.inputs],
-        outputs=[_tensor_info(g.tensors[t]) for t in g.outputs],
-        input_slices=[slice_name(t) for t in g.inputs],
-        output_slices=[slice_name(t) for t in g.outputs])
+        inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],
+        outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
+        input_slices=[names[g.arena.buffer_of[t]] for t in g.inputs],
+        output_slices=[names[g.arena.buffer_of[t]] for t in g.outputs])
     kernels = sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)})
-    return GeneratedC({"model.h": _ENV.get_template("model.h.j2").render(context),
-                       "model.c": _ENV.get_template("model.c.j2").render(context)},
+    return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
+                             f"{n}.c": _ENV.get_template("model.c.j2").render(context),
+                             "mcu_nn_names.h": _kernel_names(n, kernels)},
                       context["const_bytes"], tuple(kernels))

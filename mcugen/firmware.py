@@ -98,28 +98,38 @@ def _stock_platform_reachable(board: Board) -> None:
                           if board.offline else "connect to the internet once to install it") from None
 
 
+def write_offline_board(board: Board, out: OutDir) -> str:
+    """What the offline platform needs in a PlatformIO project for `board`: a copy of the platform
+    (so the folder can be moved or committed), the board's JSON and link.ld. Returns the build
+    flags that pick the board's UART in port_cortexm.c."""
+    for file in sorted((PLATFORM_DIR / "mcugen-cortexm").rglob("*")):
+        if file.is_file() and "__pycache__" not in file.parts:
+            out.write(f"platform/{file.relative_to(PLATFORM_DIR)}", file.read_bytes())
+    o = board.offline
+    flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
+    flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
+    out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
+    out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
+        build=dict(cpu=board.core, fpu=FPUS.get(board.core, "") if board.fpu else "",
+                   f_cpu=f"{board.clock_hz}L", mcu=board.id),
+        frameworks=[], name=board.name, vendor="mcugen", url="",
+        upload=dict(maximum_ram_size=board.ram["bytes"], maximum_size=board.flash["bytes"])), indent=2))
+    return " ".join(flags)
+
+
 def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
                   env_name: str) -> Sources:
     ports = (("port_cortexm.c",) if board.offline else ()) + (("port_arduino.cpp",) if board.stock else ())
     sources = write_sources(out, generated, ports, dsp=board.dsp)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
-                   default_env=env_name, platform_dir=PLATFORM_DIR / "mcugen-cortexm")
+                   default_env=env_name)
     if board.offline:
-        o = board.offline
-        flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
-        flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
-        context["uart_flags"] = " ".join(flags)
-        out.write("link.ld", _ENV.get_template("link.ld.j2").render(context))
-        out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
-            build=dict(cpu=board.core, fpu=FPUS.get(board.core, "") if board.fpu else "",
-                       f_cpu=f"{board.clock_hz}L", mcu=board.id),
-            frameworks=[], name=board.name, vendor="mcugen", url="",
-            upload=dict(maximum_ram_size=board.ram["bytes"], maximum_size=board.flash["bytes"])), indent=2))
+        context["uart_flags"] = write_offline_board(board, out)
     out.write("platformio.ini", _ENV.get_template("platformio.ini.j2").render(context))
     return sources
 
 
-def build_board(g: Graph, board: Board, out: OutDir, model_name: str, command: str, *, stock: bool = False,
+def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: bool = False,
                 progress=None) -> BuildResult:
     env_name = "stock" if stock else "offline"
     if stock and not board.stock:
@@ -128,7 +138,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, command: s
         raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
                           f"({board.stock['platform']})", "rerun with --stock on a machine with internet")
     _require_tools(stock)
-    generated = emit_c(g, model_name, command)
+    generated = emit_c(g, model_name)
     check_fit(g, board, generated.const_bytes)
     if stock:
         _stock_platform_reachable(board)

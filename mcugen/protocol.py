@@ -231,7 +231,7 @@ class Link:
         self.slowest_invoke = max(self.slowest_invoke or 0.0, took)
         status, cycles = body[0], struct.unpack_from("<Q", body, 4)[0]
         if status != 0:
-            raise McugenError(f"{self.describe}: mcugen_invoke returned {status}", "report this with the model")
+            raise McugenError(f"{self.describe}: model_invoke returned {status}", "report this with the model")
         return cycles
 
     def read(self, region: int, index: int, size: int) -> bytes:

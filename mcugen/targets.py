@@ -23,15 +23,15 @@ def check_board(board_id: str) -> None:
         load_board(board_id)
 
 
-def build_for(board_id: str, g: Graph, out: OutDir, model_name: str, command: str, *, stock: bool = False,
+def build_for(board_id: str, g: Graph, out: OutDir, model_name: str, *, stock: bool = False,
               sanitize: bool = False, progress=None) -> BuildResult:
     if board_id == HOST:
-        return build_host(g, out, model_name, command, sanitize=sanitize, progress=progress)
+        return build_host(g, out, model_name, sanitize=sanitize, progress=progress)
     if sanitize:
         raise McugenError("--sanitize is for --board host only", "drop --sanitize")
     from mcugen.firmware import build_board
 
-    return build_board(g, load_board(board_id), out, model_name, command, stock=stock, progress=progress)
+    return build_board(g, load_board(board_id), out, model_name, stock=stock, progress=progress)
 
 
 def firmware_of(board_id: str, out_dir: Path, stock: bool = False) -> Path:

@@ -72,7 +72,7 @@ def test_board_id_must_match_its_file_and_be_unique(tmp_path):
 # -- on emulated Cortex-M ---------------------------------------------------------------------------
 def _build(tmp_path, model: str, board: str):
     g = compile_model(SHARED_MODELS / model)
-    return g, build_board(g, load_board(board), OutDir(tmp_path / board), model, "test")
+    return g, build_board(g, load_board(board), OutDir(tmp_path / board), model)
 
 
 @pytest.mark.parametrize("model, board", [
@@ -129,7 +129,7 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     path = tmp_path / "op.tflite"
     path.write_bytes(spec().build())
     g = compile_model(path)
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite", "test")
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
     kernel = (tmp_path / "fw" / "src" / f"{g.ops[0].call.kernel}.c").read_text()
     assert '#include "mcu_nn_dsp.h"' in kernel  # the optimized kernel was the one built
     _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 3, seed=8))
@@ -166,7 +166,7 @@ def test_newer_reference_kernels_are_bit_exact_on_the_emulated_board(tmp_path):
     path = tmp_path / "chain.tflite"
     path.write_bytes(_chain_of_newer_ops().build())
     g = compile_model(path)
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "chain.tflite", "test")
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "chain.tflite")
     _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 3, seed=4))
     assert [op.opcode for op in g.ops][-1] == "RSQRT" and len(g.ops) == 7
     assert all(r.passed for r in results), [r.outputs for r in results]
@@ -273,7 +273,7 @@ class NoisyLine:
 
 def test_corrupted_and_dropped_bytes_are_detected_and_retried_on_host(tmp_path):
     g = compile_model(SHARED_MODELS / "tflm_micro_speech.tflite")
-    result = build_host(g, tmp_path, "m", "test")
+    result = build_host(g, tmp_path, "m")
     with HostProcess(result.program) as target:
         line = NoisyLine(target, seed=5, rate=0.002)
         link = Link(line, timeout=0.5, attempts=20)
@@ -389,7 +389,7 @@ def test_a_twenty_output_model_describes_itself_over_several_info_frames(tmp_pat
     m.inputs, m.outputs = [x], ys
     (tmp_path / "m.tflite").write_bytes(m.build())
     g = compile_model(tmp_path / "m.tflite")
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "b"), "m.tflite", "test")
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "b"), "m.tflite")
     info, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 2, seed=0))
     assert len(info.outputs) == 20 and info.outputs[19] == (6, (1, 2, 3, 1))
     assert all(r.passed for r in results)

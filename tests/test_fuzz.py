@@ -74,7 +74,7 @@ def judge(blob: bytes, tmp_path) -> str:
             differing, worst = differences(a.reshape(-1), b.reshape(-1))
             assert differing == 0, f"accepted, but output {k} differs from TFLM in {differing} values (max {worst})"
         if zlib.crc32(blob) % SANITIZE_ONE_IN == 0:
-            build = build_host(g, tmp_path / "c", "case.tflite", "fuzz", sanitize=True, object_cache=OBJECT_CACHE)
+            build = build_host(g, tmp_path / "c", "case.tflite", sanitize=True, object_cache=OBJECT_CACHE)
             _, results = run_on_target("host", build.program, g, [xs])
             assert results[0].passed, results[0].outputs
         return "bit-exact"

@@ -32,7 +32,7 @@ def test_host_c_equals_golden_and_tflm(shared_models, tmp_path, name):
     path = shared_models / name
     g = compile_model(path)
     samples = random_inputs(g, 2, seed=7) + real_samples(name, g)
-    result = build_host(g, tmp_path, name, "test", object_cache=OBJECT_CACHE)
+    result = build_host(g, tmp_path, name, object_cache=OBJECT_CACHE)
     _, results = run_on_target("host", result.program, g, samples)
     assert [r.passed for r in results] == [True] * len(samples), [r.outputs for r in results]
     # golden == TFLM on these very samples, so host C == TFLM too
@@ -45,7 +45,7 @@ def test_host_c_equals_golden_and_tflm(shared_models, tmp_path, name):
 @pytest.mark.parametrize("name", MODELS)
 def test_sanitizers_report_nothing(shared_models, tmp_path, name):
     g = compile_model(shared_models / name)
-    result = build_host(g, tmp_path, name, "test", sanitize=True, object_cache=OBJECT_CACHE)
+    result = build_host(g, tmp_path, name, sanitize=True, object_cache=OBJECT_CACHE)
     # run_on_target fails if the process exits non-zero: -fno-sanitize-recover turns any report into one
     _, results = run_on_target("host", result.program, g, random_inputs(g, 1, seed=3))
     assert results[0].passed

@@ -34,7 +34,7 @@ def test_golden_equals_tflm_layer_by_layer(name):
 def test_host_c_equals_golden(tmp_path, name):
     g = compile_model(REAL / name)
     samples = random_inputs(g, 2, seed=5)
-    result = build_host(g, tmp_path, name, "test", object_cache=OBJECT_CACHE)
+    result = build_host(g, tmp_path, name, object_cache=OBJECT_CACHE)
     _, results = run_on_target("host", result.program, g, samples)
     assert all(r.passed for r in results), [r.outputs for r in results]
     tflm = Tflm(REAL / name)  # and the golden outputs are TFLM's, float bit patterns included
@@ -49,7 +49,7 @@ def test_host_c_equals_golden(tmp_path, name):
 ])
 def test_bit_exact_on_the_emulated_board(tmp_path, name, board):
     g = compile_model(REAL / name)
-    result = build_board(g, load_board(board), OutDir(tmp_path / board), name, "test")
+    result = build_board(g, load_board(board), OutDir(tmp_path / board), name)
     _, results = run_on_target(board, result.program, g, random_inputs(g, 1, seed=17))
     assert results[0].passed, results[0].outputs
 
@@ -57,7 +57,7 @@ def test_bit_exact_on_the_emulated_board(tmp_path, name, board):
 def test_float_ends_use_the_fpu_only_where_the_core_has_one(tmp_path):
     g = compile_model(REAL / "mlex_ds_cnn_m_quantized.tflite")
     for board, hard in (("mps2-an386", True), ("lm3s6965evb", False)):
-        build_board(g, load_board(board), OutDir(tmp_path / board), "m", "test")
+        build_board(g, load_board(board), OutDir(tmp_path / board), "m")
         flags = (tmp_path / board / "boards" / f"mcugen-{board}.json").read_text()
         assert ('"fpu": "fpv4-sp-d16"' in flags) == hard
 

@@ -47,7 +47,7 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
         expected["LiteRT REF"] = LiteRtRef(blob).run(xs)
     if reference is not None:
         expected["numpy definition"] = [reference(xs)]
-    c_build = build_host(g, tmp_path / "c", "op.tflite", "test", object_cache=OBJECT_CACHE)
+    c_build = build_host(g, tmp_path / "c", "op.tflite", object_cache=OBJECT_CACHE)
     _, results = run_on_target("host", c_build.program, g, [xs])
     assert results[0].passed, f"host C differs from golden: {results[0].outputs}"
     for name, theirs in expected.items():

@@ -11,6 +11,12 @@
 #include "mcu_port.h"
 #include "model.h"
 
+#if defined(__GNUC__)
+#define MCU_HARNESS_ALIGN __attribute__((aligned(16)))
+#else
+#define MCU_HARNESS_ALIGN
+#endif
+
 #define SYNC0 0xA5
 #define SYNC1 0x5A
 #define PROTOCOL_VERSION 2
@@ -32,10 +38,10 @@ enum { NAK_CRC = 0, NAK_UNKNOWN = 1, NAK_RANGE = 2 };
 enum { REGION_OUTPUT = 0, REGION_LAYER_CYCLES = 1 };
 
 static uint8_t reply[MAX_PAYLOAD];
-static uint64_t layer_cycles[MCUGEN_LAYER_COUNT + 1];
+static uint64_t layer_cycles[MODEL_LAYER_COUNT + 1];
 static uint64_t layer_start;
 
-void mcugen_layer_done(int32_t layer)
+void model_layer_done(int32_t layer)
 {
     const uint64_t now = mcu_port_cycles();
     layer_cycles[layer] = now - layer_start;
@@ -197,7 +203,7 @@ static void info_put_u32(info_page *page, uint32_t v, uint32_t width)
     info_put(page, b, width);
 }
 
-static void info_put_tensor(info_page *page, const mcugen_tensor_info *t)
+static void info_put_tensor(info_page *page, const model_tensor_info *t)
 {
     info_put_u32(page, (uint32_t)t->bytes, 4);
     info_put_u32(page, (uint32_t)t->rank, 1);
@@ -210,16 +216,16 @@ static void send_info(uint8_t seq, uint32_t size)
 {
     info_page page = {0, size >= 4 ? get_u32(request) : 0, 0};
     info_put_u32(&page, mcu_port_clock_kind(), 1);
-    info_put_u32(&page, MCUGEN_ARENA_BYTES, 4);
-    info_put_u32(&page, MCUGEN_LAYER_COUNT, 2);
-    info_put_u32(&page, MCUGEN_INPUT_COUNT, 2);
-    info_put_u32(&page, MCUGEN_OUTPUT_COUNT, 2);
-    info_put(&page, mcugen_model_sha256, 32);
-    for (int32_t i = 0; i < MCUGEN_INPUT_COUNT; ++i) {
-        info_put_tensor(&page, &mcugen_inputs[i]);
+    info_put_u32(&page, MODEL_ARENA_BYTES, 4);
+    info_put_u32(&page, MODEL_LAYER_COUNT, 2);
+    info_put_u32(&page, MODEL_INPUT_COUNT, 2);
+    info_put_u32(&page, MODEL_OUTPUT_COUNT, 2);
+    info_put(&page, model_sha256, 32);
+    for (int32_t i = 0; i < MODEL_INPUT_COUNT; ++i) {
+        info_put_tensor(&page, &model_inputs[i]);
     }
-    for (int32_t i = 0; i < MCUGEN_OUTPUT_COUNT; ++i) {
-        info_put_tensor(&page, &mcugen_outputs[i]);
+    for (int32_t i = 0; i < MODEL_OUTPUT_COUNT; ++i) {
+        info_put_tensor(&page, &model_outputs[i]);
     }
     if (page.start > page.at) {
         send_nak(seq, NAK_RANGE);
@@ -239,7 +245,7 @@ static void handle_invoke(uint8_t seq)
     if (!have_result || seq != result_seq) {
         layer_start = mcu_port_cycles();
         const uint64_t start = layer_start;
-        const int status = mcugen_invoke();
+        const int status = model_invoke();
         const uint64_t cycles = mcu_port_cycles() - start;
         memset(result, 0, sizeof result);
         result[0] = (uint8_t)status;
@@ -258,12 +264,12 @@ static void handle_write(uint8_t seq, uint32_t size)
         return;
     }
     const uint32_t index = request[0], offset = get_u32(request + 1), n = size - 5;
-    if (index >= MCUGEN_INPUT_COUNT || offset > (uint32_t)mcugen_inputs[index].bytes
-        || n > (uint32_t)mcugen_inputs[index].bytes - offset) {
+    if (index >= MODEL_INPUT_COUNT || offset > (uint32_t)model_inputs[index].bytes
+        || n > (uint32_t)model_inputs[index].bytes - offset) {
         send_nak(seq, NAK_RANGE);
         return;
     }
-    memcpy((uint8_t *)mcugen_input((int32_t)index) + offset, request + 5, n);
+    memcpy((uint8_t *)model_input((int)index) + offset, request + 5, n);
     have_result = 0;
     send_frame(REP_ACK, seq, NULL, 0);
 }
@@ -274,12 +280,12 @@ static void handle_read(uint8_t seq, uint32_t size)
     const uint32_t offset = get_u32(request + 2), n = (uint32_t)request[6] | (uint32_t)request[7] << 8;
     const uint8_t *base = NULL;
     uint32_t limit = 0;
-    if (size == 8 && region == REGION_OUTPUT && index < MCUGEN_OUTPUT_COUNT) {
-        base = (const uint8_t *)mcugen_output((int32_t)index);
-        limit = (uint32_t)mcugen_outputs[index].bytes;
+    if (size == 8 && region == REGION_OUTPUT && index < MODEL_OUTPUT_COUNT) {
+        base = (const uint8_t *)model_output((int)index);
+        limit = (uint32_t)model_outputs[index].bytes;
     } else if (size == 8 && region == REGION_LAYER_CYCLES) {
         base = (const uint8_t *)layer_cycles;
-        limit = MCUGEN_LAYER_COUNT * (uint32_t)sizeof layer_cycles[0];
+        limit = MODEL_LAYER_COUNT * (uint32_t)sizeof layer_cycles[0];
     }
     if (base == NULL || n > MAX_PAYLOAD || offset > limit || n > limit - offset) {
         send_nak(seq, NAK_RANGE);
@@ -288,8 +294,15 @@ static void handle_read(uint8_t seq, uint32_t size)
     send_frame(REP_DATA, seq, base + offset, n);
 }
 
+/* The harness is an application like any other: it gives the model its arena through the
+ * generated API (the model is always generated as `model` for it). */
+static int8_t arena[MODEL_ARENA_BYTES] MCU_HARNESS_ALIGN;
+
 int mcu_harness_run(void)
 {
+    if (model_init(arena, sizeof arena) != MODEL_OK) {
+        return 1;
+    }
     for (;;) {
         uint8_t type = 0, seq = 0;
         uint32_t size = 0;

@@ -7,6 +7,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What mcu_port_cycles() counts; reported to the host in the handshake. */
 enum {
     MCU_CLOCK_NANOSECONDS = 0, /* host build: monotonic wall clock */
@@ -25,5 +29,9 @@ uint8_t mcu_port_clock_kind(void);
 
 /* The protocol loop (mcu_harness.c); returns when the link closes. */
 int mcu_harness_run(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MCU_PORT_H */

@@ -4,9 +4,7 @@
  */
 #include <Arduino.h>
 
-extern "C" {
 #include "mcu_port.h"
-}
 
 #define REG(addr) (*(volatile uint32_t *)(addr))
 

@@ -17,6 +17,11 @@
 
 #include <stdint.h>
 
+/* Generated with each model: renames the kernels it calls after the model (mcu_conv2d_s8 becomes
+ * kws_mcu_conv2d_s8 for the model kws), so that several models, each with its own copy of the
+ * kernels, link into one firmware. */
+#include "mcu_nn_names.h"
+
 #if defined(__GNUC__)
 #define MCU_ALIGN(n) __attribute__((aligned(n)))
 #else

@@ -1,0 +1,61 @@
+"""`mcugen export`: a model as a C library for the user's own firmware.
+
+The files are those `mcugen build` compiles (build.library_files: NAME.h, NAME.c, the kernels the
+model calls, renamed after it), laid out for one build system:
+
+  plain       every file in one folder
+  cmake       CMakeLists.txt (target NAME), include/NAME.h, src/...
+  platformio  library.json, include/NAME.h, src/... (drop the folder into lib/)
+  arduino     library.properties, src/..., examples/NAME_demo/NAME_demo.ino
+
+Nothing in them depends on the machine, the folder or the time: the same model and options give
+byte-identical files.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from mcugen import __version__
+from mcugen.build import library_files
+from mcugen.emit_c import GeneratedC, emit_c
+from mcugen.ir import Graph
+from mcugen.outdir import OutDir
+
+FORMATS = ("plain", "cmake", "platformio", "arduino")
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates/export"), keep_trailing_newline=True,
+                          undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+def _layout(fmt: str, name: str, file: str) -> str:
+    """Where one library file goes in a format's folder."""
+    if fmt == "plain":
+        return file
+    if fmt in ("cmake", "platformio") and file == f"{name}.h":
+        return f"include/{file}"
+    return f"src/{file}"
+
+
+def export_library(g: Graph, out: OutDir, model_name: str, name: str, fmt: str, *, dsp: bool = False,
+                   static_arena: bool = False) -> GeneratedC:
+    generated = emit_c(g, model_name, name=name, static_arena=static_arena)
+    files = library_files(generated, dsp)
+    for file, text in files.items():
+        out.write(_layout(fmt, name, file), text)
+    context = dict(version=__version__, n=name, N=name.upper(), model_name=model_name,
+                   arena_bytes=g.arena.plan.size, sources=sorted(f for f in files if f.endswith(".c")))
+    if fmt == "cmake":
+        out.write("CMakeLists.txt", _ENV.get_template("CMakeLists.txt.j2").render(context))
+    elif fmt == "platformio":
+        out.write("library.json", _ENV.get_template("library.json.j2").render(context))
+    elif fmt == "arduino":
+        out.write("library.properties", _ENV.get_template("library.properties.j2").render(context))
+        out.write(f"examples/{name}_demo/{name}_demo.ino", _ENV.get_template("example.ino.j2").render(context))
+    out.finish()
+    return generated
+
+
+def exported_files(root: Path) -> list[Path]:
+    """The files of an export, for listing them to the user."""
+    return sorted(p for p in Path(root).rglob("*") if p.is_file() and not p.name.startswith("."))
