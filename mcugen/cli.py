@@ -43,19 +43,28 @@ def _refuse_overwrite(path: Path, force: bool) -> None:
         raise McugenError(f"cannot write {path}: {folder} is not a writable folder", "choose another path")
 
 
-def _write_npz_atomically(path: Path, arrays: dict) -> None:
+def _write_atomically(path: Path, write, suffix: str) -> None:
+    """The file appears whole or not at all; a failure leaves what was there."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=suffix + ".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                np.savez(f, **arrays)
+                write(f)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
     except OSError as exc:  # a full disk, a read-only or virtual file system
         raise McugenError(f"cannot write {path} ({exc.strerror})", "choose another path") from None
+
+
+def _write_npz_atomically(path: Path, arrays: dict) -> None:
+    _write_atomically(path, lambda f: np.savez(f, **arrays), ".npz")
+
+
+def _write_json(path: Path, report: dict) -> None:
+    _write_atomically(path, lambda f: f.write((json.dumps(report, indent=2) + "\n").encode()), ".json")
 
 
 def cmd_inspect(args) -> int:
@@ -139,6 +148,8 @@ def cmd_build(args) -> int:
     from mcugen.report import write_report
     from mcugen.targets import check_board
 
+    if args.json:
+        _refuse_overwrite(Path(args.json), args.force)
     check_board(args.board)
     g = compile_model(args.model, tuple(args.outputs))
     result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board), g)
@@ -149,6 +160,11 @@ def cmd_build(args) -> int:
     if args.report:
         for path in write_report(g, out):
             print(f"wrote {path}")
+    if args.json:
+        from mcugen.json_reports import build_report
+
+        _write_json(Path(args.json), build_report(g, Path(args.model).name, args.board, result))
+        print(f"wrote {args.json}")
     return 0
 
 
@@ -185,10 +201,13 @@ def cmd_test(args) -> int:
     from mcugen.compare import load_samples, random_inputs
     from mcugen.pipeline import compile_model
     from mcugen.targets import check_board, require_port
-    from mcugen.validate import report_json, run_on_target
+    from mcugen.validate import run_on_target
 
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
+    if args.labels and not args.data:
+        raise McugenError("--labels needs --data: labels name the classes of given inputs, not of random ones",
+                          "pass --data inputs.npz --labels labels.npy")
     check_board(args.board)
     # The host build and emulated boards are built (and booted) here; a real board runs whatever
     # was flashed, and the handshake checks it is this model.
@@ -197,6 +216,11 @@ def cmd_test(args) -> int:
         require_port(args.board, args.port)
     g = compile_model(args.model, tuple(args.outputs))
     samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
+    labels = None
+    if args.labels:
+        from mcugen.accuracy import classes_of, load_labels
+
+        labels = load_labels(Path(args.labels), len(samples), classes_of(g))
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
         if builds_here:
             result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build", g)
@@ -209,17 +233,27 @@ def cmd_test(args) -> int:
                                       profile=args.profile, on_sample=lambda r: print(r.line(len(samples)),
                                                                                       flush=True))
     passed = sum(r.passed for r in results)
+    unit = results[0].unit
     if args.profile:
         from mcugen.report import layer_table, write_layer_picture
 
-        print(layer_table(g, [r.layer_cycles for r in results], info.clock))
+        counts = [[unit.count(c) for c in r.layer_cycles] for r in results]
+        print(layer_table(g, counts, unit.name))
         if args.json:
-            picture = write_layer_picture(g, [r.layer_cycles for r in results], info.clock,
-                                          Path(args.json).with_suffix(".layers.png"))
+            picture = write_layer_picture(g, counts, unit.name, Path(args.json).with_suffix(".layers.png"))
             print(f"wrote {picture}")
+    from mcugen.accuracy import accuracy, format_accuracy, output_metrics
+
+    metrics = output_metrics(g, results)
+    acc = accuracy(g, results, labels) if labels is not None else None
+    if acc or passed < len(results):
+        print(format_accuracy(acc, metrics))
     if args.json:
-        Path(args.json).write_text(json.dumps(report_json(g, args.model, args.board, results, info.clock, sizes),
-                                              indent=2))
+        from mcugen.json_reports import test_report
+
+        _write_json(Path(args.json), test_report(g, Path(args.model).name, args.board, results, sizes,
+                                                 data=args.data, seed=None if args.data else args.seed,
+                                                 accuracy=acc, metrics=metrics))
     if passed == len(results):
         print(f"bit-exact on {len(results)} sample(s) on {args.board}")
         return 0
@@ -301,6 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="generate C for a model and compile it for a board")
     board_args(p)
     p.add_argument("--report", action="store_true", help="print the arena timeline and draw it (DIR/report/)")
+    p.add_argument("--json", metavar="REPORT", help="write sizes, kernels, per-layer MACs and the arena plan here")
+    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("export", help="write the model as a C library for your own firmware")
@@ -321,6 +357,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--samples", type=_sample_count, default=3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", help=DATA_HELP)
+    p.add_argument("--labels", metavar="LABELS",
+                   help=".npy of one class index per --data sample (or one-hot rows): report top-1 accuracy, "
+                        "a confusion matrix and ACC/RMSE/MAE/L2r/COS per output")
     p.add_argument("--json", metavar="REPORT", help="write a JSON report here")
     p.add_argument("--force", action="store_true", help="overwrite an existing JSON report")
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -37,18 +37,55 @@ class OutputDiff:
                    "real" if ours.dtype.kind == "f" else "LSB")
 
 
+@dataclass(frozen=True)
+class TimeUnit:
+    """What the target's time counts mean, in the unit reports use: `name` = raw count * factor.
+
+    host: ns of wall time. Hardware: core cycles (DWT). QEMU: instructions, since under
+    -icount shift=0 each instruction takes 1 ns of virtual time and SysTick counts at the board's
+    clock, i.e. one tick per 1e9 / clock_hz instructions (40 on the 25 MHz MPS2 boards); checked
+    against an exact instruction-count plugin within 60 instructions per inference.
+    ms: milliseconds per unit at the board's clock (an estimate for instructions: one per cycle).
+    """
+
+    name: str
+    factor: float
+    ms: float
+
+    @classmethod
+    def of(cls, clock: str, board_id: str) -> "TimeUnit":
+        from mcugen.boards import HOST, load_board
+
+        if board_id == HOST or clock == "ns":
+            return cls("ns", 1.0, 1e-6)
+        hz = load_board(board_id).clock_hz
+        if clock == "systick":
+            return cls("instructions", 1e9 / hz, 1e3 / hz)
+        return cls(clock, 1.0, 1e3 / hz)
+
+    def count(self, raw: int) -> int:
+        return int(round(raw * self.factor))
+
+
 @dataclass
 class SampleResult:
     index: int
     passed: bool
-    cycles: int
-    clock: str  # what cycles counts: ns, cycles or systick
+    cycles: int  # raw counts of the target's clock (`clock`); `unit` says what they are
+    clock: str  # ns, cycles or systick
     outputs: list[OutputDiff]
     layer_cycles: list[int] = field(default_factory=list)
+    unit: TimeUnit | None = None
+    values: list[np.ndarray] = field(default_factory=list, repr=False)  # the target's outputs
+    expected: list[np.ndarray] = field(default_factory=list, repr=False)  # the golden model's
+
+    @property
+    def time(self) -> int:
+        return self.unit.count(self.cycles) if self.unit else self.cycles
 
     def line(self, total: int) -> str:
         head = f"sample {self.index + 1}/{total}: "
-        timing = f"{self.cycles:,} {self.clock}"
+        timing = f"{self.time:,} {self.unit.name if self.unit else self.clock}"
         if self.passed:
             return head + f"bit-exact, {timing}"
         worst = ", ".join(f"output {k}: {d.differing} differ, max |diff| {d.max_abs_diff:g} {d.unit}, "
@@ -89,7 +126,8 @@ def expected_seconds(g: Graph, board_id: str) -> float:
 
 
 def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock: str, timeout: float,
-                seconds: float = 1.0, profile: bool = False, on_sample=None) -> list[SampleResult]:
+                seconds: float = 1.0, profile: bool = False, on_sample=None,
+                unit: TimeUnit | None = None) -> list[SampleResult]:
     """Validate each sample; `timeout` bounds one inference (its retries included), `seconds`
     is a guess of its wall time (expected_seconds)."""
     results = []
@@ -102,13 +140,14 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
         for k, x in enumerate(inputs):
             link.write_input(k, np.ascontiguousarray(x).tobytes())
         cycles = link.invoke(seconds, timeout)
-        diffs, passed = [], True
+        diffs, values, passed = [], [], True
         for k, (t, want) in enumerate(zip(g.outputs, expected)):
             got = np.frombuffer(link.read(0, k, g.tensors[t].nbytes), dtype=want.dtype).reshape(want.shape)
             diffs.append(OutputDiff.of(got, want, scales[k]))
+            values.append(got)
             passed &= got.tobytes() == want.tobytes()  # floats too: the same bit patterns
         layers = link.layer_cycles(len(g.ops)) if profile else []
-        results.append(SampleResult(s, passed, cycles, clock, diffs, layers))
+        results.append(SampleResult(s, passed, cycles, clock, diffs, layers, unit, values, expected))
         if on_sample:
             on_sample(results[-1])
     return results
@@ -124,17 +163,6 @@ def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None
         info = link.hello()
         check_target(info, g, link.describe)
         results = run_samples(link, g, samples, clock=info.clock, timeout=timeout,
-                              seconds=expected_seconds(g, board_id), profile=profile, on_sample=on_sample)
+                              seconds=expected_seconds(g, board_id), profile=profile, on_sample=on_sample,
+                              unit=TimeUnit.of(info.clock, board_id))
     return info, results
-
-
-def report_json(g: Graph, model: str, board: str, results: list[SampleResult], clock: str,
-                sizes: dict) -> dict:
-    return dict(model=model, model_sha256=g.sha256, board=board, samples=len(results),
-                passed=sum(r.passed for r in results),
-                max_abs_diff=max((d.max_abs_diff for r in results for d in r.outputs), default=0),
-                clock=clock, **sizes,
-                per_sample=[dict(index=r.index, passed=r.passed, cycles=r.cycles,
-                                 outputs=[asdict(d) for d in r.outputs],
-                                 **({"layer_cycles": r.layer_cycles} if r.layer_cycles else {}))
-                            for r in results])

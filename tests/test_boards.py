@@ -23,7 +23,7 @@ from mcugen.qemu import QemuTarget
 from mcugen.transport import HostProcess
 from mcugen.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
 from mcugen.ops._window import out_size
-from test_cli import assert_one_error_line, run_cli
+from test_cli import assert_one_error_line, checked_report, run_cli
 from test_single_ops import _conv_model
 from tflite_writer import ModelSpec
 
@@ -198,9 +198,12 @@ def test_cli_test_on_qemu_writes_the_report(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "test", SHARED_MODELS / "tflm_hello_world.tflite", "--board", "mps2-an386",
                            "--samples", "2", "--json", report)
     assert code == 0 and "bit-exact on 2 sample(s) on mps2-an386" in out
-    r = json.loads(report.read_text())
-    assert r["board"] == "mps2-an386" and r["passed"] == 2 and r["flash_bytes"] > 0 and r["ram_bytes"] > 0
-    assert all(s["cycles"] > 0 for s in r["per_sample"])
+    r = checked_report(report, "test")
+    assert r["board"] == "mps2-an386" and r["passed"] == 2 and r["sizes"]["flash_bytes"] > 0
+    assert r["sizes"]["ram_bytes"] > 0 and r["time_unit"] == "instructions"
+    assert re.search(r"sample 1/2: bit-exact, [\d,]+ instructions", out)
+    assert all(s["time"] > 0 and s["time"] % 40 == 0 for s in r["per_sample"])  # SysTick ticks x 40
+    assert r["inference"]["ms"]["max"] == r["inference"]["max"] / 25_000  # at the board's 25 MHz
 
 
 def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monkeypatch):
@@ -226,8 +229,8 @@ def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monke
     assert code == 2 and "3 of 3 sample(s) differ from the golden model on host" in out
     assert re.search(r"sample 1/3: MISMATCH \(output 0: \d+ differ, max \|diff\| \d+ LSB, "
                      r"rmse [\d.e-]+, cosine -?[\d.]+\)", out), out
-    r = json.loads(report.read_text())
-    assert r["passed"] == 0 and r["max_abs_diff"] > 0
+    r = checked_report(report, "test")
+    assert r["passed"] == 0 and r["max_abs_diff"] > 0 and r["metrics"][0]["rmse"] > 0
     for sample in r["per_sample"]:
         (d,) = sample["outputs"]
         assert not sample["passed"] and d["differing"] > 0 and d["rmse"] > 0 and d["cosine"] < 1

@@ -7,12 +7,14 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from conftest import ROOT
 from mcugen.emit_c import emit_c
 from mcugen.pipeline import compile_model
-from test_cli import assert_one_error_line, one_op_model, run_cli
+from mcugen import __version__
+from test_cli import assert_one_error_line, checked_report, one_op_model, run_cli
 
 EXAMPLES = {
     "keyword_spotting": "kws_dscnn.tflite",
@@ -85,16 +87,74 @@ def test_unknown_board(capsys, tmp_path, shared_models):
 def test_test_command_writes_the_json_report(capsys, tmp_path, shared_models):
     report = tmp_path / "r.json"
     code, stdout, _ = run_cli(capsys, "test", shared_models / "tflm_micro_speech.tflite", "--board", "host",
-                              "--samples", "2", "--profile", "--json", report)
+                              "--samples", "2", "--seed", "7", "--profile", "--json", report)
     assert code == 0 and "bit-exact on 2 sample(s) on host" in stdout
-    r = json.loads(report.read_text())
-    assert {"model", "model_sha256", "board", "samples", "passed", "max_abs_diff", "arena_bytes",
-            "flash_bytes", "ram_bytes"} <= set(r)
-    assert r["samples"] == r["passed"] == 2 and r["max_abs_diff"] == 0
-    assert all(len(s["layer_cycles"]) == 4 and s["cycles"] > 0 for s in r["per_sample"])
+    r = checked_report(report, "test")
+    assert r["mcugen_version"] == __version__ and r["inputs"] == {"data": None, "seed": 7, "samples": 2}
+    assert r["passed"] == 2 and r["failed"] == 0 and r["max_abs_diff"] == 0 and r["time_unit"] == "ns"
+    assert r["inference"]["min"] <= r["inference"]["median"] <= r["inference"]["max"]
+    assert [(layer["index"], layer["op"], layer["macs"]) for layer in r["layers"]] == [
+        (0, "RESHAPE", 0), (1, "DEPTHWISE_CONV_2D", 320_000), (2, "FULLY_CONNECTED", 16_000), (3, "SOFTMAX", 0)]
+    assert r["layers"][1]["kernel"] == "mcu_depthwise_conv2d_s8" and r["layers"][1]["time"]["max"] > 0
+    assert all(m["rmse"] == 0 and m["acc"] == 1 and m["cos"] == pytest.approx(1) for m in r["metrics"])
     assert "FULLY_CONNECTED" in stdout and "share" in stdout  # the per-layer table
     assert (tmp_path / "r.layers.png").stat().st_size > 5_000
     # the report is not overwritten without --force
     code, _, err = run_cli(capsys, "test", shared_models / "tflm_micro_speech.tflite", "--board", "host",
                            "--json", report)
     assert_one_error_line(code, err, "already exists")
+
+
+PERSON = ROOT / "examples" / "person_detection"
+
+
+def test_labels_give_top1_accuracy_confusion_and_metrics(capsys, tmp_path):
+    """Real images with their labels: the reported accuracy is what TFLM's own outputs score."""
+    from mcugen.oracle import Tflm
+
+    report = tmp_path / "r.json"
+    code, out, err = run_cli(capsys, "test", PERSON / "person_detect.tflite", "--board", "host",
+                             "--data", PERSON / "images.npz", "--labels", PERSON / "labels.npy", "--json", report)
+    assert code == 0, err
+    images, labels = np.load(PERSON / "images.npz")["input_0"], np.load(PERSON / "labels.npy")
+    tflm = Tflm(PERSON / "person_detect.tflite")
+    predicted = [int(np.argmax(tflm.run([x], 1)[0])) for x in images]
+    top1 = float(np.mean(np.array(predicted) == labels))
+    r = checked_report(report, "test")
+    acc = r["accuracy"]
+    assert acc["top1_target"] == acc["top1_golden"] == top1 and acc["classes"] == 2
+    confusion = np.zeros((2, 2), int)
+    for label, p in zip(labels, predicted):
+        confusion[label, p] += 1
+    assert acc["confusion"] == confusion.tolist()
+    assert f"top-1 accuracy on 2 labelled sample(s): target {top1:.2%}" in out and "confusion matrix" in out
+    assert 0 < acc["vs_labels"]["rmse"] and -1 <= acc["vs_labels"]["cos"] <= 1
+
+
+def test_bad_labels_are_refused_before_building(capsys, tmp_path):
+    model, data = PERSON / "person_detect.tflite", PERSON / "images.npz"
+    cases = [((), "--labels needs --data"),
+             (("--data", data), "has 3 labels for 2 samples", np.array([0, 1, 1])),
+             (("--data", data), "outside the model's 2 classes", np.array([0, 2])),
+             (("--data", data), "not class indices", np.array([0.5, 1.0])),
+             (("--data", data), "has shape [2, 3]", np.zeros((2, 3)))]
+    for args, phrase, *labels in cases:
+        path = tmp_path / "labels.npy"
+        np.save(path, labels[0] if labels else np.array([0, 1]))
+        code, _, err = run_cli(capsys, "test", model, "--board", "host", "--out", tmp_path / "b", *args,
+                               "--labels", path)
+        assert_one_error_line(code, err, phrase)
+        assert not (tmp_path / "b").exists()
+
+
+def test_build_json_report(capsys, tmp_path):
+    report = tmp_path / "build.json"
+    code, _, err = run_cli(capsys, "build", ROOT / "examples" / "keyword_spotting" / "kws_dscnn.tflite",
+                           "--board", "host", "--out", tmp_path / "b", "--json", report)
+    assert code == 0, err
+    r = checked_report(report, "build")
+    g = compile_model(ROOT / "examples" / "keyword_spotting" / "kws_dscnn.tflite")
+    assert r["arena_bytes"] == g.arena.plan.size and r["firmware"] is None and r["code_bytes"]["total"] > 0
+    assert r["macs"] == 2_656_768 == sum(layer["macs"] for layer in r["layers"])
+    assert [layer["op"] for layer in r["layers"]] == [op.opcode for op in g.ops]
+    assert max(b["offset"] + b["bytes"] for b in r["arena"]["buffers"]) <= r["arena_bytes"]

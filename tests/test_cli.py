@@ -31,6 +31,16 @@ def assert_one_error_line(code, err, *phrases):
         assert phrase in errors[0], errors[0]
 
 
+def checked_report(path, kind: str) -> dict:
+    """A JSON report read back and validated against its schema in mcugen/schemas/."""
+    import jsonschema
+
+    report = json.loads(path.read_text())
+    schema = json.loads((ROOT / "mcugen" / "schemas" / f"{kind}-report.schema.json").read_text())
+    jsonschema.validate(report, schema, cls=jsonschema.Draft202012Validator)
+    return report
+
+
 def one_op_model(tmp_path, dtype="int8", signature=None, opcode="RELU", custom=None, subgraphs=0,
                  options=None, **fields):
     m = ModelSpec()
