@@ -37,6 +37,11 @@ class Board:
     def stock(self) -> dict | None:
         return self.spec.get("platformio")
 
+    def wiring(self, stock: bool) -> str:
+        """Which serial of the board the firmware talks on (the board file's words), "" if unsaid."""
+        env = self.stock if stock else self.offline
+        return (env or {}).get("serial", "")
+
     def __getattr__(self, key):
         try:
             return self.spec[key]

@@ -143,6 +143,7 @@ def _build(args, out_dir: Path, g):
 
 
 def cmd_build(args) -> int:
+    from mcugen.boards import HOST, load_board
     from mcugen.build import format_report
     from mcugen.pipeline import compile_model
     from mcugen.report import write_report
@@ -155,6 +156,10 @@ def cmd_build(args) -> int:
     result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board), g)
     print(f"built {result.program}")
     print(format_report(result, g))
+    if args.board != HOST and not load_board(args.board).emulated:
+        wiring = load_board(args.board).wiring(args.stock)
+        if wiring:
+            print(f"  serial      the {'stock' if args.stock else 'offline'} firmware talks on {wiring}")
     print(g.arena.plan.timeline() if args.report else
           f"  (arena plan: {len(g.arena.plan.buffers)} buffers; --report draws it)")
     if args.report:
@@ -213,7 +218,7 @@ def cmd_test(args) -> int:
     # was flashed, and the handshake checks it is this model.
     builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
     if not builds_here:
-        require_port(args.board, args.port)
+        require_port(args.board, args.port, args.stock)
     g = compile_model(args.model, tuple(args.outputs))
     samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
     labels = None
@@ -230,6 +235,7 @@ def cmd_test(args) -> int:
         print(f"validating {len(samples)} sample(s) on {args.board} "
               f"({args.data or f'random inputs, seed {args.seed}'})", file=sys.stderr)
         info, results = run_on_target(args.board, program, g, samples, port=args.port, timeout=args.timeout,
+                                      stock=args.stock,
                                       profile=args.profile, on_sample=lambda r: print(r.line(len(samples)),
                                                                                       flush=True))
     passed = sum(r.passed for r in results)

@@ -45,7 +45,7 @@ def flash(board_id: str, out: Path | None, port: str | None, stock: bool) -> int
         print(f"{board.id}: QEMU booted {elf}; it runs model sha256 {info.sha256[:12]}…, arena {info.arena_bytes:,} B, "
               f"{info.layers} layers")
         return 0
-    require_port(board.id, port)
+    require_port(board.id, port, stock)
     if stock:
         cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
                "--upload-port", port]
@@ -65,5 +65,11 @@ def flash(board_id: str, out: Path | None, port: str | None, stock: bool) -> int
     if proc.returncode != 0:
         raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})",
                           "check the port, double-tap reset to enter the bootloader, and retry")
-    print(f"flashed {board.id}; check it with mcugen test MODEL --board {board.id} --port {port}")
+    wiring = board.wiring(stock)
+    if stock or not wiring:
+        print(f"flashed {board.id}; check it with mcugen test MODEL --board {board.id} --port {port}"
+              + (" --stock" if stock else ""))
+    else:  # the offline firmware may talk on another serial than the one it was flashed through
+        print(f"flashed {board.id} through {port}; the offline firmware talks on {wiring}: check it with "
+              f"mcugen test MODEL --board {board.id} --port <that serial port>")
     return 0

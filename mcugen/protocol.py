@@ -91,8 +91,10 @@ class Link:
     `retries` counts the repeats made so far (tests assert that faults were actually survived).
     """
 
-    def __init__(self, stream, *, timeout: float = 0.5, attempts: int = 12, describe: str = "the target"):
+    def __init__(self, stream, *, timeout: float = 0.5, attempts: int = 12, describe: str = "the target",
+                 wiring: str = ""):
         self.stream = stream
+        self.wiring = wiring  # which serial of the board the firmware talks on, for the silent-board message
         self.timeout = timeout
         self.attempts = attempts
         self.describe = describe
@@ -187,7 +189,8 @@ class Link:
                                   "check the port and that the board is powered") from None
         raise McugenError(f"{self.describe} did not answer correctly after {attempt} attempts "
                           f"(last: {problem})", "check the port, the baud rate and that the board runs "
-                          "mcugen firmware (mcugen flash)")
+                          "mcugen firmware (mcugen flash)" + (f"; its firmware talks on {self.wiring}" if self.wiring
+                                                             else ""))
 
     # -- requests ----------------------------------------------------------------------------------
     def hello(self) -> TargetInfo:

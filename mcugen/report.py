@@ -8,30 +8,78 @@ from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 
 
-def write_report(g: Graph, out: OutDir) -> list[Path]:
+def _pixels(ax, x0: float, x1: float, y0: float, y1: float) -> tuple[float, float]:
+    (px0, py0), (px1, py1) = ax.transData.transform([(x0, y0), (x1, y1)])
+    return abs(px1 - px0), abs(py1 - py0)
+
+
+def arena_figure(g: Graph):
+    """The arena plan as a picture: one bar per buffer (steps across, bytes up), each named inside
+    its bar when the name fits, else by its number, else not at all; the legend on the right maps
+    numbers to names. Tiny buffers get a minimum height so they stay visible. Below, the bytes live
+    at each step, with the peak marked: the step that sets the arena's size."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     plan = g.arena.plan
-    timeline = out.write("report/arena_timeline.txt", plan.timeline() + "\n")
-
-    fig, ax = plt.subplots(figsize=(10, 5))
+    steps = len(g.ops)
+    fig = plt.figure(figsize=(13, 7.5), dpi=110)
+    ax = fig.add_axes((0.07, 0.34, 0.62, 0.58))
+    live_ax = fig.add_axes((0.07, 0.07, 0.62, 0.18), sharex=ax)
+    top = max(plan.size, 1)
+    ax.set_xlim(-0.6, steps - 0.4)
+    ax.set_ylim(0, top)
     colors = plt.get_cmap("tab20")
+    font = 7
+    char_w, char_h = 0.62 * font * fig.dpi / 72, 1.25 * font * fig.dpi / 72
+    legend = []
     for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets)):
-        ax.broken_barh([(b.first - 0.45, b.last - b.first + 0.9)], (off, b.size),
-                       facecolors=colors(k % 20), edgecolor="black", linewidth=0.4)
-        if b.size > plan.size * 0.04:
-            ax.text(b.first - 0.4, off + b.size / 2, b.name, va="center", fontsize=7)
-    ax.set_xlabel("step (op index)")
+        x0, width = b.first - 0.45, b.last - b.first + 0.9
+        height = max(b.size, top * 0.008)
+        ax.broken_barh([(x0, width)], (off, height), facecolors=colors(k % 20), edgecolor="black", linewidth=0.4)
+        w_px, h_px = _pixels(ax, x0, x0 + width, off, off + height)
+        for text in (b.name, str(k)):
+            if h_px >= char_h and w_px >= char_w * (len(text) + 1):
+                ax.text(x0 + width / 2, off + height / 2, text, ha="center", va="center", fontsize=font, clip_on=True)
+                break
+        legend.append(f"{k:>3} {b.name[:28]:<28} {b.size:>9,} B  {b.first}..{b.last}")
+    live = [0] * steps
+    extent = [0] * steps
+    for b, off in zip(plan.buffers, plan.offsets):
+        for step in range(max(b.first, 0), min(b.last, steps - 1) + 1):
+            live[step] += b.size
+            extent[step] = max(extent[step], off + b.size)
+    peak = max(range(steps), key=lambda s: (extent[s], live[s])) if steps else 0
+    if steps:
+        ax.axvline(peak, color="black", linestyle="--", linewidth=0.8)
+        ax.annotate(f"peak: {extent[peak]:,} B at step {peak} ({g.ops[peak].opcode})", xy=(peak, top),
+                    xytext=(4, -12), textcoords="offset points", fontsize=8, fontweight="bold")
     ax.set_ylabel("arena offset (bytes)")
-    ax.set_ylim(0, max(plan.size, 1))
-    ax.set_xlim(-0.6, len(g.ops) + 0.6)
     ax.set_title(f"{g.name}: arena {plan.size:,} B, {len(plan.buffers)} buffers ({plan.strategy})")
+    live_ax.step(range(steps), live, where="mid", color="tab:blue", label="bytes live")
+    live_ax.step(range(steps), extent, where="mid", color="tab:red", linestyle=":", label="highest byte used")
+    if steps:
+        live_ax.plot([peak], [extent[peak]], "o", color="tab:red")
+    live_ax.set_xlabel("step (op index)")
+    live_ax.set_ylabel("bytes")
+    live_ax.legend(fontsize=7, loc="upper right")
+    rows = 58
+    shown = legend if len(legend) <= rows else legend[:rows - 1] + [f"... {len(legend) - rows + 1} more in "
+                                                                     "arena_timeline.txt"]
+    fig.text(0.71, 0.92, "  #  buffer" + " " * 22 + "bytes  steps\n" + "\n".join(shown), family="monospace",
+             fontsize=6.5 if len(shown) <= 40 else 5, va="top")
+    return fig
+
+
+def write_report(g: Graph, out: OutDir) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    timeline = out.write("report/arena_timeline.txt", g.arena.plan.timeline() + "\n")
+    fig = arena_figure(g)
     png = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(png, format="png", dpi=110)
+    fig.savefig(png, format="png")
     plt.close(fig)
     picture = out.write("report/arena.png", png.getvalue())
     return [timeline, picture]

@@ -44,14 +44,17 @@ def firmware_of(board_id: str, out_dir: Path, stock: bool = False) -> Path:
     return path
 
 
-def require_port(board_id: str, port: str | None) -> None:
+def require_port(board_id: str, port: str | None, stock: bool = False) -> None:
     """A real board is reached through a port the user names (never a board file)."""
     if port is None:
-        raise McugenError(f"{board_id} is a real board: say where it is connected", "pass --port, e.g. /dev/ttyACM0")
+        wiring = load_board(board_id).wiring(stock)
+        raise McugenError(f"{board_id} is a real board: say where it is connected"
+                          + (f" (its {'stock' if stock else 'offline'} firmware talks on {wiring})" if wiring else ""),
+                          "pass --port, e.g. /dev/ttyUSB0 or /dev/ttyACM0")
 
 
 @contextlib.contextmanager
-def connect(board_id: str, program: Path, port: str | None = None, timeout: float = 0.5):
+def connect(board_id: str, program: Path, port: str | None = None, timeout: float = 0.5, stock: bool = False):
     """A Link to the target running `program`: the host process, QEMU, or a board on `port`."""
     if board_id == HOST:
         from mcugen.transport import HostProcess
@@ -70,7 +73,7 @@ def connect(board_id: str, program: Path, port: str | None = None, timeout: floa
         with QemuTarget(board, program) as qemu:
             yield Link(qemu.stream, timeout=timeout, describe=f"{board.id} (QEMU)")
         return
-    require_port(board.id, port)
+    require_port(board.id, port, stock)
     import serial
 
     try:
@@ -79,4 +82,4 @@ def connect(board_id: str, program: Path, port: str | None = None, timeout: floa
         raise McugenError(f"cannot open serial port {port}: {exc}",
                           "check the --port name, the cable, and that no other program holds the port") from None
     with contextlib.closing(stream):
-        yield Link(stream, timeout=timeout, describe=f"{board.id} on {port}")
+        yield Link(stream, timeout=timeout, describe=f"{board.id} on {port}", wiring=board.wiring(stock))

@@ -154,12 +154,12 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
 
 
 def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None = None,
-                  timeout: float = 120.0, profile: bool = False, on_sample=None
+                  timeout: float = 120.0, profile: bool = False, on_sample=None, stock: bool = False
                   ) -> tuple[TargetInfo, list[SampleResult]]:
     """Connect (starting the host process or QEMU when needed), check the handshake, validate."""
     from mcugen.targets import connect
 
-    with connect(board_id, program, port) as link:
+    with connect(board_id, program, port, stock=stock) as link:
         info = link.hello()
         check_target(info, g, link.describe)
         results = run_samples(link, g, samples, clock=info.clock, timeout=timeout,

@@ -17,3 +17,6 @@ echo "== mcugen test on the emulated Cortex-M4 (QEMU mps2-an386): build, boot, v
 mcugen test "$model" --board mps2-an386 --out "$work/an386" --samples 5 --profile --json "$work/report.json"
 echo "== mcugen build for the Arduino Nano 33 BLE (offline bare-metal build; sizes from the ELF)"
 mcugen build "$model" --board nano33 --out "$work/nano33"
+echo "== mcugen export: the same model as a CMake library for your own firmware (kws.h: kws_init, kws_invoke, ...)"
+mcugen export "$model" --name kws --out "$work/kws" --format cmake --board nano33
+ls -R "$work/kws"

@@ -203,7 +203,7 @@ def test_cli_test_on_qemu_writes_the_report(capsys, tmp_path):
     assert r["sizes"]["ram_bytes"] > 0 and r["time_unit"] == "instructions"
     assert re.search(r"sample 1/2: bit-exact, [\d,]+ instructions", out)
     assert all(s["time"] > 0 and s["time"] % 40 == 0 for s in r["per_sample"])  # SysTick ticks x 40
-    assert r["inference"]["ms"]["max"] == r["inference"]["max"] / 25_000  # at the board's 25 MHz
+    assert r["inference"]["ms"]["max"] == pytest.approx(r["inference"]["max"] / 25_000)  # at the 25 MHz clock
 
 
 def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monkeypatch):
@@ -420,7 +420,19 @@ def test_a_silent_target_times_out_with_one_clear_error(capsys, shared_models):
         port = server.getsockname()[1]
         code, _, err = run_cli(capsys, "test", shared_models / "tflm_hello_world.tflite", "--board", "nano33",
                                "--port", f"socket://127.0.0.1:{port}", "--timeout", "1")
-    assert_one_error_line(code, err, "did not answer correctly after 12 attempts")
+    # it says which serial the offline firmware talks on: the Nano's D0/D1 UART, not its USB port
+    assert_one_error_line(code, err, "did not answer correctly after 12 attempts", "UARTE0 on the D1 (TX) and D0 (RX)")
+
+
+def test_nano33_messages_name_the_serial_the_firmware_uses(capsys, tmp_path, shared_models):
+    code, _, err = run_cli(capsys, "test", shared_models / "tflm_hello_world.tflite", "--board", "nano33")
+    assert_one_error_line(code, err, "offline firmware talks on UARTE0", "USB-serial adapter", "pass --port")
+    code, _, err = run_cli(capsys, "test", shared_models / "tflm_hello_world.tflite", "--board", "nano33", "--stock")
+    assert_one_error_line(code, err, "stock firmware talks on the USB port")
+    code, out, err = run_cli(capsys, "build", shared_models / "tflm_hello_world.tflite", "--board", "nano33",
+                             "--out", tmp_path / "nano")
+    assert code == 0, err
+    assert "serial      the offline firmware talks on UARTE0 on the D1 (TX) and D0 (RX) pins" in out
 
 
 def test_missing_qemu_says_what_to_install(tmp_path, monkeypatch):

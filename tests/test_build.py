@@ -158,3 +158,32 @@ def test_build_json_report(capsys, tmp_path):
     assert r["macs"] == 2_656_768 == sum(layer["macs"] for layer in r["layers"])
     assert [layer["op"] for layer in r["layers"]] == [op.opcode for op in g.ops]
     assert max(b["offset"] + b["bytes"] for b in r["arena"]["buffers"]) <= r["arena_bytes"]
+
+
+@pytest.mark.parametrize("model", ["mlperf_vww_mobilenet.tflite", "mlperf_kws_dscnn.tflite"])
+def test_arena_picture_is_readable(shared_models, model):
+    """Every label sits inside its own bar and no two overlap; every buffer is drawn at least a few
+    pixels tall; the peak is marked with the arena's size."""
+    import matplotlib.pyplot as plt
+
+    from mcugen.report import arena_figure
+
+    g = compile_model(shared_models / model)
+    fig = arena_figure(g)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    labels = [t for t in ax.texts if t.get_text() and not t.get_text().startswith("peak")]
+    boxes = [t.get_window_extent(renderer) for t in labels]
+    assert len(boxes) >= len(g.arena.plan.buffers) // 2
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), (labels[i].get_text(), a, b)
+    bars = [c for c in ax.collections]
+    assert len(bars) == len(g.arena.plan.buffers)
+    for bar in bars:
+        corners = ax.transData.transform(bar.get_paths()[0].vertices)
+        assert corners[:, 1].max() - corners[:, 1].min() >= 2  # pixels
+    peak = [t.get_text() for t in ax.texts if t.get_text().startswith("peak")]
+    assert peak == [f"peak: {g.arena.plan.size:,} B" + peak[0].split(" B", 1)[1]]
+    plt.close(fig)

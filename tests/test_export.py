@@ -98,6 +98,29 @@ def test_two_models_in_one_cpp_program_on_the_host(capsys, tmp_path, samples):
     check_outputs(out.stdout, samples)
 
 
+def readme_examples() -> dict[str, str]:
+    """The fenced code blocks of README.md's "Using the model in your firmware", by language."""
+    section = (ROOT / "README.md").read_text().split("## Using the model in your firmware", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    blocks = section.split("```")[1::2]  # the text inside each pair of fences
+    return {block.split("\n", 1)[0]: block.split("\n", 1)[1] for block in blocks}
+
+
+def test_readme_examples_compile_against_exported_headers(capsys, tmp_path):
+    for name, model in MODELS.items():
+        export(capsys, model, name, tmp_path / name)
+    examples = readme_examples()
+    assert set(examples) == {"c", "cpp"}
+    for lang, compiler, std in (("c", "cc", "-std=c99"), ("cpp", "c++", "-std=c++17")):
+        source = tmp_path / f"example.{lang}"
+        source.write_text(examples[lang])
+        assert len(examples[lang].strip().splitlines()) <= 30
+        proc = subprocess.run([compiler, std, "-Wall", "-Wextra", "-Werror", f"-I{tmp_path / 'kws'}",
+                               f"-I{tmp_path / 'person'}", "-c", str(source), "-o", str(tmp_path / f"{lang}.o")],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
 def read_until_end(stream, timeout: float = 60) -> str:
     text, deadline = b"", time.monotonic() + timeout
     while b"end\n" not in text and time.monotonic() < deadline:
@@ -247,3 +270,41 @@ def test_export_refuses_bad_names_and_foreign_folders(capsys, tmp_path):
     code, _, err = run_cli(capsys, "export", MODELS["person"], "--name", "person", "--out", tmp_path / "y",
                            "--board", "lm3s6965evb")
     assert_one_error_line(code, err, "does not fit lm3s6965evb")
+
+
+STATIC_APP = r"""
+#include <stdio.h>
+#include <string.h>
+#include "inputs.h"
+#include "kws.h"
+
+int main(void)
+{
+    /* a static arena: usable without kws_init, and kws_init(NULL, 0) keeps it */
+    if (kws_init(NULL, 0) != KWS_OK || kws_input(0) == NULL) {
+        puts("error static arena");
+    }
+    memcpy(kws_input(0), kws_sample, sizeof kws_sample);
+    if (kws_invoke() != KWS_OK) {
+        puts("error invoke");
+    }
+    printf("kws ");
+    for (int32_t i = 0; i < kws_outputs[0].bytes; ++i) {
+        printf("%02x", ((const unsigned char *)kws_output(0))[i]);
+    }
+    puts("\nend");
+    return 0;
+}
+"""
+
+
+def test_static_arena_runs_without_init(capsys, tmp_path, samples):
+    lib = export(capsys, MODELS["kws"], "kws", tmp_path / "kws", "--static-arena")
+    assert "#define KWS_STATIC_ARENA 1" in (lib / "kws.h").read_text()
+    write_inputs(tmp_path / "inputs.h", {"kws": samples["kws"]})
+    (tmp_path / "main.c").write_text(STATIC_APP)
+    program = tmp_path / "app"
+    subprocess.run(["cc", "-std=c99", "-O2", "-Wall", "-Werror", f"-I{lib}", f"-I{tmp_path}", str(tmp_path / "main.c"),
+                    *map(str, sorted(lib.glob("*.c"))), "-o", str(program)], check=True)
+    out = subprocess.run([str(program)], capture_output=True, text=True, timeout=60).stdout
+    check_outputs(out, {"kws": samples["kws"]})
