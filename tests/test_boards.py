@@ -3,8 +3,11 @@ Cortex-M (QEMU), fit checks, and the protocol surviving a noisy line and catchin
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -448,3 +451,21 @@ def test_unreachable_stock_platform_fails_within_seconds(capsys, tmp_path, monke
                            "--stock", "--out", tmp_path / "o")
     assert time.monotonic() - start < 15
     assert_one_error_line(code, err, "stock PlatformIO platform 'nordicnrf52' is not installed")
+
+
+def test_the_firmware_project_can_be_moved_and_rebuilt(tmp_path):
+    """The PlatformIO project refers to its own copy of the offline platform, not to mcugen's
+    folder: moved elsewhere (or committed and checked out), `pio run` builds it again."""
+    from mcugen.firmware import PIO_ENV, pio_core_dir
+
+    _, result = _build(tmp_path, "tflm_hello_world.tflite", "mps2-an386")
+    moved = tmp_path / "moved"
+    shutil.move(result.out_dir, moved)
+    shutil.rmtree(moved / ".pio")
+    text = "".join(p.read_text() for p in moved.rglob("*") if p.is_file() and p.suffix in (".ini", ".json", ".ld"))
+    assert str(tmp_path) not in text and "mcugen-cortexm" in (moved / "platformio.ini").read_text()
+    env = dict(os.environ, **PIO_ENV, PLATFORMIO_CORE_DIR=str(pio_core_dir()))
+    proc = subprocess.run([sys.executable, "-m", "platformio", "run", "-d", str(moved)], capture_output=True,
+                          text=True, env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert (moved / ".pio" / "build" / "offline" / "firmware.elf").exists()
