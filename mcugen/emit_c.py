@@ -38,6 +38,7 @@ class _Layer:
     detail: list[str]
     call: str | None
     data: list[str] = field(default_factory=list)
+    locals: list[str] = field(default_factory=list)  # declarations in a block around the call
     const_bytes: int = 0
 
 
@@ -63,6 +64,7 @@ class _LayerEmitter:
         self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
         self.prefix = layer_name(g, op)
         self.data: list[str] = []
+        self.locals: list[str] = []
         self.const_bytes = 0
 
     def const(self, c: Const) -> str:
@@ -107,10 +109,12 @@ class _LayerEmitter:
     def slice(self, s: Slice) -> str:
         if not s.as_array:
             return self.tensor(s.tensors[0])
-        # a compound literal: the slices' addresses depend on where the caller put the arena
+        # a local array: the slices' addresses depend on where the caller put the arena
+        name = "outputs" if s.writable else "inputs"
         items = ", ".join(self.tensor(t) for t in s.tensors)
         pointer = "int8_t *const" if s.writable else "const int8_t *const"
-        return f"({pointer}[]){{{items}}}"
+        self.locals.append(f"{pointer} {name}[{len(s.tensors)}] = {{{items}}};")
+        return name
 
     def arg(self, a) -> str:
         if isinstance(a, Struct):
@@ -221,7 +225,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         emitter = _LayerEmitter(g, op, slice_name, f"{upper}_CONST")
         call = emitter.render(op.call)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
-                             emitter.const_bytes))
+                             emitter.locals, emitter.const_bytes))
 
     plan = g.arena.plan
     slices = [dict(name=names[k], offset=off,

@@ -39,7 +39,7 @@ class Slice:
 
     tensors: tuple[int, ...]
     writable: bool = False
-    as_array: bool = False  # a `(const int8_t *const[]){...}` literal for ops with many inputs (or outputs)
+    as_array: bool = False  # a local `const int8_t *const inputs[] = {...}` for ops with many inputs (or outputs)
 
 
 @dataclass(frozen=True)

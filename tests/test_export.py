@@ -236,9 +236,12 @@ def test_arduino_library_layout_and_compile(capsys, tmp_path):
     objects = tmp_path / "obj"
     objects.mkdir()
     flags = [*ARM_FLAGS.split(), "-O2", "-Wall", "-Wextra", "-Werror"]
-    for src in sorted((lib / "src").glob("*.c")):  # the library as C (what Arduino does with .c files)
+    for src in sorted((lib / "src").glob("*.c")):
+        # as C (what Arduino does with .c files), and as C++ (what a user pasting them into a sketch gets)
         subprocess.run(["arm-none-eabi-gcc", *flags, "-std=c99", "-c", str(src), "-o", str(objects / f"{src.stem}.o")],
                        check=True)
+        subprocess.run(["arm-none-eabi-g++", *flags, "-x", "c++", "-std=c++17", "-c", str(src),
+                        "-o", str(objects / f"{src.stem}.cpp.o")], check=True)
     # the sketch as C++, as the Arduino builder compiles .ino files
     proc = subprocess.run(["arm-none-eabi-g++", *flags, "-fno-exceptions", "-fno-rtti", "-x", "c++",
                            f"-I{tmp_path / 'stub'}", f"-I{lib / 'src'}", "-c", str(sketch),
@@ -308,3 +311,15 @@ def test_static_arena_runs_without_init(capsys, tmp_path, samples):
                     *map(str, sorted(lib.glob("*.c"))), "-o", str(program)], check=True)
     out = subprocess.run([str(program)], capture_output=True, text=True, timeout=60).stdout
     check_outputs(out, {"kws": samples["kws"]})
+
+
+def test_generated_c_with_pointer_arrays_is_also_valid_cpp(capsys, tmp_path):
+    """CONCATENATION takes an array of arena slices; it is a local array (not a C99 compound
+    literal), so the generated model compiles as C++ too."""
+    model = ROOT / "tests" / "models" / "real" / "tflm_custom_model_rf_keras.tflite"
+    lib = export(capsys, model, "rf", tmp_path / "rf")
+    assert "const int8_t *const inputs[4] = {arena + " in (lib / "rf.c").read_text()
+    for compiler, lang in (("cc", "c"), ("c++", "c++")):
+        proc = subprocess.run([compiler, "-x", lang, "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                               str(lib / "rf.c")], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr[-2000:]
