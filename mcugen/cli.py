@@ -175,7 +175,7 @@ def cmd_build(args) -> int:
 
 def cmd_export(args) -> int:
     from mcugen.boards import HOST, load_board
-    from mcugen.emit_c import check_name
+    from mcugen.emit_c import check_name, emit_c
     from mcugen.export import export_library, exported_files
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
@@ -184,13 +184,12 @@ def cmd_export(args) -> int:
     board = load_board(args.board) if args.board and args.board != HOST else None
     out = OutDir(Path(args.out))
     g = compile_model(args.model, tuple(args.outputs))
+    generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
     if board is not None:
         from mcugen.firmware import check_fit
-        from mcugen.emit_c import emit_c
 
-        check_fit(g, board, emit_c(g, Path(args.model).name).const_bytes)
-    generated = export_library(g, out, Path(args.model).name, args.name, args.format,
-                               dsp=board is not None and board.dsp, static_arena=args.static_arena)
+        check_fit(g, board, generated.const_bytes, harness_ram=0)  # the application's own RAM is its business
+    export_library(g, out, generated, Path(args.model).name, args.format, dsp=board is not None and board.dsp)
     files = exported_files(out.root)
     kernels = "the DSP kernels of " + board.id if board is not None and board.dsp else "the reference kernels"
     print(f"exported {Path(args.model).name} as {args.name} ({args.format}, {len(files)} files, {kernels}) "

@@ -19,7 +19,7 @@ import jinja2
 
 from mcugen import __version__
 from mcugen.build import library_files
-from mcugen.emit_c import GeneratedC, emit_c
+from mcugen.emit_c import GeneratedC
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 
@@ -37,9 +37,10 @@ def _layout(fmt: str, name: str, file: str) -> str:
     return f"src/{file}"
 
 
-def export_library(g: Graph, out: OutDir, model_name: str, name: str, fmt: str, *, dsp: bool = False,
-                   static_arena: bool = False) -> GeneratedC:
-    generated = emit_c(g, model_name, name=name, static_arena=static_arena)
+def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str, fmt: str, *,
+                   dsp: bool = False) -> None:
+    """Write `generated` (emit_c's output for g) with its kernels in the layout of `fmt`."""
+    name = generated.name
     files = library_files(generated, dsp)
     for file, text in files.items():
         out.write(_layout(fmt, name, file), text)
@@ -53,7 +54,6 @@ def export_library(g: Graph, out: OutDir, model_name: str, name: str, fmt: str, 
         out.write("library.properties", _ENV.get_template("library.properties.j2").render(context))
         out.write(f"examples/{name}_demo/{name}_demo.ino", _ENV.get_template("example.ino.j2").render(context))
     out.finish()
-    return generated
 
 
 def exported_files(root: Path) -> list[Path]:

@@ -42,13 +42,14 @@ PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABL
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
 
 
-def check_fit(g: Graph, board: Board, const_bytes: int) -> None:
-    """Refuse before compiling: arena + stack vs RAM, constants + code vs flash."""
-    ram_needed = g.arena.plan.size + board.stack_bytes + HARNESS_RAM
+def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM) -> None:
+    """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, constants + code vs flash."""
+    ram_needed = g.arena.plan.size + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:
+        harness = f" + harness {harness_ram:,}" if harness_ram else ""
         raise McugenError(
             f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,} + "
-            f"stack {board.stack_bytes:,} + harness {HARNESS_RAM:,}), the board has {board.ram['bytes']:,} B: "
+            f"stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
             f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
     flash_needed = const_bytes + CODE_ALLOWANCE
     if flash_needed > board.flash["bytes"]:
