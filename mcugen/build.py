@@ -56,15 +56,17 @@ def library_files(generated: GeneratedC, dsp: bool = False) -> dict[str, str]:
     """A model as a C library, by file name: NAME.h (the API), NAME.c, the kernels it calls and
     their private headers. `mcugen build` and `mcugen export` both lay out these files.
 
-    dsp: the core has the DSP extension, so kernels with an optimized version in runtime_c/dsp/
-    (same function, same results) use it instead of the reference one in runtime_c/src/.
+    dsp: the core has the DSP extension, so a model lowered for it (GeneratedC.dsp: the optimized
+    kernels' scratch is planned) gets the kernels of runtime_c/dsp/ (same functions, same results)
+    instead of the reference ones of runtime_c/src/ where there is one.
     """
     files = dict(generated.files)
     for header in HEADERS + (DSP_HEADER,) * dsp:
         files[Path(header).name] = runtime_file(header).read_text()
     for k in generated.kernels:
         optimized = RUNTIME / "dsp" / f"{k}.c"
-        files[f"{k}.c"] = (optimized if dsp and optimized.is_file() else runtime_file(f"src/{k}.c")).read_text()
+        use = dsp and generated.dsp and optimized.is_file()
+        files[f"{k}.c"] = (optimized if use else runtime_file(f"src/{k}.c")).read_text()
     return files
 
 

@@ -142,6 +142,13 @@ def _build(args, out_dir: Path, g):
     return result, out
 
 
+def _has_dsp(board_id: str) -> bool:
+    """The board runs runtime_c/dsp/'s kernels, so the model is lowered for them."""
+    from mcugen.boards import HOST, load_board
+
+    return board_id != HOST and load_board(board_id).dsp
+
+
 def cmd_build(args) -> int:
     from mcugen.boards import HOST, load_board
     from mcugen.build import format_report
@@ -152,7 +159,7 @@ def cmd_build(args) -> int:
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
     check_board(args.board)
-    g = compile_model(args.model, tuple(args.outputs))
+    g = compile_model(args.model, tuple(args.outputs), dsp=_has_dsp(args.board))
     result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board), g)
     print(f"built {result.program}")
     print(format_report(result, g))
@@ -183,7 +190,7 @@ def cmd_export(args) -> int:
     check_name(args.name)
     board = load_board(args.board) if args.board and args.board != HOST else None
     out = OutDir(Path(args.out))
-    g = compile_model(args.model, tuple(args.outputs))
+    g = compile_model(args.model, tuple(args.outputs), dsp=board is not None and board.dsp)
     generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
     if board is not None:
         from mcugen.firmware import check_fit
@@ -218,7 +225,7 @@ def cmd_test(args) -> int:
     builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
     if not builds_here:
         require_port(args.board, args.port, args.stock)
-    g = compile_model(args.model, tuple(args.outputs))
+    g = compile_model(args.model, tuple(args.outputs), dsp=_has_dsp(args.board))
     samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
     labels = None
     if args.labels:

@@ -10,7 +10,7 @@ import numpy as np
 from mcugen import __version__, ops
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, Slice, Struct, layer_name
+from mcugen.lowering import Call, Const, Scratch, Slice, Struct, layer_name
 from mcugen.planner import ALIGN
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
@@ -60,8 +60,9 @@ def _values(data: np.ndarray) -> str:
 class _LayerEmitter:
     """Turns one op's Call into C text, naming its constants after the layer."""
 
-    def __init__(self, g: Graph, op: Op, slice_name, section: str):
+    def __init__(self, g: Graph, op: Op, slice_name, scratch_name, section: str):
         self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
+        self.scratch_name = scratch_name
         self.prefix = layer_name(g, op)
         self.data: list[str] = []
         self.locals: list[str] = []
@@ -117,6 +118,8 @@ class _LayerEmitter:
         return name
 
     def arg(self, a) -> str:
+        if isinstance(a, Scratch):
+            return self.scratch_name(self.op) if a.bytes else "NULL"
         if isinstance(a, Struct):
             return self.struct(a)
         if isinstance(a, Slice):
@@ -195,6 +198,7 @@ class GeneratedC:
     files: dict  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
     const_bytes: int  # constant arrays (weights, biases, multipliers, tables)
     kernels: tuple[str, ...]  # runtime_c/src/<kernel>.c files the model needs
+    dsp: bool = False  # lowered for runtime_c/dsp/'s kernels (Graph.dsp)
 
 
 def _kernel_names(name: str, kernels) -> str:
@@ -220,9 +224,12 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     def slice_name(t: int) -> str:
         return f"arena + {names[g.arena.buffer_of[t]]}"
 
+    def scratch_name(op: Op) -> str:
+        return f"(int16_t *)(void *)(arena + {names[g.arena.scratch_of[op.index]]})"
+
     layers = []
     for op in g.ops:
-        emitter = _LayerEmitter(g, op, slice_name, f"{upper}_CONST")
+        emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST")
         call = emitter.render(op.call)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.locals, emitter.const_bytes))
@@ -231,7 +238,8 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     slices = [dict(name=names[k], offset=off,
                    comment=f"{b.size} B, steps {b.first}..{b.last}")
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
-    options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else [])])
+    options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
+                        *(["(DSP kernels)"] if g.dsp else [])])
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
@@ -247,4 +255,4 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
                              f"{n}.c": _ENV.get_template("model.c.j2").render(context),
                              "mcu_nn_names.h": _kernel_names(n, kernels)},
-                      context["const_bytes"], tuple(kernels))
+                      context["const_bytes"], tuple(kernels), g.dsp)

@@ -43,12 +43,24 @@ class Slice:
 
 
 @dataclass(frozen=True)
+class Scratch:
+    """Working memory the optimized (runtime_c/dsp/) kernel needs during the call, planned in the
+    arena like a tensor live for that step only; passed as NULL to the reference kernel."""
+
+    bytes: int
+
+
+@dataclass(frozen=True)
 class Call:
     kernel: str  # C function, one per file in runtime_c/src/<kernel>.c
     args: tuple  # Const, Struct, Slice, int, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
     inplace_ok: bool = False  # the output may share the first input's bytes
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
+
+    @property
+    def scratch(self) -> int:
+        return sum(a.bytes for a in self.args if isinstance(a, Scratch))
 
 
 def reads(op: Op, i: int = 0) -> Slice:

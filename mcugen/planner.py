@@ -16,7 +16,7 @@ a letter where a buffer is live.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ALIGN = 4  # word alignment: the Cortex-M's natural access size
 
@@ -117,10 +117,11 @@ def plan(buffers: list[Buffer]) -> Plan:
 
 @dataclass(frozen=True)
 class ArenaPlan:
-    """A Plan plus which buffer holds each activation tensor (aliases share one)."""
+    """A Plan plus which buffer holds each activation tensor (aliases share one) and each kernel's scratch."""
 
     plan: Plan
     buffer_of: dict  # tensor index -> index into plan.buffers
+    scratch_of: dict = field(default_factory=dict)  # op index -> index into plan.buffers
 
     def offset(self, tensor: int) -> int:
         return self.plan.offsets[self.buffer_of[tensor]]

@@ -74,7 +74,7 @@ def test_board_id_must_match_its_file_and_be_unique(tmp_path):
 
 # -- on emulated Cortex-M ---------------------------------------------------------------------------
 def _build(tmp_path, model: str, board: str):
-    g = compile_model(SHARED_MODELS / model)
+    g = compile_model(SHARED_MODELS / model, dsp=load_board(board).dsp)
     return g, build_board(g, load_board(board), OutDir(tmp_path / board), model)
 
 
@@ -131,7 +131,7 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     channel counts that aren't multiples of 4, padding, dilation, depth multipliers, filter offsets."""
     path = tmp_path / "op.tflite"
     path.write_bytes(spec().build())
-    g = compile_model(path)
+    g = compile_model(path, dsp=True)
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
     kernel = (tmp_path / "fw" / "src" / f"{g.ops[0].call.kernel}.c").read_text()
     assert '#include "mcu_nn_dsp.h"' in kernel  # the optimized kernel was the one built

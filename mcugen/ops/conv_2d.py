@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
+from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
 from mcugen.ops._window import Taps, describe, geometry, window_shape
@@ -62,13 +62,29 @@ class Conv2D(OpDef):
 
     def lower(self, g, op):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-        p = op.params
-        conv = Struct("mcu_conv_params", "params", dict(
-            input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
-            padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
-        return Call("mcu_conv2d_s8", (
-            conv, per_channel(p), dims("input_dims", x.shape), reads(op),
-            dims("filter_dims", w.shape), Const("filter", w.data),
-            Const("bias", b.data) if b is not None else None,
-            dims("output_dims", y.shape), writes(op)),
-            note=describe(p, w.shape[1:3], op.attrs.get("padding", "VALID")))
+        return conv_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
+                         describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
+
+
+CONV_BLOCK = 6  # MCU_CONV_BLOCK in runtime_c/include/mcu_nn.h
+
+
+def conv_scratch_bytes(taps: int) -> int:
+    """The optimized kernel's scratch: CONV_BLOCK widened patches of K4 int16, and one K4-byte patch."""
+    k4 = (taps + 3) // 4 * 4
+    return CONV_BLOCK * k4 * 2 + k4
+
+
+def conv_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
+    """The mcu_conv2d_s8 call for filter [OC, KH, KW, IC] and the geometry and quantization in p.
+    The filter gets 3 spare bytes: the optimized kernel reads rows a word at a time."""
+    conv = Struct("mcu_conv_params", "params", dict(
+        input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
+        padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
+    spare = np.concatenate([filter_data.reshape(-1), np.zeros(3, dtype=filter_data.dtype)])
+    return Call("mcu_conv2d_s8", (
+        conv, per_channel(p), dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), Const("filter", spare),
+        Const("bias", bias) if bias is not None else None,
+        dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(int(np.prod(filter_data.shape[1:]))))),
+        note=note)

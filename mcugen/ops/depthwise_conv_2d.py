@@ -12,6 +12,7 @@ from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, 
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
 from mcugen.ops._window import Taps, describe, geometry, window_shape
+from mcugen.ops.conv_2d import conv_call
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
@@ -77,6 +78,13 @@ class DepthwiseConv2D(OpDef):
     def lower(self, g, op):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
         p = op.params
+        note = describe(p, w.shape[1:3], op.attrs.get("padding", "VALID"))
+        if x.shape[3] == 1:
+            # Every output channel reads the one input channel: the same sums as a CONV_2D whose
+            # filter [OC, KH, KW, 1] is this one transposed, which runs on the faster kernel.
+            return conv_call(op, p, x.shape, w.data.transpose(3, 1, 2, 0), b.data if b is not None else None,
+                             y.shape, note + f", depth multiplier {p['depth_multiplier']} on one input channel: "
+                             "run as CONV_2D")
         dw = Struct("mcu_dw_conv_params", "params", dict(
             input_offset=-p["input_zp"], output_offset=p["output_zp"],
             depth_multiplier=p["depth_multiplier"], stride=tile(p["stride"]),
@@ -86,5 +94,4 @@ class DepthwiseConv2D(OpDef):
             dims("filter_dims", w.shape), Const("filter", w.data),
             Const("bias", b.data) if b is not None else None,
             dims("output_dims", y.shape), writes(op)),
-            note=describe(p, w.shape[1:3], op.attrs.get("padding", "VALID"))
-            + f", depth multiplier {p['depth_multiplier']}")
+            note=note + f", depth multiplier {p['depth_multiplier']}")

@@ -7,6 +7,7 @@ getting their own:
 - the output of an op with no kernel call (RESHAPE, SQUEEZE, EXPAND_DIMS) is its input's bytes;
 - the output of an elementwise op that may run in place (Call.inplace_ok) takes its input's
   buffer when that input dies at this op and has the same size.
+A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 """
 from __future__ import annotations
 
@@ -53,5 +54,10 @@ def plan_memory(g: Graph) -> Graph:
     roots = sorted(set(root.values()), key=lambda r: (born[r], r))
     buffers = [Buffer(names[r], g.tensors[r].nbytes, born[r], group_last(r)) for r in roots]
     position = {r: k for k, r in enumerate(roots)}
-    arena = ArenaPlan(plan(buffers), {t: position[r] for t, r in root.items()})
+    scratch_of = {}
+    for op in g.ops:
+        if op.call is not None and op.call.scratch:
+            scratch_of[op.index] = len(buffers)
+            buffers.append(Buffer(f"{layer_name(g, op)}_scratch", op.call.scratch, op.index, op.index))
+    arena = ArenaPlan(plan(buffers), {t: position[r] for t, r in root.items()}, scratch_of)
     return dataclasses.replace(g, arena=arena)

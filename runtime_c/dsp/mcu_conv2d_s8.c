@@ -1,155 +1,170 @@
 #include "mcu_nn_dsp.h"
 
 /*
- * A 1x1 convolution with stride 1 (MobileNet's and DS-CNN's pointwise layers, most of their MACs):
- * output pixel p is the dot product of input pixel p with each filter row. Two pixels times two
- * output channels at a time: four SMLAD accumulators share every unpacked word. The input offset
- * is taken out of the loop, (x + xo) . w = x . w + xo * sum(w), with sum(w) once per channel.
- * An odd last pixel or channel is paired with itself (computed and stored twice, harmlessly).
+ * CONV_2D for cores with the DSP extension: the contract and results of src/mcu_conv2d_s8.c.
+ *
+ * Output positions go MCU_CONV_BLOCK at a time. Each position's kernel patch (the taps times the
+ * input channels, K values, padded to K4 = K rounded up to 4) is widened once into int16 with the
+ * input offset added, in the order SMLAD pairs it with SXTB16-unpacked weights: of every four
+ * values, (v0, v2) then (v1, v3). Out-of-image taps and the padding lanes hold 0, exactly what
+ * skipping them gives. The block's patches are interleaved four values at a time, so the inner
+ * loop reads one word of weights, unpacks it once, and runs it against all positions with
+ * consecutive loads: per four values and six positions, 3 instructions for the weights, 6 double
+ * loads and 12 SMLAD (24 MACs). A 1x1 kernel without padding whose channels are a multiple of 4
+ * reads the input pixels directly; other kernels first gather the patch as int8 (word copies
+ * per in-image kernel row). Weight rows are K apart; the word read past a row's end meets a zero
+ * lane, and mcugen emits the filter with 3 spare bytes so that the last row's stays inside it.
+ *
+ * scratch: MCU_CONV_BLOCK * K4 int16, then K4 bytes (mcu_conv2d_s8_scratch_bytes).
  */
-static void pointwise(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t pixels,
-                      int32_t in_c, const int8_t *input, int32_t out_c, const int8_t *filter, const int32_t *bias,
-                      int8_t *output)
+
+/* Kernel rows copied a word at a time: unaligned words are allowed on ARMv7-M. */
+static void copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
 {
-    const int16x2_t ones = mcu_both_halves(1);
-    for (int32_t oc = 0; oc < out_c; oc += 2) {
-        const int32_t oc1 = oc + 1 < out_c ? oc + 1 : oc;
-        const int8_t *w0 = filter + oc * in_c, *w1 = filter + oc1 * in_c;
-        int32_t sum0 = 0, sum1 = 0, i = 0;
-        for (; i + 4 <= in_c; i += 4) {
-            const uint32_t v0 = mcu_load4(w0 + i), v1 = mcu_load4(w1 + i);
-            sum0 = __smlad(mcu_odd_bytes(v0), ones, __smlad(mcu_even_bytes(v0), ones, sum0));
-            sum1 = __smlad(mcu_odd_bytes(v1), ones, __smlad(mcu_even_bytes(v1), ones, sum1));
-        }
-        for (; i < in_c; ++i) {
-            sum0 += w0[i];
-            sum1 += w1[i];
-        }
-        const int32_t base0 = (bias ? bias[oc] : 0) + conv->input_offset * sum0;
-        const int32_t base1 = (bias ? bias[oc1] : 0) + conv->input_offset * sum1;
-        for (int32_t p = 0; p < pixels; p += 2) {
-            const int32_t p1 = p + 1 < pixels ? p + 1 : p;
-            const int8_t *x0 = input + p * in_c;
-            /* the second pixel and channel as offsets from the first: two pointers move, not four */
-            const int32_t dx = (p1 - p) * in_c, dw = (oc1 - oc) * in_c;
-            const int8_t *x = x0, *w = w0, *const end = x0 + (in_c & ~3);
-            int32_t a00 = base0, a01 = base1, a10 = base0, a11 = base1;
-            for (; x != end; x += 4, w += 4) {
-                const uint32_t v0 = mcu_load4(w), v1 = mcu_load4(w + dw);
-                const int16x2_t w0e = mcu_even_bytes(v0), w0o = mcu_odd_bytes(v0);
-                const int16x2_t w1e = mcu_even_bytes(v1), w1o = mcu_odd_bytes(v1);
-                uint32_t u = mcu_load4(x);
-                int16x2_t xe = mcu_even_bytes(u), xo = mcu_odd_bytes(u);
-                a00 = __smlad(xo, w0o, __smlad(xe, w0e, a00));
-                a01 = __smlad(xo, w1o, __smlad(xe, w1e, a01));
-                u = mcu_load4(x + dx);
-                xe = mcu_even_bytes(u);
-                xo = mcu_odd_bytes(u);
-                a10 = __smlad(xo, w0o, __smlad(xe, w0e, a10));
-                a11 = __smlad(xo, w1o, __smlad(xe, w1e, a11));
+    for (; n >= 4; n -= 4, dst += 4, src += 4) {
+        const uint32_t v = mcu_load4(src);
+        memcpy(dst, &v, sizeof v);
+    }
+    for (; n > 0; --n) {
+        *dst++ = *src++;
+    }
+}
+
+/* The K4-byte patch of the output position whose window starts at (y0, x0); `fill` = -input_offset. */
+static void gather_patch(const mcu_conv_params *conv, const mcu_dims *input_dims, const int8_t *image,
+                         const mcu_dims *filter_dims, int32_t y0, int32_t x0, int32_t k4, int8_t *patch)
+{
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
+    const int32_t k_h = filter_dims->h, k_w = filter_dims->w, row = k_w * in_c;
+    const int32_t dil_h = conv->dilation.h, dil_w = conv->dilation.w;
+    const int8_t fill = (int8_t)-conv->input_offset;
+    const int whole_rows = dil_w == 1 && x0 >= 0 && x0 + k_w <= in_w;
+    for (int32_t ky = 0; ky < k_h; ++ky) {
+        const int32_t iy = y0 + ky * dil_h;
+        int8_t *dst = patch + ky * row;
+        if (iy < 0 || iy >= in_h) {
+            memset(dst, fill, (size_t)row);
+        } else if (whole_rows) {
+            copy_bytes(dst, image + (iy * in_w + x0) * in_c, row);
+        } else {
+            for (int32_t kx = 0; kx < k_w; ++kx, dst += in_c) {
+                const int32_t ix = x0 + kx * dil_w;
+                if (ix >= 0 && ix < in_w) {
+                    copy_bytes(dst, image + (iy * in_w + ix) * in_c, in_c);
+                } else {
+                    memset(dst, fill, (size_t)in_c);
+                }
             }
-            for (i = in_c & ~3; i < in_c; ++i) {
-                a00 += x0[i] * w0[i];
-                a01 += x0[i] * w1[i];
-                a10 += x0[dx + i] * w0[i];
-                a11 += x0[dx + i] * w1[i];
+        }
+    }
+    memset(patch + k_h * row, fill, (size_t)(k4 - k_h * row));
+}
+
+/* Widens K4 values into slot `slot` of the block's interleaved patches. */
+static void widen_patch(const int8_t *src, int32_t k4, int16x2_t offset, uint32_t *cols)
+{
+    for (int32_t k = 0; k < k4; k += 4, src += 4, cols += 2 * MCU_CONV_BLOCK) {
+        const uint32_t v = mcu_load4(src);
+        cols[0] = (uint32_t)__sadd16(mcu_even_bytes(v), offset);
+        cols[1] = (uint32_t)__sadd16(mcu_odd_bytes(v), offset);
+    }
+}
+
+/*
+ * All output channels of `count` <= MCU_CONV_BLOCK positions, from their widened patches; the
+ * output of position p goes to out[p * out_c + c]. Positions past `count` compute on stale
+ * scratch and are not stored.
+ */
+static void block_channels(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, const uint32_t *cols,
+                           int32_t count, int32_t taps, int32_t k4, int32_t out_c, const int8_t *filter,
+                           const int32_t *bias, int8_t *out)
+{
+    for (int32_t c = 0; c < out_c; ++c) {
+        const int8_t *w = filter + c * taps;
+        const int32_t start = bias ? bias[c] : 0;
+        int32_t acc[MCU_CONV_BLOCK];
+        int32_t a0 = start, a1 = start, a2 = start, a3 = start, a4 = start, a5 = start;
+        const uint32_t *x = cols, *const end = cols + (k4 / 4) * 2 * MCU_CONV_BLOCK;
+        uint32_t v, odd, lo, hi;
+        /* In assembly because GCC splits the pair loads (LDRD) under this register pressure:
+         * 13 live registers, 23 instructions per 24 MACs. k4 >= 4, so the loop runs at least once. */
+        __asm__ volatile(
+            "1:\n\t"
+            "ldr %[v], [%[w]], #4\n\t"
+            "sxtb16 %[odd], %[v], ror #8\n\t"
+            "sxtb16 %[v], %[v]\n\t"
+            "ldrd %[lo], %[hi], [%[x]], #8\n\t"
+            "smlad %[a0], %[lo], %[v], %[a0]\n\t"
+            "smlad %[a0], %[hi], %[odd], %[a0]\n\t"
+            "ldrd %[lo], %[hi], [%[x]], #8\n\t"
+            "smlad %[a1], %[lo], %[v], %[a1]\n\t"
+            "smlad %[a1], %[hi], %[odd], %[a1]\n\t"
+            "ldrd %[lo], %[hi], [%[x]], #8\n\t"
+            "smlad %[a2], %[lo], %[v], %[a2]\n\t"
+            "smlad %[a2], %[hi], %[odd], %[a2]\n\t"
+            "ldrd %[lo], %[hi], [%[x]], #8\n\t"
+            "smlad %[a3], %[lo], %[v], %[a3]\n\t"
+            "smlad %[a3], %[hi], %[odd], %[a3]\n\t"
+            "ldrd %[lo], %[hi], [%[x]], #8\n\t"
+            "smlad %[a4], %[lo], %[v], %[a4]\n\t"
+            "smlad %[a4], %[hi], %[odd], %[a4]\n\t"
+            "ldrd %[lo], %[hi], [%[x]], #8\n\t"
+            "smlad %[a5], %[lo], %[v], %[a5]\n\t"
+            "smlad %[a5], %[hi], %[odd], %[a5]\n\t"
+            "cmp %[x], %[end]\n\t"
+            "bne 1b"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4), [a5] "+r"(a5),
+              [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v), [odd] "=&r"(odd), [lo] "=&r"(lo), [hi] "=&r"(hi)
+            : [end] "r"(end)
+            : "cc", "memory");
+        acc[0] = a0;
+        acc[1] = a1;
+        acc[2] = a2;
+        acc[3] = a3;
+        acc[4] = a4;
+        acc[5] = a5;
+        mcu_channel ch;
+        mcu_channel_init(&ch, quant, c, bias, taps);
+        if (ch.fast) {
+            for (int32_t p = 0; p < count; ++p) {
+                out[p * out_c + c] = mcu_channel_output(acc[p], &ch, 1, conv->output_offset, conv->activation);
             }
-            const int32_t acc[4] = {a00, a01, a10, a11};
-            const int32_t where[4] = {p * out_c + oc, p * out_c + oc1, p1 * out_c + oc, p1 * out_c + oc1};
-            for (int32_t k = 0; k < 4; ++k) {
-                const int32_t c = k & 1 ? oc1 : oc;
-                const int32_t value = mcu_requantize(acc[k], quant->multiplier[c], quant->shift[c]);
-                output[where[k]] = mcu_clamp_s8(value + conv->output_offset, conv->activation);
+        } else {
+            for (int32_t p = 0; p < count; ++p) {
+                out[p * out_c + c] = mcu_channel_output(acc[p], &ch, 0, conv->output_offset, conv->activation);
             }
         }
     }
 }
 
-/* Patches up to this size are gathered on the stack (see below); DSP boards have >= 8 KB of stack. */
-#define PATCH_BYTES 1024
-
-/*
- * CONV_2D for cores with the DSP extension: the contract and results of src/mcu_conv2d_s8.c.
- * 1x1 stride-1 layers go to pointwise(). Otherwise output channels go four at a time through
- * mcu_dot4_s8. When the whole kernel patch fits in PATCH_BYTES, each output position first gathers
- * it into one contiguous run, out-of-image taps holding the input zero point (x + input_offset = 0,
- * exactly what skipping them gives), and every channel group takes it in one call: a 10x4 kernel
- * on one channel is then 40 values, not ten runs of four. Bigger patches go row by row (one call
- * per in-image kernel row lying wholly inside the image, tap by tap at the edges).
- */
 void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                    const mcu_dims *input_dims, const int8_t *input,
                    const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                   const mcu_dims *output_dims, int8_t *output)
+                   const mcu_dims *output_dims, int8_t *output, int16_t *scratch)
 {
     const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
-    const int32_t k_h = filter_dims->h, k_w = filter_dims->w, kernel_size = k_h * k_w * in_c;
+    const int32_t taps = filter_dims->h * filter_dims->w * in_c, k4 = (taps + 3) & ~3;
     const int32_t out_h = output_dims->h, out_w = output_dims->w, out_c = output_dims->c;
-    const int32_t dil_h = conv->dilation.h, dil_w = conv->dilation.w;
+    const int32_t positions = output_dims->n * out_h * out_w;
+    const int direct = filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h == 0 && conv->padding.w == 0
+                     && in_c % 4 == 0;
+    const int16x2_t offset = mcu_both_halves(conv->input_offset);
+    uint32_t *cols = (uint32_t *)(void *)scratch;
+    int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k4 / 2);
 
-    if (k_h == 1 && k_w == 1 && conv->stride.h == 1 && conv->stride.w == 1 && conv->padding.h == 0
-        && conv->padding.w == 0) {
-        pointwise(conv, quant, input_dims->n * in_h * in_w, in_c, input, out_c, filter, bias, output);
-        return;
-    }
-    for (int32_t b = 0; b < input_dims->n; ++b) {
-        const int8_t *image = input + b * in_h * in_w * in_c;
-        for (int32_t oy = 0; oy < out_h; ++oy) {
-            const int32_t y0 = oy * conv->stride.h - conv->padding.h;
-            for (int32_t ox = 0; ox < out_w; ++ox) {
-                const int32_t x0 = ox * conv->stride.w - conv->padding.w;
-                const int whole_rows = dil_w == 1 && x0 >= 0 && x0 + k_w <= in_w;
-                if (kernel_size <= PATCH_BYTES) {
-                    int8_t patch[PATCH_BYTES];
-                    for (int32_t ky = 0; ky < k_h; ++ky) {
-                        const int32_t iy = y0 + ky * dil_h;
-                        for (int32_t kx = 0; kx < k_w; ++kx) {
-                            const int32_t ix = x0 + kx * dil_w;
-                            int8_t *tap = patch + (ky * k_w + kx) * in_c;
-                            if (iy >= 0 && iy < in_h && ix >= 0 && ix < in_w) {
-                                memcpy(tap, image + (iy * in_w + ix) * in_c, (size_t)in_c);
-                            } else {
-                                memset(tap, -conv->input_offset, (size_t)in_c);
-                            }
-                        }
-                    }
-                    for (int32_t oc = 0; oc < out_c; oc += 4) {
-                        int32_t channel[4], acc[4];
-                        const int8_t *kernel[4];
-                        mcu_group4(oc, out_c, bias, filter, kernel_size, channel, acc, kernel);
-                        mcu_dot4_s8(patch, conv->input_offset, kernel, 0, kernel_size, acc);
-                        mcu_store4(acc, channel, quant, conv->output_offset, conv->activation, output);
-                    }
-                    output += out_c;
-                    continue;
-                }
-                for (int32_t oc = 0; oc < out_c; oc += 4) {
-                    int32_t channel[4], acc[4];
-                    const int8_t *kernel[4];
-                    mcu_group4(oc, out_c, bias, filter, kernel_size, channel, acc, kernel);
-                    for (int32_t ky = 0; ky < k_h; ++ky) {
-                        const int32_t iy = y0 + ky * dil_h;
-                        if (iy < 0 || iy >= in_h) {
-                            continue;
-                        }
-                        const int8_t *row = image + iy * in_w * in_c;
-                        const int32_t tap_row = ky * k_w * in_c;
-                        if (whole_rows) {
-                            mcu_dot4_s8(row + x0 * in_c, conv->input_offset, kernel, tap_row, k_w * in_c, acc);
-                            continue;
-                        }
-                        for (int32_t kx = 0; kx < k_w; ++kx) {
-                            const int32_t ix = x0 + kx * dil_w;
-                            if (ix >= 0 && ix < in_w) {
-                                mcu_dot4_s8(row + ix * in_c, conv->input_offset, kernel, tap_row + kx * in_c, in_c,
-                                            acc);
-                            }
-                        }
-                    }
-                    mcu_store4(acc, channel, quant, conv->output_offset, conv->activation, output);
-                }
-                output += out_c;
+    for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
+        const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
+        for (int32_t p = 0; p < count; ++p) {
+            const int32_t q = first + p, ox = q % out_w, oy = (q / out_w) % out_h, b = q / (out_w * out_h);
+            const int8_t *image = input + b * in_h * in_w * in_c;
+            const int32_t y0 = oy * conv->stride.h - conv->padding.h, x0 = ox * conv->stride.w - conv->padding.w;
+            const int8_t *src = image + (y0 * in_w + x0) * in_c;
+            if (!direct) {
+                gather_patch(conv, input_dims, image, filter_dims, y0, x0, k4, patch);
+                src = patch;
             }
+            widen_patch(src, k4, offset, cols + 2 * p);
         }
+        block_channels(conv, quant, cols, count, taps, k4, out_c, filter, bias, output + first * out_c);
     }
 }

@@ -234,11 +234,16 @@ typedef struct {
     const int32_t *cols; /* [output w]: source column of each output column */
 } mcu_resize_params;
 
-/* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin], bias [Cout] or NULL, output [N,OH,OW,Cout]. */
+/* Output positions the optimized CONV_2D (runtime_c/dsp/) computes at a time. Its scratch memory,
+ * planned in the arena: MCU_CONV_BLOCK * K4 int16 and K4 bytes, K4 = KH*KW*Cin rounded up to 4. */
+#define MCU_CONV_BLOCK 6
+
+/* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin] (and 3 spare bytes), bias [Cout] or NULL,
+ * output [N,OH,OW,Cout]. scratch: 4-byte aligned, see MCU_CONV_BLOCK (the reference kernel takes NULL). */
 void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                    const mcu_dims *input_dims, const int8_t *input,
                    const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                   const mcu_dims *output_dims, int8_t *output);
+                   const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
 /* DEPTHWISE_CONV_2D. input [N,H,W,Cin], filter [1,KH,KW,Cout] (Cout = Cin * depth_multiplier),
  * bias [Cout] or NULL, output [N,OH,OW,Cout]. */

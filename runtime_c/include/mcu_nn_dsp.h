@@ -108,4 +108,51 @@ static inline void mcu_store4(const int32_t acc[4], const int32_t channel[4], co
     }
 }
 
+/*
+ * The requantization of mcu_requantize in five instructions, for the cases a kernel can prove
+ * before its loop: a right shift (shift <= -1, r = -shift) and an accumulator with |x| < 2^30.
+ * The doubling high multiply floor((x * m + 2^30) / 2^31) (mcu_srdhm's exact form) is
+ * floor((2x * m + 2^31) / 2^32), which is SMMULR of 2x (2x fits in int32 under the bound); the
+ * second rounding is mcu_rdbpot's (h + 2^(r-1) - [h < 0]) >> r, with `round` = 2^(r-1).
+ */
+static inline int32_t mcu_requantize_fast(int32_t x, int32_t multiplier, int32_t round, int32_t right)
+{
+    int32_t high;
+    __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"(x * 2), "r"(multiplier));
+    return (high + round - (int32_t)((uint32_t)high >> 31)) >> right;
+}
+
+/* One output channel's requantization, worked out once per channel by mcu_channel_init. */
+typedef struct {
+    int32_t multiplier;
+    int32_t shift;
+    int32_t round; /* 2^(-shift - 1), for the fast path */
+    int32_t right; /* -shift, for the fast path */
+    int32_t fast;  /* mcu_requantize_fast is exact for this channel */
+} mcu_channel;
+
+/* |accumulator| <= |bias| + taps * 255 * 128, as (x + input_offset) lies in [-255, 255] and a
+ * weight in [-128, 127]; below 2^30 (and with a right shift) the fast requantization is exact. */
+static inline void mcu_channel_init(mcu_channel *ch, const mcu_per_channel_quant *quant, int32_t c,
+                                    const int32_t *bias, int32_t taps)
+{
+    const int64_t b = bias ? bias[c] : 0;
+    const int64_t bound = (b < 0 ? -b : b) + (int64_t)taps * 255 * 128;
+    ch->multiplier = quant->multiplier[c];
+    ch->shift = quant->shift[c];
+    ch->fast = ch->shift <= -1 && bound < ((int64_t)1 << 30);
+    ch->right = ch->fast ? -ch->shift : 0;
+    ch->round = ch->fast ? (int32_t)(1u << (ch->right - 1)) : 0;
+}
+
+/* clamp(requantize(acc) + output_offset). `fast` is ch->fast: a caller that tests it once, outside
+ * its loop, gets each loop compiled with one requantization. */
+static inline int8_t mcu_channel_output(int32_t acc, const mcu_channel *ch, int fast, int32_t output_offset,
+                                        mcu_activation act)
+{
+    const int32_t value = fast ? mcu_requantize_fast(acc, ch->multiplier, ch->round, ch->right)
+                               : mcu_requantize(acc, ch->multiplier, ch->shift);
+    return mcu_clamp_s8(value + output_offset, act);
+}
+
 #endif
