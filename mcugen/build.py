@@ -56,16 +56,19 @@ def library_files(generated: GeneratedC, dsp: bool = False) -> dict[str, str]:
     """A model as a C library, by file name: NAME.h (the API), NAME.c, the kernels it calls and
     their private headers. `mcugen build` and `mcugen export` both lay out these files.
 
-    dsp: the core has the DSP extension, so a model lowered for it (GeneratedC.dsp: the optimized
-    kernels' scratch is planned) gets the kernels of runtime_c/dsp/ (same functions, same results)
-    instead of the reference ones of runtime_c/src/ where there is one.
+    dsp: the core has the DSP extension, so a model lowered for it (GeneratedC.dsp: scratch planned,
+    some filters laid out for runtime_c/dsp/'s kernels) gets the kernels of runtime_c/dsp/ (same
+    results) instead of the reference ones of runtime_c/src/ where there is one.
     """
+    if generated.dsp and not dsp:
+        # the lowering chose DSP-only kernels and filter layouts: a bug in the caller, not bad input
+        raise AssertionError("a model lowered for DSP kernels is being built for a core without them")
     files = dict(generated.files)
     for header in HEADERS + (DSP_HEADER,) * dsp:
         files[Path(header).name] = runtime_file(header).read_text()
     for k in generated.kernels:
         optimized = RUNTIME / "dsp" / f"{k}.c"
-        use = dsp and generated.dsp and optimized.is_file()
+        use = generated.dsp and optimized.is_file()
         files[f"{k}.c"] = (optimized if use else runtime_file(f"src/{k}.c")).read_text()
     return files
 

@@ -110,11 +110,11 @@ def _fc_model(depth, units, filter_zp, seed):
     return m
 
 
-def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed):
+def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed, out_q=(0.3, -4), batch=1):
     oh, ow = (out_size(pad, n, k, stride, dilation) for n, k in ((h, kh), (w, kw)))
     return _conv_model(dict(h=h, w=w, kh=kh, kw=kw, sh=stride, sw=stride, dh=dilation, dw=dilation, pad=pad,
                             oh=oh, ow=ow, cin=cin, cout=cout, mult=mult, w_scales=[0.02] * cout,
-                            in_q=(0.05, 7), out_q=(0.3, -4), act="RELU", bias=True, seed=seed, batch=1),
+                            in_q=(0.05, 7), out_q=out_q, act="RELU", bias=True, seed=seed, batch=batch),
                        depthwise)
 
 
@@ -125,6 +125,18 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed)
     ("depthwise, depth multiplier 2, stride 2", lambda: _conv(7, 9, 3, 3, 2, 1, "SAME", 4, 8, 2, True, 4)),
     ("depthwise, depth multiplier 4, 3 channels", lambda: _conv(6, 5, 3, 2, 1, 1, "SAME", 3, 12, 4, True, 6)),
     ("fully connected, 13 -> 7, filter zero point 3", lambda: _fc_model(13, 7, 3, 5)),
+    # CONV_2D's blocks of 6 positions, its direct 1x1 path and its gathered patches
+    ("1x1 conv, 8 inputs (direct), 35 positions, 5 outputs", lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 8, 5, 1, False, 7)),
+    ("1x1 conv, stride 2, 12 inputs, batch 2", lambda: _conv(7, 5, 1, 1, 2, 1, "VALID", 12, 9, 1, False, 8, batch=2)),
+    ("1x1 conv, 6 inputs (gathered, padded to 8)", lambda: _conv(4, 5, 1, 1, 1, 1, "VALID", 6, 7, 1, False, 9)),
+    ("first layer, 1 input channel, 10x4 stride 2, SAME", lambda: _conv(13, 6, 10, 4, 2, 1, "SAME", 1, 10, 1, False, 10)),
+    ("conv with multiplier > 1 (the exact requantization)",
+     lambda: _conv(6, 6, 3, 3, 1, 1, "SAME", 4, 6, 1, False, 11, out_q=(0.0006, 3))),
+    ("depthwise on 1 input channel, multiplier 3 (runs as conv)", lambda: _conv(9, 8, 4, 3, 2, 1, "SAME", 1, 3, 3, True, 12)),
+    ("depthwise, 8 channels, 5x5, stride 2", lambda: _conv(11, 9, 5, 5, 2, 1, "SAME", 8, 8, 1, True, 13)),
+    ("depthwise, multiplier > 1 requantization", lambda: _conv(5, 6, 3, 3, 1, 1, "VALID", 8, 8, 1, True, 14,
+                                                               out_q=(0.0006, 3))),
+    ("fully connected, 8 -> 3", lambda: _fc_model(8, 3, 0, 15)),
 ])
 def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, spec):
     """The optimized Cortex-M4 kernels (runtime_c/dsp/) on what their fast paths don't cover evenly:

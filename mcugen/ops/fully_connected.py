@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from mcugen.lowering import Call, Const, Struct, activation, per_channel, reads, writes
+from mcugen.lowering import Call, Const, Scratch, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
 from mcugen.requant import OutputStage, input_zero_point_in_bias
@@ -78,8 +78,23 @@ class FullyConnected(OpDef):
         fc = Struct("mcu_fc_params", "params", dict(
             input_offset=-p["input_zp"], filter_offset=-p["filter_zp"], output_offset=p["output_zp"],
             activation=activation(p)))
-        return Call("mcu_fully_connected_s8", (
-            fc, per_channel(p), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op),
-            Const("filter", w.data), Const("bias", b.data) if b is not None else None,
-            Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
-            note=f"{rows} row(s) of {depth} -> {units} units")
+        head = (fc, per_channel(p), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op))
+        bias = Const("bias", b.data) if b is not None else None
+        tail = (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op))
+        note = f"{rows} row(s) of {depth} -> {units} units"
+        if g.dsp:
+            k4 = (depth + 3) // 4 * 4
+            return Call("mcu_fully_connected_s8_x4", (*head, Const("filter", interleave4(w.data)), bias, *tail,
+                                                      Scratch(2 * k4)),
+                        note=note + ", filter interleaved by 4 units")
+        return Call("mcu_fully_connected_s8", (*head, Const("filter", w.data), bias, *tail), note=note)
+
+
+def interleave4(w: np.ndarray) -> np.ndarray:
+    """[units, depth] as [ceil(units/4)][K4/4][4 units][4 values], zero-padded (K4 = depth rounded up
+    to 4): the order mcu_fully_connected_s8_x4 reads it in, one pointer walking forward."""
+    units, depth = w.shape
+    padded = np.zeros(((units + 3) // 4 * 4, (depth + 3) // 4 * 4), dtype=w.dtype)
+    padded[:units, :depth] = w
+    groups, k4 = padded.shape[0] // 4, padded.shape[1]
+    return padded.reshape(groups, 4, k4 // 4, 4).transpose(0, 2, 1, 3).copy()

@@ -1,7 +1,8 @@
 """Decide each op's C kernel call (Op.call); RESHAPE-like ops get none and alias their input.
 
 dsp: the target runs the optimized kernels of runtime_c/dsp/, so their scratch memory is kept in
-the calls (and planned); otherwise every Scratch is dropped to 0 bytes (NULL).
+the calls (and planned) and ops may choose DSP-only kernels; otherwise every Scratch is dropped to
+0 bytes (NULL).
 """
 from __future__ import annotations
 
@@ -24,5 +25,5 @@ def _lower(g: Graph, op: Op, dsp: bool) -> Call | None:
 
 
 def lower_ops(g: Graph, dsp: bool = False) -> Graph:
-    g = g.replace_ops(dataclasses.replace(op, call=_lower(g, op, dsp)) for op in g.ops)
-    return dataclasses.replace(g, dsp=dsp)
+    g = dataclasses.replace(g, dsp=dsp)  # ops may lay out their constants for the DSP kernels (Graph.dsp)
+    return g.replace_ops(dataclasses.replace(op, call=_lower(g, op, dsp)) for op in g.ops)

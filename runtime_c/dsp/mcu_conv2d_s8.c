@@ -124,7 +124,7 @@ static void block_channels(const mcu_conv_params *conv, const mcu_per_channel_qu
         acc[4] = a4;
         acc[5] = a5;
         mcu_channel ch;
-        mcu_channel_init(&ch, quant, c, bias, taps);
+        mcu_channel_init(&ch, quant, c, bias, mcu_bias_limit(taps));
         if (ch.fast) {
             for (int32_t p = 0; p < count; ++p) {
                 out[p * out_c + c] = mcu_channel_output(acc[p], &ch, 1, conv->output_offset, conv->activation);

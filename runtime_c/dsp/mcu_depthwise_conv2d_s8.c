@@ -141,13 +141,14 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
                              const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                              const mcu_dims *output_dims, int8_t *output)
 {
-    const int32_t out_c = output_dims->c, mult = dw->depth_multiplier, taps = filter_dims->h * filter_dims->w;
+    const int32_t out_c = output_dims->c, mult = dw->depth_multiplier;
+    const int32_t limit = mcu_bias_limit(filter_dims->h * filter_dims->w);
     const int32_t four_wide = mult == 1 ? out_c & ~3 : 0;
     int32_t oc = 0;
     for (; oc < four_wide; oc += 4) {
         mcu_channel ch[4];
         for (int32_t k = 0; k < 4; ++k) {
-            mcu_channel_init(&ch[k], quant, oc + k, bias, taps);
+            mcu_channel_init(&ch[k], quant, oc + k, bias, limit);
         }
         if (ch[0].fast && ch[1].fast && ch[2].fast && ch[3].fast) {
             four_channels(dw, ch, 1, input_dims, input, filter_dims, filter, bias, output_dims, output, oc);
@@ -157,7 +158,7 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
     }
     for (; oc < out_c; ++oc) {
         mcu_channel ch;
-        mcu_channel_init(&ch, quant, oc, bias, taps);
+        mcu_channel_init(&ch, quant, oc, bias, limit);
         one_channel(dw, &ch, input_dims, input, filter_dims, filter, bias, output_dims, output, oc);
     }
 }

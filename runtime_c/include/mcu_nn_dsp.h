@@ -132,16 +132,23 @@ typedef struct {
 } mcu_channel;
 
 /* |accumulator| <= |bias| + taps * 255 * 128, as (x + input_offset) lies in [-255, 255] and a
- * weight in [-128, 127]; below 2^30 (and with a right shift) the fast requantization is exact. */
-static inline void mcu_channel_init(mcu_channel *ch, const mcu_per_channel_quant *quant, int32_t c,
-                                    const int32_t *bias, int32_t taps)
+ * weight in [-128, 127]. The fast requantization needs it below 2^30: this is the bound on |bias|
+ * that leaves (0: none), worked out once per call. */
+static inline int32_t mcu_bias_limit(int32_t taps)
 {
-    const int64_t b = bias ? bias[c] : 0;
-    const int64_t bound = (b < 0 ? -b : b) + (int64_t)taps * 255 * 128;
+    const int64_t limit = ((int64_t)1 << 30) - (int64_t)taps * 255 * 128;
+    return limit > 0 ? (int32_t)limit : 0;
+}
+
+/* Channel c's requantization; fast when it shifts right and |bias| < bias_limit (mcu_bias_limit). */
+static inline void mcu_channel_init(mcu_channel *ch, const mcu_per_channel_quant *quant, int32_t c,
+                                    const int32_t *bias, int32_t bias_limit)
+{
+    const int32_t b = bias ? bias[c] : 0;
     ch->multiplier = quant->multiplier[c];
     ch->shift = quant->shift[c];
-    ch->fast = ch->shift <= -1 && bound < ((int64_t)1 << 30);
-    ch->right = ch->fast ? -ch->shift : 0;
+    ch->fast = ch->shift <= -1 && b < bias_limit && b > -bias_limit;
+    ch->right = -ch->shift;
     ch->round = ch->fast ? (int32_t)(1u << (ch->right - 1)) : 0;
 }
 
