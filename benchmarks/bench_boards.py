@@ -35,26 +35,53 @@ ANCHORS = {
 }
 
 
+def op_class(g, op) -> str | None:
+    """Which row of the per-op table a layer counts in (None: ops without MACs)."""
+    if op.call is None or ops.lookup(op.opcode).macs(g, op) == 0:
+        return None
+    if op.opcode == "FULLY_CONNECTED":
+        return "FULLY_CONNECTED"
+    x, w = op.input(g, 0), op.input(g, 1)
+    if op.opcode == "DEPTHWISE_CONV_2D" and x.shape[3] > 1:
+        return f"depthwise {w.shape[1]}x{w.shape[2]}"
+    if x.shape[3] <= 3:
+        return "first layer (1-3 input channels)"
+    return "1x1 conv" if w.shape[1] == w.shape[2] == 1 else f"{w.shape[1]}x{w.shape[2]} conv"
+
+
 def main() -> int:
     an386, nano = load_board("mps2-an386"), load_board("nano33")
     per_tick = 1e9 / an386.clock_hz
     speed = ["| model | MACs | mcugen instructions | TFLM reference | vs TFLM ref | TFLM + CMSIS-NN | vs CMSIS-NN |",
              "|---|---|---|---|---|---|---|"]
     size = ["| model | mcugen flash B | mcugen RAM B (arena) | TFLM arena_used B |", "|---|---|---|---|"]
+    per_op: dict[str, list] = {}
     for name, (ref, cmsis, tflm_arena) in ANCHORS.items():
         g = compile_model(MODELS / f"{name}.tflite", dsp=True)  # both boards have the DSP extension
         with tempfile.TemporaryDirectory() as tmp:
             r = build_board(g, an386, OutDir(Path(tmp) / "an386"), name)
-            _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0))
+            _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0), profile=True)
             assert results[0].passed, f"{name} is not bit-exact on {an386.id}"
             n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name)
         instructions = int(results[0].cycles * per_tick)
+        for op, ticks in zip(g.ops, results[0].layer_cycles):
+            kind = op_class(g, op)
+            if kind:
+                done = per_op.setdefault(kind, [0, 0, set()])
+                done[0] += ticks * per_tick
+                done[1] += ops.lookup(op.opcode).macs(g, op)
+                done[2].add(name)
         macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
         speed.append(f"| {name} | {macs:,} | {instructions:,} | {ref:,} | {instructions / ref:.2f} | {cmsis:,} | "
                      f"{instructions / cmsis:.2f} |")
         size.append(f"| {name} | {n.image.flash:,} | {n.image.ram:,} ({g.arena.plan.size:,}) | {tflm_arena:,} |")
         print(speed[-1], size[-1], sep="\n", flush=True)
+    kinds = ["| layers | MACs | instructions | instructions / MAC | in |", "|---|---|---|---|---|"]
+    for kind, (spent, macs, models) in sorted(per_op.items(), key=lambda kv: -kv[1][0]):
+        kinds.append(f"| {kind} | {macs:,} | {int(spent):,} | {spent / macs:.2f} | {', '.join(sorted(models))} |")
+    print(*kinds, sep="\n")
     rewrite("board-speed-table", speed)
+    rewrite("board-op-table", kinds)
     rewrite("board-size-table", size)
     return 0
 

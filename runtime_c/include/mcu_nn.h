@@ -259,13 +259,14 @@ void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant
                             const int8_t *filter, const int32_t *bias,
                             const mcu_dims *output_dims, int8_t *output);
 
-/* FULLY_CONNECTED on DSP cores, with the filter mcugen interleaves for it: per group of 4 units and
- * per 4 values, the 4 units' words ([ceil(Cout/4)][K4/4][4][4] int8, zero-padded, K4 = accum rounded
- * up to 4). scratch: K4 int16, 4-byte aligned. Results equal mcu_fully_connected_s8's. */
+/* FULLY_CONNECTED on DSP cores, on constants mcugen lays out for it: the filter interleaved, per group
+ * of 4 units and per 4 values, as the 4 units' words ([ceil(Cout/4)][K4/4][4][4] int8, zero-padded,
+ * K4 = accum rounded up to 4), and bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d]
+ * (wrapping as int32). Results equal mcu_fully_connected_s8's. */
 void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
                                const mcu_dims *input_dims, const int8_t *input,
-                               const int8_t *filter, const int32_t *bias,
-                               const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+                               const int8_t *filter, const int32_t *bias_folded,
+                               const mcu_dims *output_dims, int8_t *output);
 
 /* AVERAGE_POOL_2D: mean of the in-image taps, rounded half away from zero. [N,H,W,C] -> [N,OH,OW,C]. */
 void mcu_avgpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
