@@ -48,67 +48,6 @@ static inline int16x2_t mcu_both_halves(int32_t value)
 }
 
 /*
- * Four dot products sharing one input run: acc[k] += sum (x[i] + x_offset) * (w[k] + at)[i] over
- * n values, four values at a time with SMLAD, the rest one by one. The input is unpacked once for
- * all four.
- */
-static inline void mcu_dot4_s8(const int8_t *x, int32_t x_offset, const int8_t *const w[4], int32_t at,
-                               int32_t n, int32_t acc[4])
-{
-    const int16x2_t offset = mcu_both_halves(x_offset);
-    const int8_t *w0 = w[0] + at, *w1 = w[1] + at, *w2 = w[2] + at, *w3 = w[3] + at;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], i = 0;
-    for (; i + 4 <= n; i += 4) {
-        const uint32_t xv = mcu_load4(x + i);
-        const int16x2_t even = __sadd16(mcu_even_bytes(xv), offset), odd = __sadd16(mcu_odd_bytes(xv), offset);
-        uint32_t v = mcu_load4(w0 + i);
-        a0 = __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), a0));
-        v = mcu_load4(w1 + i);
-        a1 = __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), a1));
-        v = mcu_load4(w2 + i);
-        a2 = __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), a2));
-        v = mcu_load4(w3 + i);
-        a3 = __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), a3));
-    }
-    for (; i < n; ++i) {
-        const int32_t xi = x[i] + x_offset;
-        a0 += xi * w0[i];
-        a1 += xi * w1[i];
-        a2 += xi * w2[i];
-        a3 += xi * w3[i];
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
-}
-
-/*
- * Output channels go in groups of four; in the last group, channels past `count` stand in for the
- * last one (computed and stored twice, harmlessly), so every group runs the four-wide code. Sets
- * each one's index, its bias as the starting sum, and its filter row.
- */
-static inline void mcu_group4(int32_t first, int32_t count, const int32_t *bias, const int8_t *filter,
-                              int32_t row_size, int32_t channel[4], int32_t acc[4], const int8_t *rows[4])
-{
-    for (int32_t k = 0; k < 4; ++k) {
-        channel[k] = first + k < count ? first + k : count - 1;
-        acc[k] = bias ? bias[channel[k]] : 0;
-        rows[k] = filter + channel[k] * row_size;
-    }
-}
-
-/* output[channel[k]] = clamp(requantize(acc[k]) + output_offset) for the four channels. */
-static inline void mcu_store4(const int32_t acc[4], const int32_t channel[4], const mcu_per_channel_quant *quant,
-                              int32_t output_offset, mcu_activation act, int8_t *output)
-{
-    for (int32_t k = 0; k < 4; ++k) {
-        const int32_t c = channel[k];
-        output[c] = mcu_clamp_s8(mcu_requantize(acc[k], quant->multiplier[c], quant->shift[c]) + output_offset, act);
-    }
-}
-
-/*
  * The requantization of mcu_requantize in five instructions, for the cases a kernel can prove
  * before its loop: a right shift (shift <= -1, r = -shift) and an accumulator with |x| < 2^30.
  * The doubling high multiply floor((x * m + 2^30) / 2^31) (mcu_srdhm's exact form) is
