@@ -197,7 +197,7 @@ class GeneratedC:
     name: str  # the API prefix: NAME.h, NAME.c, NAME_invoke()
     files: dict  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
     const_bytes: int  # constant arrays (weights, biases, multipliers, tables)
-    kernels: tuple[str, ...]  # runtime_c/src/<kernel>.c files the model needs
+    kernels: tuple[str, ...]  # the kernels the model calls (runtime_c/src/ or runtime_c/dsp/<kernel>.c)
     dsp: bool = False  # lowered for runtime_c/dsp/'s kernels (Graph.dsp)
 
 

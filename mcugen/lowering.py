@@ -45,14 +45,14 @@ class Slice:
 @dataclass(frozen=True)
 class Scratch:
     """Working memory the optimized (runtime_c/dsp/) kernel needs during the call, planned in the
-    arena like a tensor live for that step only; passed as NULL to the reference kernel."""
+    arena like a tensor live for that step only; 0 bytes (NULL) for the reference kernel."""
 
     bytes: int
 
 
 @dataclass(frozen=True)
 class Call:
-    kernel: str  # C function, one per file in runtime_c/src/<kernel>.c
+    kernel: str  # C function, one per file: runtime_c/src/<kernel>.c (and/or runtime_c/dsp/<kernel>.c)
     args: tuple  # Const, Struct, Slice, int, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
     inplace_ok: bool = False  # the output may share the first input's bytes

@@ -83,3 +83,21 @@ def test_elementwise_op_runs_in_place_when_its_input_dies(tmp_path):
     buffers = {b.name: (b.first, b.last) for b in g.arena.plan.buffers}
     assert buffers == {"input_0": (0, 0), "fully_connected_0_out": (0, 2), "fully_connected_2_out": (2, 3)}
     assert g.arena.plan.conflicts() == []
+
+
+def test_kernel_scratch_lives_at_its_own_step_only(tmp_path):
+    """x [1,4,4,8] -> CONV_2D 3x3 (8 -> 8) -> y: for DSP cores the conv's scratch is a buffer of
+    6 patches x 72 int16 + 72 bytes = 936 B, live at step 0 only; the reference build has none."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4, 4, 8], "int8", scale=0.05, zp=0)
+    w = m.const("w", np.ones((8, 3, 3, 8)), "int8", scale=[0.01] * 8, zp=[0] * 8, axis=0)
+    y = m.tensor("y", [1, 4, 4, 8], "int8", scale=0.1, zp=0)
+    m.op("CONV_2D", [x, w, -1], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1)
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "conv.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path, dsp=True)
+    buffers = {b.name: (b.first, b.last, b.size) for b in g.arena.plan.buffers}
+    assert buffers == {"input_0": (0, 0, 128), "conv_2d_0_out": (0, 1, 128), "conv_2d_0_scratch": (0, 0, 936)}
+    assert g.arena.plan.conflicts() == [] and g.arena.plan.size == 128 + 128 + 936
+    assert [b.name for b in compile_model(path).arena.plan.buffers] == ["input_0", "conv_2d_0_out"]

@@ -62,7 +62,7 @@ class Conv2D(OpDef):
 
     def lower(self, g, op):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-        return conv_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
+        return conv_call(g, op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
                          describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
 
 
@@ -75,9 +75,10 @@ def conv_scratch_bytes(taps: int) -> int:
     return CONV_BLOCK * k4 * 2 + k4
 
 
-def conv_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
-    """The mcu_conv2d_s8 call for filter [OC, KH, KW, IC] and the geometry and quantization in p.
-    The filter gets 3 spare bytes: the optimized kernel reads rows a word at a time."""
+def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
+    """The mcu_conv2d_s8 call for filter [OC, KH, KW, IC] and the geometry and quantization in p;
+    scratch for the optimized kernel (Graph.dsp). The filter gets 3 spare bytes: the optimized
+    kernel reads rows a word at a time."""
     conv = Struct("mcu_conv_params", "params", dict(
         input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
         padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
@@ -86,5 +87,6 @@ def conv_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note
         conv, per_channel(p), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", filter_data.shape), Const("filter", spare),
         Const("bias", bias) if bias is not None else None,
-        dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(int(np.prod(filter_data.shape[1:]))))),
+        dims("output_dims", y_shape), writes(op),
+        Scratch(conv_scratch_bytes(int(np.prod(filter_data.shape[1:]))) if g.dsp else 0)),
         note=note)

@@ -82,7 +82,7 @@ class DepthwiseConv2D(OpDef):
         if x.shape[3] == 1:
             # Every output channel reads the one input channel: the same sums as a CONV_2D whose
             # filter [OC, KH, KW, 1] is this one transposed, which runs on the faster kernel.
-            return conv_call(op, p, x.shape, w.data.transpose(3, 1, 2, 0), b.data if b is not None else None,
+            return conv_call(g, op, p, x.shape, w.data.transpose(3, 1, 2, 0), b.data if b is not None else None,
                              y.shape, note + f", depth multiplier {p['depth_multiplier']} on one input channel: "
                              "run as CONV_2D")
         dw = Struct("mcu_dw_conv_params", "params", dict(

@@ -15,7 +15,7 @@
  * per in-image kernel row). Weight rows are K apart; the word read past a row's end meets a zero
  * lane, and mcugen emits the filter with 3 spare bytes so that the last row's stays inside it.
  *
- * scratch: MCU_CONV_BLOCK * K4 int16, then K4 bytes (mcu_conv2d_s8_scratch_bytes).
+ * scratch: MCU_CONV_BLOCK * K4 int16, then K4 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
  */
 
 /* Kernel rows copied a word at a time: unaligned words are allowed on ARMv7-M. */
