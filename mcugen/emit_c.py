@@ -16,7 +16,7 @@ from mcugen.planner import ALIGN
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
 
-_CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int32): "int32_t"}
+_CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t"}
 # How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
 # byte kernels index tables by them), wider types get their own pointer type.
 _SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)"}
@@ -119,7 +119,7 @@ class _LayerEmitter:
 
     def arg(self, a) -> str:
         if isinstance(a, Scratch):
-            return self.scratch_name(self.op) if a.bytes else "NULL"
+            return self.scratch_name(self.op, a.ctype) if a.bytes else "NULL"
         if isinstance(a, Struct):
             return self.struct(a)
         if isinstance(a, Slice):
@@ -224,8 +224,8 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     def slice_name(t: int) -> str:
         return f"arena + {names[g.arena.buffer_of[t]]}"
 
-    def scratch_name(op: Op) -> str:
-        return f"(int16_t *)(void *)(arena + {names[g.arena.scratch_of[op.index]]})"
+    def scratch_name(op: Op, ctype: str) -> str:
+        return f"({ctype} *)(void *)(arena + {names[g.arena.scratch_of[op.index]]})"
 
     layers = []
     for op in g.ops:

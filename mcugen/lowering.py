@@ -18,10 +18,10 @@ MAX_DIMS = 8  # MCU_MAX_DIMS in runtime_c/include/mcu_nn.h
 
 @dataclass(frozen=True)
 class Const:
-    """A constant array, emitted as `static const <int8_t|int32_t> <layer>_<name>[]`."""
+    """A constant array, emitted as `static const <int8_t|int16_t|int32_t> <layer>_<name>[]`."""
 
     name: str
-    data: np.ndarray  # int8 or int32 values
+    data: np.ndarray  # int8, int16 or int32 values
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ class Scratch:
     arena like a tensor live for that step only; 0 bytes (NULL) for the reference kernel."""
 
     bytes: int
+    ctype: str = "int16_t"  # what the kernel's pointer points to
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Call:
     kernel: str  # C function, one per file: runtime_c/src/<kernel>.c (and/or runtime_c/dsp/<kernel>.c)
     args: tuple  # Const, Struct, Slice, int, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
-    inplace_ok: bool = False  # the output may share the first input's bytes
+    inplace_ok: bool = False  # the output may share the first input's bytes (when no larger than it)
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
 
     @property

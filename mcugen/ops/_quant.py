@@ -138,3 +138,10 @@ class LutOp(OpDef):
         table = op.params["lut"].astype(op.output(g).dtype).view(np.int8)
         return Call("mcu_lut_s8", (Const("table", table), size, reads(op), writes(op)),
                     note="tabulated at build time for all 256 inputs", inplace_ok=True)
+
+
+def fold_input_offset(bias: np.ndarray | None, weight_sums: np.ndarray, input_zp: int) -> np.ndarray:
+    """bias - input_zp * (each output's sum of weights), wrapping as int32 like the kernels' sums: the
+    bias of a kernel that adds the input offset (-input_zp) to no input value."""
+    folded = (bias.astype(np.int64) if bias is not None else 0) - int(input_zp) * weight_sums.astype(np.int64)
+    return ((folded + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)

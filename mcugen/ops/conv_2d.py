@@ -89,4 +89,12 @@ def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, n
         Const("bias", bias) if bias is not None else None,
         dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(int(np.prod(filter_data.shape[1:]))) if g.dsp else 0)),
-        note=note)
+        note=note, inplace_ok=g.dsp and pointwise_in_place(p, filter_data.shape, x_shape))
+
+
+def pointwise_in_place(p: dict, filter_shape, x_shape) -> bool:
+    """The optimized kernel widens a block's patches into scratch before writing the block's outputs;
+    for a 1x1 kernel without padding, output position q's bytes end where input position q's end
+    (or before, when out_c <= in_c), and input position q is at or after q: nothing unread is overwritten."""
+    out_c, kh, kw, in_c = filter_shape
+    return (kh, kw) == (1, 1) and tuple(p["pad"]) == (0, 0) and out_c <= in_c == x_shape[3]

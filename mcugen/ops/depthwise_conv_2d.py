@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
+from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._quant import (channel_multipliers, float_bias, fold_input_offset, fused_range, problems_fused_activation,
+                               require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.ops.conv_2d import conv_call
 from mcugen.requant import OutputStage, input_zero_point_in_bias
@@ -89,9 +90,29 @@ class DepthwiseConv2D(OpDef):
             input_offset=-p["input_zp"], output_offset=p["output_zp"],
             depth_multiplier=p["depth_multiplier"], stride=tile(p["stride"]),
             padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
-        return Call("mcu_depthwise_conv2d_s8", (
-            dw, per_channel(p), dims("input_dims", x.shape), reads(op),
-            dims("filter_dims", w.shape), Const("filter", w.data),
-            Const("bias", b.data) if b is not None else None,
-            dims("output_dims", y.shape), writes(op)),
-            note=note + f", depth multiplier {p['depth_multiplier']}")
+        head = (dw, per_channel(p), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
+        bias = Const("bias", b.data) if b is not None else None
+        tail = (dims("output_dims", y.shape), writes(op))
+        note += f", depth multiplier {p['depth_multiplier']}"
+        if g.dsp and p["depth_multiplier"] == 1:
+            (oh, ow), (kh, kw) = p["out_hw"], w.shape[1:3]
+            rows = (oh - 1) * p["stride"][0] + (kh - 1) * p["dilation"][0] + 1
+            cols = (ow - 1) * p["stride"][1] + (kw - 1) * p["dilation"][1] + 1
+            folded = fold_input_offset(b.data if b is not None else None,
+                                       w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p["input_zp"])
+            return Call("mcu_depthwise_conv2d_s8_x4", (
+                *head, Const("filter_x4", widen4(w.data)), Const("bias_folded", folded), *tail,
+                Scratch(rows * cols * 4, "int8_t")),
+                note=note + ", four channels at a time from a padded window, input offset folded into the bias, "
+                "in place", inplace_ok=True)
+        return Call("mcu_depthwise_conv2d_s8", (*head, Const("filter", w.data), bias, *tail), note=note)
+
+
+def widen4(w: np.ndarray) -> np.ndarray:
+    """Filter [1, KH, KW, C] as int16 [ceil(C/4)][KH*KW][4], a tap's four channels in the order
+    (c, c+2, c+1, c+3) that SXTB16 unpacks an input word in, zero past C: mcu_depthwise_conv2d_s8_x4's."""
+    taps = w.reshape(-1, w.shape[3]).astype(np.int16)
+    padded = np.zeros((taps.shape[0], (w.shape[3] + 3) // 4 * 4), dtype=np.int16)
+    padded[:, :w.shape[3]] = taps
+    groups = padded.reshape(taps.shape[0], -1, 4)[:, :, [0, 2, 1, 3]]
+    return groups.transpose(1, 0, 2).copy()

@@ -11,7 +11,8 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._quant import (channel_multipliers, float_bias, fold_input_offset, fused_range, problems_fused_activation,
+                               require_bias_length, weight_problems)
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
@@ -83,10 +84,8 @@ class FullyConnected(OpDef):
         tail = (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op))
         note = f"{rows} row(s) of {depth} -> {units} units"
         if g.dsp:
-            # input_offset * sum(w) of each unit, added to its bias here instead of to every input value
-            folded = (b.data.astype(np.int64) if b is not None else 0) \
-                - p["input_zp"] * w.data.astype(np.int64).sum(axis=1)
-            folded = ((folded + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)  # int32 sums wrap
+            folded = fold_input_offset(b.data if b is not None else None, w.data.astype(np.int64).sum(axis=1),
+                                       p["input_zp"])
             return Call("mcu_fully_connected_s8_x4", (*head, Const("filter", interleave4(w.data)),
                                                       Const("bias_folded", folded), *tail),
                         note=note + ", filter interleaved by 4 units, input offset folded into the bias")

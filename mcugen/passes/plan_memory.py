@@ -5,8 +5,9 @@ step 0, written by the caller before invoking) and dies after its last reader (g
 after the last op, so the caller can read them). Two kinds of tensors share a buffer instead of
 getting their own:
 - the output of an op with no kernel call (RESHAPE, SQUEEZE, EXPAND_DIMS) is its input's bytes;
-- the output of an elementwise op that may run in place (Call.inplace_ok) takes its input's
-  buffer when that input dies at this op and has the same size.
+- the output of an op that may run in place (Call.inplace_ok: elementwise ops; the DSP
+  depthwise kernel, which copies each group of channels out before overwriting it) takes its
+  first input's buffer when that input dies at this op and is no smaller.
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 """
 from __future__ import annotations
@@ -43,7 +44,7 @@ def plan_memory(g: Graph) -> Graph:
         shares = src is not None and src in root and (
             op.call is None
             or (op.call.inplace_ok and group_last(root[src]) == op.index
-                and g.tensors[src].nbytes == g.tensors[out].nbytes))
+                and g.tensors[src].nbytes >= g.tensors[out].nbytes))
         if shares:
             root[out] = root[src]
         else:

@@ -252,6 +252,17 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
                              const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                              const mcu_dims *output_dims, int8_t *output);
 
+/* DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores, on a filter mcugen widens and groups by 4
+ * channels (int16 [ceil(C/4)][KH*KW][4], channels in the order c, c+2, c+1, c+3) and a window of
+ * rows * cols * 4 bytes of scratch (rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1, cols likewise);
+ * bias_folded[c] = bias[c] + input_offset * sum of channel c's filter taps (wrapping as int32).
+ * output may be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
+void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const mcu_dims *filter_dims, const int16_t *filter_x4,
+                                const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
+                                int8_t *window);
+
 /* FULLY_CONNECTED. input [N, accum] (input_dims n, c), filter [Cout, accum], bias [Cout] or NULL,
  * output [N, Cout] (output_dims n, c). One multiplier per output unit (all equal when per-tensor). */
 void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,

@@ -1,0 +1,205 @@
+#include "mcu_nn_dsp.h"
+
+/* Four accumulators, one per channel of a group. */
+typedef struct {
+    int32_t c0, c1, c2, c3;
+} acc4;
+
+/* acc += x * w for the four channels of one tap: a word of input from the group's window, the
+ * tap's widened filter as two int16 pairs (channels 0, 2 and 1, 3). The input offset is in the
+ * bias (see mcu_depthwise_conv2d_s8_x4). */
+static inline void tap(const int8_t *x, const int16_t *w, acc4 *acc)
+{
+    const uint32_t v = mcu_load4(x);
+    const int16x2_t even = mcu_even_bytes(v), odd = mcu_odd_bytes(v);
+    int16x2_t w_even, w_odd;
+    memcpy(&w_even, w, sizeof w_even);
+    memcpy(&w_odd, w + 2, sizeof w_odd);
+    acc->c0 = __smlabb(even, w_even, acc->c0);
+    acc->c2 = __smlatt(even, w_even, acc->c2);
+    acc->c1 = __smlabb(odd, w_odd, acc->c1);
+    acc->c3 = __smlatt(odd, w_odd, acc->c3);
+}
+
+/* One tap of taps3x3: the word at [x, #xo] against the pair of filter words at [w, #wo]. */
+#define TAP(xo, wo)                                  \
+    "ldr %[v], [%[x], #" #xo "]\n\t"                \
+    "ldrd %[we], %[wo], [%[w], #" #wo "]\n\t"        \
+    "sxtb16 %[e], %[v]\n\t"                         \
+    "sxtb16 %[o], %[v], ror #8\n\t"                 \
+    "smlabb %[a0], %[e], %[we], %[a0]\n\t"          \
+    "smlatt %[a2], %[e], %[we], %[a2]\n\t"          \
+    "smlabb %[a1], %[o], %[wo], %[a1]\n\t"          \
+    "smlatt %[a3], %[o], %[wo], %[a3]\n\t"
+
+/* The nine taps of a 3x3 kernel whose rows are row_step apart in the window: tap() unrolled, in
+ * assembly because GCC spills the weight pointer and the row offsets under this register
+ * pressure (12 live registers: 8 instructions per tap). */
+static inline void taps3x3(const int8_t *x, int32_t row_step, const int16_t *w, acc4 *acc)
+{
+    uint32_t v, e, o, we, wo;
+    __asm__(TAP(0, 0) TAP(4, 8) TAP(8, 16)
+            "add %[x], %[x], %[rs]\n\t"
+            TAP(0, 24) TAP(4, 32) TAP(8, 40)
+            "add %[x], %[x], %[rs]\n\t"
+            TAP(0, 48) TAP(4, 56) TAP(8, 64)
+            : [a0] "+r"(acc->c0), [a1] "+r"(acc->c1), [a2] "+r"(acc->c2), [a3] "+r"(acc->c3), [x] "+r"(x),
+              [v] "=&r"(v), [e] "=&r"(e), [o] "=&r"(o), [we] "=&r"(we), [wo] "=&r"(wo)
+            : [rs] "r"(row_step), [w] "r"(w)
+            : "memory");
+}
+
+/* The geometry of one call, worked out once. */
+typedef struct {
+    int32_t rows, cols;     /* the window every output reads: padded input, [rows][cols][4] bytes */
+    int32_t row_step;       /* bytes between vertically adjacent taps (dilation) */
+    int32_t col_step;       /* ... horizontally adjacent taps */
+    int32_t out_row_step;   /* bytes between the windows of vertically adjacent outputs (stride) */
+    int32_t out_col_step;   /* ... horizontally adjacent outputs */
+    int32_t k_h, k_w;
+} layout;
+
+/*
+ * Channels c..c+valid-1 of one image, copied into the window: each position's four channels as one
+ * word, the padding filled with -input_offset (the input zero point) so that a padded tap adds
+ * (x + input_offset) * w = 0 and every output runs all its taps without bounds tests.
+ */
+static void gather_group(const layout *lay, const mcu_dw_conv_params *dw, const mcu_dims *in,
+                         const int8_t *image, int32_t valid, int8_t *window)
+{
+    const uint32_t zero = 0x01010101u * (uint8_t)(int8_t)(-dw->input_offset);
+    const int32_t c = in->c, left = dw->padding.w < lay->cols ? dw->padding.w : lay->cols;
+    int32_t right = dw->padding.w + in->w;
+    right = right < lay->cols ? right : lay->cols;
+    uint32_t *dst = (uint32_t *)(void *)window;
+    for (int32_t y = 0; y < lay->rows; ++y) {
+        const int32_t iy = y - dw->padding.h;
+        if (iy < 0 || iy >= in->h) {
+            for (int32_t x = 0; x < lay->cols; ++x) {
+                *dst++ = zero;
+            }
+            continue;
+        }
+        const int8_t *src = image + (iy * in->w + left - dw->padding.w) * c;
+        int32_t x = 0;
+        for (; x < left; ++x) {
+            *dst++ = zero;
+        }
+        if (valid == 4) {
+            for (; x < right; ++x, src += c) {
+                *dst++ = mcu_load4(src);
+            }
+        } else {
+            /* the last group: only its channels are read, the input may end right after them */
+            for (; x < right; ++x, src += c) {
+                uint32_t word = zero;
+                memcpy(&word, src, (size_t)valid);
+                *dst++ = word;
+            }
+        }
+        for (; x < lay->cols; ++x) {
+            *dst++ = zero;
+        }
+    }
+}
+
+/* Every output of one group; a 3x3 kernel with adjacent columns runs its taps unrolled. `valid`
+ * and `fast` are constants where the caller inlines this, so that each copy has one store path. */
+static inline void group_outputs(const layout *lay, const mcu_dw_conv_params *dw, const mcu_channel ch[4],
+                                 int fast, int three, const int8_t *window, const int16_t *w,
+                                 const int32_t *bias, const mcu_dims *output_dims, int8_t *out, int32_t valid)
+{
+    const int32_t out_c = output_dims->c, rs = lay->row_step, offset = dw->output_offset;
+    const mcu_activation act = dw->activation;
+    for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+        const int8_t *x = window + oy * lay->out_row_step;
+        for (int32_t ox = 0; ox < output_dims->w; ++ox, x += lay->out_col_step, out += out_c) {
+            acc4 acc = {bias[0], bias[1], bias[2], bias[3]};
+            if (three) {
+                taps3x3(x, rs, w, &acc);
+            } else {
+                const int8_t *row = x;
+                const int16_t *wt = w;
+                for (int32_t ky = 0; ky < lay->k_h; ++ky, row += rs) {
+                    const int8_t *p = row;
+                    for (int32_t kx = 0; kx < lay->k_w; ++kx, p += lay->col_step, wt += 4) {
+                        tap(p, wt, &acc);
+                    }
+                }
+            }
+            out[0] = mcu_channel_output(acc.c0, &ch[0], fast, offset, act);
+            if (valid == 4) {
+                out[1] = mcu_channel_output(acc.c1, &ch[1], fast, offset, act);
+                out[2] = mcu_channel_output(acc.c2, &ch[2], fast, offset, act);
+                out[3] = mcu_channel_output(acc.c3, &ch[3], fast, offset, act);
+            } else {
+                const int32_t rest[3] = {acc.c1, acc.c2, acc.c3};
+                for (int32_t k = 1; k < valid; ++k) {
+                    out[k] = mcu_channel_output(rest[k - 1], &ch[k], fast, offset, act);
+                }
+            }
+        }
+    }
+}
+
+/*
+ * DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores: the contract and results of
+ * mcu_depthwise_conv2d_s8, on constants mcugen lays out for it:
+ *   filter_x4: [ceil(C/4)][KH*KW][4] int16, each group's taps in order, a tap's four channels as
+ *              (c, c+2, c+1, c+3) (the order SXTB16 unpacks a word in), zero past C;
+ *   bias_folded: bias[c] + input_offset * sum of channel c's taps, wrapping as int32: the offset
+ *              is then added to no input value, padding included, as the window pads with
+ *              -input_offset (so x * w there is -input_offset * w, cancelling that tap's share);
+ *   window:    scratch of rows * cols * 4 bytes, rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1 and
+ *              cols likewise, word-aligned.
+ * Channels go four at a time: the group is copied into the window (gather_group), then every output
+ * of the group is computed from it. The output may therefore be the input's own memory (in place):
+ * output (p, c) lands on input (p, c), a channel of the group already copied out.
+ */
+void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const mcu_dims *filter_dims, const int16_t *filter_x4,
+                                const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
+                                int8_t *window)
+{
+    const int32_t c = output_dims->c, taps = filter_dims->h * filter_dims->w;
+    layout lay;
+    lay.k_h = filter_dims->h;
+    lay.k_w = filter_dims->w;
+    lay.rows = (output_dims->h - 1) * dw->stride.h + (lay.k_h - 1) * dw->dilation.h + 1;
+    lay.cols = (output_dims->w - 1) * dw->stride.w + (lay.k_w - 1) * dw->dilation.w + 1;
+    lay.row_step = dw->dilation.h * lay.cols * 4;
+    lay.col_step = dw->dilation.w * 4;
+    lay.out_row_step = dw->stride.h * lay.cols * 4;
+    lay.out_col_step = dw->stride.w * 4;
+    const int three = lay.k_h == 3 && lay.k_w == 3 && dw->dilation.w == 1;
+    const int32_t limit = mcu_bias_limit(taps);
+    const int32_t image_in = input_dims->h * input_dims->w * c, image_out = output_dims->h * output_dims->w * c;
+    for (int32_t oc = 0; oc < c; oc += 4) {
+        const int32_t valid = c - oc < 4 ? c - oc : 4;
+        mcu_channel ch[4];
+        int32_t b[4];
+        int fast = 1;
+        for (int32_t k = 0; k < 4; ++k) {
+            /* |accumulator| <= |bias_folded| + taps * 128 * 128: mcu_bias_limit's bound holds too */
+            const int32_t at = oc + (k < valid ? k : valid - 1);
+            mcu_channel_init(&ch[k], quant, at, bias_folded, limit);
+            b[k] = bias_folded[at];
+            fast = fast && ch[k].fast;
+        }
+        const int16_t *w = filter_x4 + oc * taps;
+        for (int32_t n = 0; n < input_dims->n; ++n) {
+            gather_group(&lay, dw, input_dims, input + n * image_in + oc, valid, window);
+            int8_t *out = output + n * image_out + oc;
+            if (valid < 4) {
+                group_outputs(&lay, dw, ch, fast, three, window, w, b, output_dims, out, valid);
+            } else if (fast && three) {
+                group_outputs(&lay, dw, ch, 1, 1, window, w, b, output_dims, out, 4);
+            } else if (fast) {
+                group_outputs(&lay, dw, ch, 1, 0, window, w, b, output_dims, out, 4);
+            } else {
+                group_outputs(&lay, dw, ch, 0, three, window, w, b, output_dims, out, 4);
+            }
+        }
+    }
+}
