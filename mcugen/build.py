@@ -56,9 +56,9 @@ def library_files(generated: GeneratedC, dsp: bool = False) -> dict[str, str]:
     """A model as a C library, by file name: NAME.h (the API), NAME.c, the kernels it calls and
     their private headers. `mcugen build` and `mcugen export` both lay out these files.
 
-    dsp: the core has the DSP extension, so a model lowered for it (GeneratedC.dsp: scratch planned,
-    some filters laid out for runtime_c/dsp/'s kernels) gets the kernels of runtime_c/dsp/ (same
-    results) instead of the reference ones of runtime_c/src/ where there is one.
+    dsp: the core has the DSP extension, which a model lowered for it (GeneratedC.dsp) needs: some
+    of its layers call the kernels of runtime_c/dsp/ (their own names, filter layouts and scratch),
+    the others the reference kernels of runtime_c/src/.
     """
     if generated.dsp and not dsp:
         # the lowering chose DSP-only kernels and filter layouts: a bug in the caller, not bad input
@@ -68,8 +68,7 @@ def library_files(generated: GeneratedC, dsp: bool = False) -> dict[str, str]:
         files[Path(header).name] = runtime_file(header).read_text()
     for k in generated.kernels:
         optimized = RUNTIME / "dsp" / f"{k}.c"
-        use = generated.dsp and optimized.is_file()
-        files[f"{k}.c"] = (optimized if use else runtime_file(f"src/{k}.c")).read_text()
+        files[f"{k}.c"] = (optimized if optimized.is_file() else runtime_file(f"src/{k}.c")).read_text()
     return files
 
 

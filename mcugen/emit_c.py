@@ -71,6 +71,11 @@ class _LayerEmitter:
     def const(self, c: Const) -> str:
         name = f"{self.prefix}_{c.name}"
         data = np.asarray(c.data)
+        if c.ctype is not None:
+            rows = "\n".join("    {" + ", ".join(str(int(v)) for v in row) + "}," for row in data)
+            self.data.append(f"static const {c.ctype} {name}[{len(data)}] {self.section} = {{\n{rows}\n}};")
+            self.const_bytes += data.nbytes
+            return name
         ctype = _CTYPES[data.dtype]
         self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) {self.section} = {{\n"
                          f"{_values(data) if data.size else '    0,'}\n}};")
@@ -119,7 +124,7 @@ class _LayerEmitter:
 
     def arg(self, a) -> str:
         if isinstance(a, Scratch):
-            return self.scratch_name(self.op, a.ctype) if a.bytes else "NULL"
+            return self.scratch_name(self.op, a.ctype)
         if isinstance(a, Struct):
             return self.struct(a)
         if isinstance(a, Slice):

@@ -18,10 +18,12 @@ MAX_DIMS = 8  # MCU_MAX_DIMS in runtime_c/include/mcu_nn.h
 
 @dataclass(frozen=True)
 class Const:
-    """A constant array, emitted as `static const <int8_t|int16_t|int32_t> <layer>_<name>[]`."""
+    """A constant array, emitted as `static const <int8_t|int16_t|int32_t> <layer>_<name>[]`, or with
+    ctype as an array of that struct, one per row of data (int32 fields in declaration order)."""
 
     name: str
     data: np.ndarray  # int8, int16 or int32 values
+    ctype: str | None = None
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,8 @@ class Slice:
 
 @dataclass(frozen=True)
 class Scratch:
-    """Working memory the optimized (runtime_c/dsp/) kernel needs during the call, planned in the
-    arena like a tensor live for that step only; 0 bytes (NULL) for the reference kernel."""
+    """Working memory an optimized (runtime_c/dsp/) kernel needs during the call, planned in the
+    arena like a tensor live for that step only."""
 
     bytes: int
     ctype: str = "int16_t"  # what the kernel's pointer points to

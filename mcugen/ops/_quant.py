@@ -145,3 +145,22 @@ def fold_input_offset(bias: np.ndarray | None, weight_sums: np.ndarray, input_zp
     bias of a kernel that adds the input offset (-input_zp) to no input value."""
     folded = (bias.astype(np.int64) if bias is not None else 0) - int(input_zp) * weight_sums.astype(np.int64)
     return ((folded + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
+
+
+FAST_BOUND = 1 << 30  # mcu_requantize_fast (runtime_c/include/mcu_nn_dsp.h) needs |accumulator| below it
+
+
+def channel_table(p: dict, bias: np.ndarray | None, taps: int, groups_of: int = 1) -> Const:
+    """The DSP kernels' mcu_channel per output channel. A channel is fast when it shifts right and
+    no accumulator can reach 2^30: |accumulator| <= |bias| + taps * 255 * 128, as an offset input
+    lies in [-255, 255] and a weight in [-128, 127] (kernels that fold offsets pass the bias they
+    start from and count their taps so that the bound still holds). The last channel is repeated up
+    to a whole group for kernels that read channels `groups_of` at a time."""
+    mult, shift = np.asarray(p["multiplier"], np.int64), np.asarray(p["shift"], np.int64)
+    start = np.abs(bias.astype(np.int64)) if bias is not None else np.zeros_like(mult)
+    fast = (shift <= -1) & (start + taps * 255 * 128 < FAST_BOUND)
+    right = -shift
+    round_ = np.where(fast, np.left_shift(1, np.maximum(right - 1, 0)), 0)
+    table = np.stack([mult, shift, round_, right, fast.astype(np.int64)], axis=1).astype(np.int32)
+    table = np.concatenate([table, np.repeat(table[-1:], -len(table) % groups_of, axis=0)])
+    return Const("channels", table, ctype="mcu_channel")

@@ -5,7 +5,8 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_bias_length, channel_multipliers, float_bias, fused_range, problems_fused_activation, weight_problems
+from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fused_range, problems_fused_activation,
+                               require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
@@ -76,20 +77,23 @@ def conv_scratch_bytes(taps: int) -> int:
 
 
 def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
-    """The mcu_conv2d_s8 call for filter [OC, KH, KW, IC] and the geometry and quantization in p;
-    scratch for the optimized kernel (Graph.dsp). The filter gets 3 spare bytes: the optimized
-    kernel reads rows a word at a time."""
+    """The CONV_2D call for filter [OC, KH, KW, IC] and the geometry and quantization in p: on DSP
+    cores (Graph.dsp) mcu_conv2d_s8_x6, with its channel table, scratch and the filter's 3 spare
+    bytes (it reads rows a word at a time)."""
     conv = Struct("mcu_conv_params", "params", dict(
         input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
         padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
+    shapes = (dims("input_dims", x_shape), reads(op), dims("filter_dims", filter_data.shape))
+    tail = (Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op))
+    if not g.dsp:
+        return Call("mcu_conv2d_s8", (conv, per_channel(p), *shapes, Const("filter", filter_data), *tail),
+                    note=note)
+    taps = int(np.prod(filter_data.shape[1:]))
     spare = np.concatenate([filter_data.reshape(-1), np.zeros(3, dtype=filter_data.dtype)])
-    return Call("mcu_conv2d_s8", (
-        conv, per_channel(p), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", filter_data.shape), Const("filter", spare),
-        Const("bias", bias) if bias is not None else None,
-        dims("output_dims", y_shape), writes(op),
-        Scratch(conv_scratch_bytes(int(np.prod(filter_data.shape[1:]))) if g.dsp else 0)),
-        note=note, inplace_ok=g.dsp and pointwise_in_place(p, filter_data.shape, x_shape))
+    return Call("mcu_conv2d_s8_x6", (conv, channel_table(p, bias, taps), *shapes, Const("filter", spare), *tail,
+                                     Scratch(conv_scratch_bytes(taps))),
+                note=note + ", six positions at a time",
+                inplace_ok=pointwise_in_place(p, filter_data.shape, x_shape))
 
 
 def pointwise_in_place(p: dict, filter_shape, x_shape) -> bool:

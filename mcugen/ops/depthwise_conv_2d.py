@@ -10,7 +10,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import (channel_multipliers, float_bias, fold_input_offset, fused_range, problems_fused_activation,
+from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.ops.conv_2d import conv_call
@@ -101,7 +101,8 @@ class DepthwiseConv2D(OpDef):
             folded = fold_input_offset(b.data if b is not None else None,
                                        w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p["input_zp"])
             return Call("mcu_depthwise_conv2d_s8_x4", (
-                *head, Const("filter_x4", widen4(w.data)), Const("bias_folded", folded), *tail,
+                dw, channel_table(p, folded, kh * kw, groups_of=4), *head[2:], Const("filter_x4", widen4(w.data)),
+                Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), *tail,
                 Scratch(rows * cols * 4, "int8_t")),
                 note=note + ", four channels at a time from a padded window, input offset folded into the bias, "
                 "in place", inplace_ok=True)

@@ -11,7 +11,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import (channel_multipliers, float_bias, fold_input_offset, fused_range, problems_fused_activation,
+from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
@@ -86,9 +86,13 @@ class FullyConnected(OpDef):
         if g.dsp:
             folded = fold_input_offset(b.data if b is not None else None, w.data.astype(np.int64).sum(axis=1),
                                        p["input_zp"])
-            return Call("mcu_fully_connected_s8_x4", (*head, Const("filter", interleave4(w.data)),
-                                                      Const("bias_folded", folded), *tail),
-                        note=note + ", filter interleaved by 4 units, input offset folded into the bias")
+            # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
+            # per value, and a factor with a filter offset lies within 255, hence twice or four times.
+            taps = (4 if p["filter_zp"] else 2) * depth
+            return Call("mcu_fully_connected_s8_x4", (
+                fc, channel_table(p, folded, taps), *head[2:], Const("filter", interleave4(w.data)),
+                Const("bias_folded", np.pad(folded, (0, -units % 4))), *tail),  # whole groups of 4 units
+                note=note + ", filter interleaved by 4 units, input offset folded into the bias")
         return Call("mcu_fully_connected_s8", (*head, Const("filter", w.data), bias, *tail), note=note)
 
 

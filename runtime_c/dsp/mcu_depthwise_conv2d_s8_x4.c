@@ -35,7 +35,7 @@ static inline void tap(const int8_t *x, const int16_t *w, acc4 *acc)
 /* The nine taps of a 3x3 kernel whose rows are row_step apart in the window: tap() unrolled, in
  * assembly because GCC spills the weight pointer and the row offsets under this register
  * pressure (12 live registers: 8 instructions per tap). */
-static inline void taps3x3(const int8_t *x, int32_t row_step, const int16_t *w, acc4 *acc)
+static inline __attribute__((always_inline)) void taps3x3(const int8_t *x, int32_t row_step, const int16_t *w, acc4 *acc)
 {
     uint32_t v, e, o, we, wo;
     __asm__(TAP(0, 0) TAP(4, 8) TAP(8, 16)
@@ -103,14 +103,15 @@ static void gather_group(const layout *lay, const mcu_dw_conv_params *dw, const 
     }
 }
 
-/* Every output of one group; a 3x3 kernel with adjacent columns runs its taps unrolled. `valid`
- * and `fast` are constants where the caller inlines this, so that each copy has one store path. */
-static inline void group_outputs(const layout *lay, const mcu_dw_conv_params *dw, const mcu_channel ch[4],
+/* Every output of one group; a 3x3 kernel with adjacent columns runs its taps unrolled. `valid`,
+ * `fast` and `three` are constants where the caller inlines this, so that each copy has one path. */
+static inline __attribute__((always_inline)) void group_outputs(const layout *lay, const mcu_dw_conv_params *dw, const mcu_channel ch[4],
                                  int fast, int three, const int8_t *window, const int16_t *w,
                                  const int32_t *bias, const mcu_dims *output_dims, int8_t *out, int32_t valid)
 {
     const int32_t out_c = output_dims->c, rs = lay->row_step, offset = dw->output_offset;
     const mcu_activation act = dw->activation;
+    const uint32_t min4 = mcu_all_bytes(act.min), max4 = mcu_all_bytes(act.max);
     for (int32_t oy = 0; oy < output_dims->h; ++oy) {
         const int8_t *x = window + oy * lay->out_row_step;
         for (int32_t ox = 0; ox < output_dims->w; ++ox, x += lay->out_col_step, out += out_c) {
@@ -127,15 +128,16 @@ static inline void group_outputs(const layout *lay, const mcu_dw_conv_params *dw
                     }
                 }
             }
-            out[0] = mcu_channel_output(acc.c0, &ch[0], fast, offset, act);
             if (valid == 4) {
-                out[1] = mcu_channel_output(acc.c1, &ch[1], fast, offset, act);
-                out[2] = mcu_channel_output(acc.c2, &ch[2], fast, offset, act);
-                out[3] = mcu_channel_output(acc.c3, &ch[3], fast, offset, act);
+                const uint32_t word = mcu_pack4(mcu_channel_value(acc.c0, &ch[0], fast, offset),
+                                                mcu_channel_value(acc.c1, &ch[1], fast, offset),
+                                                mcu_channel_value(acc.c2, &ch[2], fast, offset),
+                                                mcu_channel_value(acc.c3, &ch[3], fast, offset), min4, max4);
+                memcpy(out, &word, sizeof word);
             } else {
-                const int32_t rest[3] = {acc.c1, acc.c2, acc.c3};
-                for (int32_t k = 1; k < valid; ++k) {
-                    out[k] = mcu_channel_output(rest[k - 1], &ch[k], fast, offset, act);
+                const int32_t all[4] = {acc.c0, acc.c1, acc.c2, acc.c3};
+                for (int32_t k = 0; k < valid; ++k) {
+                    out[k] = mcu_channel_output(all[k], &ch[k], fast, offset, act);
                 }
             }
         }
@@ -156,7 +158,7 @@ static inline void group_outputs(const layout *lay, const mcu_dw_conv_params *dw
  * of the group is computed from it. The output may therefore be the input's own memory (in place):
  * output (p, c) lands on input (p, c), a channel of the group already copied out.
  */
-void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                 const mcu_dims *input_dims, const int8_t *input,
                                 const mcu_dims *filter_dims, const int16_t *filter_x4,
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
@@ -173,21 +175,13 @@ void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_per_chan
     lay.out_row_step = dw->stride.h * lay.cols * 4;
     lay.out_col_step = dw->stride.w * 4;
     const int three = lay.k_h == 3 && lay.k_w == 3 && dw->dilation.w == 1;
-    const int32_t limit = mcu_bias_limit(taps);
     const int32_t image_in = input_dims->h * input_dims->w * c, image_out = output_dims->h * output_dims->w * c;
     for (int32_t oc = 0; oc < c; oc += 4) {
         const int32_t valid = c - oc < 4 ? c - oc : 4;
-        mcu_channel ch[4];
-        int32_t b[4];
-        int fast = 1;
-        for (int32_t k = 0; k < 4; ++k) {
-            /* |accumulator| <= |bias_folded| + taps * 128 * 128: mcu_bias_limit's bound holds too */
-            const int32_t at = oc + (k < valid ? k : valid - 1);
-            mcu_channel_init(&ch[k], quant, at, bias_folded, limit);
-            b[k] = bias_folded[at];
-            fast = fast && ch[k].fast;
-        }
+        const mcu_channel *ch = &channels[oc];
+        const int fast = ch[0].fast && ch[1].fast && ch[2].fast && ch[3].fast;
         const int16_t *w = filter_x4 + oc * taps;
+        const int32_t *b = bias_folded + oc;
         for (int32_t n = 0; n < input_dims->n; ++n) {
             gather_group(&lay, dw, input_dims, input + n * image_in + oc, valid, window);
             int8_t *out = output + n * image_out + oc;

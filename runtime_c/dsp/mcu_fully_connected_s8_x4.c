@@ -35,17 +35,22 @@
     "smlad %[a3], %[even], %[w23], %[a3]\n\t"              \
     "smlad %[a3], %[odd], %[t], %[a3]\n\t"
 
-void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
+/* A row's last depth % 4 values (zero-filled, unpacked) against one unit's word of filter. */
+static inline int32_t last_values(int32_t acc, int16x2_t even, int16x2_t odd, const int8_t *w)
+{
+    const uint32_t v = mcu_load4(w);
+    return __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), acc));
+}
+
+void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *channels,
                                const mcu_dims *input_dims, const int8_t *input,
                                const int8_t *filter, const int32_t *bias_folded,
                                const mcu_dims *output_dims, int8_t *output)
 {
     const int32_t depth = input_dims->c, units = output_dims->c, whole = depth / 4;
-    /* the true accumulator is bias + sum (x + xo)(w + wo): within the limit of twice the taps, as
-     * |input_offset * sum(w)| <= 128 * 128 per tap and a factor with a filter offset is within 255 */
-    const int32_t limit = mcu_bias_limit((fc->filter_offset != 0 ? 4 : 2) * depth);
     const int32_t output_offset = fc->output_offset;
     const mcu_activation act = fc->activation;
+    const uint32_t min4 = mcu_all_bytes(act.min), max4 = mcu_all_bytes(act.max);
     for (int32_t n = 0; n < input_dims->n; ++n, input += depth, output += units) {
         int32_t offset_share = 0;
         if (fc->filter_offset != 0) {
@@ -59,10 +64,9 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_per_channel_qu
         const int16x2_t last_even = mcu_even_bytes(last), last_odd = mcu_odd_bytes(last);
         const int8_t *w = filter;
         for (int32_t o = 0; o < units; o += 4) {
-            int32_t a[4];
-            for (int32_t u = 0; u < 4; ++u) {
-                a[u] = (o + u < units ? bias_folded[o + u] : 0) + offset_share;
-            }
+            /* scalars, not an array: GCC keeps them in registers from the bias to the store */
+            int32_t a0 = bias_folded[o] + offset_share, a1 = bias_folded[o + 1] + offset_share;
+            int32_t a2 = bias_folded[o + 2] + offset_share, a3 = bias_folded[o + 3] + offset_share;
             const int8_t *x = input, *const end = input + 4 * whole;
             uint32_t even, odd, w01, w23, t;
             /* In assembly for the pair loads (LDRD), which GCC splits under this register pressure;
@@ -80,20 +84,29 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_per_channel_qu
                 "cmp %[x], %[end]\n\t"
                 "bne 1b\n\t"
                 "3:"
-                : [a0] "+r"(a[0]), [a1] "+r"(a[1]), [a2] "+r"(a[2]), [a3] "+r"(a[3]), [x] "+r"(x), [w] "+r"(w),
+                : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w),
                   [even] "=&r"(even), [odd] "=&r"(odd), [w01] "=&r"(w01), [w23] "=&r"(w23), [t] "=&r"(t)
                 : [end] "r"(end), [n] "r"(whole)
                 : "cc", "memory");
             if (depth % 4 != 0) {
-                for (int32_t u = 0; u < 4; ++u, w += 4) {
-                    const uint32_t v = mcu_load4(w);
-                    a[u] = __smlad(last_odd, mcu_odd_bytes(v), __smlad(last_even, mcu_even_bytes(v), a[u]));
-                }
+                a0 = last_values(a0, last_even, last_odd, w);
+                a1 = last_values(a1, last_even, last_odd, w + 4);
+                a2 = last_values(a2, last_even, last_odd, w + 8);
+                a3 = last_values(a3, last_even, last_odd, w + 12);
+                w += 16;
             }
-            for (int32_t u = 0; u < 4 && o + u < units; ++u) {
-                mcu_channel ch;
-                mcu_channel_init(&ch, quant, o + u, bias_folded, limit);
-                output[o + u] = mcu_channel_output(a[u], &ch, ch.fast, output_offset, act);
+            const mcu_channel *ch = &channels[o];
+            if (units - o >= 4) {
+                const uint32_t word = mcu_pack4(mcu_channel_value(a0, &ch[0], ch[0].fast, output_offset),
+                                                mcu_channel_value(a1, &ch[1], ch[1].fast, output_offset),
+                                                mcu_channel_value(a2, &ch[2], ch[2].fast, output_offset),
+                                                mcu_channel_value(a3, &ch[3], ch[3].fast, output_offset), min4, max4);
+                memcpy(output + o, &word, sizeof word);
+            } else {
+                const int32_t a[3] = {a0, a1, a2}; /* units - o < 4 */
+                for (int32_t u = 0; u < units - o; ++u) {
+                    output[o + u] = mcu_channel_output(a[u], &ch[u], ch[u].fast, output_offset, act);
+                }
             }
         }
     }

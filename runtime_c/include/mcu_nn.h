@@ -55,6 +55,17 @@ typedef struct {
     const int32_t *shift;
 } mcu_per_channel_quant;
 
+/* One output channel's requantization as the DSP kernels use it, worked out by mcugen at build
+ * time (ops/_quant.py channel_table): `fast` when the 5-instruction mcu_requantize_fast is exact
+ * for every accumulator the layer can produce (a right shift and |accumulator| < 2^30). */
+typedef struct {
+    int32_t multiplier;
+    int32_t shift;
+    int32_t round; /* 2^(-shift - 1) when fast */
+    int32_t right; /* -shift */
+    int32_t fast;
+} mcu_channel;
+
 typedef struct {
     int32_t input_offset;
     int32_t output_offset;
@@ -234,16 +245,23 @@ typedef struct {
     const int32_t *cols; /* [output w]: source column of each output column */
 } mcu_resize_params;
 
-/* Output positions the optimized CONV_2D (runtime_c/dsp/) computes at a time. Its scratch memory,
- * planned in the arena: MCU_CONV_BLOCK * K4 int16 and K4 bytes, K4 = KH*KW*Cin rounded up to 4. */
-#define MCU_CONV_BLOCK 6
-
-/* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin] (and 3 spare bytes), bias [Cout] or NULL,
- * output [N,OH,OW,Cout]. scratch: 4-byte aligned, see MCU_CONV_BLOCK (the reference kernel takes NULL). */
+/* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin], bias [Cout] or NULL, output [N,OH,OW,Cout]. */
 void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                    const mcu_dims *input_dims, const int8_t *input,
                    const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                   const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+                   const mcu_dims *output_dims, int8_t *output);
+
+/* Output positions mcu_conv2d_s8_x6 computes at a time. */
+#define MCU_CONV_BLOCK 6
+
+/* CONV_2D on DSP cores, MCU_CONV_BLOCK output positions at a time: the results of mcu_conv2d_s8,
+ * with the filter followed by 3 spare bytes, one mcu_channel per output channel, and scratch
+ * (4-byte aligned, planned in the arena) of MCU_CONV_BLOCK * K4 int16 then K4 bytes, K4 =
+ * KH*KW*Cin rounded up to 4. With a 1x1 kernel, no padding and Cout <= Cin, output may be input. */
+void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                      const mcu_dims *input_dims, const int8_t *input,
+                      const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                      const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
 /* DEPTHWISE_CONV_2D. input [N,H,W,Cin], filter [1,KH,KW,Cout] (Cout = Cin * depth_multiplier),
  * bias [Cout] or NULL, output [N,OH,OW,Cout]. */
@@ -255,9 +273,10 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
 /* DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores, on a filter mcugen widens and groups by 4
  * channels (int16 [ceil(C/4)][KH*KW][4], channels in the order c, c+2, c+1, c+3) and a window of
  * rows * cols * 4 bytes of scratch (rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1, cols likewise);
- * bias_folded[c] = bias[c] + input_offset * sum of channel c's filter taps (wrapping as int32).
- * output may be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
-void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+ * bias_folded[c] = bias[c] + input_offset * sum of channel c's filter taps (wrapping as int32), zero
+ * up to a whole group of 4; channels: one per output channel, then copies of the last up to a whole
+ * group. output may be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
+void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                 const mcu_dims *input_dims, const int8_t *input,
                                 const mcu_dims *filter_dims, const int16_t *filter_x4,
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
@@ -273,8 +292,8 @@ void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant
 /* FULLY_CONNECTED on DSP cores, on constants mcugen lays out for it: the filter interleaved, per group
  * of 4 units and per 4 values, as the 4 units' words ([ceil(Cout/4)][K4/4][4][4] int8, zero-padded,
  * K4 = accum rounded up to 4), and bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d]
- * (wrapping as int32). Results equal mcu_fully_connected_s8's. */
-void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
+ * (wrapping as int32; zero up to a whole group of 4). Results equal mcu_fully_connected_s8's. */
+void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *channels,
                                const mcu_dims *input_dims, const int8_t *input,
                                const int8_t *filter, const int32_t *bias_folded,
                                const mcu_dims *output_dims, int8_t *output);

@@ -10,9 +10,8 @@
 void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                    const mcu_dims *input_dims, const int8_t *input,
                    const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                   const mcu_dims *output_dims, int8_t *output, int16_t *scratch)
+                   const mcu_dims *output_dims, int8_t *output)
 {
-    (void)scratch; /* the optimized kernel's */
     const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
     const int32_t k_h = filter_dims->h, k_w = filter_dims->w;
     const int32_t out_h = output_dims->h, out_w = output_dims->w, out_c = output_dims->c;

@@ -3,7 +3,7 @@
  * model:   kws_dscnn.tflite (sha256 aeea436800704fce17b17292e4412630ad856e9d777c044c64ef748a880bd0ae)
  * options: --name model
  *
- * 13 layers, 2,656,768 MACs, 30,111 B of constants, arena 16,000 B.
+ * 13 layers, 2,656,768 MACs, 30,096 B of constants, arena 16,000 B.
  * Every multiplier, shift, padding, clamp and table below was computed at build time, as TFLM's Prepare would.
  */
 #include <stddef.h>
@@ -135,7 +135,7 @@ static const mcu_dims conv_2d_0_filter_dims MODEL_CONST = {
     .w = 4,
     .c = 1,
 };
-static const int8_t conv_2d_0_filter[2563] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_0_filter[2560] MCU_ALIGN(4) MODEL_CONST = {
     -6, 19, -11, 18, 83, 21, -47, -25, 127, 59, -50, 44, 29, -35, 30, 110,
     -48, -85, 66, 34, -65, -14, 11, -92, -76, 19, -16, -76, -70, -3, 17, 17,
     6, 12, 17, -33, 41, 18, 18, -47, 16, 59, 70, -98, -24, 13, 121, -62,
@@ -296,7 +296,6 @@ static const int8_t conv_2d_0_filter[2563] MCU_ALIGN(4) MODEL_CONST = {
     12, 8, -56, 90, -19, 11, -18, 75, 5, 29, -42, -80, 17, -1, -6, -67,
     19, 76, 75, -68, 48, 88, 54, 12, 3, 20, 121, 122, -29, -35, 78, 127,
     -62, -69, 45, 96, -43, -89, 27, 37, -55, -44, 14, 24, 9, -21, -7, 38,
-    0, 0, 0,
 };
 static const int32_t conv_2d_0_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     -164, -419, 145, -892, -78, 42, 74, -326,
@@ -463,7 +462,7 @@ static const mcu_dims conv_2d_2_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 64,
 };
-static const int8_t conv_2d_2_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_2_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     53, -79, 3, 2, -34, 78, -30, 0, -65, -18, -1, 9, -10, 90, 23, -11,
     -52, -43, 83, -14, 25, 9, -60, -102, 24, 49, -11, -46, 28, -50, -96, 18,
     39, 13, -66, 83, 56, 110, -2, 37, -36, 25, -32, 14, -40, -5, -55, -38,
@@ -720,7 +719,6 @@ static const int8_t conv_2d_2_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
     41, -46, -2, -50, -90, -69, -65, -41, 65, -24, -110, -65, -51, -36, -9, 21,
     65, -48, -47, 85, -47, 10, 57, 91, 11, -28, -104, 15, -20, 34, 100, 62,
     -73, -40, 63, -99, -47, 47, 59, 8, 54, 14, 44, 8, 50, -42, 61, 17,
-    0, 0, 0,
 };
 static const int32_t conv_2d_2_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     2950, -2130, 1027, 1861, 2719, 2779, -2665, 3118,
@@ -887,7 +885,7 @@ static const mcu_dims conv_2d_4_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 64,
 };
-static const int8_t conv_2d_4_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_4_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     -60, 12, -4, -59, 41, -74, -31, 1, -62, -5, -37, 37, -26, 38, 45, -8,
     -80, 1, -21, 15, 84, 26, -28, -13, 46, 6, 41, -42, 61, 31, -127, -125,
     -42, 56, -38, 45, -3, 60, 51, -30, 24, 1, -66, 74, -55, 42, -36, -37,
@@ -1144,7 +1142,6 @@ static const int8_t conv_2d_4_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
     61, -85, -73, 52, -52, 61, -18, -42, 53, 101, -71, -46, -46, -97, 69, -8,
     45, 80, 33, 47, 106, -8, 37, -63, 6, 70, -43, 107, 63, 127, -18, -5,
     -38, 17, 1, -44, -62, 63, 62, 20, -42, -23, 71, 30, -55, -110, -74, 19,
-    0, 0, 0,
 };
 static const int32_t conv_2d_4_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     3050, -6036, -2792, -4920, 2566, 3719, -4042, 1847,
@@ -1311,7 +1308,7 @@ static const mcu_dims conv_2d_6_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 64,
 };
-static const int8_t conv_2d_6_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_6_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     6, 25, 14, 49, -29, 38, -93, 15, -38, -78, 115, -14, 50, -127, -3, -74,
     15, 2, -4, -5, 23, 19, 10, -76, -11, 9, -29, -13, 76, 42, -9, -64,
     -43, -96, -48, -49, 79, 11, 64, 24, 12, 32, -41, 4, -36, 81, -11, 21,
@@ -1568,7 +1565,6 @@ static const int8_t conv_2d_6_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
     -71, 4, -44, 30, -27, -25, 40, -73, -63, 103, 22, 26, -44, -27, 68, -17,
     62, -62, -30, -43, -42, 38, -66, -88, -40, -17, -67, 36, -70, -22, -56, 37,
     16, -99, 22, -65, -4, 27, -68, 89, -90, -30, 4, 59, 47, 83, -20, 89,
-    0, 0, 0,
 };
 static const int32_t conv_2d_6_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     3639, -3131, -1337, 2763, 1672, 1445, 1668, 1549,
@@ -1735,7 +1731,7 @@ static const mcu_dims conv_2d_8_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 64,
 };
-static const int8_t conv_2d_8_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_8_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     80, -27, -1, 36, -87, -21, 101, 57, -37, 94, 36, -1, -18, 20, -16, 10,
     -41, 5, 26, -38, -1, 82, -21, -6, 2, -14, -41, -37, 32, 14, 82, 13,
     36, -69, -73, -14, -42, -22, 1, 15, -18, 26, 8, -18, 71, 8, -61, 64,
@@ -1992,7 +1988,6 @@ static const int8_t conv_2d_8_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
     0, 29, -43, -15, -1, -28, -39, 16, -54, -49, 2, 18, -27, 68, -9, -41,
     4, -29, -39, -37, 42, 19, -9, -7, -4, 69, -39, -25, 3, 44, -15, -32,
     -36, -12, -19, -24, 9, 7, -38, 22, 6, 47, 25, -86, 5, 47, 127, -52,
-    0, 0, 0,
 };
 static const int32_t conv_2d_8_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     -1989, 1416, -2778, 1276, 5653, 3672, -528, 1344,
@@ -2174,7 +2169,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_0_params, &conv_2d_0_quant, &conv_2d_0_input_dims, arena + INPUT_0,
                   &conv_2d_0_filter_dims, conv_2d_0_filter, conv_2d_0_bias, &conv_2d_0_output_dims,
-                  arena + CONV_2D_0_OUT, NULL);
+                  arena + CONV_2D_0_OUT);
     LAYER_DONE(0);
 
     /* layer 1: DEPTHWISE_CONV_2D (depthwise_conv_2d_1)
@@ -2198,7 +2193,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_2_quant, &conv_2d_2_input_dims, arena + DEPTHWISE_CONV_2D_1_OUT,
                   &conv_2d_2_filter_dims, conv_2d_2_filter, conv_2d_2_bias, &conv_2d_2_output_dims,
-                  arena + CONV_2D_2_OUT, NULL);
+                  arena + CONV_2D_2_OUT);
     LAYER_DONE(2);
 
     /* layer 3: DEPTHWISE_CONV_2D (depthwise_conv_2d_3)
@@ -2222,7 +2217,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_4_params, &conv_2d_4_quant, &conv_2d_4_input_dims, arena + DEPTHWISE_CONV_2D_3_OUT,
                   &conv_2d_4_filter_dims, conv_2d_4_filter, conv_2d_4_bias, &conv_2d_4_output_dims,
-                  arena + CONV_2D_4_OUT, NULL);
+                  arena + CONV_2D_4_OUT);
     LAYER_DONE(4);
 
     /* layer 5: DEPTHWISE_CONV_2D (depthwise_conv_2d_5)
@@ -2246,7 +2241,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_6_params, &conv_2d_6_quant, &conv_2d_6_input_dims, arena + DEPTHWISE_CONV_2D_5_OUT,
                   &conv_2d_6_filter_dims, conv_2d_6_filter, conv_2d_6_bias, &conv_2d_6_output_dims,
-                  arena + CONV_2D_6_OUT, NULL);
+                  arena + CONV_2D_6_OUT);
     LAYER_DONE(6);
 
     /* layer 7: DEPTHWISE_CONV_2D (depthwise_conv_2d_7)
@@ -2270,7 +2265,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_8_params, &conv_2d_8_quant, &conv_2d_8_input_dims, arena + DEPTHWISE_CONV_2D_7_OUT,
                   &conv_2d_8_filter_dims, conv_2d_8_filter, conv_2d_8_bias, &conv_2d_8_output_dims,
-                  arena + CONV_2D_8_OUT, NULL);
+                  arena + CONV_2D_8_OUT);
     LAYER_DONE(8);
 
     /* layer 9: AVERAGE_POOL_2D (average_pool_2d_9)

@@ -3,7 +3,7 @@
  * model:   person_detect.tflite (sha256 77cac99d46416295fc3ec9cf752dec8e0c8aafd9421475da6c86439aee22e1c4)
  * options: --name model
  *
- * 31 layers, 7,157,888 MACs, 241,893 B of constants, arena 55,296 B.
+ * 31 layers, 7,157,888 MACs, 241,848 B of constants, arena 55,296 B.
  * Every multiplier, shift, padding, clamp and table below was computed at build time, as TFLM's Prepare would.
  */
 #include <stddef.h>
@@ -139,12 +139,12 @@ static const mcu_dims depthwise_conv_2d_0_filter_dims MODEL_CONST = {
     .w = 3,
     .c = 1,
 };
-static const int8_t depthwise_conv_2d_0_filter[75] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t depthwise_conv_2d_0_filter[72] MCU_ALIGN(4) MODEL_CONST = {
     -75, -127, -59, -14, 10, 16, 57, 106, 70, 121, 88, -37, 9, 14, 4, -127,
     -100, 29, -100, -127, -118, 8, 36, -116, 4, 62, 99, 103, 127, 60, 47, 107,
     38, 79, -73, 76, -32, 95, -20, -35, 127, -26, -15, 46, -14, 58, -26, -57,
     -127, -93, 78, 70, 119, -20, 87, -2, -81, 123, 1, -127, 40, 6, -47, -89,
-    -78, -88, -73, -35, -127, -64, -6, -111, 0, 0, 0,
+    -78, -88, -73, -35, -127, -64, -6, -111,
 };
 static const int32_t depthwise_conv_2d_0_bias[8] MCU_ALIGN(4) MODEL_CONST = {
     3774, -107, -84394, -13908, 20697, -6, 11487, -144486,
@@ -240,7 +240,7 @@ static const mcu_dims conv_2d_2_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 8,
 };
-static const int8_t conv_2d_2_filter[131] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_2_filter[128] MCU_ALIGN(4) MODEL_CONST = {
     -1, -7, -16, 15, 5, 6, -127, 4, -1, 116, -17, -2, -7, -127, 24, 22,
     127, -21, -9, 4, 0, 18, -11, -9, 32, -20, 6, -12, 127, 90, 122, -9,
     7, -6, 42, -17, 96, 10, 127, -18, -127, 85, 10, -6, -4, -69, 11, -2,
@@ -249,7 +249,6 @@ static const int8_t conv_2d_2_filter[131] MCU_ALIGN(4) MODEL_CONST = {
     -127, -37, 12, -6, 10, 13, -55, -8, 73, 90, 21, -15, -3, 96, -127, -3,
     4, -15, 1, 7, -94, 11, -127, -7, -76, -56, 7, 2, -86, 23, 127, 2,
     5, -39, -41, -16, 127, 35, -40, 29, 13, 10, 9, -15, -11, -22, 127, 0,
-    0, 0, 0,
 };
 static const int32_t conv_2d_2_bias[16] MCU_ALIGN(4) MODEL_CONST = {
     10064, 1130, -13056, -30284, -23349, 16426, 6518, -16943,
@@ -357,7 +356,7 @@ static const mcu_dims conv_2d_4_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 16,
 };
-static const int8_t conv_2d_4_filter[515] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_4_filter[512] MCU_ALIGN(4) MODEL_CONST = {
     3, 52, -18, -39, 56, 20, 13, -58, -36, 13, 29, -13, 127, 58, 1, 19,
     15, 60, -3, 13, -29, -39, -61, -81, -83, -4, 26, -1, -14, 127, -28, -36,
     13, 116, 13, 10, -37, -37, -42, -84, -28, 31, -4, 67, -1, 127, -7, 4,
@@ -390,7 +389,6 @@ static const int8_t conv_2d_4_filter[515] MCU_ALIGN(4) MODEL_CONST = {
     -20, 127, -28, -33, 3, -93, -34, -74, -88, 8, 15, -38, -2, -59, 26, -46,
     -28, 58, -54, -13, -6, -127, -48, -45, -14, 8, 16, -38, 23, 2, 26, 17,
     -127, -127, 118, -7, -41, -29, -38, -68, 81, 62, 101, -66, 55, 113, 67, -54,
-    0, 0, 0,
 };
 static const int32_t conv_2d_4_bias[32] MCU_ALIGN(4) MODEL_CONST = {
     -7649, 12287, -4433, 5851, -188, 21526, 5940, 3285,
@@ -515,7 +513,7 @@ static const mcu_dims conv_2d_6_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 32,
 };
-static const int8_t conv_2d_6_filter[1027] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_6_filter[1024] MCU_ALIGN(4) MODEL_CONST = {
     19, -23, -46, 20, -105, 65, -92, -21, 7, 29, 50, -5, -9, 10, -26, -2,
     -67, 108, 45, 28, -47, 58, 22, 45, 30, -8, 127, 19, 27, -61, 80, 43,
     -7, 23, -3, -26, 22, -22, -32, -104, -51, 50, -21, 60, 16, -8, 27, -17,
@@ -580,7 +578,6 @@ static const int8_t conv_2d_6_filter[1027] MCU_ALIGN(4) MODEL_CONST = {
     -2, 4, 47, 30, -31, 9, 49, 13, -14, -11, 11, -18, 8, -24, -8, 127,
     -107, -75, 0, 41, 4, 18, 1, 32, 66, -127, 25, 9, -21, -26, -26, -31,
     26, -54, -8, 1, -11, -55, -20, -88, -25, -70, -46, 39, 0, 63, 34, -70,
-    0, 0, 0,
 };
 static const int32_t conv_2d_6_bias[32] MCU_ALIGN(4) MODEL_CONST = {
     -4742, -4160, 6985, 8647, 29773, 31270, -15227, -27327,
@@ -713,7 +710,7 @@ static const mcu_dims conv_2d_8_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 32,
 };
-static const int8_t conv_2d_8_filter[2051] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_8_filter[2048] MCU_ALIGN(4) MODEL_CONST = {
     -9, -18, -13, 53, -6, -78, -9, 95, 80, -2, -42, -4, 17, 32, -43, -105,
     32, 0, -31, -9, -73, 51, -20, -15, -47, 19, -5, 79, 127, -91, -6, -114,
     -27, -25, -6, 52, 3, -12, -18, 33, 1, -107, 15, -117, 7, 3, -93, -56,
@@ -842,7 +839,6 @@ static const int8_t conv_2d_8_filter[2051] MCU_ALIGN(4) MODEL_CONST = {
     15, 14, -15, -94, -63, -67, -49, 22, -55, 127, 36, -4, -15, -38, 24, 16,
     24, -6, 17, 51, 3, -36, -26, -31, 27, -94, -43, 35, -37, -10, -33, -49,
     36, -1, -33, 127, 22, -45, -9, -11, -48, -80, 5, 13, 11, 21, -78, -19,
-    0, 0, 0,
 };
 static const int32_t conv_2d_8_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     12683, 36581, 6206, 1236, 15834, -3683, 22110, 15586,
@@ -1009,7 +1005,7 @@ static const mcu_dims conv_2d_10_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 64,
 };
-static const int8_t conv_2d_10_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_10_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     -13, 50, 11, 36, -1, 57, 20, -2, 28, 47, -31, 30, 11, -44, -74, -49,
     49, -10, 127, -20, 72, -41, 74, -35, 52, 72, -30, -53, 38, 31, 1, -69,
     -30, 26, 30, -45, -3, -57, -92, -29, 16, 18, -33, 69, -10, -32, 41, -32,
@@ -1266,7 +1262,6 @@ static const int8_t conv_2d_10_filter[4099] MCU_ALIGN(4) MODEL_CONST = {
     -33, -8, 108, -39, 22, 74, 28, 26, -22, -43, -53, -35, 0, 4, -16, -64,
     2, -2, -12, 46, 2, 70, -32, -33, -78, 41, 23, -44, -41, 68, -33, -4,
     7, -18, 35, -1, 20, 31, -37, -71, -95, 4, -15, -109, 1, -39, -126, 127,
-    0, 0, 0,
 };
 static const int32_t conv_2d_10_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     3895, -6563, -8843, -2066, -1372, -2617, 3082, 5851,
@@ -1449,7 +1444,7 @@ static const mcu_dims conv_2d_12_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 64,
 };
-static const int8_t conv_2d_12_filter[8195] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_12_filter[8192] MCU_ALIGN(4) MODEL_CONST = {
     53, 12, -62, 4, 86, 26, 20, 47, 73, -32, 17, 0, 20, -33, -5, 20,
     7, -19, 97, 79, 8, 0, 41, -15, -41, 13, -99, -77, 10, 54, 0, -127,
     -107, 14, 1, 8, 24, -38, -21, 70, 33, 70, -64, -26, 53, 40, 44, 0,
@@ -1962,7 +1957,6 @@ static const int8_t conv_2d_12_filter[8195] MCU_ALIGN(4) MODEL_CONST = {
     1, 30, 17, -47, -71, -1, 28, -34, 20, -35, -25, 78, 1, -21, -78, 97,
     44, 75, 2, -39, 9, -34, -56, 6, 34, 14, 3, -30, -9, 24, -16, -2,
     -46, -9, -30, 44, 27, 46, -7, -15, -36, 24, 2, -127, -23, 6, -59, 34,
-    0, 0, 0,
 };
 static const int32_t conv_2d_12_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -10120, 9768, 3524, 3796, 6896, 10020, -10752, 9224,
@@ -2213,7 +2207,7 @@ static const mcu_dims conv_2d_14_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 128,
 };
-static const int8_t conv_2d_14_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_14_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     -70, -49, -123, -50, 12, -97, -1, -21, 12, -91, -38, -21, 18, -38, -16, 96,
     -8, 0, -16, -97, -26, 9, -17, -19, 2, -7, 79, -23, 68, -82, 92, 77,
     -14, -25, -39, 49, -8, -48, -45, 45, 3, -36, 0, 54, 14, -1, -5, 26,
@@ -3238,7 +3232,6 @@ static const int8_t conv_2d_14_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
     -9, -19, -53, 82, -2, 0, 127, -39, 57, 50, -79, 13, -64, 8, -5, 22,
     -75, 16, 14, 18, 49, -37, 67, -56, -54, -16, -47, -1, -10, 15, -2, 95,
     -62, 54, -25, 12, 29, 21, -21, 16, -15, -57, 10, 43, -19, -42, 44, -62,
-    0, 0, 0,
 };
 static const int32_t conv_2d_14_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -13202, 13929, -4357, 19492, 1971, 16278, -11551, -521,
@@ -3489,7 +3482,7 @@ static const mcu_dims conv_2d_16_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 128,
 };
-static const int8_t conv_2d_16_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_16_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     64, -64, 50, -9, 56, -20, -13, -32, -103, -56, 10, 5, -78, 47, 28, -55,
     8, -27, 11, 25, 5, 18, 5, 41, -52, 18, -17, -10, 55, -23, -63, -26,
     -14, -17, 40, -24, -44, -8, 20, -58, 65, 35, 6, 89, 38, 9, -13, -21,
@@ -4514,7 +4507,6 @@ static const int8_t conv_2d_16_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
     -3, -4, 38, 43, 0, -18, 18, -40, 55, 12, 58, -92, -12, -52, 34, -10,
     24, 6, -34, -40, -9, 34, -64, 36, 27, 45, 82, 0, -72, 70, -57, -35,
     55, -69, 24, -24, 28, 43, -60, -34, -51, 63, -7, 94, -11, 22, -51, 10,
-    0, 0, 0,
 };
 static const int32_t conv_2d_16_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     155, -3073, 291, -902, -9942, 1420, 14554, -9272,
@@ -4765,7 +4757,7 @@ static const mcu_dims conv_2d_18_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 128,
 };
-static const int8_t conv_2d_18_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_18_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     -37, 2, 32, -102, 37, 20, 25, 127, -59, 108, -2, -41, 39, -48, 5, -17,
     33, -37, 92, -58, 15, 8, -8, 1, 42, -1, -53, -11, -31, 40, -91, -108,
     69, -3, -35, -9, -42, -5, 24, -38, 10, -8, -20, 35, -30, 40, -41, 58,
@@ -5790,7 +5782,6 @@ static const int8_t conv_2d_18_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
     -23, 3, -20, 50, 25, -53, -39, -64, -27, 73, 51, 31, -6, -2, -56, 72,
     42, 15, -40, 27, -38, -4, -38, -3, -40, 37, -59, 47, 1, -48, 25, 5,
     10, -51, -1, -12, 25, -2, 15, -6, -13, -31, -42, 23, -54, -30, 127, 35,
-    0, 0, 0,
 };
 static const int32_t conv_2d_18_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -1872, -7549, 13994, 3191, -614, 3228, -8690, 7104,
@@ -6041,7 +6032,7 @@ static const mcu_dims conv_2d_20_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 128,
 };
-static const int8_t conv_2d_20_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_20_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     12, -79, 10, 127, 12, -2, -10, -1, -102, -43, -55, 0, -8, -68, -28, -32,
     33, 40, 6, -19, 48, 30, -54, -49, 15, 5, -37, -23, -22, -44, 13, -75,
     48, -35, -24, 75, -93, -36, 28, 43, -16, 59, -49, 31, -38, 18, -3, -5,
@@ -7066,7 +7057,6 @@ static const int8_t conv_2d_20_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
     30, -9, 25, 29, -5, -65, 50, 15, -33, 17, 55, 47, -14, 108, 74, -13,
     29, 31, -95, -34, 58, 63, -44, -33, -22, -47, 3, -29, -71, 22, 68, -77,
     -47, -38, -4, 68, 66, -22, 39, 88, -40, 8, -32, -22, 2, -7, 37, 38,
-    0, 0, 0,
 };
 static const int32_t conv_2d_20_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     7116, 8066, 11755, 11674, 9983, 13615, -11115, 5359,
@@ -7317,7 +7307,7 @@ static const mcu_dims conv_2d_22_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 128,
 };
-static const int8_t conv_2d_22_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_22_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     18, -45, -3, -28, 12, 31, 0, 32, -48, -46, -65, 2, 38, 5, 39, -33,
     4, 23, 59, -7, -34, -36, 20, 50, -50, -56, 38, 17, 13, -48, -38, -3,
     14, 51, 60, 41, -33, -23, -22, 3, -62, -24, 28, -54, -37, 127, -69, -21,
@@ -8342,7 +8332,6 @@ static const int8_t conv_2d_22_filter[16387] MCU_ALIGN(4) MODEL_CONST = {
     8, -5, 60, 10, 18, -7, -39, -27, -56, 37, 46, -70, 31, -3, -9, 3,
     65, -39, -99, 52, -34, 57, 92, 43, 5, 45, 0, 52, 40, -26, 33, 56,
     -46, 9, 6, -71, 71, -33, 7, -57, 35, -4, 39, 50, -11, -32, 36, 34,
-    0, 0, 0,
 };
 static const int32_t conv_2d_22_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     2947, 10152, -7865, -554, -13760, 9683, -62, -15637,
@@ -8625,7 +8614,7 @@ static const mcu_dims conv_2d_24_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 128,
 };
-static const int8_t conv_2d_24_filter[32771] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_24_filter[32768] MCU_ALIGN(4) MODEL_CONST = {
     47, -10, -71, -41, 35, -11, 59, -30, 36, -65, 44, -7, 56, 15, 37, -55,
     0, 39, -32, -43, 16, -97, -12, 17, -47, 37, -16, 40, 115, -62, 17, -40,
     -4, 31, 59, 26, -19, 22, -13, -52, 1, -35, -50, 69, 29, -39, 58, 60,
@@ -10674,7 +10663,6 @@ static const int8_t conv_2d_24_filter[32771] MCU_ALIGN(4) MODEL_CONST = {
     -4, 60, 60, -9, -61, -20, 88, -32, 36, -33, 26, 64, 65, -6, 37, -11,
     0, -59, 63, -4, -43, 36, 26, -4, -10, -42, -78, 16, 12, -21, 2, 1,
     51, -41, 6, -30, 19, -1, 17, 56, -55, -41, -41, -21, -12, 21, -6, -38,
-    0, 0, 0,
 };
 static const int32_t conv_2d_24_bias[256] MCU_ALIGN(4) MODEL_CONST = {
     -6269, -22458, 13332, -16368, 4435, 4573, -830, -8002,
@@ -11093,7 +11081,7 @@ static const mcu_dims conv_2d_26_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 256,
 };
-static const int8_t conv_2d_26_filter[65539] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_26_filter[65536] MCU_ALIGN(4) MODEL_CONST = {
     38, -32, -31, -103, 3, 60, -46, -39, -25, 27, -39, -4, 19, -3, -56, -12,
     -15, -48, -34, 18, 16, 0, 27, -10, -52, -72, -78, 56, 53, -16, -6, 7,
     -2, -28, 27, 33, 43, -35, -18, 54, -31, -27, -61, -3, -1, -2, -25, -37,
@@ -15190,7 +15178,6 @@ static const int8_t conv_2d_26_filter[65539] MCU_ALIGN(4) MODEL_CONST = {
     -9, 39, 14, 9, 50, -9, -63, -8, 7, -9, -13, -93, -20, -59, 113, -31,
     4, -21, 62, -11, 3, 26, -31, -20, 26, -71, -10, 36, 33, -42, -41, 71,
     -71, -31, -17, -19, 21, 16, -32, -16, -76, 6, 54, -113, -19, 22, -58, 20,
-    0, 0, 0,
 };
 static const int32_t conv_2d_26_bias[256] MCU_ALIGN(4) MODEL_CONST = {
     6677, -3593, 3754, 26316, -4761, 7550, 1300, -11303,
@@ -15286,7 +15273,7 @@ static const mcu_dims conv_2d_28_filter_dims MODEL_CONST = {
     .w = 1,
     .c = 256,
 };
-static const int8_t conv_2d_28_filter[515] MCU_ALIGN(4) MODEL_CONST = {
+static const int8_t conv_2d_28_filter[512] MCU_ALIGN(4) MODEL_CONST = {
     -15, 37, -70, -93, -32, -21, -67, 40, -50, 32, -55, -5, 55, 40, 67, -22,
     112, -87, -32, 44, -31, -98, 95, -55, 82, -46, 40, 33, -53, -17, -62, 8,
     19, -59, 41, -6, 64, -6, 13, -3, -37, 22, 80, 67, -75, -15, 93, -36,
@@ -15319,7 +15306,6 @@ static const int8_t conv_2d_28_filter[515] MCU_ALIGN(4) MODEL_CONST = {
     83, -76, 41, -52, -37, 70, 38, 39, 82, 14, 69, -3, 23, -31, 107, -31,
     -75, 1, 43, -103, -7, 35, -25, 52, -53, 57, 45, -62, 67, 90, 14, -21,
     59, -28, 25, -44, 76, 48, 107, 62, -36, 70, 57, 56, -50, 71, 44, -58,
-    0, 0, 0,
 };
 static const int32_t conv_2d_28_bias[2] MCU_ALIGN(4) MODEL_CONST = {
     16267, -17079,
@@ -15387,7 +15373,7 @@ int model_invoke(void)
     mcu_conv2d_s8(&depthwise_conv_2d_0_params, &depthwise_conv_2d_0_quant, &depthwise_conv_2d_0_input_dims,
                   arena + INPUT_0, &depthwise_conv_2d_0_filter_dims, depthwise_conv_2d_0_filter,
                   depthwise_conv_2d_0_bias, &depthwise_conv_2d_0_output_dims,
-                  arena + DEPTHWISE_CONV_2D_0_OUT, NULL);
+                  arena + DEPTHWISE_CONV_2D_0_OUT);
     LAYER_DONE(0);
 
     /* layer 1: DEPTHWISE_CONV_2D (depthwise_conv_2d_1)
@@ -15411,7 +15397,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_2_quant, &conv_2d_2_input_dims, arena + DEPTHWISE_CONV_2D_1_OUT,
                   &conv_2d_2_filter_dims, conv_2d_2_filter, conv_2d_2_bias, &conv_2d_2_output_dims,
-                  arena + CONV_2D_2_OUT, NULL);
+                  arena + CONV_2D_2_OUT);
     LAYER_DONE(2);
 
     /* layer 3: DEPTHWISE_CONV_2D (depthwise_conv_2d_3)
@@ -15435,7 +15421,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_4_params, &conv_2d_4_quant, &conv_2d_4_input_dims, arena + DEPTHWISE_CONV_2D_3_OUT,
                   &conv_2d_4_filter_dims, conv_2d_4_filter, conv_2d_4_bias, &conv_2d_4_output_dims,
-                  arena + CONV_2D_4_OUT, NULL);
+                  arena + CONV_2D_4_OUT);
     LAYER_DONE(4);
 
     /* layer 5: DEPTHWISE_CONV_2D (depthwise_conv_2d_5)
@@ -15459,7 +15445,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_6_params, &conv_2d_6_quant, &conv_2d_6_input_dims, arena + DEPTHWISE_CONV_2D_5_OUT,
                   &conv_2d_6_filter_dims, conv_2d_6_filter, conv_2d_6_bias, &conv_2d_6_output_dims,
-                  arena + CONV_2D_6_OUT, NULL);
+                  arena + CONV_2D_6_OUT);
     LAYER_DONE(6);
 
     /* layer 7: DEPTHWISE_CONV_2D (depthwise_conv_2d_7)
@@ -15483,7 +15469,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_8_params, &conv_2d_8_quant, &conv_2d_8_input_dims, arena + DEPTHWISE_CONV_2D_7_OUT,
                   &conv_2d_8_filter_dims, conv_2d_8_filter, conv_2d_8_bias, &conv_2d_8_output_dims,
-                  arena + CONV_2D_8_OUT, NULL);
+                  arena + CONV_2D_8_OUT);
     LAYER_DONE(8);
 
     /* layer 9: DEPTHWISE_CONV_2D (depthwise_conv_2d_9)
@@ -15507,7 +15493,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_10_params, &conv_2d_10_quant, &conv_2d_10_input_dims,
                   arena + DEPTHWISE_CONV_2D_9_OUT, &conv_2d_10_filter_dims, conv_2d_10_filter,
-                  conv_2d_10_bias, &conv_2d_10_output_dims, arena + CONV_2D_10_OUT, NULL);
+                  conv_2d_10_bias, &conv_2d_10_output_dims, arena + CONV_2D_10_OUT);
     LAYER_DONE(10);
 
     /* layer 11: DEPTHWISE_CONV_2D (depthwise_conv_2d_11)
@@ -15531,7 +15517,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_12_params, &conv_2d_12_quant, &conv_2d_12_input_dims,
                   arena + DEPTHWISE_CONV_2D_11_OUT, &conv_2d_12_filter_dims, conv_2d_12_filter,
-                  conv_2d_12_bias, &conv_2d_12_output_dims, arena + CONV_2D_12_OUT, NULL);
+                  conv_2d_12_bias, &conv_2d_12_output_dims, arena + CONV_2D_12_OUT);
     LAYER_DONE(12);
 
     /* layer 13: DEPTHWISE_CONV_2D (depthwise_conv_2d_13)
@@ -15555,7 +15541,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_14_params, &conv_2d_14_quant, &conv_2d_14_input_dims,
                   arena + DEPTHWISE_CONV_2D_13_OUT, &conv_2d_14_filter_dims, conv_2d_14_filter,
-                  conv_2d_14_bias, &conv_2d_14_output_dims, arena + CONV_2D_14_OUT, NULL);
+                  conv_2d_14_bias, &conv_2d_14_output_dims, arena + CONV_2D_14_OUT);
     LAYER_DONE(14);
 
     /* layer 15: DEPTHWISE_CONV_2D (depthwise_conv_2d_15)
@@ -15579,7 +15565,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_16_params, &conv_2d_16_quant, &conv_2d_16_input_dims,
                   arena + DEPTHWISE_CONV_2D_15_OUT, &conv_2d_16_filter_dims, conv_2d_16_filter,
-                  conv_2d_16_bias, &conv_2d_16_output_dims, arena + CONV_2D_16_OUT, NULL);
+                  conv_2d_16_bias, &conv_2d_16_output_dims, arena + CONV_2D_16_OUT);
     LAYER_DONE(16);
 
     /* layer 17: DEPTHWISE_CONV_2D (depthwise_conv_2d_17)
@@ -15603,7 +15589,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_18_params, &conv_2d_18_quant, &conv_2d_18_input_dims,
                   arena + DEPTHWISE_CONV_2D_17_OUT, &conv_2d_18_filter_dims, conv_2d_18_filter,
-                  conv_2d_18_bias, &conv_2d_18_output_dims, arena + CONV_2D_18_OUT, NULL);
+                  conv_2d_18_bias, &conv_2d_18_output_dims, arena + CONV_2D_18_OUT);
     LAYER_DONE(18);
 
     /* layer 19: DEPTHWISE_CONV_2D (depthwise_conv_2d_19)
@@ -15627,7 +15613,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_20_params, &conv_2d_20_quant, &conv_2d_20_input_dims,
                   arena + DEPTHWISE_CONV_2D_19_OUT, &conv_2d_20_filter_dims, conv_2d_20_filter,
-                  conv_2d_20_bias, &conv_2d_20_output_dims, arena + CONV_2D_20_OUT, NULL);
+                  conv_2d_20_bias, &conv_2d_20_output_dims, arena + CONV_2D_20_OUT);
     LAYER_DONE(20);
 
     /* layer 21: DEPTHWISE_CONV_2D (depthwise_conv_2d_21)
@@ -15651,7 +15637,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_22_params, &conv_2d_22_quant, &conv_2d_22_input_dims,
                   arena + DEPTHWISE_CONV_2D_21_OUT, &conv_2d_22_filter_dims, conv_2d_22_filter,
-                  conv_2d_22_bias, &conv_2d_22_output_dims, arena + CONV_2D_22_OUT, NULL);
+                  conv_2d_22_bias, &conv_2d_22_output_dims, arena + CONV_2D_22_OUT);
     LAYER_DONE(22);
 
     /* layer 23: DEPTHWISE_CONV_2D (depthwise_conv_2d_23)
@@ -15675,7 +15661,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_24_params, &conv_2d_24_quant, &conv_2d_24_input_dims,
                   arena + DEPTHWISE_CONV_2D_23_OUT, &conv_2d_24_filter_dims, conv_2d_24_filter,
-                  conv_2d_24_bias, &conv_2d_24_output_dims, arena + CONV_2D_24_OUT, NULL);
+                  conv_2d_24_bias, &conv_2d_24_output_dims, arena + CONV_2D_24_OUT);
     LAYER_DONE(24);
 
     /* layer 25: DEPTHWISE_CONV_2D (depthwise_conv_2d_25)
@@ -15699,7 +15685,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_26_params, &conv_2d_26_quant, &conv_2d_26_input_dims,
                   arena + DEPTHWISE_CONV_2D_25_OUT, &conv_2d_26_filter_dims, conv_2d_26_filter,
-                  conv_2d_26_bias, &conv_2d_26_output_dims, arena + CONV_2D_26_OUT, NULL);
+                  conv_2d_26_bias, &conv_2d_26_output_dims, arena + CONV_2D_26_OUT);
     LAYER_DONE(26);
 
     /* layer 27: AVERAGE_POOL_2D (average_pool_2d_27)
@@ -15717,7 +15703,7 @@ int model_invoke(void)
      */
     mcu_conv2d_s8(&conv_2d_28_params, &conv_2d_28_quant, &conv_2d_28_input_dims,
                   arena + AVERAGE_POOL_2D_27_OUT, &conv_2d_28_filter_dims, conv_2d_28_filter,
-                  conv_2d_28_bias, &conv_2d_28_output_dims, arena + CONV_2D_28_OUT, NULL);
+                  conv_2d_28_bias, &conv_2d_28_output_dims, arena + CONV_2D_28_OUT);
     LAYER_DONE(28);
 
     /* layer 29: RESHAPE (reshape_29)

@@ -1,7 +1,8 @@
 #include "mcu_nn_dsp.h"
 
 /*
- * CONV_2D for cores with the DSP extension: the contract and results of src/mcu_conv2d_s8.c.
+ * CONV_2D for cores with the DSP extension: the results of src/mcu_conv2d_s8.c, on constants
+ * mcugen lays out for it (the filter with 3 spare bytes, the channel table) and scratch.
  *
  * Output positions go MCU_CONV_BLOCK at a time. Each position's kernel patch (the taps times the
  * input channels, K values, padded to K4 = K rounded up to 4) is widened once into int16 with the
@@ -75,7 +76,7 @@ static void widen_patch(const int8_t *src, int32_t k4, int16x2_t offset, uint32_
  * output of position p goes to out[p * out_c + c]. Positions past `count` compute on stale
  * scratch and are not stored.
  */
-static void block_channels(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, const uint32_t *cols,
+static void block_channels(const mcu_conv_params *conv, const mcu_channel *channels, const uint32_t *cols,
                            int32_t count, int32_t taps, int32_t k4, int32_t out_c, const int8_t *filter,
                            const int32_t *bias, int8_t *out)
 {
@@ -123,24 +124,23 @@ static void block_channels(const mcu_conv_params *conv, const mcu_per_channel_qu
         acc[3] = a3;
         acc[4] = a4;
         acc[5] = a5;
-        mcu_channel ch;
-        mcu_channel_init(&ch, quant, c, bias, mcu_bias_limit(taps));
-        if (ch.fast) {
+        const mcu_channel *ch = &channels[c];
+        if (ch->fast) {
             for (int32_t p = 0; p < count; ++p) {
-                out[p * out_c + c] = mcu_channel_output(acc[p], &ch, 1, conv->output_offset, conv->activation);
+                out[p * out_c + c] = mcu_channel_output(acc[p], ch, 1, conv->output_offset, conv->activation);
             }
         } else {
             for (int32_t p = 0; p < count; ++p) {
-                out[p * out_c + c] = mcu_channel_output(acc[p], &ch, 0, conv->output_offset, conv->activation);
+                out[p * out_c + c] = mcu_channel_output(acc[p], ch, 0, conv->output_offset, conv->activation);
             }
         }
     }
 }
 
-void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
-                   const mcu_dims *input_dims, const int8_t *input,
-                   const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                   const mcu_dims *output_dims, int8_t *output, int16_t *scratch)
+void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                      const mcu_dims *input_dims, const int8_t *input,
+                      const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                      const mcu_dims *output_dims, int8_t *output, int16_t *scratch)
 {
     const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
     const int32_t taps = filter_dims->h * filter_dims->w * in_c, k4 = (taps + 3) & ~3;
@@ -165,6 +165,6 @@ void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *qua
             }
             widen_patch(src, k4, offset, cols + 2 * p);
         }
-        block_channels(conv, quant, cols, count, taps, k4, out_c, filter, bias, output + first * out_c);
+        block_channels(conv, channels, cols, count, taps, k4, out_c, filter, bias, output + first * out_c);
     }
 }
