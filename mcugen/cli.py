@@ -149,6 +149,26 @@ def _has_dsp(board_id: str) -> bool:
     return board_id != HOST and load_board(board_id).dsp
 
 
+def _compile(args):
+    """The model lowered for args.board; with --tune, each layer's kernel measured first."""
+    from mcugen.boards import load_board
+    from mcugen.pipeline import compile_model
+
+    tuning = None
+    if args.tune:
+        if not _has_dsp(args.board):
+            raise McugenError(f"--tune chooses between the DSP and the reference kernels, and {args.board} "
+                              "runs only the reference ones", "build without --tune")
+        from mcugen.tune import tune
+
+        with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
+            tuning = tune(Path(args.model), load_board(args.board), tuple(args.outputs), Path(work))
+        chosen = len(tuning.layers) - len(tuning.reference)
+        print(f"tuned on {tuning.measured_on}: {chosen} of {len(tuning.layers)} layers faster with the DSP "
+              "kernels, the others keep the reference ones", file=sys.stderr)
+    return compile_model(args.model, tuple(args.outputs), dsp=_has_dsp(args.board), tuning=tuning)
+
+
 def cmd_build(args) -> int:
     from mcugen.boards import HOST, load_board
     from mcugen.build import format_report
@@ -159,7 +179,7 @@ def cmd_build(args) -> int:
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
     check_board(args.board)
-    g = compile_model(args.model, tuple(args.outputs), dsp=_has_dsp(args.board))
+    g = _compile(args)
     result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board), g)
     print(f"built {result.program}")
     print(format_report(result, g))
@@ -225,7 +245,7 @@ def cmd_test(args) -> int:
     builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
     if not builds_here:
         require_port(args.board, args.port, args.stock)
-    g = compile_model(args.model, tuple(args.outputs), dsp=_has_dsp(args.board))
+    g = _compile(args)
     samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
     labels = None
     if args.labels:
@@ -341,6 +361,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="use the board's stock PlatformIO platform and framework (needs internet once)")
         if model:
             outputs_arg(p)
+            p.add_argument("--tune", action="store_true",
+                           help="measure each layer's kernels on the emulated core and keep the fastest")
             p.add_argument("--sanitize", action="store_true",
                            help="host only: build with -fsanitize=address,undefined")
 

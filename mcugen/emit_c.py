@@ -244,7 +244,8 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
                    comment=f"{b.size} B, steps {b.first}..{b.last}")
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
     options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
-                        *(["(DSP kernels)"] if g.dsp else [])])
+                        *(["(DSP kernels)"] if g.dsp else []),
+                        *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,

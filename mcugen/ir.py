@@ -89,6 +89,7 @@ class Graph:
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     arena: object = None  # where activations live (mcugen.planner.ArenaPlan), set by plan_memory
     dsp: bool = False  # lowered for the optimized kernels of runtime_c/dsp/ (their scratch is planned)
+    tuning: object = None  # per-layer kernel choices measured by --tune (mcugen.tune.Tuning)
 
     def replace_ops(self, ops) -> "Graph":
         return dataclasses.replace(self, ops=tuple(ops))

@@ -22,9 +22,13 @@ def _header(kind: str, g: Graph, model: str, board: str) -> dict:
 
 
 def _layers(g: Graph) -> list[dict]:
-    return [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin,
-                 kernel=op.call.kernel if op.call else None, macs=ops.lookup(op.opcode).macs(g, op))
-            for k, op in enumerate(g.ops)]
+    layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin,
+                   kernel=op.call.kernel if op.call else None, macs=ops.lookup(op.opcode).macs(g, op))
+              for k, op in enumerate(g.ops)]
+    if g.tuning is not None:  # what --tune measured, per kernel, on which board
+        for k, measured in g.tuning.layers.items():
+            layers[k]["tuned"] = dict(board=g.tuning.measured_on, time=measured.times)
+    return layers
 
 
 def build_report(g: Graph, model: str, board: str, r: BuildResult) -> dict:
@@ -65,7 +69,7 @@ def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data:
                          outputs=[dict(max_abs_diff=d.max_abs_diff, unit=d.unit, differing=d.differing,
                                        rmse=d.rmse, cosine=d.cosine) for d in r.outputs])
                     for r in results],
-        layers=None, accuracy=accuracy, metrics=metrics or [])
+        layers=_layers(g) if g.tuning is not None else None, accuracy=accuracy, metrics=metrics or [])
     if results[0].layer_cycles:
         counts = [[unit.count(c) for c in r.layer_cycles] for r in results]
         report["layers"] = [dict(layer, time=_spread([c[k] for c in counts]))

@@ -33,10 +33,12 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
     return graph
 
 
-def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), dsp: bool = False) -> Graph:
+def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), dsp: bool = False,
+                  tuning=None) -> Graph:
     """Back end on top: each op's C kernel call, then every activation's place in the arena.
-    `dsp`: for a core with the DSP extension (Board.dsp), whose optimized kernels need scratch."""
+    `dsp`: for a core with the DSP extension (Board.dsp), whose optimized kernels need scratch.
+    `tuning`: the per-layer kernel choices `--tune` measured (mcugen.tune)."""
     graph = lower(model_path, outputs)
-    graph = lower_ops(graph, dsp)     # one kernel call per op (RESHAPE: none, it aliases)
+    graph = lower_ops(graph, dsp, tuning)  # one kernel call per op (RESHAPE: none, it aliases)
     graph = plan_memory(graph)        # lifetimes -> arena offsets
     return graph

@@ -485,3 +485,27 @@ def test_the_firmware_project_can_be_moved_and_rebuilt(tmp_path):
                           text=True, env=env)
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert (moved / ".pio" / "build" / "offline" / "firmware.elf").exists()
+
+
+def test_tune_measures_each_layer_and_keeps_the_faster_kernel(capsys, tmp_path):
+    """--tune on a small model: every layer with a DSP and a reference kernel is measured on QEMU,
+    the faster is the one built (recorded in the report and the generated C), outputs bit-exact."""
+    report = tmp_path / "r.json"
+    code, _, err = run_cli(capsys, "test", SHARED_MODELS / "tflm_micro_speech.tflite", "--board", "mps2-an386",
+                           "--tune", "--samples", "2", "--out", tmp_path / "fw", "--json", report)
+    assert code == 0 and "tuned on mps2-an386" in err, err
+    r = checked_report(report, "test")
+    assert r["passed"] == 2 and r["failed"] == 0
+    tuned = [layer for layer in r["layers"] if "tuned" in layer]
+    assert {layer["name"] for layer in tuned} == {"depthwise_conv_2d_1", "fully_connected_2"}
+    for layer in tuned:
+        times = layer["tuned"]["time"]
+        assert len(times) == 2 and layer["kernel"] == min(times, key=times.get)
+    source = (tmp_path / "fw" / "src" / "model.c").read_text()
+    assert "--tune (measured on mps2-an386)" in source and source.count("tuned on mps2-an386:") == 2
+
+
+def test_tune_on_a_core_without_dsp_is_one_clear_error(capsys):
+    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "tflm_hello_world.tflite", "--board", "lm3s6965evb",
+                           "--tune")
+    assert_one_error_line(code, err, "--tune", "runs only the reference ones")

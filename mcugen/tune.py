@@ -1,0 +1,84 @@
+"""`--tune`: per layer, the kernel variant that runs fewest instructions, measured on the board's core.
+
+On a core with the DSP extension a layer has two variants: the optimized kernel of runtime_c/dsp/
+and the reference kernel of runtime_c/src/. Which is faster depends on the layer's shapes (a few
+channels, a tiny spatial size, a block of six positions that is mostly padding), so instead of
+guessing, the model is built both ways for an emulated board with the same core, each build runs
+one sample under QEMU (where instruction counts are exact and repeatable) with per-layer timing,
+and every layer keeps its faster variant. Both builds must be bit-exact with the golden model;
+the layers' timings don't depend on each other's kernels, so one run per variant covers all
+combinations. The choice is recorded in each layer's comment in the generated C (Call.note) and
+in the build report (Tuning.layers).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcugen.boards import Board, all_boards
+from mcugen.errors import McugenError
+from mcugen.ir import Graph
+
+VARIANTS = {"dsp": True, "reference": False}
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One layer's variants: time per kernel (in the emulated board's clock units)."""
+
+    times: dict
+    reference_kernel: str
+
+    @property
+    def chosen(self) -> str:
+        return min(self.times, key=lambda kernel: (self.times[kernel], kernel != self.reference_kernel))
+
+
+@dataclass(frozen=True)
+class Tuning:
+    measured_on: str  # the emulated board
+    layers: dict  # op index -> Measured, for the layers with more than one variant
+
+    @property
+    def reference(self) -> frozenset[int]:
+        """Ops whose reference kernel won (or tied)."""
+        return frozenset(i for i, m in self.layers.items() if m.chosen == m.reference_kernel)
+
+
+def emulator_for(board: Board) -> Board:
+    """The board itself when QEMU runs it, else an emulated board with the same core."""
+    if board.emulated:
+        return board
+    for other in all_boards().values():
+        if other.emulated and other.core == board.core and other.dsp == board.dsp:
+            return other
+    raise McugenError(f"--tune measures on an emulated {board.core}, and no board in boards/ emulates one",
+                      "build without --tune")
+
+
+def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -> Tuning:
+    from mcugen.compare import random_inputs
+    from mcugen.firmware import build_board
+    from mcugen.outdir import OutDir
+    from mcugen.pipeline import compile_model
+    from mcugen.validate import run_on_target
+
+    emulator = emulator_for(board)
+    timed: dict[str, tuple[Graph, list[int]]] = {}
+    for k, (variant, dsp) in enumerate(VARIANTS.items(), start=1):
+        print(f"tuning {k}/{len(VARIANTS)}: {variant} kernels on {emulator.id}", file=sys.stderr, flush=True)
+        g = compile_model(model_path, outputs, dsp=dsp)
+        result = build_board(g, emulator, OutDir(work / variant), Path(model_path).name)
+        _, results = run_on_target(emulator.id, result.program, g, random_inputs(g, 1, seed=0), profile=True)
+        if not results[0].passed:
+            raise McugenError(f"internal error: the {variant} kernels are not bit-exact on {emulator.id} while tuning",
+                              "build without --tune and report this model")
+        timed[variant] = (g, results[0].layer_cycles)
+    (fast_g, fast_t), (ref_g, ref_t) = timed["dsp"], timed["reference"]
+    layers = {}
+    for i, (a, b) in enumerate(zip(fast_g.ops, ref_g.ops)):
+        if a.call is None or b.call is None or a.call.kernel == b.call.kernel:
+            continue
+        layers[i] = Measured({a.call.kernel: fast_t[i], b.call.kernel: ref_t[i]}, b.call.kernel)
+    return Tuning(emulator.id, layers)
