@@ -12,6 +12,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED_MODELS
 from mcugen.boards import all_boards, load_board, parse_board
@@ -27,7 +29,7 @@ from mcugen.transport import HostProcess
 from mcugen.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
 from mcugen.ops._window import out_size
 from test_cli import assert_one_error_line, checked_report, run_cli
-from test_single_ops import _conv_model
+from test_single_ops import _conv_model, conv_case
 from tflite_writer import ModelSpec
 
 SCHEMA = json.loads((ROOT / "boards" / "schema.json").read_text())
@@ -153,6 +155,26 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
         assert '#include "mcu_nn_dsp.h"' in (tmp_path / "fw" / "src" / f"{kernel}.c").read_text()
     _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 3, seed=8))
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
+
+
+@settings(max_examples=16, deadline=None)
+@given(st.booleans(), st.data())
+def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, data):
+    """The randomized single-op cases (tests/test_single_ops.py, whose golden model the oracles
+    check) built for the emulated Cortex-M4: the DSP kernels (CONV_2D in blocks, depthwise by
+    channel groups from a padded window, in place) bit-exact on QEMU, for drawn kernel sizes,
+    strides, dilations, padding, channel counts, depth multipliers, batches and quantizations."""
+    c = data.draw(conv_case(depthwise=depthwise))
+    m = _conv_model(c, depthwise)
+    if m is None:
+        return
+    tmp = tmp_path_factory.mktemp("dsp")
+    path = tmp / "op.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path, dsp=True)
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
+    _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 2, seed=c["seed"]))
+    assert all(r.passed for r in results), (c, [r.outputs for r in results])
 
 
 def _chain_of_newer_ops():

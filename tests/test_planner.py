@@ -101,3 +101,48 @@ def test_kernel_scratch_lives_at_its_own_step_only(tmp_path):
     assert buffers == {"input_0": (0, 0, 128), "conv_2d_0_out": (0, 1, 128), "conv_2d_0_scratch": (0, 0, 936)}
     assert g.arena.plan.conflicts() == [] and g.arena.plan.size == 128 + 128 + 936
     assert [b.name for b in compile_model(path).arena.plan.buffers] == ["input_0", "conv_2d_0_out"]
+
+
+def _pointwise_then_depthwise(tmp_path, x_shape, conv_out: int, dw_stride: int):
+    """x -> CONV_2D 1x1 (C -> conv_out) -> t -> DEPTHWISE 3x3 (stride dw_stride) -> y."""
+    m = ModelSpec()
+    c = x_shape[3]
+    x = m.tensor("x", x_shape, "int8", scale=0.05, zp=0)
+    w = m.const("w", np.ones((conv_out, 1, 1, c)), "int8", scale=[0.01] * conv_out, zp=[0] * conv_out, axis=0)
+    t = m.tensor("t", [*x_shape[:3], conv_out], "int8", scale=0.1, zp=0)
+    m.op("CONV_2D", [x, w, -1], [t], "Conv2DOptions", Padding="VALID", StrideW=1, StrideH=1)
+    dw = m.const("dw", np.ones((1, 3, 3, conv_out)), "int8", scale=[0.01] * conv_out, zp=[0] * conv_out, axis=3)
+    oh, ow = (-(-n // dw_stride) for n in x_shape[1:3])
+    y = m.tensor("y", [1, oh, ow, conv_out], "int8", scale=0.1, zp=0)
+    m.op("DEPTHWISE_CONV_2D", [t, dw, -1], [y], "DepthwiseConv2DOptions", Padding="SAME", StrideW=dw_stride,
+         StrideH=dw_stride, DepthMultiplier=1)
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "pw_dw.tflite"
+    path.write_bytes(m.build())
+    return path
+
+
+def test_dsp_pointwise_and_depthwise_run_in_place(tmp_path):
+    """x [1,6,5,8] -> 1x1 conv (8 -> 8) -> DEPTHWISE 3x3 stride 2 -> y [1,3,3,8]. On DSP cores both
+    kernels may overwrite their dying input (the 1x1 widens each block of positions before writing
+    it; the depthwise copies each group of channels out first): one 240 B buffer holds x, then t,
+    then y, beside the two scratch buffers. The reference kernels are not in-place safe: three buffers."""
+    path = _pointwise_then_depthwise(tmp_path, [1, 6, 5, 8], 8, 2)
+    g = compile_model(path, dsp=True)
+    x, t, y = g.inputs[0], g.ops[0].outputs[0], g.ops[1].outputs[0]
+    assert g.arena.buffer_of[x] == g.arena.buffer_of[t] == g.arena.buffer_of[y]
+    buffers = {b.name: (b.first, b.last, b.size) for b in g.arena.plan.buffers}
+    # the depthwise window: (3-1)*2 + 3 = 7 rows, (3-1)*2 + 3 = 7 columns, 4 channels
+    assert buffers == {"input_0": (0, 2, 240), "conv_2d_0_scratch": (0, 0, 6 * 8 * 2 + 8),
+                       "depthwise_conv_2d_1_scratch": (1, 1, 7 * 7 * 4)}
+    assert g.arena.plan.conflicts() == []
+    reference = compile_model(path)
+    assert len({reference.arena.buffer_of[k] for k in (x, t, y)}) == 3 and reference.arena.plan.conflicts() == []
+
+
+def test_pointwise_conv_that_widens_its_input_gets_its_own_buffer(tmp_path):
+    """A 1x1 conv with more outputs than inputs (8 -> 12) would write past the positions it has read."""
+    g = compile_model(_pointwise_then_depthwise(tmp_path, [1, 6, 5, 8], 12, 1), dsp=True)
+    x, t, y = g.inputs[0], g.ops[0].outputs[0], g.ops[1].outputs[0]
+    assert g.arena.buffer_of[x] != g.arena.buffer_of[t] == g.arena.buffer_of[y]
+    assert g.arena.plan.conflicts() == []
