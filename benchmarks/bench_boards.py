@@ -1,5 +1,5 @@
-"""Instructions per inference on the emulated Cortex-M4 (QEMU mps2-an386), and flash/RAM on the
-Arduino Nano 33 BLE, for the models ../shared/anchors.md measured with TFLM.
+"""Instructions per inference on the emulated Cortex-M4 (QEMU mps2-an386) and Cortex-M7 (mps2-an500),
+and flash/RAM on the Arduino Nano 33 BLE, for the models ../shared/anchors.md measured with TFLM.
 
     python benchmarks/bench_boards.py            # prints the tables and rewrites them in README.md
 
@@ -50,10 +50,10 @@ def op_class(g, op) -> str | None:
 
 
 def main() -> int:
-    an386, nano = load_board("mps2-an386"), load_board("nano33")
+    an386, an500, nano = load_board("mps2-an386"), load_board("mps2-an500"), load_board("nano33")
     per_tick = 1e9 / an386.clock_hz
-    speed = ["| model | MACs | mcugen instructions | TFLM reference | vs TFLM ref | TFLM + CMSIS-NN | vs CMSIS-NN |",
-             "|---|---|---|---|---|---|---|"]
+    speed = ["| model | MACs | mcugen instructions | TFLM reference | vs TFLM ref | TFLM + CMSIS-NN | vs CMSIS-NN "
+             "| mcugen on the M7 (an500) |", "|---|---|---|---|---|---|---|---|"]
     size = ["| model | mcugen flash B | mcugen RAM B (arena) | TFLM arena_used B |", "|---|---|---|---|"]
     per_op: dict[str, list] = {}
     for name, (ref, cmsis, tflm_arena) in ANCHORS.items():
@@ -63,6 +63,9 @@ def main() -> int:
             _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0), profile=True)
             assert results[0].passed, f"{name} is not bit-exact on {an386.id}"
             n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name)
+            m7 = build_board(g, an500, OutDir(Path(tmp) / "an500"), name)  # the same kernels built for the M7
+            _, on_m7 = run_on_target(an500.id, m7.program, g, random_inputs(g, 1, seed=0))
+            assert on_m7[0].passed, f"{name} is not bit-exact on {an500.id}"
         instructions = int(results[0].cycles * per_tick)
         for op, ticks in zip(g.ops, results[0].layer_cycles):
             kind = op_class(g, op)
@@ -73,7 +76,7 @@ def main() -> int:
                 done[2].add(name)
         macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
         speed.append(f"| {name} | {macs:,} | {instructions:,} | {ref:,} | {instructions / ref:.2f} | {cmsis:,} | "
-                     f"{instructions / cmsis:.2f} |")
+                     f"{instructions / cmsis:.2f} | {int(on_m7[0].cycles * 1e9 / an500.clock_hz):,} |")
         size.append(f"| {name} | {n.image.flash:,} | {n.image.ram:,} ({g.arena.plan.size:,}) | {tflm_arena:,} |")
         print(speed[-1], size[-1], sep="\n", flush=True)
     kinds = ["| layers | MACs | instructions | instructions / MAC | in |", "|---|---|---|---|---|"]
