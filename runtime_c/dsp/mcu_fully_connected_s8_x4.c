@@ -65,8 +65,7 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
         const int8_t *w = filter;
         for (int32_t o = 0; o < units; o += 4) {
             /* scalars, not an array: GCC keeps them in registers from the bias to the store */
-            int32_t a0 = bias_folded[o] + offset_share, a1 = bias_folded[o + 1] + offset_share;
-            int32_t a2 = bias_folded[o + 2] + offset_share, a3 = bias_folded[o + 3] + offset_share;
+            int32_t a0 = bias_folded[o], a1 = bias_folded[o + 1], a2 = bias_folded[o + 2], a3 = bias_folded[o + 3];
             const int8_t *x = input, *const end = input + 4 * whole;
             uint32_t even, odd, w01, w23, t;
             /* In assembly for the pair loads (LDRD), which GCC splits under this register pressure;
@@ -88,6 +87,12 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
                   [even] "=&r"(even), [odd] "=&r"(odd), [w01] "=&r"(w01), [w23] "=&r"(w23), [t] "=&r"(t)
                 : [end] "r"(end), [n] "r"(whole)
                 : "cc", "memory");
+            if (offset_share != 0) {
+                a0 += offset_share;
+                a1 += offset_share;
+                a2 += offset_share;
+                a3 += offset_share;
+            }
             if (depth % 4 != 0) {
                 a0 = last_values(a0, last_even, last_odd, w);
                 a1 = last_values(a1, last_even, last_odd, w + 4);
