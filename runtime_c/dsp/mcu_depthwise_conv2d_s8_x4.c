@@ -105,9 +105,10 @@ static void gather_group(const layout *lay, const mcu_dw_conv_params *dw, const 
 
 /* Every output of one group; a 3x3 kernel with adjacent columns runs its taps unrolled. `valid`,
  * `fast` and `three` are constants where the caller inlines this, so that each copy has one path. */
-static inline __attribute__((always_inline)) void group_outputs(const layout *lay, const mcu_dw_conv_params *dw, const mcu_channel ch[4],
-                                 int fast, int three, const int8_t *window, const int16_t *w,
-                                 const int32_t *bias, const mcu_dims *output_dims, int8_t *out, int32_t valid)
+static inline __attribute__((always_inline)) void group_outputs(
+    const layout *lay, const mcu_dw_conv_params *dw, const mcu_channel ch[4], int fast, int three,
+    const int8_t *window, const int16_t *w, const int32_t *bias, const mcu_dims *output_dims, int8_t *out,
+    int32_t valid)
 {
     const int32_t out_c = output_dims->c, rs = lay->row_step, offset = dw->output_offset;
     const mcu_activation act = dw->activation;
