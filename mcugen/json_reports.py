@@ -27,7 +27,7 @@ def _layers(g: Graph) -> list[dict]:
               for k, op in enumerate(g.ops)]
     if g.tuning is not None:  # what --tune measured, per kernel, on which board
         for k, measured in g.tuning.layers.items():
-            layers[k]["tuned"] = dict(board=g.tuning.measured_on, time=measured.times)
+            layers[k]["tuned"] = dict(board=g.tuning.measured_on, unit=g.tuning.unit, time=measured.times)
     return layers
 
 

@@ -25,7 +25,7 @@ VARIANTS = {"dsp": True, "reference": False}
 
 @dataclass(frozen=True)
 class Measured:
-    """One layer's variants: time per kernel (in the emulated board's clock units)."""
+    """One layer's variants: time per kernel (in Tuning.unit)."""
 
     times: dict
     reference_kernel: str
@@ -38,6 +38,7 @@ class Measured:
 @dataclass(frozen=True)
 class Tuning:
     measured_on: str  # the emulated board
+    unit: str  # what the times count: instructions under QEMU
     layers: dict  # op index -> Measured, for the layers with more than one variant
 
     @property
@@ -74,11 +75,12 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -
         if not results[0].passed:
             raise McugenError(f"internal error: the {variant} kernels are not bit-exact on {emulator.id} while tuning",
                               "build without --tune and report this model")
-        timed[variant] = (g, results[0].layer_cycles)
+        timed[variant] = (g, [results[0].unit.count(c) for c in results[0].layer_cycles])
+        unit = results[0].unit.name
     (fast_g, fast_t), (ref_g, ref_t) = timed["dsp"], timed["reference"]
     layers = {}
     for i, (a, b) in enumerate(zip(fast_g.ops, ref_g.ops)):
         if a.call is None or b.call is None or a.call.kernel == b.call.kernel:
             continue
         layers[i] = Measured({a.call.kernel: fast_t[i], b.call.kernel: ref_t[i]}, b.call.kernel)
-    return Tuning(emulator.id, layers)
+    return Tuning(emulator.id, unit, layers)

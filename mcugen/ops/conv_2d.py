@@ -93,12 +93,12 @@ def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, n
     return Call("mcu_conv2d_s8_x6", (conv, channel_table(p, bias, taps), *shapes, Const("filter", spare), *tail,
                                      Scratch(conv_scratch_bytes(taps))),
                 note=note + ", six positions at a time",
-                inplace_ok=pointwise_in_place(p, filter_data.shape, x_shape))
+                inplace_ok=pointwise_in_place(p, filter_data.shape))
 
 
-def pointwise_in_place(p: dict, filter_shape, x_shape) -> bool:
+def pointwise_in_place(p: dict, filter_shape) -> bool:
     """The optimized kernel widens a block's patches into scratch before writing the block's outputs;
     for a 1x1 kernel without padding, output position q's bytes end where input position q's end
     (or before, when out_c <= in_c), and input position q is at or after q: nothing unread is overwritten."""
     out_c, kh, kw, in_c = filter_shape
-    return (kh, kw) == (1, 1) and tuple(p["pad"]) == (0, 0) and out_c <= in_c == x_shape[3]
+    return (kh, kw) == (1, 1) and tuple(p["pad"]) == (0, 0) and out_c <= in_c

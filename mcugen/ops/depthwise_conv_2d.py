@@ -90,7 +90,7 @@ class DepthwiseConv2D(OpDef):
             input_offset=-p["input_zp"], output_offset=p["output_zp"],
             depth_multiplier=p["depth_multiplier"], stride=tile(p["stride"]),
             padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
-        head = (dw, per_channel(p), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
+        shapes = (dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
         bias = Const("bias", b.data) if b is not None else None
         tail = (dims("output_dims", y.shape), writes(op))
         note += f", depth multiplier {p['depth_multiplier']}"
@@ -101,12 +101,13 @@ class DepthwiseConv2D(OpDef):
             folded = fold_input_offset(b.data if b is not None else None,
                                        w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p["input_zp"])
             return Call("mcu_depthwise_conv2d_s8_x4", (
-                dw, channel_table(p, folded, kh * kw, groups_of=4), *head[2:], Const("filter_x4", widen4(w.data)),
+                dw, channel_table(p, folded, kh * kw, groups_of=4), *shapes, Const("filter_x4", widen4(w.data)),
                 Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), *tail,
                 Scratch(rows * cols * 4, "int8_t")),
                 note=note + ", four channels at a time from a padded window, input offset folded into the bias, "
                 "in place", inplace_ok=True)
-        return Call("mcu_depthwise_conv2d_s8", (*head, Const("filter", w.data), bias, *tail), note=note)
+        return Call("mcu_depthwise_conv2d_s8", (dw, per_channel(p), *shapes, Const("filter", w.data), bias, *tail),
+                    note=note)
 
 
 def widen4(w: np.ndarray) -> np.ndarray:

@@ -79,7 +79,7 @@ class FullyConnected(OpDef):
         fc = Struct("mcu_fc_params", "params", dict(
             input_offset=-p["input_zp"], filter_offset=-p["filter_zp"], output_offset=p["output_zp"],
             activation=activation(p)))
-        head = (fc, per_channel(p), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op))
+        rows_in = (Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op))
         bias = Const("bias", b.data) if b is not None else None
         tail = (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op))
         note = f"{rows} row(s) of {depth} -> {units} units"
@@ -90,10 +90,11 @@ class FullyConnected(OpDef):
             # per value, and a factor with a filter offset lies within 255, hence twice or four times.
             taps = (4 if p["filter_zp"] else 2) * depth
             return Call("mcu_fully_connected_s8_x4", (
-                fc, channel_table(p, folded, taps), *head[2:], Const("filter", interleave4(w.data)),
+                fc, channel_table(p, folded, taps), *rows_in, Const("filter", interleave4(w.data)),
                 Const("bias_folded", np.pad(folded, (0, -units % 4))), *tail),  # whole groups of 4 units
                 note=note + ", filter interleaved by 4 units, input offset folded into the bias")
-        return Call("mcu_fully_connected_s8", (*head, Const("filter", w.data), bias, *tail), note=note)
+        return Call("mcu_fully_connected_s8", (fc, per_channel(p), *rows_in, Const("filter", w.data), bias, *tail),
+                    note=note)
 
 
 def interleave4(w: np.ndarray) -> np.ndarray:

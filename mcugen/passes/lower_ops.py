@@ -23,6 +23,6 @@ def lower_ops(g: Graph, dsp: bool = False, tuning=None) -> Graph:
         call = ops.lookup(op.opcode).lower(without_dsp if op.index in reference else g, op)
         if measured is not None:
             times = ", ".join(f"{kernel} {t:,}" for kernel, t in measured.times.items())
-            call = dataclasses.replace(call, note=f"{call.note}; tuned on {tuning.measured_on}: {times}")
+            call = dataclasses.replace(call, note=f"{call.note}; tuned on {tuning.measured_on} ({tuning.unit}): {times}")
         lowered.append(dataclasses.replace(op, call=call))
     return g.replace_ops(lowered)
