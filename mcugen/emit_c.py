@@ -63,6 +63,7 @@ class _LayerEmitter:
     def __init__(self, g: Graph, op: Op, slice_name, scratch_name, section: str):
         self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
         self.scratch_name = scratch_name
+        self.scratches = 0  # Scratch arguments rendered so far
         self.prefix = layer_name(g, op)
         self.data: list[str] = []
         self.locals: list[str] = []
@@ -124,7 +125,9 @@ class _LayerEmitter:
 
     def arg(self, a) -> str:
         if isinstance(a, Scratch):
-            return self.scratch_name(self.op, a.ctype)
+            offset = self.op.call.scratch_offsets[self.scratches]
+            self.scratches += 1
+            return self.scratch_name(self.op, a.ctype, offset)
         if isinstance(a, Struct):
             return self.struct(a)
         if isinstance(a, Slice):
@@ -165,7 +168,12 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
     activation = op.attrs.get("fused_activation_function", "NONE")
     if activation != "NONE":
         lines.append(f"fused {activation}")
-    if op.call is None:
+    if op.fused_into is not None:
+        lines.append(f"no code here: layer {op.fused_into} runs it, a strip of rows at a time "
+                     "(the output never exists whole)")
+    elif op.call is None and op.outputs[0] not in g.arena.buffer_of:
+        lines.append("no code: a view of a fused layer's output")
+    elif op.call is None:
         lines.append(f"no code: the output is the input's bytes ({slice_name(op.outputs[0])})")
     macs = ops.lookup(op.opcode).macs(g, op)
     if macs:
@@ -229,8 +237,9 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     def slice_name(t: int) -> str:
         return f"arena + {names[g.arena.buffer_of[t]]}"
 
-    def scratch_name(op: Op, ctype: str) -> str:
-        return f"({ctype} *)(void *)(arena + {names[g.arena.scratch_of[op.index]]})"
+    def scratch_name(op: Op, ctype: str, offset: int) -> str:
+        at = f" + {offset}" if offset else ""
+        return f"({ctype} *)(void *)(arena + {names[g.arena.scratch_of[op.index]]}{at})"
 
     layers = []
     for op in g.ops:

@@ -66,6 +66,7 @@ class Op:
     attrs: dict = field(default_factory=dict)  # the op's builtin options, parsed
     params: dict = field(default_factory=dict)  # what TFLM computes in Prepare
     call: object = None  # its C kernel call (mcugen.lowering.Call), set by lower_ops
+    fused_into: int | None = None  # the op whose call does this op's work (passes/fuse_strips.py); its call is None
     origin: int = -1  # its index in the model file (what Netron and error messages show)
 
     def input(self, graph: "Graph", i: int) -> Tensor | None:

@@ -58,12 +58,22 @@ class Call:
     kernel: str  # C function, one per file: runtime_c/src/<kernel>.c (and/or runtime_c/dsp/<kernel>.c)
     args: tuple  # Const, Struct, Slice, int, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
-    inplace_ok: bool = False  # the output may share the first input's bytes (when no larger than it)
+    in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
 
     @property
+    def scratch_offsets(self) -> list[int]:
+        """Where each Scratch argument starts in the call's scratch buffer: one after the other, word aligned."""
+        offsets, end = [], 0
+        for a in self.args:
+            if isinstance(a, Scratch):
+                offsets.append(end)
+                end += (a.bytes + 3) // 4 * 4
+        return offsets + [end]
+
+    @property
     def scratch(self) -> int:
-        return sum(a.bytes for a in self.args if isinstance(a, Scratch))
+        return self.scratch_offsets[-1]
 
 
 def reads(op: Op, i: int = 0) -> Slice:

@@ -7,6 +7,7 @@ from mcugen.ir import Graph
 from mcugen.passes.check_support import check_support
 from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.fold_constants import fold_constants
+from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
@@ -40,5 +41,6 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), dsp: bo
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.tune)."""
     graph = lower(model_path, outputs)
     graph = lower_ops(graph, dsp, tuning)  # one kernel call per op (RESHAPE: none, it aliases)
+    graph = fuse_strips(graph)        # a conv run strip by strip inside its only consumer's call
     graph = plan_memory(graph)        # lifetimes -> arena offsets
     return graph

@@ -11,6 +11,9 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 - macs(g, op):    multiply-accumulates, for reports
 - lower(g, op):   its C kernel call (mcugen.lowering.Call), or None when the output
                   only renames the input's bytes (RESHAPE)
+- lower_fused(g, op, conv, operand): its call with `conv` (a CONV_2D whose output only this op
+                  reads, as input `operand`) run inside it a strip of rows at a time, so that the
+                  conv's output never exists whole; None (the default) where the op can't
 - fold(g, op):    its outputs computed at build time when no input is needed at run time
                   (shape arithmetic), else None; ops opt in with `foldable = True`
 - output_shape(g, op): the output shape the op computes from its inputs and options, which
@@ -75,6 +78,9 @@ class OpDef:
 
     def lower(self, g: Graph, op: Op):
         raise NotImplementedError(f"{op.opcode} has no C lowering")
+
+    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int):
+        return None
 
     def fold(self, g: Graph, op: Op) -> list[np.ndarray] | None:
         if not self.foldable or any(t >= 0 and not g.tensors[t].is_const for t in op.inputs):

@@ -137,7 +137,7 @@ class LutOp(OpDef):
         size = int(np.prod(op.input(g, 0).shape))
         table = op.params["lut"].astype(op.output(g).dtype).view(np.int8)
         return Call("mcu_lut_s8", (Const("table", table), size, reads(op), writes(op)),
-                    note="tabulated at build time for all 256 inputs", inplace_ok=True)
+                    note="tabulated at build time for all 256 inputs", in_place=0)
 
 
 def fold_input_offset(bias: np.ndarray | None, weight_sums: np.ndarray, input_zp: int) -> np.ndarray:

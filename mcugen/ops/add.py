@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
+from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
+from mcugen.ops.conv_2d import strips_of
 from mcugen.ops._quant import PairOp, fused_range, pair_table, problems_fused_activation
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_s8
 
@@ -53,13 +54,34 @@ class AddSub(PairOp):
                     golden_pairs=pair_table(tflm_arithmetic))
 
     def lower(self, g, op):
-        p = op.params
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        add = Struct("mcu_add_params", "params", dict(
-            input1_offset=-p["input1_zp"], input2_offset=-p["input2_zp"], output_offset=p["output_zp"],
-            left_shift=p["left_shift"], input1_multiplier=p["input1_multiplier"], input1_shift=p["input1_shift"],
-            input2_multiplier=p["input2_multiplier"], input2_shift=p["input2_shift"],
-            output_multiplier=p["output_multiplier"], output_shift=p["output_shift"],
-            operation=OPERATION[op.opcode], activation=activation(p)))
-        return Call("mcu_add_s8", (add, broadcast(a.shape, b.shape, y.shape), reads(op, 0), reads(op, 1),
-                                   writes(op)), inplace_ok=tuple(a.shape) == tuple(y.shape))
+        return Call("mcu_add_s8", (_params(op), broadcast(a.shape, b.shape, y.shape), reads(op, 0), reads(op, 1),
+                                   writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
+
+    def lower_fused(self, g, op, conv, operand):
+        """The residual of a ResNet block: the conv's strips go into a tile and are added to the
+        residual's rows, in its place when it dies here. ADD's arithmetic is symmetric, so the conv's
+        side becomes input 1 (its offset, multiplier and shift with it)."""
+        strips = strips_of(g, conv)
+        a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+        if strips is None or op.opcode != "ADD" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
+            return None
+        residual = 1 - operand
+        return Call("mcu_conv2d_add_s8_x6", (
+            *strips.args, strips.rows, _params(op, swap=operand == 1), reads(op, residual), writes(op),
+            strips.scratch, Scratch(strips.tile_bytes, "int8_t")),
+            note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
+                 "to the residual's rows",
+            in_place=None if op.input(g, residual).is_const else residual, extra_kernels=(*strips.kernels, "mcu_add_s8"))
+
+
+def _params(op, swap: bool = False) -> Struct:
+    """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1)."""
+    p = op.params
+    one, two = ("2", "1") if swap else ("1", "2")
+    return Struct("mcu_add_params", "params", dict(
+        input1_offset=-p[f"input{one}_zp"], input2_offset=-p[f"input{two}_zp"], output_offset=p["output_zp"],
+        left_shift=p["left_shift"], input1_multiplier=p[f"input{one}_multiplier"],
+        input1_shift=p[f"input{one}_shift"], input2_multiplier=p[f"input{two}_multiplier"],
+        input2_shift=p[f"input{two}_shift"], output_multiplier=p["output_multiplier"],
+        output_shift=p["output_shift"], operation=OPERATION[op.opcode], activation=activation(p)))

@@ -1,9 +1,13 @@
 """CONV_2D: TFLM reference_integer_ops::ConvPerChannel, as im2col + one matmul."""
 from __future__ import annotations
 
+import dataclasses
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
-from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
+from mcugen.lowering import Call, Const, Scratch, Slice, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -93,7 +97,7 @@ def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, n
     return Call("mcu_conv2d_s8_x6", (conv, channel_table(p, bias, taps), *shapes, Const("filter", spare), *tail,
                                      Scratch(conv_scratch_bytes(taps))),
                 note=note + ", six positions at a time",
-                inplace_ok=pointwise_in_place(p, filter_data.shape))
+                in_place=0 if pointwise_in_place(p, filter_data.shape) else None)
 
 
 def pointwise_in_place(p: dict, filter_shape) -> bool:
@@ -102,3 +106,30 @@ def pointwise_in_place(p: dict, filter_shape) -> bool:
     (or before, when out_c <= in_c), and input position q is at or after q: nothing unread is overwritten."""
     out_c, kh, kw, in_c = filter_shape
     return (kh, kw) == (1, 1) and tuple(p["pad"]) == (0, 0) and out_c <= in_c
+
+
+@dataclass(frozen=True)
+class Strips:
+    """A CONV_2D on mcu_conv2d_s8_x6 run a strip of rows at a time inside its consumer's call
+    (passes/fuse_strips.py): the arguments of mcu_conv2d_rows_s8_x6 before its rows, and the tile."""
+
+    args: tuple  # the conv's call arguments but its output and scratch, constants renamed conv_*
+    rows: int  # output rows per strip: the fewest whose positions fill whole blocks of CONV_BLOCK
+    tile_bytes: int  # one strip of output
+    scratch: Scratch  # the conv kernel's own
+    kernels: tuple = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_s8_x6")
+
+
+def strips_of(g, conv_op) -> Strips | None:
+    """How conv_op runs in strips, or None when it can't: only the DSP conv of one image does."""
+    call = conv_op.call
+    y = conv_op.output(g)
+    if call is None or call.kernel != "mcu_conv2d_s8_x6" or len(y.shape) != 4 or y.shape[0] != 1:
+        return None
+    *args, _, scratch = call.args
+    renamed = tuple(dataclasses.replace(a, name=f"conv_{a.name}") if isinstance(a, (Const, Struct)) else a
+                    for a in args)
+    assert not any(isinstance(a, Slice) and a.writable for a in renamed)
+    _, out_h, out_w, out_c = y.shape
+    rows = min(CONV_BLOCK // math.gcd(out_w, CONV_BLOCK), out_h)
+    return Strips(renamed, rows, rows * out_w * out_c, scratch)

@@ -105,7 +105,7 @@ class DepthwiseConv2D(OpDef):
                 Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), *tail,
                 Scratch(rows * cols * 4, "int8_t")),
                 note=note + ", four channels at a time from a padded window, input offset folded into the bias, "
-                "in place", inplace_ok=True)
+                "in place", in_place=0)
         return Call("mcu_depthwise_conv2d_s8", (dw, per_channel(p), *shapes, Const("filter", w.data), bias, *tail),
                     note=note)
 

@@ -9,8 +9,9 @@ import math
 
 import numpy as np
 
-from mcugen.lowering import Call, Const, Struct, activation, per_channel, reads, writes
+from mcugen.lowering import Call, Const, Scratch, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
+from mcugen.ops.conv_2d import strips_of
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.requant import OutputStage, input_zero_point_in_bias
@@ -76,25 +77,50 @@ class FullyConnected(OpDef):
         p = op.params
         units, depth = w.shape
         rows = int(np.prod(x.shape)) // depth
-        fc = Struct("mcu_fc_params", "params", dict(
-            input_offset=-p["input_zp"], filter_offset=-p["filter_zp"], output_offset=p["output_zp"],
-            activation=activation(p)))
         rows_in = (Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op))
         bias = Const("bias", b.data) if b is not None else None
         tail = (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op))
         note = f"{rows} row(s) of {depth} -> {units} units"
         if g.dsp:
-            folded = fold_input_offset(b.data if b is not None else None, w.data.astype(np.int64).sum(axis=1),
-                                       p["input_zp"])
-            # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
-            # per value, and a factor with a filter offset lies within 255, hence twice or four times.
-            taps = (4 if p["filter_zp"] else 2) * depth
+            folded, channels = _folded_bias(g, op)
             return Call("mcu_fully_connected_s8_x4", (
-                fc, channel_table(p, folded, taps), *rows_in, Const("filter", interleave4(w.data)),
+                _params(p), channels, *rows_in, Const("filter", interleave4(w.data)),
                 Const("bias_folded", np.pad(folded, (0, -units % 4))), *tail),  # whole groups of 4 units
                 note=note + ", filter interleaved by 4 units, input offset folded into the bias")
-        return Call("mcu_fully_connected_s8", (fc, per_channel(p), *rows_in, Const("filter", w.data), bias, *tail),
-                    note=note)
+        return Call("mcu_fully_connected_s8", (_params(p), per_channel(p), *rows_in, Const("filter", w.data), bias,
+                                               *tail), note=note)
+
+    def lower_fused(self, g, op, conv, operand):
+        x, w = op.input(g, 0), op.input(g, 1)
+        units, depth = w.shape
+        strips = strips_of(g, conv)
+        if strips is None or operand != 0 or op.params["filter_zp"] != 0 or math.prod(x.shape) != depth:
+            return None
+        folded, channels = _folded_bias(g, op)
+        return Call("mcu_conv2d_fc_s8_x6", (
+            *strips.args, strips.rows, _params(op.params), channels, Const("filter", w.data),
+            Const("bias_folded", folded), Struct("mcu_dims", "output_dims", dict(n=1, h=1, w=1, c=units)),
+            writes(op), strips.scratch, Scratch(strips.tile_bytes, "int8_t"), Scratch(4 * units, "int32_t")),
+            note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip's "
+                 f"{strips.tile_bytes} values accumulated into the {units} units; input offset folded into the bias",
+            extra_kernels=strips.kernels)
+
+
+def _params(p: dict) -> Struct:
+    return Struct("mcu_fc_params", "params", dict(
+        input_offset=-p["input_zp"], filter_offset=-p["filter_zp"], output_offset=p["output_zp"],
+        activation=activation(p)))
+
+
+def _folded_bias(g, op) -> tuple[np.ndarray, Const]:
+    """The DSP kernels' bias with the input offset in it, and their channel table."""
+    p, w, b = op.params, op.input(g, 1), op.input(g, 2)
+    folded = fold_input_offset(b.data if b is not None else None, w.data.astype(np.int64).sum(axis=1),
+                               p["input_zp"])
+    # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
+    # per value, and a factor with a filter offset lies within 255, hence twice or four times.
+    taps = (4 if p["filter_zp"] else 2) * w.shape[1]
+    return folded, channel_table(p, folded, taps)
 
 
 def interleave4(w: np.ndarray) -> np.ndarray:

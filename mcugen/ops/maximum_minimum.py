@@ -24,4 +24,4 @@ class MaximumMinimum(OpDef):
         return Call("mcu_max_min_s8", (int(op.opcode == "MINIMUM"), broadcast(a.shape, b.shape, y.shape),
                                        reads(op, 0), reads(op, 1), writes(op)),
                     note="the smaller of each pair" if op.opcode == "MINIMUM" else "the larger of each pair",
-                    inplace_ok=tuple(a.shape) == tuple(y.shape))
+                    in_place=0 if tuple(a.shape) == tuple(y.shape) else None)

@@ -32,4 +32,4 @@ class Mul(PairOp):
             input1_offset=-p["input1_zp"], input2_offset=-p["input2_zp"], output_offset=p["output_zp"],
             multiplier=p["multiplier"], shift=p["shift"], activation=activation(p)))
         return Call("mcu_mul_s8", (mul, broadcast(a.shape, b.shape, y.shape), reads(op, 0), reads(op, 1),
-                                   writes(op)), inplace_ok=tuple(a.shape) == tuple(y.shape))
+                                   writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)

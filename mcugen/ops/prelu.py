@@ -46,4 +46,4 @@ class Prelu(PairOp):
             "input_offset", "alpha_offset", "output_offset", "multiplier1", "shift1", "multiplier2", "shift2")})
         return Call("mcu_prelu_s8", (prelu, broadcast(x.shape, alpha.shape, y.shape), reads(op, 0), reads(op, 1),
                                      writes(op)), note=f"alpha {list(alpha.shape)}",
-                    inplace_ok=tuple(x.shape) == tuple(y.shape))
+                    in_place=0 if tuple(x.shape) == tuple(y.shape) else None)

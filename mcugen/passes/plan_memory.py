@@ -1,29 +1,43 @@
 """Give every activation tensor an arena offset (Graph.arena).
 
 Lifetimes come from the op order: a tensor is born at the op that writes it (graph inputs at
-step 0, written by the caller before invoking) and dies after its last reader (graph outputs
-after the last op, so the caller can read them). Two kinds of tensors share a buffer instead of
-getting their own:
+step 0, written by the caller before invoking) and dies after the last op that reads it, as an
+input or as an argument of its call (graph outputs after the last op, so the caller can read
+them). Some tensors share a buffer instead of getting their own, and some get none:
 - the output of an op with no kernel call (RESHAPE, SQUEEZE, EXPAND_DIMS) is its input's bytes;
-- the output of an op that may run in place (Call.inplace_ok: elementwise ops; the DSP
-  depthwise kernel, which copies each group of channels out before overwriting it) takes its
-  first input's buffer when that input dies at this op and is no smaller.
+- the output of an op that may run in place (Call.in_place names the input: elementwise ops; the
+  DSP depthwise kernel, which copies each group of channels out before overwriting it; a fused
+  conv + ADD, which adds each strip into the residual it has just read) takes that input's buffer
+  when the input dies at this op and is no smaller;
+- the output of an op fused into a later op's call (Op.fused_into, passes/fuse_strips.py) never
+  exists whole: it has no buffer, nor do views of it, and the fused call reads the fused op's
+  inputs, so they live until it runs.
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from mcugen.ir import Graph
-from mcugen.lowering import layer_name
+from mcugen.ir import Graph, Op
+from mcugen.lowering import Slice, layer_name
 from mcugen.planner import ArenaPlan, Buffer, plan
+
+
+def _reads(op: Op) -> set[int]:
+    """What an op's step reads: its inputs, and every slice its call passes (a fused call's too)."""
+    if op.fused_into is not None:
+        return set()
+    touched = set(op.inputs)
+    if op.call is not None:
+        touched |= {t for a in op.call.args if isinstance(a, Slice) for t in a.tensors}
+    return touched
 
 
 def plan_memory(g: Graph) -> Graph:
     end = len(g.ops)  # the step after the last op: graph outputs are still live there
     last_read: dict[int, int] = {}
     for op in g.ops:
-        for t in op.inputs:
+        for t in _reads(op):
             if t >= 0 and not g.tensors[t].is_const:
                 last_read[t] = op.index
     for t in g.outputs:
@@ -40,11 +54,13 @@ def plan_memory(g: Graph) -> Graph:
 
     for op in g.ops:
         out = op.outputs[0]
-        src = op.inputs[0] if op.inputs and op.inputs[0] >= 0 else None
+        first = op.inputs[0] if op.inputs and op.inputs[0] >= 0 else None
+        if op.fused_into is not None or (op.call is None and first not in root):
+            continue  # never exists whole: computed strip by strip inside a later call
+        src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None else None)
         shares = src is not None and src in root and (
             op.call is None
-            or (op.call.inplace_ok and group_last(root[src]) == op.index
-                and g.tensors[src].nbytes >= g.tensors[out].nbytes))
+            or (group_last(root[src]) == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes))
         if shares:
             root[out] = root[src]
         else:

@@ -146,7 +146,8 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
     const int32_t taps = filter_dims->h * filter_dims->w * in_c, k4 = (taps + 3) & ~3;
     const int32_t out_h = output_dims->h, out_w = output_dims->w, out_c = output_dims->c;
     const int32_t positions = output_dims->n * out_h * out_w;
-    const int direct = filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h == 0 && conv->padding.w == 0
+    /* padding.h < 0: a strip further down an unpadded image (mcu_conv2d_rows_s8_x6) */
+    const int direct = filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h <= 0 && conv->padding.w == 0
                      && in_c % 4 == 0;
     const int16x2_t offset = mcu_both_halves(conv->input_offset);
     uint32_t *cols = (uint32_t *)(void *)scratch;

@@ -1,0 +1,48 @@
+"""Run a conv inside its consumer's call, a strip of rows at a time, so that its output never
+exists whole (patch-based execution, as in MCUNetV2 and TinyEngine).
+
+A CONV_2D (or a DEPTHWISE_CONV_2D lowered as one) whose output only one op reads, through views
+(RESHAPE) at most, and is no graph output, is fused into that op when the op's lower_fused takes
+it: the conv computes a few output rows into a small tile, the consumer uses them at once (a
+FULLY_CONNECTED accumulates them into its units, an ADD adds them to the residual's rows) and
+the next strip reuses the tile. The intermediate tensor, often a layer's largest, is gone from
+the arena. The consumer's call runs at the consumer's step, so the conv's input lives until then.
+The fused op keeps its place with no call (Op.fused_into) so layer numbers stay the model's.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from mcugen import ops
+from mcugen.ir import Graph, Op
+
+
+def fuse_strips(g: Graph) -> Graph:
+    readers: dict[int, list[Op]] = {}
+    for op in g.ops:
+        for t in set(op.inputs):
+            readers.setdefault(t, []).append(op)
+    fused: dict[int, Op] = {}
+    kept = g.tuning.reference if g.tuning is not None else frozenset()  # --tune measured them faster unfused
+    for op in g.ops:
+        if op.call is None or len(op.outputs) != 1 or op.index in fused:
+            continue
+        consumer, tensor = _only_reader(g, readers, op.outputs[0])
+        if consumer is None or consumer.index in fused or consumer.index in kept:
+            continue
+        call = ops.lookup(consumer.opcode).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
+        if call is not None:
+            fused[op.index] = dataclasses.replace(op, call=None, fused_into=consumer.index)
+            fused[consumer.index] = dataclasses.replace(consumer, call=call)
+    return g.replace_ops(fused.get(op.index, op) for op in g.ops)
+
+
+def _only_reader(g: Graph, readers: dict[int, list[Op]], t: int) -> tuple[Op | None, int]:
+    """The one op that reads t, following views (ops without a call), and the tensor it reads."""
+    while True:
+        users = readers.get(t, [])
+        if t in g.outputs or len(users) != 1 or users[0].inputs.count(t) != 1:
+            return None, t
+        if users[0].call is not None:
+            return users[0], t
+        t = users[0].outputs[0]

@@ -1,0 +1,49 @@
+#include "mcu_nn_dsp.h"
+
+/*
+ * A one-image CONV_2D and the FULLY_CONNECTED that reads its whole output as one row, without the
+ * conv's output ever existing whole: the conv runs `strip_rows` output rows at a time into `tile`,
+ * and each strip's values, which are the FC input's next values in order, are accumulated into
+ * every unit at once. The FC's input offset is folded into bias_folded (as for
+ * mcu_fully_connected_s8_x4) and its filter has no offset, so a strip only adds
+ * sum tile[k] * filter[u][k0 + k], two values per SMLAD. Units are requantized after the last strip.
+ * scratch: mcu_conv2d_s8_x6's; tile: strip_rows * OW * C bytes; acc: one int32 per unit.
+ */
+void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                         const mcu_dims *input_dims, const int8_t *input,
+                         const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                         const mcu_dims *output_dims, int32_t strip_rows,
+                         const mcu_fc_params *fc, const mcu_channel *fc_channels, const int8_t *fc_filter,
+                         const int32_t *fc_bias_folded, const mcu_dims *fc_output_dims, int8_t *output,
+                         int16_t *scratch, int8_t *tile, int32_t *acc)
+{
+    const int32_t row_values = output_dims->w * output_dims->c, depth = output_dims->h * row_values;
+    const int32_t units = fc_output_dims->c;
+    for (int32_t u = 0; u < units; ++u) {
+        acc[u] = fc_bias_folded[u];
+    }
+    for (int32_t first = 0; first < output_dims->h; first += strip_rows) {
+        const int32_t rows = output_dims->h - first < strip_rows ? output_dims->h - first : strip_rows;
+        const int32_t n = rows * row_values, whole = n & ~3;
+        mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, bias, output_dims, first,
+                              rows, tile, scratch);
+        const int8_t *w = fc_filter + first * row_values;
+        for (int32_t u = 0; u < units; ++u, w += depth) {
+            int32_t sum = acc[u];
+            int32_t k = 0;
+            for (; k < whole; k += 4) {
+                const uint32_t x = mcu_load4(tile + k), f = mcu_load4(w + k);
+                sum = __smlad(mcu_even_bytes(x), mcu_even_bytes(f), sum);
+                sum = __smlad(mcu_odd_bytes(x), mcu_odd_bytes(f), sum);
+            }
+            for (; k < n; ++k) {
+                sum += tile[k] * w[k];
+            }
+            acc[u] = sum;
+        }
+    }
+    for (int32_t u = 0; u < units; ++u) {
+        output[u] = mcu_channel_output(acc[u], &fc_channels[u], fc_channels[u].fast, fc->output_offset,
+                                       fc->activation);
+    }
+}

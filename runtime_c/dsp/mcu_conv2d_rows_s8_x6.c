@@ -1,0 +1,21 @@
+#include "mcu_nn_dsp.h"
+
+/*
+ * Output rows [first, first + rows) of a one-image CONV_2D, written to output as an image of
+ * `rows` rows: mcu_conv2d_s8_x6 with the window moved down. Output row r reads input rows from
+ * r * stride_h - padding_h, so taking padding_h - first * stride_h as the padding (negative once
+ * the strip is past the top padding) and `rows` as the output height computes exactly those rows;
+ * the input's own height still bounds the window, so the bottom padding is as before.
+ */
+void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                           const mcu_dims *input_dims, const int8_t *input,
+                           const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                           const mcu_dims *output_dims, int32_t first, int32_t rows, int8_t *output,
+                           int16_t *scratch)
+{
+    mcu_conv_params strip = *conv;
+    strip.padding.h = conv->padding.h - first * conv->stride.h;
+    mcu_dims strip_dims = *output_dims;
+    strip_dims.h = rows;
+    mcu_conv2d_s8_x6(&strip, channels, input_dims, input, filter_dims, filter, bias, &strip_dims, output, scratch);
+}
