@@ -36,9 +36,18 @@ ANCHORS = {
 
 
 def op_class(g, op) -> str | None:
-    """Which row of the per-op table a layer counts in (None: ops without MACs)."""
+    """Which row of the per-op table a layer counts in (None: ops without MACs, and convs fused into a
+    later layer, which count there as "<conv's kind> + <consumer>", with both layers' MACs)."""
+    fused = [p for p in g.ops if p.fused_into == op.index]
+    if fused:
+        return f"{kind_of(g, fused[0])} + {op.opcode}"
     if op.call is None or ops.lookup(op.opcode).macs(g, op) == 0:
         return None
+    return kind_of(g, op)
+
+
+def kind_of(g, op) -> str:
+    """A layer's kind by its op and shapes."""
     if op.opcode == "FULLY_CONNECTED":
         return "FULLY_CONNECTED"
     x, w = op.input(g, 0), op.input(g, 1)
@@ -54,7 +63,8 @@ def main() -> int:
     per_tick = 1e9 / an386.clock_hz
     speed = ["| model | MACs | mcugen instructions | TFLM reference | vs TFLM ref | TFLM + CMSIS-NN | vs CMSIS-NN "
              "| mcugen on the M7 (an500) |", "|---|---|---|---|---|---|---|---|"]
-    size = ["| model | mcugen flash B | mcugen RAM B (arena) | TFLM arena_used B |", "|---|---|---|---|"]
+    size = ["| model | mcugen flash B | mcugen RAM B (arena) | TFLM arena_used B | RAM vs TFLM's arena |",
+            "|---|---|---|---|---|"]
     per_op: dict[str, list] = {}
     for name, (ref, cmsis, tflm_arena) in ANCHORS.items():
         g = compile_model(MODELS / f"{name}.tflite", dsp=True)  # both boards have the DSP extension
@@ -72,12 +82,14 @@ def main() -> int:
             if kind:
                 done = per_op.setdefault(kind, [0, 0, set()])
                 done[0] += ticks * per_tick
-                done[1] += ops.lookup(op.opcode).macs(g, op)
+                done[1] += sum(ops.lookup(o.opcode).macs(g, o) for o in g.ops
+                               if o.index == op.index or o.fused_into == op.index)
                 done[2].add(name)
         macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
         speed.append(f"| {name} | {macs:,} | {instructions:,} | {ref:,} | {instructions / ref:.2f} | {cmsis:,} | "
                      f"{instructions / cmsis:.2f} | {int(on_m7[0].cycles * 1e9 / an500.clock_hz):,} |")
-        size.append(f"| {name} | {n.image.flash:,} | {n.image.ram:,} ({g.arena.plan.size:,}) | {tflm_arena:,} |")
+        size.append(f"| {name} | {n.image.flash:,} | {n.image.ram:,} ({g.arena.plan.size:,}) | {tflm_arena:,} | "
+                    f"{n.image.ram / tflm_arena:.2f} |")
         print(speed[-1], size[-1], sep="\n", flush=True)
     kinds = ["| layers | MACs | instructions | instructions / MAC | in |", "|---|---|---|---|---|"]
     for kind, (spent, macs, models) in sorted(per_op.items(), key=lambda kv: -kv[1][0]):

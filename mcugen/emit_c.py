@@ -70,7 +70,7 @@ class _LayerEmitter:
         self.const_bytes = 0
 
     def const(self, c: Const) -> str:
-        name = f"{self.prefix}_{c.name}"
+        name = f"{c.layer or self.prefix}_{c.name}"
         data = np.asarray(c.data)
         if c.ctype is not None:
             rows = "\n".join("    {" + ", ".join(str(int(v)) for v in row) + "}," for row in data)
@@ -100,7 +100,7 @@ class _LayerEmitter:
         return str(int(v))
 
     def struct(self, s: Struct) -> str:
-        name = f"{self.prefix}_{s.name}"
+        name = f"{s.layer or self.prefix}_{s.name}"
         fields = "\n".join(f"    .{k} = {self.value(v)}," for k, v in s.fields.items())
         self.data.append(f"static const {s.ctype} {name} {self.section} = {{\n{fields}\n}};")
         return f"&{name}"
@@ -165,6 +165,10 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
     lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + f" -> {_shape(y)} {_quant(y)}"]
     if op.call is not None and op.call.note:
         lines.append(op.call.note)
+    measured = g.tuning.layers.get(op.index) if g.tuning is not None else None
+    if measured is not None:
+        times = ", ".join(f"{kernel} {t:,}" for kernel, t in measured.times.items())
+        lines.append(f"tuned on {g.tuning.measured_on} ({g.tuning.unit}): {times}")
     activation = op.attrs.get("fused_activation_function", "NONE")
     if activation != "NONE":
         lines.append(f"fused {activation}")

@@ -22,9 +22,16 @@ def _header(kind: str, g: Graph, model: str, board: str) -> dict:
 
 
 def _layers(g: Graph) -> list[dict]:
-    layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin,
-                   kernel=op.call.kernel if op.call else None, macs=ops.lookup(op.opcode).macs(g, op))
+    def kernel(op):
+        call = g.ops[op.fused_into].call if op.fused_into is not None else op.call
+        return call.kernel if call else None
+
+    layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin, kernel=kernel(op),
+                   macs=ops.lookup(op.opcode).macs(g, op))
               for k, op in enumerate(g.ops)]
+    for layer, op in zip(layers, g.ops):
+        if op.fused_into is not None:
+            layer["fused_into"] = op.fused_into
     if g.tuning is not None:  # what --tune measured, per kernel, on which board
         for k, measured in g.tuning.layers.items():
             layers[k]["tuned"] = dict(board=g.tuning.measured_on, unit=g.tuning.unit, time=measured.times)

@@ -24,6 +24,7 @@ class Const:
     name: str
     data: np.ndarray  # int8, int16 or int32 values
     ctype: str | None = None
+    layer: str = ""  # the layer it is named after, when not the one whose call passes it (a fused conv's)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Struct:
     ctype: str
     name: str
     fields: dict  # values: int, list of ints, str (an enumerator of mcu_nn.h), Const, or a nested dict
+    layer: str = ""  # as Const.layer
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ and the reference kernel of runtime_c/src/. Which is faster depends on the layer
 channels, a tiny spatial size, a block of six positions that is mostly padding), so instead of
 guessing, the model is built both ways for an emulated board with the same core, each build runs
 one sample under QEMU (where instruction counts are exact and repeatable) with per-layer timing,
-and every layer keeps its faster variant. Both builds must be bit-exact with the golden model;
+and every layer keeps its faster variant (a conv fused into its consumer's call, passes/fuse_strips.py,
+is timed with it, against the two reference kernels). Both builds must be bit-exact with the golden model;
 the layers' timings don't depend on each other's kernels, so one run per variant covers all
 combinations. The choice is recorded in each layer's comment in the generated C (Call.note) and
 in the build report (Tuning.layers).
@@ -80,7 +81,16 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -
     (fast_g, fast_t), (ref_g, ref_t) = timed["dsp"], timed["reference"]
     layers = {}
     for i, (a, b) in enumerate(zip(fast_g.ops, ref_g.ops)):
-        if a.call is None or b.call is None or a.call.kernel == b.call.kernel:
+        if a.call is None or b.call is None:
             continue
-        layers[i] = Measured({a.call.kernel: fast_t[i], b.call.kernel: ref_t[i]}, b.call.kernel)
+        # a conv fused into this layer's call (its own layer then takes no time) is measured with it,
+        # and both layers keep the same variant
+        group = [op.index for op in fast_g.ops if op.fused_into == i] + [i]
+        kernels = [ref_g.ops[k].call.kernel for k in group if ref_g.ops[k].call is not None]
+        if [a.call.kernel] == kernels:
+            continue
+        reference = " + ".join(kernels)
+        measured = Measured({a.call.kernel: sum(fast_t[k] for k in group), reference: sum(ref_t[k] for k in group)},
+                            reference)
+        layers.update(dict.fromkeys(group, measured))
     return Tuning(emulator.id, unit, layers)

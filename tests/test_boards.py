@@ -16,12 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED_MODELS
+from mcugen import golden
 from mcugen.boards import all_boards, load_board, parse_board
 from mcugen.build import build_host
 from mcugen.compare import random_inputs
 from mcugen.errors import McugenError
 from mcugen.firmware import build_board
+from mcugen.oracle import Tflm
 from mcugen.outdir import OutDir
+from mcugen.passes.fuse_strips import fuse_all
+from mcugen.passes.plan_memory import plan_memory
 from mcugen.pipeline import compile_model
 from mcugen.protocol import ACK, Link, encode
 from mcugen.qemu import QemuTarget
@@ -175,6 +179,91 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
     _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 2, seed=c["seed"]))
     assert all(r.passed for r in results), (c, [r.outputs for r in results])
+
+
+def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):
+    """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding."""
+    _, h, w, cin = x_shape
+    oh, ow = -(-h // stride), -(-w // stride)
+    taps = rng.integers(-127, 128, (1, k, k, cout) if depthwise else (cout, k, k, cin))
+    f = m.const("f", taps, "int8", scale=[0.02] * cout, zp=[0] * cout, axis=3 if depthwise else 0)
+    b = m.const("b", rng.integers(-900, 900, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
+    t = m.tensor("t", [1, oh, ow, cout], "int8", scale=0.4, zp=-6)
+    if depthwise:
+        m.op("DEPTHWISE_CONV_2D", [x, f, b], [t], "DepthwiseConv2DOptions", Padding="SAME", StrideW=stride,
+             StrideH=stride, DepthMultiplier=cout, FusedActivationFunction="RELU")
+    else:
+        m.op("CONV_2D", [x, f, b], [t], "Conv2DOptions", Padding="SAME", StrideW=stride, StrideH=stride,
+             FusedActivationFunction="RELU")
+    return t, (1, oh, ow, cout)
+
+
+def _conv_then_fc(h, w, cin, k, stride, cout, units, depthwise=False, view=False):
+    rng = np.random.default_rng(h * w + units)
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, cin], "int8", scale=0.05, zp=7)
+    t, shape = _conv_into(m, rng, x, (1, h, w, cin), k, stride, cout, depthwise)
+    depth = int(np.prod(shape))
+    if view:  # a RESHAPE between them, as Keras' Flatten makes
+        flat = m.tensor("flat", [1, depth], "int8", scale=0.4, zp=-6)
+        m.op("RESHAPE", [t, m.const("shape", [1, depth], "int32")], [flat], "ReshapeOptions", NewShape=[1, depth])
+        t = flat
+    fw = m.const("fw", rng.integers(-127, 128, (units, depth)), "int8", scale=0.003, zp=0)
+    fb = m.const("fb", rng.integers(-3000, 3000, units), "int32", scale=0.4 * 0.003, zp=0)
+    y = m.tensor("y", [1, units], "int8", scale=0.5, zp=3)
+    m.op("FULLY_CONNECTED", [t, fw, fb], [y], "FullyConnectedOptions", version=4, FusedActivationFunction="NONE")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def _conv_then_add(h, w, c, stride, conv_first, residual_is_input):
+    """ADD(conv(z), r) (or ADD(r, conv(z))) where r is a second input, or the conv's own input."""
+    rng = np.random.default_rng(h * w * c + stride)
+    m = ModelSpec()
+    z = m.tensor("z", [1, h * stride, w * stride, c], "int8", scale=0.05, zp=-2)
+    t, shape = _conv_into(m, rng, z, (1, h * stride, w * stride, c), 3, stride, c)
+    r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
+    y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
+    m.op("ADD", [t, r] if conv_first else [r, t], [y], "AddOptions", FusedActivationFunction="RELU")
+    m.inputs, m.outputs = ([z] if residual_is_input else [z, r]), [y]
+    return m
+
+
+@pytest.mark.parametrize("name, spec, in_place", [
+    ("conv 3x3 -> FC: 7 rows in strips of 6 and 1, 280 values, 5 units", lambda: _conv_then_fc(7, 5, 3, 3, 1, 8, 5),
+     False),
+    ("conv 3x3 -> FC: 135 values (not a multiple of 4)", lambda: _conv_then_fc(9, 3, 3, 3, 1, 5, 5), False),
+    ("depthwise on 1 channel (as conv), stride 2 -> RESHAPE -> FC, 4 units",
+     lambda: _conv_then_fc(11, 8, 1, 3, 2, 4, 4, depthwise=True, view=True), False),
+    ("conv 3x3 stride 2 -> ADD with a second input, conv second (in place)",
+     lambda: _conv_then_add(5, 4, 6, 2, False, False), True),
+    # fusing saves nothing here, so the pass leaves it; forced, the residual keeps its bytes
+    ("conv 3x3 -> ADD with its own input (forced; not in place: the conv still reads it)",
+     lambda: _conv_then_add(6, 5, 4, 1, True, True), False),
+])
+def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec, in_place):
+    """A conv run a strip of rows at a time inside its consumer's call (passes/fuse_strips.py): the
+    intermediate has no buffer, the residual is overwritten only when nothing else reads it, and the
+    outputs on the emulated Cortex-M4 equal the golden model's, which equal TFLM's."""
+    blob = spec().build()
+    path = tmp_path / "op.tflite"
+    path.write_bytes(blob)
+    g = compile_model(path, dsp=True)
+    if "forced" in name:
+        assert all(op.fused_into is None for op in g.ops)
+        g = plan_memory(fuse_all(g))
+    conv = next(op for op in g.ops if op.opcode in ("CONV_2D", "DEPTHWISE_CONV_2D"))
+    consumer = g.ops[conv.fused_into]
+    assert conv.outputs[0] not in g.arena.buffer_of and g.arena.plan.conflicts() == []
+    out = g.arena.buffer_of[consumer.outputs[0]]
+    assert any(out == g.arena.buffer_of[t] for t in (*g.inputs, *conv.inputs) if t in g.arena.buffer_of) == in_place
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
+    samples = random_inputs(g, 3, seed=4)
+    _, results = run_on_target("mps2-an386", result.program, g, samples)
+    assert all(r.passed for r in results), (name, [r.outputs for r in results])
+    tflm = Tflm(blob)
+    for xs in samples:
+        assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1))), name
 
 
 def _chain_of_newer_ops():

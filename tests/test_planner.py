@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.passes.fuse_strips import fuse_all
+from mcugen.passes.plan_memory import plan_memory
 from mcugen.pipeline import compile_model
 from mcugen.planner import Buffer, plan
+from test_boards import _conv_then_add, _conv_then_fc
 from tflite_writer import ModelSpec
 
 
@@ -146,3 +149,35 @@ def test_pointwise_conv_that_widens_its_input_gets_its_own_buffer(tmp_path):
     x, t, y = g.inputs[0], g.ops[0].outputs[0], g.ops[1].outputs[0]
     assert g.arena.buffer_of[x] != g.arena.buffer_of[t] == g.arena.buffer_of[y]
     assert g.arena.plan.conflicts() == []
+
+
+def test_a_conv_fused_into_its_fc_has_no_buffer_and_its_input_lives_until_the_fc(tmp_path):
+    """x [1,7,5,3] -> CONV 3x3 (3 -> 8) -> t [1,7,5,8] (280 B) -> FC (5 units). On DSP cores the FC's
+    call runs the conv 6 rows at a time (6 x 5 positions fill 5 blocks of 6) into a 240 B tile: t
+    has no buffer, x lives until step 1, and the FC's scratch holds the conv's (6 x 28 int16 + 28 B:
+    27 taps rounded up to 28), the tile and 5 int32 accumulators. Unfused, step 0 holds x, t and the
+    conv's scratch: 105 + 280 + 364 = 749 B; fused, step 1 holds 105 + 5 + 624 = 734 B."""
+    path = tmp_path / "conv_fc.tflite"
+    path.write_bytes(_conv_then_fc(7, 5, 3, 3, 1, 8, 5).build())
+    g = compile_model(path, dsp=True)
+    assert [op.fused_into for op in g.ops] == [1, None]
+    buffers = {b.name: (b.first, b.last, b.size) for b in g.arena.plan.buffers}
+    assert buffers == {"input_0": (0, 1, 105), "fully_connected_1_out": (1, 2, 5),
+                       "fully_connected_1_scratch": (1, 1, 364 + 240 + 20)}
+    assert g.arena.plan.conflicts() == [] and g.arena.plan.size == 740  # 105 -> 108, + 8, + 624
+    reference = compile_model(path)  # the reference kernels don't fuse
+    assert reference.ops[0].fused_into is None and reference.arena.plan.size == 280 + 108  # y where x was
+
+
+def test_a_fusion_that_would_cost_ram_is_not_made(tmp_path):
+    """ADD(conv(z), z): the residual is the conv's input, so the output can't overwrite it, and the
+    tile and scratch outweigh the intermediate. The pass keeps the plain plan; forced, it is bigger."""
+    path = tmp_path / "conv_add.tflite"
+    path.write_bytes(_conv_then_add(6, 5, 4, 1, True, True).build())
+    g = compile_model(path, dsp=True)
+    assert all(op.fused_into is None for op in g.ops)
+    forced = plan_memory(fuse_all(g))
+    assert forced.ops[0].fused_into == 1 and forced.arena.plan.conflicts() == []
+    add_out = forced.arena.buffer_of[forced.ops[1].outputs[0]]
+    assert add_out != forced.arena.buffer_of[forced.inputs[0]]  # not in place: the conv still reads z
+    assert forced.arena.plan.size > g.arena.plan.size

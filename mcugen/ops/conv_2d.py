@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.lowering import Call, Const, Scratch, Slice, Struct, activation, dims, per_channel, reads, tile, writes
+from mcugen.lowering import (Call, Const, Scratch, Slice, Struct, activation, dims, layer_name, per_channel, reads, tile,
+                             writes)
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -113,7 +114,7 @@ class Strips:
     """A CONV_2D on mcu_conv2d_s8_x6 run a strip of rows at a time inside its consumer's call
     (passes/fuse_strips.py): the arguments of mcu_conv2d_rows_s8_x6 before its rows, and the tile."""
 
-    args: tuple  # the conv's call arguments but its output and scratch, constants renamed conv_*
+    args: tuple  # the conv's call arguments but its output and scratch, constants named after the conv
     rows: int  # output rows per strip: the fewest whose positions fill whole blocks of CONV_BLOCK
     tile_bytes: int  # one strip of output
     scratch: Scratch  # the conv kernel's own
@@ -127,7 +128,7 @@ def strips_of(g, conv_op) -> Strips | None:
     if call is None or call.kernel != "mcu_conv2d_s8_x6" or len(y.shape) != 4 or y.shape[0] != 1:
         return None
     *args, _, scratch = call.args
-    renamed = tuple(dataclasses.replace(a, name=f"conv_{a.name}") if isinstance(a, (Const, Struct)) else a
+    renamed = tuple(dataclasses.replace(a, layer=layer_name(g, conv_op)) if isinstance(a, (Const, Struct)) else a
                     for a in args)
     assert not any(isinstance(a, Slice) and a.writable for a in renamed)
     _, out_h, out_w, out_c = y.shape

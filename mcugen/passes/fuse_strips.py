@@ -6,7 +6,8 @@ A CONV_2D (or a DEPTHWISE_CONV_2D lowered as one) whose output only one op reads
 it: the conv computes a few output rows into a small tile, the consumer uses them at once (a
 FULLY_CONNECTED accumulates them into its units, an ADD adds them to the residual's rows) and
 the next strip reuses the tile. The intermediate tensor, often a layer's largest, is gone from
-the arena. The consumer's call runs at the consumer's step, so the conv's input lives until then.
+the arena. The consumer's call runs at the consumer's step, so the conv's input lives until then;
+the fusions are kept only if the planned arena is no larger with them.
 The fused op keeps its place with no call (Op.fused_into) so layer numbers stay the model's.
 """
 from __future__ import annotations
@@ -15,9 +16,21 @@ import dataclasses
 
 from mcugen import ops
 from mcugen.ir import Graph, Op
+from mcugen.passes.plan_memory import plan_memory
 
 
 def fuse_strips(g: Graph) -> Graph:
+    fused = fuse_all(g)
+    # Moving a conv to its consumer's step keeps the conv's input alive until then, and the tile
+    # and scratch come on top: where that outweighs the intermediate (tiny layers) or the graph
+    # peaks elsewhere, fusing would cost RAM. It must never.
+    if fused is g or plan_memory(fused).arena.plan.size > plan_memory(g).arena.plan.size:
+        return g
+    return fused
+
+
+def fuse_all(g: Graph) -> Graph:
+    """Every fusion a consumer takes, whatever it saves."""
     readers: dict[int, list[Op]] = {}
     for op in g.ops:
         for t in set(op.inputs):
@@ -34,7 +47,7 @@ def fuse_strips(g: Graph) -> Graph:
         if call is not None:
             fused[op.index] = dataclasses.replace(op, call=None, fused_into=consumer.index)
             fused[consumer.index] = dataclasses.replace(consumer, call=call)
-    return g.replace_ops(fused.get(op.index, op) for op in g.ops)
+    return g.replace_ops(fused.get(op.index, op) for op in g.ops) if fused else g
 
 
 def _only_reader(g: Graph, readers: dict[int, list[Op]], t: int) -> tuple[Op | None, int]:

@@ -8,7 +8,7 @@ them). Some tensors share a buffer instead of getting their own, and some get no
 - the output of an op that may run in place (Call.in_place names the input: elementwise ops; the
   DSP depthwise kernel, which copies each group of channels out before overwriting it; a fused
   conv + ADD, which adds each strip into the residual it has just read) takes that input's buffer
-  when the input dies at this op and is no smaller;
+  when the input dies at this op, is no smaller, and no other argument of the call reads it;
 - the output of an op fused into a later op's call (Op.fused_into, passes/fuse_strips.py) never
   exists whole: it has no buffer, nor do views of it, and the fused call reads the fused op's
   inputs, so they live until it runs.
@@ -31,6 +31,13 @@ def _reads(op: Op) -> set[int]:
     if op.call is not None:
         touched |= {t for a in op.call.args if isinstance(a, Slice) for t in a.tensors}
     return touched
+
+
+def _read_once(op: Op, src: int, root: dict[int, int]) -> bool:
+    """No other argument of the call reads src's bytes: a fused conv whose input is also the
+    residual would read rows its own strips had overwritten."""
+    read = [t for a in op.call.args if isinstance(a, Slice) and not a.writable for t in a.tensors]
+    return read.count(src) == 1 and all(root.get(t) != root[src] for t in read if t != src)
 
 
 def plan_memory(g: Graph) -> Graph:
@@ -60,7 +67,8 @@ def plan_memory(g: Graph) -> Graph:
         src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None else None)
         shares = src is not None and src in root and (
             op.call is None
-            or (group_last(root[src]) == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes))
+            or (group_last(root[src]) == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
+                and _read_once(op, src, root)))
         if shares:
             root[out] = root[src]
         else:

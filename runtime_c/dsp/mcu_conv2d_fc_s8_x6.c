@@ -6,9 +6,49 @@
  * and each strip's values, which are the FC input's next values in order, are accumulated into
  * every unit at once. The FC's input offset is folded into bias_folded (as for
  * mcu_fully_connected_s8_x4) and its filter has no offset, so a strip only adds
- * sum tile[k] * filter[u][k0 + k], two values per SMLAD. Units are requantized after the last strip.
+ * sum tile[k] * filter[u][k0 + k], two values per SMLAD, four units per input word. Units are requantized
+ * after the last strip.
  * scratch: mcu_conv2d_s8_x6's; tile: strip_rows * OW * C bytes; acc: one int32 per unit.
  */
+/* acc + sum x[k] * w[k], k < n. */
+static int32_t accumulate(int32_t acc, const int8_t *x, int32_t n, const int8_t *w)
+{
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const uint32_t v = mcu_load4(x + k), f = mcu_load4(w + k);
+        acc = __smlad(mcu_even_bytes(v), mcu_even_bytes(f), acc);
+        acc = __smlad(mcu_odd_bytes(v), mcu_odd_bytes(f), acc);
+    }
+    for (; k < n; ++k) {
+        acc += x[k] * w[k];
+    }
+    return acc;
+}
+
+/* accumulate() for four units whose filter rows are `depth` apart, each input word unpacked once. */
+static void accumulate4(const int8_t *x, int32_t n, const int8_t *w, int32_t depth, int32_t *acc)
+{
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    const int8_t *w1 = w + depth, *w2 = w1 + depth, *w3 = w2 + depth;
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const uint32_t v = mcu_load4(x + k);
+        const int16x2_t even = mcu_even_bytes(v), odd = mcu_odd_bytes(v);
+        uint32_t f = mcu_load4(w + k);
+        a0 = __smlad(odd, mcu_odd_bytes(f), __smlad(even, mcu_even_bytes(f), a0));
+        f = mcu_load4(w1 + k);
+        a1 = __smlad(odd, mcu_odd_bytes(f), __smlad(even, mcu_even_bytes(f), a1));
+        f = mcu_load4(w2 + k);
+        a2 = __smlad(odd, mcu_odd_bytes(f), __smlad(even, mcu_even_bytes(f), a2));
+        f = mcu_load4(w3 + k);
+        a3 = __smlad(odd, mcu_odd_bytes(f), __smlad(even, mcu_even_bytes(f), a3));
+    }
+    acc[0] = a0 + accumulate(0, x + k, n - k, w + k);
+    acc[1] = a1 + accumulate(0, x + k, n - k, w1 + k);
+    acc[2] = a2 + accumulate(0, x + k, n - k, w2 + k);
+    acc[3] = a3 + accumulate(0, x + k, n - k, w3 + k);
+}
+
 void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                          const mcu_dims *input_dims, const int8_t *input,
                          const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
@@ -24,22 +64,16 @@ void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channel
     }
     for (int32_t first = 0; first < output_dims->h; first += strip_rows) {
         const int32_t rows = output_dims->h - first < strip_rows ? output_dims->h - first : strip_rows;
-        const int32_t n = rows * row_values, whole = n & ~3;
+        const int32_t n = rows * row_values;
         mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, bias, output_dims, first,
                               rows, tile, scratch);
         const int8_t *w = fc_filter + first * row_values;
-        for (int32_t u = 0; u < units; ++u, w += depth) {
-            int32_t sum = acc[u];
-            int32_t k = 0;
-            for (; k < whole; k += 4) {
-                const uint32_t x = mcu_load4(tile + k), f = mcu_load4(w + k);
-                sum = __smlad(mcu_even_bytes(x), mcu_even_bytes(f), sum);
-                sum = __smlad(mcu_odd_bytes(x), mcu_odd_bytes(f), sum);
-            }
-            for (; k < n; ++k) {
-                sum += tile[k] * w[k];
-            }
-            acc[u] = sum;
+        int32_t u = 0;
+        for (; u + 4 <= units; u += 4, w += 4 * depth) {
+            accumulate4(tile, n, w, depth, acc + u);
+        }
+        for (; u < units; ++u, w += depth) {
+            acc[u] = accumulate(acc[u], tile, n, w);
         }
     }
     for (int32_t u = 0; u < units; ++u) {
