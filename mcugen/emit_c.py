@@ -10,7 +10,7 @@ import numpy as np
 from mcugen import __version__, ops
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, Scratch, Slice, Struct, layer_name
+from mcugen.lowering import Call, Const, Scratch, Slice, State, Struct, layer_name
 from mcugen.planner import ALIGN
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
@@ -124,6 +124,8 @@ class _LayerEmitter:
         return name
 
     def arg(self, a) -> str:
+        if isinstance(a, State):
+            return f"state + STATE_{a.variable}"
         if isinstance(a, Scratch):
             offset = self.op.call.scratch_offsets[self.scratches]
             self.scratches += 1
@@ -161,8 +163,8 @@ def _title(g: Graph, op: Op) -> str:
 def _detail(g: Graph, op: Op, slice_name) -> list[str]:
     acts = [op.input(g, i) for i in range(len(op.inputs))]
     acts = [t for t in acts if t is not None and not t.is_const]
-    y = op.output(g)
-    lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + f" -> {_shape(y)} {_quant(y)}"]
+    made = "".join(f" -> {_shape(g.tensors[y])} {_quant(g.tensors[y])}" for y in op.outputs[:1])
+    lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + made]
     if op.call is not None and op.call.note:
         lines.append(op.call.note)
     measured = g.tuning.layers.get(op.index) if g.tuning is not None else None
@@ -259,10 +261,19 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
                         *(["(DSP kernels)"] if g.dsp else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
+    state, offset = [], 0
+    for k, v in enumerate(g.variables):
+        state.append(dict(name=f"STATE_{k}", offset=offset,
+                          comment=f"'{v.name}': {_shape(Tensor(0, v.name, v.initial.shape, str(v.initial.dtype)))}"))
+        offset += (v.nbytes + ALIGN - 1) // ALIGN * ALIGN
+    initial = np.zeros(max(offset, 1), np.int8)
+    for entry, v in zip(state, g.variables):
+        initial[entry["offset"]:entry["offset"] + v.nbytes] = np.frombuffer(v.initial.tobytes(), np.int8)
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
         dtype_codes=DTYPE_CODES, cut_at=g.cut_at, slices=slices, layers=layers,
+        state=state, state_bytes=offset, state_initial=_values(initial),
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),

@@ -35,8 +35,18 @@ class Runner:
         self.g = g
         # one slot per tensor plus a last one that stays None: an omitted input (-1) reads it
         self.slots = [t.data for t in g.tensors] + [None]
-        self.steps = [(ops.lookup(op.opcode).run, op, op.inputs, op.outputs,
+        self.steps = [(self._kernel(ops.lookup(op.opcode)), op, op.inputs, op.outputs,
                        [g.tensors[t].shape for t in op.outputs]) for op in g.ops]
+        self.reset()
+
+    def _kernel(self, opdef):
+        if opdef.stateful:
+            return lambda g, op, xs: opdef.run_state(g, op, xs, self.state)
+        return opdef.run
+
+    def reset(self) -> None:
+        """The variables as on a freshly booted target: a run continues from the previous one's state."""
+        self.state = [v.initial.copy() for v in self.g.variables]
 
     def run(self, inputs: Sequence[np.ndarray],
             on_tensor: Callable[[int, np.ndarray], None] | None = None) -> list[np.ndarray]:

@@ -79,6 +79,21 @@ class Op:
 
 
 @dataclass(frozen=True)
+class Variable:
+    """State kept across invocations (a resource variable): READ_VARIABLE copies it out,
+    ASSIGN_VARIABLE copies a tensor in. `initial` is its value on a freshly booted target and
+    after `reset` (the model's CALL_ONCE initialisation, run at build time)."""
+
+    name: str  # the shared_name the model gives it
+    initial: np.ndarray  # its dtype and shape too
+    quant: Quant | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.initial.nbytes)
+
+
+@dataclass(frozen=True)
 class Graph:
     name: str
     tensors: tuple[Tensor, ...]
@@ -87,6 +102,8 @@ class Graph:
     outputs: tuple[int, ...]
     sha256: str = ""
     subgraph_count: int = 1
+    subgraphs: tuple = ()  # the other subgraphs (Graphs), by index - 1, until a pass resolves them
+    variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     arena: object = None  # where activations live (mcugen.planner.ArenaPlan), set by plan_memory
     dsp: bool = False  # lowered for the optimized kernels of runtime_c/dsp/ (their scratch is planned)

@@ -47,6 +47,14 @@ class Slice:
 
 
 @dataclass(frozen=True)
+class State:
+    """A resource variable's bytes (Graph.variables[variable]), kept by the model between invocations."""
+
+    variable: int
+    writable: bool = False
+
+
+@dataclass(frozen=True)
 class Scratch:
     """Working memory an optimized (runtime_c/dsp/) kernel needs during the call, planned in the
     arena like a tensor live for that step only."""

@@ -11,6 +11,7 @@ from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
+from mcugen.passes.resolve_variables import resolve_variables
 from mcugen.passes.validate_model import validate_model
 from mcugen.read_tflite import read_tflite
 
@@ -19,6 +20,7 @@ def read(model_path: str | Path) -> Graph:
     """The model as mcugen judges it (what `inspect` describes): parsed, checked, constants folded."""
     graph = read_tflite(model_path)   # parse the FlatBuffer
     graph = graph.verify()            # structural invariants
+    graph = resolve_variables(graph)  # resource variables: state, initialised at build time
     graph = validate_model(graph)     # every field a kernel relies on, as TFLM accepts it
     graph = fold_constants(graph)     # shape arithmetic on static shapes, done at build time
     return graph

@@ -9,6 +9,7 @@ walks the whole file first, as TFLite's own loaders do).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import re
@@ -183,25 +184,39 @@ def read_tflite(path: str | Path) -> Graph:
                           "re-export or re-download the model") from None
 
 
+def _call_once_options(op) -> dict:
+    """CallOnceOptions' one field, read from the table (the tflite package predates it)."""
+    table = op.BuiltinOptions()
+    if table is None:
+        return {"init_subgraph_index": 0}
+    offset = table.Offset(4)
+    return {"init_subgraph_index": table.Get(flatbuffers.number_types.Int32Flags, table.Pos + offset) if offset else 0}
+
+
 def _parse(raw: bytes, name: str) -> Graph:
     model = tflite.Model.GetRootAs(raw, 0)
     if model.SubgraphsLength() < 1:
         raise ValueError("the model has no subgraph")
     if model.BuffersLength() < 1:
         raise ValueError("the model has no buffers (TFLM refuses that)")
-    sub = model.Subgraphs(0)
     codes = [model.OperatorCodes(i) for i in range(model.OperatorCodesLength())]
+    graphs = [_subgraph(model, raw, codes, model.Subgraphs(k), name) for k in range(model.SubgraphsLength())]
+    return dataclasses.replace(graphs[0], sha256=hashlib.sha256(raw).hexdigest(),
+                               subgraph_count=model.SubgraphsLength(), subgraphs=tuple(graphs[1:]))
+
+
+def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
     tensors = tuple(_tensor(model, raw, sub.Tensors(i), i) for i in range(sub.TensorsLength()))
     ops = []
     for k in range(sub.OperatorsLength()):
         op = sub.Operators(k)
         code = codes[op.OpcodeIndex()]
-        ops.append(Op(index=k, opcode=_opcode_name(code), version=int(code.Version()),
+        opcode = _opcode_name(code)
+        ops.append(Op(index=k, opcode=opcode, version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),
-                      attrs=_options_to_dict(op, _opcode_name(code)), origin=k))
+                      attrs=_call_once_options(op) if opcode == "CALL_ONCE" else _options_to_dict(op, opcode),
+                      origin=k))
     return Graph(name=name, tensors=tensors, ops=tuple(ops),
                  inputs=tuple(int(i) for i in sub.InputsAsNumpy()) if sub.InputsLength() else (),
-                 outputs=tuple(int(i) for i in sub.OutputsAsNumpy()) if sub.OutputsLength() else (),
-                 sha256=hashlib.sha256(raw).hexdigest(),
-                 subgraph_count=model.SubgraphsLength())
+                 outputs=tuple(int(i) for i in sub.OutputsAsNumpy()) if sub.OutputsLength() else ())

@@ -52,6 +52,8 @@ class OpDef:
     parameters: dict = {}
     # the output has the first input's shape (elementwise ops)
     same_shape = False
+    # the golden kernel reads or writes Graph.variables: run_state(g, op, xs, state) instead of run
+    stateful = False
 
     def counts(self, opcode: str) -> tuple[tuple[int, int], tuple[int, int]]:
         return self.arity[opcode] if isinstance(self.arity, dict) else self.arity
@@ -71,6 +73,9 @@ class OpDef:
         return {}
 
     def run(self, g: Graph, op: Op, xs: list) -> np.ndarray:
+        raise NotImplementedError
+
+    def run_state(self, g: Graph, op: Op, xs: list, state: list) -> np.ndarray | list:
         raise NotImplementedError
 
     def macs(self, g: Graph, op: Op) -> int:

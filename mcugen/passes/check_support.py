@@ -72,9 +72,9 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
     every message naming the op by its index in the model file. Both empty means supported."""
     model: list[str] = []
     by_op: dict[int, list[str]] = {}
-    if g.subgraph_count != 1:
-        model.append(f"model has {g.subgraph_count} subgraphs (control flow or CALL_ONCE "
-                     "initialisation); mcugen runs single-subgraph models")
+    if g.subgraphs:
+        model.append(f"model has {g.subgraph_count} subgraphs: mcugen runs one, plus a CALL_ONCE "
+                     "initialisation of resource variables (WHILE, IF and other subgraph uses are not supported)")
     legacy = _legacy_uint8(g)
     if legacy:
         return model + [legacy], by_op
@@ -96,7 +96,7 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
                             f"can run it) at index {op.origin}")
         elif opdef is None:
             problems.append(f"unsupported op {op.opcode} at index {op.origin}")
-        elif not op.outputs:
+        elif not op.outputs and opdef.counts(op.opcode)[1][0] > 0:
             problems.append(f"{where}: has no output")
         else:
             unwritten = [g.tensors[t].name for t in op.inputs

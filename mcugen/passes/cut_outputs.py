@@ -2,7 +2,8 @@
 
 For a model whose tail mcugen can't run (a detection post-processing op, an ARG_MAX the application
 does itself): the outputs become the named tensors, and only the ops they depend on are kept, in
-order. Graph inputs all stay, so the inputs of the cut model are the model's own.
+order. Graph inputs all stay, so the inputs of the cut model are the model's own. Ops that write a
+variable stay too, with what they need: the state the next invocation reads must be the model's.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def cut_outputs(g: Graph, requested: tuple[str, ...]) -> Graph:
     needed = set(outputs)
     kept = []
     for op in reversed(g.ops):
-        if needed & set(op.outputs):
+        if not op.outputs or needed & set(op.outputs):  # ASSIGN_VARIABLE: the next invocation reads it
             kept.append(op)
             needed.update(t for t in op.inputs if t >= 0)
     return dataclasses.replace(g.renumber(reversed(kept)), outputs=outputs, cut_at=tuple(names))

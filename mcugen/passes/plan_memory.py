@@ -60,6 +60,8 @@ def plan_memory(g: Graph) -> Graph:
         return max(last_read.get(t, born[r]) for t, rt in root.items() if rt == r)
 
     for op in g.ops:
+        if not op.outputs:  # ASSIGN_VARIABLE writes a variable, which lives outside the arena
+            continue
         out = op.outputs[0]
         first = op.inputs[0] if op.inputs and op.inputs[0] >= 0 else None
         if op.fused_into is not None or (op.call is None and first not in root):

@@ -24,6 +24,7 @@ extern "C" {
 /* The working memory of one inference (all activations, planned at build time). */
 #define MODEL_ARENA_BYTES 16000
 #define MODEL_ARENA_ALIGN 4
+#define MODEL_STATE_BYTES 0 /* variables kept between invocations, beside the arena */
 #define MODEL_INPUT_COUNT 1
 #define MODEL_OUTPUT_COUNT 1
 #define MODEL_LAYER_COUNT 13
@@ -74,6 +75,10 @@ void *model_output(int i);
 
 /* Runs every layer once: MODEL_OK, or MODEL_ERROR_NOT_INITIALISED. */
 int model_invoke(void);
+
+/* Puts the model's variables (streaming state, MODEL_STATE_BYTES bytes) back to their values on a
+ * freshly booted target; MODEL_OK. A model without variables has nothing to reset. */
+int model_reset(void);
 
 #ifdef __cplusplus
 }

@@ -95,6 +95,11 @@ int model_init(void *memory, size_t bytes)
     return MODEL_OK;
 }
 
+int model_reset(void)
+{
+    return MODEL_OK;
+}
+
 void *model_input(int i)
 {
     static const int32_t offset[MODEL_INPUT_COUNT] = {INPUT_0};

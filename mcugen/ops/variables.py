@@ -1,0 +1,38 @@
+"""READ_VARIABLE and ASSIGN_VARIABLE: copies between a resource variable's bytes (Graph.variables,
+made by passes/resolve_variables.py) and a tensor, raw, as TFLM's MicroResourceVariables does."""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, State, Struct, copy, reads, writes
+from mcugen.ops import OpDef, register
+
+
+@register("READ_VARIABLE", "ASSIGN_VARIABLE")
+class Variables(OpDef):
+    # before resolve_variables, each also takes the VAR_HANDLE's resource tensor first
+    arity = {"READ_VARIABLE": ((0, 1), (1, 1)), "ASSIGN_VARIABLE": ((1, 2), (0, 0))}
+    stateful = True
+
+    def check(self, g, op):
+        if "variable" not in op.attrs:
+            return ["its resource variable is not one mcugen can keep (a VAR_HANDLE of this subgraph, "
+                    "initialised by constants in a CALL_ONCE before any read)"]
+        return []
+
+    def run_state(self, g, op, xs, state: list[np.ndarray]):
+        k = op.attrs["variable"]
+        if op.opcode == "READ_VARIABLE":
+            y = op.output(g)
+            return np.frombuffer(state[k].tobytes(), np.dtype(y.dtype)).reshape(y.shape).copy()
+        state[k] = np.frombuffer(np.ascontiguousarray(xs[0]).tobytes(), state[k].dtype).reshape(state[k].shape).copy()
+        return []
+
+    def lower(self, g, op):
+        k = op.attrs["variable"]
+        n = g.variables[k].nbytes
+        params = Struct("mcu_copy_params", "params", copy([n], [1], [1]))
+        name = g.variables[k].name
+        if op.opcode == "READ_VARIABLE":
+            return Call("mcu_copy_strided_s8", (params, State(k), writes(op)), note=f"from variable '{name}'")
+        return Call("mcu_copy_strided_s8", (params, reads(op), State(k, writable=True)), note=f"into variable '{name}'")
