@@ -174,6 +174,9 @@ def format_report(r: BuildResult, g: Graph) -> str:
              f"  constants   {r.model.rodata:>9,} B  model.o rodata: weights {weights:,} B in the model file, "
              f"{r.const_bytes:,} B of arrays emitted",
              f"  code        {r.code_bytes:>9,} B  model {r.model.text:,} B + kernels {r.kernels.text:,} B"]
+    if g.variables:
+        lines.insert(1, f"  variables   {sum(v.nbytes for v in g.variables):>9,} B  state kept between invocations "
+                        f"({len(g.variables)} variable(s), beside the arena; NAME_reset() restores it)")
     if r.image.flash:
         lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")
     return "\n".join(lines)

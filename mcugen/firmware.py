@@ -44,12 +44,14 @@ PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABL
 
 def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM) -> None:
     """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, constants + code vs flash."""
-    ram_needed = g.arena.plan.size + board.stack_bytes + harness_ram
+    state = sum(v.nbytes for v in g.variables)
+    ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:
         harness = f" + harness {harness_ram:,}" if harness_ram else ""
+        variables = f" + variables {state:,}" if state else ""
         raise McugenError(
-            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,} + "
-            f"stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
+            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
+            f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
             f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
     flash_needed = const_bytes + CODE_ALLOWANCE
     if flash_needed > board.flash["bytes"]:
