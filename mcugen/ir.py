@@ -85,8 +85,7 @@ class Variable:
     after `reset` (the model's CALL_ONCE initialisation, run at build time)."""
 
     name: str  # the shared_name the model gives it
-    initial: np.ndarray  # its dtype and shape too
-    quant: Quant | None = None
+    initial: np.ndarray  # its dtype and shape too (copies are raw bytes: no quantization of its own)
 
     @property
     def nbytes(self) -> int:
