@@ -43,7 +43,16 @@ class _Layer:
 
 
 def _shape(t: Tensor) -> str:
-    return f"{t.dtype}[{','.join(map(str, t.shape))}]"
+    return _typed(t.dtype, t.shape)
+
+
+def _typed(dtype: str, shape) -> str:
+    return f"{dtype}[{','.join(map(str, shape))}]"
+
+
+def _comment(text: str) -> str:
+    """Text from the model file (tensor and variable names) made safe inside a C comment."""
+    return text.replace("*/", "* /")
 
 
 def _quant(t: Tensor) -> str:
@@ -166,7 +175,7 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
     made = "".join(f" -> {_shape(g.tensors[y])} {_quant(g.tensors[y])}" for y in op.outputs[:1])
     lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + made]
     if op.call is not None and op.call.note:
-        lines.append(op.call.note)
+        lines.append(_comment(op.call.note))
     measured = g.tuning.layers.get(op.index) if g.tuning is not None else None
     if measured is not None:
         times = ", ".join(f"{kernel} {t:,}" for kernel, t in measured.times.items())
@@ -264,7 +273,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     state, offset = [], 0
     for k, v in enumerate(g.variables):
         state.append(dict(name=f"STATE_{k}", offset=offset,
-                          comment=f"'{v.name}': {_shape(Tensor(0, v.name, v.initial.shape, str(v.initial.dtype)))}"))
+                          comment=_comment(f"'{v.name}': {_typed(v.initial.dtype, v.initial.shape)}")))
         offset += (v.nbytes + ALIGN - 1) // ALIGN * ALIGN
     initial = np.zeros(max(offset, 1), np.int8)
     for entry, v in zip(state, g.variables):
@@ -272,7 +281,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
-        dtype_codes=DTYPE_CODES, cut_at=g.cut_at, slices=slices, layers=layers,
+        dtype_codes=DTYPE_CODES, cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),

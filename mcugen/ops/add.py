@@ -12,8 +12,8 @@ import numpy as np
 
 from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops.conv_2d import strips_of
 from mcugen.ops._quant import PairOp, fused_range, pair_table, problems_fused_activation
+from mcugen.ops.conv_2d import strips_of
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_s8
 
 LEFT_SHIFT = {"ADD": 20, "SUB": 20, "SQUARED_DIFFERENCE": 7}
@@ -72,7 +72,8 @@ class AddSub(PairOp):
             strips.scratch, Scratch(strips.tile_bytes, "int8_t")),
             note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
                  "to the residual's rows",
-            in_place=None if op.input(g, residual).is_const else residual, extra_kernels=(*strips.kernels, "mcu_add_s8"))
+            in_place=None if op.input(g, residual).is_const else residual,
+            extra_kernels=(*strips.kernels, "mcu_add_s8"))
 
 
 def _params(op, swap: bool = False) -> Struct:

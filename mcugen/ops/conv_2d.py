@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.lowering import (Call, Const, Scratch, Slice, Struct, activation, dims, layer_name, per_channel, reads, tile,
-                             writes)
+from mcugen.lowering import (Call, Const, Scratch, Slice, Struct, activation, dims, layer_name, per_channel, reads,
+                             tile, writes)
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)

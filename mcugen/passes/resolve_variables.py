@@ -22,6 +22,9 @@ import numpy as np
 from mcugen.ir import Graph, Variable
 
 
+BYTES = ("int8", "uint8", "int16", "int32", "float32")  # the variables' types a buffer of bytes can hold here
+
+
 def resolve_variables(g: Graph) -> Graph:
     opcodes = [op.opcode for op in g.ops]
     if "VAR_HANDLE" not in opcodes and "CALL_ONCE" not in opcodes:
@@ -37,19 +40,22 @@ def resolve_variables(g: Graph) -> Graph:
     # the buffer each variable gets when its first ASSIGN_VARIABLE is prepared
     values: dict[tuple, np.ndarray] = {}
     for op in uses:
-        if len(op.inputs) != (2 if op.opcode == "ASSIGN_VARIABLE" else 1) or len(op.outputs) != (op.opcode == "READ_VARIABLE"):
+        reading = op.opcode == "READ_VARIABLE"
+        if len(op.inputs) != 2 - reading or len(op.outputs) != reading:
+            return g
+        t = g.tensors[op.outputs[0]] if reading else (g.tensors[op.inputs[1]] if op.inputs[1] >= 0 else None)
+        if t is None or t.dtype not in BYTES or any(d < 1 for d in t.shape):
             return g
         key = handles[op.inputs[0]]
-        if op.opcode == "ASSIGN_VARIABLE" and key not in values:
-            t = g.tensors[op.inputs[1]]
+        if not reading and key not in values:
             fill = (t.quant.zp if t.quant is not None else 0) & 0xFF
             values[key] = np.full(t.nbytes, fill, np.uint8).view(t.dtype).reshape(t.shape)
-    init = []
+    rest = g.subgraphs
     if calls:
         index = calls[0].attrs.get("init_subgraph_index", 0)
         if not 1 <= index <= len(g.subgraphs) or not _run_init(g.subgraphs[index - 1], values):
             return g
-        init = [index - 1]
+        rest = g.subgraphs[:index - 1] + g.subgraphs[index:]
     if set(keys) != set(values):
         return g  # a variable that is read but never assigned has no buffer in TFLM either
     variables = tuple(Variable(key[1].decode("utf-8", "replace"), values[key]) for key in keys)
@@ -65,7 +71,6 @@ def resolve_variables(g: Graph) -> Graph:
                 return g
             op = dataclasses.replace(op, inputs=op.inputs[1:], attrs={"variable": variable})
         ops.append(op)
-    rest = tuple(s for k, s in enumerate(g.subgraphs) if k not in init)
     return dataclasses.replace(g.renumber(ops), variables=variables, subgraphs=rest)
 
 
@@ -81,7 +86,7 @@ def _run_init(sub: Graph, values: dict) -> bool:
         if op.opcode == "VAR_HANDLE" and op.outputs:
             handles[op.outputs[0]] = _key(op)
         elif op.opcode == "ASSIGN_VARIABLE" and len(op.inputs) == 2 and op.inputs[0] in handles \
-                and sub.tensors[op.inputs[1]].is_const:
+                and 0 <= op.inputs[1] < len(sub.tensors) and sub.tensors[op.inputs[1]].is_const:
             data = np.ascontiguousarray(sub.tensors[op.inputs[1]].data)
             key = handles[op.inputs[0]]
             if key not in values:
