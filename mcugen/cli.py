@@ -116,7 +116,8 @@ def cmd_compare(args) -> int:
     g = lower(args.model, tuple(args.outputs))
     samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
     source = args.data or f"random inputs, seed {args.seed}"
-    print(f"comparing golden model with TFLM on {len(samples)} sample(s) ({source})", file=sys.stderr)
+    print(f"comparing golden model with TFLM on {len(samples)} sample(s) ({source}){_steps(g, None)}",
+          file=sys.stderr)
     mismatch = compare_with_tflm(g, Path(args.model), samples, progress=progress)
     if mismatch:
         print(mismatch)
@@ -259,9 +260,9 @@ def cmd_test(args) -> int:
         else:
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
         print(f"validating {len(samples)} sample(s) on {args.board} "
-              f"({args.data or f'random inputs, seed {args.seed}'})", file=sys.stderr)
+              f"({args.data or f'random inputs, seed {args.seed}'}){_steps(g, args.reset_every)}", file=sys.stderr)
         info, results = run_on_target(args.board, program, g, samples, port=args.port, timeout=args.timeout,
-                                      stock=args.stock,
+                                      stock=args.stock, reset_every=args.reset_every,
                                       profile=args.profile, on_sample=lambda r: print(r.line(len(samples)),
                                                                                       flush=True))
     passed = sum(r.passed for r in results)
@@ -305,6 +306,13 @@ def cmd_flash(args) -> int:
     return flash(args.board, Path(args.out) if args.out else None, args.port, args.stock)
 
 
+def _steps(g, reset_every: int | None) -> str:
+    if not g.variables:
+        return ""
+    kept = f"reset every {reset_every} steps" if reset_every else "never reset"
+    return f"; consecutive steps: the model's state ({sum(v.nbytes for v in g.variables):,} B) is kept, {kept}"
+
+
 def _sample_count(text: str) -> int:
     """Zero samples would make a validation that tests nothing pass."""
     try:
@@ -317,7 +325,10 @@ def _sample_count(text: str) -> int:
 
 
 DATA_HELP = (".npz of inputs (input_0, … or input names), or .npy for a one-input model; "
-             "each shaped like its input, optionally with a leading sample axis")
+             "each shaped like its input, optionally with a leading sample axis (for a stateful model: "
+             "the time axis, one step per sample)")
+STEPS_HELP = ("samples run in order as consecutive steps: a stateful model (LSTM, SVDF, streaming variables) "
+              "keeps its state from one to the next")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -344,7 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("compare", help="golden model vs TFLM, layer by layer")
+    p = sub.add_parser("compare", help="golden model vs TFLM, layer by layer",
+                       description=STEPS_HELP + ", in TFLM as in the golden model, every layer compared at every step.")
     p.add_argument("model")
     outputs_arg(p)
     p.add_argument("--samples", type=_sample_count, default=3)
@@ -386,9 +398,12 @@ def build_parser() -> argparse.ArgumentParser:
     outputs_arg(p)
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit")
+    p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit",
+                       description=STEPS_HELP + ", on the board as in the golden model.")
     board_args(p)
     p.add_argument("--samples", type=_sample_count, default=3)
+    p.add_argument("--reset-every", type=_sample_count, metavar="K",
+                   help="reset the model's state (on the board and in the golden model) before every K-th step")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", help=DATA_HELP)
     p.add_argument("--labels", metavar="LABELS",

@@ -19,7 +19,7 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), ke
 _CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t"}
 # How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
 # byte kernels index tables by them), wider types get their own pointer type.
-_SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)"}
+_SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)"}
 # NAME_tensor_info.type: what the harness and applications read in each input/output
 DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4}
 
@@ -134,7 +134,8 @@ class _LayerEmitter:
 
     def arg(self, a) -> str:
         if isinstance(a, State):
-            return f"state + STATE_{a.variable}"
+            cast = _SLICE_CASTS.get(str(self.g.variables[a.variable].initial.dtype))
+            return f"{cast}(void *)(state + STATE_{a.variable})" if cast else f"state + STATE_{a.variable}"
         if isinstance(a, Scratch):
             offset = self.op.call.scratch_offsets[self.scratches]
             self.scratches += 1

@@ -12,11 +12,13 @@ answers each with one frame carrying the same seq:
   INVOKE  0x03  ()                                -> RESULT 0x83: status u8, 3 pad, cycles u64
   READ    0x04  (region u8, index u8, offset u32, length u16) -> DATA 0x84: the bytes
                  region 0: output `index`; region 1: per-layer cycles, u64 each
+  RESET   0x05  ()                                -> ACK 0x82 (the model's state as at boot)
   any           bad CRC, unknown type, bad range  -> NAK 0x85: reason u8 (0 crc, 1 unknown, 2 range)
 
 Frames are at most 250 bytes, so a real UART or USB CDC link never needs to buffer more than
 one. Lost, corrupted or garbled replies are retried:
-- every request is safe to repeat (a repeated INVOKE, same seq, replays the stored result); the
+- every request is safe to repeat (a repeated INVOKE, same seq, replays the stored result: a
+  stateful model must not step twice; a repeated RESET resets again); the
   other requests take a new seq per attempt, so a late reply is never taken for another's;
 - a reply is awaited for `timeout` seconds (a frame takes milliseconds), an INVOKE's for a few
   times the inference time (estimated before the first run, then measured), and INVOKE attempts
@@ -39,11 +41,11 @@ from dataclasses import dataclass
 from mcugen.errors import McugenError
 
 SYNC = b"\xa5\x5a"
-VERSION = 2
+VERSION = 3
 MAX_PAYLOAD = 240
 MIN_CHUNK = 16
 MAX_INFO = 1 << 20  # far beyond any real description; a corrupt length must not loop for hours
-HELLO, WRITE, INVOKE, READ = 0x01, 0x02, 0x03, 0x04
+HELLO, WRITE, INVOKE, READ, RESET = 0x01, 0x02, 0x03, 0x04, 0x05
 INFO, ACK, RESULT, DATA, NAK = 0x81, 0x82, 0x83, 0x84, 0x85
 REGION_OUTPUT, REGION_LAYER_CYCLES = 0, 1
 CLOCKS = {0: "ns", 1: "cycles", 2: "systick"}
@@ -236,6 +238,10 @@ class Link:
         if status != 0:
             raise McugenError(f"{self.describe}: model_invoke returned {status}", "report this with the model")
         return cycles
+
+    def reset(self) -> None:
+        """Put the model's state (variables) back to its boot value."""
+        self.request(RESET)
 
     def read(self, region: int, index: int, size: int) -> bytes:
         out, asked = b"", [0]

@@ -127,15 +127,23 @@ def expected_seconds(g: Graph, board_id: str) -> float:
 
 def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock: str, timeout: float,
                 seconds: float = 1.0, profile: bool = False, on_sample=None,
-                unit: TimeUnit | None = None) -> list[SampleResult]:
+                unit: TimeUnit | None = None, reset_every: int | None = None) -> list[SampleResult]:
     """Validate each sample; `timeout` bounds one inference (its retries included), `seconds`
-    is a guess of its wall time (expected_seconds)."""
+    is a guess of its wall time (expected_seconds).
+
+    Samples are consecutive steps: a stateful model keeps its state from one to the next, on the
+    target as in the golden model, both starting from the boot state (the target is reset first:
+    a real board keeps its state from an earlier run) and both reset before every `reset_every`-th."""
     results = []
     # real units: quantized outputs are scaled, float outputs already are real values
     scales = [g.tensors[t].quant.s if g.tensors[t].quant and g.tensors[t].dtype != "float32" else 1.0
               for t in g.outputs]
     runner = golden.Runner(g)
+    link.reset()
     for s, inputs in enumerate(samples):
+        if s and reset_every and s % reset_every == 0:
+            link.reset()
+            runner.reset()
         expected = runner.run(inputs)
         for k, x in enumerate(inputs):
             link.write_input(k, np.ascontiguousarray(x).tobytes())
@@ -154,8 +162,8 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
 
 
 def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None = None,
-                  timeout: float = 120.0, profile: bool = False, on_sample=None, stock: bool = False
-                  ) -> tuple[TargetInfo, list[SampleResult]]:
+                  timeout: float = 120.0, profile: bool = False, on_sample=None, stock: bool = False,
+                  reset_every: int | None = None) -> tuple[TargetInfo, list[SampleResult]]:
     """Connect (starting the host process or QEMU when needed), check the handshake, validate."""
     from mcugen.targets import connect
 
@@ -164,5 +172,5 @@ def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None
         check_target(info, g, link.describe)
         results = run_samples(link, g, samples, clock=info.clock, timeout=timeout,
                               seconds=expected_seconds(g, board_id), profile=profile, on_sample=on_sample,
-                              unit=TimeUnit.of(info.clock, board_id))
+                              unit=TimeUnit.of(info.clock, board_id), reset_every=reset_every)
     return info, results

@@ -1,8 +1,8 @@
 """Public models as users bring them (tests/models/real, provenance in its README): float32 and uint8
 ends, MAXIMUM, shape arithmetic. Each is golden == TFLM layer by layer, host C == golden, and
 bit-exact on the emulated Cortex-M4; the float-ended model also on the M7 and on the FPU-less M3
-(soft float). The streaming wake-word model keeps resource variables between invocations: bit-exact
-over sequences, and reset. The models mcugen still refuses get the verdict that names why, never
+(soft float). The stateful models (a streaming wake-word model's resource variables, SVDF's
+variable tensors) keep their state between invocations: bit-exact over sequences, and reset. The models mcugen still refuses get the verdict that names why, never
 "inconsistent"."""
 from __future__ import annotations
 
@@ -70,7 +70,6 @@ def test_float_ends_use_the_fpu_only_where_the_core_has_one(tmp_path):
     ("coral_mobilenet_v1_0.25_128_quant.tflite", "legacy uint8-quantized model"),
     ("tflm_person_detect_vela.tflite", "unsupported op CUSTOM:ethos-u (custom op"),
     ("tflm_mnist_lstm_int8.tflite", "UNIDIRECTIONAL_SEQUENCE_LSTM at index 0: keeps state in variable tensor"),
-    ("tflm_keyword_scrambled_8bit.tflite", "SVDF at index 1: keeps state in variable tensor"),
     ("mlzoo_ds_cnn_s_int16.tflite", "is int16 (16x8 activations are not supported yet)"),
 ])
 def test_refused_models_get_the_verdict_that_names_why(name, verdict):
@@ -89,39 +88,90 @@ def test_random_float_inputs_cover_the_quantize_range_and_beyond():
 
 STREAMING = REAL / "pypi_pmw_hey_jarvis.tflite"
 LOGIT = "model/dense/MatMul;model/dense/BiasAdd"  # the FC before the sigmoid: it varies step by step
+SVDF = REAL / "tflm_keyword_scrambled_8bit.tflite"
+# (model, outputs): the kinds of state, each over sequences
+STATEFUL = [(STREAMING, (LOGIT,)), (SVDF, ())]
 
 
-def test_streaming_state_golden_equals_tflm_layer_by_layer_over_20_steps():
-    """Six resource variables (VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE, initialised by a
-    CALL_ONCE subgraph): 20 consecutive invocations, no reset, every tensor equal to TFLM's."""
+def test_streaming_state_resolves_to_variables():
+    """Six resource variables (VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE, initialised by a CALL_ONCE
+    subgraph) and seven SVDF variable tensors (int8, filled with their zero points as TFLM resets them)."""
     g = lower(STREAMING)
     assert [v.name for v in g.variables] == [f"stream{s}/states" for s in ("", "_1", "_2", "_3", "_4", "_5")]
     assert not g.subgraphs and not {"VAR_HANDLE", "CALL_ONCE"} & {op.opcode for op in g.ops}
-    assert compare_with_tflm(g, STREAMING, random_inputs(g, 20, seed=3)) is None
+    g = lower(SVDF)
+    svdfs = [op for op in g.ops if op.opcode == "SVDF"]
+    assert [op.attrs["state"] for op in svdfs] == [{4: k} for k in range(7)]
+    for op in svdfs:
+        state = g.variables[op.attrs["state"][4]]
+        assert set(state.initial.ravel()) == {op.input(g, 4).quant.zp} and not op.input(g, 4).is_const
 
 
-@pytest.mark.parametrize("board", ["host", "mps2-an386"])
-def test_streaming_state_is_bit_exact_over_20_steps(tmp_path, board):
-    """The state lives in the generated C between invocations: 20 steps on the host build and on
-    the emulated Cortex-M4 equal the golden model's sequence (the golden model, TFLM's). The
-    logit is the output so that the steps differ, and they depend on the state: a fresh run of a
-    later step gives another value."""
-    g = compile_model(STREAMING, (LOGIT,), dsp=board != "host")
-    samples = random_inputs(g, 20, seed=9)
+@pytest.mark.parametrize("model", [m for m, _ in STATEFUL], ids=lambda m: m.stem)
+def test_state_golden_equals_tflm_layer_by_layer_over_20_steps(model):
+    """20 consecutive invocations, no reset, every tensor equal to TFLM's."""
+    g = lower(model)
+    assert compare_with_tflm(g, model, random_inputs(g, 20, seed=3)) is None
+
+
+def test_svdf_state_equals_tflm_variable_tensors_after_every_step():
+    """The state itself, not only what the outputs show of it (this scrambled model saturates)."""
+    g = lower(SVDF)
+    tensors = [next(t.index for t in g.tensors if t.name == v.name) for v in g.variables]
+    runner, tflm = golden.Runner(g), Tflm(SVDF, preserve_all_tensors=True)
+    for xs in random_inputs(g, 20, seed=4):
+        runner.run(xs)
+        tflm.run(xs, 1)
+        for ours, theirs in zip(runner.state, tflm.tensors(tensors)):
+            assert ours.tobytes() == theirs.tobytes()
+    assert all(len(np.unique(v)) > 5 for v in runner.state)
+
+
+def _program(g, model, board, tmp_path):
     if board == "host":
-        program = build_host(g, tmp_path, STREAMING.name, object_cache=OBJECT_CACHE).program
-    else:
-        program = build_board(g, load_board(board), OutDir(tmp_path / board), STREAMING.name).program
-    _, results = run_on_target(board, program, g, samples)
+        return build_host(g, tmp_path, model.name, object_cache=OBJECT_CACHE).program
+    return build_board(g, load_board(board), OutDir(tmp_path / board), model.name).program
+
+
+@pytest.mark.parametrize("model, outputs, board", [(m, o, b) for m, o in STATEFUL for b in ("host", "mps2-an386")],
+                         ids=lambda v: getattr(v, "stem", None) or (v if isinstance(v, str) else "outputs"))
+def test_state_is_bit_exact_over_20_steps(tmp_path, model, outputs, board):
+    """The state lives in the generated C between invocations: 20 steps on the host build and on
+    the emulated Cortex-M4 equal the golden model's sequence (the golden model, TFLM's)."""
+    g = compile_model(model, outputs, dsp=board != "host")
+    samples = random_inputs(g, 20, seed=9)
+    _, results = run_on_target(board, _program(g, model, board, tmp_path), g, samples)
     assert all(r.passed for r in results), [r.outputs for r in results]
-    logits = [int(r.values[0][0, 0]) for r in results]
+
+
+def test_streaming_outputs_depend_on_the_state():
+    """The logit differs step by step and a fresh run of a later step gives another value; the
+    golden model's steps are TFLM's."""
+    g = compile_model(STREAMING, (LOGIT,))
+    samples = random_inputs(g, 20, seed=9)
+    runner = golden.Runner(g)
+    logits = [int(runner.run(xs)[0][0, 0]) for xs in samples]
     assert len(set(logits)) > 3
     assert int(golden.run(g, samples[-1])[0][0, 0]) != logits[-1]
     tflm = Tflm(STREAMING)
-    full = lower(STREAMING)
-    runner = golden.Runner(full)
+    full = golden.Runner(lower(STREAMING))
     for xs in samples[:5]:
-        assert np.array_equal(runner.run(xs)[0], tflm.run(xs, 1)[0])
+        assert np.array_equal(full.run(xs)[0], tflm.run(xs, 1)[0])
+
+
+@pytest.mark.parametrize("board", ["host", "mps2-an386"])
+def test_reset_every_k_steps_on_the_target(tmp_path, board):
+    """The same three inputs twice with a reset before the fourth step (the protocol's RESET and the
+    golden model's): steps 4-6 give the outputs of steps 1-3, as from boot; without the reset they differ."""
+    g = compile_model(STREAMING, (LOGIT,), dsp=board != "host")
+    three = random_inputs(g, 3, seed=12)
+    program = _program(g, STREAMING, board, tmp_path)
+    _, reset = run_on_target(board, program, g, three + three, reset_every=3)
+    _, kept = run_on_target(board, program, g, three + three)
+    assert all(r.passed for r in reset + kept)
+    values = [r.values[0].tobytes() for r in reset]
+    assert values[3:] == values[:3]
+    assert [r.values[0].tobytes() for r in kept][3:] != values[:3]
 
 
 RESET_APP = r"""

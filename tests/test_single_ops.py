@@ -57,6 +57,24 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
             assert differing == 0, f"{name}: {differing} differ, max {worst}"
 
 
+def check_steps(tmp_path, m: ModelSpec, seed: int, steps: int = 6):
+    """A stateful op over `steps` consecutive invocations, never reset: golden == TFLM at every step,
+    and the generated C on the host == golden over the same sequence."""
+    blob = m.build()
+    path = tmp_path / "op.tflite"
+    path.write_bytes(blob)
+    g = compile_model(path)
+    rng = np.random.default_rng(seed)
+    samples = [[random_input(g, i, rng) for i in g.inputs] for _ in range(steps)]
+    runner, tflm = golden.Runner(g), Tflm(blob)
+    for xs in samples:
+        for a, b in zip(runner.run(xs), tflm.run(xs, len(g.outputs))):
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), f"TFLM: {differences(a, b)}"
+    c_build = build_host(g, tmp_path / "c", "op.tflite", object_cache=OBJECT_CACHE)
+    _, results = run_on_target("host", c_build.program, g, samples)
+    assert all(r.passed for r in results), f"host C differs from golden: {[r.outputs for r in results]}"
+
+
 def io(m, in_shape, out_shape, in_q, out_q):
     x = m.tensor("x", in_shape, "int8", scale=in_q[0], zp=in_q[1])
     y = m.tensor("y", out_shape, "int8", scale=out_q[0], zp=out_q[1])
@@ -171,6 +189,42 @@ def test_softmax(tmp_path_factory, rows, depth, s, z, beta, seed):
     x, y = io(m, [rows, depth], [rows, depth], (s, z), (1 / 256, -128))
     m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=2, Beta=beta)
     check(tmp_path_factory.mktemp("softmax"), m, seed)
+
+
+@given(st.integers(1, 3), st.integers(1, 40), scale(1e-3, 2.0), ZP, st.integers(0, 99))
+def test_softmax_to_int16(tmp_path_factory, rows, depth, s, z, seed):
+    m = ModelSpec()
+    x = m.tensor("x", [rows, depth], "int8", scale=s, zp=z)
+    y = m.tensor("y", [rows, depth], "int16", scale=1 / 65536, zp=-32768)
+    m.inputs, m.outputs = [x], [y]
+    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=2, Beta=1.0)
+    check(tmp_path_factory.mktemp("softmax16"), m, seed, oracles=("tflm",))
+
+
+@given(st.integers(1, 2), st.integers(1, 12), st.integers(1, 3), st.integers(1, 4), st.integers(1, 6),
+       st.sampled_from(["int8", "int16"]), scale(1e-3, 1.0), ZP, scale(1e-3, 0.1), scale(1e-3, 1.0), ZP,
+       scale(1e-3, 0.1), scale(1e-3, 1.0), ZP, st.integers(0, 999))
+def test_svdf(tmp_path_factory, batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state,
+              s_wt, s_out, z_out, seed):
+    """Six consecutive steps, so that the state (int8 or int16, like the time weights) is shifted and used."""
+    rng = np.random.default_rng(seed)
+    filters = units * rank
+    z_state = z_state if state_type == "int8" else 0
+    if state_type == "int16":
+        s_state /= 256
+    info = np.iinfo(state_type)
+    m = ModelSpec()
+    x = m.tensor("x", [batch, size], "int8", scale=s_in, zp=z_in)
+    wf = m.const("weights_feature", rng.integers(-127, 128, (filters, size)), "int8", scale=s_wf, zp=0)
+    wt = m.const("weights_time", rng.integers(info.min + 1, info.max + 1, (filters, memory)), state_type,
+                 scale=s_wt, zp=0)
+    bias_scale = float(np.float32(s_state) * np.float32(s_wt))
+    b = m.const("bias", rng.integers(-5000, 5000, units), "int32", scale=bias_scale, zp=0)
+    state = m.tensor("state", [batch, filters * memory], state_type, scale=s_state, zp=z_state, variable=True)
+    y = m.tensor("y", [batch, units], "int8", scale=s_out, zp=z_out)
+    m.inputs, m.outputs = [x], [y]
+    m.op("SVDF", [x, wf, wt, b, state], [y], "SVDFOptions", Rank=rank, FusedActivationFunction="NONE")
+    check_steps(tmp_path_factory.mktemp("svdf"), m, seed)
 
 
 UNARY_OUT = {"LOGISTIC": (1 / 256, -128), "TANH": (1 / 128, 0)}
@@ -463,10 +517,39 @@ def test_quantize_between_int8_and_uint8(tmp_path_factory, types, shape, s_in, z
     check(tmp_path_factory.mktemp("requantize"), m, seed, oracles=("tflm",))
 
 
-@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), scale(1e-6, 10.0), ZP, st.integers(0, 99))
-def test_dequantize_to_float32(tmp_path_factory, shape, s, z, seed):
+INTEGER_PAIRS = [("int16", "int8"), ("int8", "int16"), ("int16", "int16"), ("int16", "int32"), ("int8", "int32"),
+                 ("int32", "int8"), ("int32", "int16")]
+
+
+@given(st.sampled_from(INTEGER_PAIRS), st.lists(st.integers(1, 5), min_size=1, max_size=4), scale(1e-5, 1.0), ZP,
+       scale(1e-5, 1.0), ZP, st.integers(0, 99))
+def test_quantize_between_integer_types(tmp_path_factory, types, shape, s_in, z_in, s_out, z_out, seed):
+    """The joints of int8 and int16 segments and the int16/int32 ends (int16 and int32 zero points are 0)."""
     m = ModelSpec()
-    x = m.tensor("x", shape, "int8", scale=s, zp=z)
+    x = m.tensor("x", shape, types[0], scale=s_in, zp=z_in if types[0] == "int8" else 0)
+    y = m.tensor("y", shape, types[1], scale=s_out, zp=z_out if types[1] == "int8" else 0)
+    m.inputs, m.outputs = [x], [y]
+    m.op("QUANTIZE", [x], [y])
+    check(tmp_path_factory.mktemp("requantize16"), m, seed, oracles=("tflm",))
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), scale(1e-6, 10.0), st.integers(0, 2**16))
+def test_quantize_float32_to_int16(tmp_path_factory, shape, s, seed):
+    m = ModelSpec()
+    x = m.tensor("x", shape, "float32")
+    y = m.tensor("y", shape, "int16", scale=s, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op("QUANTIZE", [x], [y])
+    rng = np.random.default_rng(seed)
+    xs = [(rng.uniform(-40000, 40000, int(np.prod(shape))) * s).astype(np.float32).reshape(shape)]
+    check(tmp_path_factory.mktemp("quantize16"), m, seed, xs=xs, oracles=("tflm",))
+
+
+@given(st.sampled_from(["int8", "int16"]), st.lists(st.integers(1, 5), min_size=1, max_size=4), scale(1e-6, 10.0),
+       ZP, st.integers(0, 99))
+def test_dequantize_to_float32(tmp_path_factory, dtype, shape, s, z, seed):
+    m = ModelSpec()
+    x = m.tensor("x", shape, dtype, scale=s, zp=z if dtype == "int8" else 0)
     y = m.tensor("y", shape, "float32")
     m.inputs, m.outputs = [x], [y]
     m.op("DEQUANTIZE", [x], [y])

@@ -40,9 +40,10 @@ class ModelSpec:
         self.outputs: list[int] = []
         self.extra_subgraphs = 0
 
-    def tensor(self, name, shape, dtype, scale=None, zp=None, axis=0, data=None, signature=None) -> int:
+    def tensor(self, name, shape, dtype, scale=None, zp=None, axis=0, data=None, signature=None,
+               variable=False) -> int:
         self.tensors.append(dict(name=name, shape=list(shape), dtype=dtype, scale=scale, zp=zp,
-                                 axis=axis, data=data, signature=signature))
+                                 axis=axis, data=data, signature=signature, variable=variable))
         return len(self.tensors) - 1
 
     def const(self, name, array: np.ndarray, dtype: str, **quant) -> int:
@@ -124,6 +125,7 @@ class ModelSpec:
         tflite.TensorAddType(b, TYPES[t["dtype"]])
         tflite.TensorAddBuffer(b, buffer_index)
         tflite.TensorAddName(b, name)
+        tflite.TensorAddIsVariable(b, t["variable"])
         if quant is not None:
             tflite.TensorAddQuantization(b, quant)
         return tflite.TensorEnd(b)

@@ -54,6 +54,9 @@ class OpDef:
     same_shape = False
     # the golden kernel reads or writes Graph.variables: run_state(g, op, xs, state) instead of run
     stateful = False
+    # inputs where TFLM's kernel keeps state in a variable tensor (is_variable) it updates in place:
+    # passes/resolve_variables.py makes each a Graph.variables entry, op.attrs["state"][position]
+    state_inputs: tuple[int, ...] = ()
 
     def counts(self, opcode: str) -> tuple[tuple[int, int], tuple[int, int]]:
         return self.arity[opcode] if isinstance(self.arity, dict) else self.arity

@@ -1,13 +1,14 @@
 """QUANTIZE and DEQUANTIZE at a model's ends, as TFLM runs them.
 
-QUANTIZE between int8 and uint8 (either way, and int8 -> int8) is reference_ops::Requantize:
-(x - zp_in) rescaled by s_in / s_out with the double rounding, plus zp_out, clamped; it is tabulated
-for all 256 inputs. QUANTIZE float32 -> int8 is reference_ops::AffineQuantize:
+QUANTIZE between integer types is reference_ops::Requantize: (x - zp_in) rescaled by s_in / s_out
+with the double rounding, plus zp_out, clamped to the output type; from a byte to a byte it is
+tabulated for all 256 inputs, else mcu_requantize_int computes it (int16 and int32 ends, the joints
+of int8 and int16 segments). QUANTIZE float32 -> int8 or int16 is reference_ops::AffineQuantize:
 int32(round(x / s)) + zp, clamped, where x / s is a float32 division and round() goes half away from
 zero. A quotient that is NaN or outside int32 converts as on the oracle's x86 build (cvttss2si gives
 INT32_MIN), and the zero point is added with int32 wrap-around: so +inf gives -128 when zp >= 0 and
 127 when zp < 0, as TFLM answers on the host (an Arm build of TFLM would saturate instead; mcugen
-follows the oracle on every target). DEQUANTIZE int8 -> float32 is
+follows the oracle on every target). DEQUANTIZE int8 or int16 -> float32 is
 float(s * (x - zp)): the product is exact in double and rounded once, which a float32 multiply of
 the exact float(x - zp) also gives.
 """
@@ -20,8 +21,12 @@ from mcugen.ops import OpDef, register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
 
-# The conversions TFLM's int8 kernels make (quantize_common.cc, dequantize.cc)
-QUANTIZE_PAIRS = {("float32", "int8"), ("int8", "int8"), ("int8", "uint8"), ("uint8", "int8")}
+# The conversions TFLM's QUANTIZE makes (quantize_common.cc)
+QUANTIZE_PAIRS = {("float32", "int8"), ("float32", "int16"), ("int8", "int8"), ("int8", "uint8"), ("uint8", "int8"),
+                  ("int16", "int8"), ("int8", "int16"), ("int8", "int32"), ("int16", "int16"), ("int16", "int32"),
+                  ("int32", "int8"), ("int32", "int16")}
+BYTES = ("int8", "uint8")
+BITS = {"int8": 8, "uint8": 8, "int16": 16, "int32": 32}
 
 
 def affine_quantize(x: np.ndarray, scale: float, zero_point: int, dtype: str) -> np.ndarray:
@@ -41,8 +46,8 @@ def float_params(t) -> dict:
 
 @register("QUANTIZE")
 class Quantize(LutOp):
-    input_types = ("float32", "int8", "uint8")
-    output_types = ("int8", "uint8")
+    input_types = ("float32", "int8", "uint8", "int16", "int32")
+    output_types = ("int8", "uint8", "int16", "int32")
 
     def check(self, g, op):
         pair = (op.input(g, 0).dtype, op.output(g).dtype)
@@ -51,9 +56,13 @@ class Quantize(LutOp):
         return []
 
     def prepare(self, g, op):
-        if op.input(g, 0).dtype == "float32":
-            return float_params(op.output(g))
-        return super().prepare(g, op)
+        x, y = op.input(g, 0), op.output(g)
+        if x.dtype == "float32":
+            return float_params(y)
+        if x.dtype in BYTES and y.dtype in BYTES:
+            return super().prepare(g, op)
+        m, s = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
+        return dict(multiplier=m, shift=s, input_zp=x.quant.zp, output_zp=y.quant.zp)
 
     def table(self, g, op, x):
         xt, y = op.input(g, 0), op.output(g)
@@ -61,25 +70,43 @@ class Quantize(LutOp):
         return requantize(x - xt.quant.zp, m, s) + y.quant.zp
 
     def run(self, g, op, xs):
-        if op.input(g, 0).dtype == "float32":
-            return affine_quantize(xs[0], op.params["scale"], op.params["zero_point"], "int8")
-        return super().run(g, op, xs)
+        x, y, p = op.input(g, 0), op.output(g), op.params
+        if x.dtype == "float32":
+            return affine_quantize(xs[0], p["scale"], p["zero_point"], y.dtype)
+        if "lut" in p:
+            return super().run(g, op, xs)
+        info = np.iinfo(y.dtype)
+        out = wrap_int32(requantize(wrap_int32(xs[0].astype(np.int64) - p["input_zp"]), p["multiplier"], p["shift"])
+                         + p["output_zp"])
+        return np.clip(out, info.min, info.max).astype(y.dtype)
 
     def lower(self, g, op):
-        if op.input(g, 0).dtype != "float32":
+        x, y, p = op.input(g, 0), op.output(g), op.params
+        size = int(np.prod(y.shape))
+        if x.dtype == "float32":
+            return Call("mcu_quantize_f32", (Struct("mcu_float_quant", "params", dict(p, bits=BITS[y.dtype])),
+                                                size, reads(op), writes(op)),
+                        note=f"round(x / {p['scale']:.9g}) + {p['zero_point']}")
+        if "lut" in p:
             return super().lower(g, op)
-        return Call("mcu_quantize_f32_s8", (Struct("mcu_float_quant", "params", op.params),
-                                            int(np.prod(op.output(g).shape)), reads(op), writes(op)),
-                    note=f"round(x / {op.params['scale']:.9g}) + {op.params['zero_point']}")
+        info = np.iinfo(y.dtype)
+        params = Struct("mcu_requantize_params", "params", dict(
+            input_bits=BITS[x.dtype], output_bits=BITS[y.dtype], input_offset=-p["input_zp"],
+            output_offset=p["output_zp"], multiplier=p["multiplier"], shift=p["shift"],
+            min=int(info.min), max=int(info.max)))
+        return Call("mcu_requantize_int", (params, size, reads(op), writes(op)),
+                    note=f"{x.dtype} -> {y.dtype}, (x - {p['input_zp']}) * {float(x.quant.s) / float(y.quant.s):.9g}"
+                         f" + {p['output_zp']}")
 
 
 @register("DEQUANTIZE")
 class Dequantize(OpDef):
     same_shape = True
+    input_types = ("int8", "int16")
     output_types = ("float32",)
 
     def prepare(self, g, op):
-        return float_params(op.input(g, 0))
+        return dict(float_params(op.input(g, 0)), bits=BITS[op.input(g, 0).dtype])
 
     def run(self, g, op, xs):
         p = op.params
@@ -87,6 +114,6 @@ class Dequantize(OpDef):
 
     def lower(self, g, op):
         p = op.params
-        return Call("mcu_dequantize_s8_f32", (Struct("mcu_float_quant", "params", p),
+        return Call("mcu_dequantize_f32", (Struct("mcu_float_quant", "params", p),
                                               int(np.prod(op.output(g).shape)), reads(op), writes(op)),
                     note=f"{p['scale']:.9g} * (x - {p['zero_point']})")

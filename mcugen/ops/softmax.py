@@ -1,4 +1,4 @@
-"""SOFTMAX int8 -> int8: TFLM reference_ops::Softmax on gemmlowp fixed point.
+"""SOFTMAX int8 -> int8 or int16: TFLM reference_ops::Softmax on gemmlowp fixed point.
 
 exp() only ever sees x - max(x) in [-255, 0], so prepare() tabulates it once
 (256 int32 entries); run() sums, takes the fixed-point reciprocal per row and
@@ -28,10 +28,14 @@ def _beta_multiplier(op, x) -> float:
 @register("SOFTMAX")
 class Softmax(OpDef):
     same_shape = True
+    output_types = ("int8", "int16")
 
     def check(self, g, op):
         x, y = op.input(g, 0), op.output(g)
-        if y.quant and (y.quant.zp != -128 or y.quant.s != np.float32(1 / 256)):
+        if y.dtype == "int16" and y.quant and (y.quant.zp != -32768 or abs(y.quant.s - 1 / 65536) > 0.001 / 65536):
+            return [f"int16 output quantization must be scale 1/65536, zero point -32768 "
+                    f"(got {y.quant.s:g}, {y.quant.zp})"]
+        if y.dtype == "int8" and y.quant and (y.quant.zp != -128 or y.quant.s != np.float32(1 / 256)):
             return [f"output quantization must be scale 1/256, zero point -128 "
                     f"(got {y.quant.s:g}, {y.quant.zp})"]
         if x.quant and not _beta_multiplier(op, x) > 1.0:  # NaN too
@@ -67,15 +71,17 @@ class Softmax(OpDef):
                                               ACCUMULATION_INTEGER_BITS)
         # RoundingDivideByPOT(SRDHM(scale, exp), bits + 23): scale, exp >= 0 and the shift is
         # positive, so both roundings are "add half, floor" (steps 2' and 3' in mcugen.requant)
-        exponent = bits_over_unit + 31 - 8
+        info = np.iinfo(op.output(g).dtype)
+        exponent = bits_over_unit + 31 - info.bits
         out = (((scale * exp + (1 << 30)) >> 31) + (1 << (exponent - 1))) >> exponent
-        out -= 128
-        return np.minimum(out, 127).astype(np.int8).reshape(x.shape)  # never below -128
+        out += info.min
+        return np.minimum(out, info.max).astype(info.dtype).reshape(x.shape)  # never below the minimum
 
     def lower(self, g, op):
         x = op.input(g, 0)
         depth = x.shape[-1]
         softmax = Struct("mcu_softmax_params", "params", dict(
-            diff_min=op.params["diff_min"], exp_lut=Const("exp_lut", op.params["exp_lut"].astype(np.int32))))
+            diff_min=op.params["diff_min"], exp_lut=Const("exp_lut", op.params["exp_lut"].astype(np.int32)),
+            output_bits=np.iinfo(op.output(g).dtype).bits))
         return Call("mcu_softmax_s8", (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
                     note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth})")

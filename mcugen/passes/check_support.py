@@ -16,7 +16,7 @@ FLOAT_FIX = ("mcugen runs int8 layers (float32 inputs and outputs are fine): con
              "target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8]")
 LEGACY_FIX = ("re-convert the model with full-integer int8 quantization (TFLiteConverter with a "
               "representative_dataset)")
-STATE = "stateful models (LSTM, SVDF, streaming state) are not supported yet"
+STATE = "mcugen keeps variable tensors only where TFLM's kernel updates them (SVDF, LSTM state inputs)"
 
 
 def _legacy_uint8(g: Graph) -> str | None:
@@ -87,7 +87,9 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
     for op in g.ops:
         where = f"{op.opcode} at index {op.origin}"
         problems = []
-        state = [g.tensors[t].name for t in op.inputs if t >= 0 and g.tensors[t].variable]
+        kept = op.attrs.get("state", {})
+        state = [g.tensors[t].name for k, t in enumerate(op.inputs)
+                 if t >= 0 and g.tensors[t].variable and k not in kept]
         if state:
             problems.append(f"{where}: keeps state in variable tensor '{state[0]}'; {STATE}")
         opdef = ops.lookup(op.opcode)

@@ -1,4 +1,14 @@
-"""Resource variables (streaming state, e.g. microWakeWord's) become Graph.variables.
+"""State kept across invocations becomes Graph.variables: resource variables and variable tensors.
+
+Variable tensors (is_variable: SVDF's activation state, LSTM's output and cell state) are inputs
+the op's kernel updates in place (OpDef.state_inputs). TFLM gives each its own persistent buffer
+and fills it, at boot and on reset, with its zero point as a byte when it is int8, else with zeros
+(MicroInterpreterGraph::ResetTensorData; a buffer in the file is ignored). Each becomes a Variable
+with that value; the op names it in attrs["state"] (input position -> variable), and the tensor
+loses any data, so that no pass mistakes it for a constant. A variable tensor an op reads anywhere
+else stays, and check_support refuses it.
+
+Resource variables (streaming state, e.g. microWakeWord's):
 
 TFLM keys a resource variable by VAR_HANDLE's (container, shared_name); READ_VARIABLE copies its
 bytes into a tensor and ASSIGN_VARIABLE copies a tensor's bytes into it, raw, whatever the two
@@ -19,6 +29,7 @@ import dataclasses
 
 import numpy as np
 
+from mcugen import ops
 from mcugen.ir import Graph, Variable
 
 
@@ -26,6 +37,33 @@ BYTES = ("int8", "uint8", "int16", "int32", "float32")  # the variables' types a
 
 
 def resolve_variables(g: Graph) -> Graph:
+    return _variable_tensors(_resource_variables(g))
+
+
+def _variable_tensors(g: Graph) -> Graph:
+    number: dict[int, int] = {}
+    variables = list(g.variables)
+    new_ops = []
+    for op in g.ops:
+        opdef = ops.lookup(op.opcode)
+        state = {}
+        for k in opdef.state_inputs if opdef else ():
+            t = op.input(g, k)
+            if t is None or not t.variable or t.dtype not in BYTES or any(d < 1 for d in t.shape):
+                continue
+            if t.index not in number:
+                number[t.index] = len(variables)
+                fill = (t.quant.zp if t.quant is not None and t.dtype == "int8" else 0) & 0xFF
+                variables.append(Variable(t.name, np.full(t.nbytes, fill, np.uint8).view(t.dtype).reshape(t.shape)))
+            state[k] = number[t.index]
+        new_ops.append(dataclasses.replace(op, attrs={**op.attrs, "state": state}) if state else op)
+    if not number:
+        return g
+    tensors = tuple(dataclasses.replace(t, data=None) if t.index in number else t for t in g.tensors)
+    return dataclasses.replace(g.replace_ops(new_ops), tensors=tensors, variables=tuple(variables))
+
+
+def _resource_variables(g: Graph) -> Graph:
     opcodes = [op.opcode for op in g.ops]
     if "VAR_HANDLE" not in opcodes and "CALL_ONCE" not in opcodes:
         return g

@@ -4,7 +4,9 @@
  * exactly one reply frame carrying the request's sequence number, so the host can retry
  * anything that was lost or corrupted on the wire. Writes and reads are idempotent; a repeated
  * INVOKE (same sequence number, no write in between) replays the stored result instead of
- * running again, because the arena may have reused the input bytes.
+ * running again, because the arena may have reused the input bytes and a stateful model's state
+ * has moved on. RESET puts the model's state back to its boot value (model_reset), which is
+ * idempotent too.
  */
 #include <string.h>
 
@@ -19,7 +21,7 @@
 
 #define SYNC0 0xA5
 #define SYNC1 0x5A
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 #define MAX_PAYLOAD 240
 
 enum {
@@ -27,6 +29,7 @@ enum {
     REQ_WRITE = 0x02,
     REQ_INVOKE = 0x03,
     REQ_READ = 0x04,
+    REQ_RESET = 0x05,
     REP_INFO = 0x81,
     REP_ACK = 0x82,
     REP_RESULT = 0x83,
@@ -257,6 +260,13 @@ static void handle_invoke(uint8_t seq)
     send_frame(REP_RESULT, seq, result, sizeof result);
 }
 
+static void handle_reset(uint8_t seq)
+{
+    model_reset();
+    have_result = 0;
+    send_frame(REP_ACK, seq, NULL, 0);
+}
+
 static void handle_write(uint8_t seq, uint32_t size)
 {
     if (size < 5) {
@@ -326,6 +336,9 @@ int mcu_harness_run(void)
             break;
         case REQ_READ:
             handle_read(seq, size);
+            break;
+        case REQ_RESET:
+            handle_reset(seq);
             break;
         default:
             send_nak(seq, NAK_UNKNOWN);

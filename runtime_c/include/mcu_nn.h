@@ -102,6 +102,7 @@ typedef struct {
 typedef struct {
     int32_t diff_min;       /* x - max(x) below this contributes nothing (TFLM's diff_min) */
     const int32_t *exp_lut; /* [256]: exp(beta * scale * -d) in Q0.31 for d = max(x) - x in 0..255 */
+    int32_t output_bits;    /* 8: int8 output, scale 1/256, zero point -128; 16: int16, 1/65536, -32768 */
 } mcu_softmax_params;
 
 /* How two inputs map onto a contiguous output of up to MCU_MAX_DIMS axes; stride 0 broadcasts. */
@@ -234,11 +235,47 @@ typedef struct {
     int32_t minimum; /* 1: ARG_MIN */
 } mcu_arg_params;
 
-/* A float32 boundary: real = scale * (q - zero_point), with q int8. */
+/* A float32 boundary: real = scale * (q - zero_point), with q int8 (bits 8) or int16 (bits 16). */
 typedef struct {
     float scale;
     int32_t zero_point;
+    int32_t bits;
 } mcu_float_quant;
+
+/* QUANTIZE between integer types: elements of input_bits (8, 16, 32; signed) to output_bits. */
+typedef struct {
+    int32_t input_bits;
+    int32_t output_bits;
+    int32_t input_offset;
+    int32_t output_offset;
+    int32_t multiplier;
+    int32_t shift;
+    int32_t min; /* the output type's range */
+    int32_t max;
+} mcu_requantize_params;
+
+/* One requantization: real multiplier = multiplier * 2^(shift - 31), as everywhere in mcu_nn. */
+typedef struct {
+    int32_t multiplier;
+    int32_t shift;
+} mcu_rescale;
+
+/* SVDF: input [batches, input_size], feature weights [filters, input_size], time weights and state
+ * [batches, filters, memory] (state_bits 8: int8, 16: int16), bias [filters / rank] (int32),
+ * output [batches, filters / rank]. */
+typedef struct {
+    int32_t batches;
+    int32_t input_size;
+    int32_t filters;
+    int32_t memory;
+    int32_t rank;
+    int32_t state_bits;
+    int32_t input_offset;
+    int32_t state_zero_point;
+    int32_t output_offset;
+    mcu_rescale feature; /* s_input * s_feature / s_state */
+    mcu_rescale time;    /* s_state * s_time / s_output */
+} mcu_svdf_params;
 
 typedef struct {
     const int32_t *rows; /* [output h]: source row of each output row */
@@ -337,9 +374,9 @@ void mcu_avgpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, con
 void mcu_maxpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
                     const mcu_dims *output_dims, int8_t *output);
 
-/* SOFTMAX over the last axis of `rows` rows of `depth` values; output scale 1/256, zero point -128. */
+/* SOFTMAX of int8 over the last axis of `rows` rows of `depth` values, to int8 or int16 (output_bits). */
 void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t depth,
-                    const int8_t *input, int8_t *output);
+                    const int8_t *input, void *output);
 
 /* Any elementwise int8 -> int8 op, tabulated at build time: output[i] = table[input[i] + 128].
  * Safe in place (output == input). */
@@ -396,12 +433,23 @@ void mcu_reduce_max_s8(const mcu_reduce_params *reduce, const int8_t *input, int
 void mcu_resize_nearest_s8(const mcu_resize_params *resize, const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *output_dims, int8_t *output);
 
-/* QUANTIZE float32 -> int8 (TFLM AffineQuantize): round(x / scale) + zero_point, half away from zero,
- * saturated to [-128, 127]; x / scale is one float32 division; NaN and quotients beyond int32 as the
- * x86 oracle converts them (see the .c file). */
-void mcu_quantize_f32_s8(const mcu_float_quant *quant, int32_t size, const float *input, int8_t *output);
+/* SVDF (TFLM's integer SVDF): shifts the state one slot left, stores each filter's requantized
+ * feature dot product in its newest slot, then sums time weights x state per unit, adds the bias and
+ * requantizes to int8. Updates `state` in place; weights_time and state are int8 or int16 (state_bits). */
+void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
+                 const void *weights_time, const int32_t *bias, void *state, int8_t *output);
 
-/* DEQUANTIZE int8 -> float32: scale * (x - zero_point), rounded once (as TFLM's double product cast to float). */
-void mcu_dequantize_s8_f32(const mcu_float_quant *quant, int32_t size, const int8_t *input, float *output);
+/* QUANTIZE float32 -> int8 or int16 (TFLM AffineQuantize): round(x / scale) + zero_point, half away
+ * from zero, saturated to the output type; x / scale is one float32 division; NaN and quotients
+ * beyond int32 as the x86 oracle converts them (see the .c file). */
+void mcu_quantize_f32(const mcu_float_quant *quant, int32_t size, const float *input, void *output);
+
+/* DEQUANTIZE int8 or int16 -> float32: scale * (x - zero_point), rounded once (as TFLM's double
+ * product cast to float). */
+void mcu_dequantize_f32(const mcu_float_quant *quant, int32_t size, const void *input, float *output);
+
+/* QUANTIZE between integer types (TFLM Requantize): (x - zp_in) * multiplier * 2^(shift - 31), rounded
+ * twice, + zp_out, clamped to [min, max]. */
+void mcu_requantize_int(const mcu_requantize_params *rq, int32_t size, const void *input, void *output);
 
 #endif /* MCU_NN_H */

@@ -28,14 +28,18 @@ static int32_t count_leading_zeros(uint32_t x)
 }
 
 /*
- * TFLM reference_ops::Softmax for int8 in and out. exp(x - max) comes from the table (Q0.31), the
- * sum is kept in Q12.19, and 1/sum is TFLM's GetReciprocal (normalise by the leading zeros, then
- * 1/(1 + x)). Each output is exp * (1/sum) scaled to 1/256 and shifted by the zero point -128.
+ * TFLM reference_ops::Softmax for int8 in, int8 or int16 out. exp(x - max) comes from the table
+ * (Q0.31), the sum is kept in Q12.19, and 1/sum is TFLM's GetReciprocal (normalise by the leading
+ * zeros, then 1/(1 + x)). Each output is exp * (1/sum) scaled to 2^-bits and shifted by the output
+ * type's minimum (its zero point).
  */
 void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t depth,
-                    const int8_t *input, int8_t *output)
+                    const int8_t *input, void *output)
 {
-    for (int32_t r = 0; r < rows; ++r, input += depth, output += depth) {
+    const int32_t bits = softmax->output_bits;
+    const int32_t low = bits == 16 ? INT16_MIN : INT8_MIN;
+    const int32_t high = bits == 16 ? INT16_MAX : INT8_MAX;
+    for (int32_t r = 0; r < rows; ++r, input += depth) {
         int32_t max = -128;
         for (int32_t c = 0; c < depth; ++c) {
             max = input[c] > max ? input[c] : max;
@@ -49,8 +53,13 @@ void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t dep
         const int32_t scale = one_over_one_plus_x((int32_t)(((uint32_t)sum << headroom) - 0x80000000u));
         for (int32_t c = 0; c < depth; ++c) {
             const int32_t e = softmax->exp_lut[max - input[c]];
-            int32_t y = mcu_rdbpot(mcu_srdhm(scale, e), bits_over_unit + 31 - 8) - 128;
-            output[c] = (int8_t)(y < -128 ? -128 : y > 127 ? 127 : y);
+            int32_t y = mcu_rdbpot(mcu_srdhm(scale, e), bits_over_unit + 31 - bits) + low;
+            y = y > high ? high : y; /* never below low */
+            if (bits == 16) {
+                ((int16_t *)output)[r * depth + c] = (int16_t)y;
+            } else {
+                ((int8_t *)output)[r * depth + c] = (int8_t)y;
+            }
         }
     }
 }

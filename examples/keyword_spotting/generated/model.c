@@ -2158,6 +2158,7 @@ static const int32_t softmax_12_exp_lut[256] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_softmax_params softmax_12_params MODEL_CONST = {
     .diff_min = -124,
     .exp_lut = softmax_12_exp_lut,
+    .output_bits = 8,
 };
 
 

@@ -15361,6 +15361,7 @@ static const int32_t softmax_30_exp_lut[256] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_softmax_params softmax_30_params MODEL_CONST = {
     .diff_min = -1984,
     .exp_lut = softmax_30_exp_lut,
+    .output_bits = 8,
 };
 
 

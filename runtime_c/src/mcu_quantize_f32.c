@@ -4,11 +4,14 @@
  * TFLM (as the x86 oracle runs it): q = int32(round(x / scale)) + zero_point, clamped, with x / scale
  * one float32 division and round() half away from zero. A quotient that is NaN or outside int32
  * converts to INT32_MIN (x86's cvttss2si) and the zero point is added with int32 wrap-around, so
- * +inf gives -128 for zero_point >= 0 and 127 below. Written out here because C leaves both the
- * conversion and the overflow undefined, and an Arm core would saturate instead. No libm needed.
+ * +inf gives the output type's minimum for zero_point >= 0 and its maximum below. Written out here
+ * because C leaves both the conversion and the overflow undefined, and an Arm core would saturate
+ * instead. No libm needed.
  */
-void mcu_quantize_f32_s8(const mcu_float_quant *quant, int32_t size, const float *input, int8_t *output)
+void mcu_quantize_f32(const mcu_float_quant *quant, int32_t size, const float *input, void *output)
 {
+    const int32_t low = quant->bits == 16 ? INT16_MIN : INT8_MIN;
+    const int32_t high = quant->bits == 16 ? INT16_MAX : INT8_MAX;
     for (int32_t i = 0; i < size; ++i) {
         const float r = input[i] / quant->scale;
         int32_t q = INT32_MIN;
@@ -18,6 +21,11 @@ void mcu_quantize_f32_s8(const mcu_float_quant *quant, int32_t size, const float
             q += (fraction >= 0.5f) - (fraction <= -0.5f);
         }
         q = (int32_t)((uint32_t)q + (uint32_t)quant->zero_point);
-        output[i] = (int8_t)(q < -128 ? -128 : (q > 127 ? 127 : q));
+        q = q < low ? low : (q > high ? high : q);
+        if (quant->bits == 16) {
+            ((int16_t *)output)[i] = (int16_t)q;
+        } else {
+            ((int8_t *)output)[i] = (int8_t)q;
+        }
     }
 }

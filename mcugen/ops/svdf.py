@@ -1,0 +1,103 @@
+"""SVDF with int8 input and output: TFLM's EvalIntegerSvdfReference (svdf_common.cc).
+
+The state is a variable tensor [batch, filters * memory], int8 or int16 like the time weights
+(TFLM picks the kernel by the time weights' type and reads the state as that type). Each step:
+1. the state moves one place to the left (the whole buffer, as TFLM's loop moves it);
+2. each filter's dot product of the input (minus its zero point) with its feature weights is
+   requantized by s_in * s_wf / s_state, clamped to the state type and stored, plus the state zero
+   point, in that filter's newest (last) memory slot;
+3. each filter's state (minus its zero point) dotted with its time weights, summed over the `rank`
+   filters of a unit, plus the unit's bias, is requantized by s_state * s_wt / s_out, plus the output
+   zero point, clamped to int8. The fused activation is not applied: TFLM's integer kernel ignores it.
+Sums are int32 and wrap as TFLM's do. Both scales are products of float32 scales in float32, as in
+TFLM's Prepare.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.ops import OpDef, register
+from mcugen.requant import quantize_multiplier, requantize, wrap_int32
+
+STATE = 4
+
+
+@register("SVDF")
+class Svdf(OpDef):
+    arity = ((5, 5), (1, 1))
+    parameters = {1: ("int8",), 2: ("int8", "int16"), 3: ("int32",), STATE: ("int8", "int16")}
+    stateful = True
+    state_inputs = (STATE,)
+
+    def output_shape(self, g, op):
+        x, wf, wt, s = (op.input(g, k) for k in (0, 1, 2, STATE))
+        rank = op.attrs.get("rank", 0)
+        if len(x.shape) != 2 or len(wf.shape) != 2 or len(wt.shape) != 2 or s is None or len(s.shape) != 2:
+            raise ValueError("SVDF takes a 2-D input, feature and time weights and state")
+        filters, memory = wf.shape[0], wt.shape[1]
+        if rank < 1 or filters % rank or wf.shape[1] != x.shape[1] or wt.shape[0] != filters \
+                or s.shape != (x.shape[0], filters * memory):
+            raise ValueError(f"input {list(x.shape)}, feature weights {list(wf.shape)}, time weights "
+                             f"{list(wt.shape)}, state {list(s.shape)} and rank {rank} do not fit")
+        b = op.input(g, 3)
+        if b is not None and b.shape[0] != filters // rank:
+            raise ValueError(f"bias of {b.shape[0]} for {filters // rank} units")
+        return (x.shape[0], filters // rank)
+
+    def check(self, g, op):
+        wt, b, s = op.input(g, 2), op.input(g, 3), op.input(g, STATE)
+        if STATE not in op.attrs.get("state", {}):
+            return ["its state (input 4) is not a variable tensor: TFLM's Prepare requires one"]
+        if b is None:
+            return ["has no bias: TFLM's Prepare reads the bias's scale (and would crash)"]
+        if wt.dtype != s.dtype:
+            return [f"time weights are {wt.dtype} but the state is {s.dtype}: TFLM reads the state as the "
+                    "time weights' type"]
+        product = np.float32(s.quant.s) * np.float32(wt.quant.s)
+        if not abs(float(b.quant.s if b.quant else 0.0) - float(product)) < 1e-5:
+            return ["the bias scale is not state scale x time weight scale: TFLM refuses it"]
+        return []
+
+    def prepare(self, g, op):
+        x, wf, wt, b, s = (op.input(g, k) for k in range(5))
+        y = op.output(g)
+        f32 = np.float32
+        feature = quantize_multiplier(float(f32(x.quant.s) * f32(wf.quant.s) / f32(s.quant.s)))
+        time = quantize_multiplier(float(f32(s.quant.s) * f32(wt.quant.s) / f32(y.quant.s)))
+        return dict(rank=op.attrs["rank"], memory=wt.shape[1], feature=feature, time=time,
+                    input_zp=x.quant.zp, state_zp=s.quant.zp, output_zp=y.quant.zp)
+
+    def macs(self, g, op):
+        x, wf, wt = (op.input(g, k) for k in range(3))
+        return x.shape[0] * wf.shape[0] * (wf.shape[1] + wt.shape[1])
+
+    def run_state(self, g, op, xs, state):
+        p = op.params
+        x, wf, wt, b = (np.asarray(a, np.int64) for a in xs[:4])
+        k = op.attrs["state"][STATE]
+        batch, filters, memory = x.shape[0], wf.shape[0], p["memory"]
+        info = np.iinfo(state[k].dtype)
+        shifted = np.roll(state[k].reshape(-1), -1).reshape(batch, filters, memory).astype(np.int64)
+        newest = wrap_int32(requantize(wrap_int32((x - p["input_zp"]) @ wf.T), *p["feature"]))
+        shifted[:, :, -1] = np.clip(newest, info.min, info.max) + p["state_zp"]
+        state[k] = shifted.astype(state[k].dtype).reshape(state[k].shape)  # narrowing wraps, as C stores
+        stored = state[k].reshape(batch, filters, memory).astype(np.int64)
+        per_filter = wrap_int32(((stored - p["state_zp"]) * wt).sum(axis=2))
+        units = wrap_int32(per_filter.reshape(batch, -1, p["rank"]).sum(axis=2) + b)
+        out = requantize(units, *p["time"]) + p["output_zp"]
+        return np.clip(out, -128, 127).astype(np.int8)
+
+    def lower(self, g, op):
+        p = op.params
+        x, wf, wt, b = (op.input(g, k) for k in range(4))
+        state_type = op.input(g, STATE).dtype
+        params = Struct("mcu_svdf_params", "params", dict(
+            batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p["memory"], rank=p["rank"],
+            state_bits=16 if state_type == "int16" else 8, input_offset=-p["input_zp"], state_zero_point=p["state_zp"], output_offset=p["output_zp"],
+            feature=dict(multiplier=p["feature"][0], shift=p["feature"][1]),
+            time=dict(multiplier=p["time"][0], shift=p["time"][1])))
+        return Call("mcu_svdf_s8", (params, reads(op), Const("weights_feature", wf.data), Const("weights_time", wt.data),
+                             Const("bias", b.data.astype(np.int32)), State(op.attrs["state"][STATE], writable=True),
+                             writes(op)),
+                    note=f"rank {p['rank']}, memory {p['memory']}, {state_type} state")
