@@ -1,5 +1,5 @@
 """Public models as users bring them (tests/models/real, provenance in its README): float32 and uint8
-ends, MAXIMUM, shape arithmetic. Each is golden == TFLM layer by layer, host C == golden, and
+ends, MAXIMUM, shape arithmetic, state. Each is golden == TFLM layer by layer, host C == golden, and
 bit-exact on the emulated Cortex-M4; the float-ended model also on the M7 and on the FPU-less M3
 (soft float). The stateful models (a streaming wake-word model's resource variables, SVDF's
 variable tensors) keep their state between invocations: bit-exact over sequences, and reset. The models mcugen still refuses get the verdict that names why, never
@@ -69,7 +69,6 @@ def test_float_ends_use_the_fpu_only_where_the_core_has_one(tmp_path):
 @pytest.mark.parametrize("name, verdict", [
     ("coral_mobilenet_v1_0.25_128_quant.tflite", "legacy uint8-quantized model"),
     ("tflm_person_detect_vela.tflite", "unsupported op CUSTOM:ethos-u (custom op"),
-    ("tflm_mnist_lstm_int8.tflite", "UNIDIRECTIONAL_SEQUENCE_LSTM at index 0: keeps state in variable tensor"),
     ("mlzoo_ds_cnn_s_int16.tflite", "is int16 (16x8 activations are not supported yet)"),
 ])
 def test_refused_models_get_the_verdict_that_names_why(name, verdict):
@@ -89,8 +88,9 @@ def test_random_float_inputs_cover_the_quantize_range_and_beyond():
 STREAMING = REAL / "pypi_pmw_hey_jarvis.tflite"
 LOGIT = "model/dense/MatMul;model/dense/BiasAdd"  # the FC before the sigmoid: it varies step by step
 SVDF = REAL / "tflm_keyword_scrambled_8bit.tflite"
+LSTM = REAL / "tflm_mnist_lstm_int8.tflite"
 # (model, outputs): the kinds of state, each over sequences
-STATEFUL = [(STREAMING, (LOGIT,)), (SVDF, ())]
+STATEFUL = [(STREAMING, (LOGIT,)), (SVDF, ()), (LSTM, ())]
 
 
 def test_streaming_state_resolves_to_variables():
@@ -114,11 +114,13 @@ def test_state_golden_equals_tflm_layer_by_layer_over_20_steps(model):
     assert compare_with_tflm(g, model, random_inputs(g, 20, seed=3)) is None
 
 
-def test_svdf_state_equals_tflm_variable_tensors_after_every_step():
-    """The state itself, not only what the outputs show of it (this scrambled model saturates)."""
-    g = lower(SVDF)
+@pytest.mark.parametrize("model", [SVDF, LSTM], ids=lambda m: m.stem)
+def test_variable_tensors_equal_tflm_after_every_step(model):
+    """The state itself, not only what the outputs show of it (the scrambled SVDF model saturates):
+    SVDF's int8 activation states, the LSTM's int8 hidden and int16 cell state."""
+    g = lower(model)
     tensors = [next(t.index for t in g.tensors if t.name == v.name) for v in g.variables]
-    runner, tflm = golden.Runner(g), Tflm(SVDF, preserve_all_tensors=True)
+    runner, tflm = golden.Runner(g), Tflm(model, preserve_all_tensors=True)
     for xs in random_inputs(g, 20, seed=4):
         runner.run(xs)
         tflm.run(xs, 1)

@@ -227,6 +227,30 @@ def test_svdf(tmp_path_factory, batch, size, rank, units, memory, state_type, s_
     check_steps(tmp_path_factory.mktemp("svdf"), m, seed)
 
 
+@given(st.integers(1, 2), st.integers(1, 4), st.integers(1, 8), st.integers(1, 6), st.booleans(),
+       st.sampled_from([0.0, 0.5, 3.0]), st.integers(-15, -9),
+       scale(1e-3, 0.1), ZP, scale(1e-3, 0.1), ZP, scale(1e-3, 0.05), st.integers(0, 999))
+def test_unidirectional_sequence_lstm(tmp_path_factory, batch, steps, size, units, time_major, clip,
+                                      cell_power, s_in, z_in, s_h, z_h, s_w, seed):
+    """TFLM's integer LSTM cell (8x8 -> 16) over four invocations of `steps` time steps each, so that
+    both states carry over; power-of-two cell scales from 2^-15 to 2^-9 (all tanh input scalings)."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    major = [steps, batch] if time_major else [batch, steps]
+    x = m.tensor("x", [*major, size], "int8", scale=s_in, zp=z_in)
+    weights = [m.const(f"w{k}", rng.integers(-127, 128, (units, size if k < 4 else units)), "int8",
+                       scale=s_w * (1 + k / 8), zp=0) for k in range(8)]
+    biases = [m.const(f"b{k}", rng.integers(-20000, 20000, units), "int32", scale=s_in * s_w, zp=0) for k in range(4)]
+    hidden = m.tensor("hidden", [batch, units], "int8", scale=s_h, zp=z_h, variable=True)
+    cell = m.tensor("cell", [batch, units], "int16", scale=2.0 ** cell_power, zp=0, variable=True)
+    y = m.tensor("y", [*major, units], "int8", scale=s_h, zp=z_h)
+    m.inputs, m.outputs = [x], [y]
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *weights, -1, -1, -1, *biases, -1, -1, hidden, cell, -1, -1, -1, -1],
+         [y], "UnidirectionalSequenceLSTMOptions", FusedActivationFunction="TANH", CellClip=clip,
+         TimeMajor=time_major)
+    check_steps(tmp_path_factory.mktemp("lstm"), m, seed, steps=4)
+
+
 UNARY_OUT = {"LOGISTIC": (1 / 256, -128), "TANH": (1 / 128, 0)}
 
 

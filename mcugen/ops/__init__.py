@@ -50,6 +50,8 @@ class OpDef:
     # position -> the dtypes TFLM's kernel reads there. Every other input, constant or not, is data
     # and must have one of input_types. A dict keyed by opcode holds that per opcode.
     parameters: dict = {}
+    # inputs within the minimum count that may be omitted (-1): LSTM's peepholes, projection, ...
+    optional_inputs: tuple[int, ...] = ()
     # the output has the first input's shape (elementwise ops)
     same_shape = False
     # the golden kernel reads or writes Graph.variables: run_state(g, op, xs, state) instead of run

@@ -62,8 +62,8 @@ def _op_problem(g: Graph, op: Op, opdef) -> str | None:
     if not out_low <= len(op.outputs) <= out_high:
         return f"{len(op.outputs)} outputs, TFLM's kernel makes {out_low}" + (
             f" to {out_high}" if out_high != out_low else "")
-    omitted = [k for k in range(in_low) if op.inputs[k] < 0]
-    if omitted:  # only inputs past the minimum count are optional
+    omitted = [k for k in range(in_low) if op.inputs[k] < 0 and k not in opdef.optional_inputs]
+    if omitted:  # only inputs past the minimum count are optional, and those the op lists
         return f"input {omitted[0]} is omitted, TFLM's kernel needs it"
     for t in [op.input(g, i) for i in range(len(op.inputs))] + [op.output(g, i) for i in range(len(op.outputs))]:
         problem = t is not None and _tensor_problem(t)

@@ -277,6 +277,40 @@ typedef struct {
     mcu_rescale time;    /* s_state * s_time / s_output */
 } mcu_svdf_params;
 
+/* One LSTM gate: FC(input) + FC(hidden state), each int8 x int8 -> int16 at scale 2^-12. */
+typedef struct {
+    const int8_t *input_weights;     /* [state_size, input_size] */
+    const int8_t *recurrent_weights; /* [state_size, state_size] */
+    const int32_t *bias;             /* [state_size], added to the input FC */
+    mcu_rescale input;               /* s_input * s_weights / 2^-12 */
+    mcu_rescale recurrent;           /* s_hidden * s_weights / 2^-12 */
+} mcu_lstm_gate;
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM, int8 activations: input [batches, time_steps, input_size] (or
+ * [time_steps, batches, input_size] when time_major), output likewise with state_size; the hidden
+ * state [batches, state_size] int8, the cell state [batches, state_size] int16. Gates are Q0.15:
+ * sigmoid, but tanh for the cell gate. */
+typedef struct {
+    int32_t batches;
+    int32_t time_steps;
+    int32_t input_size;
+    int32_t state_size;
+    int32_t time_major;
+    int32_t input_offset;  /* -input zero point */
+    int32_t hidden_offset; /* -hidden state zero point */
+    mcu_lstm_gate input_gate;
+    mcu_lstm_gate forget_gate;
+    mcu_lstm_gate cell_gate;
+    mcu_lstm_gate output_gate;
+    mcu_rescale forget_cell; /* forget gate x cell state -> cell state */
+    mcu_rescale input_cell;  /* input gate x cell gate -> cell state */
+    mcu_rescale hidden;      /* tanh(cell) x output gate -> hidden state (plus -hidden_offset) */
+    int32_t cell_tanh_multiplier; /* tanh(cell)'s input scaling, as mcu_tanh_s16 takes it */
+    int32_t cell_tanh_shift;
+    int32_t cell_clip;     /* |cell| <= cell_clip, 0: no clip */
+    const int16_t *sigmoid_table; /* [256] TFLM's sigmoid(i / 24) in unsigned 0.16, stored as int16 */
+} mcu_lstm_params;
+
 typedef struct {
     const int32_t *rows; /* [output h]: source row of each output row */
     const int32_t *cols; /* [output w]: source column of each output column */
@@ -438,6 +472,11 @@ void mcu_resize_nearest_s8(const mcu_resize_params *resize, const mcu_dims *inpu
  * requantizes to int8. Updates `state` in place; weights_time and state are int8 or int16 (state_bits). */
 void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
                  const void *weights_time, const int32_t *bias, void *state, int8_t *output);
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLM's integer LSTM): runs every time step, updating both states
+ * in place; each step's hidden state is also its output row. */
+void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
+                 int8_t *output);
 
 /* QUANTIZE float32 -> int8 or int16 (TFLM AffineQuantize): round(x / scale) + zero_point, half away
  * from zero, saturated to the output type; x / scale is one float32 division; NaN and quotients

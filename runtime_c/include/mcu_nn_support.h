@@ -59,6 +59,49 @@ static inline int32_t mcu_requantize(int32_t x, int32_t multiplier, int32_t shif
     return (int32_t)((nudged + ((int64_t)1 << (30 - shift))) >> 32) >> (-shift - 1);
 }
 
+static inline int32_t mcu_sat_s16(int32_t x)
+{
+    return x < INT16_MIN ? INT16_MIN : x > INT16_MAX ? INT16_MAX : x;
+}
+
+/* TFLM's int16 LOGISTIC and TANH (reference_integer_ops), Q0.15 out: the input scaled by
+ * (x * multiplier + round) >> shift (a multiplier of 0 means 3 << shift and no shift), then
+ * TFLM's table of sigmoid(i / 24) in unsigned 0.16 interpolated on |x| (9 fraction bits for the
+ * sigmoid, 8 for the tanh, which is 2 sigmoid(2x) - 1) and folded back by the sign. */
+static inline int32_t mcu_scale_s16(int32_t x, int32_t multiplier, int32_t shift)
+{
+    if (multiplier == 0) {
+        multiplier = 3 << shift;
+        shift = 0;
+    }
+    return (x * multiplier + (shift > 0 ? 1 << (shift - 1) : 0)) >> shift;
+}
+
+static inline uint32_t mcu_sigmoid_lookup(const int16_t *table, uint32_t magnitude, int32_t fraction_bits)
+{
+    const uint32_t entry = magnitude >> fraction_bits;
+    const uint32_t low = (uint16_t)table[entry], high = (uint16_t)table[entry + 1];
+    return (low << fraction_bits) + (magnitude & ((1u << fraction_bits) - 1)) * (high - low);
+}
+
+static inline int16_t mcu_sigmoid_s16(const int16_t *table, int32_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t v = mcu_scale_s16(x, multiplier, shift);
+    const uint32_t magnitude = (uint32_t)(v < 0 ? -v : v);
+    uint32_t r = magnitude >> 9 >= 255 ? 0x7FFFu << 10 : mcu_sigmoid_lookup(table, magnitude, 9);
+    r = v >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1;
+    return (int16_t)(r >> 10);
+}
+
+static inline int16_t mcu_tanh_s16(const int16_t *table, int32_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t v = mcu_scale_s16(x, multiplier, shift);
+    const uint32_t magnitude = (uint32_t)(v < 0 ? -v : v);
+    int32_t r = (int32_t)(magnitude >> 8 >= 255 ? 0xFFFFu << 8 : mcu_sigmoid_lookup(table, magnitude, 8));
+    r = v >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
+    return (int16_t)(r >> 8);
+}
+
 static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
 {
     if (x < act.min) {

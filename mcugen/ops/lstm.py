@@ -1,0 +1,181 @@
+"""UNIDIRECTIONAL_SEQUENCE_LSTM with int8 activations: TFLM's integer LSTM (lstm_eval.h), 8x8 -> 16.
+
+The hidden state (input 18, int8, the activations' quantization) and the cell state (input 19,
+int16, a power-of-two scale) are variable tensors the kernel updates in place. At each time step,
+for each batch row, with x the step's input and h the hidden state before the step:
+- each gate is FC(x) + FC(h), both int8 x int8 -> int16 at scale 2^-12 (the input FC adds the
+  gate's int32 bias; the recurrent one has none), rescaled with the double rounding and clamped
+  to int16, added with int16 saturation, then the int16 sigmoid (forget, input, output gates) or
+  tanh (cell gate: the op's activation, which TFLM takes only as TANH), giving Q0.15
+  (mcugen.sigmoid16);
+- c = sat16(f * c >> 15 rescaled) + sat16(i * g rescaled to the cell scale), saturated, then clipped
+  to +-cell_clip (quantized, when the option is positive);
+- h = tanh(c) * o rescaled to the hidden state's scale plus its zero point, clamped to int8; it is
+  also the step's output row.
+Each rescale is TFLM's MultiplyByQuantizedMultiplier of a product of scales made in double. The
+tanh of the cell state scales its input by 3 * 2^(15 + log2(cell scale) - 3) (TFLM's Tanh helper).
+Peepholes, projection, layer norm and CIFG are not in TFLM's kernel: a model using them is refused,
+as TFLM refuses it.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mcugen.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.ops import OpDef, register
+from mcugen.requant import quantize_multiplier, requantize, wrap_int32
+from mcugen.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
+
+HIDDEN, CELL = 18, 19
+GATES = ("input", "forget", "cell", "output")  # TFLM's order of the weights and biases
+INPUT_WEIGHTS, RECURRENT_WEIGHTS, BIASES = 1, 5, 12
+ABSENT = (9, 10, 11, 16, 17, 20, 21, 22, 23)  # peepholes, projection, layer norm
+GATE_SCALE = 2.0 ** -12  # the FC outputs: Q3.12
+UNIT = 2.0 ** -15  # the gates' outputs: Q0.15
+
+
+def _rescale(product: float, out: float) -> tuple[int, int]:
+    return quantize_multiplier(product / out)
+
+
+def _sat16(x):
+    return np.clip(x, -32768, 32767)
+
+
+@register("UNIDIRECTIONAL_SEQUENCE_LSTM")
+class Lstm(OpDef):
+    arity = ((24, 24), (1, 1))
+    parameters = {**{k: ("int8",) for k in range(1, 9)}, **{k: ("int32",) for k in range(12, 16)},
+                  HIDDEN: ("int8",), CELL: ("int16",)}
+    stateful = True
+    state_inputs = (HIDDEN, CELL)
+    optional_inputs = ABSENT
+
+    def _sizes(self, g, op):
+        x = op.input(g, 0)
+        major = bool(op.attrs.get("time_major"))
+        batches, steps = (x.shape[1], x.shape[0]) if major else (x.shape[0], x.shape[1])
+        return batches, steps, x.shape[2], op.input(g, RECURRENT_WEIGHTS).shape[1], major
+
+    def output_shape(self, g, op):
+        x = op.input(g, 0)
+        present = [op.input(g, k) for k in (*range(1, 9), *range(12, 16), HIDDEN, CELL)]
+        if len(x.shape) != 3 or any(t is None for t in present):
+            raise ValueError("the LSTM takes a 3-D input, eight weights, four biases and two states")
+        batches, _, size, state, _ = self._sizes(g, op)
+        for k in range(INPUT_WEIGHTS, INPUT_WEIGHTS + 4):
+            if op.input(g, k).shape != (state, size):
+                raise ValueError(f"input weights {list(op.input(g, k).shape)}, expected {[state, size]}")
+        for k in range(RECURRENT_WEIGHTS, RECURRENT_WEIGHTS + 4):
+            if op.input(g, k).shape != (state, state):
+                raise ValueError(f"recurrent weights {list(op.input(g, k).shape)}, expected {[state, state]}")
+        for k in range(BIASES, BIASES + 4):
+            if op.input(g, k).shape != (state,):
+                raise ValueError(f"bias {list(op.input(g, k).shape)}, expected {[state]}")
+        for k in (HIDDEN, CELL):
+            if math.prod(op.input(g, k).shape) != batches * state:
+                raise ValueError(f"state {list(op.input(g, k).shape)} holds not {batches} x {state} values")
+        return (*x.shape[:2], state)
+
+    def check(self, g, op):
+        problems = []
+        used = [k for k in ABSENT if op.input(g, k) is not None]
+        if used:
+            problems.append(f"uses inputs {used} (peepholes, projection or layer norm): TFLM's LSTM has none")
+        missing = [k for k in (HIDDEN, CELL) if k not in op.attrs.get("state", {})]
+        if missing:
+            problems.append(f"input {missing[0]} is not a variable tensor: TFLM's Prepare requires one")
+        if op.attrs.get("fused_activation_function", "NONE") != "TANH":
+            problems.append(f"cell activation {op.attrs.get('fused_activation_function', 'NONE')}: TFLM's "
+                            "integer LSTM takes TANH only")
+        weights = [op.input(g, k) for k in range(1, 9)]
+        if any(w.quant is None or w.quant.per_channel or w.quant.zp != 0 for w in weights):
+            problems.append("weights must be quantized per tensor with zero point 0")
+        return problems
+
+    def prepare(self, g, op):
+        x, h, c = op.input(g, 0), op.input(g, HIDDEN), op.input(g, CELL)
+        s_cell = float(np.float32(c.quant.s))
+        gates = {}
+        for k, name in enumerate(GATES):
+            wx, wh = op.input(g, INPUT_WEIGHTS + k), op.input(g, RECURRENT_WEIGHTS + k)
+            gates[name] = dict(
+                input=_rescale(float(x.quant.s) * float(wx.quant.s), GATE_SCALE),
+                recurrent=_rescale(float(h.quant.s) * float(wh.quant.s), GATE_SCALE))
+        power = int(round(math.log(s_cell) / math.log(2.0)))  # TFLM CheckedLog2 (not checked)
+        shift = 15 + power - 3
+        tanh = (0, shift) if shift >= 0 else (3, -shift)
+        clip = float(np.float32(op.attrs.get("cell_clip", 0.0)))
+        return dict(gates=gates, input_zp=x.quant.zp, hidden_zp=h.quant.zp,
+                    forget_cell=_rescale(UNIT * s_cell, s_cell), input_cell=_rescale(UNIT * UNIT, s_cell),
+                    hidden=_rescale(UNIT * UNIT, float(h.quant.s)), cell_tanh=tanh,
+                    cell_clip=int(min(max(clip / s_cell, -32768.0), 32767.0)) if clip > 0 else 0)
+
+    def _gate(self, p, k, name, x, h, weights):
+        wx, wh, b = weights[k]
+        gp = p["gates"][name]
+        a = _sat16(requantize(wrap_int32((x - p["input_zp"]) @ wx.T + b), *gp["input"]))
+        r = _sat16(requantize(wrap_int32((h - p["hidden_zp"]) @ wh.T), *gp["recurrent"]))
+        s = _sat16(a + r)
+        if name == "cell":
+            return tanh_s16(s).astype(np.int64)
+        return sigmoid_s16(s).astype(np.int64)
+
+    def run_state(self, g, op, xs, state):
+        p = op.params
+        batches, steps, size, units, major = self._sizes(g, op)
+        weights = [(xs[INPUT_WEIGHTS + k].astype(np.int64), xs[RECURRENT_WEIGHTS + k].astype(np.int64),
+                    xs[BIASES + k].astype(np.int64)) for k in range(4)]
+        hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+        h = state[hk].reshape(batches, units).astype(np.int64)
+        c = state[ck].reshape(batches, units).astype(np.int64)
+        x = xs[0].astype(np.int64)
+        sequence = x if major else x.transpose(1, 0, 2)  # [steps, batches, size]
+        rows = []
+        for t in range(steps):
+            f, i, cg = (self._gate(p, GATES.index(n), n, sequence[t], h, weights) for n in ("forget", "input", "cell"))
+            c = _sat16(_sat16(requantize(f * c, *p["forget_cell"])) + _sat16(requantize(i * cg, *p["input_cell"])))
+            if p["cell_clip"]:
+                c = np.clip(c, -p["cell_clip"], p["cell_clip"])
+            o = self._gate(p, 3, "output", sequence[t], h, weights)
+            h = np.clip(requantize(tanh_s16(c, *p["cell_tanh"]).astype(np.int64) * o, *p["hidden"])
+                        + p["hidden_zp"], -128, 127)
+            rows.append(h)
+        state[hk] = h.astype(np.int8).reshape(state[hk].shape)
+        state[ck] = c.astype(np.int16).reshape(state[ck].shape)
+        out = np.stack(rows)  # [steps, batches, units]
+        return (out if major else out.transpose(1, 0, 2)).astype(np.int8)
+
+    def macs(self, g, op):
+        batches, steps, size, units, _ = self._sizes(g, op)
+        return batches * steps * 4 * units * (size + units)
+
+    def lower(self, g, op):
+        p = op.params
+        batches, steps, size, units, major = self._sizes(g, op)
+
+        def gate(k, name):
+            gp = p["gates"][name]
+            return dict(input_weights=Const(f"{name}_input_weights", op.input(g, INPUT_WEIGHTS + k).data),
+                        recurrent_weights=Const(f"{name}_recurrent_weights", op.input(g, RECURRENT_WEIGHTS + k).data),
+                        bias=Const(f"{name}_bias", op.input(g, BIASES + k).data.astype(np.int32)),
+                        input=dict(multiplier=gp["input"][0], shift=gp["input"][1]),
+                        recurrent=dict(multiplier=gp["recurrent"][0], shift=gp["recurrent"][1]))
+
+        def rescale(pair):
+            return dict(multiplier=pair[0], shift=pair[1])
+
+        params = Struct("mcu_lstm_params", "params", dict(
+            batches=batches, time_steps=steps, input_size=size, state_size=units, time_major=int(major),
+            input_offset=-p["input_zp"], hidden_offset=-p["hidden_zp"],
+            **{f"{name}_gate": gate(k, name) for k, name in enumerate(GATES)},
+            forget_cell=rescale(p["forget_cell"]),
+            input_cell=rescale(p["input_cell"]), hidden=rescale(p["hidden"]),
+            cell_tanh_multiplier=p["cell_tanh"][0], cell_tanh_shift=p["cell_tanh"][1], cell_clip=p["cell_clip"],
+            sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
+        hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+        return Call("mcu_lstm_s8", (params, reads(op), State(hk, writable=True), State(ck, writable=True), writes(op)),
+                    note=f"{steps} steps of {batches} x {size} -> {units} units, "
+                         f"{'time' if major else 'batch'} major, cell clip {p['cell_clip']}")
