@@ -16,7 +16,8 @@ from mcugen.planner import ALIGN
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
 
-_CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t"}
+_CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t",
+           np.dtype(np.int64): "int64_t"}
 # How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
 # byte kernels index tables by them), wider types get their own pointer type.
 _SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)"}

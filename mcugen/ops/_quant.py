@@ -26,7 +26,9 @@ def float_bias(b: Tensor | None, channels: int) -> np.ndarray:
 
 def fused_range(g: Graph, op: Op) -> tuple[int, int]:
     y = op.output(g)
-    return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.quant.s, y.quant.zp)
+    info = np.iinfo(y.dtype)
+    return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.quant.s, y.quant.zp,
+                            int(info.min), int(info.max))
 
 
 def problems_fused_activation(op: Op) -> list[str]:
@@ -42,8 +44,6 @@ def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2
     b = op.input(g, bias_index)
     if w is None or not w.is_const:
         problems.append("weights are not a constant tensor")
-    if b is not None and b.dtype != "int32":
-        problems.append(f"bias '{b.name}' is {b.dtype}, int8 kernels need int32")
     if b is not None and not b.is_const:
         problems.append("bias is not a constant tensor")
     return problems

@@ -1,4 +1,5 @@
-"""CONV_2D: TFLM reference_integer_ops::ConvPerChannel, as im2col + one matmul."""
+"""CONV_2D: TFLM reference_integer_ops::ConvPerChannel, as im2col + one matmul; int8 or 16x8
+(int16 activations, int32 or int64 bias: mcugen.ops._int16)."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,6 +11,7 @@ import numpy as np
 from mcugen.lowering import (Call, Const, Scratch, Slice, Struct, activation, dims, layer_name, per_channel, reads,
                              tile, writes)
 from mcugen.ops import OpDef, register
+from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
@@ -19,7 +21,8 @@ from mcugen.requant import OutputStage, input_zero_point_in_bias
 @register("CONV_2D")
 class Conv2D(OpDef):
     arity = ((2, 3), (1, 1))
-    parameters = {1: ("int8",), 2: ("int32",)}  # weights, bias
+    parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
+    input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g, op):
         w = op.input(g, 1)
@@ -35,7 +38,7 @@ class Conv2D(OpDef):
                             f"{w.shape[3]}) is not supported")
         if w.quant is not None and np.any(w.quant.zero_point != 0):
             problems.append("filter zero point is not 0")
-        return problems
+        return problems + wide_problems(g, op)
 
     def prepare(self, g, op):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
@@ -43,6 +46,11 @@ class Conv2D(OpDef):
         act_min, act_max = fused_range(g, op)
         geo = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
         weights = w.data.reshape(w.shape[0], -1).astype(np.float64).T.copy()
+        if x.dtype == "int16":  # no zero points: TFLM's int16 kernel takes them as 0
+            return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max, input_zp=0,
+                        output_zp=0, accumulator=accumulator_bits(g, op, 2),
+                        golden_bias=bias64(op.input(g, 2), w.shape[0]), golden_weights=weights,
+                        golden_taps=Taps.of(geo, x.shape[1:3], w.shape[1:3]))
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp,
                     # host-only: the golden model's matmul operand and epilogue, made once
@@ -60,6 +68,8 @@ class Conv2D(OpDef):
         cols = p["golden_taps"].gather(x, p["input_zp"]).reshape(n * oh * ow, kh * kw * cin)
         # float64 matmul is exact here: every partial sum is an integer below 2^53.
         acc = np.dot(cols.astype(np.float64), p["golden_weights"])
+        if x.dtype == np.int16:
+            return wide_output(acc, p).reshape(n, oh, ow, cout)
         return p["golden_output"](acc).reshape(n, oh, ow, cout)
 
     def macs(self, g, op):
@@ -70,6 +80,16 @@ class Conv2D(OpDef):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
         return conv_call(g, op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
                          describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
+
+
+def wide_problems(g, op) -> list[str]:
+    """What TFLM's conv kernels refuse in the activations' and bias's types."""
+    x, b, y = op.input(g, 0), op.input(g, 2), op.output(g)
+    if x.dtype != y.dtype:
+        return [f"input is {x.dtype} but output {y.dtype}"]
+    if b is not None and b.dtype == "int64" and x.dtype == "int8":
+        return ["int64 bias with int8 activations: TFLM's int8 kernel reads int32 there"]
+    return []
 
 
 CONV_BLOCK = 6  # MCU_CONV_BLOCK in runtime_c/include/mcu_nn.h
@@ -89,6 +109,10 @@ def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, n
         input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
         padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
     shapes = (dims("input_dims", x_shape), reads(op), dims("filter_dims", filter_data.shape))
+    if "accumulator" in p:
+        return Call("mcu_conv2d_s16", (conv, per_channel(p), p["accumulator"], *shapes, Const("filter", filter_data),
+                                       Const("bias", p["golden_bias"]), dims("output_dims", y_shape), writes(op)),
+                    note=note + f", int16 activations, int{p['accumulator']} accumulator")
     tail = (Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op))
     if not g.dsp:
         return Call("mcu_conv2d_s8", (conv, per_channel(p), *shapes, Const("filter", filter_data), *tail),

@@ -10,17 +10,19 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
+from mcugen.ops._int16 import bias64, wide_output
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
-from mcugen.ops.conv_2d import conv_call
+from mcugen.ops.conv_2d import conv_call, wide_problems
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
 @register("DEPTHWISE_CONV_2D")
 class DepthwiseConv2D(OpDef):
     arity = ((2, 3), (1, 1))
-    parameters = {1: ("int8",), 2: ("int32",)}  # weights, bias
+    parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
+    input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g, op):
         w = op.input(g, 1)
@@ -40,7 +42,10 @@ class DepthwiseConv2D(OpDef):
             problems.append(f"{w.shape[3]} output channels is not a multiple of {x.shape[3]} input channels")
         if w.quant is not None and np.any(w.quant.zero_point != 0):
             problems.append("filter zero point is not 0")
-        return problems
+        b = op.input(g, 2)
+        if x.dtype == "int16" and b is not None and b.dtype != "int64":
+            problems.append(f"{b.dtype} bias with int16 activations: TFLM's int16 kernel reads int64 there")
+        return problems + wide_problems(g, op)
 
     def prepare(self, g, op):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
@@ -51,6 +56,12 @@ class DepthwiseConv2D(OpDef):
         _, kh, kw, _ = w.shape
         per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2)
         taps = w.data.reshape(kh * kw, -1).astype(np.float64)
+        if x.dtype == "int16":  # no zero points: TFLM's int16 kernel takes them as 0
+            return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max, input_zp=0,
+                        output_zp=0, depth_multiplier=depth_multiplier, accumulator=64,
+                        golden_bias=bias64(op.input(g, 2), w.shape[3]),
+                        golden_weights=per_channel.astype(np.float64).copy(),
+                        golden_taps=Taps.of(geo, x.shape[1:3], w.shape[1:3]))
         return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp, depth_multiplier=depth_multiplier,
                     # host-only: the golden model's batched matmul operand and epilogue, made once
@@ -70,6 +81,8 @@ class DepthwiseConv2D(OpDef):
         cols = cols.transpose(2, 0, 1).astype(np.float64)
         # exact in float64, as for CONV_2D
         acc = np.matmul(cols, p["golden_weights"]).transpose(1, 0, 2).reshape(n, oh, ow, cout)
+        if x.dtype == np.int16:
+            return wide_output(acc, p)
         return p["golden_output"](acc)
 
     def macs(self, g, op):
@@ -91,6 +104,11 @@ class DepthwiseConv2D(OpDef):
             depth_multiplier=p["depth_multiplier"], stride=tile(p["stride"]),
             padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
         shapes = (dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
+        if x.dtype == "int16":
+            return Call("mcu_depthwise_conv2d_s16", (dw, per_channel(p), *shapes, Const("filter", w.data),
+                                                     Const("bias", p["golden_bias"]), dims("output_dims", y.shape),
+                                                     writes(op)),
+                        note=note + f", depth multiplier {p['depth_multiplier']}, int16 activations")
         bias = Const("bias", b.data) if b is not None else None
         tail = (dims("output_dims", y.shape), writes(op))
         note += f", depth multiplier {p['depth_multiplier']}"

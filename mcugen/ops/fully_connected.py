@@ -11,16 +11,18 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Scratch, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
+from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
-from mcugen.ops.conv_2d import strips_of
+from mcugen.ops.conv_2d import strips_of, wide_problems
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 
 
 @register("FULLY_CONNECTED")
 class FullyConnected(OpDef):
     arity = ((2, 3), (1, 1))
-    parameters = {1: ("int8",), 2: ("int32",)}  # weights, bias
+    parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
+    input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g, op):
         x, w = op.input(g, 0), op.input(g, 1)
@@ -46,13 +48,17 @@ class FullyConnected(OpDef):
             if abs(product - bias_scale) / float(y.quant.s) > 0.02:
                 problems.append(f"bias scale {bias_scale:.9g} is not input scale x weight scale ({product:.9g}); "
                                 "TFLM refuses it")
-        return problems
+        return problems + wide_problems(g, op)
 
     def prepare(self, g, op):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         mult, shift = channel_multipliers(x, w, y, w.shape[0])
         act_min, act_max = fused_range(g, op)
         weights = (w.data.astype(np.float64) - w.quant.zp).T.copy()
+        if x.dtype == "int16":
+            return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max, input_zp=x.quant.zp,
+                        output_zp=y.quant.zp, filter_zp=w.quant.zp, accumulator=accumulator_bits(g, op, 2),
+                        golden_bias=bias64(op.input(g, 2), w.shape[0]), golden_weights=weights)
         bias = float_bias(op.input(g, 2), w.shape[0])
         return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
                     input_zp=x.quant.zp, output_zp=y.quant.zp, filter_zp=w.quant.zp,
@@ -65,7 +71,10 @@ class FullyConnected(OpDef):
         p = op.params
         # float64 is exact here: every partial sum is an integer below 2^53.
         # np.dot: matmul's generality costs microseconds here, and these layers are tiny
-        acc = np.dot(xs[0].reshape(-1, xs[1].shape[1]).astype(np.float64), p["golden_weights"])
+        x = xs[0].reshape(-1, xs[1].shape[1]).astype(np.float64)
+        if xs[0].dtype == np.int16:
+            return wide_output(np.dot(x - p["input_zp"], p["golden_weights"]), p).reshape(op.output(g).shape)
+        acc = np.dot(x, p["golden_weights"])
         return p["golden_output"](acc).reshape(op.output(g).shape)
 
     def macs(self, g, op):
@@ -81,6 +90,10 @@ class FullyConnected(OpDef):
         bias = Const("bias", b.data) if b is not None else None
         tail = (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op))
         note = f"{rows} row(s) of {depth} -> {units} units"
+        if x.dtype == "int16":
+            return Call("mcu_fully_connected_s16", (_params(p), per_channel(p), p["accumulator"], *rows_in,
+                                                    Const("filter", w.data), Const("bias", p["golden_bias"]), *tail),
+                        note=note + f", int16 activations, int{p['accumulator']} accumulator")
         if g.dsp:
             folded, channels = _folded_bias(g, op)
             return Call("mcu_fully_connected_s8_x4", (

@@ -11,10 +11,10 @@ from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.ops._window import Taps, describe, geometry, window_shape
-from mcugen.requant import saturate_int8
 
 
 class _Pool(OpDef):
+    input_types = output_types = ("int8", "int16")
     def output_shape(self, g, op):
         x = op.input(g, 0)
         kernel = (op.attrs.get("filter_height", 0), op.attrs.get("filter_width", 0))
@@ -38,8 +38,9 @@ class _Pool(OpDef):
     def lower(self, g, op):
         p = op.params
         pool = Struct("mcu_pool_params", "params", dict(
-            stride=tile(p["stride"]), padding=tile(p["pad"]), filter=tile(p["kernel"]), activation=activation(p)))
-        kernel = "mcu_avgpool_s8" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool_s8"
+            stride=tile(p["stride"]), padding=tile(p["pad"]), filter=tile(p["kernel"]), activation=activation(p),
+            bits=np.iinfo(op.input(g, 0).dtype).bits))
+        kernel = "mcu_avgpool" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool"
         return Call(kernel, (pool, dims("input_dims", op.input(g, 0).shape), reads(op),
                              dims("output_dims", op.output(g).shape), writes(op)),
                     note=describe(p, p["kernel"], op.attrs.get("padding", "VALID")))
@@ -59,13 +60,14 @@ class AveragePool2D(_Pool):
         count = p["golden_count"]
         # TFLM: (sum +- count / 2) / count in C, which truncates: ties go away from zero
         avg = np.sign(taps) * ((np.abs(taps) + count // 2) // count)
-        return saturate_int8(avg, p["act_min"], p["act_max"]).reshape(op.output(g).shape)
+        return np.clip(avg, p["act_min"], p["act_max"]).astype(xs[0].dtype).reshape(op.output(g).shape)
 
 
 @register("MAX_POOL_2D")
 class MaxPool2D(_Pool):
     def run(self, g, op, xs):
         p = op.params
-        # out-of-image taps don't count in TFLM; as -128 they never win a max with an in-image tap
-        m = p["golden_taps"].gather(xs[0], -128).max(axis=2).reshape(op.output(g).shape)
-        return np.clip(m, p["act_min"], p["act_max"]) if (p["act_min"], p["act_max"]) != (-128, 127) else m
+        # out-of-image taps don't count in TFLM; as the type's minimum they never win a max with an in-image tap
+        low = int(np.iinfo(xs[0].dtype).min)
+        m = p["golden_taps"].gather(xs[0], low).max(axis=2).reshape(op.output(g).shape)
+        return np.clip(m, p["act_min"], p["act_max"]).astype(xs[0].dtype)

@@ -11,6 +11,7 @@ from mcugen.ops import OpDef, register
 class Reshape(OpDef):
     arity = {"RESHAPE": ((1, 2), (1, 1)), "SQUEEZE": ((1, 1), (1, 1)), "EXPAND_DIMS": ((2, 2), (1, 1))}
     parameters = {"RESHAPE": {1: ("int32",)}, "SQUEEZE": {}, "EXPAND_DIMS": {1: ("int32",)}}
+    input_types = output_types = ("int8", "int16")
     foldable = True
 
     def output_shape(self, g, op):
@@ -32,6 +33,6 @@ class Reshape(OpDef):
         x = op.input(g, 0)
         if not x.is_const:
             return None  # the output is the input's bytes under another shape
-        n = int(np.prod(x.shape))
+        n = x.nbytes
         return Call("mcu_copy_strided_s8", (Struct("mcu_copy_params", "params", copy([n], [1], [1])),
                                             reads(op), writes(op)), note="a constant, copied into the arena")

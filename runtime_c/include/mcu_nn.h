@@ -96,7 +96,8 @@ typedef struct {
     mcu_tile stride;
     mcu_tile padding;
     mcu_tile filter;
-    mcu_activation activation;
+    mcu_activation activation; /* within the element type's range */
+    int32_t bits;              /* 8: int8 elements, 16: int16 */
 } mcu_pool_params;
 
 typedef struct {
@@ -401,12 +402,12 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
                                const mcu_dims *output_dims, int8_t *output);
 
 /* AVERAGE_POOL_2D: mean of the in-image taps, rounded half away from zero. [N,H,W,C] -> [N,OH,OW,C]. */
-void mcu_avgpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
-                    const mcu_dims *output_dims, int8_t *output);
+void mcu_avgpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
+                 const mcu_dims *output_dims, void *output);
 
 /* MAX_POOL_2D over the in-image taps. [N,H,W,C] -> [N,OH,OW,C]. */
-void mcu_maxpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
-                    const mcu_dims *output_dims, int8_t *output);
+void mcu_maxpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
+                 const mcu_dims *output_dims, void *output);
 
 /* SOFTMAX of int8 over the last axis of `rows` rows of `depth` values, to int8 or int16 (output_bits). */
 void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t depth,
@@ -477,6 +478,26 @@ void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t 
  * in place; each step's hidden state is also its output row. */
 void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                  int8_t *output);
+
+/* 16x8 CONV_2D: input [N,H,W,Cin] int16, filter [Cout,KH,KW,Cin] int8, bias [Cout] int64 (the values
+ * of an int32 bias when accumulator_bits is 32), output [N,OH,OW,Cout] int16; no zero points. */
+void mcu_conv2d_s16(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                    const mcu_dims *input_dims, const int16_t *input,
+                    const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                    const mcu_dims *output_dims, int16_t *output);
+
+/* 16x8 DEPTHWISE_CONV_2D: input [N,H,W,C] int16, filter [1,KH,KW,C*M] int8, bias int64, output int16. */
+void mcu_depthwise_conv2d_s16(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                              const mcu_dims *input_dims, const int16_t *input,
+                              const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                              const mcu_dims *output_dims, int16_t *output);
+
+/* 16x8 FULLY_CONNECTED: rows [N, depth] int16, filter [units, depth] int8, bias [units] int64 (see
+ * mcu_conv2d_s16), output [N, units] int16. */
+void mcu_fully_connected_s16(const mcu_fc_params *fc, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                             const mcu_dims *input_dims, const int16_t *input,
+                             const int8_t *filter, const int64_t *bias,
+                             const mcu_dims *output_dims, int16_t *output);
 
 /* QUANTIZE float32 -> int8 or int16 (TFLM AffineQuantize): round(x / scale) + zero_point, half away
  * from zero, saturated to the output type; x / scale is one float32 division; NaN and quotients

@@ -59,6 +59,51 @@ static inline int32_t mcu_requantize(int32_t x, int32_t multiplier, int32_t shif
     return (int32_t)((nudged + ((int64_t)1 << (30 - shift))) >> 32) >> (-shift - 1);
 }
 
+/* TFLM MultiplyByQuantizedMultiplier on an int64 accumulator (the 16x8 kernels'): the multiplier
+ * rounded to 16 bits (0x7FFF from 0x7FFF0000 up), one rounding shift by 15 - shift; mcugen.ops._int16
+ * is the Python twin. The result fits int32 for the accumulators a layer's ranges allow. */
+static inline int32_t mcu_requantize64(int64_t x, int32_t multiplier, int32_t shift)
+{
+    const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+    const int32_t total = 15 - shift;
+    return (int32_t)((x * reduced + ((int64_t)1 << (total - 1))) >> total);
+}
+
+/* The 16x8 kernels' epilogue: an int32 accumulator (an int32 bias) wraps and is requantized as in the
+ * int8 kernels, an int64 one by mcu_requantize64. */
+static inline int32_t mcu_requantize_wide(int64_t acc, int32_t accumulator_bits, int32_t multiplier, int32_t shift)
+{
+    if (accumulator_bits == 32) {
+        return mcu_requantize((int32_t)(uint32_t)(uint64_t)acc, multiplier, shift);
+    }
+    return mcu_requantize64(acc, multiplier, shift);
+}
+
+static inline int16_t mcu_clamp_s16(int32_t x, mcu_activation act)
+{
+    return (int16_t)(x < act.min ? act.min : x > act.max ? act.max : x);
+}
+
+/* Element i of an int8 (bits 8) or int16 (bits 16) array, for kernels that take either. */
+static inline int32_t mcu_load(const void *base, int32_t i, int32_t bits)
+{
+    return bits == 16 ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
+}
+
+static inline void mcu_store(void *base, int32_t i, int32_t bits, int32_t value)
+{
+    if (bits == 16) {
+        ((int16_t *)base)[i] = (int16_t)value;
+    } else {
+        ((int8_t *)base)[i] = (int8_t)value;
+    }
+}
+
+static inline int32_t mcu_clamp(int32_t x, mcu_activation act)
+{
+    return x < act.min ? act.min : x > act.max ? act.max : x;
+}
+
 static inline int32_t mcu_sat_s16(int32_t x)
 {
     return x < INT16_MIN ? INT16_MIN : x > INT16_MAX ? INT16_MAX : x;

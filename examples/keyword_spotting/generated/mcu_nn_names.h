@@ -2,7 +2,7 @@
 #ifndef MCU_NN_NAMES_H
 #define MCU_NN_NAMES_H
 
-#define mcu_avgpool_s8 model_mcu_avgpool_s8
+#define mcu_avgpool model_mcu_avgpool
 #define mcu_conv2d_s8 model_mcu_conv2d_s8
 #define mcu_depthwise_conv2d_s8 model_mcu_depthwise_conv2d_s8
 #define mcu_fully_connected_s8 model_mcu_fully_connected_s8

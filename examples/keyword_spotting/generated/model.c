@@ -2018,6 +2018,7 @@ static const mcu_pool_params average_pool_2d_9_params MODEL_CONST = {
     .padding = {.h = 0, .w = 0},
     .filter = {.h = 25, .w = 5},
     .activation = {.min = -128, .max = 127},
+    .bits = 8,
 };
 static const mcu_dims average_pool_2d_9_input_dims MODEL_CONST = {
     .n = 1,
@@ -2278,8 +2279,8 @@ int model_invoke(void)
      * int8[1,25,5,64] zp -128 -> int8[1,1,1,64] zp -128
      * kernel 25x5, stride 25x5, dilation 1x1, padding VALID (top 0, left 0)
      */
-    mcu_avgpool_s8(&average_pool_2d_9_params, &average_pool_2d_9_input_dims, arena + CONV_2D_8_OUT,
-                   &average_pool_2d_9_output_dims, arena + AVERAGE_POOL_2D_9_OUT);
+    mcu_avgpool(&average_pool_2d_9_params, &average_pool_2d_9_input_dims, arena + CONV_2D_8_OUT,
+                &average_pool_2d_9_output_dims, arena + AVERAGE_POOL_2D_9_OUT);
     LAYER_DONE(9);
 
     /* layer 10: RESHAPE (reshape_10)

@@ -15232,6 +15232,7 @@ static const mcu_pool_params average_pool_2d_27_params MODEL_CONST = {
     .padding = {.h = 0, .w = 0},
     .filter = {.h = 3, .w = 3},
     .activation = {.min = -128, .max = 127},
+    .bits = 8,
 };
 static const mcu_dims average_pool_2d_27_input_dims MODEL_CONST = {
     .n = 1,
@@ -15698,8 +15699,8 @@ int model_invoke(void)
      * int8[1,3,3,256] zp -128 -> int8[1,1,1,256] zp -128
      * kernel 3x3, stride 2x2, dilation 1x1, padding VALID (top 0, left 0)
      */
-    mcu_avgpool_s8(&average_pool_2d_27_params, &average_pool_2d_27_input_dims, arena + CONV_2D_26_OUT,
-                   &average_pool_2d_27_output_dims, arena + AVERAGE_POOL_2D_27_OUT);
+    mcu_avgpool(&average_pool_2d_27_params, &average_pool_2d_27_input_dims, arena + CONV_2D_26_OUT,
+                &average_pool_2d_27_output_dims, arena + AVERAGE_POOL_2D_27_OUT);
     LAYER_DONE(27);
 
     /* layer 28: CONV_2D (conv_2d_28)

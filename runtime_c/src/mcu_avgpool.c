@@ -2,14 +2,15 @@
 
 /*
  * Reference AVERAGE_POOL_2D (TFLM reference_integer_ops::AveragePool): only in-image taps count,
- * and the mean rounds half away from zero with truncating C division, as TFLM does.
+ * and the mean rounds half away from zero with truncating C division, as TFLM does. int8 or int16.
  */
-void mcu_avgpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
-                    const mcu_dims *output_dims, int8_t *output)
+void mcu_avgpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
+                 const mcu_dims *output_dims, void *output)
 {
     const int32_t in_h = input_dims->h, in_w = input_dims->w, ch = input_dims->c;
+    int32_t at = 0;
     for (int32_t b = 0; b < input_dims->n; ++b) {
-        const int8_t *image = input + b * in_h * in_w * ch;
+        const int32_t image = b * in_h * in_w * ch;
         for (int32_t oy = 0; oy < output_dims->h; ++oy) {
             const int32_t y0 = oy * pool->stride.h - pool->padding.h;
             int32_t ky0, ky1;
@@ -23,11 +24,11 @@ void mcu_avgpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, con
                     int32_t sum = 0;
                     for (int32_t ky = ky0; ky < ky1; ++ky) {
                         for (int32_t kx = kx0; kx < kx1; ++kx) {
-                            sum += image[((y0 + ky) * in_w + x0 + kx) * ch + c];
+                            sum += mcu_load(input, image + ((y0 + ky) * in_w + x0 + kx) * ch + c, pool->bits);
                         }
                     }
                     sum = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
-                    *output++ = mcu_clamp_s8(sum, pool->activation);
+                    mcu_store(output, at++, pool->bits, mcu_clamp(sum, pool->activation));
                 }
             }
         }

@@ -1,12 +1,13 @@
 #include "mcu_nn_support.h"
 
-/* Reference MAX_POOL_2D (TFLM reference_integer_ops::MaxPool) over the in-image taps. */
-void mcu_maxpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
-                    const mcu_dims *output_dims, int8_t *output)
+/* Reference MAX_POOL_2D (TFLM reference_integer_ops::MaxPool) over the in-image taps; int8 or int16. */
+void mcu_maxpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
+                 const mcu_dims *output_dims, void *output)
 {
     const int32_t in_h = input_dims->h, in_w = input_dims->w, ch = input_dims->c;
+    int32_t at = 0;
     for (int32_t b = 0; b < input_dims->n; ++b) {
-        const int8_t *image = input + b * in_h * in_w * ch;
+        const int32_t image = b * in_h * in_w * ch;
         for (int32_t oy = 0; oy < output_dims->h; ++oy) {
             const int32_t y0 = oy * pool->stride.h - pool->padding.h;
             int32_t ky0, ky1;
@@ -16,14 +17,14 @@ void mcu_maxpool_s8(const mcu_pool_params *pool, const mcu_dims *input_dims, con
                 int32_t kx0, kx1;
                 mcu_window_taps(x0, pool->filter.w, in_w, &kx0, &kx1);
                 for (int32_t c = 0; c < ch; ++c) {
-                    int32_t best = -128;
+                    int32_t best = INT32_MIN;
                     for (int32_t ky = ky0; ky < ky1; ++ky) {
                         for (int32_t kx = kx0; kx < kx1; ++kx) {
-                            const int32_t v = image[((y0 + ky) * in_w + x0 + kx) * ch + c];
+                            const int32_t v = mcu_load(input, image + ((y0 + ky) * in_w + x0 + kx) * ch + c, pool->bits);
                             best = v > best ? v : best;
                         }
                     }
-                    *output++ = mcu_clamp_s8(best, pool->activation);
+                    mcu_store(output, at++, pool->bits, mcu_clamp(best, pool->activation));
                 }
             }
         }

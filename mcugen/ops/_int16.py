@@ -1,0 +1,46 @@
+"""16x8 layers (int16 activations, int8 weights): the epilogue of TFLM's int16 CONV_2D,
+DEPTHWISE_CONV_2D and FULLY_CONNECTED reference kernels.
+
+The accumulator is the bias's type: int64 (the usual 16x8 bias) or int32 (which wraps). An int32
+one is rescaled by the usual MultiplyByQuantizedMultiplier (mcugen.requant, two roundings); an
+int64 one by its int64 overload, which rounds the multiplier to 16 bits and then rounds once:
+(acc * round(m / 2^16) + 2^(14 - shift)) >> (15 - shift), a multiplier at or above 0x7FFF0000
+becoming 0x7FFF (TFLM's double-rounding build; the C twin is mcu_requantize64 in mcu_nn_support.h).
+CONV_2D and DEPTHWISE_CONV_2D add no zero points in int16 (TFLM's kernels take both as 0);
+FULLY_CONNECTED does.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.requant import requantize, wrap_int32
+
+
+def requantize64(acc, multiplier, shift) -> np.ndarray:
+    m = np.asarray(multiplier, np.int64)
+    reduced = np.where(m < 0x7FFF0000, (m + (1 << 15)) >> 16, 0x7FFF)
+    total = 15 - np.asarray(shift, np.int64)
+    return wrap_int32((np.asarray(acc, np.int64) * reduced + (np.int64(1) << (total - 1))) >> total)
+
+
+def accumulator_bits(g, op, bias_input: int) -> int:
+    """64 or 32: the bias's type, or the quantized_bias_type option without a bias (TFLM's rule)."""
+    b = op.input(g, bias_input)
+    if b is not None:
+        return 32 if b.dtype == "int32" else 64
+    return 32 if op.attrs.get("quantized_bias_type") == 2 else 64  # TensorType INT32
+
+
+def wide_output(acc: np.ndarray, p: dict) -> np.ndarray:
+    """acc: exact integer sums of products (float64 or int64), channel last; p: prepare()'s
+    multiplier, shift, act_min, act_max, output_zp, accumulator and golden_bias."""
+    total = np.asarray(acc).astype(np.int64) + p["golden_bias"]
+    if p["accumulator"] == 32:
+        y = requantize(wrap_int32(total), p["multiplier"], p["shift"])
+    else:
+        y = requantize64(total, p["multiplier"], p["shift"])
+    return np.clip(y + p["output_zp"], p["act_min"], p["act_max"]).astype(np.int16)
+
+
+def bias64(b, channels: int) -> np.ndarray:
+    return b.data.astype(np.int64) if b is not None else np.zeros(channels, np.int64)
