@@ -108,12 +108,14 @@ def conv_case(draw, depthwise=False):
                 batch=1 if depthwise else draw(st.integers(1, 2)))
 
 
-def _conv_model(c, depthwise):
+def _conv_model(c, depthwise, activations="int8", bias_type="int32"):
+    """int16 activations (16x8) have zero points 0, as the converter makes them."""
     if c["oh"] < 1 or c["ow"] < 1:
         return None
     rng = np.random.default_rng(c["seed"])
     m = ModelSpec()
-    x = m.tensor("x", [c["batch"], c["h"], c["w"], c["cin"]], "int8", scale=c["in_q"][0], zp=c["in_q"][1])
+    zp = (lambda z: z) if activations == "int8" else (lambda z: 0)
+    x = m.tensor("x", [c["batch"], c["h"], c["w"], c["cin"]], activations, scale=c["in_q"][0], zp=zp(c["in_q"][1]))
     wshape = [1, c["kh"], c["kw"], c["cout"]] if depthwise else [c["cout"], c["kh"], c["kw"], c["cin"]]
     axis = 3 if depthwise else 0
     weights = m.const("w", rng.integers(-127, 128, wshape), "int8", scale=c["w_scales"],
@@ -121,9 +123,10 @@ def _conv_model(c, depthwise):
     inputs = [x, weights]
     if c["bias"]:
         bscale = [c["in_q"][0] * s for s in np.resize(c["w_scales"], c["cout"])]
-        inputs += [m.const("b", rng.integers(-5000, 5000, c["cout"]), "int32", scale=bscale,
+        inputs += [m.const("b", rng.integers(-5000, 5000, c["cout"]), bias_type, scale=bscale,
                              zp=[0] * c["cout"])]
-    y = m.tensor("y", [c["batch"], c["oh"], c["ow"], c["cout"]], "int8", scale=c["out_q"][0], zp=c["out_q"][1])
+    y = m.tensor("y", [c["batch"], c["oh"], c["ow"], c["cout"]], activations, scale=c["out_q"][0],
+                 zp=zp(c["out_q"][1]))
     m.inputs, m.outputs = [x], [y]
     fields = dict(Padding=c["pad"], StrideW=c["sw"], StrideH=c["sh"], DilationWFactor=c["dw"],
                   DilationHFactor=c["dh"], FusedActivationFunction=c["act"])
@@ -151,6 +154,53 @@ def test_depthwise_conv_2d(tmp_path_factory, c):
     m = _conv_model(c, depthwise=True)
     if m is not None:
         check(tmp_path_factory.mktemp("dw"), m, c["seed"], oracles=_conv_oracles(c))
+
+
+@given(conv_case(), st.sampled_from(["int64", "int32"]))
+def test_conv_2d_16x8(tmp_path_factory, c, bias_type):
+    """int16 activations, int8 weights, an int64 accumulator (or an int32 one, with an int32 bias)."""
+    m = _conv_model(c, depthwise=False, activations="int16", bias_type=bias_type)
+    if m is not None:
+        check(tmp_path_factory.mktemp("conv16"), m, c["seed"], oracles=("tflm",))
+
+
+@given(conv_case(depthwise=True))
+def test_depthwise_conv_2d_16x8(tmp_path_factory, c):
+    m = _conv_model(c, depthwise=True, activations="int16", bias_type="int64")
+    if m is not None:
+        check(tmp_path_factory.mktemp("dw16"), m, c["seed"], oracles=("tflm",))
+
+
+@given(st.integers(1, 3), st.integers(1, 24), st.integers(1, 12), st.booleans(), st.sampled_from(["int64", "int32"]),
+       scale(1e-5, 1e-2), scale(1e-4, 0.1), scale(1e-5, 1e-2), ACTS, st.integers(0, 2**16))
+def test_fully_connected_16x8(tmp_path_factory, batch, depth, units, bias, bias_type, s_in, s_w, s_out, act, seed):
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [batch, depth], "int16", scale=s_in, zp=0)
+    w = m.const("w", rng.integers(-127, 128, (units, depth)), "int8", scale=s_w, zp=0)
+    inputs = [x, w]
+    if bias:
+        inputs.append(m.const("b", rng.integers(-50000, 50000, units), bias_type, scale=s_in * s_w, zp=0))
+    y = m.tensor("y", [batch, units], "int16", scale=s_out, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op("FULLY_CONNECTED", inputs, [y], "FullyConnectedOptions", version=7, FusedActivationFunction=act)
+    check(tmp_path_factory.mktemp("fc16"), m, seed, oracles=("tflm",))
+
+
+@given(st.sampled_from(["AVERAGE_POOL_2D", "MAX_POOL_2D"]), st.integers(1, 8), st.integers(1, 8),
+       st.integers(1, 3), st.integers(1, 3), st.integers(1, 2), st.integers(1, 2), st.sampled_from(["SAME", "VALID"]),
+       st.integers(1, 4), scale(1e-5, 1e-2), ACTS, st.integers(0, 99))
+def test_pool_2d_int16(tmp_path_factory, opcode, h, w, kh, kw, sh, sw, pad, c, s, act, seed):
+    oh, ow = out_size(pad, h, kh, sh), out_size(pad, w, kw, sw)
+    if oh < 1 or ow < 1:
+        return
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, c], "int16", scale=s, zp=0)
+    y = m.tensor("y", [1, oh, ow, c], "int16", scale=s, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op(opcode, [x], [y], "Pool2DOptions", version=3, Padding=pad, StrideW=sw, StrideH=sh,
+         FilterWidth=kw, FilterHeight=kh, FusedActivationFunction=act)
+    check(tmp_path_factory.mktemp("pool16"), m, seed, oracles=("tflm",))
 
 
 @given(st.integers(1, 3), st.integers(1, 24), st.integers(1, 12), st.booleans(), st.booleans(),
