@@ -1,4 +1,4 @@
-"""What `mcugen inspect` reports: I/O, ops with MACs and weight bytes, and a verdict."""
+"""What `mcugen inspect` reports: I/O, ops with their precision, MACs, weight and output bytes, and a verdict."""
 from __future__ import annotations
 
 from mcugen import ops
@@ -26,6 +26,20 @@ def partition(g: Graph, by_op: dict[int, list[str]], macs: list[int]) -> dict:
                 cut_at=cut if first else [])
 
 
+def precision(g: Graph, op) -> str:
+    """The layer's arithmetic: its activations' type (int8, int16, float32; `a->b` where QUANTIZE
+    and its kind change it), `16x8` for int16 activations with int8 weights."""
+    data = [g.tensors[t] for t in op.inputs if t >= 0 and not g.tensors[t].is_const]
+    x = data[0].dtype if data else None
+    y = op.output(g).dtype if op.outputs else None
+    weights = any(g.tensors[t].is_const and g.tensors[t].dtype == "int8" for t in op.inputs[1:2] if t >= 0)
+    if x == y == "int16" and weights:
+        return "16x8"
+    if x is None or y is None or x == y:
+        return x or y or "-"
+    return f"{x}->{y}"
+
+
 def summarize(g: Graph) -> dict:
     model_problems, by_op = diagnose(g)
     problems = model_problems + [p for k in sorted(by_op) for p in by_op[k]]
@@ -38,8 +52,9 @@ def summarize(g: Graph) -> dict:
             macs = 0
         weights = sum(g.tensors[i].nbytes for i in op.inputs if i >= 0 and g.tensors[i].is_const)
         out = op.output(g) if op.outputs else None
-        rows.append(dict(index=op.origin, op=op.opcode, version=op.version,
-                         output_shape=list(out.shape) if out else [], macs=macs, weight_bytes=weights))
+        rows.append(dict(index=op.origin, op=op.opcode, version=op.version, precision=precision(g, op),
+                         output_shape=list(out.shape) if out else [], macs=macs, weight_bytes=weights,
+                         output_bytes=sum(g.tensors[t].nbytes for t in op.outputs)))
     return dict(model=g.name, sha256=g.sha256,
                 inputs=[_io(g.tensors[i]) for i in g.inputs],
                 outputs=[_io(g.tensors[i]) for i in g.outputs],
@@ -59,10 +74,12 @@ def format_text(s: dict, path: str) -> str:
     lines = [f"model    {s['model']}  (sha256 {s['sha256'][:16]}…)", "inputs"]
     lines += [io_line(k, t) for k, t in enumerate(s["inputs"])]
     lines += ["outputs"] + [io_line(k, t) for k, t in enumerate(s["outputs"])]
-    lines += ["ops", f"  {'idx':>4}  {'op':<24} {'output shape':<20} {'MACs':>12} {'weight B':>10}"]
+    lines += ["ops", f"  {'idx':>4}  {'op':<24} {'precision':<14} {'output shape':<20} {'MACs':>12} "
+                     f"{'weight B':>10} {'output B':>10}"]
     for r in s["ops"]:
         shape = "[" + ", ".join(map(str, r["output_shape"])) + "]"
-        lines.append(f"  {r['index']:>4}  {r['op']:<24} {shape:<20} {r['macs']:>12,} {r['weight_bytes']:>10,}")
+        lines.append(f"  {r['index']:>4}  {r['op']:<24} {r['precision']:<14} {shape:<20} {r['macs']:>12,} "
+                     f"{r['weight_bytes']:>10,} {r['output_bytes']:>10,}")
     t = s["totals"]
     lines.append(f"totals   {t['ops']} ops, {t['tensors']} tensors, {t['macs']:,} MACs, "
                  f"{t['weight_bytes']:,} weight bytes")

@@ -249,3 +249,14 @@ def test_reset_gives_the_outputs_of_a_freshly_booted_target(capsys, tmp_path):
                                                             timeout=60).stdout.strip().splitlines())
     runner = golden.Runner(g)
     assert first == again == " ".join(str(int(runner.run(xs)[0][0, 0])) for xs in samples)
+
+
+def test_inspect_shows_each_layers_precision_and_output_bytes():
+    from mcugen.inspect_model import summarize
+    rows = summarize(read(INT16))["ops"]
+    assert [r["precision"] for r in rows if r["op"] in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED")] \
+        == ["16x8"] * 10
+    assert rows[1]["output_bytes"] == 25 * 5 * 64 * 2
+    rows = summarize(read(SVDF))["ops"]
+    assert [rows[0]["precision"], rows[1]["precision"], rows[-2]["precision"], rows[-1]["precision"]] \
+        == ["int16->int8", "int8", "int8->int16", "int16->int32"]
