@@ -746,3 +746,29 @@ def test_an_axis_out_of_range_is_refused_not_wrapped(tmp_path, opcode):
     (tmp_path / "m.tflite").write_bytes(m.build())
     with pytest.raises(McugenError, match=re.escape(f"{opcode} at index 0: axis") + r".* is outside \[-2, 2\)"):
         read(tmp_path / "m.tflite")
+
+
+@given(st.integers(1, 16), st.integers(1, 8), scale(1e-3, 0.1), ZP, scale(1e-3, 0.1), ZP, st.integers(0, 999))
+def test_mixed_precision_int8_and_16x8_segments(tmp_path_factory, depth, units, s_in, z_in, s_out, z_out, seed):
+    """int8 FC -> QUANTIZE int8->int16 -> 16x8 FC (int64 bias) -> QUANTIZE int16->int8 -> int8 FC: the
+    segments and their joints as TFLM runs them."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [1, depth], "int8", scale=s_in, zp=z_in)
+
+    def fc(name, inp, dtype, s_x, s_y, z_y, bias_type):
+        w = m.const(f"{name}_w", rng.integers(-127, 128, (units, m.tensors[inp]["shape"][1])), "int8", scale=0.02, zp=0)
+        b = m.const(f"{name}_b", rng.integers(-3000, 3000, units), bias_type, scale=s_x * 0.02, zp=0)
+        y = m.tensor(name, [1, units], dtype, scale=s_y, zp=z_y)
+        m.op("FULLY_CONNECTED", [inp, w, b], [y], "FullyConnectedOptions", version=7)
+        return y
+
+    a = fc("a", x, "int8", s_in, s_out, z_out, "int32")
+    a16 = m.tensor("a16", [1, units], "int16", scale=s_out / 256, zp=0)
+    m.op("QUANTIZE", [a], [a16])
+    b16 = fc("b16", a16, "int16", s_out / 256, s_out / 128, 0, "int64")
+    b8 = m.tensor("b8", [1, units], "int8", scale=s_out, zp=z_out)
+    m.op("QUANTIZE", [b16], [b8])
+    y = fc("y", b8, "int8", s_out, s_out, z_out, "int32")
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path_factory.mktemp("mixed"), m, seed, oracles=("tflm",))
