@@ -301,6 +301,18 @@ def test_unidirectional_sequence_lstm(tmp_path_factory, batch, steps, size, unit
     check_steps(tmp_path_factory.mktemp("lstm"), m, seed, steps=4)
 
 
+@given(st.integers(1, 3), st.integers(1, 40), scale(1e-5, 1e-2), st.floats(0.25, 2.0).map(lambda v: float(np.float32(v))),
+       st.integers(0, 99))
+def test_softmax_int16(tmp_path_factory, rows, depth, s, beta, seed):
+    """TFLM's table-based int16 SOFTMAX (the tables built in float32 as its Prepare builds them)."""
+    m = ModelSpec()
+    x = m.tensor("x", [rows, depth], "int16", scale=s, zp=0)
+    y = m.tensor("y", [rows, depth], "int16", scale=1 / 32768, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=3, Beta=beta)
+    check(tmp_path_factory.mktemp("softmax_int16"), m, seed, oracles=("tflm",))
+
+
 UNARY_OUT = {"LOGISTIC": (1 / 256, -128), "TANH": (1 / 128, 0)}
 
 

@@ -1,4 +1,5 @@
-"""SOFTMAX int8 -> int8 or int16: TFLM reference_ops::Softmax on gemmlowp fixed point.
+"""SOFTMAX int8 -> int8 or int16: TFLM reference_ops::Softmax on gemmlowp fixed point; int16 -> int16:
+reference_ops::SoftmaxInt16 on two int16 tables (mcugen.lut16), see run_int16.
 
 exp() only ever sees x - max(x) in [-255, 0], so prepare() tabulates it once
 (256 int32 entries); run() sums, takes the fixed-point reciprocal per row and
@@ -11,9 +12,10 @@ import math
 import numpy as np
 
 from mcugen import fixedpoint as fp
+from mcugen import lut16
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.requant import quantize_multiplier, srdhm
+from mcugen.requant import quantize_multiplier, requantize, srdhm
 
 SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
@@ -28,12 +30,15 @@ def _beta_multiplier(op, x) -> float:
 @register("SOFTMAX")
 class Softmax(OpDef):
     same_shape = True
+    input_types = ("int8", "int16")
     output_types = ("int8", "int16")
 
     def check(self, g, op):
         x, y = op.input(g, 0), op.output(g)
-        if x.dtype != "int8":
-            return [f"{x.dtype} input: the int16 SOFTMAX (TFLM's table-based kernel) is not supported yet"]
+        if x.dtype == "int16":
+            if y.dtype != "int16" or x.quant.zp != 0 or y.quant.zp != 0 or abs(y.quant.s - 1 / 32768) > 0.001 / 32768:
+                return ["int16 SOFTMAX needs an int16 output of scale 1/32768 and zero points 0 (TFLM's Prepare)"]
+            return []
         if y.dtype == "int16" and y.quant and (y.quant.zp != -32768 or abs(y.quant.s - 1 / 65536) > 0.001 / 65536):
             return [f"int16 output quantization must be scale 1/65536, zero point -32768 "
                     f"(got {y.quant.s:g}, {y.quant.zp})"]
@@ -47,6 +52,15 @@ class Softmax(OpDef):
 
     def prepare(self, g, op):
         x = op.input(g, 0)
+        if x.dtype == "int16":
+            # [-65535, 0] of input differences maps onto the exp table's [-10, 0]
+            beta = float(np.float32(op.attrs.get("beta", 1.0)))
+            multiplier, shift = quantize_multiplier(float(x.quant.s) * beta / (10.0 / 65535.0))
+            span = 65535
+            return dict(input_multiplier=multiplier, input_shift=shift,
+                        exp_lut=lut16.populate(10.0 / np.float32(span), 32767, 2.0 / np.float32(span), 0, lut16.expf),
+                        one_over_lut=lut16.populate(1.0 / np.float32(span), -32768, 2.0 / np.float32(span), 0,
+                                                    lambda v: np.float32(1) / (np.float32(1) + v)))
         multiplier, left_shift = quantize_multiplier(_beta_multiplier(op, x))
         radius = math.floor(((1 << SCALED_DIFF_INTEGER_BITS) - 1)
                             * (1 << (31 - SCALED_DIFF_INTEGER_BITS)) / (1 << left_shift))
@@ -59,7 +73,26 @@ class Softmax(OpDef):
                     # host-only: each exp as the golden model adds it up, in Q12.19
                     golden_sum_lut=fp.rescale(exp, 0, ACCUMULATION_INTEGER_BITS))
 
+    def run_int16(self, op, x):
+        """Per row: exp of (x - max) rescaled into the table's range, from the exp table (Q0.15); their
+        sum normalised by its leading zeros and read through the 1 / (1 + x) table; each exp times
+        that reciprocal, shifted back by the normalisation and rounded, in [0, 32767]."""
+        p = op.params
+        rows = x.reshape(-1, x.shape[-1])
+        diff = rows - rows.max(axis=1, keepdims=True)
+        scaled = np.clip(requantize(diff, p["input_multiplier"], p["input_shift"]) + 32767, -32768, 32767)
+        exp = lut16.lookup(scaled, p["exp_lut"])
+        sums = exp.sum(axis=1, keepdims=True)
+        headroom = 32 - np.frexp(sums.astype(np.float64))[1].astype(np.int64)  # leading zeros of a positive int32
+        shifted = ((sums << (headroom - 1)) + (1 << 13)) >> 14
+        reciprocal = lut16.lookup(np.clip(shifted - (1 << 15) - (1 << 16), -32768, 32767), p["one_over_lut"])
+        right = 31 - headroom
+        out = (exp * reciprocal + (np.int64(1) << (right - 1))) >> right
+        return np.clip(out, 0, 32767).astype(np.int16).reshape(x.shape)
+
     def run(self, g, op, xs):
+        if xs[0].dtype == np.int16:
+            return self.run_int16(op, xs[0].astype(np.int64))
         x = xs[0].astype(np.int64)
         depth = x.shape[-1]
         rows = x.reshape(-1, depth)
@@ -82,6 +115,14 @@ class Softmax(OpDef):
     def lower(self, g, op):
         x = op.input(g, 0)
         depth = x.shape[-1]
+        if x.dtype == "int16":
+            p = op.params
+            softmax = Struct("mcu_softmax_s16_params", "params", dict(
+                input_multiplier=p["input_multiplier"], input_shift=p["input_shift"],
+                exp_lut=Const("exp_lut", p["exp_lut"].astype(np.int16)),
+                one_over_lut=Const("one_over_one_plus_x_lut", p["one_over_lut"].astype(np.int16))))
+            return Call("mcu_softmax_s16", (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
+                        note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth}), int16 tables")
         softmax = Struct("mcu_softmax_params", "params", dict(
             diff_min=op.params["diff_min"], exp_lut=Const("exp_lut", op.params["exp_lut"].astype(np.int32)),
             output_bits=np.iinfo(op.output(g).dtype).bits))

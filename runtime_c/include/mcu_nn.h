@@ -255,6 +255,14 @@ typedef struct {
     int32_t max;
 } mcu_requantize_params;
 
+/* SOFTMAX int16 -> int16 (output scale 1/32768): TFLM's two 513-entry int16 tables, built by mcugen. */
+typedef struct {
+    int32_t input_multiplier; /* input differences onto the exp table's [-10, 0] */
+    int32_t input_shift;
+    const int16_t *exp_lut;      /* exp over [-10, 0] */
+    const int16_t *one_over_lut; /* 1 / (1 + x) over [0, 1] */
+} mcu_softmax_s16_params;
+
 /* One requantization: real multiplier = multiplier * 2^(shift - 31), as everywhere in mcu_nn. */
 typedef struct {
     int32_t multiplier;
@@ -478,6 +486,10 @@ void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t 
  * in place; each step's hidden state is also its output row. */
 void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                  int8_t *output);
+
+/* SOFTMAX int16 -> int16 over the last axis (TFLM reference_ops::SoftmaxInt16). */
+void mcu_softmax_s16(const mcu_softmax_s16_params *softmax, int32_t rows, int32_t depth,
+                     const int16_t *input, int16_t *output);
 
 /* 16x8 CONV_2D: input [N,H,W,Cin] int16, filter [Cout,KH,KW,Cin] int8, bias [Cout] int64 (the values
  * of an int32 bias when accumulator_bits is 32), output [N,OH,OW,Cout] int16; no zero points. */
