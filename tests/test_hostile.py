@@ -31,6 +31,26 @@ def _set(where, key, value):
     return mutate
 
 
+def _softmax16(m, rng):
+    x = m.tensor("x", [2, 10], "int16", scale=0.001, zp=0)
+    y = m.tensor("y", [2, 10], "int16", scale=1 / 32768, zp=0)
+    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=3, Beta=1.0)
+    return x, y
+
+
+def _lstm(m, rng):
+    x = m.tensor("x", [1, 2, 3], "int8", scale=0.1, zp=0)
+    weights = [m.const(f"w{k}", rng.integers(-127, 128, (4, 3 if k < 4 else 4)), "int8", scale=0.01, zp=0)
+               for k in range(8)]
+    biases = [m.const(f"b{k}", rng.integers(-500, 500, 4), "int32", scale=0.001, zp=0) for k in range(4)]
+    h = m.tensor("h", [1, 4], "int8", scale=0.1, zp=0, variable=True)
+    c = m.tensor("c", [1, 4], "int16", scale=2.0 ** -11, zp=0, variable=True)
+    y = m.tensor("y", [1, 2, 4], "int8", scale=0.1, zp=0)
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *weights, -1, -1, -1, *biases, -1, -1, h, c, -1, -1, -1, -1], [y],
+         "UnidirectionalSequenceLSTMOptions", FusedActivationFunction="TANH")
+    return x, y
+
+
 CASES = {
     "stride 0": (lambda m, r: _conv(m, r, False), _set(lambda m: m.ops[0]["fields"], "StrideH", 0),
                  ["CONV_2D at index 0", "stride_h 0"]),
@@ -47,6 +67,18 @@ CASES = {
     "huge dimension": (_fc, _set(lambda m: m.tensors[0], "shape", [(1 << 31) - 1]), ["more than"]),
     "per-channel count": (lambda m, r: _conv(m, r, False), lambda m: m.tensors[1].update(scale=[0.02] * 3, zp=[0] * 3),
                           ["tensor 'w' [4, 3, 3, 3] has 3 per-channel scales on quantized_dimension 0"]),
+    "unquantized weights": (_fc, _set(lambda m: m.tensors[1], "scale", None),
+                            ["input 1 'w' is int8 without quantization parameters"]),
+    "unquantized int16 activation": (_softmax16, _set(lambda m: m.tensors[0], "scale", None),
+                                     ["int16 tensor 'x' has no quantization parameters"]),
+    "int16 softmax beta -1": (_softmax16, _set(lambda m: m.ops[0]["fields"], "Beta", -1.0),
+                              ["beta -1: the int16 SOFTMAX needs a positive beta"]),
+    "unquantized LSTM cell state": (_lstm, _set(lambda m: m.tensors[-2], "scale", None),
+                                    ["input 19 'c' is int16 without quantization parameters"]),
+    "LSTM cell scale 2^-50": (_lstm, _set(lambda m: m.tensors[-2], "scale", 2.0 ** -50),
+                              ["cell state scale", "2^-42 to 2^2 works"]),
+    "LSTM cell state not variable": (_lstm, _set(lambda m: m.tensors[-2], "variable", False),
+                                     ["reads tensor 'c' that no earlier op writes"]),
     "huge rescale": (_fc, lambda m: (m.tensors[3].update(scale=1e-15), m.ops[0]["inputs"].pop()),
                      ["beyond what an int32 requantize"]),
 }

@@ -36,6 +36,16 @@ GATE_SCALE = 2.0 ** -12  # the FC outputs: Q3.12
 UNIT = 2.0 ** -15  # the gates' outputs: Q0.15
 
 
+# The cell state's tanh scales by 3 << (15 + p - 3) for a scale 2^p, or shifts right by -(15 + p - 3)
+# with a multiplier of 3: no int32 overflow and no shift past 30 for these p.
+MIN_CELL_POWER, MAX_CELL_POWER = -42, 2
+
+
+def _cell_power(scale: float) -> int:
+    """TFLM CheckedLog2: log2 of the scale, rounded (a scale that is no power of two is not refused)."""
+    return int(round(math.log(float(scale)) / math.log(2.0)))
+
+
 def _rescale(product: float, out: float) -> tuple[int, int]:
     return quantize_multiplier(product / out)
 
@@ -93,6 +103,10 @@ class Lstm(OpDef):
         weights = [op.input(g, k) for k in range(1, 9)]
         if any(w.quant is None or w.quant.per_channel or w.quant.zp != 0 for w in weights):
             problems.append("weights must be quantized per tensor with zero point 0")
+        cell = op.input(g, CELL)
+        if cell.quant is not None and not MIN_CELL_POWER <= _cell_power(cell.quant.s) <= MAX_CELL_POWER:
+            problems.append(f"cell state scale {cell.quant.s:g}: TFLM's tanh of the cell state shifts or overflows "
+                            f"int32 beyond what C defines (2^{MIN_CELL_POWER} to 2^{MAX_CELL_POWER} works)")
         return problems
 
     def prepare(self, g, op):
@@ -104,8 +118,7 @@ class Lstm(OpDef):
             gates[name] = dict(
                 input=_rescale(float(x.quant.s) * float(wx.quant.s), GATE_SCALE),
                 recurrent=_rescale(float(h.quant.s) * float(wh.quant.s), GATE_SCALE))
-        power = int(round(math.log(s_cell) / math.log(2.0)))  # TFLM CheckedLog2 (not checked)
-        shift = 15 + power - 3
+        shift = 15 + _cell_power(s_cell) - 3
         tanh = (0, shift) if shift >= 0 else (3, -shift)
         clip = float(np.float32(op.attrs.get("cell_clip", 0.0)))
         return dict(gates=gates, input_zp=x.quant.zp, hidden_zp=h.quant.zp,

@@ -26,7 +26,6 @@ QUANTIZE_PAIRS = {("float32", "int8"), ("float32", "int16"), ("int8", "int8"), (
                   ("int16", "int8"), ("int8", "int16"), ("int8", "int32"), ("int16", "int16"), ("int16", "int32"),
                   ("int32", "int8"), ("int32", "int16")}
 BYTES = ("int8", "uint8")
-BITS = {"int8": 8, "uint8": 8, "int16": 16, "int32": 32}
 
 
 def affine_quantize(x: np.ndarray, scale: float, zero_point: int, dtype: str) -> np.ndarray:
@@ -50,9 +49,12 @@ class Quantize(LutOp):
     output_types = ("int8", "uint8", "int16", "int32")
 
     def check(self, g, op):
-        pair = (op.input(g, 0).dtype, op.output(g).dtype)
-        if pair not in QUANTIZE_PAIRS:
-            return [f"QUANTIZE {pair[0]} -> {pair[1]} has no TFLM kernel"]
+        x, y = op.input(g, 0), op.output(g)
+        if (x.dtype, y.dtype) not in QUANTIZE_PAIRS:
+            return [f"QUANTIZE {x.dtype} -> {y.dtype} has no TFLM kernel"]
+        unquantized = [t.name for t in (x, y) if t.dtype == "int32" and t.quant is None]
+        if unquantized:
+            return [f"int32 tensor '{unquantized[0]}' has no quantization parameters"]
         return []
 
     def prepare(self, g, op):
@@ -84,16 +86,14 @@ class Quantize(LutOp):
         x, y, p = op.input(g, 0), op.output(g), op.params
         size = int(np.prod(y.shape))
         if x.dtype == "float32":
-            return Call("mcu_quantize_f32", (Struct("mcu_float_quant", "params", dict(p, bits=BITS[y.dtype])),
+            return Call("mcu_quantize_f32", (Struct("mcu_float_quant", "params", dict(p, bits=np.iinfo(y.dtype).bits)),
                                                 size, reads(op), writes(op)),
                         note=f"round(x / {p['scale']:.9g}) + {p['zero_point']}")
         if "lut" in p:
             return super().lower(g, op)
-        info = np.iinfo(y.dtype)
         params = Struct("mcu_requantize_params", "params", dict(
-            input_bits=BITS[x.dtype], output_bits=BITS[y.dtype], input_offset=-p["input_zp"],
-            output_offset=p["output_zp"], multiplier=p["multiplier"], shift=p["shift"],
-            min=int(info.min), max=int(info.max)))
+            input_bits=np.iinfo(x.dtype).bits, output_bits=np.iinfo(y.dtype).bits, input_offset=-p["input_zp"],
+            output_offset=p["output_zp"], multiplier=p["multiplier"], shift=p["shift"]))
         return Call("mcu_requantize_int", (params, size, reads(op), writes(op)),
                     note=f"{x.dtype} -> {y.dtype}, (x - {p['input_zp']}) * {float(x.quant.s) / float(y.quant.s):.9g}"
                          f" + {p['output_zp']}")
@@ -106,7 +106,7 @@ class Dequantize(OpDef):
     output_types = ("float32",)
 
     def prepare(self, g, op):
-        return dict(float_params(op.input(g, 0)), bits=BITS[op.input(g, 0).dtype])
+        return dict(float_params(op.input(g, 0)), bits=np.iinfo(op.input(g, 0).dtype).bits)
 
     def run(self, g, op, xs):
         p = op.params

@@ -36,6 +36,9 @@ class Softmax(OpDef):
     def check(self, g, op):
         x, y = op.input(g, 0), op.output(g)
         if x.dtype == "int16":
+            beta = float(np.float32(op.attrs.get("beta", 1.0)))
+            if not 0 < beta < math.inf:
+                return [f"beta {beta:g}: the int16 SOFTMAX needs a positive beta"]
             if y.dtype != "int16" or x.quant.zp != 0 or y.quant.zp != 0 or abs(y.quant.s - 1 / 32768) > 0.001 / 32768:
                 return ["int16 SOFTMAX needs an int16 output of scale 1/32768 and zero points 0 (TFLM's Prepare)"]
             return []

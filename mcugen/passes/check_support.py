@@ -16,6 +16,7 @@ FLOAT_FIX = ("mcugen runs int8 layers (float32 inputs and outputs are fine): con
              "target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8]")
 LEGACY_FIX = ("re-convert the model with full-integer int8 quantization (TFLiteConverter with a "
               "representative_dataset)")
+QUANTIZED = ("int8", "uint8", "int16")  # types that are always quantized where a kernel reads them
 STATE = "mcugen keeps variable tensors only where TFLM's kernel updates them (SVDF, LSTM state inputs)"
 
 
@@ -38,6 +39,9 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
         t = g.tensors[idx] if idx >= 0 else None
         if k in parameters and t is not None and t.dtype not in parameters[k]:
             problems.append(f"input {k} '{t.name}' is {t.dtype}; TFLM's kernel reads {' or '.join(parameters[k])} there")
+        elif k in parameters and t is not None and t.dtype in QUANTIZED and t.quant is None:
+            problems.append(f"input {k} '{t.name}' is {t.dtype} without quantization parameters; TFLM's kernel "
+                            "reads its scale")
     roles = ([(t, opdef.input_types) for k, t in enumerate(op.inputs) if k not in parameters]
              + [(t, opdef.output_types) for t in op.outputs])
     for idx, allowed in roles:
@@ -51,7 +55,7 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
             problems.append(f"tensor '{t.name}' is {t.dtype}: a float layer (mcugen runs int8 layers)")
         elif t.dtype not in allowed:
             problems.append(f"tensor '{t.name}' is {t.dtype}; this op runs on {' or '.join(allowed)}")
-        elif t.dtype in ("int8", "uint8") and t.quant is None:
+        elif t.dtype in QUANTIZED and t.quant is None:
             problems.append(f"{t.dtype} tensor '{t.name}' has no quantization parameters")
         elif t.quant is not None and t.quant.per_channel:
             problems.append(f"activation '{t.name}' is quantized per channel")
