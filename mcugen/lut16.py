@@ -13,6 +13,8 @@ import ctypes.util
 
 import numpy as np
 
+from mcugen.requant import round_half_away
+
 f32 = np.float32
 _LIBM = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
 _LIBM.expf.restype = ctypes.c_float
@@ -24,8 +26,8 @@ def expf(x: np.float32) -> np.float32:
 
 
 def _round(x: np.float32) -> np.float32:
-    """TfLiteRound on a float: half away from zero."""
-    return f32(np.copysign(np.floor(abs(float(x)) + 0.5), float(x)))
+    """TfLiteRound on a float (half away from zero); the values here are far below 2^24."""
+    return f32(round_half_away(float(x)))
 
 
 def populate(input_scale: float, input_zp: int, output_scale: float, output_zp: int, transform) -> np.ndarray:

@@ -94,7 +94,7 @@ class Svdf(OpDef):
         state_type = op.input(g, STATE).dtype
         params = Struct("mcu_svdf_params", "params", dict(
             batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p["memory"], rank=p["rank"],
-            state_bits=16 if state_type == "int16" else 8, input_offset=-p["input_zp"], state_zero_point=p["state_zp"], output_offset=p["output_zp"],
+            state_bits=np.iinfo(state_type).bits, input_offset=-p["input_zp"], state_zero_point=p["state_zp"], output_offset=p["output_zp"],
             feature=dict(multiplier=p["feature"][0], shift=p["feature"][1]),
             time=dict(multiplier=p["time"][0], shift=p["time"][1])))
         return Call("mcu_svdf_s8", (params, reads(op), Const("weights_feature", wf.data), Const("weights_time", wt.data),

@@ -251,8 +251,6 @@ typedef struct {
     int32_t output_offset;
     int32_t multiplier;
     int32_t shift;
-    int32_t min; /* the output type's range */
-    int32_t max;
 } mcu_requantize_params;
 
 /* SOFTMAX int16 -> int16 (output scale 1/32768): TFLM's two 513-entry int16 tables, built by mcugen. */
@@ -521,7 +519,7 @@ void mcu_quantize_f32(const mcu_float_quant *quant, int32_t size, const float *i
 void mcu_dequantize_f32(const mcu_float_quant *quant, int32_t size, const void *input, float *output);
 
 /* QUANTIZE between integer types (TFLM Requantize): (x - zp_in) * multiplier * 2^(shift - 31), rounded
- * twice, + zp_out, clamped to [min, max]. */
+ * twice, + zp_out, clamped to the output type. */
 void mcu_requantize_int(const mcu_requantize_params *rq, int32_t size, const void *input, void *output);
 
 #endif /* MCU_NN_H */

@@ -79,29 +79,52 @@ static inline int32_t mcu_requantize_wide(int64_t acc, int32_t accumulator_bits,
     return mcu_requantize64(acc, multiplier, shift);
 }
 
-static inline int16_t mcu_clamp_s16(int32_t x, mcu_activation act)
-{
-    return (int16_t)(x < act.min ? act.min : x > act.max ? act.max : x);
-}
-
-/* Element i of an int8 (bits 8) or int16 (bits 16) array, for kernels that take either. */
+/* Element i of a signed integer array of `bits` (8, 16 or 32), for kernels that take several types;
+ * mcu_store narrows as a C assignment does. mcu_min_of/mcu_max_of: that type's range. */
 static inline int32_t mcu_load(const void *base, int32_t i, int32_t bits)
 {
-    return bits == 16 ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
+    return bits == 32 ? ((const int32_t *)base)[i] : bits == 16 ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
 }
 
 static inline void mcu_store(void *base, int32_t i, int32_t bits, int32_t value)
 {
-    if (bits == 16) {
+    if (bits == 32) {
+        ((int32_t *)base)[i] = value;
+    } else if (bits == 16) {
         ((int16_t *)base)[i] = (int16_t)value;
     } else {
         ((int8_t *)base)[i] = (int8_t)value;
     }
 }
 
+static inline int32_t mcu_min_of(int32_t bits)
+{
+    return bits == 32 ? INT32_MIN : bits == 16 ? INT16_MIN : INT8_MIN;
+}
+
+static inline int32_t mcu_max_of(int32_t bits)
+{
+    return bits == 32 ? INT32_MAX : bits == 16 ? INT16_MAX : INT8_MAX;
+}
+
+static inline int32_t mcu_clz(uint32_t x)
+{
+    int32_t n = 0;
+    while (n < 32 && !(x & 0x80000000u)) {
+        x <<= 1;
+        ++n;
+    }
+    return n;
+}
+
 static inline int32_t mcu_clamp(int32_t x, mcu_activation act)
 {
     return x < act.min ? act.min : x > act.max ? act.max : x;
+}
+
+static inline int16_t mcu_clamp_s16(int32_t x, mcu_activation act)
+{
+    return (int16_t)mcu_clamp(x, act);
 }
 
 static inline int32_t mcu_sat_s16(int32_t x)

@@ -1,4 +1,4 @@
-#include "mcu_nn.h"
+#include "mcu_nn_support.h"
 
 /*
  * TFLM (as the x86 oracle runs it): q = int32(round(x / scale)) + zero_point, clamped, with x / scale
@@ -10,8 +10,7 @@
  */
 void mcu_quantize_f32(const mcu_float_quant *quant, int32_t size, const float *input, void *output)
 {
-    const int32_t low = quant->bits == 16 ? INT16_MIN : INT8_MIN;
-    const int32_t high = quant->bits == 16 ? INT16_MAX : INT8_MAX;
+    const int32_t low = mcu_min_of(quant->bits), high = mcu_max_of(quant->bits);
     for (int32_t i = 0; i < size; ++i) {
         const float r = input[i] / quant->scale;
         int32_t q = INT32_MIN;
@@ -21,11 +20,6 @@ void mcu_quantize_f32(const mcu_float_quant *quant, int32_t size, const float *i
             q += (fraction >= 0.5f) - (fraction <= -0.5f);
         }
         q = (int32_t)((uint32_t)q + (uint32_t)quant->zero_point);
-        q = q < low ? low : (q > high ? high : q);
-        if (quant->bits == 16) {
-            ((int16_t *)output)[i] = (int16_t)q;
-        } else {
-            ((int8_t *)output)[i] = (int8_t)q;
-        }
+        mcu_store(output, i, quant->bits, q < low ? low : (q > high ? high : q));
     }
 }

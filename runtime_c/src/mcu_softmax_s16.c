@@ -8,16 +8,6 @@ static int16_t lookup(const int16_t *lut, int32_t value)
     return (int16_t)(lut[index] + ((slope * (value & 0x7F) + 64) >> 7));
 }
 
-static int32_t leading_zeros(uint32_t x)
-{
-    int32_t n = 0;
-    while (n < 32 && !(x & 0x80000000u)) {
-        x <<= 1;
-        ++n;
-    }
-    return n;
-}
-
 /*
  * TFLM reference_ops::SoftmaxInt16. Per row: each (x - max) is rescaled so that [-65535, 0] covers
  * the exp table's [-10, 0] and read from it (Q0.15); the exps are kept in the output row while
@@ -38,7 +28,7 @@ void mcu_softmax_s16(const mcu_softmax_s16_params *softmax, int32_t rows, int32_
             output[c] = lookup(softmax->exp_lut, mcu_sat_s16(scaled + 32767));
             sum += output[c];
         }
-        const int32_t headroom = leading_zeros((uint32_t)sum);
+        const int32_t headroom = mcu_clz((uint32_t)sum);
         const int32_t shifted = (int32_t)((((int64_t)sum << (headroom - 1)) + (1 << 13)) >> 14);
         const int32_t reciprocal = lookup(softmax->one_over_lut, mcu_sat_s16(shifted - (1 << 15) - (1 << 16)));
         const int32_t right = 31 - headroom;

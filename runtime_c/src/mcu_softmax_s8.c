@@ -17,16 +17,6 @@ static int32_t one_over_one_plus_x(int32_t x)
     return r > (INT32_MAX >> 1) ? INT32_MAX : r < -(INT32_MAX >> 1) ? INT32_MIN : r * 2;
 }
 
-static int32_t count_leading_zeros(uint32_t x)
-{
-    int32_t n = 0;
-    while (n < 32 && !(x & 0x80000000u)) {
-        x <<= 1;
-        ++n;
-    }
-    return n;
-}
-
 /*
  * TFLM reference_ops::Softmax for int8 in, int8 or int16 out. exp(x - max) comes from the table
  * (Q0.31), the sum is kept in Q12.19, and 1/sum is TFLM's GetReciprocal (normalise by the leading
@@ -37,8 +27,7 @@ void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t dep
                     const int8_t *input, void *output)
 {
     const int32_t bits = softmax->output_bits;
-    const int32_t low = bits == 16 ? INT16_MIN : INT8_MIN;
-    const int32_t high = bits == 16 ? INT16_MAX : INT8_MAX;
+    const int32_t low = mcu_min_of(bits), high = mcu_max_of(bits);
     for (int32_t r = 0; r < rows; ++r, input += depth) {
         int32_t max = -128;
         for (int32_t c = 0; c < depth; ++c) {
@@ -48,18 +37,13 @@ void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t dep
         for (int32_t c = 0; c < depth; ++c) {
             sum += mcu_rdbpot(softmax->exp_lut[max - input[c]], 12);
         }
-        const int32_t headroom = count_leading_zeros((uint32_t)sum);
+        const int32_t headroom = mcu_clz((uint32_t)sum);
         const int32_t bits_over_unit = 12 - headroom;
         const int32_t scale = one_over_one_plus_x((int32_t)(((uint32_t)sum << headroom) - 0x80000000u));
         for (int32_t c = 0; c < depth; ++c) {
             const int32_t e = softmax->exp_lut[max - input[c]];
             int32_t y = mcu_rdbpot(mcu_srdhm(scale, e), bits_over_unit + 31 - bits) + low;
-            y = y > high ? high : y; /* never below low */
-            if (bits == 16) {
-                ((int16_t *)output)[r * depth + c] = (int16_t)y;
-            } else {
-                ((int8_t *)output)[r * depth + c] = (int8_t)y;
-            }
+            mcu_store(output, r * depth + c, bits, y > high ? high : y); /* never below low */
         }
     }
 }

@@ -1,35 +1,21 @@
+#include <string.h>
+
 #include "mcu_nn_support.h"
-
-/* The state and the time weights share one type, int8 or int16: TFLM compiles its kernel twice. */
-static int32_t load(const void *base, int32_t i, int32_t wide)
-{
-    return wide ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
-}
-
-static void store(void *base, int32_t i, int32_t wide, int32_t value)
-{
-    if (wide) {
-        ((int16_t *)base)[i] = (int16_t)value;
-    } else {
-        ((int8_t *)base)[i] = (int8_t)value;
-    }
-}
 
 /*
  * TFLM EvalIntegerSvdfReference, without its two scratch buffers: each unit's `rank` filter sums are
  * added as they are made (int32 sums wrap the same in any order). The newest state value is the
  * clamped requantized dot product plus the state zero point, narrowed as TFLM's assignment narrows it.
+ * The state and the time weights share one type, int8 or int16 (state_bits): TFLM compiles its kernel twice.
  */
 void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
                  const void *weights_time, const int32_t *bias, void *state, int8_t *output)
 {
-    const int32_t wide = svdf->state_bits == 16;
-    const int32_t low = wide ? INT16_MIN : INT8_MIN;
-    const int32_t high = wide ? INT16_MAX : INT8_MAX;
+    const int32_t bits = svdf->state_bits;
+    const int32_t low = mcu_min_of(bits), high = mcu_max_of(bits);
     const int32_t cells = svdf->batches * svdf->filters * svdf->memory;
-    for (int32_t i = 0; i + 1 < cells; ++i) {
-        store(state, i, wide, load(state, i + 1, wide));
-    }
+    const int32_t size = bits / 8;
+    memmove(state, (const int8_t *)state + size, (size_t)(cells - 1) * (size_t)size); /* one slot left */
     for (int32_t b = 0; b < svdf->batches; ++b) {
         const int8_t *x = input + b * svdf->input_size;
         for (int32_t f = 0; f < svdf->filters; ++f) {
@@ -40,8 +26,8 @@ void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t 
             }
             acc = mcu_requantize(acc, svdf->feature.multiplier, svdf->feature.shift);
             acc = acc < low ? low : acc > high ? high : acc;
-            store(state, (b * svdf->filters + f) * svdf->memory + svdf->memory - 1, wide,
-                  svdf->state_zero_point + acc);
+            mcu_store(state, (b * svdf->filters + f) * svdf->memory + svdf->memory - 1, bits,
+                      svdf->state_zero_point + acc);
         }
     }
     const int32_t units = svdf->filters / svdf->rank;
@@ -51,8 +37,8 @@ void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t 
             for (int32_t f = u * svdf->rank; f < (u + 1) * svdf->rank; ++f) {
                 const int32_t row = b * svdf->filters + f;
                 for (int32_t m = 0; m < svdf->memory; ++m) {
-                    acc += load(weights_time, f * svdf->memory + m, wide)
-                           * (load(state, row * svdf->memory + m, wide) - svdf->state_zero_point);
+                    acc += mcu_load(weights_time, f * svdf->memory + m, bits)
+                           * (mcu_load(state, row * svdf->memory + m, bits) - svdf->state_zero_point);
                 }
             }
             int32_t y = mcu_requantize(acc, svdf->time.multiplier, svdf->time.shift) + svdf->output_offset;
