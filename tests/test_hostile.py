@@ -38,6 +38,15 @@ def _softmax16(m, rng):
     return x, y
 
 
+def _fc16(m, rng):
+    x = m.tensor("x", [2, 8], "int16", scale=0.001, zp=0)
+    w = m.const("w", rng.integers(-127, 128, (5, 8)), "int8", scale=0.02, zp=0)
+    b = m.const("b", rng.integers(-500, 500, 5), "int64", scale=0.00002, zp=0)
+    y = m.tensor("y", [2, 5], "int16", scale=0.002, zp=0)
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=7)
+    return x, y
+
+
 def _lstm(m, rng):
     x = m.tensor("x", [1, 2, 3], "int8", scale=0.1, zp=0)
     weights = [m.const(f"w{k}", rng.integers(-127, 128, (4, 3 if k < 4 else 4)), "int8", scale=0.01, zp=0)
@@ -79,6 +88,8 @@ CASES = {
                               ["cell state scale", "2^-42 to 2^2 works"]),
     "LSTM cell state not variable": (_lstm, _set(lambda m: m.tensors[-2], "variable", False),
                                      ["reads tensor 'c' that no earlier op writes"]),
+    "int64 bias 2^62": (_fc16, lambda m: m.tensors[2].update(data=np.full(5, 1 << 62, np.int64)),
+                        ["an int64 bias of 2^47 or more"]),
     "huge rescale": (_fc, lambda m: (m.tensors[3].update(scale=1e-15), m.ops[0]["inputs"].pop()),
                      ["beyond what an int32 requantize"]),
 }

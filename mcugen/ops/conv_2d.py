@@ -89,6 +89,8 @@ def wide_problems(g, op) -> list[str]:
         return [f"input is {x.dtype} but output {y.dtype}"]
     if b is not None and b.dtype == "int64" and x.dtype == "int8":
         return ["int64 bias with int8 activations: TFLM's int8 kernel reads int32 there"]
+    if b is not None and b.is_const and b.dtype == "int64" and np.abs(b.data.astype(np.float64)).max(initial=0) >= 2.0 ** 47:
+        return ["an int64 bias of 2^47 or more: TFLM's 16x8 kernels assume accumulators below that"]
     return []
 
 
