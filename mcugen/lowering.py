@@ -153,8 +153,9 @@ def layer_name(g: Graph, op: Op) -> str:
     return f"{op.opcode.lower()}_{op.origin}"
 
 
-def broadcast(shape1, shape2, out_shape) -> Struct:
-    """mcu_broadcast for numpy-style broadcasting of two inputs onto a contiguous output."""
+def broadcast(shape1, shape2, out_shape, dtype: str = "int8") -> Struct:
+    """mcu_broadcast for numpy-style broadcasting of two inputs onto a contiguous output, all three
+    of one integer dtype."""
     rank = len(out_shape)
 
     def strides(shape):
@@ -163,7 +164,8 @@ def broadcast(shape1, shape2, out_shape) -> Struct:
 
     shape, (_, s1, s2) = merge_axes(out_shape, strides_of(out_shape), strides(shape1), strides(shape2))
     return Struct("mcu_broadcast", "broadcast", dict(
-        rank=len(shape), shape=padded(shape), stride1=padded(s1), stride2=padded(s2)))
+        rank=len(shape), shape=padded(shape), stride1=padded(s1), stride2=padded(s2),
+        bits=int(np.iinfo(dtype).bits)))
 
 
 def copy(shape, in_stride, out_stride, in_offset: int = 0, out_offset: int = 0) -> dict:

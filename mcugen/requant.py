@@ -105,7 +105,7 @@ _HALF_Q31 = np.int64(1 << 30)
 class Requant(NamedTuple):
     """A (multiplier, shift) pair split into the constants the two roundings use.
 
-    zero_point is added to the result; low/high then clamp it (requantize_s8). A bias
+    zero_point is added to the result; low/high then clamp it (requantize_clamp). A bias
     folded in is added to the accumulator first, which is exact only where acc + bias
     cannot wrap int32 (it rides on step 2's nudge: (acc + b) * m = acc * m + b * m).
     """
@@ -168,12 +168,12 @@ def requantize(acc, multiplier, shift=None):
     return h
 
 
-def requantize_s8(acc, rq: Requant) -> np.ndarray:
-    """requantize() with rq's zero point, clamped to [rq.low, rq.high], as int8."""
+def requantize_clamp(acc, rq: Requant, dtype=np.int8) -> np.ndarray:
+    """requantize() with rq's zero point, clamped to [rq.low, rq.high], as dtype."""
     h = requantize(acc, rq)
     np.maximum(h, rq.low, out=h)
     np.minimum(h, rq.high, out=h)
-    return h.astype(np.int8)
+    return h.astype(dtype)
 
 
 def input_zero_point_in_bias(bias: np.ndarray, weights: np.ndarray, input_zero_point: int) -> np.ndarray:
@@ -190,7 +190,7 @@ class OutputStage:
     clamp(requantize(acc + bias) + zero_point, low, high) as int8, acc + bias wrapping
     like TFLM's int32 accumulator. Two routes to the same numbers:
 
-    - requantize_s8() elementwise: about ten numpy calls, each costing microseconds
+    - requantize_clamp() elementwise: about ten numpy calls, each costing microseconds
       whatever the size, which dominates small layers;
     - for at most SMALL outputs: per channel, the output is a non-decreasing step
       function of the accumulator (multipliers are >= 0) over the range the layer's
@@ -235,17 +235,17 @@ class OutputStage:
         return levels[table.searchsorted(acc, side="right")]
 
     def elementwise(self, acc: np.ndarray) -> np.ndarray:
-        """The requantize_s8 route. Adds to acc in place."""
+        """The requantize_clamp route. Adds to acc in place."""
         if self.in_range:
             x, rq = acc.astype(np.int64), self._biased
         else:
             acc += self.bias
             x, rq = acc.astype(np.int64).astype(np.int32), self.rq  # wraps like TFLM's accumulator
         if x.size > self.SPREAD:
-            return requantize_s8(x, rq)
+            return requantize_clamp(x, rq)
         if x.shape not in self._spread:
             self._spread[x.shape] = rq.spread(x.shape)
-        return requantize_s8(x, self._spread[x.shape])
+        return requantize_clamp(x, self._spread[x.shape])
 
     def _find_steps(self):
         channels = self.bias.size

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.requant import round_half_away
+
 # TFLM's table (tensorflow/lite/kernels/internal/common.h, sigmoid_table_uint16, Apache-2.0): the
 # entries are not the correctly rounded values of any one formula, so bit-exactness needs these.
 SIGMOID_TABLE = np.array([
@@ -35,6 +37,28 @@ SIGMOID_TABLE = np.array([
     65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
     65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535
 ], dtype=np.int64)
+
+
+def checked_log2(x: float) -> tuple[bool, int]:
+    """TFLM CheckedLog2, in float32 as it computes it: log2(x) rounded (ties away from zero), and
+    whether x is within 1e-3 (in log2) of that power of two."""
+    log2 = np.float32(np.log(np.float32(x))) * (np.float32(1.0) / np.float32(np.log(np.float32(2.0))))
+    rounded = round_half_away(float(log2))
+    return bool(abs(log2 - np.float32(rounded)) < np.float32(1e-3)), rounded
+
+
+def prepare_scaling(scale: float, power_of_two_shifts: tuple[int, ...]) -> tuple[int, int]:
+    """TFLM's Prepare of int16 LOGISTIC (power_of_two_shifts (0,)) and TANH ((0, 1)): a power-of-two
+    input scale 2^(shift - 12) with shift among those gives (0, shift); any other scale a multiplier
+    of scale * 3 * 4096 doubled (with the shift) until it passes 32767 / 2, then truncated."""
+    power_of_two, log2 = checked_log2(scale)
+    if power_of_two and 12 + log2 in power_of_two_shifts:
+        return 0, 12 + log2
+    multiplier, shift = float(np.float32(scale)) * 4096.0 * 3.0, 0
+    while multiplier <= 32767.0 / 2.0 and shift <= 30:
+        shift += 1
+        multiplier *= 2.0
+    return int(multiplier), shift
 
 
 def input_scaling(multiplier: int, shift: int) -> tuple[int, int, int]:

@@ -23,6 +23,7 @@ from tflite_writer import ModelSpec
 
 ACTS = st.sampled_from(["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])
 ZP = st.integers(-128, 127)
+ZP16 = st.integers(-32768, 32767)
 
 
 def scale(lo=1e-3, hi=1.0):
@@ -313,6 +314,20 @@ def test_softmax_int16(tmp_path_factory, rows, depth, s, beta, seed):
     check(tmp_path_factory.mktemp("softmax_int16"), m, seed, oracles=("tflm",))
 
 
+@given(st.sampled_from(["LOGISTIC", "TANH"]), st.lists(st.integers(1, 6), min_size=1, max_size=3),
+       st.one_of(st.sampled_from([2.0 ** -13, 2.0 ** -12, 2.0 ** -11, 2.0 ** -10]), scale(1e-5, 1e-2)),
+       st.integers(0, 99))
+def test_logistic_tanh_int16(tmp_path_factory, opcode, shape, s_in, seed):
+    """TFLM's int16 kernels: power-of-two input scales (3 << shift, TFLM's special case where it
+    applies) and any other scale (a multiplier and a shift)."""
+    m = ModelSpec()
+    x = m.tensor("x", shape, "int16", scale=s_in, zp=0)
+    y = m.tensor("y", shape, "int16", scale=1 / 32768, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op(opcode, [x], [y], version=3)
+    check(tmp_path_factory.mktemp("sigmoid16"), m, seed, oracles=("tflm",))
+
+
 UNARY_OUT = {"LOGISTIC": (1 / 256, -128), "TANH": (1 / 128, 0)}
 
 
@@ -346,19 +361,33 @@ def broadcast_shapes(draw):
 @given(st.sampled_from(["ADD", "SUB", "MUL", "SQUARED_DIFFERENCE"]), broadcast_shapes(), scale(1e-3, 1.0), ZP,
        scale(1e-3, 1.0), ZP, scale(1e-3, 2.0), ZP, ACTS, st.integers(0, 99))
 def test_binary(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, so, zo, act, seed):
+    check(tmp_path_factory.mktemp("bin"), binary_model(opcode, shapes, "int8", (s1, z1), (s2, z2), (so, zo), act),
+          seed)
+
+
+@given(st.sampled_from(["ADD", "SUB", "MUL"]), broadcast_shapes(), scale(1e-5, 1e-2), ZP16, scale(1e-5, 1e-2),
+       ZP16, scale(1e-5, 2e-2), ZP16, ACTS, st.integers(0, 99))
+def test_binary_int16(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, so, zo, act, seed):
+    if opcode == "MUL":  # TFLM's int16 MUL takes zero points of 0 only
+        z1 = z2 = zo = 0
+    check(tmp_path_factory.mktemp("bin16"), binary_model(opcode, shapes, "int16", (s1, z1), (s2, z2), (so, zo), act),
+          seed, oracles=("tflm",))
+
+
+def binary_model(opcode, shapes, dtype, q1, q2, q_out, act) -> ModelSpec:
     a_shape, b_shape = shapes
     out_shape = list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape)))
     m = ModelSpec()
-    a = m.tensor("a", a_shape, "int8", scale=s1, zp=z1)
-    b = m.tensor("b", b_shape, "int8", scale=s2, zp=z2)
-    y = m.tensor("y", out_shape, "int8", scale=so, zp=zo)
+    a = m.tensor("a", a_shape, dtype, scale=q1[0], zp=q1[1])
+    b = m.tensor("b", b_shape, dtype, scale=q2[0], zp=q2[1])
+    y = m.tensor("y", out_shape, dtype, scale=q_out[0], zp=q_out[1])
     m.inputs, m.outputs = [a, b], [y]
     if opcode == "SQUARED_DIFFERENCE":
         m.op(opcode, [a, b], [y], version=2)
     else:
         options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[opcode]
         m.op(opcode, [a, b], [y], options, version=2, FusedActivationFunction=act)
-    check(tmp_path_factory.mktemp("bin"), m, seed)
+    return m
 
 
 @given(st.sampled_from(["ABS", "RSQRT"]), st.lists(st.integers(1, 6), min_size=1, max_size=4),

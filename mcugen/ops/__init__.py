@@ -41,6 +41,9 @@ class OpDef:
     # Activation dtypes the op's TFLM kernel takes and makes; most kernels are int8 only.
     input_types: tuple[str, ...] = ("int8",)
     output_types: tuple[str, ...] = ("int8",)
+    # False: the data inputs and the outputs share one dtype, as TFLM's kernel checks (an op taking
+    # int8 or int16 runs int8 -> int8 or int16 -> int16); True: the op converts, and check() says how
+    converts = False
     # Data movement and shape arithmetic whose golden kernel is dtype-agnostic: run at build time
     # when every input is a constant (passes/fold_constants.py).
     foldable = False

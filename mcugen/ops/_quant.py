@@ -101,19 +101,33 @@ def pair_table(f) -> np.ndarray:
     """f(a, b) for every pair of int8 values a, b (as int64 arrays), as a [256, 256] int8 table
     indexed by their bytes: table[a.view(np.uint8), b.view(np.uint8)] == f(a, b)."""
     v = np.arange(256, dtype=np.uint8).view(np.int8).astype(np.int64)
-    return f(v[:, None], v[None, :])
+    return np.asarray(f(v[:, None], v[None, :])).astype(np.int8)
 
 
 class PairOp(OpDef):
-    """A binary int8 op whose prepare() stores a pair_table as "golden_pairs": the golden kernel
-    looks every output up (the two inputs broadcast against each other, as numpy does)."""
+    """A binary op whose output is arithmetic(p, a, b) elementwise (int64 arrays in, values already
+    clamped out) on its two inputs broadcast against each other, as numpy broadcasts; p is what
+    prepare() returns. With int8 inputs, tabulated() puts all 256 x 256 results in p once
+    ("golden_pairs") and the golden model looks outputs up; wider inputs are computed."""
 
     def output_shape(self, g, op):
         return broadcast_shape(op.input(g, 0).shape, op.input(g, 1).shape)
 
+    def arithmetic(self, p: dict, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def tabulated(self, g: Graph, op: Op, p: dict) -> dict:
+        if op.input(g, 0).dtype == op.input(g, 1).dtype == "int8":
+            p["golden_pairs"] = pair_table(lambda a, b: self.arithmetic(p, a, b))  # host-only
+        return p
+
     def run(self, g, op, xs):
-        table = op.params["golden_pairs"]
-        return table[xs[0].view(np.uint8), xs[1].view(np.uint8)].reshape(op.output(g).shape)
+        p, y = op.params, op.output(g)
+        if "golden_pairs" in p:
+            out = p["golden_pairs"][xs[0].view(np.uint8), xs[1].view(np.uint8)]
+        else:
+            out = self.arithmetic(p, xs[0].astype(np.int64), xs[1].astype(np.int64))
+        return np.asarray(out).astype(y.dtype).reshape(y.shape)
 
 
 class LutOp(OpDef):

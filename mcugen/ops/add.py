@@ -1,10 +1,12 @@
-"""ADD, SUB and SQUARED_DIFFERENCE int8: TFLM's rescale-both-inputs-to-a-common-scale arithmetic.
+"""ADD, SUB and SQUARED_DIFFERENCE, int8 and int16: TFLM's rescale-both-inputs-to-a-common-scale arithmetic.
 
-Inputs are shifted left (20 bits; 7 for SQUARED_DIFFERENCE, whose square must fit int32), each
-rescaled to 1/(2*max input scale), summed, subtracted or subtracted and squared, and rescaled to the
-output (for the square: by (2*max scale)^2 / (2^14 * output scale)), every step double-rounded.
-Broadcasting follows numpy's rules, which match TFLM's for these ops. The golden model runs that
-arithmetic once, on all 256 x 256 input pairs, and looks results up.
+Inputs are shifted left (20 bits for int8, 15 for int16, whose 65535 << 15 still fits int32; 7 for
+SQUARED_DIFFERENCE, whose square must fit int32), each rescaled to 1/(2*max input scale), summed,
+subtracted or subtracted and squared, and rescaled to the output (for the square: by
+(2*max scale)^2 / (2^14 * output scale)), every step double-rounded. TFLM's ADD makes the three
+real multipliers in double, its SUB in float32 (then widened): mcugen does each as TFLM does, which
+changes the low bits of the multipliers. Broadcasting follows numpy's rules, which match TFLM's for
+these ops.
 """
 from __future__ import annotations
 
@@ -12,50 +14,61 @@ import numpy as np
 
 from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import PairOp, fused_range, pair_table, problems_fused_activation
+from mcugen.ops._quant import PairOp, fused_range, problems_fused_activation
 from mcugen.ops.conv_2d import strips_of
-from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_s8
+from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_clamp
 
-LEFT_SHIFT = {"ADD": 20, "SUB": 20, "SQUARED_DIFFERENCE": 7}
+LEFT_SHIFT = {("ADD", "int8"): 20, ("SUB", "int8"): 20, ("SQUARED_DIFFERENCE", "int8"): 7,
+              ("ADD", "int16"): 15, ("SUB", "int16"): 15}
 OPERATION = {"ADD": "MCU_ADD", "SUB": "MCU_SUB", "SQUARED_DIFFERENCE": "MCU_SQUARED_DIFFERENCE"}
+
+
+def _real_multipliers(opcode: str, s1: float, s2: float, s_out: float, left: int) -> tuple[float, float, float]:
+    """The input and output rescales as TFLM's Prepare computes them (SUB: in float32)."""
+    f32 = np.float32 if opcode == "SUB" else float
+    s1, s2, s_out = f32(s1), f32(s2), f32(s_out)
+    twice_max = f32(2) * max(s1, s2)
+    if opcode == "SQUARED_DIFFERENCE":
+        return s1 / twice_max, s2 / twice_max, twice_max * twice_max / ((1 << 2 * left) * s_out)
+    return (float(f32(s1 / twice_max)), float(f32(s2 / twice_max)),
+            float(f32(twice_max / f32((1 << left) * s_out))))
 
 
 @register("ADD", "SUB", "SQUARED_DIFFERENCE")
 class AddSub(PairOp):
     arity = ((2, 2), (1, 1))
+    input_types = output_types = ("int8", "int16")
 
     def check(self, g, op):
+        if (op.opcode, op.input(g, 0).dtype) not in LEFT_SHIFT:
+            return [f"{op.opcode} of {op.input(g, 0).dtype} has no kernel in TFLM"]
         return problems_fused_activation(op)
 
     def prepare(self, g, op):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        twice_max = 2.0 * float(max(np.float32(a.quant.s), np.float32(b.quant.s)))
-        left = LEFT_SHIFT[op.opcode]
-        m1, s1 = quantize_multiplier(float(a.quant.s) / twice_max)
-        m2, s2 = quantize_multiplier(float(b.quant.s) / twice_max)
-        squared = op.opcode == "SQUARED_DIFFERENCE"
-        mo, so = quantize_multiplier((twice_max * twice_max if squared else twice_max)
-                                     / ((1 << (2 * left if squared else left)) * float(y.quant.s)))
+        left = LEFT_SHIFT[op.opcode, y.dtype]
+        r1, r2, r_out = _real_multipliers(op.opcode, float(a.quant.s), float(b.quant.s), float(y.quant.s), left)
+        m1, s1 = quantize_multiplier(r1)
+        m2, s2 = quantize_multiplier(r2)
+        mo, so = quantize_multiplier(r_out)
         act_min, act_max = fused_range(g, op)
-        rq1, rq2 = Requant.of(m1, s1), Requant.of(m2, s2)
-        rq_out = Requant.of(mo, so, y.quant.zp, act_min, act_max)
+        return self.tabulated(g, op, dict(
+            input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
+            input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
+            output_multiplier=mo, output_shift=so, act_min=act_min, act_max=act_max,
+            left_shift=left, operation=op.opcode))
 
-        def tflm_arithmetic(x1, x2):
-            y1 = requantize((x1 - a.quant.zp) << left, rq1)
-            y2 = requantize((x2 - b.quant.zp) << left, rq2)
-            raw = {"ADD": lambda: y1 + y2, "SUB": lambda: y1 - y2, "SQUARED_DIFFERENCE": lambda: (y1 - y2) ** 2}
-            return requantize_s8(raw[op.opcode](), rq_out)
-
-        return dict(input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
-                    input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
-                    output_multiplier=mo, output_shift=so, act_min=act_min, act_max=act_max,
-                    left_shift=left,
-                    # host-only: the golden model's result for every pair of inputs, made once
-                    golden_pairs=pair_table(tflm_arithmetic))
+    def arithmetic(self, p, x1, x2):
+        left = p["left_shift"]
+        y1 = requantize((x1 - p["input1_zp"]) << left, p["input1_multiplier"], p["input1_shift"])
+        y2 = requantize((x2 - p["input2_zp"]) << left, p["input2_multiplier"], p["input2_shift"])
+        raw = {"ADD": lambda: y1 + y2, "SUB": lambda: y1 - y2, "SQUARED_DIFFERENCE": lambda: (y1 - y2) ** 2}
+        rq = Requant.of(p["output_multiplier"], p["output_shift"], p["output_zp"], p["act_min"], p["act_max"])
+        return requantize_clamp(raw[p["operation"]](), rq, np.int64)
 
     def lower(self, g, op):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        return Call("mcu_add_s8", (_params(op), broadcast(a.shape, b.shape, y.shape), reads(op, 0), reads(op, 1),
+        return Call("mcu_add", (_params(op), broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0), reads(op, 1),
                                    writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
 
     def lower_fused(self, g, op, conv, operand):
@@ -73,7 +86,7 @@ class AddSub(PairOp):
             note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
                  "to the residual's rows",
             in_place=None if op.input(g, residual).is_const else residual,
-            extra_kernels=(*strips.kernels, "mcu_add_s8"))
+            extra_kernels=(*strips.kernels, "mcu_add"))
 
 
 def _params(op, swap: bool = False) -> Struct:

@@ -14,6 +14,7 @@ class ArgMinMax(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
     output_types = ("int32",)
+    converts = True
 
     def output_shape(self, g, op):
         axis, shape = const_ints(op.input(g, 1)), op.input(g, 0).shape

@@ -1,8 +1,9 @@
-"""LOGISTIC int8: TFLM reference_integer_ops::Logistic (gemmlowp logistic on Q4.27).
+"""LOGISTIC: TFLM reference_integer_ops::Logistic, int8 (gemmlowp logistic on Q4.27) and int16.
 
-Q4Activation is shared with TANH: both rescale x - zp onto Q4.27, saturate outside
-TFLM's input radius, evaluate a gemmlowp function and round the Q0.31 result down
-to the fixed int8 output scale.
+Q4Activation is shared with TANH. int8: both rescale x - zp onto Q4.27, saturate outside TFLM's
+input radius, evaluate a gemmlowp function and round the Q0.31 result down to the fixed int8
+output scale, tabulated for the 256 inputs. int16: TFLM's table interpolation (mcugen.sigmoid16)
+after its input scaling, zero points 0, output scale 2^-15; computed, not tabulated.
 """
 from __future__ import annotations
 
@@ -11,27 +12,70 @@ import math
 import numpy as np
 
 from mcugen import fixedpoint as fp
+from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import requantize, round_half_away, rounding_divide_by_pot, wrap_int32
+from mcugen.sigmoid16 import SIGMOID_TABLE, checked_log2, input_scaling, prepare_scaling, sigmoid_s16
 
 INPUT_INTEGER_BITS = 4
 
 
 class Q4Activation(LutOp):
+    input_types = output_types = ("int8", "int16")
     output_scale: float
     output_zp: int
     output_shift: int  # Q0.31 -> int8: divide by 2^output_shift
+    function16: staticmethod  # the int16 function: sigmoid16.sigmoid_s16 or tanh_s16
+    power_of_two_shifts: tuple[int, ...]  # int16 input shifts TFLM scales by 3 << shift
 
     def function(self, q4):
         raise NotImplementedError
 
     def check(self, g, op):
-        y = op.output(g)
+        x, y = op.input(g, 0), op.output(g)
+        if y.dtype == "int16":
+            return self._int16_problems(x, y)
         if y.quant.zp != self.output_zp or y.quant.s != np.float32(self.output_scale):
             return [f"output quantization must be scale {self.output_scale:g}, "
                     f"zero point {self.output_zp}"]
         return []
+
+    def _int16_problems(self, x, y) -> list[str]:
+        nonzero = [t.name for t in (x, y) if t.quant.zp != 0]
+        if nonzero:
+            return [f"int16 tensor '{nonzero[0]}' has a zero point other than 0 (TFLM's int16 kernel takes 0 only)"]
+        power_of_two, log2 = checked_log2(float(y.quant.s))
+        if not power_of_two or log2 != -15:
+            return [f"int16 output scale {float(y.quant.s):g}: TFLM's int16 kernel writes Q0.15 (scale 2^-15)"]
+        multiplier, shift = prepare_scaling(float(x.quant.s), self.power_of_two_shifts)
+        if multiplier > 32767 or (multiplier == 0 and shift not in self.power_of_two_shifts):
+            return [f"int16 input scale {float(x.quant.s):g} is outside what TFLM's int16 kernel rescales "
+                    "(a multiplier in 1..32767 with a shift up to 31)"]
+        return []
+
+    def prepare(self, g, op):
+        if op.input(g, 0).dtype != "int16":
+            return super().prepare(g, op)
+        multiplier, shift = prepare_scaling(float(op.input(g, 0).quant.s), self.power_of_two_shifts)
+        return dict(multiplier=multiplier, shift=shift)
+
+    def run(self, g, op, xs):
+        if xs[0].dtype != np.int16:
+            return super().run(g, op, xs)
+        return self.function16(xs[0], op.params["multiplier"], op.params["shift"])
+
+    def lower(self, g, op):
+        if op.input(g, 0).dtype != "int16":
+            return super().lower(g, op)
+        p = op.params
+        params = Struct("mcu_sigmoid_params", "params", dict(
+            multiplier=p["multiplier"], shift=p["shift"], tanh=int(op.opcode == "TANH"),
+            sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
+        return Call("mcu_sigmoid_s16_array", (params, int(np.prod(op.input(g, 0).shape)), reads(op), writes(op)),
+                    note="input scaled by (x * {} + {}) >> {}, then TFLM's sigmoid table".format(
+                        *(input_scaling(p["multiplier"], p["shift"])[k] for k in (0, 2, 1))),
+                    in_place=0)
 
     def table(self, g, op, x):
         xt = op.input(g, 0)
@@ -49,6 +93,8 @@ class Q4Activation(LutOp):
 @register("LOGISTIC")
 class Logistic(Q4Activation):
     output_scale, output_zp, output_shift = 1 / 256, -128, 23
+    function16 = staticmethod(sigmoid_s16)
+    power_of_two_shifts = (0,)
 
     def function(self, q4):
         return fp.logistic(q4, INPUT_INTEGER_BITS)

@@ -7,7 +7,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import PairOp, pair_table
+from mcugen.ops._quant import PairOp
 from mcugen.requant import quantize_multiplier, requantize
 
 
@@ -28,16 +28,15 @@ class Prelu(PairOp):
         x, alpha, y = op.input(g, 0), op.input(g, 1), op.output(g)
         m1, s1 = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
         m2, s2 = quantize_multiplier(float(x.quant.s) * float(alpha.quant.s) / float(y.quant.s))
+        return self.tabulated(g, op, dict(
+            input_offset=-x.quant.zp, alpha_offset=-alpha.quant.zp, output_offset=y.quant.zp,
+            multiplier1=m1, shift1=s1, multiplier2=m2, shift2=s2))
 
-        def tflm_prelu(v, a):
-            d = v - x.quant.zp
-            out = np.where(d >= 0, requantize(np.maximum(d, 0), m1, s1),
-                           requantize(np.minimum(d, 0) * (a - alpha.quant.zp), m2, s2))
-            return np.clip(out + y.quant.zp, -128, 127).astype(np.int8)
-
-        return dict(input_offset=-x.quant.zp, alpha_offset=-alpha.quant.zp, output_offset=y.quant.zp,
-                    multiplier1=m1, shift1=s1, multiplier2=m2, shift2=s2,
-                    golden_pairs=pair_table(tflm_prelu))  # host-only
+    def arithmetic(self, p, v, a):
+        d = v + p["input_offset"]
+        out = np.where(d >= 0, requantize(np.maximum(d, 0), p["multiplier1"], p["shift1"]),
+                       requantize(np.minimum(d, 0) * (a + p["alpha_offset"]), p["multiplier2"], p["shift2"]))
+        return np.clip(out + p["output_offset"], -128, 127)
 
     def lower(self, g, op):
         p = op.params

@@ -47,6 +47,7 @@ def float_params(t) -> dict:
 class Quantize(LutOp):
     input_types = ("float32", "int8", "uint8", "int16", "int32")
     output_types = ("int8", "uint8", "int16", "int32")
+    converts = True
 
     def check(self, g, op):
         x, y = op.input(g, 0), op.output(g)
@@ -104,6 +105,7 @@ class Dequantize(OpDef):
     same_shape = True
     input_types = ("int8", "int16")
     output_types = ("float32",)
+    converts = True
 
     def prepare(self, g, op):
         return dict(float_params(op.input(g, 0)), bits=np.iinfo(op.input(g, 0).dtype).bits)

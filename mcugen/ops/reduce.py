@@ -11,7 +11,7 @@ import numpy as np
 from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import const_ints, require_axis, require_const, require_same_quant
-from mcugen.requant import Requant, quantize_multiplier, requantize_s8
+from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
 
 
 class _Reduce(OpDef):
@@ -71,7 +71,7 @@ class Mean(_Reduce):
         p = op.params
         total = xs[0].astype(np.int64).sum(axis=tuple(p["axes"])) - p["input_zp"] * p["count"]
         # TFLM's sum is an int32 that wraps
-        return requantize_s8(total.astype(np.int32), p["golden_requant"]).reshape(op.output(g).shape)
+        return requantize_clamp(total.astype(np.int32), p["golden_requant"]).reshape(op.output(g).shape)
 
 
 @register("REDUCE_MAX")

@@ -10,6 +10,7 @@ from mcugen.ops import OpDef, register
 class Shape(OpDef):
     input_types = ("int8", "uint8", "int16", "int32", "float32")
     output_types = ("int32", "int64")
+    converts = True
 
     def output_shape(self, g, op):
         return (len(op.input(g, 0).shape),)

@@ -32,6 +32,7 @@ class Softmax(OpDef):
     same_shape = True
     input_types = ("int8", "int16")
     output_types = ("int8", "int16")
+    converts = True
 
     def check(self, g, op):
         x, y = op.input(g, 0), op.output(g)

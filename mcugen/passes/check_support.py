@@ -44,6 +44,9 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
                             "reads its scale")
     roles = ([(t, opdef.input_types) for k, t in enumerate(op.inputs) if k not in parameters]
              + [(t, opdef.output_types) for t in op.outputs])
+    types = {g.tensors[t].dtype for t, _ in roles if t >= 0}
+    if not opdef.converts and len(types) > 1:
+        return [f"its inputs and outputs mix {' and '.join(sorted(types))}; TFLM's kernel takes one type for all"]
     for idx, allowed in roles:
         if idx < 0 or idx in seen:
             continue

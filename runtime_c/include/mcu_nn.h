@@ -106,12 +106,14 @@ typedef struct {
     int32_t output_bits;    /* 8: int8 output, scale 1/256, zero point -128; 16: int16, 1/65536, -32768 */
 } mcu_softmax_params;
 
-/* How two inputs map onto a contiguous output of up to MCU_MAX_DIMS axes; stride 0 broadcasts. */
+/* How two inputs map onto a contiguous output of up to MCU_MAX_DIMS axes; strides count elements,
+ * stride 0 broadcasts. All three arrays hold elements of `bits` (8 or 16). */
 typedef struct {
     int32_t rank;
     int32_t shape[MCU_MAX_DIMS];
     int32_t stride1[MCU_MAX_DIMS];
     int32_t stride2[MCU_MAX_DIMS];
+    int32_t bits;
 } mcu_broadcast;
 
 typedef enum { MCU_ADD, MCU_SUB, MCU_SQUARED_DIFFERENCE } mcu_add_operation;
@@ -122,7 +124,7 @@ typedef struct {
     int32_t input1_offset;
     int32_t input2_offset;
     int32_t output_offset;
-    int32_t left_shift; /* int8: 20 for ADD/SUB, 7 for SQUARED_DIFFERENCE (255^2 * 2^14 fits int32) */
+    int32_t left_shift; /* int8: 20 for ADD/SUB, 7 for SQUARED_DIFFERENCE (255^2 * 2^14 fits int32); int16: 15 */
     int32_t input1_multiplier;
     int32_t input1_shift;
     int32_t input2_multiplier;
@@ -318,6 +320,14 @@ typedef struct {
     const int16_t *sigmoid_table; /* [256] TFLM's sigmoid(i / 24) in unsigned 0.16, stored as int16 */
 } mcu_lstm_params;
 
+/* int16 LOGISTIC and TANH: the input scaled as mcu_scale_s16 scales it, then TFLM's table. */
+typedef struct {
+    int32_t multiplier; /* 0: TFLM's power-of-two case, 3 << shift and no shift */
+    int32_t shift;
+    int32_t tanh;       /* 0: LOGISTIC */
+    const int16_t *sigmoid_table; /* [256], as in mcu_lstm_params */
+} mcu_sigmoid_params;
+
 typedef struct {
     const int32_t *rows; /* [output h]: source row of each output row */
     const int32_t *cols; /* [output w]: source column of each output column */
@@ -423,13 +433,17 @@ void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t dep
  * Safe in place (output == input). */
 void mcu_lut_s8(const int8_t *table, int32_t size, const int8_t *input, int8_t *output);
 
-/* ADD / SUB with broadcasting; output contiguous over bc->shape. */
-void mcu_add_s8(const mcu_add_params *add, const mcu_broadcast *bc,
-                const int8_t *input1, const int8_t *input2, int8_t *output);
+/* int16 LOGISTIC or TANH of `size` values, Q0.15 out. Safe in place. */
+void mcu_sigmoid_s16_array(const mcu_sigmoid_params *sigmoid, int32_t size, const int16_t *input, int16_t *output);
 
-/* MUL with broadcasting; output contiguous over bc->shape. */
-void mcu_mul_s8(const mcu_mul_params *mul, const mcu_broadcast *bc,
-                const int8_t *input1, const int8_t *input2, int8_t *output);
+/* ADD / SUB / SQUARED_DIFFERENCE with broadcasting, int8 or int16 (bc->bits); output contiguous
+ * over bc->shape. */
+void mcu_add(const mcu_add_params *add, const mcu_broadcast *bc, const void *input1, const void *input2,
+             void *output);
+
+/* MUL with broadcasting, int8 or int16 (bc->bits); output contiguous over bc->shape. */
+void mcu_mul(const mcu_mul_params *mul, const mcu_broadcast *bc, const void *input1, const void *input2,
+             void *output);
 
 /* MAXIMUM (minimum = 0) or MINIMUM (1) of the raw int8 values, with broadcasting, as TFLM (no rescale). */
 void mcu_max_min_s8(int32_t minimum, const mcu_broadcast *bc, const int8_t *input1, const int8_t *input2,

@@ -210,21 +210,23 @@ static inline int32_t mcu_dot_index(int32_t rank, const int32_t *index, const in
     return offset;
 }
 
-/* One output row of a broadcasting binary op: output[i] from a[i * step_a] and b[i * step_b], i < n. */
-typedef void (*mcu_pair_row_fn)(const void *params, int32_t n, const int8_t *a, int32_t step_a,
-                                const int8_t *b, int32_t step_b, int8_t *output);
+/* One output row of a broadcasting binary op: output[i] from a[i * step_a] and b[i * step_b], i < n,
+ * elements of `bits`. */
+typedef void (*mcu_pair_row_fn)(const void *params, int32_t bits, int32_t n, const void *a, int32_t step_a,
+                                const void *b, int32_t step_b, void *output);
 
 /* Walks the output of a broadcast (bc, contiguous) row by row along its last axis and hands each
  * row to `row`. Static inline so that the compiler can inline `row` into the walk. */
-static inline void mcu_broadcast_rows(const mcu_broadcast *bc, const int8_t *input1, const int8_t *input2,
-                                      int8_t *output, mcu_pair_row_fn row, const void *params)
+static inline void mcu_broadcast_rows(const mcu_broadcast *bc, const void *input1, const void *input2,
+                                      void *output, mcu_pair_row_fn row, const void *params)
 {
     int32_t index[MCU_MAX_DIMS] = {0};
-    const int32_t last = bc->rank - 1, n = bc->shape[last];
+    const int32_t last = bc->rank - 1, n = bc->shape[last], size = bc->bits / 8;
     do {
-        row(params, n, input1 + mcu_dot_index(last, index, bc->stride1), bc->stride1[last],
-            input2 + mcu_dot_index(last, index, bc->stride2), bc->stride2[last], output);
-        output += n;
+        row(params, bc->bits, n, (const int8_t *)input1 + size * mcu_dot_index(last, index, bc->stride1),
+            bc->stride1[last], (const int8_t *)input2 + size * mcu_dot_index(last, index, bc->stride2),
+            bc->stride2[last], output);
+        output = (int8_t *)output + size * n;
     } while (mcu_next_index(last, bc->shape, index));
 }
 

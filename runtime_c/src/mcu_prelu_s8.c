@@ -1,9 +1,12 @@
 #include "mcu_nn_support.h"
 
-static void prelu_row(const void *params, int32_t n, const int8_t *x, int32_t step_x, const int8_t *alpha,
-                      int32_t step_alpha, int8_t *output)
+static void prelu_row(const void *params, int32_t bits, int32_t n, const void *input, int32_t step_x,
+                      const void *alpha_row, int32_t step_alpha, void *output_row)
 {
+    (void)bits; /* int8 only */
     const mcu_prelu_params *prelu = params;
+    const int8_t *x = input, *alpha = alpha_row;
+    int8_t *output = output_row;
     for (int32_t i = 0; i < n; ++i) {
         const int32_t v = x[i * step_x] + prelu->input_offset;
         const int32_t y = v >= 0
