@@ -129,7 +129,7 @@ class _LayerEmitter:
         # a local array: the slices' addresses depend on where the caller put the arena
         name = "outputs" if s.writable else "inputs"
         items = ", ".join(self.tensor(t) for t in s.tensors)
-        pointer = "int8_t *const" if s.writable else "const int8_t *const"
+        pointer = "void *const" if s.writable else "const void *const"
         self.locals.append(f"{pointer} {name}[{len(s.tensors)}] = {{{items}}};")
         return name
 

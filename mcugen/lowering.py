@@ -168,8 +168,13 @@ def broadcast(shape1, shape2, out_shape, dtype: str = "int8") -> Struct:
         bits=int(np.iinfo(dtype).bits)))
 
 
-def copy(shape, in_stride, out_stride, in_offset: int = 0, out_offset: int = 0) -> dict:
-    """Fields of mcu_copy_params, axes merged."""
+def copy(shape, in_stride, out_stride, in_offset: int = 0, out_offset: int = 0, itemsize: int = 1) -> dict:
+    """Fields of mcu_copy_params (which counts bytes), axes merged; shape, strides and offsets count
+    elements of `itemsize` bytes, each copied as one more axis of that many bytes."""
+    if itemsize > 1:
+        shape, in_stride, out_stride = ([*shape, itemsize], [s * itemsize for s in in_stride] + [1],
+                                        [s * itemsize for s in out_stride] + [1])
+        in_offset, out_offset = in_offset * itemsize, out_offset * itemsize
     shape, (si, so) = merge_axes(shape, in_stride, out_stride)
     return dict(rank=len(shape), shape=padded(shape), in_stride=padded(si), out_stride=padded(so),
                 in_offset=int(in_offset), out_offset=int(out_offset))

@@ -47,6 +47,29 @@ def _fc16(m, rng):
     return x, y
 
 
+def _mul16(m, rng):
+    x = m.tensor("x", [2, 3], "int16", scale=0.001, zp=0)
+    k = m.const("k", rng.integers(-3000, 3000, (2, 3)), "int16", scale=0.002, zp=0)
+    y = m.tensor("y", [2, 3], "int16", scale=0.004, zp=0)
+    m.op("MUL", [x, k], [y], "MulOptions", version=2)
+    return x, y
+
+
+def _logistic16(m, rng):
+    x = m.tensor("x", [2, 3], "int16", scale=0.001, zp=0)
+    y = m.tensor("y", [2, 3], "int16", scale=1 / 32768, zp=0)
+    m.op("LOGISTIC", [x], [y], version=3)
+    return x, y
+
+
+def _concat11(m, rng):
+    x = m.tensor("x", [1, 2], "int8", scale=0.1, zp=0)
+    rest = [m.const(f"c{k}", rng.integers(-9, 9, (1, 2)), "int8", scale=0.1, zp=0) for k in range(10)]
+    y = m.tensor("y", [1, 22], "int8", scale=0.1, zp=0)
+    m.op("CONCATENATION", [x, *rest], [y], "ConcatenationOptions", Axis=1)
+    return x, y
+
+
 def _lstm(m, rng):
     x = m.tensor("x", [1, 2, 3], "int8", scale=0.1, zp=0)
     weights = [m.const(f"w{k}", rng.integers(-127, 128, (4, 3 if k < 4 else 4)), "int8", scale=0.01, zp=0)
@@ -90,6 +113,15 @@ CASES = {
                                      ["reads tensor 'c' that no earlier op writes"]),
     "int64 bias 2^62": (_fc16, lambda m: m.tensors[2].update(data=np.full(5, 1 << 62, np.int64)),
                         ["an int64 bias of 2^47 or more"]),
+    "int16 MUL zero point": (_mul16, _set(lambda m: m.tensors[0], "zp", 5),
+                             ["int16 tensor 'x' has a zero point other than 0"]),
+    "int16 LOGISTIC output scale": (_logistic16, _set(lambda m: m.tensors[1], "scale", 1 / 256),
+                                    ["int16 output scale 0.00390625", "Q0.15"]),
+    "int16 LOGISTIC input zero point": (_logistic16, _set(lambda m: m.tensors[0], "zp", -3),
+                                        ["int16 tensor 'x' has a zero point other than 0"]),
+    "int8 into a 16x8 layer": (_fc16, _set(lambda m: m.tensors[0], "dtype", "int8"),
+                               ["FULLY_CONNECTED at index 0", "mix int16 and int8"]),
+    "11 concatenated inputs": (_concat11, lambda m: None, ["CONCATENATION at index 0: 11 inputs"]),
     "huge rescale": (_fc, lambda m: (m.tensors[3].update(scale=1e-15), m.ops[0]["inputs"].pop()),
                      ["beyond what an int32 requantize"]),
 }
@@ -100,6 +132,15 @@ def test_an_invalid_field_is_one_line_naming_it(capsys, tmp_path, case):
     make, mutate, phrases = CASES[case]
     code, _, err = run_cli(capsys, "compare", _model(tmp_path, make, mutate))
     assert_one_error_line(code, err, *phrases)
+
+
+@pytest.mark.parametrize("case", ["int16 MUL zero point", "int16 LOGISTIC output scale",
+                                  "int16 LOGISTIC input zero point", "int8 into a 16x8 layer",
+                                  "11 concatenated inputs"])
+def test_tflm_refuses_them_too(tmp_path, case):
+    make, mutate, _ = CASES[case]
+    with pytest.raises(McugenError, match="TFLM refuses this model"):
+        Tflm(_model(tmp_path, make, mutate))
 
 
 def test_missing_options_are_read_as_tflm_reads_them_and_a_crash_of_tflm_is_one_line(capsys, tmp_path):

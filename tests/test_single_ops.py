@@ -76,9 +76,9 @@ def check_steps(tmp_path, m: ModelSpec, seed: int, steps: int = 6):
     assert all(r.passed for r in results), f"host C differs from golden: {[r.outputs for r in results]}"
 
 
-def io(m, in_shape, out_shape, in_q, out_q):
-    x = m.tensor("x", in_shape, "int8", scale=in_q[0], zp=in_q[1])
-    y = m.tensor("y", out_shape, "int8", scale=out_q[0], zp=out_q[1])
+def io(m, in_shape, out_shape, in_q, out_q, dtype="int8"):
+    x = m.tensor("x", in_shape, dtype, scale=in_q[0], zp=in_q[1])
+    y = m.tensor("y", out_shape, dtype, scale=out_q[0], zp=out_q[1])
     m.inputs, m.outputs = [x], [y]
     return x, y
 
@@ -463,51 +463,67 @@ def test_resize_bilinear(tmp_path_factory, h, w, oh, ow, c, flags, s, z, seed):
     check(tmp_path_factory.mktemp("bilinear"), m, seed)
 
 
-@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.integers(2, 3), st.data(), scale(), ZP,
+DTYPES = st.sampled_from(["int8", "int16"])
+ORACLES = {"int8": ("tflm", "litert"), "int16": ("tflm",)}
+
+
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.integers(2, 3), st.data(), DTYPES, scale(), ZP,
        st.integers(0, 99))
-def test_concatenation(tmp_path_factory, shape, n, data, s, z, seed):
+def test_concatenation(tmp_path_factory, shape, n, data, dtype, s, z, seed):
+    """int8 inputs share the output's quantization; int16 ones have zero points of 0 and any scales
+    (TFLM copies them raw all the same)."""
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     sizes = [data.draw(st.integers(1, 4)) for _ in range(n)]
+    z = z if dtype == "int8" else 0
     m = ModelSpec()
     ins = []
     for k, size in enumerate(sizes):
         part = list(shape)
         part[axis] = size
-        ins.append(m.tensor(f"x{k}", part, "int8", scale=s, zp=z))
+        ins.append(m.tensor(f"x{k}", part, dtype, scale=s if dtype == "int8" else data.draw(scale()), zp=z))
     out = list(shape)
     out[axis] = sum(sizes)
-    y = m.tensor("y", out, "int8", scale=s, zp=z)
+    y = m.tensor("y", out, dtype, scale=s, zp=z)
     m.inputs, m.outputs = ins, [y]
     m.op("CONCATENATION", ins, [y], "ConcatenationOptions", Axis=axis)
-    check(tmp_path_factory.mktemp("concat"), m, seed)
+    check(tmp_path_factory.mktemp("concat"), m, seed, oracles=ORACLES[dtype])
 
 
 @given(st.sampled_from(["PAD", "PADV2"]), st.lists(st.integers(1, 4), min_size=1, max_size=4),
-       st.data(), scale(), ZP, st.integers(0, 99))
-def test_pad(tmp_path_factory, opcode, shape, data, s, z, seed):
+       st.data(), DTYPES, scale(), st.booleans(), st.integers(0, 99))
+def test_pad(tmp_path_factory, opcode, shape, data, dtype, s, same_quant, seed):
+    """PAD fills with the output zero point (int8) or 0 (int16); TFLM copies the input raw even when
+    its quantization differs from the output's."""
+    zp = ZP if dtype == "int8" else ZP16
+    z, z_out = data.draw(zp), data.draw(zp)
+    out_q = (s, z) if same_quant else (data.draw(scale()), z_out)
     pads = [[data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))] for _ in shape]
     m = ModelSpec()
-    x, y = io(m, shape, [d + a + b for d, (a, b) in zip(shape, pads)], (s, z), (s, z))
+    x, y = io(m, shape, [d + a + b for d, (a, b) in zip(shape, pads)], (s, z), out_q, dtype)
     p = m.const("paddings", pads, "int32")
     ins = [x, p]
     if opcode == "PADV2":
-        ins.append(m.const("value", [data.draw(ZP)], "int8", scale=s, zp=z))
+        ins.append(m.const("value", [data.draw(zp)], dtype, scale=out_q[0], zp=out_q[1]))
     m.op(opcode, ins, [y], version=2)
-    check(tmp_path_factory.mktemp("pad"), m, seed)
+    # LiteRT requires the input quantized as the output
+    check(tmp_path_factory.mktemp("pad"), m, seed, oracles=ORACLES[dtype] if same_quant else ("tflm",))
 
 
 @given(st.sampled_from(["MEAN", "REDUCE_MAX"]), st.lists(st.integers(1, 6), min_size=1, max_size=4),
-       st.data(), st.booleans(), scale(), ZP, scale(), ZP, st.integers(0, 99))
-def test_reduce(tmp_path_factory, opcode, shape, data, keep, s_in, z_in, s_out, z_out, seed):
+       st.data(), st.booleans(), DTYPES, scale(), scale(), st.integers(0, 99))
+def test_reduce(tmp_path_factory, opcode, shape, data, keep, dtype, s_in, s_out, seed):
+    dtype = "int8" if opcode == "REDUCE_MAX" else dtype
+    zp = ZP if dtype == "int8" else ZP16
+    z_in, z_out = data.draw(zp), data.draw(zp)
     axes = sorted(data.draw(st.sets(st.integers(0, len(shape) - 1), min_size=1)))
     out = [1 if i in axes else d for i, d in enumerate(shape)] if keep else \
         [d for i, d in enumerate(shape) if i not in axes]
     out_q = (s_out, z_out) if opcode == "MEAN" else (s_in, z_in)
     m = ModelSpec()
-    x, y = io(m, shape, out, (s_in, z_in), out_q)
+    x, y = io(m, shape, out, (s_in, z_in), out_q, dtype)
     ax = m.const("axes", axes, "int32")
     m.op(opcode, [x, ax], [y], "ReducerOptions", version=2, KeepDims=keep)
-    check(tmp_path_factory.mktemp("reduce"), m, seed)
+    check(tmp_path_factory.mktemp("reduce"), m, seed, oracles=ORACLES[dtype])
 
 
 @given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
@@ -671,17 +687,19 @@ def test_dequantize_to_float32(tmp_path_factory, dtype, shape, s, z, seed):
     check(tmp_path_factory.mktemp("dequantize"), m, seed)
 
 
-@given(st.sampled_from(["MAXIMUM", "MINIMUM"]), broadcast_shapes(), scale(1e-3, 1.0), ZP, scale(1e-3, 1.0),
-       ZP, st.integers(0, 99))
-def test_maximum_minimum(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, seed):
+@given(st.sampled_from(["MAXIMUM", "MINIMUM"]), broadcast_shapes(), DTYPES, scale(1e-3, 1.0), scale(1e-3, 1.0),
+       st.data(), st.integers(0, 99))
+def test_maximum_minimum(tmp_path_factory, opcode, shapes, dtype, s1, s2, data, seed):
     a_shape, b_shape = shapes
+    zp = ZP if dtype == "int8" else ZP16
+    z1, z2 = data.draw(zp), data.draw(zp)
     m = ModelSpec()
-    a = m.tensor("a", a_shape, "int8", scale=s1, zp=z1)
-    b = m.tensor("b", b_shape, "int8", scale=s2, zp=z2)
-    y = m.tensor("y", list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape))), "int8", scale=s1, zp=z1)
+    a = m.tensor("a", a_shape, dtype, scale=s1, zp=z1)
+    b = m.tensor("b", b_shape, dtype, scale=s2, zp=z2)
+    y = m.tensor("y", list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape))), dtype, scale=s1, zp=z1)
     m.inputs, m.outputs = [a, b], [y]
     m.op(opcode, [a, b], [y], version=2)
-    check(tmp_path_factory.mktemp("maxmin"), m, seed)
+    check(tmp_path_factory.mktemp("maxmin"), m, seed, oracles=ORACLES[dtype])
 
 
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.integers(1, 3), st.data(), scale(), ZP,

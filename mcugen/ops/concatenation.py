@@ -1,4 +1,6 @@
-"""CONCATENATION: int8 values are copied as they are (TFLM and LiteRT alike)."""
+"""CONCATENATION: values are copied as they are (TFLM and LiteRT alike). TFLM takes int8 inputs
+quantized as the output, and int16 inputs with zero points of 0 whatever their scales (copied raw
+all the same), at most 10 of them."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +12,8 @@ from mcugen.ops._quant import require_axis, require_same_quant
 
 @register("CONCATENATION")
 class Concatenation(OpDef):
-    arity = ((1, 65536), (1, 1))
+    arity = ((1, 10), (1, 1))  # TFLM's kMaxInputNum
+    input_types = output_types = ("int8", "int16")
     foldable = True
 
     def output_shape(self, g, op):
@@ -22,7 +25,12 @@ class Concatenation(OpDef):
         return shapes[0][:k] + (sum(s[k] for s in shapes),) + shapes[0][k + 1:]
 
     def check(self, g, op):
-        problems = require_same_quant(g, op, range(len(op.inputs)))
+        if op.output(g).dtype == "int16":
+            tensors = [op.input(g, i) for i in range(len(op.inputs))] + [op.output(g)]
+            problems = [f"int16 tensor '{t.name}' has a zero point other than 0 (TFLM's int16 CONCATENATION "
+                        "takes 0 only)" for t in tensors if t.quant.zp != 0][:1]
+        else:
+            problems = require_same_quant(g, op, range(len(op.inputs)))
         if op.attrs.get("fused_activation_function", "NONE") != "NONE":
             problems.append("fused activation on CONCATENATION has no int8 kernel")
         return problems
@@ -37,9 +45,10 @@ class Concatenation(OpDef):
     def lower(self, g, op):
         axis = op.params["axis"]
         y = op.output(g)
-        inner = [int(np.prod(op.input(g, i).shape[axis:])) for i in range(len(op.inputs))]
+        size = np.dtype(y.dtype).itemsize
+        inner = [int(np.prod(op.input(g, i).shape[axis:])) * size for i in range(len(op.inputs))]
         concat = Struct("mcu_concat_params", "params", dict(
             outer=int(np.prod(y.shape[:axis])), count=len(inner),
             inner=Const("inner", np.array(inner, dtype=np.int32))))
-        return Call("mcu_concatenation_s8", (concat, Slice(tuple(op.inputs), as_array=True), writes(op)),
+        return Call("mcu_concatenation", (concat, Slice(tuple(op.inputs), as_array=True), writes(op)),
                     note=f"axis {axis}")

@@ -1,4 +1,6 @@
-"""PAD and PADV2: the pad value is the output zero point (PAD) or the given constant."""
+"""PAD and PADV2, int8 or int16, as TFLM: the pad value is the given constant, else the output zero
+point (int8) or 0 (int16). TFLM copies the input's values as they are, whatever the input's and the
+output's quantization, and so does mcugen; an int8 pad value must be quantized as the output."""
 from __future__ import annotations
 
 import math
@@ -7,12 +9,13 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_const
 
 
 @register("PAD", "PADV2")
 class Pad(OpDef):
     arity = {"PAD": ((2, 3), (1, 1)), "PADV2": ((3, 3), (1, 1))}
+    input_types = output_types = ("int8", "int16")
     parameters = {1: ("int32",)}
 
     def output_shape(self, g, op):
@@ -25,20 +28,22 @@ class Pad(OpDef):
 
     def check(self, g, op):
         value, x, y = op.input(g, 2), op.input(g, 0), op.output(g)
-        problems = require_same_quant(g, op) + require_const(
-            g, op, {1: "the paddings", **({2: "the pad value"} if value is not None else {})})
+        problems = require_const(g, op, {1: "the paddings", **({2: "the pad value"} if value is not None else {})})
         if len(x.shape) > 5:
             problems.append(f"input of rank {len(x.shape)} (TFLM pads ranks up to 5)")
-        if value is not None:  # TFLM reads one value of the input's type, quantized as the output
+        if value is not None:  # TFLM reads one value of the input's type (int8: quantized as the output)
             q = value.quant
-            if value.dtype != x.dtype or math.prod(value.shape) != 1 or q is None or y.quant is None \
-                    or q.per_channel or (float(q.s), int(q.zp)) != (float(y.quant.s), int(y.quant.zp)):
-                problems.append(f"pad value '{value.name}' must be one {x.dtype} value quantized as the output")
+            if value.dtype != x.dtype or math.prod(value.shape) != 1:
+                problems.append(f"pad value '{value.name}' must be one {x.dtype} value")
+            elif x.dtype == "int8" and (q is None or q.per_channel
+                                        or (float(q.s), int(q.zp)) != (float(y.quant.s), int(y.quant.zp))):
+                problems.append(f"pad value '{value.name}' must be quantized as the output")
         return problems
 
     def prepare(self, g, op):
         value = op.input(g, 2)
-        pad_value = int(value.data.reshape(-1)[0]) if value is not None else op.output(g).quant.zp
+        y = op.output(g)
+        pad_value = int(value.data.reshape(-1)[0]) if value is not None else y.quant.zp if y.dtype == "int8" else 0
         return dict(paddings=op.input(g, 1).data.astype(np.int64).tolist(), pad_value=pad_value)
 
     def run(self, g, op, xs):
@@ -46,11 +51,11 @@ class Pad(OpDef):
         return np.pad(xs[0], p["paddings"], mode="constant", constant_values=p["pad_value"])
 
     def lower(self, g, op):
-        x_shape, y_shape = op.input(g, 0).shape, op.output(g).shape
-        out_stride = strides_of(y_shape)
+        x_shape, y = op.input(g, 0).shape, op.output(g)
+        out_stride = strides_of(y.shape)
         start = sum(before * s for (before, _), s in zip(op.params["paddings"], out_stride))
         pad = Struct("mcu_pad_params", "params", dict(
-            copy=copy(x_shape, strides_of(x_shape), out_stride, out_offset=start),
-            output_size=int(np.prod(y_shape)), pad_value=op.params["pad_value"]))
-        return Call("mcu_pad_s8", (pad, reads(op), writes(op)), extra_kernels=("mcu_copy_strided_s8",),
+            copy=copy(x_shape, strides_of(x_shape), out_stride, out_offset=start, itemsize=np.dtype(y.dtype).itemsize),
+            output_size=int(np.prod(y.shape)), pad_value=op.params["pad_value"], bits=int(np.iinfo(y.dtype).bits)))
+        return Call("mcu_pad", (pad, reads(op), writes(op)), extra_kernels=("mcu_copy_strided",),
                     note=f"paddings {op.params['paddings']}, value {op.params['pad_value']}")

@@ -1,4 +1,4 @@
-"""MEAN (TFLM QuantizedMeanOrSum) and REDUCE_MAX (values copied, no rescale).
+"""MEAN (TFLM QuantizedMeanOrSum, int8 or int16) and REDUCE_MAX (int8, values copied, no rescale).
 
 MEAN folds 1/N into the output multiplier: with k = floor(log2 N) (capped so the
 shift stays valid), m' = (m << k) // N and shift' = shift - k, then the
@@ -10,7 +10,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_axis, require_const, require_same_quant
+from mcugen.ops._quant import const_ints, fused_range, require_axis, require_const, require_same_quant
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
 
 
@@ -49,14 +49,17 @@ class _Reduce(OpDef):
                       reduced_rank=len(red_shape), reduced_shape=padded(red_shape),
                       reduced_stride=padded(red_stride),
                       input_offset=-p.get("input_zp", 0), output_offset=p.get("output_zp", 0),
-                      multiplier=p.get("multiplier", 0), shift=p.get("shift", 0))
-        kernel = "mcu_mean_s8" if op.opcode == "MEAN" else "mcu_reduce_max_s8"
+                      multiplier=p.get("multiplier", 0), shift=p.get("shift", 0),
+                      bits=int(np.iinfo(op.input(g, 0).dtype).bits))
+        kernel = "mcu_mean" if op.opcode == "MEAN" else "mcu_reduce_max_s8"
         return Call(kernel, (Struct("mcu_reduce_params", "params", fields), reads(op), writes(op)),
                     note=f"over axes {p['axes']}")
 
 
 @register("MEAN")
 class Mean(_Reduce):
+    input_types = output_types = ("int8", "int16")
+
     def prepare(self, g, op):
         p = super().prepare(g, op)
         x, y = op.input(g, 0), op.output(g)
@@ -65,13 +68,14 @@ class Mean(_Reduce):
         multiplier, shift = (m << k) // p["count"], s - k
         return dict(p, multiplier=multiplier, shift=shift, input_zp=x.quant.zp, output_zp=y.quant.zp,
                     # host-only: the golden model's requantizer, made once
-                    golden_requant=Requant.of(multiplier, shift, y.quant.zp))
+                    golden_requant=Requant.of(multiplier, shift, y.quant.zp, *fused_range(g, op)))
 
     def run(self, g, op, xs):
         p = op.params
         total = xs[0].astype(np.int64).sum(axis=tuple(p["axes"])) - p["input_zp"] * p["count"]
         # TFLM's sum is an int32 that wraps
-        return requantize_clamp(total.astype(np.int32), p["golden_requant"]).reshape(op.output(g).shape)
+        y = op.output(g)
+        return requantize_clamp(total.astype(np.int32), p["golden_requant"], y.dtype).reshape(y.shape)
 
 
 @register("REDUCE_MAX")

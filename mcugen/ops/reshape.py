@@ -34,5 +34,5 @@ class Reshape(OpDef):
         if not x.is_const:
             return None  # the output is the input's bytes under another shape
         n = x.nbytes
-        return Call("mcu_copy_strided_s8", (Struct("mcu_copy_params", "params", copy([n], [1], [1])),
+        return Call("mcu_copy_strided", (Struct("mcu_copy_params", "params", copy([n], [1], [1])),
                                             reads(op), writes(op)), note="a constant, copied into the arena")

@@ -64,4 +64,4 @@ class SpaceDepth(OpDef):
             shape = [n, h, w, b, b, c]
             source = [h * b * w * b * c, b * w * b * c, b * c, w * b * c, c, 1]
         params = Struct("mcu_copy_params", "params", copy(shape, source, strides_of(shape)))
-        return Call("mcu_copy_strided_s8", (params, reads(op), writes(op)), note=f"block {b}")
+        return Call("mcu_copy_strided", (params, reads(op), writes(op)), note=f"block {b}")

@@ -70,6 +70,6 @@ class Split(OpDef):
         split = Struct("mcu_concat_params", "params", dict(
             outer=int(np.prod(shape[:p["axis"]])), count=len(p["sizes"]),
             inner=Const("inner", np.array([n * inner for n in p["sizes"]], dtype=np.int32))))
-        return Call("mcu_split_s8", (split, reads(op, _DATA_INPUT[op.opcode]),
+        return Call("mcu_split", (split, reads(op, _DATA_INPUT[op.opcode]),
                                      Slice(tuple(op.outputs), writable=True, as_array=True)),
                     note=f"axis {p['axis']} into {p['sizes']}")

@@ -81,4 +81,4 @@ class StridedSlice(OpDef):
         step = [(i[1] - i[0]) * s if len(i) > 1 else s for i, s in zip(idx, stride)]
         offset = sum(i[0] * s for i, s in zip(idx, stride) if i)
         params = Struct("mcu_copy_params", "params", copy(shape, step, strides_of(shape), in_offset=offset))
-        return Call("mcu_copy_strided_s8", (params, reads(op), writes(op)))
+        return Call("mcu_copy_strided", (params, reads(op), writes(op)))

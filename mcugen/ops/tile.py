@@ -41,5 +41,5 @@ class Tile(OpDef):
             si += [0, s_in]
             so += [n * s_out, s_out]
         params = Struct("mcu_copy_params", "params", copy(shape, si, so))
-        return Call("mcu_copy_strided_s8", (params, reads(op), writes(op)),
+        return Call("mcu_copy_strided", (params, reads(op), writes(op)),
                     note=f"multiples {op.params['multiples']}")

@@ -36,4 +36,4 @@ class Transpose(OpDef):
         out_shape = [shape[k] for k in perm]
         in_stride = [strides_of(shape)[k] for k in perm]
         params = Struct("mcu_copy_params", "params", copy(out_shape, in_stride, strides_of(out_shape)))
-        return Call("mcu_copy_strided_s8", (params, reads(op), writes(op)), note=f"permutation {perm}")
+        return Call("mcu_copy_strided", (params, reads(op), writes(op)), note=f"permutation {perm}")

@@ -34,5 +34,5 @@ class Variables(OpDef):
         params = Struct("mcu_copy_params", "params", copy([n], [1], [1]))
         name = g.variables[k].name
         if op.opcode == "READ_VARIABLE":
-            return Call("mcu_copy_strided_s8", (params, State(k), writes(op)), note=f"from variable '{name}'")
-        return Call("mcu_copy_strided_s8", (params, reads(op), State(k, writable=True)), note=f"into variable '{name}'")
+            return Call("mcu_copy_strided", (params, State(k), writes(op)), note=f"from variable '{name}'")
+        return Call("mcu_copy_strided", (params, reads(op), State(k, writable=True)), note=f"into variable '{name}'")

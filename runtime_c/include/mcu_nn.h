@@ -43,7 +43,7 @@ typedef struct {
     int32_t w;
 } mcu_tile;
 
-/* Output clamp in the quantized domain, within [-128, 127]: fused RELU/RELU6/RELU_N1_TO_1 or none. */
+/* Output clamp in the quantized domain, within the output type's range: fused RELU/RELU6/RELU_N1_TO_1 or none. */
 typedef struct {
     int32_t min;
     int32_t max;
@@ -156,7 +156,8 @@ typedef struct {
     mcu_activation activation;
 } mcu_mul_params;
 
-/* out[out_offset + sum(i_k * out_stride_k)] = in[in_offset + sum(i_k * in_stride_k)], 0 <= i_k < shape_k. */
+/* out[out_offset + sum(i_k * out_stride_k)] = in[in_offset + sum(i_k * in_stride_k)], 0 <= i_k < shape_k,
+ * in bytes. */
 typedef struct {
     int32_t rank;
     int32_t shape[MCU_MAX_DIMS];
@@ -168,8 +169,9 @@ typedef struct {
 
 typedef struct {
     mcu_copy_params copy;  /* places the input inside the output */
-    int32_t output_size;
-    int32_t pad_value;     /* in [-128, 127] */
+    int32_t output_size;   /* elements */
+    int32_t pad_value;     /* in the elements' range */
+    int32_t bits;          /* 8 or 16 */
 } mcu_pad_params;
 
 /* RESIZE_BILINEAR: per output row and column, the two neighbours in the input and the weight of the
@@ -219,6 +221,7 @@ typedef struct {
     int32_t output_offset; /* MEAN: output zero point */
     int32_t multiplier;    /* MEAN: s_in / (s_out * count), folded at build time */
     int32_t shift;
+    int32_t bits;          /* MEAN: 8 or 16 */
 } mcu_reduce_params;
 
 /* GATHER: for each of `outer` slabs of axis_size x inner values, the inner values at each index in turn. */
@@ -445,9 +448,9 @@ void mcu_add(const mcu_add_params *add, const mcu_broadcast *bc, const void *inp
 void mcu_mul(const mcu_mul_params *mul, const mcu_broadcast *bc, const void *input1, const void *input2,
              void *output);
 
-/* MAXIMUM (minimum = 0) or MINIMUM (1) of the raw int8 values, with broadcasting, as TFLM (no rescale). */
-void mcu_max_min_s8(int32_t minimum, const mcu_broadcast *bc, const int8_t *input1, const int8_t *input2,
-                    int8_t *output);
+/* MAXIMUM (minimum = 0) or MINIMUM (1) of the raw int8 or int16 values (bc->bits), with broadcasting,
+ * as TFLM (no rescale). */
+void mcu_max_min(int32_t minimum, const mcu_broadcast *bc, const void *input1, const void *input2, void *output);
 
 /* PRELU with alpha broadcast against the input; output contiguous over bc->shape. */
 void mcu_prelu_s8(const mcu_prelu_params *prelu, const mcu_broadcast *bc, const int8_t *input, const int8_t *alpha,
@@ -460,17 +463,18 @@ void mcu_resize_bilinear_s8(const mcu_resize_bilinear_params *resize, const mcu_
 /* SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND (values copied). */
 void mcu_space_batch_s8(const mcu_space_batch_params *sb, const int8_t *input, int8_t *output);
 
-/* Strided N-D copy: TRANSPOSE, STRIDED_SLICE, TILE and data-movement in general. */
-void mcu_copy_strided_s8(const mcu_copy_params *copy, const int8_t *input, int8_t *output);
+/* Strided N-D copy of bytes: TRANSPOSE, STRIDED_SLICE, TILE and data-movement in general (a wider
+ * element is one more axis of its bytes). */
+void mcu_copy_strided(const mcu_copy_params *copy, const void *input, void *output);
 
-/* PAD / PADV2: fill with pad_value, then copy the input into place. */
-void mcu_pad_s8(const mcu_pad_params *pad, const int8_t *input, int8_t *output);
+/* PAD / PADV2, int8 or int16: fill with pad_value, then copy the input into place. */
+void mcu_pad(const mcu_pad_params *pad, const void *input, void *output);
 
-/* CONCATENATION (and PACK) of `count` tensors (equal quantization) along one axis. */
-void mcu_concatenation_s8(const mcu_concat_params *concat, const int8_t *const *inputs, int8_t *output);
+/* CONCATENATION (and PACK) of `count` tensors along one axis, values copied as bytes. */
+void mcu_concatenation(const mcu_concat_params *concat, const void *const *inputs, void *output);
 
-/* SPLIT, SPLIT_V, UNPACK: one tensor cut into `count` along one axis (values copied). */
-void mcu_split_s8(const mcu_concat_params *split, const int8_t *input, int8_t *const *outputs);
+/* SPLIT, SPLIT_V, UNPACK: one tensor cut into `count` along one axis (values copied as bytes). */
+void mcu_split(const mcu_concat_params *split, const void *input, void *const *outputs);
 
 /* GATHER with constant indices (values copied). */
 void mcu_gather_s8(const mcu_gather_params *gather, const int8_t *input, int8_t *output);
@@ -478,8 +482,8 @@ void mcu_gather_s8(const mcu_gather_params *gather, const int8_t *input, int8_t 
 /* ARG_MAX / ARG_MIN: the int32 position of the first largest (smallest) value along the axis. */
 void mcu_arg_min_max_s8(const mcu_arg_params *arg, const int8_t *input, int32_t *output);
 
-/* MEAN: requantized sum over the reduced axes (TFLM's QuantizedMeanOrSum). */
-void mcu_mean_s8(const mcu_reduce_params *reduce, const int8_t *input, int8_t *output);
+/* MEAN, int8 or int16: requantized sum over the reduced axes (TFLM's QuantizedMeanOrSum). */
+void mcu_mean(const mcu_reduce_params *reduce, const void *input, void *output);
 
 /* REDUCE_MAX over the reduced axes (values copied, equal quantization). */
 void mcu_reduce_max_s8(const mcu_reduce_params *reduce, const int8_t *input, int8_t *output);

@@ -1,13 +1,13 @@
 #include "mcu_nn_support.h"
 
-void mcu_copy_strided_s8(const mcu_copy_params *copy, const int8_t *input, int8_t *output)
+void mcu_copy_strided(const mcu_copy_params *copy, const void *input, void *output)
 {
     int32_t index[MCU_MAX_DIMS] = {0};
     const int32_t last = copy->rank - 1;
     const int32_t n = copy->shape[last], si = copy->in_stride[last], so = copy->out_stride[last];
     do {
-        const int8_t *src = input + copy->in_offset + mcu_dot_index(last, index, copy->in_stride);
-        int8_t *dst = output + copy->out_offset + mcu_dot_index(last, index, copy->out_stride);
+        const int8_t *src = (const int8_t *)input + copy->in_offset + mcu_dot_index(last, index, copy->in_stride);
+        int8_t *dst = (int8_t *)output + copy->out_offset + mcu_dot_index(last, index, copy->out_stride);
         for (int32_t i = 0; i < n; ++i) {
             dst[i * so] = src[i * si];
         }

@@ -2,13 +2,14 @@
 
 #include "mcu_nn.h"
 
-void mcu_split_s8(const mcu_concat_params *split, const int8_t *input, int8_t *const *outputs)
+void mcu_split(const mcu_concat_params *split, const void *input, void *const *outputs)
 {
+    const int8_t *in = input;
     for (int32_t o = 0; o < split->outer; ++o) {
         for (int32_t i = 0; i < split->count; ++i) {
             const int32_t n = split->inner[i];
-            memcpy(outputs[i] + o * n, input, (size_t)n);
-            input += n;
+            memcpy((int8_t *)outputs[i] + o * n, in, (size_t)n);
+            in += n;
         }
     }
 }
