@@ -374,6 +374,20 @@ def test_binary_int16(tmp_path_factory, opcode, shapes, s1, z1, s2, z2, so, zo, 
           seed, oracles=("tflm",))
 
 
+@pytest.mark.parametrize("opcode", ["ADD", "SUB", "MUL"])
+def test_binary_int16_on_many_values(tmp_path, opcode):
+    """20000 random pairs for each of four random quantizations: a rescale off in its low bits
+    (multipliers made in float32 instead of double) shows in a few values of thousands, which the
+    small shapes above rarely draw."""
+    rng = np.random.default_rng(7)
+    for k in range(4):
+        s1, s2, so = (float(np.float32(np.exp(rng.uniform(np.log(1e-5), np.log(1e-2))))) for _ in range(3))
+        z1, z2, zo = (0, 0, 0) if opcode == "MUL" else (int(z) for z in rng.integers(-2000, 2000, 3))
+        (tmp_path / str(k)).mkdir()
+        check(tmp_path / str(k), binary_model(opcode, ([20000], [20000]), "int16", (s1, z1), (s2, z2), (so, zo),
+                                              "NONE"), k, oracles=("tflm",))
+
+
 def binary_model(opcode, shapes, dtype, q1, q2, q_out, act) -> ModelSpec:
     a_shape, b_shape = shapes
     out_shape = list(np.broadcast_shapes(tuple(a_shape), tuple(b_shape)))
