@@ -328,6 +328,15 @@ def test_logistic_tanh_int16(tmp_path_factory, opcode, shape, s_in, seed):
     check(tmp_path_factory.mktemp("sigmoid16"), m, seed, oracles=("tflm",))
 
 
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=3), scale(1e-5, 1e-2), ZP16, scale(1e-5, 1e-2), ZP16,
+       st.floats(0.01, 0.9).map(lambda v: float(np.float32(v))), st.integers(0, 99))
+def test_leaky_relu_int16(tmp_path_factory, shape, s_in, z_in, s_out, z_out, alpha, seed):
+    m = ModelSpec()
+    x, y = io(m, shape, shape, (s_in, z_in), (s_out, z_out), "int16")
+    m.op("LEAKY_RELU", [x], [y], "LeakyReluOptions", version=2, Alpha=alpha)
+    check(tmp_path_factory.mktemp("leaky16"), m, seed, oracles=("tflm",))
+
+
 UNARY_OUT = {"LOGISTIC": (1 / 256, -128), "TANH": (1 / 128, 0)}
 
 
@@ -569,9 +578,10 @@ def test_reshape_family(tmp_path_factory, opcode, shape, data, s, z, seed):
     check(tmp_path_factory.mktemp("reshape"), m, seed)
 
 
-@given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
-def test_strided_slice(tmp_path_factory, shape, data, s, z, seed):
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.data(), DTYPES, scale(), st.integers(0, 99))
+def test_strided_slice(tmp_path_factory, shape, data, dtype, s, seed):
     from mcugen.ops.strided_slice import axis_indices
+    z = data.draw(ZP if dtype == "int8" else ZP16)
     rank = len(shape)
     begin = [data.draw(st.integers(-d - 1, d)) for d in shape]
     end = [data.draw(st.integers(-d - 1, d + 1)) for d in shape]
@@ -588,11 +598,11 @@ def test_strided_slice(tmp_path_factory, shape, data, s, z, seed):
         return
     out = [d for i, d in enumerate(dims) if not sm >> i & 1]
     m = ModelSpec()
-    x, y = io(m, shape, out, (s, z), (s, z))
+    x, y = io(m, shape, out, (s, z), (s, z), dtype)
     consts = [m.const(n, v, "int32") for n, v in (("begin", begin), ("end", end), ("strides", strides))]
     m.op("STRIDED_SLICE", [x, *consts], [y], "StridedSliceOptions", version=2,
          BeginMask=bm, EndMask=em, ShrinkAxisMask=sm)
-    check(tmp_path_factory.mktemp("slice"), m, seed)
+    check(tmp_path_factory.mktemp("slice"), m, seed, oracles=ORACLES[dtype])
 
 
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 12), st.integers(1, 12), st.integers(1, 3),
@@ -845,3 +855,31 @@ def test_mixed_precision_int8_and_16x8_segments(tmp_path_factory, depth, units, 
     y = fc("y", b8, "int8", s_out, s_out, z_out, "int32")
     m.inputs, m.outputs = [x], [y]
     check(tmp_path_factory.mktemp("mixed"), m, seed, oracles=("tflm",))
+
+
+RAW_COPIES = {
+    "GATHER": ([4, 2], [2, 2], lambda m, x, y: m.op("GATHER", [x, m.const("i", [0, 2], "int32")], [y],
+                                                   "GatherOptions", Axis=0)),
+    "RESHAPE": ([2, 3], [3, 2], lambda m, x, y: m.op("RESHAPE", [x, m.const("s", [3, 2], "int32")], [y])),
+    "RESIZE_NEAREST_NEIGHBOR": ([1, 2, 2, 1], [1, 4, 4, 1], lambda m, x, y: m.op(
+        "RESIZE_NEAREST_NEIGHBOR", [x, m.const("s", [4, 4], "int32")], [y], "ResizeNearestNeighborOptions")),
+    "SPACE_TO_DEPTH": ([1, 2, 2, 1], [1, 1, 1, 4], lambda m, x, y: m.op("SPACE_TO_DEPTH", [x], [y],
+                                                                         "SpaceToDepthOptions", BlockSize=2)),
+    "TRANSPOSE": ([2, 3], [3, 2], lambda m, x, y: m.op("TRANSPOSE", [x, m.const("p", [1, 0], "int32")], [y])),
+    "SPACE_TO_BATCH_ND": ([1, 2, 2, 1], [4, 1, 1, 1], lambda m, x, y: m.op(
+        "SPACE_TO_BATCH_ND", [x, m.const("b", [2, 2], "int32"), m.const("p", [[0, 0], [0, 0]], "int32")], [y])),
+    "STRIDED_SLICE": ([1, 4], [1, 2], lambda m, x, y: m.op(
+        "STRIDED_SLICE", [x, *(m.const(n, v, "int32") for n, v in (("b", [0, 1]), ("e", [1, 3]), ("s", [1, 1])))],
+        [y], "StridedSliceOptions", version=2)),
+}
+
+
+@pytest.mark.parametrize("opcode", sorted(RAW_COPIES))
+def test_data_movement_copies_raw_values_whatever_the_quantization(tmp_path, opcode):
+    """TFLM runs these with an output quantized unlike the input and copies the values as they are;
+    mcugen runs them too (it refused them before) and gives TFLM's bytes."""
+    in_shape, out_shape, make = RAW_COPIES[opcode]
+    m = ModelSpec()
+    x, y = io(m, in_shape, out_shape, (0.1, 3), (0.5, -7))
+    make(m, x, y)
+    check(tmp_path, m, 0, oracles=("tflm",))

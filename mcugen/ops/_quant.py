@@ -68,7 +68,9 @@ def same_quant(a: Tensor, b: Tensor) -> bool:
 
 
 def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
-    """TFLM's data-movement kernels copy int8 values as they are, so the quantization must agree."""
+    """Where TFLM's kernel checks that the quantization agrees (int8 CONCATENATION, REDUCE_MAX, RELU6).
+    Its other data-movement kernels (RESHAPE, TRANSPOSE, GATHER, PAD, STRIDED_SLICE, ...) copy the
+    values as they are whatever the quantization, and so does mcugen."""
     y = op.output(g)
     bad = [i for i in inputs if not same_quant(op.input(g, i), y)]
     return [f"input {i} and the output are quantized differently (TFLM copies raw values)" for i in bad]

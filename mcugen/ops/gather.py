@@ -7,7 +7,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_axis, require_const, require_same_quant
+from mcugen.ops._quant import require_axis, require_const
 
 
 @register("GATHER")
@@ -22,7 +22,7 @@ class Gather(OpDef):
         return x.shape[:k] + idx.shape + x.shape[k + 1:]
 
     def check(self, g, op):
-        problems = require_same_quant(g, op) + require_const(g, op, {1: "the indices"})
+        problems = require_const(g, op, {1: "the indices"})
         if op.attrs.get("batch_dims", 0) != 0:
             problems.append("batch_dims other than 0 is not supported")
         x, idx = op.input(g, 0), op.input(g, 1)

@@ -21,6 +21,14 @@ def _srdhm16(a, b):
     return np.where((a == b) & (a == -32768), 32767, out)
 
 
+def _rounding_divide_by_pot16(x, exponent: int):
+    """gemmlowp RoundingDivideByPOT on int16 values, as TFLM's HardSwish instantiates it: from an
+    exponent of 16 on, its mask (1 << exponent) - 1 wraps to -1 in int16, and every x >= 0 gives 1,
+    every x < 0 gives -1 (an output scale over 2^16 times the input's)."""
+    mask = (((1 << exponent) - 1) + (1 << 15)) % (1 << 16) - (1 << 15)
+    return (x >> exponent) + ((x & mask) > (mask >> 1) + (x < 0))
+
+
 def _sat_shift16(x, amount):
     return np.clip(x * (1 << amount), -32768, 32767)
 
@@ -52,4 +60,4 @@ class HardSwish(LutOp):
         product = reluish * preshift_out
         preshift = np.where((reluish == -32768) & (preshift_out == -32768), 32767,
                             trunc_div_pow2(product, 15))
-        return rounding_divide_by_pot(preshift, -out_e) + y.quant.zp
+        return _rounding_divide_by_pot16(preshift, -out_e) + y.quant.zp

@@ -1,8 +1,10 @@
-"""LEAKY_RELU: TFLM QuantizeLeakyRelu, two multipliers chosen by the input's sign."""
+"""LEAKY_RELU: TFLM QuantizeLeakyRelu, two multipliers chosen by the input's sign; int8 tabulated for
+the 256 inputs, int16 computed (mcu_leaky_relu_s16)."""
 from __future__ import annotations
 
 import numpy as np
 
+from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import quantize_multiplier, requantize
@@ -10,12 +12,47 @@ from mcugen.requant import quantize_multiplier, requantize
 
 @register("LEAKY_RELU")
 class LeakyRelu(LutOp):
-    def table(self, g, op, x):
+    input_types = output_types = ("int8", "int16")
+
+    def check(self, g, op):
+        if op.input(g, 0).dtype == "int16" and op.attrs.get("alpha", 0.2) < 0:
+            return ["a negative alpha on int16 (mcugen's int16 LEAKY_RELU takes alpha >= 0)"]
+        return []
+
+    def prepare(self, g, op):
+        p = self.multipliers(g, op)
+        return {**p, **super().prepare(g, op)} if op.input(g, 0).dtype == "int8" else p
+
+    @staticmethod
+    def multipliers(g, op) -> dict:
         xt, y = op.input(g, 0), op.output(g)
         s_in, s_out = np.float32(xt.quant.s), np.float32(y.quant.s)
         alpha = np.float32(op.attrs.get("alpha", 0.2))
         # TFLM forms both ratios in float32 before widening to double.
         m_alpha, s_alpha = quantize_multiplier(float(s_in * alpha / s_out))
         m_id, s_id = quantize_multiplier(float(s_in / s_out))
-        d = x - xt.quant.zp
-        return y.quant.zp + np.where(d >= 0, requantize(d, m_id, s_id), requantize(d, m_alpha, s_alpha))
+        return dict(input_offset=-xt.quant.zp, output_offset=y.quant.zp, identity_multiplier=m_id,
+                    identity_shift=s_id, alpha_multiplier=m_alpha, alpha_shift=s_alpha)
+
+    def table(self, g, op, x):
+        return self.leaky(self.multipliers(g, op), x)
+
+    @staticmethod
+    def leaky(p: dict, x: np.ndarray) -> np.ndarray:
+        d = x + p["input_offset"]
+        return p["output_offset"] + np.where(d >= 0, requantize(d, p["identity_multiplier"], p["identity_shift"]),
+                                             requantize(d, p["alpha_multiplier"], p["alpha_shift"]))
+
+    def run(self, g, op, xs):
+        if xs[0].dtype != np.int16:
+            return super().run(g, op, xs)
+        return np.clip(self.leaky(op.params, xs[0].astype(np.int64)), -32768, 32767).astype(np.int16)
+
+    def lower(self, g, op):
+        if op.input(g, 0).dtype != "int16":
+            return super().lower(g, op)
+        fields = ("input_offset", "output_offset", "identity_multiplier", "identity_shift", "alpha_multiplier",
+                  "alpha_shift")
+        params = Struct("mcu_leaky_relu_params", "params", {k: op.params[k] for k in fields})
+        return Call("mcu_leaky_relu_s16", (params, int(np.prod(op.input(g, 0).shape)), reads(op), writes(op)),
+                    in_place=0)

@@ -5,7 +5,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, dims, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import require_const
 
 
 def nearest(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) -> list[int]:
@@ -44,7 +44,7 @@ class ResizeNearestNeighbor(OpDef):
         return resized_shape(op.input(g, 0), op.input(g, 1))
 
     def check(self, g, op):
-        return require_same_quant(g, op) + require_const(g, op, {1: "the output size"})
+        return require_const(g, op, {1: "the output size"})
 
     def prepare(self, g, op):
         x, y = op.input(g, 0), op.output(g)

@@ -18,7 +18,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_const, require_same_quant
+from mcugen.ops._quant import require_const
 
 def as_4d(shape):
     return list(shape) if len(shape) == 4 else [shape[0], shape[1], 1, shape[2]]
@@ -31,7 +31,7 @@ class SpaceBatch(OpDef):
 
     def check(self, g, op):
         what = "the paddings" if op.opcode == "SPACE_TO_BATCH_ND" else "the crops"
-        return require_same_quant(g, op) + require_const(g, op, {1: "the block shape", 2: what})
+        return require_const(g, op, {1: "the block shape", 2: what})
 
     def output_shape(self, g, op):
         x, block, edges = op.input(g, 0), op.input(g, 1), op.input(g, 2)

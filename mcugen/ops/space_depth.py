@@ -6,11 +6,8 @@ of one pixel trade places, values copied as they are. Both are one strided copy:
 """
 from __future__ import annotations
 
-import numpy as np
-
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_same_quant
 
 
 @register("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")
@@ -31,9 +28,9 @@ class SpaceDepth(OpDef):
     def check(self, g, op):
         b = op.attrs.get("block_size", 0)
         x, y = op.input(g, 0), op.output(g)
-        problems = require_same_quant(g, op)
+        problems = []
         if len(x.shape) != 4 or b < 1:
-            return problems + [f"needs a 4-D input and a block size >= 1 (got {list(x.shape)}, {b})"]
+            return [f"needs a 4-D input and a block size >= 1 (got {list(x.shape)}, {b})"]
         small = x if op.opcode == "SPACE_TO_DEPTH" else y
         if small.shape[1] % b or small.shape[2] % b:
             problems.append(f"height and width {small.shape[1:3]} must be multiples of the block size {b}")

@@ -1,11 +1,11 @@
-"""STRIDED_SLICE with constant begin/end/strides (TF's StartForAxis/StopForAxis rules)."""
+"""STRIDED_SLICE, int8 or int16, with constant begin/end/strides (TF's StartForAxis/StopForAxis rules)."""
 from __future__ import annotations
 
 import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_const
 
 
 def _clamp(v, stride, dim):
@@ -31,6 +31,7 @@ def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink):
 class StridedSlice(OpDef):
     arity = ((4, 4), (1, 1))
     parameters = {1: ("int32",), 2: ("int32",), 3: ("int32",)}
+    input_types = output_types = ("int8", "int16")
     foldable = True
 
     def output_shape(self, g, op):
@@ -52,8 +53,7 @@ class StridedSlice(OpDef):
         return tuple(len(i) for k, i in enumerate(indices) if not shrink & (1 << k))
 
     def check(self, g, op):
-        problems = require_same_quant(g, op) + require_const(
-            g, op, {1: "begin", 2: "end", 3: "strides"})
+        problems = require_const(g, op, {1: "begin", 2: "end", 3: "strides"})
         if op.attrs.get("ellipsis_mask", 0) or op.attrs.get("new_axis_mask", 0):
             problems.append("ellipsis_mask and new_axis_mask are not supported (as in TFLM)")
         return problems
@@ -80,5 +80,6 @@ class StridedSlice(OpDef):
         shape = [len(i) for i in idx]
         step = [(i[1] - i[0]) * s if len(i) > 1 else s for i, s in zip(idx, stride)]
         offset = sum(i[0] * s for i, s in zip(idx, stride) if i)
-        params = Struct("mcu_copy_params", "params", copy(shape, step, strides_of(shape), in_offset=offset))
+        params = Struct("mcu_copy_params", "params", copy(shape, step, strides_of(shape), in_offset=offset,
+                                                          itemsize=np.dtype(op.output(g).dtype).itemsize))
         return Call("mcu_copy_strided", (params, reads(op), writes(op)))

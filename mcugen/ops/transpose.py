@@ -5,7 +5,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_const, require_same_quant
+from mcugen.ops._quant import const_ints, require_const
 
 
 @register("TRANSPOSE")
@@ -23,7 +23,7 @@ class Transpose(OpDef):
         return tuple(shape[k] for k in perm)
 
     def check(self, g, op):
-        return require_same_quant(g, op) + require_const(g, op, {1: "the permutation"})
+        return require_const(g, op, {1: "the permutation"})
 
     def prepare(self, g, op):
         return dict(perm=const_ints(op.input(g, 1)))

@@ -323,6 +323,16 @@ typedef struct {
     const int16_t *sigmoid_table; /* [256] TFLM's sigmoid(i / 24) in unsigned 0.16, stored as int16 */
 } mcu_lstm_params;
 
+/* LEAKY_RELU (int16): x + input_offset >= 0 rescaled by the identity pair, else by the alpha pair. */
+typedef struct {
+    int32_t input_offset;
+    int32_t output_offset;
+    int32_t identity_multiplier;
+    int32_t identity_shift;
+    int32_t alpha_multiplier;
+    int32_t alpha_shift;
+} mcu_leaky_relu_params;
+
 /* int16 LOGISTIC and TANH: the input scaled as mcu_scale_s16 scales it, then TFLM's table. */
 typedef struct {
     int32_t multiplier; /* 0: TFLM's power-of-two case, 3 << shift and no shift */
@@ -435,6 +445,9 @@ void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t dep
 /* Any elementwise int8 -> int8 op, tabulated at build time: output[i] = table[input[i] + 128].
  * Safe in place (output == input). */
 void mcu_lut_s8(const int8_t *table, int32_t size, const int8_t *input, int8_t *output);
+
+/* int16 LEAKY_RELU of `size` values (TFLM QuantizeLeakyRelu). Safe in place. */
+void mcu_leaky_relu_s16(const mcu_leaky_relu_params *leaky, int32_t size, const int16_t *input, int16_t *output);
 
 /* int16 LOGISTIC or TANH of `size` values, Q0.15 out. Safe in place. */
 void mcu_sigmoid_s16_array(const mcu_sigmoid_params *sigmoid, int32_t size, const int16_t *input, int16_t *output);
