@@ -318,7 +318,7 @@ def test_generated_c_with_pointer_arrays_is_also_valid_cpp(capsys, tmp_path):
     literal), so the generated model compiles as C++ too."""
     model = ROOT / "tests" / "models" / "real" / "tflm_custom_model_rf_keras.tflite"
     lib = export(capsys, model, "rf", tmp_path / "rf")
-    assert "const int8_t *const inputs[4] = {arena + " in (lib / "rf.c").read_text()
+    assert "const void *const inputs[4] = {arena + " in (lib / "rf.c").read_text()
     for compiler, lang in (("cc", "c"), ("c++", "c++")):
         proc = subprocess.run([compiler, "-x", lang, "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                                str(lib / "rf.c")], capture_output=True, text=True)
