@@ -889,3 +889,25 @@ def test_data_movement_copies_raw_values_whatever_the_quantization(tmp_path, opc
     x, y = io(m, in_shape, out_shape, (0.1, 3), (0.5, -7))
     make(m, x, y)
     check(tmp_path, m, 0, oracles=("tflm",))
+
+
+@given(DTYPES, st.integers(1, 4), st.integers(1, 4), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3),
+       st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.sampled_from(["SAME", "VALID"]), ACTS, st.data(),
+       st.integers(0, 99))
+def test_transpose_conv(tmp_path_factory, dtype, h, w, cin, cout, kh, kw, sh, sw, padding, act, data, seed):
+    """int8 (int32 bias, zero points) and 16x8 (int64 bias), per-channel filter scales."""
+    rng = np.random.default_rng(seed)
+    oh, ow = (h * sh, w * sw) if padding == "SAME" else ((h - 1) * sh + kh, (w - 1) * sw + kw)
+    zx, zy = (0, 0) if dtype == "int16" else (data.draw(ZP), data.draw(ZP))
+    s_in, s_out = (0.01, 0.05) if dtype == "int8" else (1e-4, 5e-4)
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, cin], dtype, scale=s_in, zp=zx)
+    shape = m.const("shape", [1, oh, ow, cout], "int32")
+    wt = m.const("w", rng.integers(-127, 128, (cout, kh, kw, cin)), "int8",
+                 scale=[float(s) for s in rng.uniform(0.001, 0.02, cout)], zp=[0] * cout)
+    b = m.const("b", rng.integers(-3000, 3000, cout), "int64" if dtype == "int16" else "int32", scale=1e-4, zp=0)
+    y = m.tensor("y", [1, oh, ow, cout], dtype, scale=s_out, zp=zy)
+    m.inputs, m.outputs = [x], [y]
+    m.op("TRANSPOSE_CONV", [shape, wt, x, b], [y], "TransposeConvOptions", version=3, Padding=padding, StrideH=sh,
+         StrideW=sw, FusedActivationFunction=act)
+    check(tmp_path_factory.mktemp("transpose_conv"), m, seed, oracles=("tflm",))

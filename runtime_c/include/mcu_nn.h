@@ -446,6 +446,13 @@ void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t dep
  * Safe in place (output == input). */
 void mcu_lut_s8(const int8_t *table, int32_t size, const int8_t *input, int8_t *output);
 
+/* TRANSPOSE_CONV, int8 or 16x8 (bits; accumulator_bits 32 wraps as TFLM's int8 scratch): input
+ * [N,H,W,IC], filter [OC,KH,KW,IC], bias [OC] as int64, output [N,OH,OW,OC]; dilation unused. */
+void mcu_transpose_conv(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t bits,
+                        int32_t accumulator_bits, const mcu_dims *input_dims, const void *input,
+                        const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                        const mcu_dims *output_dims, void *output);
+
 /* int16 LEAKY_RELU of `size` values (TFLM QuantizeLeakyRelu). Safe in place. */
 void mcu_leaky_relu_s16(const mcu_leaky_relu_params *leaky, int32_t size, const int16_t *input, int16_t *output);
 

@@ -1,0 +1,101 @@
+"""TRANSPOSE_CONV, int8 or 16x8: TFLM reference_integer_ops::TransposeConv.
+
+Inputs: the output shape (int32; TFLM never reads it, sizing the output from the output tensor, and
+neither does mcugen), the filter [OC, KH, KW, IC] (int8, zero point 0, per
+channel), the input [N, H, W, IC] and an optional bias (int32; int64 for 16x8). Input pixel (iy, ix)
+tap (fy, fx) lands on output (iy * stride + fy - pad, ix * stride + fx - pad); the pads are TFLM's
+ComputePaddingHeightWidth with the output size in the forward conv's input role. TFLM scatters every
+input pixel's products into an output-sized int32 (int8) or int64 (16x8) scratch, then adds the bias
+and requantizes per channel. mcugen's kernel gathers instead, each output summing the taps that land
+on it: the same sums (int32 addition wraps alike in any order) and no scratch.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
+from mcugen.ops import OpDef, register
+from mcugen.ops._int16 import bias64, wide_output
+from mcugen.ops._quant import (channel_multipliers, fused_range, problems_fused_activation, require_bias_length,
+                               weight_problems)
+from mcugen.ops._window import MAX_SPAN, out_size, pad_before
+
+SHAPE, FILTER, INPUT, BIAS = 0, 1, 2, 3
+
+
+@register("TRANSPOSE_CONV")
+class TransposeConv(OpDef):
+    arity = ((3, 4), (1, 1))
+    parameters = {SHAPE: ("int32",), FILTER: ("int8",), BIAS: ("int32", "int64")}
+    input_types = output_types = ("int8", "int16")
+
+    def output_shape(self, g, op):
+        """TFLM sizes the output from the output tensor (the shape input is not read at run time):
+        its batch must be the input's and its channels the filter's."""
+        w, x, y = op.input(g, FILTER), op.input(g, INPUT), op.output(g)
+        if len(w.shape) != 4 or len(x.shape) != 4 or len(y.shape) != 4:
+            raise ValueError(f"filter {list(w.shape)}, input {list(x.shape)} and output {list(y.shape)} must be 4-D")
+        require_bias_length(op.input(g, BIAS), w.shape[0])
+        for key in ("stride_h", "stride_w"):
+            if not 1 <= op.attrs.get(key, 1) <= MAX_SPAN:
+                raise ValueError(f"{key} {op.attrs.get(key)} (must be in [1, {MAX_SPAN}])")
+        if op.attrs.get("padding", "SAME") not in ("SAME", "VALID"):
+            raise ValueError(f"padding {op.attrs.get('padding')}")
+        return (x.shape[0], y.shape[1], y.shape[2], w.shape[0])
+
+    def check(self, g, op):
+        x, w, b = op.input(g, INPUT), op.input(g, FILTER), op.input(g, BIAS)
+        problems = weight_problems(g, op, FILTER, BIAS) + problems_fused_activation(op)
+        if x.shape[3] != w.shape[3]:
+            problems.append(f"input has {x.shape[3]} channels, the filter {w.shape[3]}")
+        if w.quant is not None and np.any(w.quant.zero_point != 0):
+            problems.append("filter zero point is not 0")
+        wanted = "int64" if x.dtype == "int16" else "int32"
+        if b is not None and b.dtype != wanted:
+            problems.append(f"bias '{b.name}' is {b.dtype}; TFLM's {x.dtype} kernel reads {wanted} there")
+        return problems
+
+    def prepare(self, g, op):
+        x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
+        mult, shift = channel_multipliers(x, w, y, w.shape[0])
+        act_min, act_max = fused_range(g, op)
+        stride = (op.attrs.get("stride_h", 1), op.attrs.get("stride_w", 1))
+        padding = op.attrs.get("padding", "SAME")
+        pad = tuple(pad_before(y.shape[1 + k], w.shape[1 + k], stride[k], 1,
+                               out_size(padding, y.shape[1 + k], w.shape[1 + k], stride[k])) for k in range(2))
+        wide = x.dtype == "int16"
+        return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max, stride=stride, pad=pad,
+                    input_zp=0 if wide else x.quant.zp, output_zp=0 if wide else y.quant.zp,
+                    accumulator=64 if wide else 32, golden_bias=bias64(op.input(g, BIAS), w.shape[0]))
+
+    def run(self, g, op, xs):
+        p, w, y = op.params, xs[FILTER].astype(np.float64), op.output(g)
+        x = xs[INPUT].astype(np.float64) - p["input_zp"]
+        n, h, wd, _ = x.shape
+        cout, kh, kw, _ = w.shape
+        (sh, sw), (ph, pw), (oh, ow) = p["stride"], p["pad"], y.shape[1:3]
+        canvas = np.zeros((n, max((h - 1) * sh + kh, ph + oh), max((wd - 1) * sw + kw, pw + ow), cout))
+        for fy in range(kh):
+            for fx in range(kw):
+                # float64 is exact: every sum is an integer far below 2^53
+                canvas[:, fy:fy + (h - 1) * sh + 1:sh, fx:fx + (wd - 1) * sw + 1:sw] += x @ w[:, fy, fx, :].T
+        acc = canvas[:, ph:ph + oh, pw:pw + ow].astype(np.int64)
+        out = wide_output(acc, p)
+        return out if y.dtype == "int16" else out.astype(np.int8)
+
+    def macs(self, g, op):
+        w, x = op.input(g, FILTER), op.input(g, INPUT)
+        return int(np.prod(x.shape)) * int(np.prod(w.shape[:3]))
+
+    def lower(self, g, op):
+        p = op.params
+        x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
+        conv = Struct("mcu_conv_params", "params", dict(
+            input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
+            padding=tile(p["pad"]), dilation=tile((1, 1)), activation=activation(p)))
+        return Call("mcu_transpose_conv", (
+            conv, per_channel(p), int(np.iinfo(x.dtype).bits), p["accumulator"], dims("input_dims", x.shape),
+            reads(op, INPUT), dims("filter_dims", w.shape), Const("filter", w.data), Const("bias", p["golden_bias"]),
+            dims("output_dims", y.shape), writes(op)),
+            note=f"stride {p['stride'][0]}x{p['stride'][1]}, pad {p['pad'][0]},{p['pad'][1]}, "
+                 f"{op.attrs.get('padding', 'SAME')}")
