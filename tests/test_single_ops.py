@@ -13,10 +13,13 @@ from hypothesis import strategies as st
 
 from conftest import OBJECT_CACHE
 from mcugen import golden
+from mcugen.boards import load_board
 from mcugen.build import build_host
-from mcugen.compare import differences, random_input
+from mcugen.compare import compare_with_tflm, differences, random_input, random_inputs
 from mcugen.errors import McugenError
+from mcugen.firmware import build_board
 from mcugen.oracle import LiteRtRef, Tflm
+from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.validate import run_on_target
 from tflite_writer import ModelSpec
@@ -911,3 +914,43 @@ def test_transpose_conv(tmp_path_factory, dtype, h, w, cin, cout, kh, kw, sh, sw
     m.op("TRANSPOSE_CONV", [shape, wt, x, b], [y], "TransposeConvOptions", version=3, Padding=padding, StrideH=sh,
          StrideW=sw, FusedActivationFunction=act)
     check(tmp_path_factory.mktemp("transpose_conv"), m, seed, oracles=("tflm",))
+
+
+def test_int16_kernels_on_the_emulated_board(tmp_path):
+    """The int16 kernels of this file chained in one model, bit-exact on the emulated Cortex-M4 too
+    (golden == TFLM on every layer, the board's C == golden)."""
+    rng = np.random.default_rng(3)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4, 4, 3], "int16", scale=1e-3, zp=0)
+    t1 = m.tensor("t1", [1, 8, 8, 4], "int16", scale=2e-3, zp=0)
+    m.op("TRANSPOSE_CONV", [m.const("shape", [1, 8, 8, 4], "int32"),
+                            m.const("w", rng.integers(-127, 128, (4, 3, 3, 3)), "int8", scale=[0.01] * 4, zp=[0] * 4),
+                            x, m.const("b", rng.integers(-999, 999, 4), "int64", scale=1e-5, zp=0)], [t1],
+         "TransposeConvOptions", version=3, Padding="SAME", StrideH=2, StrideW=2)
+    k = m.const("k", rng.integers(-9999, 9999, 4), "int16", scale=1e-3, zp=0)
+    t2, t3, t4, t5 = (m.tensor(f"t{i}", [1, 8, 8, 4], "int16", scale=s, zp=z)
+                      for i, s, z in ((2, 3e-3, 17), (3, 3e-3, -5), (4, 2e-2, 0), (5, 2e-2, 0)))
+    m.op("ADD", [t1, k], [t2], "AddOptions", version=2)
+    m.op("SUB", [t2, k], [t3], "SubOptions", version=2)
+    m.op("MUL", [t1, t1], [t4], "MulOptions", version=2)
+    m.op("LEAKY_RELU", [t4], [t5], "LeakyReluOptions", version=2, Alpha=0.25)
+    t6 = m.tensor("t6", [1, 10, 10, 4], "int16", scale=2e-2, zp=0)
+    m.op("PAD", [t5, m.const("pads", [[0, 0], [1, 1], [1, 1], [0, 0]], "int32")], [t6], version=2)
+    mean = m.tensor("mean", [1, 1, 1, 4], "int16", scale=1e-2, zp=3)
+    m.op("MEAN", [t6, m.const("axes", [1, 2], "int32")], [mean], "ReducerOptions", version=2, KeepDims=True)
+    sig, tanh = (m.tensor(n, [1, 10, 10, 4], "int16", scale=1 / 32768, zp=0) for n in ("sig", "tanh"))
+    m.op("LOGISTIC", [t6], [sig], version=3)
+    m.op("TANH", [t6], [tanh], version=3)
+    joined = m.tensor("joined", [1, 10, 10, 8], "int16", scale=1 / 32768, zp=0)
+    m.op("CONCATENATION", [sig, tanh], [joined], "ConcatenationOptions", Axis=3)
+    top = m.tensor("top", [1, 8, 8, 4], "int16", scale=3e-3, zp=-5)
+    m.op("MAXIMUM", [t3, t2], [top], version=2)
+    m.inputs, m.outputs = [x], [mean, joined, top]
+    path = tmp_path / "int16.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path)
+    xs = random_inputs(g, 2, seed=4)
+    assert compare_with_tflm(g, path, xs) is None
+    program = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "board"), "int16").program
+    _, results = run_on_target("mps2-an386", program, g, xs)
+    assert all(r.passed for r in results), [r.outputs for r in results]
