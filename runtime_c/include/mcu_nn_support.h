@@ -210,23 +210,36 @@ static inline int32_t mcu_dot_index(int32_t rank, const int32_t *index, const in
     return offset;
 }
 
-/* One output row of a broadcasting binary op: output[i] from a[i * step_a] and b[i * step_b], i < n,
- * elements of `bits`. */
-typedef void (*mcu_pair_row_fn)(const void *params, int32_t bits, int32_t n, const void *a, int32_t step_a,
-                                const void *b, int32_t step_b, void *output);
+/* One output element of a broadcasting binary op from its two input elements, already in the output
+ * type's range. */
+typedef int32_t (*mcu_pair_fn)(const void *params, int32_t a, int32_t b);
 
-/* Walks the output of a broadcast (bc, contiguous) row by row along its last axis and hands each
- * row to `row`. Static inline so that the compiler can inline `row` into the walk. */
+/* Walks the output of a broadcast (bc, contiguous; int8 or int16 elements) row by row along its last
+ * axis, output[i] = element(params, a[i * step_a], b[i * step_b]). The element type is chosen once per
+ * row, so each row's loop is typed. Static inline, and `element` should be too: GCC -O2 then inlines
+ * the element into both loops (a plain static element stays a call per value: +0.6% on ResNet-8). */
 static inline void mcu_broadcast_rows(const mcu_broadcast *bc, const void *input1, const void *input2,
-                                      void *output, mcu_pair_row_fn row, const void *params)
+                                      void *output, mcu_pair_fn element, const void *params)
 {
     int32_t index[MCU_MAX_DIMS] = {0};
-    const int32_t last = bc->rank - 1, n = bc->shape[last], size = bc->bits / 8;
+    const int32_t last = bc->rank - 1, n = bc->shape[last], step1 = bc->stride1[last], step2 = bc->stride2[last];
+    int32_t at = 0;
     do {
-        row(params, bc->bits, n, (const int8_t *)input1 + size * mcu_dot_index(last, index, bc->stride1),
-            bc->stride1[last], (const int8_t *)input2 + size * mcu_dot_index(last, index, bc->stride2),
-            bc->stride2[last], output);
-        output = (int8_t *)output + size * n;
+        const int32_t offset1 = mcu_dot_index(last, index, bc->stride1), offset2 = mcu_dot_index(last, index, bc->stride2);
+        if (bc->bits == 16) {
+            const int16_t *a = (const int16_t *)input1 + offset1, *b = (const int16_t *)input2 + offset2;
+            int16_t *out = (int16_t *)output + at;
+            for (int32_t i = 0; i < n; ++i) {
+                out[i] = (int16_t)element(params, a[i * step1], b[i * step2]);
+            }
+        } else {
+            const int8_t *a = (const int8_t *)input1 + offset1, *b = (const int8_t *)input2 + offset2;
+            int8_t *out = (int8_t *)output + at;
+            for (int32_t i = 0; i < n; ++i) {
+                out[i] = (int8_t)element(params, a[i * step1], b[i * step2]);
+            }
+        }
+        at += n;
     } while (mcu_next_index(last, bc->shape, index));
 }
 
