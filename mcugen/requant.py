@@ -45,6 +45,9 @@ def round_half_away(value: float) -> int:
 
 def quantize_multiplier(real: float) -> tuple[int, int]:
     """TFLM QuantizeMultiplier: real ~= m * 2^(shift - 31), m in [2^30, 2^31)."""
+    if not math.isfinite(real):  # TFLM's rounding of NaN or infinity to int64 is undefined behaviour
+        raise McugenError(f"a rescale factor of {real:g} is not a finite number",
+                          "check this layer's scales and options")
     if real == 0.0:
         return 0, 0
     q, shift = math.frexp(real)

@@ -62,6 +62,13 @@ def _logistic16(m, rng):
     return x, y
 
 
+def _leaky16(m, rng):
+    x = m.tensor("x", [2, 3], "int16", scale=0.001, zp=0)
+    y = m.tensor("y", [2, 3], "int16", scale=0.002, zp=0)
+    m.op("LEAKY_RELU", [x], [y], "LeakyReluOptions", version=2, Alpha=0.2)
+    return x, y
+
+
 def _concat11(m, rng):
     x = m.tensor("x", [1, 2], "int8", scale=0.1, zp=0)
     rest = [m.const(f"c{k}", rng.integers(-9, 9, (1, 2)), "int8", scale=0.1, zp=0) for k in range(10)]
@@ -121,6 +128,8 @@ CASES = {
                                         ["int16 tensor 'x' has a zero point other than 0"]),
     "int8 into a 16x8 layer": (_fc16, _set(lambda m: m.tensors[0], "dtype", "int8"),
                                ["FULLY_CONNECTED at index 0", "mix int16 and int8"]),
+    "LEAKY_RELU alpha NaN": (_leaky16, _set(lambda m: m.ops[0]["fields"], "Alpha", float("nan")),
+                             ["LEAKY_RELU at index 0", "a rescale factor of nan is not a finite number"]),
     "11 concatenated inputs": (_concat11, lambda m: None, ["CONCATENATION at index 0: 11 inputs"]),
     "huge rescale": (_fc, lambda m: (m.tensors[3].update(scale=1e-15), m.ops[0]["inputs"].pop()),
                      ["beyond what an int32 requantize"]),

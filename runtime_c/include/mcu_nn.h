@@ -323,7 +323,8 @@ typedef struct {
     const int16_t *sigmoid_table; /* [256] TFLM's sigmoid(i / 24) in unsigned 0.16, stored as int16 */
 } mcu_lstm_params;
 
-/* LEAKY_RELU (int16): x + input_offset >= 0 rescaled by the identity pair, else by the alpha pair. */
+/* LEAKY_RELU (int16): x + input_offset >= 0 rescaled by the identity pair, else by the alpha pair (of
+ * |alpha|, the result negated for a negative alpha, as TFLM). */
 typedef struct {
     int32_t input_offset;
     int32_t output_offset;
@@ -331,6 +332,7 @@ typedef struct {
     int32_t identity_shift;
     int32_t alpha_multiplier;
     int32_t alpha_shift;
+    int32_t alpha_negate;
 } mcu_leaky_relu_params;
 
 /* int16 LOGISTIC and TANH: the input scaled as mcu_scale_s16 scales it, then TFLM's table. */
