@@ -76,6 +76,13 @@ def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
     return [f"input {i} and the output are quantized differently (TFLM copies raw values)" for i in bad]
 
 
+def require_zero_points(tensors, what: str) -> list[str]:
+    """Several of TFLM's int16 kernels take zero points of 0 only (symmetric int16)."""
+    nonzero = [t.name for t in tensors if t.quant.zp != 0]
+    return [f"int16 tensor '{nonzero[0]}' has a zero point other than 0 (TFLM's int16 {what} takes 0 only)"
+            ] if nonzero else []
+
+
 def require_const(g: Graph, op: Op, what: dict[int, str]) -> list[str]:
     """Parameters TFLM reads at Prepare (shapes, axes, paddings) must be constant tensors."""
     problems = []

@@ -7,7 +7,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Slice, Struct, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_axis, require_same_quant
+from mcugen.ops._quant import require_axis, require_same_quant, require_zero_points
 
 
 @register("CONCATENATION")
@@ -26,9 +26,8 @@ class Concatenation(OpDef):
 
     def check(self, g, op):
         if op.output(g).dtype == "int16":
-            tensors = [op.input(g, i) for i in range(len(op.inputs))] + [op.output(g)]
-            problems = [f"int16 tensor '{t.name}' has a zero point other than 0 (TFLM's int16 CONCATENATION "
-                        "takes 0 only)" for t in tensors if t.quant.zp != 0][:1]
+            problems = require_zero_points([op.input(g, i) for i in range(len(op.inputs))] + [op.output(g)],
+                                           "CONCATENATION")
         else:
             problems = require_same_quant(g, op, range(len(op.inputs)))
         if op.attrs.get("fused_activation_function", "NONE") != "NONE":

@@ -14,7 +14,7 @@ import numpy as np
 from mcugen import fixedpoint as fp
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import LutOp
+from mcugen.ops._quant import LutOp, require_zero_points
 from mcugen.requant import requantize, round_half_away, rounding_divide_by_pot, wrap_int32
 from mcugen.sigmoid16 import SIGMOID_TABLE, checked_log2, input_scaling, prepare_scaling, sigmoid_s16
 
@@ -42,9 +42,9 @@ class Q4Activation(LutOp):
         return []
 
     def _int16_problems(self, x, y) -> list[str]:
-        nonzero = [t.name for t in (x, y) if t.quant.zp != 0]
-        if nonzero:
-            return [f"int16 tensor '{nonzero[0]}' has a zero point other than 0 (TFLM's int16 kernel takes 0 only)"]
+        zero_points = require_zero_points((x, y), "kernel")
+        if zero_points:
+            return zero_points
         power_of_two, log2 = checked_log2(float(y.quant.s))
         if not power_of_two or log2 != -15:
             return [f"int16 output scale {float(y.quant.s):g}: TFLM's int16 kernel writes Q0.15 (scale 2^-15)"]
@@ -69,12 +69,12 @@ class Q4Activation(LutOp):
         if op.input(g, 0).dtype != "int16":
             return super().lower(g, op)
         p = op.params
+        multiplier, shift, round_ = input_scaling(p["multiplier"], p["shift"])
         params = Struct("mcu_sigmoid_params", "params", dict(
             multiplier=p["multiplier"], shift=p["shift"], tanh=int(op.opcode == "TANH"),
             sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
         return Call("mcu_sigmoid_s16_array", (params, int(np.prod(op.input(g, 0).shape)), reads(op), writes(op)),
-                    note="input scaled by (x * {} + {}) >> {}, then TFLM's sigmoid table".format(
-                        *(input_scaling(p["multiplier"], p["shift"])[k] for k in (0, 2, 1))),
+                    note=f"input scaled by (x * {multiplier} + {round_}) >> {shift}, then TFLM's sigmoid table",
                     in_place=0)
 
     def table(self, g, op, x):

@@ -6,7 +6,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import PairOp, fused_range, problems_fused_activation
+from mcugen.ops._quant import PairOp, fused_range, problems_fused_activation, require_zero_points
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
 
 
@@ -18,10 +18,7 @@ class Mul(PairOp):
     def check(self, g, op):
         problems = problems_fused_activation(op)
         if op.output(g).dtype == "int16":
-            nonzero = [t.name for t in (op.input(g, 0), op.input(g, 1), op.output(g)) if t.quant.zp != 0]
-            if nonzero:
-                problems.append(f"int16 tensor '{nonzero[0]}' has a zero point other than 0 (TFLM's int16 MUL "
-                                "takes 0 only)")
+            problems += require_zero_points((op.input(g, 0), op.input(g, 1), op.output(g)), "MUL")
         return problems
 
     def prepare(self, g, op):
