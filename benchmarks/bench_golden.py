@@ -1,4 +1,4 @@
-"""Golden model vs the TFLM Python interpreter: mean time per inference on every shared model.
+"""Golden model vs the TFLM Python interpreter: mean time per inference on every model in tests/models.
 
     python benchmarks/bench_golden.py            # prints the table and rewrites it in README.md
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402 - after the path tweak
 
 ROOT = Path(__file__).resolve().parents[1]
-MODELS = ROOT.parent / "shared" / "models"
+MODELS = ROOT / "tests" / "models"
 
 
 def per_call(*fns, batches=7, budget=0.1) -> list[float]:

@@ -1,9 +1,9 @@
-"""Arena vs TFLM's planned head, and emitted constants vs the model's weights, on every shared model.
+"""Arena vs TFLM's planned head, and emitted constants vs the model's weights, on every model in tests/models.
 
     python benchmarks/bench_memory.py            # prints the table and rewrites it in README.md
 
 TFLM's head (the non-persistent, memory-planned activation area) is the measured figure in
-../shared/models/README.md. mcugen's arena holds everything TFLM's head does (activations,
+tests/models/README.md. mcugen's arena holds everything TFLM's head does (activations,
 inputs, outputs, scratch); TFLM additionally needs its tail (persistent interpreter state),
 which mcugen does not have at all.
 """
@@ -19,11 +19,11 @@ from mcugen.pipeline import compile_model
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402
 
-MODELS = Path(__file__).resolve().parents[2] / "shared" / "models"
+MODELS = Path(__file__).resolve().parents[1] / "tests" / "models"
 
 
 def tflm_arena() -> dict[str, tuple[int, int]]:
-    """model stem -> (head, total) from the per-model sections of the shared README."""
+    """model stem -> (head, total) from the per-model sections of the models' README."""
     facts, current = {}, None
     for line in (MODELS / "README.md").read_text().splitlines():
         heading = re.match(r"### (\S+)\.tflite", line)

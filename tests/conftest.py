@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_MODELS = ROOT.parent / "shared" / "models"
+MODELS = ROOT / "tests" / "models"
 sys.path.insert(0, str(Path(__file__).parent))
 # Kernel and harness objects, compiled once per test run and reused by every host C build.
 OBJECT_CACHE = Path(tempfile.mkdtemp(prefix="mcugen-objects-"))
@@ -20,7 +20,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 
 @pytest.fixture(scope="session")
-def shared_models() -> Path:
-    if not SHARED_MODELS.is_dir():
-        pytest.fail(f"{SHARED_MODELS} is missing: the tests need ../shared/models beside the repo")
-    return SHARED_MODELS
+def models() -> Path:
+    """The models the tests run (tests/models/README.md: provenance and licences)."""
+    return MODELS

@@ -1,4 +1,4 @@
-"""Real sample inputs from ../shared/models/samples, quantized as their README says."""
+"""Real sample inputs from tests/models/samples, quantized as their README says."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, SHARED_MODELS
+from conftest import ROOT, MODELS
 from mcugen import golden
 from mcugen.boards import all_boards, load_board, parse_board
 from mcugen.build import build_host
@@ -80,7 +80,7 @@ def test_board_id_must_match_its_file_and_be_unique(tmp_path):
 
 # -- on emulated Cortex-M ---------------------------------------------------------------------------
 def _build(tmp_path, model: str, board: str):
-    g = compile_model(SHARED_MODELS / model, dsp=load_board(board).dsp)
+    g = compile_model(MODELS / model, dsp=load_board(board).dsp)
     return g, build_board(g, load_board(board), OutDir(tmp_path / board), model)
 
 
@@ -314,18 +314,18 @@ def test_nano33_offline_build_compiles_and_reports_sizes(tmp_path, model):
 
 def test_a_model_too_big_for_the_board_is_refused_before_compiling(capsys, tmp_path):
     out = tmp_path / "big"
-    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "mlperf_ic_resnet8_large.tflite",
+    code, _, err = run_cli(capsys, "build", MODELS / "mlperf_ic_resnet8_large.tflite",
                            "--board", "lm3s6965evb", "--out", out)
     assert_one_error_line(code, err, "does not fit lm3s6965evb's RAM", "122,880", "B too many")
     assert not (out / ".pio").exists()
-    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "tflm_person_detect.tflite",
+    code, _, err = run_cli(capsys, "build", MODELS / "tflm_person_detect.tflite",
                            "--board", "lm3s6965evb", "--out", tmp_path / "flash")
     assert_one_error_line(code, err, "does not fit lm3s6965evb's flash", "B too many")
 
 
 def test_cli_test_on_qemu_writes_the_report(capsys, tmp_path):
     report = tmp_path / "r.json"
-    code, out, _ = run_cli(capsys, "test", SHARED_MODELS / "tflm_hello_world.tflite", "--board", "mps2-an386",
+    code, out, _ = run_cli(capsys, "test", MODELS / "tflm_hello_world.tflite", "--board", "mps2-an386",
                            "--samples", "2", "--json", report)
     assert code == 0 and "bit-exact on 2 sample(s) on mps2-an386" in out
     r = checked_report(report, "test")
@@ -354,7 +354,7 @@ def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monke
 
     monkeypatch.setattr(build, "emit_c", emit_with_a_wrong_bias)
     report = tmp_path / "r.json"
-    code, out, _ = run_cli(capsys, "test", SHARED_MODELS / "tflm_micro_speech.tflite", "--board", "host",
+    code, out, _ = run_cli(capsys, "test", MODELS / "tflm_micro_speech.tflite", "--board", "host",
                            "--samples", "3", "--json", report)
     assert code == 2 and "3 of 3 sample(s) differ from the golden model on host" in out
     assert re.search(r"sample 1/3: MISMATCH \(output 0: \d+ differ, max \|diff\| \d+ LSB, "
@@ -405,7 +405,7 @@ class NoisyLine:
 
 
 def test_corrupted_and_dropped_bytes_are_detected_and_retried_on_host(tmp_path):
-    g = compile_model(SHARED_MODELS / "tflm_micro_speech.tflite")
+    g = compile_model(MODELS / "tflm_micro_speech.tflite")
     result = build_host(g, tmp_path, "m")
     with HostProcess(result.program) as target:
         line = NoisyLine(target, seed=5, rate=0.002)
@@ -530,36 +530,36 @@ def test_a_twenty_output_model_describes_itself_over_several_info_frames(tmp_pat
 
 def test_stale_firmware_is_caught(tmp_path):
     _, result = _build(tmp_path, "tflm_hello_world.tflite", "mps2-an386")
-    other = compile_model(SHARED_MODELS / "mlperf_kws_dscnn.tflite")
+    other = compile_model(MODELS / "mlperf_kws_dscnn.tflite")
     with pytest.raises(McugenError, match="runs firmware for another model.*run mcugen flash"):
         run_on_target("mps2-an386", result.program, other, random_inputs(other, 1, seed=0))
 
 
-def test_a_dead_serial_port_is_one_clear_error(capsys, shared_models):
-    code, _, err = run_cli(capsys, "test", shared_models / "mlperf_kws_dscnn.tflite", "--board", "nano33",
+def test_a_dead_serial_port_is_one_clear_error(capsys, models):
+    code, _, err = run_cli(capsys, "test", models / "mlperf_kws_dscnn.tflite", "--board", "nano33",
                            "--port", "/dev/ttyNOSUCHPORT")
     assert_one_error_line(code, err, "cannot open serial port /dev/ttyNOSUCHPORT")
 
 
-def test_a_silent_target_times_out_with_one_clear_error(capsys, shared_models):
+def test_a_silent_target_times_out_with_one_clear_error(capsys, models):
     # A listening socket that never answers: what a board running something else looks like.
     import socket
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen(1)
         port = server.getsockname()[1]
-        code, _, err = run_cli(capsys, "test", shared_models / "tflm_hello_world.tflite", "--board", "nano33",
+        code, _, err = run_cli(capsys, "test", models / "tflm_hello_world.tflite", "--board", "nano33",
                                "--port", f"socket://127.0.0.1:{port}", "--timeout", "1")
     # it says which serial the offline firmware talks on: the Nano's D0/D1 UART, not its USB port
     assert_one_error_line(code, err, "did not answer correctly after 12 attempts", "UARTE0 on the D1 (TX) and D0 (RX)")
 
 
-def test_nano33_messages_name_the_serial_the_firmware_uses(capsys, tmp_path, shared_models):
-    code, _, err = run_cli(capsys, "test", shared_models / "tflm_hello_world.tflite", "--board", "nano33")
+def test_nano33_messages_name_the_serial_the_firmware_uses(capsys, tmp_path, models):
+    code, _, err = run_cli(capsys, "test", models / "tflm_hello_world.tflite", "--board", "nano33")
     assert_one_error_line(code, err, "offline firmware talks on UARTE0", "USB-serial adapter", "pass --port")
-    code, _, err = run_cli(capsys, "test", shared_models / "tflm_hello_world.tflite", "--board", "nano33", "--stock")
+    code, _, err = run_cli(capsys, "test", models / "tflm_hello_world.tflite", "--board", "nano33", "--stock")
     assert_one_error_line(code, err, "stock firmware talks on the USB port")
-    code, out, err = run_cli(capsys, "build", shared_models / "tflm_hello_world.tflite", "--board", "nano33",
+    code, out, err = run_cli(capsys, "build", models / "tflm_hello_world.tflite", "--board", "nano33",
                              "--out", tmp_path / "nano")
     assert code == 0, err
     assert "serial      the offline firmware talks on UARTE0 on the D1 (TX) and D0 (RX) pins" in out
@@ -574,7 +574,7 @@ def test_missing_qemu_says_what_to_install(tmp_path, monkeypatch):
 def test_unreachable_stock_platform_fails_within_seconds(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("PLATFORMIO_CORE_DIR", str(tmp_path / "empty-pio-home"))
     start = time.monotonic()
-    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "mlperf_kws_dscnn.tflite", "--board", "nano33",
+    code, _, err = run_cli(capsys, "build", MODELS / "mlperf_kws_dscnn.tflite", "--board", "nano33",
                            "--stock", "--out", tmp_path / "o")
     assert time.monotonic() - start < 15
     assert_one_error_line(code, err, "stock PlatformIO platform 'nordicnrf52' is not installed")
@@ -602,7 +602,7 @@ def test_tune_measures_each_layer_and_keeps_the_faster_kernel(capsys, tmp_path):
     """--tune on a small model: every layer with a DSP and a reference kernel is measured on QEMU,
     the faster is the one built (recorded in the report and the generated C), outputs bit-exact."""
     report = tmp_path / "r.json"
-    code, _, err = run_cli(capsys, "test", SHARED_MODELS / "tflm_micro_speech.tflite", "--board", "mps2-an386",
+    code, _, err = run_cli(capsys, "test", MODELS / "tflm_micro_speech.tflite", "--board", "mps2-an386",
                            "--tune", "--samples", "2", "--out", tmp_path / "fw", "--json", report)
     assert code == 0 and "tuned on mps2-an386" in err, err
     r = checked_report(report, "test")
@@ -618,6 +618,6 @@ def test_tune_measures_each_layer_and_keeps_the_faster_kernel(capsys, tmp_path):
 
 
 def test_tune_on_a_core_without_dsp_is_one_clear_error(capsys):
-    code, _, err = run_cli(capsys, "build", SHARED_MODELS / "tflm_hello_world.tflite", "--board", "lm3s6965evb",
+    code, _, err = run_cli(capsys, "build", MODELS / "tflm_hello_world.tflite", "--board", "lm3s6965evb",
                            "--tune")
     assert_one_error_line(code, err, "--tune", "runs only the reference ones")

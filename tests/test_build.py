@@ -35,9 +35,9 @@ def test_generated_c_matches_the_checked_in_golden_files(example):
             "UPDATE_GOLDEN=1 python -m pytest tests/test_build.py")
 
 
-def test_build_prints_the_memory_report_and_draws_the_arena(capsys, tmp_path, shared_models):
+def test_build_prints_the_memory_report_and_draws_the_arena(capsys, tmp_path, models):
     out = tmp_path / "kws"
-    code, stdout, _ = run_cli(capsys, "build", shared_models / "mlperf_kws_dscnn.tflite", "--board", "host",
+    code, stdout, _ = run_cli(capsys, "build", models / "mlperf_kws_dscnn.tflite", "--board", "host",
                               "--out", out, "--report")
     assert code == 0
     assert "arena          16,000 B" in stdout and "constants" in stdout and "code" in stdout
@@ -48,13 +48,13 @@ def test_build_prints_the_memory_report_and_draws_the_arena(capsys, tmp_path, sh
     assert any("sha256" in line for line in header) and any("options: --name model" in line for line in header)
     assert str(tmp_path) not in (out / "src" / "model.c").read_text()
     # a second build into its own directory is fine
-    code, _, _ = run_cli(capsys, "build", shared_models / "mlperf_kws_dscnn.tflite", "--board", "host", "--out", out)
+    code, _, _ = run_cli(capsys, "build", models / "mlperf_kws_dscnn.tflite", "--board", "host", "--out", out)
     assert code == 0
 
 
-def test_build_refuses_a_directory_with_foreign_files(capsys, tmp_path, shared_models):
+def test_build_refuses_a_directory_with_foreign_files(capsys, tmp_path, models):
     (tmp_path / "notes.txt").write_text("mine")
-    code, _, err = run_cli(capsys, "build", shared_models / "tflm_hello_world.tflite", "--board", "host",
+    code, _, err = run_cli(capsys, "build", models / "tflm_hello_world.tflite", "--board", "host",
                            "--out", tmp_path)
     assert_one_error_line(code, err, "files mcugen did not write", "notes.txt")
     assert (tmp_path / "notes.txt").read_text() == "mine" and not (tmp_path / "src").exists()
@@ -67,10 +67,10 @@ def test_build_of_an_unsupported_model_gives_the_inspect_error(capsys, tmp_path)
     assert not (tmp_path / "out").exists()
 
 
-def test_build_without_a_c_compiler_says_what_to_install(tmp_path, shared_models):
+def test_build_without_a_c_compiler_says_what_to_install(tmp_path, models):
     env = dict(os.environ, PATH=str(tmp_path))  # no cc, gcc or clang here
     env.pop("CC", None)
-    proc = subprocess.run([sys.executable, "-m", "mcugen", "build", str(shared_models / "tflm_hello_world.tflite"),
+    proc = subprocess.run([sys.executable, "-m", "mcugen", "build", str(models / "tflm_hello_world.tflite"),
                            "--board", "host", "--out", str(tmp_path / "out")], capture_output=True, text=True, env=env)
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [
@@ -78,15 +78,15 @@ def test_build_without_a_c_compiler_says_what_to_install(tmp_path, shared_models
         "install one, e.g. sudo apt-get install gcc"]
 
 
-def test_unknown_board(capsys, tmp_path, shared_models):
-    code, _, err = run_cli(capsys, "build", shared_models / "tflm_hello_world.tflite", "--board", "nope",
+def test_unknown_board(capsys, tmp_path, models):
+    code, _, err = run_cli(capsys, "build", models / "tflm_hello_world.tflite", "--board", "nope",
                            "--out", tmp_path / "o")
     assert_one_error_line(code, err, "unknown board 'nope'")
 
 
-def test_test_command_writes_the_json_report(capsys, tmp_path, shared_models):
+def test_test_command_writes_the_json_report(capsys, tmp_path, models):
     report = tmp_path / "r.json"
-    code, stdout, _ = run_cli(capsys, "test", shared_models / "tflm_micro_speech.tflite", "--board", "host",
+    code, stdout, _ = run_cli(capsys, "test", models / "tflm_micro_speech.tflite", "--board", "host",
                               "--samples", "2", "--seed", "7", "--profile", "--json", report)
     assert code == 0 and "bit-exact on 2 sample(s) on host" in stdout
     r = checked_report(report, "test")
@@ -101,7 +101,7 @@ def test_test_command_writes_the_json_report(capsys, tmp_path, shared_models):
     assert "FULLY_CONNECTED" in stdout and "share" in stdout  # the per-layer table
     assert (tmp_path / "r.layers.png").stat().st_size > 5_000
     # the report is not overwritten without --force
-    code, _, err = run_cli(capsys, "test", shared_models / "tflm_micro_speech.tflite", "--board", "host",
+    code, _, err = run_cli(capsys, "test", models / "tflm_micro_speech.tflite", "--board", "host",
                            "--json", report)
     assert_one_error_line(code, err, "already exists")
 
@@ -162,14 +162,14 @@ def test_build_json_report(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("model", ["mlperf_vww_mobilenet.tflite", "mlperf_kws_dscnn.tflite"])
-def test_arena_picture_is_readable(shared_models, model):
+def test_arena_picture_is_readable(models, model):
     """Every label sits inside its own bar and no two overlap; every buffer is drawn at least a few
     pixels tall; the peak is marked with the arena's size."""
     import matplotlib.pyplot as plt
 
     from mcugen.report import arena_figure
 
-    g = compile_model(shared_models / model)
+    g = compile_model(models / model)
     fig = arena_figure(g)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()

@@ -55,20 +55,20 @@ def one_op_model(tmp_path, dtype="int8", signature=None, opcode="RELU", custom=N
 
 
 # -- inspect ------------------------------------------------------------------
-def test_inspect_reports_io_ops_totals_and_verdict(capsys, shared_models):
-    code, out, _ = run_cli(capsys, "inspect", shared_models / KWS)
+def test_inspect_reports_io_ops_totals_and_verdict(capsys, models):
+    code, out, _ = run_cli(capsys, "inspect", models / KWS)
     assert code == 0
     assert "int8[1, 49, 10, 1]" in out and "zero point 83" in out
     assert "CONV_2D" in out and "verdict  supported" in out
 
 
-# MACs as measured in ../shared/anchors.md (the issue rounds them: 2.66 M, 7.49 M, 12.50 M, 0.26 M);
-# weight bytes as measured in ../shared/models/README.md.
+# MACs as measured with TFLM (benchmarks/bench_boards.py ANCHORS) (the issue rounds them: 2.66 M, 7.49 M, 12.50 M, 0.26 M);
+# weight bytes as measured in tests/models/README.md.
 @pytest.mark.parametrize("name,macs,weight_bytes", [
     ("mlperf_kws_dscnn", 2_656_768, 24376), ("mlperf_vww_mobilenet", 7_489_664, 219072),
     ("mlperf_ic_resnet8", 12_501_632, 78752), ("mlperf_ad_autoencoder", 264_192, 270880)])
-def test_inspect_totals_match_measured_facts(capsys, shared_models, name, macs, weight_bytes):
-    code, out, _ = run_cli(capsys, "inspect", shared_models / f"{name}.tflite", "--json")
+def test_inspect_totals_match_measured_facts(capsys, models, name, macs, weight_bytes):
+    code, out, _ = run_cli(capsys, "inspect", models / f"{name}.tflite", "--json")
     summary = json.loads(out)
     assert code == 0 and summary["supported"]
     assert abs(summary["totals"]["macs"] - macs) / macs < 0.01
@@ -103,16 +103,16 @@ def test_empty_file(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9])
-def test_truncated_file(capsys, tmp_path, shared_models, fraction):
-    raw = (shared_models / KWS).read_bytes()
+def test_truncated_file(capsys, tmp_path, models, fraction):
+    raw = (models / KWS).read_bytes()
     path = tmp_path / "cut.tflite"
     path.write_bytes(raw[:int(len(raw) * fraction)])
     code, _, err = run_cli(capsys, "compare", path)
     assert_one_error_line(code, err, "corrupt or truncated", "re-export")
 
 
-def test_corrupt_file(capsys, tmp_path, shared_models):
-    raw = bytearray((shared_models / KWS).read_bytes())
+def test_corrupt_file(capsys, tmp_path, models):
+    raw = bytearray((models / KWS).read_bytes())
     raw[8:64] = np.random.default_rng(0).integers(0, 256, 56, dtype=np.uint8).tobytes()
     path = tmp_path / "corrupt.tflite"
     path.write_bytes(bytes(raw))
@@ -148,28 +148,28 @@ def test_refused_models(capsys, tmp_path, kind, phrases):
 
 
 # -- run ------------------------------------------------------------------------
-def test_run_writes_outputs_and_layers(capsys, tmp_path, shared_models):
+def test_run_writes_outputs_and_layers(capsys, tmp_path, models):
     x = np.random.default_rng(3).integers(-128, 128, (1, 49, 10, 1), dtype=np.int8)
     np.save(tmp_path / "x.npy", x)
-    code, out, _ = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
+    code, out, _ = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "x.npy",
                            "--output", tmp_path / "out.npz", "--dump-layers", tmp_path / "layers")
     assert code == 0
     result = np.load(tmp_path / "out.npz")
     assert list(result.keys()) == ["output_0"] and result["output_0"].dtype == np.int8
     from mcugen.oracle import Tflm
-    np.testing.assert_array_equal(result["output_0"], Tflm(shared_models / KWS).run([x], 1)[0])
+    np.testing.assert_array_equal(result["output_0"], Tflm(models / KWS).run([x], 1)[0])
     dumped = sorted(p.name for p in (tmp_path / "layers").iterdir())
     assert len(dumped) == 13 and dumped[0].startswith("t0022_")
 
 
-def test_run_wrong_input_shape_names_expected(capsys, tmp_path, shared_models):
+def test_run_wrong_input_shape_names_expected(capsys, tmp_path, models):
     np.save(tmp_path / "x.npy", np.zeros((1, 49, 10), np.float32))
-    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
+    code, _, err = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "x.npy",
                            "--output", tmp_path / "o.npz")
     assert_one_error_line(code, err, "'input_0' is float32[1, 49, 10]", "needs int8[1, 49, 10, 1]")
 
 
-def test_run_compare_and_test_take_the_same_input_forms(capsys, tmp_path, shared_models):
+def test_run_compare_and_test_take_the_same_input_forms(capsys, tmp_path, models):
     """An .npz keyed input_0 or by input name, or an .npy for a one-input model, with or without a
     sample axis; anything else is refused before any work, naming what was given."""
     xs = np.random.default_rng(4).integers(-128, 128, (3, 1, 49, 10, 1), dtype=np.int8)
@@ -177,80 +177,80 @@ def test_run_compare_and_test_take_the_same_input_forms(capsys, tmp_path, shared
     np.savez(tmp_path / "named.npz", **{"input_2": xs[0]})
     np.savez(tmp_path / "stray.npz", input_0=xs[0], extra=xs[0])
     np.save(tmp_path / "float.npy", np.zeros((3, 49, 10, 1), np.float32))
-    code, out, _ = run_cli(capsys, "run", shared_models / KWS, "--data", tmp_path / "three.npy",
+    code, out, _ = run_cli(capsys, "run", models / KWS, "--data", tmp_path / "three.npy",
                            "--output", tmp_path / "o.npz")
     assert code == 0 and "of 3 sample(s)" in out
     got = np.load(tmp_path / "o.npz")["output_0"]
     from mcugen.oracle import Tflm
-    tflm = Tflm(shared_models / KWS)
+    tflm = Tflm(models / KWS)
     assert got.shape == (3, 1, 12)
     for k in range(3):
         np.testing.assert_array_equal(got[k], tflm.run([xs[k]], 1)[0])
-    code, out, _ = run_cli(capsys, "compare", shared_models / KWS, "--data", tmp_path / "three.npy")
+    code, out, _ = run_cli(capsys, "compare", models / KWS, "--data", tmp_path / "three.npy")
     assert code == 0 and "bit-exact on 3 sample(s)" in out
-    code, _, err = run_cli(capsys, "compare", shared_models / KWS, "--data", tmp_path / "named.npz")
+    code, _, err = run_cli(capsys, "compare", models / KWS, "--data", tmp_path / "named.npz")
     assert_one_error_line(code, err, "array 'input_2' names no input")
-    code, _, err = run_cli(capsys, "test", shared_models / KWS, "--board", "host", "--data", tmp_path / "stray.npz",
+    code, _, err = run_cli(capsys, "test", models / KWS, "--board", "host", "--data", tmp_path / "stray.npz",
                            "--out", tmp_path / "never")
     assert_one_error_line(code, err, "array 'extra' names no input")
-    code, _, err = run_cli(capsys, "test", shared_models / KWS, "--board", "host", "--data", tmp_path / "float.npy",
+    code, _, err = run_cli(capsys, "test", models / KWS, "--board", "host", "--data", tmp_path / "float.npy",
                            "--out", tmp_path / "never")
     assert_one_error_line(code, err, "is float32[3, 49, 10, 1]", "needs int8[1, 49, 10, 1]")
     assert not (tmp_path / "never").exists()  # refused before anything was built
 
 
-def test_run_missing_and_garbage_input_files(capsys, tmp_path, shared_models):
-    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "none.npy",
+def test_run_missing_and_garbage_input_files(capsys, tmp_path, models):
+    code, _, err = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "none.npy",
                            "--output", tmp_path / "o.npz")
     assert_one_error_line(code, err, "no such file")
     (tmp_path / "junk.npy").write_text("junk")
-    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "junk.npy",
+    code, _, err = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "junk.npy",
                            "--output", tmp_path / "o.npz")
     assert_one_error_line(code, err, "cannot read as .npz or .npy")
 
 
-def test_run_never_overwrites(capsys, tmp_path, shared_models):
+def test_run_never_overwrites(capsys, tmp_path, models):
     np.save(tmp_path / "x.npy", np.zeros((1, 49, 10, 1), np.int8))
     existing = tmp_path / "out.npz"
     existing.write_bytes(b"precious")
-    code, _, err = run_cli(capsys, "run", shared_models / KWS, "--input", tmp_path / "x.npy",
+    code, _, err = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "x.npy",
                            "--output", existing)
     assert_one_error_line(code, err, "already exists", "--force")
     assert existing.read_bytes() == b"precious"
 
 
 # -- compare ------------------------------------------------------------------
-def test_compare_reports_bit_exact(capsys, shared_models):
-    code, out, _ = run_cli(capsys, "compare", shared_models / KWS, "--samples", "2", "--seed", "5")
+def test_compare_reports_bit_exact(capsys, models):
+    code, out, _ = run_cli(capsys, "compare", models / KWS, "--samples", "2", "--seed", "5")
     assert code == 0 and "bit-exact on 2 sample(s)" in out
 
 
-def test_compare_with_data_file(capsys, tmp_path, shared_models):
+def test_compare_with_data_file(capsys, tmp_path, models):
     from samples import person_bmp
-    x = np.concatenate([person_bmp(shared_models / "samples" / f"person_detect_{k}.bmp")
+    x = np.concatenate([person_bmp(models / "samples" / f"person_detect_{k}.bmp")
                         for k in ("person", "no_person")])
     np.savez(tmp_path / "in.npz", input_0=x)
-    code, out, _ = run_cli(capsys, "compare", shared_models / "tflm_person_detect.tflite",
+    code, out, _ = run_cli(capsys, "compare", models / "tflm_person_detect.tflite",
                            "--data", tmp_path / "in.npz")
     assert code == 0 and "bit-exact on 2 sample(s)" in out
 
 
-def test_compare_bad_data_file(capsys, tmp_path, shared_models):
+def test_compare_bad_data_file(capsys, tmp_path, models):
     np.savez(tmp_path / "in.npz", input_0=np.zeros((2, 3), np.int8))
-    code, _, err = run_cli(capsys, "compare", shared_models / KWS, "--data", tmp_path / "in.npz")
+    code, _, err = run_cli(capsys, "compare", models / KWS, "--data", tmp_path / "in.npz")
     assert_one_error_line(code, err, "needs int8[1, 49, 10, 1]")
 
 
-def test_compare_without_tflm_says_how_to_install(tmp_path, shared_models):
+def test_compare_without_tflm_says_how_to_install(tmp_path, models):
     script = ("import sys; sys.modules['tflite_micro'] = None; from mcugen.cli import main; "
-              f"sys.exit(main(['compare', {str(shared_models / KWS)!r}]))")
+              f"sys.exit(main(['compare', {str(models / KWS)!r}]))")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert proc.returncode == 1
     assert "pip install tflite-micro" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_module_entry_point_runs(shared_models):
-    proc = subprocess.run([sys.executable, "-m", "mcugen", "inspect", str(shared_models / KWS)],
+def test_module_entry_point_runs(models):
+    proc = subprocess.run([sys.executable, "-m", "mcugen", "inspect", str(models / KWS)],
                           capture_output=True, text=True)
     assert proc.returncode == 0 and "verdict  supported" in proc.stdout
 

@@ -2,7 +2,7 @@
 (a McugenError: one line, what is wrong and what to do), never another exception, never a hang.
 
 Cases: valid small models from the project's writer with one field or constant parameter rewritten
-to a hostile value (the structure-aware part), and byte flips and truncations of small shared
+to a hostile value (the structure-aware part), and byte flips and truncations of small
 models (check_flatbuffer.py refuses flips anywhere in the file, as TFLM's loader does). Accepted cases
 run golden vs TFLM (in its child process) on a random input, and some of them as host C under
 ASan+UBSan. CI runs the fast budget (>= 500 cases); HYPOTHESIS_PROFILE=long runs >= 5,000.
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import OBJECT_CACHE, SHARED_MODELS
+from conftest import OBJECT_CACHE, MODELS
 from mcugen import golden
 from mcugen.build import build_host
 from mcugen.compare import differences, random_inputs
@@ -229,20 +229,20 @@ SMALL = ["tflm_simple_add.tflite", "tflm_hello_world.tflite", "gen_keras_small_c
 @settings(**BUDGET)
 @given(st.sampled_from(SMALL), st.floats(0, 1, exclude_max=True))
 def test_a_truncated_file_is_refused_or_bit_exact(tmp_path_factory, name, fraction):
-    blob = (SHARED_MODELS / name).read_bytes()
+    blob = (MODELS / name).read_bytes()
     judge(blob[:int(fraction * len(blob))], tmp_path_factory.mktemp("fuzz"))
 
 
 @pytest.mark.parametrize("name", SMALL)
 def test_the_unmutated_sources_are_bit_exact(tmp_path, name):
-    assert judge((SHARED_MODELS / name).read_bytes(), tmp_path) == "bit-exact"
+    assert judge((MODELS / name).read_bytes(), tmp_path) == "bit-exact"
 
 
 @settings(**BUDGET)
 @given(st.sampled_from(SMALL), st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(1, 255)),
                                         min_size=1, max_size=4))
 def test_flipped_bytes_are_refused_or_bit_exact(tmp_path_factory, name, flips):
-    blob = bytearray((SHARED_MODELS / name).read_bytes())
+    blob = bytearray((MODELS / name).read_bytes())
     for where, mask in flips:
         blob[int(where * len(blob))] ^= mask
     judge(bytes(blob), tmp_path_factory.mktemp("fuzz"))

@@ -1,11 +1,11 @@
-"""Generated C on the host: every shared model, host C == golden == TFLM bit for bit, also under
+"""Generated C on the host: every model in tests/models, host C == golden == TFLM bit for bit, also under
 AddressSanitizer and UndefinedBehaviorSanitizer; the arena plan never overlaps live tensors."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from conftest import OBJECT_CACHE, SHARED_MODELS
+from conftest import OBJECT_CACHE, MODELS
 from mcugen import golden
 from mcugen.compare import random_inputs
 from mcugen.oracle import Tflm
@@ -14,11 +14,11 @@ from mcugen.build import build_host
 from mcugen.validate import run_on_target
 from samples import ad_frames, person_bmp
 
-MODELS = sorted(p.name for p in SHARED_MODELS.glob("*.tflite"))
+MODELS = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 
 def real_samples(name: str, g) -> list:
-    samples = SHARED_MODELS / "samples"
+    samples = MODELS / "samples"
     if name.startswith("tflm_person_detect"):
         return [[person_bmp(samples / f)] for f in ("person_detect_person.bmp", "person_detect_no_person.bmp")]
     if name == "mlperf_ad_autoencoder.tflite":
@@ -28,8 +28,8 @@ def real_samples(name: str, g) -> list:
 
 
 @pytest.mark.parametrize("name", MODELS)
-def test_host_c_equals_golden_and_tflm(shared_models, tmp_path, name):
-    path = shared_models / name
+def test_host_c_equals_golden_and_tflm(models, tmp_path, name):
+    path = models / name
     g = compile_model(path)
     samples = random_inputs(g, 2, seed=7) + real_samples(name, g)
     result = build_host(g, tmp_path, name, object_cache=OBJECT_CACHE)
@@ -43,8 +43,8 @@ def test_host_c_equals_golden_and_tflm(shared_models, tmp_path, name):
 
 
 @pytest.mark.parametrize("name", MODELS)
-def test_sanitizers_report_nothing(shared_models, tmp_path, name):
-    g = compile_model(shared_models / name)
+def test_sanitizers_report_nothing(models, tmp_path, name):
+    g = compile_model(models / name)
     result = build_host(g, tmp_path, name, sanitize=True, object_cache=OBJECT_CACHE)
     # run_on_target fails if the process exits non-zero: -fno-sanitize-recover turns any report into one
     _, results = run_on_target("host", result.program, g, random_inputs(g, 1, seed=3))
@@ -52,8 +52,8 @@ def test_sanitizers_report_nothing(shared_models, tmp_path, name):
 
 
 @pytest.mark.parametrize("name", MODELS)
-def test_arena_plan_never_overlaps_live_tensors(shared_models, name):
-    g = compile_model(shared_models / name)
+def test_arena_plan_never_overlaps_live_tensors(models, name):
+    g = compile_model(models / name)
     plan = g.arena.plan
     assert plan.conflicts() == []
     busiest = max(sum(b.size for b in plan.buffers if b.first <= s <= b.last) for s in range(len(g.ops) + 1))

@@ -193,13 +193,13 @@ def test_a_fifo_or_device_is_not_read_as_a_model(capsys, tmp_path):
         assert_one_error_line(code, err, "not a regular file")
 
 
-def test_a_build_folder_is_kept_for_its_model_and_board(capsys, tmp_path, shared_models):
-    hello = shared_models / "tflm_hello_world.tflite"
+def test_a_build_folder_is_kept_for_its_model_and_board(capsys, tmp_path, models):
+    hello = models / "tflm_hello_world.tflite"
     out = tmp_path / "build"
     code, _, _ = run_cli(capsys, "build", hello, "--board", "mps2-an386", "--out", out)
     assert code == 0
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and ".build" not in p.parts}
-    code, _, err = run_cli(capsys, "test", shared_models / "tflm_simple_add.tflite", "--board", "mps2-an386",
+    code, _, err = run_cli(capsys, "test", models / "tflm_simple_add.tflite", "--board", "mps2-an386",
                            "--out", out)
     assert_one_error_line(code, err, "holds the build of tflm_hello_world.tflite for mps2-an386",
                           "not tflm_simple_add.tflite for mps2-an386")
@@ -210,8 +210,8 @@ def test_a_build_folder_is_kept_for_its_model_and_board(capsys, tmp_path, shared
     assert before == {p: p.read_bytes() for p in before}  # nothing of the build was touched
 
 
-def test_a_real_board_without_a_port_is_refused_before_any_work(capsys, shared_models):
+def test_a_real_board_without_a_port_is_refused_before_any_work(capsys, models):
     start = time.monotonic()
-    code, _, err = run_cli(capsys, "test", shared_models / "mlperf_kws_dscnn.tflite", "--board", "nano33")
+    code, _, err = run_cli(capsys, "test", models / "mlperf_kws_dscnn.tflite", "--board", "nano33")
     assert_one_error_line(code, err, "nano33 is a real board", "--port")
     assert time.monotonic() - start < 5

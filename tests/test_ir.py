@@ -11,8 +11,8 @@ from mcugen.pipeline import lower
 from mcugen.read_tflite import read_tflite
 
 
-def test_text_form_lists_ops_in_order(shared_models):
-    text = str(read_tflite(shared_models / "tflm_micro_speech.tflite"))
+def test_text_form_lists_ops_in_order(models):
+    text = str(read_tflite(models / "tflm_micro_speech.tflite"))
     assert text.splitlines() == [
         "graph tflm_micro_speech inputs=(t3) outputs=(t9)",
         "  0: t4 = RESHAPE(t3, t5) -> [1x49x40x1]",
@@ -22,18 +22,18 @@ def test_text_form_lists_ops_in_order(shared_models):
     ]
 
 
-def test_reading_before_writing_is_a_support_problem_not_a_broken_file(shared_models):
+def test_reading_before_writing_is_a_support_problem_not_a_broken_file(models):
     """Legal in a file (state, scratch, an NPU's command stream), so verify() lets it through and
     check_support names the op that does it."""
-    g = read_tflite(shared_models / "tflm_micro_speech.tflite")
+    g = read_tflite(models / "tflm_micro_speech.tflite")
     swapped = g.renumber([g.ops[1], g.ops[0], *g.ops[2:]]).verify()
     problems = find_problems(swapped)
     assert problems[0].startswith("DEPTHWISE_CONV_2D at index 1: reads tensor") and \
         "that no earlier op writes" in problems[0]
 
 
-def test_prepare_computes_tflm_parameters(shared_models):
-    g = lower(shared_models / "mlperf_kws_dscnn.tflite")
+def test_prepare_computes_tflm_parameters(models):
+    g = lower(models / "mlperf_kws_dscnn.tflite")
     conv = g.ops[0].params
     assert conv["out_hw"] == (25, 5) and conv["stride"] == (2, 2)
     assert len(conv["multiplier"]) == 64 and conv["act_min"] == g.tensors[g.ops[0].outputs[0]].quant.zp

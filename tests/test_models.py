@@ -10,14 +10,14 @@ from mcugen.compare import compare_with_tflm, random_inputs
 from mcugen.oracle import LiteRtRef, Tflm
 from mcugen.pipeline import lower
 from samples import ad_frames, person_bmp
-from conftest import SHARED_MODELS
+from conftest import MODELS
 
-MODELS = sorted(p.name for p in SHARED_MODELS.glob("*.tflite"))
+MODELS = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 
 @pytest.mark.parametrize("name", MODELS)
-def test_layer_by_layer_bit_exact_with_tflm(shared_models, name):
-    path = shared_models / name
+def test_layer_by_layer_bit_exact_with_tflm(models, name):
+    path = models / name
     g = lower(path)
     assert compare_with_tflm(g, path, random_inputs(g, 3, seed=1234)) is None
 
@@ -25,8 +25,8 @@ def test_layer_by_layer_bit_exact_with_tflm(shared_models, name):
 # LiteRT 2.3 refuses tflm_person_detect_orig (bias quantized_dimension out of range);
 # the patched tflm_person_detect is the same network.
 @pytest.mark.parametrize("name", [m for m in MODELS if m != "tflm_person_detect_orig.tflite"])
-def test_matches_litert_reference_kernels(shared_models, name):
-    path = shared_models / name
+def test_matches_litert_reference_kernels(models, name):
+    path = models / name
     g = lower(path)
     fc_layers = sum(op.opcode == "FULLY_CONNECTED" for op in g.ops)
     litert = LiteRtRef(path)
@@ -40,21 +40,21 @@ def test_matches_litert_reference_kernels(shared_models, name):
 
 @pytest.mark.parametrize("image", ["person_detect_person.bmp", "person_detect_no_person.bmp"])
 @pytest.mark.parametrize("name", ["tflm_person_detect.tflite", "tflm_person_detect_orig.tflite"])
-def test_person_detect_real_images(shared_models, name, image):
-    path = shared_models / name
+def test_person_detect_real_images(models, name, image):
+    path = models / name
     g = lower(path)
-    x = person_bmp(shared_models / "samples" / image)
+    x = person_bmp(models / "samples" / image)
     ours = golden.run(g, [x])[0]
     np.testing.assert_array_equal(ours, Tflm(path).run([x], 1)[0])
     if "orig" not in name:  # LiteRT refuses the original file (bias quantized_dimension)
         np.testing.assert_array_equal(ours, LiteRtRef(path).run([x])[0])
 
 
-def test_anomaly_detection_real_frames(shared_models):
-    path = shared_models / "mlperf_ad_autoencoder.tflite"
+def test_anomaly_detection_real_frames(models):
+    path = models / "mlperf_ad_autoencoder.tflite"
     g = lower(path)
     q = g.tensors[g.inputs[0]].quant
-    frames = ad_frames(shared_models / "samples" / "ad01_normal_id_01_00000000_hist_librosa.bin",
+    frames = ad_frames(models / "samples" / "ad01_normal_id_01_00000000_hist_librosa.bin",
                        q.s, q.zp)
     tflm = Tflm(path)
     for x in frames:
