@@ -7,7 +7,6 @@ before anything is compiled, and read back from the ELF afterwards.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -61,15 +60,14 @@ def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNE
             f"{flash_needed - board.flash['bytes']:,} B too many", "choose a board with more flash or a smaller model")
 
 
-def pio_core_dir() -> Path:
-    """A PlatformIO home for offline builds holding the tool-scons stand-in (PlatformIO's only
-    required download), so `pio run` never goes to the network.
+def pio_core_dir(project: Path) -> Path:
+    """The PlatformIO home of one offline project, inside its .pio folder: it holds the tool-scons
+    stand-in (PlatformIO's only required download), so `pio run` never goes to the network, and the
+    project's own copy of the platform, which PlatformIO installs there under the platform's name.
 
-    One per mcugen checkout: PlatformIO installs the bundled platform from its file:// path, and two
-    checkouts sharing a home would each reinstall theirs under the other's running builds."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "mcugen"
-    checkout = hashlib.sha256(str(PLATFORM_DIR.resolve()).encode()).hexdigest()[:12]
-    root = Path(os.environ.get("MCUGEN_PIO_CORE_DIR", cache / f"pio-core-{checkout}"))
+    One per project: in a home shared by several projects, every build would install its own copy
+    of the platform under that one name, replacing it under the others' running builds."""
+    root = Path(project).resolve() / ".pio" / "core"
     shim = root / "packages" / "tool-scons"
     if not (shim / ".piopm").exists():
         shim.parent.mkdir(parents=True, exist_ok=True)
@@ -149,7 +147,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
     out.finish()
     env = dict(os.environ, **PIO_ENV)
     if not stock:
-        env["PLATFORMIO_CORE_DIR"] = str(pio_core_dir())
+        env["PLATFORMIO_CORE_DIR"] = str(pio_core_dir(out.root))
     cmd = [sys.executable, "-m", "platformio", "run", "-e", env_name, "-d", str(out.root)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     log = []

@@ -4,11 +4,16 @@ A manifest (.mcugen-manifest) lists every file mcugen wrote there. A directory t
 empty and has no manifest, or holds files the manifest does not list, is refused. A stamp
 (mcugen-build.json) says which model file and board the folder holds a build of: building
 another model or for another board there, or flashing it to another board, is refused.
+
+One process at a time: the folder is locked (an advisory lock on its manifest, released when the
+process ends, however it ends) from the moment mcugen opens it, and a second process that wants
+the same folder is refused at once instead of writing between the first one's files.
 """
 from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from mcugen.errors import McugenError
@@ -22,7 +27,36 @@ class OutDir:
     def __init__(self, root: Path):
         self.root = Path(root)
         self.written: set[str] = set()
-        self._check()
+        had_manifest = (self.root / MANIFEST).exists()
+        self._lock = self._take_lock()
+        try:
+            self._check()
+        except McugenError:
+            if not had_manifest:  # the user's folder is left as it was
+                (self.root / MANIFEST).unlink(missing_ok=True)
+            raise
+
+    def _take_lock(self):
+        """The open manifest, locked for this process (None where the OS has no flock: Windows)."""
+        if sys.platform == "win32":
+            return None
+        import fcntl
+
+        if self.root.exists() and not self.root.is_dir():
+            raise McugenError(f"{self.root} is a file, not a directory", "choose another --out")
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            handle = open(self.root / MANIFEST, "a")
+        except OSError as exc:
+            raise McugenError(f"cannot write in {self.root} ({exc.strerror})",
+                              "choose a writable --out folder") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise McugenError(f"{self.root} is in use by another mcugen process",
+                              "wait for it to finish, or choose another --out folder") from None
+        return handle
 
     def _check(self) -> None:
         if self.root.exists() and not self.root.is_dir():

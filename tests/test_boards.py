@@ -591,7 +591,7 @@ def test_the_firmware_project_can_be_moved_and_rebuilt(tmp_path):
     shutil.rmtree(moved / ".pio")
     text = "".join(p.read_text() for p in moved.rglob("*") if p.is_file() and p.suffix in (".ini", ".json", ".ld"))
     assert str(tmp_path) not in text and "mcugen-cortexm" in (moved / "platformio.ini").read_text()
-    env = dict(os.environ, **PIO_ENV, PLATFORMIO_CORE_DIR=str(pio_core_dir()))
+    env = dict(os.environ, **PIO_ENV, PLATFORMIO_CORE_DIR=str(pio_core_dir(moved)))
     proc = subprocess.run([sys.executable, "-m", "platformio", "run", "-d", str(moved)], capture_output=True,
                           text=True, env=env)
     assert proc.returncode == 0, proc.stdout[-2000:]

@@ -191,7 +191,7 @@ build_flags = {uart}
 """)
     # the offline platform links with PROJECT_DIR/link.ld
     shutil.copy(root / "board" / "link.ld", root / "link.ld")
-    env = dict(os.environ, **PIO_ENV, PLATFORMIO_CORE_DIR=str(pio_core_dir()))
+    env = dict(os.environ, **PIO_ENV, PLATFORMIO_CORE_DIR=str(pio_core_dir(root)))
     proc = subprocess.run([sys.executable, "-m", "platformio", "run", "-d", str(root)], capture_output=True,
                           text=True, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:]

@@ -41,7 +41,7 @@ def test_wheel_installed_in_a_fresh_venv_builds_tests_and_exports(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     shutil.copy(KWS, work / "kws.tflite")
-    env = dict(os.environ, MCUGEN_PIO_CORE_DIR=str(tmp_path / "pio-core"))
+    env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     mcugen = tmp_path / "venv" / "bin" / "mcugen"
     out = run([mcugen, "test", "kws.tflite", "--board", "host", "--samples", "2"], work, env)
