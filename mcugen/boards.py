@@ -30,6 +30,12 @@ class Board:
         return "qemu" in self.spec
 
     @property
+    def link(self) -> str:
+        """How the offline firmware talks to the host: its UART, or (emulated boards that say so)
+        QEMU's semihosting console."""
+        return self.spec.get("qemu", {}).get("link", "uart")
+
+    @property
     def offline(self) -> dict | None:
         return self.spec.get("offline")
 

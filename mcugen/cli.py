@@ -425,6 +425,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    from mcugen.outdir import release_locks
+
     try:
         return args.func(args)
     except McugenError as exc:
@@ -442,3 +444,5 @@ def main(argv=None) -> int:
         print(f"mcugen: internal error ({type(exc).__name__}: {exc}); rerun with MCUGEN_DEBUG=1 "
               "and report it with the model", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        release_locks()

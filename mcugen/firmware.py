@@ -109,6 +109,7 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     o = board.offline
     flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
     flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
+    flags += ["-DMCU_LINK_SEMIHOSTING"] if board.link == "semihosting" else []
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
         build=dict(cpu=board.core, fpu=FPUS.get(board.core, "") if board.fpu else "",

@@ -5,9 +5,10 @@ empty and has no manifest, or holds files the manifest does not list, is refused
 (mcugen-build.json) says which model file and board the folder holds a build of: building
 another model or for another board there, or flashing it to another board, is refused.
 
-One process at a time: the folder is locked (an advisory lock on its manifest, released when the
-process ends, however it ends) from the moment mcugen opens it, and a second process that wants
-the same folder is refused at once instead of writing between the first one's files.
+One process at a time: the folder is locked (an advisory lock on its manifest, released by
+release_locks() at the end of a command, or when the process ends, however it ends) from the
+moment mcugen opens it, and another process that wants the same folder is refused at once instead
+of writing between the first one's files.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from mcugen.errors import McugenError
 MANIFEST = ".mcugen-manifest"
 STAMP = "mcugen-build.json"
 SCRATCH_DIRS = (".build", ".pio")  # build products, recreated at will
+_HELD: dict[Path, object] = {}  # folder -> its locked manifest, open for as long as this process holds it
 
 
 class OutDir:
@@ -33,13 +35,15 @@ class OutDir:
             self._check()
         except McugenError:
             if not had_manifest:  # the user's folder is left as it was
+                _HELD.pop(self.root.resolve()).close()
                 (self.root / MANIFEST).unlink(missing_ok=True)
             raise
 
     def _take_lock(self):
         """The open manifest, locked for this process (None where the OS has no flock: Windows)."""
-        if sys.platform == "win32":
-            return None
+        key = self.root.resolve()
+        if sys.platform == "win32" or key in _HELD:
+            return _HELD.get(key)
         import fcntl
 
         if self.root.exists() and not self.root.is_dir():
@@ -56,6 +60,7 @@ class OutDir:
             handle.close()
             raise McugenError(f"{self.root} is in use by another mcugen process",
                               "wait for it to finish, or choose another --out folder") from None
+        _HELD[key] = handle
         return handle
 
     def _check(self) -> None:
@@ -117,6 +122,12 @@ class OutDir:
         path = self.root / name
         path.mkdir(parents=True, exist_ok=True)
         return path
+
+
+def release_locks() -> None:
+    """Let other processes have the folders this one used (the end of a command)."""
+    while _HELD:
+        _HELD.popitem()[1].close()
 
 
 def stamp_of(root: Path) -> dict | None:

@@ -1,7 +1,9 @@
-"""Emulated boards: boot firmware in QEMU with its UART on a TCP socket, talk to it with pyserial.
+"""Emulated boards: boot firmware in QEMU and talk to it.
 
-The socket is a server that waits for us (`wait=on`) so no boot output is lost; QEMU runs with
--icount shift=0, which makes SysTick counts repeat exactly run after run. QEMU is always killed.
+The firmware's link is the board's (`Board.link`): its UART, which QEMU puts on a TCP socket that
+pyserial opens (a server that waits for us, `wait=on`, so no boot output is lost), or QEMU's
+semihosting console, which is QEMU's own stdin/stdout. QEMU runs with -icount shift=0, which makes
+SysTick counts repeat exactly run after run. QEMU is always killed.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import serial
 
 from mcugen.boards import Board
 from mcugen.errors import McugenError
+from mcugen.transport import ProcessStream
 
 QEMU = "qemu-system-arm"
 
@@ -25,7 +28,7 @@ def _free_port() -> int:
 
 
 class QemuTarget:
-    """Context manager: a running QEMU and a pyserial stream to its first UART."""
+    """Context manager: a running QEMU and `stream`, a pyserial-like stream to the firmware's link."""
 
     def __init__(self, board: Board, elf, boot_timeout: float = 15.0):
         if not shutil.which(QEMU):
@@ -34,12 +37,21 @@ class QemuTarget:
         self.proc = None
         self.stream = None
 
+    def _command(self) -> list[str]:
+        return [QEMU, "-M", self.board.qemu["machine"], "-display", "none", "-monitor", "none",
+                "-icount", "shift=0", "-kernel", str(self.elf)]
+
     def __enter__(self):
+        if self.board.link == "semihosting":
+            self.stream = ProcessStream(self._command() + ["-semihosting-config", "enable=on,target=native",
+                                                           "-serial", "null"])
+            self.proc = self.stream.proc
+            return self
         port = _free_port()
-        cmd = [QEMU, "-M", self.board.qemu["machine"], "-display", "none", "-monitor", "none",
-               "-icount", "shift=0", "-kernel", str(self.elf),
-               "-chardev", f"socket,id=uart,host=127.0.0.1,port={port},server=on,wait=on",
-               "-serial", "chardev:uart"]
+        # nodelay: the target writes a reply a byte at a time, and Nagle's algorithm held all but the
+        # first byte back until our delayed ACK (40 ms per reply)
+        cmd = self._command() + ["-chardev", f"socket,id=uart,host=127.0.0.1,port={port},server=on,wait=on,"
+                                 "nodelay=on", "-serial", "chardev:uart"]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         deadline = time.monotonic() + self.boot_timeout
@@ -59,11 +71,11 @@ class QemuTarget:
         return self
 
     def close(self) -> None:
-        if self.stream is not None:
-            self.stream.close()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        if self.stream is not None:
+            self.stream.close()
 
     def __exit__(self, *exc):
         self.close()

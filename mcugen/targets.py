@@ -57,9 +57,9 @@ def require_port(board_id: str, port: str | None, stock: bool = False) -> None:
 def connect(board_id: str, program: Path, port: str | None = None, timeout: float = 0.5, stock: bool = False):
     """A Link to the target running `program`: the host process, QEMU, or a board on `port`."""
     if board_id == HOST:
-        from mcugen.transport import HostProcess
+        from mcugen.transport import ProcessStream
 
-        with HostProcess(program) as target:
+        with ProcessStream([program]) as target:
             yield Link(target, timeout=timeout, describe="the host executable")
             code = target.close()
         if code:

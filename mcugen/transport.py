@@ -1,28 +1,33 @@
 """Byte streams to a running target, all with pyserial's read(n) / write(b) interface.
 
-- HostProcess: the host build, talking the protocol on its stdin/stdout.
-- serial ports and QEMU's TCP socket are opened with pyserial itself (serial_for_url).
+- ProcessStream: a child process talking the protocol on its stdin/stdout: the host build, or QEMU
+  for a board whose link is semihosting (the firmware's console is QEMU's stdin/stdout).
+- serial ports and QEMU's TCP socket (boards whose link is their UART) are opened with pyserial
+  itself (serial_for_url).
 """
 from __future__ import annotations
 
 import os
 import selectors
 import subprocess
+from pathlib import Path
 
 from mcugen.errors import McugenError
 
 POLL = 0.05  # read() returns empty after this long without data, as a pyserial timeout would
 
 
-class HostProcess:
-    """Starts `executable` and exposes its stdin/stdout as a stream; close() always reaps it."""
+class ProcessStream:
+    """Starts `argv` and exposes its stdin/stdout as a stream; close() always reaps it.
+    `fix`: what to do when it cannot be started."""
 
-    def __init__(self, executable, env: dict | None = None):
+    def __init__(self, argv, env: dict | None = None, fix: str = "rebuild with mcugen build --board host"):
+        argv = [str(a) for a in argv]
         try:
-            self.proc = subprocess.Popen([str(executable)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, env=env, bufsize=0)
         except OSError as exc:
-            raise McugenError(f"cannot start {executable}: {exc}", "rebuild with mcugen build --board host") from None
+            raise McugenError(f"cannot start {argv[0]}: {exc}", fix) from None
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.proc.stdout, selectors.EVENT_READ)
 
@@ -31,7 +36,7 @@ class HostProcess:
             return b""
         data = os.read(self.proc.stdout.fileno(), n)
         if not data:
-            raise OSError(f"the host executable exited ({self._exit_reason()})")
+            raise OSError(f"{Path(self.proc.args[0]).name} exited ({self._exit_reason()})")
         return data
 
     def write(self, data: bytes) -> None:
@@ -39,7 +44,7 @@ class HostProcess:
             self.proc.stdin.write(data)
             self.proc.stdin.flush()
         except (BrokenPipeError, ValueError):
-            raise OSError(f"the host executable exited ({self._exit_reason()})") from None
+            raise OSError(f"{Path(self.proc.args[0]).name} exited ({self._exit_reason()})") from None
 
     def _exit_reason(self) -> str:
         code = self.proc.wait(timeout=5)

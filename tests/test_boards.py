@@ -29,7 +29,7 @@ from mcugen.passes.plan_memory import plan_memory
 from mcugen.pipeline import compile_model
 from mcugen.protocol import ACK, Link, encode
 from mcugen.qemu import QemuTarget
-from mcugen.transport import HostProcess
+from mcugen.transport import ProcessStream
 from mcugen.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
 from mcugen.ops._window import out_size
 from test_cli import assert_one_error_line, checked_report, run_cli
@@ -407,7 +407,7 @@ class NoisyLine:
 def test_corrupted_and_dropped_bytes_are_detected_and_retried_on_host(tmp_path):
     g = compile_model(MODELS / "tflm_micro_speech.tflite")
     result = build_host(g, tmp_path, "m")
-    with HostProcess(result.program) as target:
+    with ProcessStream([result.program]) as target:
         line = NoisyLine(target, seed=5, rate=0.002)
         link = Link(line, timeout=0.5, attempts=20)
         check_target(link.hello(), g, "host")

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 from conftest import MODELS
-from mcugen.outdir import OutDir
 from test_cli import assert_one_error_line, run_cli
 
 
@@ -31,8 +30,21 @@ def test_several_builds_at_once_all_succeed_and_validate(tmp_path):
 
 def test_a_folder_in_use_is_refused_and_left_whole(capsys, tmp_path):
     folder = tmp_path / "build"
-    held = OutDir(folder)  # another mcugen process holds it (the lock is per open file, so this works here too)
-    held.write("model.c", "/* being written */\n")
-    code, _, err = run_cli(capsys, "build", MODELS / "tflm_hello_world.tflite", "--board", "host", "--out", folder)
-    assert_one_error_line(code, err, f"{folder} is in use by another mcugen process")
-    assert (folder / "model.c").read_text() == "/* being written */\n"
+    holder = subprocess.Popen([sys.executable, "-c", f"""
+import sys
+from mcugen.outdir import OutDir
+OutDir({str(folder)!r}).write("model.c", "/* being written */\\n")
+print("holding", flush=True)
+sys.stdin.read()
+"""], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "holding\n"
+        code, _, err = run_cli(capsys, "build", MODELS / "tflm_hello_world.tflite", "--board", "host",
+                               "--out", folder)
+        assert_one_error_line(code, err, f"{folder} is in use by another mcugen process")
+        assert (folder / "model.c").read_text() == "/* being written */\n"
+    finally:
+        holder.communicate("")
+    # once the other process is done, the folder is this one's
+    code, _, _ = run_cli(capsys, "build", MODELS / "tflm_hello_world.tflite", "--board", "host", "--out", folder)
+    assert code == 0

@@ -21,6 +21,7 @@ static uint8_t person_arena[PERSON_ARENA_BYTES] __attribute__((aligned(16)));
 static void emit(const char *text, size_t n)
 {
     mcu_port_write((const uint8_t *)text, (uint32_t)n);
+    mcu_port_flush(); /* a port may buffer (QEMU's semihosting console does) */
 }
 #else
 #include <stdio.h>
