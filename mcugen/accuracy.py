@@ -7,9 +7,15 @@ Metrics are taken on real values (scale * (q - zero_point), float outputs as the
   L2r   ||y - r|| / ||r||  (relative L2 error)
   COS   y.r / (||y|| ||r||)
 r is the golden model's output, or the one-hot labels for the labelled output.
+
+Each sample is judged on its own (`judge`: its top-1 classes and the sums the metrics need), and the
+summary is computed from those per-sample records with exactly rounded sums (math.fsum), so it does
+not depend on the order or grouping of the samples: the shards of a run, merged, give the very
+numbers the single run gives.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -60,44 +66,70 @@ def classes_of(g: Graph) -> int:
 
 def _real(g: Graph, t: int, values: np.ndarray) -> np.ndarray:
     tensor = g.tensors[t]
-    v = values.astype(np.float64)
+    v = values.astype(np.float64).reshape(-1)
     if tensor.dtype != "float32" and tensor.quant is not None:
         v = tensor.quant.s * (v - tensor.quant.zp)
     return v
 
 
-def _metrics(y: np.ndarray, r: np.ndarray) -> dict:
-    """y, r: [samples, values] real numbers."""
+def _sums(y: np.ndarray, r: np.ndarray) -> dict:
+    """What the metrics need of one sample, y and r its real values."""
     d = y - r
-    norm_r, norm_y = np.linalg.norm(r), np.linalg.norm(y)
-    agree = np.argmax(y, axis=1) == np.argmax(r, axis=1) if y.shape[1] > 1 else np.ones(len(y), bool)
-    return dict(acc=float(agree.mean()), rmse=float(np.sqrt(np.mean(d ** 2))), mae=float(np.mean(np.abs(d))),
-                l2r=float(np.linalg.norm(d) / norm_r) if norm_r else float(np.linalg.norm(d) > 0),
-                cos=float((y * r).sum() / (norm_y * norm_r)) if norm_y * norm_r else float(np.array_equal(y, r)))
+    return dict(n=int(y.size), sq=math.fsum(d * d), abs=math.fsum(np.abs(d)), yy=math.fsum(y * y),
+                rr=math.fsum(r * r), yr=math.fsum(y * r))
 
 
-def output_metrics(g: Graph, results) -> list[dict]:
+def _top1(v: np.ndarray, classes: int) -> int:
+    return int(np.argmax(v[:classes]))
+
+
+def judge(g: Graph, values: list[np.ndarray], expected: list[np.ndarray], label: int | None) -> dict:
+    """One sample's record: per output the sums and whether the top-1 classes agree; with a label,
+    the target's and the golden model's top-1 class of output 0 and the sums against its one-hot."""
+    outputs = []
+    for t, got, want in zip(g.outputs, values, expected):
+        y, r = _real(g, t, got), _real(g, t, want)
+        width = int(g.tensors[t].shape[-1]) if g.tensors[t].shape else 1
+        agree = width <= 1 or _top1(y, width) == _top1(r, width)
+        outputs.append(dict(_sums(y, r), agree=bool(agree)))
+    record = dict(metrics=outputs)
+    if label is not None:
+        classes = classes_of(g)
+        y = _real(g, g.outputs[0], values[0])[:classes]
+        record.update(label=int(label), top1=_top1(y, classes), golden_top1=_top1(expected[0].reshape(-1), classes),
+                      vs_label=_sums(y, np.eye(classes)[label]))
+    return record
+
+
+def _metrics(records: list[dict], agree: list[bool]) -> dict:
+    total = {k: math.fsum(r[k] for r in records) for k in ("n", "sq", "abs", "yy", "rr", "yr")}
+    n, norm = total["n"], math.sqrt(total["yy"]) * math.sqrt(total["rr"])
+    return dict(acc=sum(agree) / len(agree), rmse=math.sqrt(total["sq"] / n) if n else 0.0,
+                mae=total["abs"] / n if n else 0.0,
+                l2r=math.sqrt(total["sq"]) / math.sqrt(total["rr"]) if total["rr"] else float(total["sq"] > 0),
+                cos=total["yr"] / norm if norm else float(total["sq"] == 0))
+
+
+def output_metrics(judged: list[dict], names: list[str]) -> list[dict]:
     """Per output: the target's outputs against the golden model's."""
-    rows = []
-    for k, t in enumerate(g.outputs):
-        y = np.stack([_real(g, t, r.values[k]).reshape(-1) for r in results])
-        ref = np.stack([_real(g, t, r.expected[k]).reshape(-1) for r in results])
-        rows.append(dict(output=k, name=g.tensors[t].name, reference="golden", **_metrics(y, ref)))
-    return rows
+    return [dict(output=k, name=name, reference="golden",
+                 **_metrics([j["metrics"][k] for j in judged], [j["metrics"][k]["agree"] for j in judged]))
+            for k, name in enumerate(names)]
 
 
-def accuracy(g: Graph, results, labels: np.ndarray) -> dict:
-    classes = classes_of(g)
-    t = g.outputs[0]
-    target = np.array([int(np.argmax(r.values[0].reshape(-1, classes)[0])) for r in results])
-    golden = np.array([int(np.argmax(r.expected[0].reshape(-1, classes)[0])) for r in results])
+def accuracy(judged: list[dict], classes: int) -> dict | None:
+    """Top-1 accuracy and the confusion matrix of labelled samples (None without labels)."""
+    if not judged or "label" not in judged[0]:
+        return None
+    labels = [j["label"] for j in judged]
     confusion = np.zeros((classes, classes), dtype=np.int64)
-    np.add.at(confusion, (labels, target), 1)
-    y = np.stack([_real(g, t, r.values[0]).reshape(-1)[:classes] for r in results])
-    one_hot = np.eye(classes)[labels]
-    return dict(output=0, classes=classes, samples=len(labels),
-                top1_target=float(np.mean(target == labels)), top1_golden=float(np.mean(golden == labels)),
-                confusion=confusion.tolist(), vs_labels=_metrics(y, one_hot))
+    np.add.at(confusion, (labels, [j["top1"] for j in judged]), 1)
+    n = len(judged)
+    return dict(output=0, classes=classes, samples=n,
+                top1_target=sum(j["top1"] == j["label"] for j in judged) / n,
+                top1_golden=sum(j["golden_top1"] == j["label"] for j in judged) / n,
+                confusion=confusion.tolist(),
+                vs_labels=_metrics([j["vs_label"] for j in judged], [j["top1"] == j["label"] for j in judged]))
 
 
 def format_accuracy(acc: dict | None, metrics: list[dict]) -> str:

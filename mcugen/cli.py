@@ -24,7 +24,7 @@ def progress(done: int, total: int) -> None:
     if sys.stderr.isatty():
         end = "\n" if done == total else ""
         print(f"\r  sample {done}/{total}", end=end, file=sys.stderr, flush=True)
-    elif done == total or done % 10 == 0:
+    elif done == total or done % max(10, total // 20) == 0:
         print(f"  sample {done}/{total}", file=sys.stderr, flush=True)
 
 
@@ -72,12 +72,14 @@ def cmd_inspect(args) -> int:
     from mcugen.pipeline import read
 
     summary = summarize(read(args.model))
+    if summary["supported"]:
+        summary["oracle"] = _oracle_name(Path(args.model))
     print(json.dumps(summary, indent=2) if args.json else format_text(summary, args.model))
     return 0 if summary["supported"] else EXIT_ERROR
 
 
 def cmd_run(args) -> int:
-    from mcugen.compare import load_samples
+    from mcugen.dataset import load_samples
     from mcugen.pipeline import lower
 
     out_path = Path(args.output)
@@ -89,7 +91,7 @@ def cmd_run(args) -> int:
     dump = Path(args.dump_layers) if args.dump_layers else None
     if dump and dump.exists() and any(dump.iterdir()) and not args.force:
         raise McugenError(f"{dump} is not empty", "choose an empty directory or pass --force")
-    samples, stacked = load_samples(g, Path(args.data))
+    samples = load_samples(g, Path(args.data))
     if dump and len(samples) > 1:
         raise McugenError(f"{args.data} holds {len(samples)} samples; --dump-layers writes one sample's layers",
                           "pass a file with one sample")
@@ -102,7 +104,7 @@ def cmd_run(args) -> int:
         dump.mkdir(parents=True, exist_ok=True)
     runner = golden.Runner(g)
     results = [runner.run(xs, on_tensor=write_layer if dump else None) for xs in samples]
-    outputs = [np.stack(ys) if stacked else ys[0] for ys in zip(*results)]
+    outputs = [np.stack(ys) if samples.stacked else ys[0] for ys in zip(*results)]
     _write_npz_atomically(out_path, {f"output_{k}": y for k, y in enumerate(outputs)})
     print(f"wrote {len(outputs)} output(s) of {len(samples)} sample(s) to {out_path}"
           + (f" and {len(g.ops)} layer tensors to {dump}/" if dump else ""))
@@ -110,19 +112,25 @@ def cmd_run(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from mcugen.compare import compare_with_tflm, load_samples, random_inputs
+    from mcugen.compare import compare_with_oracle, random_inputs
+    from mcugen.dataset import load_samples
     from mcugen.pipeline import lower
 
     g = lower(args.model, tuple(args.outputs))
-    samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
+    samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
     source = args.data or f"random inputs, seed {args.seed}"
-    print(f"comparing golden model with TFLM on {len(samples)} sample(s) ({source}){_steps(g, None)}",
+    print(f"comparing golden model with its oracle on {len(samples)} sample(s) ({source}){_steps(g, None)}",
           file=sys.stderr)
-    mismatch = compare_with_tflm(g, Path(args.model), samples, progress=progress)
+    which, mismatch = compare_with_oracle(g, Path(args.model), samples, progress=progress)
+    if which != "TFLM":
+        print(f"oracle: {which}", file=sys.stderr)
     if mismatch:
         print(mismatch)
+        if which != "TFLM" and mismatch.opcode == "FULLY_CONNECTED" and mismatch.max_abs_diff == 1:
+            print("  (LiteRT's reference FULLY_CONNECTED rounds once, TFLM's and mcugen's twice: it may differ by 1)")
         return EXIT_MISMATCH
-    print(f"bit-exact on {len(samples)} sample(s): all {len(g.ops)} layer outputs equal TFLM's")
+    print(f"bit-exact on {len(samples)} sample(s): all {len(g.ops)} layer outputs equal "
+          f"{'TFLM' if which == 'TFLM' else 'LiteRT BUILTIN_REF'}'s")
     return 0
 
 
@@ -230,8 +238,8 @@ def cmd_export(args) -> int:
 
 def cmd_test(args) -> int:
     from mcugen.boards import HOST, load_board
-    from mcugen.compare import load_samples, random_inputs
-    from mcugen.pipeline import compile_model
+    from mcugen.compare import random_inputs
+    from mcugen.dataset import load_samples, require_independent, slices
     from mcugen.targets import check_board, require_port
     from mcugen.validate import run_on_target
 
@@ -246,52 +254,129 @@ def cmd_test(args) -> int:
     builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
     if not builds_here:
         require_port(args.board, args.port, args.stock)
+        if args.jobs > 1:
+            raise McugenError(f"--jobs {args.jobs} needs as many targets, and a real board is one",
+                              "drop --jobs (or validate on --board host or an emulated board)")
     g = _compile(args)
-    samples = load_samples(g, Path(args.data))[0] if args.data else random_inputs(g, args.samples, args.seed)
+    samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
+    if args.shard or args.jobs > 1:
+        require_independent(g, args.reset_every, f"--shard {args.shard}" if args.shard else f"--jobs {args.jobs}")
+    chosen = range(len(samples))
+    if args.shard:
+        k, n = args.shard
+        chosen = slices(chosen, n, args.reset_every, bool(g.variables))[k - 1]
+        if not len(chosen):
+            raise McugenError(f"shard {k}/{n} of {len(samples)} sample(s) is empty", "use fewer shards")
     labels = None
     if args.labels:
         from mcugen.accuracy import classes_of, load_labels
 
         labels = load_labels(Path(args.labels), len(samples), classes_of(g))
+    oracle = _check_golden(g, Path(args.model), samples[chosen.start])
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
         if builds_here:
             result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build", g)
             program, sizes = result.program, _sizes(result)
         else:
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
-        print(f"validating {len(samples)} sample(s) on {args.board} "
-              f"({args.data or f'random inputs, seed {args.seed}'}){_steps(g, args.reset_every)}", file=sys.stderr)
-        info, results = run_on_target(args.board, program, g, samples, port=args.port, timeout=args.timeout,
-                                      stock=args.stock, reset_every=args.reset_every,
-                                      profile=args.profile, on_sample=lambda r: print(r.line(len(samples)),
-                                                                                      flush=True))
-    passed = sum(r.passed for r in results)
-    unit = results[0].unit
+        where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \
+            f"{len(samples)} sample(s)"
+        jobs = f" on {args.jobs} targets at once" if args.jobs > 1 else ""
+        print(f"validating {where} on {args.board}{jobs} ({args.data or f'random inputs, seed {args.seed}'})"
+              f"{_steps(g, args.reset_every)}", file=sys.stderr)
+        with _progress_bar(len(chosen)) as bar:
+            def on_sample(r):
+                bar.update()
+                if bar.disable and len(chosen) > SAMPLE_LINES:
+                    progress(bar.n, len(chosen))
+                if len(chosen) <= SAMPLE_LINES or not r.passed:
+                    bar.write(r.line(len(samples)))
+
+            info, results = run_on_target(args.board, program, g, samples, port=args.port, timeout=args.timeout,
+                                          stock=args.stock, reset_every=args.reset_every, profile=args.profile,
+                                          on_sample=on_sample, indices=chosen, jobs=args.jobs, labels=labels)
+    from mcugen.json_reports import test_report
+
+    report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
+                         seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
+                         oracle=oracle)
     if args.profile:
         from mcugen.report import layer_table, write_layer_picture
 
-        counts = [[unit.count(c) for c in r.layer_cycles] for r in results]
-        print(layer_table(g, counts, unit.name))
+        counts = [s["layer_times"] for s in report["per_sample"]]
+        print(layer_table(g, counts, report["time_unit"]))
         if args.json:
-            picture = write_layer_picture(g, counts, unit.name, Path(args.json).with_suffix(".layers.png"))
+            picture = write_layer_picture(g, counts, report["time_unit"], Path(args.json).with_suffix(".layers.png"))
             print(f"wrote {picture}")
-    from mcugen.accuracy import accuracy, format_accuracy, output_metrics
-
-    metrics = output_metrics(g, results)
-    acc = accuracy(g, results, labels) if labels is not None else None
-    if acc or passed < len(results):
-        print(format_accuracy(acc, metrics))
     if args.json:
-        from mcugen.json_reports import test_report
+        _write_json(Path(args.json), report)
+    return _verdict(report)
 
-        _write_json(Path(args.json), test_report(g, Path(args.model).name, args.board, results, sizes,
-                                                 data=args.data, seed=None if args.data else args.seed,
-                                                 accuracy=acc, metrics=metrics))
-    if passed == len(results):
-        print(f"bit-exact on {len(results)} sample(s) on {args.board}")
+
+SAMPLE_LINES = 20  # a run of more samples shows a progress bar, and a line only for a sample that differs
+
+
+def _progress_bar(total: int):
+    from tqdm import tqdm
+
+    # without a terminal (CI logs) `progress` prints plain lines instead of a redrawn bar
+    return tqdm(total=total, unit="sample", file=sys.stderr, disable=total <= 1 or not sys.stderr.isatty(),
+                dynamic_ncols=True, leave=False)
+
+
+def _verdict(report: dict) -> int:
+    """What `test` and `report merge` print after the samples: accuracy, metrics, the outcome."""
+    from mcugen.accuracy import format_accuracy
+
+    total = report["passed"] + report["failed"]
+    if report["accuracy"] or report["failed"]:
+        print(format_accuracy(report["accuracy"], report["metrics"]))
+    spread = report["inference"]
+    print(f"  time per inference: min {spread['min']:,.0f} / median {spread['median']:,.0f} / max {spread['max']:,.0f} "
+          f"{report['time_unit']}; golden model checked against {report['oracle']}")
+    if report["failed"] == 0:
+        print(f"bit-exact on {total} sample(s) on {report['board']}")
         return 0
-    print(f"{len(results) - passed} of {len(results)} sample(s) differ from the golden model on {args.board}")
+    print(f"{report['failed']} of {total} sample(s) differ from the golden model on {report['board']}")
     return EXIT_MISMATCH
+
+
+def _oracle_name(model: Path) -> str:
+    """What mcugen checks the golden model against for this model, and why not TFLM."""
+    from mcugen.oracle import oracle_for
+
+    try:
+        oracle, which = oracle_for(model)
+    except McugenError as exc:  # the oracles are not installed
+        return f"none ({exc.problem})"
+    if oracle is not None:
+        oracle.close()
+    return which if oracle is not None else f"none ({which})"
+
+
+def _check_golden(g, model: Path, inputs: list) -> str:
+    """Check the golden model against its oracle on one sample before validating a target against it:
+    the oracle's name (and why it is not TFLM), or why none could run the model."""
+    from mcugen import golden
+    from mcugen.compare import differences
+    from mcugen.oracle import oracle_for
+
+    try:
+        oracle, which = oracle_for(model)
+    except McugenError as exc:  # the oracles are not installed
+        return f"no oracle ({exc.problem})"
+    if oracle is None:
+        print(f"mcugen: warning: no oracle runs this model, so the golden model is unconfirmed ({which})",
+              file=sys.stderr)
+        return f"no oracle ({which})"
+    ours = golden.Runner(g).run(inputs)
+    theirs = oracle.run(inputs, len(g.outputs))
+    worst = max(differences(a, b.reshape(a.shape).astype(a.dtype))[1] for a, b in zip(ours, theirs))
+    fc_rounding = oracle.name != "TFLM" and any(op.opcode == "FULLY_CONNECTED" for op in g.ops)
+    if worst and not (fc_rounding and worst <= 1):
+        raise McugenError(f"the golden model differs from {which} on the first sample (max |diff| {worst})",
+                          "run mcugen compare to find the layer, and report it with the model")
+    return f"{which} on the first sample"
 
 
 def _sizes(result) -> dict:
@@ -324,6 +409,36 @@ def _sample_count(text: str) -> int:
     return value
 
 
+def _job_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of jobs from 1 to 64")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    from mcugen.dataset import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def cmd_report_merge(args) -> int:
+    from mcugen.json_reports import merge, read_test_report
+
+    out = Path(args.json)
+    _refuse_overwrite(out, args.force)
+    merged = merge([(path, read_test_report(Path(path))) for path in args.reports])
+    _write_json(out, merged)
+    print(f"merged {len(args.reports)} shard report(s) of {merged['model']} on {merged['board']} into {out}")
+    return _verdict(merged)
+
+
 DATA_HELP = (".npz of inputs (input_0, … or input names), or .npy for a one-input model; "
              "each shaped like its input, optionally with a leading sample axis (for a stateful model: "
              "the time axis, one step per sample)")
@@ -331,10 +446,17 @@ STEPS_HELP = ("samples run in order as consecutive steps: a stateful model (LSTM
               "keeps its state from one to the next")
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line too, like every other error."""
+
+    def error(self, message):
+        self.exit(EXIT_ERROR, f"mcugen: error: {message}; see {self.prog} --help\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcugen", description=__doc__)
+    parser = _Parser(prog="mcugen", description=__doc__)
     parser.add_argument("--version", action="version", version=f"mcugen {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("inspect", help="describe a model and say whether mcugen supports it")
     p.add_argument("model")
@@ -414,7 +536,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds one inference may take")
     p.add_argument("--port", help="serial port of a real board (or socket://host:port)")
+    p.add_argument("--jobs", type=_job_count, default=1, metavar="N",
+                   help="run N targets at once (host processes or QEMU instances of the one firmware), each "
+                        "taking a contiguous slice of the samples; the report is the one a single target gives")
+    p.add_argument("--shard", type=_shard, metavar="K/N",
+                   help="validate only the K-th of N slices of the samples (K = 1..N); `mcugen report merge` "
+                        "joins the N reports (--json) into the report of the whole run")
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("report", help="work with test reports")
+    actions = p.add_subparsers(dest="action", required=True)
+    m = actions.add_parser("merge", help="join the --json reports of the shards of one run (mcugen test --shard)")
+    m.add_argument("reports", nargs="+", metavar="REPORT.json")
+    m.add_argument("--json", metavar="REPORT", required=True, help="write the merged report here")
+    m.add_argument("--force", action="store_true", help="overwrite an existing report")
+    m.set_defaults(func=cmd_report_merge)
 
     p = sub.add_parser("flash", help="put a built firmware on the board (emulated boards: boot it in QEMU)")
     board_args(p, model=False)

@@ -1,4 +1,5 @@
-"""Golden model vs TFLM, tensor by tensor, to find the first layer that differs."""
+"""Golden model vs its oracle (TFLM, or LiteRT BUILTIN_REF where TFLM cannot run the model), tensor by
+tensor, to find the first layer that differs."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ import numpy as np
 from mcugen import golden
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
-from mcugen.oracle import Tflm
+from mcugen.oracle import oracle_for
 
 
 @dataclass
@@ -64,78 +65,30 @@ def differences(ours: np.ndarray, theirs: np.ndarray) -> tuple[int, float]:
     return int(np.count_nonzero(diff)), int(diff.max(initial=0))
 
 
-def load_samples(g: Graph, path: Path) -> tuple[list[list[np.ndarray]], bool]:
-    """Samples for `run`, `compare` and `test`, from one file, checked before any work is done:
-    - an .npz with one array per model input, named input_0, input_1, … or by the input's tensor
-      name (every array must name an input);
-    - or, for a one-input model, an .npy.
-    Each array is shaped like its input, or has a leading sample axis ([N, *shape]), or, for a
-    batch-1 input, holds N samples along the batch ([N, *shape[1:]]). Returns the samples and
-    whether the file had a sample axis."""
-    fix = "save inputs with numpy.savez(path, input_0=array, …)" + (
-        " or numpy.save for this one-input model" if len(g.inputs) == 1 else "")
-    try:
-        data = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise McugenError(f"{path}: no such file", "check the path of the input data") from None
-    except (OSError, ValueError, EOFError) as exc:
-        raise McugenError(f"{path}: cannot read as .npz or .npy ({exc})", fix) from None
-    if isinstance(data, np.ndarray):
-        if len(g.inputs) != 1:
-            raise McugenError(f"{path}: one array for a model with {len(g.inputs)} inputs", fix)
-        arrays = {"input_0": data}
-    else:
-        arrays = {key: data[key] for key in data.files}
-    names = {g.tensors[idx].name: k for k, idx in enumerate(g.inputs)}
-    for k in range(len(g.inputs)):
-        if names.setdefault(f"input_{k}", k) != k and f"input_{k}" in arrays:
-            # Keras names its inputs input_1, input_2, …: the key could mean either input
-            raise McugenError(f"{path}: 'input_{k}' is both input {k} and the name of input {names[f'input_{k}']}",
-                              "key the arrays by input name only")
-    unknown = sorted(set(arrays) - set(names))
-    if unknown:
-        raise McugenError(f"{path}: array '{unknown[0]}' names no input of the model",
-                          f"name arrays input_0 … input_{len(g.inputs) - 1} or by input name")
-    per_input, stacked = [], False
-    for k, idx in enumerate(g.inputs):
-        t = g.tensors[idx]
-        keys = [key for key in arrays if names[key] == k]
-        if len(keys) != 1:
-            raise McugenError(f"{path}: {'no array' if not keys else 'two arrays'} for input {k} ('{t.name}')", fix)
-        given = arrays[keys[0]]
-        if given.dtype != np.dtype(t.dtype):
-            a = None
-        elif tuple(given.shape) == t.shape:
-            a = given[None]
-        elif tuple(given.shape[1:]) == t.shape:
-            a, stacked = given, True
-        elif t.shape and t.shape[0] == 1 and given.ndim == len(t.shape) and tuple(given.shape[1:]) == t.shape[1:]:
-            a, stacked = given[:, None], True
-        else:
-            a = None
-        if a is None or len(a) == 0:
-            raise McugenError(f"{path}: '{keys[0]}' is {golden.describe(str(given.dtype), given.shape)}, input {k} "
-                              f"needs {golden.describe(t.dtype, t.shape)} or [N, …] of it (N >= 1)",
-                              "quantize with the input's scale and zero point" if t.dtype != "float32"
-                              else "save the model's float32 inputs as they are")
-        per_input.append(a)
-    count = {len(a) for a in per_input}
-    if len(count) != 1:
-        raise McugenError(f"{path}: inputs have different sample counts {sorted(count)}",
-                          "give every input the same number of samples")
-    return [[a[s] for a in per_input] for s in range(count.pop())], stacked
+def compare_with_tflm(g: Graph, model_path: Path, samples, progress=None) -> Mismatch | None:
+    """Golden vs TFLM itself (tests: the target, bit for bit); McugenError where TFLM refuses the model."""
+    from mcugen.oracle import Tflm
+
+    return compare_layers(g, Tflm(model_path, preserve_all_tensors=True), samples, progress)
 
 
-def compare_with_tflm(g: Graph, model_path: Path, samples: list[list[np.ndarray]],
-                      progress=None) -> Mismatch | None:
-    tflm = Tflm(model_path, preserve_all_tensors=True)
+def compare_with_oracle(g: Graph, model_path: Path, samples, progress=None) -> tuple[str, Mismatch | None]:
+    """(which oracle and why, the first mismatch or None); McugenError where no oracle runs the model."""
+    oracle, which = oracle_for(model_path, preserve_all_tensors=True)
+    if oracle is None:
+        raise McugenError(f"no oracle can run this model to check the golden model against: {which}",
+                          "mcugen test still validates the target against the golden model")
+    return which, compare_layers(g, oracle, samples, progress)
+
+
+def compare_layers(g: Graph, oracle, samples, progress=None) -> Mismatch | None:
     producers = {out: op for op in g.ops for out in op.outputs}
     runner = golden.Runner(g)
     for s, inputs in enumerate(samples):
         seen: list[tuple[int, np.ndarray]] = []
         runner.run(inputs, on_tensor=lambda idx, v, seen=seen: seen.append((idx, v)))
-        tflm.run(inputs, len(g.outputs))
-        for (idx, ours), theirs in zip(seen, tflm.tensors([idx for idx, _ in seen])):
+        oracle.run(inputs, len(g.outputs))
+        for (idx, ours), theirs in zip(seen, oracle.tensors([idx for idx, _ in seen])):
             theirs = theirs.reshape(ours.shape)
             differing, worst = differences(ours, theirs.astype(ours.dtype))
             if differing:

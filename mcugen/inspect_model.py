@@ -85,6 +85,7 @@ def format_text(s: dict, path: str) -> str:
                  f"{t['weight_bytes']:,} weight bytes")
     if s["supported"]:
         lines.append("verdict  supported")
+        lines.append(f"oracle   {s['oracle']}")
     else:
         lines.append(f"verdict  not supported ({len(s['problems'])} problem(s)):")
         lines += [f"  - {p}" for p in s["problems"]]

@@ -4,6 +4,9 @@ TFLM (tflite_micro.runtime.Interpreter) is the target, bit for bit. LiteRT is
 used only with OpResolverType.BUILTIN_REF: its default XNNPACK path rounds
 differently, and even its reference FULLY_CONNECTED requantizes in float
 (single rounding), so it can differ from TFLM by 1 LSB per FC layer.
+
+`oracle_for` picks the oracle for a model: TFLM, or, where TFLM cannot run it (no
+kernel for an op, as int8 TILE), LiteRT BUILTIN_REF, saying why in TFLM's own words.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import faulthandler
 import importlib.util
 import multiprocessing
 import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -20,28 +24,48 @@ from mcugen.errors import McugenError
 
 
 @contextlib.contextmanager
-def _quiet_stderr():
-    """TFLM prints allocation chatter on fd 2; keep the user's terminal clean."""
+def _quiet_stderr(said: list | None = None):
+    """TFLM prints allocation chatter, and its reasons for refusing a model, on fd 2: keep the
+    user's terminal clean, and the lines in `said`."""
     saved = os.dup(2)
-    with open(os.devnull, "w") as null:
-        os.dup2(null.fileno(), 2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
         try:
             yield
         finally:
             os.dup2(saved, 2)
             os.close(saved)
+            if said is not None:
+                sink.seek(0)
+                said += [line.strip() for line in sink.read().decode(errors="replace").splitlines() if line.strip()]
+
+
+ARENA_TOO_SMALL = ("Failed to resize buffer", "Failed to allocate memory", "arena size is too small",
+                   "Failed to allocate tail memory")
+MAX_ARENA = 1 << 31
 
 
 class TflmInProcess:
-    """TFLM's Python interpreter in this process: for timing it, and inside TflmWorker."""
+    """TFLM's Python interpreter in this process: for timing it, and inside Tflm's child. An arena
+    too small for the model (the first try: 8 MiB or 16x the file) is retried four times larger."""
 
     def __init__(self, content: bytes, preserve_all_tensors: bool = False):
         from tflite_micro import runtime
         config = (runtime.InterpreterConfig.kPreserveAllTensors if preserve_all_tensors
                   else runtime.InterpreterConfig.kAllocationRecording)
-        with _quiet_stderr():
-            self._it = runtime.Interpreter.from_bytes(
-                content, arena_size=max(8 << 20, 16 * len(content)), intrepreter_config=config)
+        arena = max(8 << 20, 16 * len(content))
+        while True:
+            said: list[str] = []
+            try:
+                with _quiet_stderr(said):
+                    self._it = runtime.Interpreter.from_bytes(content, arena_size=arena, intrepreter_config=config)
+                return
+            except RuntimeError as exc:
+                reasons = [line for line in said if "RecordingMicroAllocator" not in line] or [str(exc)]
+                if any(m in line for line in reasons for m in ARENA_TOO_SMALL) and arena * 4 <= MAX_ARENA:
+                    arena *= 4
+                    continue
+                raise RuntimeError("; ".join(dict.fromkeys(reasons))) from None
 
     def run(self, inputs, n_outputs: int) -> list[np.ndarray]:
         for k, x in enumerate(inputs):
@@ -62,7 +86,7 @@ def _serve(conn, parent_end, content: bytes, preserve_all_tensors: bool) -> None
         tflm = TflmInProcess(content, preserve_all_tensors)
         conn.send(("ok", None))
     except Exception as exc:  # noqa: BLE001 - TFLM reports a refused model as RuntimeError, or worse
-        conn.send(("error", f"TFLM refuses this model ({exc})"))
+        conn.send(("error", f"TFLM refuses this model: {exc}"))
         return
     while True:
         try:
@@ -84,6 +108,8 @@ def _require_tflm() -> None:
 class Tflm:
     """TFLM in a child process, so that a model TFLM crashes on (it does, on some invalid files)
     ends the child with a signal instead of mcugen. Refusals and crashes are McugenErrors."""
+
+    name = "TFLM"
 
     def __init__(self, model: Path | bytes, preserve_all_tensors: bool = False):
         _require_tflm()
@@ -134,18 +160,52 @@ class Tflm:
 
 
 class LiteRtRef:
-    def __init__(self, model: Path | bytes):
+    """LiteRT's reference kernels (BUILTIN_REF). Refusals are McugenErrors in LiteRT's words."""
+
+    name = "LiteRT BUILTIN_REF"
+
+    def __init__(self, model: Path | bytes, preserve_all_tensors: bool = False):
         try:
             from ai_edge_litert.interpreter import Interpreter, OpResolverType
         except ImportError:
             raise McugenError("LiteRT is not installed", "pip install ai-edge-litert") from None
         content = model if isinstance(model, bytes) else Path(model).read_bytes()
-        self._it = Interpreter(model_content=content, num_threads=1,
-                               experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-        self._it.allocate_tensors()
+        try:
+            with _quiet_stderr():
+                self._it = Interpreter(model_content=content, num_threads=1,
+                                       experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
+                                       experimental_preserve_all_tensors=preserve_all_tensors)
+                self._it.allocate_tensors()
+        except (RuntimeError, ValueError) as exc:
+            raise McugenError(f"LiteRT refuses this model: {str(exc).strip().splitlines()[0]}",
+                              "check the model with `mcugen inspect`") from None
 
-    def run(self, inputs) -> list[np.ndarray]:
+    def run(self, inputs, n_outputs: int | None = None) -> list[np.ndarray]:
         for d, x in zip(self._it.get_input_details(), inputs):
             self._it.set_tensor(d["index"], x)
-        self._it.invoke()
+        try:
+            self._it.invoke()
+        except RuntimeError as exc:
+            raise McugenError(f"LiteRT failed to run this model: {str(exc).strip().splitlines()[0]}",
+                              "check the model with `mcugen inspect`") from None
         return [self._it.get_tensor(d["index"]).copy() for d in self._it.get_output_details()]
+
+    def tensors(self, indices) -> list[np.ndarray]:
+        return [self._it.get_tensor(i).copy() for i in indices]
+
+    def close(self) -> None:
+        self._it = None
+
+
+def oracle_for(model: Path, preserve_all_tensors: bool = False):
+    """(the oracle, what it is and why): TFLM, or LiteRT BUILTIN_REF where TFLM refuses the model
+    (its reason said), or (None, why neither can run it). Without TFLM installed: McugenError."""
+    _require_tflm()
+    try:
+        return Tflm(model, preserve_all_tensors), "TFLM"
+    except McugenError as exc:
+        tflm_said = exc.problem
+    try:
+        return LiteRtRef(model, preserve_all_tensors), f"LiteRT BUILTIN_REF ({tflm_said})"
+    except McugenError as exc:
+        return None, f"{tflm_said}; {exc.problem}"

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from mcugen import golden
+from mcugen.accuracy import judge
 from mcugen.compare import differences
+from mcugen.dataset import slices
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.protocol import Link, TargetInfo
@@ -77,7 +81,7 @@ class SampleResult:
     layer_cycles: list[int] = field(default_factory=list)
     unit: TimeUnit | None = None
     values: list[np.ndarray] = field(default_factory=list, repr=False)  # the target's outputs
-    expected: list[np.ndarray] = field(default_factory=list, repr=False)  # the golden model's
+    judged: dict = field(default_factory=dict, repr=False)  # accuracy.judge: what the metrics need
 
     @property
     def time(self) -> int:
@@ -125,23 +129,28 @@ def expected_seconds(g: Graph, board_id: str) -> float:
     return instructions / rate
 
 
-def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock: str, timeout: float,
+def run_samples(link: Link, g: Graph, samples, *, clock: str, timeout: float,
                 seconds: float = 1.0, profile: bool = False, on_sample=None,
-                unit: TimeUnit | None = None, reset_every: int | None = None) -> list[SampleResult]:
-    """Validate each sample; `timeout` bounds one inference (its retries included), `seconds`
-    is a guess of its wall time (expected_seconds).
+                unit: TimeUnit | None = None, reset_every: int | None = None, indices: range | None = None,
+                labels=None) -> list[SampleResult]:
+    """Validate samples[s] for s in `indices` (all by default); `timeout` bounds one inference (its
+    retries included), `seconds` is a guess of its wall time (expected_seconds); `labels` (one class
+    per sample, or None) go into each sample's judgement (accuracy.judge).
 
     Samples are consecutive steps: a stateful model keeps its state from one to the next, on the
     target as in the golden model, both starting from the boot state (the target is reset first:
-    a real board keeps its state from an earlier run) and both reset before every `reset_every`-th."""
+    a real board keeps its state from an earlier run) and both reset before every sample whose
+    index is a multiple of `reset_every`."""
     results = []
     # real units: quantized outputs are scaled, float outputs already are real values
     scales = [g.tensors[t].quant.s if g.tensors[t].quant and g.tensors[t].dtype != "float32" else 1.0
               for t in g.outputs]
     runner = golden.Runner(g)
     link.reset()
-    for s, inputs in enumerate(samples):
-        if s and reset_every and s % reset_every == 0:
+    indices = range(len(samples)) if indices is None else indices
+    for s in indices:
+        inputs = samples[s]
+        if s != indices.start and reset_every and s % reset_every == 0:
             link.reset()
             runner.reset()
         expected = runner.run(inputs)
@@ -155,7 +164,8 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
             values.append(got)
             passed &= got.tobytes() == want.tobytes()  # floats too: the same bit patterns
         layers = link.layer_cycles(len(g.ops)) if profile else []
-        results.append(SampleResult(s, passed, cycles, clock, diffs, layers, unit, values, expected))
+        judged = judge(g, values, expected, None if labels is None else labels[s])
+        results.append(SampleResult(s, passed, cycles, clock, diffs, layers, unit, values, judged))
         if on_sample:
             on_sample(results[-1])
     return results
@@ -163,14 +173,34 @@ def run_samples(link: Link, g: Graph, samples: list[list[np.ndarray]], *, clock:
 
 def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None = None,
                   timeout: float = 120.0, profile: bool = False, on_sample=None, stock: bool = False,
-                  reset_every: int | None = None) -> tuple[TargetInfo, list[SampleResult]]:
-    """Connect (starting the host process or QEMU when needed), check the handshake, validate."""
+                  reset_every: int | None = None, indices: range | None = None, jobs: int = 1,
+                  labels=None) -> tuple[TargetInfo, list[SampleResult]]:
+    """Connect (starting the host process or QEMU when needed), check the handshake, validate
+    samples[s] for s in `indices` (all by default). `jobs`: that many targets at once (host
+    processes or QEMU instances of the same program), each taking a contiguous slice of the
+    samples (dataset.slices); the results come back in sample order, as one target gives them."""
     from mcugen.targets import connect
 
-    with connect(board_id, program, port, stock=stock) as link:
-        info = link.hello()
-        check_target(info, g, link.describe)
-        results = run_samples(link, g, samples, clock=info.clock, timeout=timeout,
-                              seconds=expected_seconds(g, board_id), profile=profile, on_sample=on_sample,
-                              unit=TimeUnit.of(info.clock, board_id), reset_every=reset_every)
-    return info, results
+    indices = range(len(samples)) if indices is None else indices
+    lock = threading.Lock()
+
+    def run(part: range):
+        with connect(board_id, program, port, stock=stock) as link:
+            info = link.hello()
+            check_target(info, g, link.describe)
+            return info, run_samples(link, g, samples, clock=info.clock, timeout=timeout,
+                                     seconds=expected_seconds(g, board_id), profile=profile,
+                                     on_sample=report, unit=TimeUnit.of(info.clock, board_id),
+                                     reset_every=reset_every, indices=part, labels=labels)
+
+    def report(result: SampleResult) -> None:
+        if on_sample:
+            with lock:
+                on_sample(result)
+
+    parts = [p for p in slices(indices, jobs, reset_every, bool(g.variables)) if len(p)] or [indices]
+    if len(parts) == 1:
+        return run(parts[0])
+    with ThreadPoolExecutor(len(parts)) as pool:
+        done = list(pool.map(run, parts))
+    return done[0][0], [r for _, results in done for r in results]
