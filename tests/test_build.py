@@ -90,7 +90,7 @@ def test_test_command_writes_the_json_report(capsys, tmp_path, models):
                               "--samples", "2", "--seed", "7", "--profile", "--json", report)
     assert code == 0 and "bit-exact on 2 sample(s) on host" in stdout
     r = checked_report(report, "test")
-    assert r["mcugen_version"] == __version__ and r["inputs"] == {"data": None, "seed": 7, "samples": 2}
+    assert r["mcugen_version"] == __version__ and r["inputs"] == {"data": None, "seed": 7, "samples": 2, "shard": None}
     assert r["passed"] == 2 and r["failed"] == 0 and r["max_abs_diff"] == 0 and r["time_unit"] == "ns"
     assert r["inference"]["min"] <= r["inference"]["median"] <= r["inference"]["max"]
     assert [(layer["index"], layer["op"], layer["macs"]) for layer in r["layers"]] == [
