@@ -49,25 +49,42 @@ _SHARED_OPTIONS = {"AVERAGE_POOL_2D": "Pool2DOptions", "MAX_POOL_2D": "Pool2DOpt
                    "SUM": "ReducerOptions", "REDUCE_PROD": "ReducerOptions"}
 
 
+_OPTION_NAMES = {name.lower(): name for name in _OPTION_TYPES.values()}
+
+
 def _options_type(opcode: str) -> str:
-    """The options table an opcode's parser reads: its CamelCase name + Options, but for the shared ones."""
-    return _SHARED_OPTIONS.get(opcode, "".join(w.capitalize() for w in opcode.split("_")) + "Options")
+    """The options table an opcode's parser reads: its name + Options as the schema spells it (Conv2D,
+    not Conv2d), but for the shared ones."""
+    plain = opcode.replace("_", "").lower() + "options"
+    return _SHARED_OPTIONS.get(opcode, _OPTION_NAMES.get(plain, plain))
 
 
-def _options_to_dict(op, opcode: str) -> dict:
+# Ops whose TFLM parser reads nothing from its options when they are absent (RESHAPE takes its shape
+# from its second input, as converters write it)
+OPTIONS_OPTIONAL = {"RESHAPE"}
+
+
+def _options(op, opcode: str) -> tuple[dict, str | None]:
     """Every field of the op's builtin options table, snake_cased, enums as names.
 
-    A missing table is read as TFLM's parsers read it: every field zero (stride 0, beta 0, ...), not
-    the schema's defaults, so that the checks judge what TFLM would run."""
-    type_name = _OPTION_TYPES.get(op.BuiltinOptionsType(), "NONE")
+    TFLM reads an op's options only through the union's declared type, and only when it is the op's
+    own options type; otherwise its parser leaves the parameters unset, and there is no defined
+    answer to match: such an op is refused (the problem returned says why) where its options have
+    fields, read as zeros meanwhile so that `inspect` can still describe the op."""
+    expected = _options_type(opcode)
+    if not hasattr(tflite, expected):  # the op has no options (or is custom)
+        return {}, None
+    type_name = _OPTION_TYPES.get(op.BuiltinOptionsType(), f"type {op.BuiltinOptionsType()}")
     table = op.BuiltinOptions()
-    if type_name == "NONE" or table is None or not hasattr(tflite, type_name):
-        expected = _options_type(opcode)
-        if not hasattr(tflite, expected):
-            return {}
-        return {k: (_ENUM_FIELDS[k].get(0, 0) if k in _ENUM_FIELDS else [] if isinstance(v, list) else type(v)(0))
-                for k, v in _fields(getattr(tflite, expected), _empty_table()).items()}
-    return _fields(getattr(tflite, type_name), table)
+    if type_name == expected and table is not None:
+        return _fields(getattr(tflite, expected), table), None
+    zeros = {k: (_ENUM_FIELDS[k].get(0, 0) if k in _ENUM_FIELDS else [] if isinstance(v, list) else type(v)(0))
+             for k, v in _fields(getattr(tflite, expected), _empty_table()).items()}
+    if not zeros or opcode in OPTIONS_OPTIONAL:
+        return zeros, None
+    what = ("the file declares no options" if type_name == "NONE" else "its table is missing"
+            if type_name == expected else f"the file gives {type_name}")
+    return zeros, f"no options ({what} where TFLM reads {expected}, so its parameters would be unset)"
 
 
 def _empty_table():
@@ -97,8 +114,25 @@ def _fields(options_class, table) -> dict:
     return attrs
 
 
-def _opcode_name(code) -> str:
-    builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+PLACEHOLDER_FOR_GREATER_OP_CODES = 127
+
+
+def _opcode_name(code, index: int) -> str:
+    """The op as TFLM's schema utilities resolve it: the larger of builtin_code and the int8
+    deprecated_builtin_code (files older than the field keep builtin_code 0). The two must agree:
+    below 127 they are equal, from 127 on the deprecated one says 127."""
+    # the field itself: the tflite package's BuiltinCode() already answers the deprecated one below 127
+    offset = code._tab.Offset(10)  # noqa: SLF001 - the generated accessor hides the stored value
+    builtin = code._tab.Get(flatbuffers.number_types.Int32Flags, offset + code._tab.Pos) if offset else 0  # noqa: SLF001
+    deprecated = code.DeprecatedBuiltinCode()
+    agree = (builtin == 0 or builtin == deprecated if builtin < PLACEHOLDER_FOR_GREATER_OP_CODES
+             else deprecated == PLACEHOLDER_FOR_GREATER_OP_CODES)
+    if not agree:
+        raise McugenError(f"operator code {index} says two ops: builtin_code {builtin} "
+                          f"({BUILTIN_OPCODE2NAME.get(builtin, '?')}) and deprecated_builtin_code {deprecated} "
+                          f"({BUILTIN_OPCODE2NAME.get(deprecated, '?')})",
+                          "the file is corrupt or was not written by the TFLite converter; re-export it")
+    builtin = max(builtin, deprecated)
     name = BUILTIN_OPCODE2NAME.get(builtin, f"BUILTIN_{builtin}")
     if name == "CUSTOM":
         custom = code.CustomCode()
@@ -211,12 +245,12 @@ def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
     for k in range(sub.OperatorsLength()):
         op = sub.Operators(k)
         code = codes[op.OpcodeIndex()]
-        opcode = _opcode_name(code)
+        opcode = _opcode_name(code, op.OpcodeIndex())
+        attrs, problem = (_call_once_options(op), None) if opcode == "CALL_ONCE" else _options(op, opcode)
         ops.append(Op(index=k, opcode=opcode, version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),
-                      attrs=_call_once_options(op) if opcode == "CALL_ONCE" else _options_to_dict(op, opcode),
-                      origin=k))
+                      attrs=attrs, origin=k, options_problem=problem))
     return Graph(name=name, tensors=tensors, ops=tuple(ops),
                  inputs=tuple(int(i) for i in sub.InputsAsNumpy()) if sub.InputsLength() else (),
                  outputs=tuple(int(i) for i in sub.OutputsAsNumpy()) if sub.OutputsLength() else ())

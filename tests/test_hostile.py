@@ -133,6 +133,24 @@ CASES = {
     "11 concatenated inputs": (_concat11, lambda m: None, ["CONCATENATION at index 0: 11 inputs"]),
     "huge rescale": (_fc, lambda m: (m.tensors[3].update(scale=1e-15), m.ops[0]["inputs"].pop()),
                      ["beyond what an int32 requantize"]),
+    # TFLM reads options only through the union's declared type, and only the op's own
+    "conv options deleted": (lambda m, r: _conv(m, r, False), _set(lambda m: m.ops[0], "options", None),
+                             ["CONV_2D at index 0: no options (the file declares no options"]),
+    "conv options table deleted, type kept": (lambda m, r: _conv(m, r, False),
+                                              lambda m: m.ops[0].update(options=None, options_type=1),
+                                              ["CONV_2D at index 0: no options (its table is missing"]),
+    "conv options of another op": (lambda m, r: _conv(m, r, False),
+                                   _set(lambda m: m.ops[0], "options_type", 10),
+                                   ["CONV_2D at index 0: no options",
+                                    "the file gives ConcatenationOptions"]),
+    "depthwise options type NONE, table kept": (lambda m, r: _conv(m, r, True),
+                                                _set(lambda m: m.ops[0], "options_type", 0),
+                                                ["DEPTHWISE_CONV_2D at index 0: no options"]),
+    "conv options type 250": (lambda m, r: _conv(m, r, False), _set(lambda m: m.ops[0], "options_type", 250),
+                              ["no options (the file gives type 250"]),
+    "builtin and deprecated codes disagree": (_softmax, lambda m: m.deprecated_codes.update(SOFTMAX=22),
+                                              ["says two ops: builtin_code 25 (SOFTMAX) and "
+                                               "deprecated_builtin_code 22 (RESHAPE)"]),
 }
 
 
@@ -152,12 +170,12 @@ def test_tflm_refuses_them_too(tmp_path, case):
         Tflm(_model(tmp_path, make, mutate))
 
 
-def test_missing_options_are_read_as_tflm_reads_them_and_a_crash_of_tflm_is_one_line(capsys, tmp_path):
+def test_missing_options_are_refused_where_tflm_would_crash_and_a_crash_of_tflm_is_one_line(capsys, tmp_path):
     path = _model(tmp_path, _softmax, _set(lambda m: m.ops[0], "options", None))
     with pytest.raises(McugenError, match=r"TFLM crashed on this model \(signal 6\)"):
         Tflm(path)  # beta 0: TFLM aborts in Prepare
-    code, out, err = run_cli(capsys, "inspect", path)
-    assert code == 1 and "beta 0 times the input scale is too small" in out + err
+    code, _, err = run_cli(capsys, "inspect", path)
+    assert_one_error_line(code, err, "SOFTMAX at index 0: no options")
 
 
 def test_zero_samples_are_refused(capsys, tmp_path):

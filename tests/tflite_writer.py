@@ -39,6 +39,7 @@ class ModelSpec:
         self.inputs: list[int] = []
         self.outputs: list[int] = []
         self.extra_subgraphs = 0
+        self.deprecated_codes: dict[str, int] = {}  # opcode -> a deprecated_builtin_code to write instead
 
     def tensor(self, name, shape, dtype, scale=None, zp=None, axis=0, data=None, signature=None,
                variable=False) -> int:
@@ -50,9 +51,11 @@ class ModelSpec:
         array = np.asarray(array, dtype=dtype)
         return self.tensor(name, array.shape, dtype, data=array, **quant)
 
-    def op(self, opcode, inputs, outputs, options=None, custom=None, version=1, **fields):
+    def op(self, opcode, inputs, outputs, options=None, custom=None, version=1, options_type=None, **fields):
+        """`options_type`: the union type to declare instead of the table's own (hostile files)."""
         self.ops.append(dict(opcode=opcode, inputs=list(inputs), outputs=list(outputs),
-                             options=options, fields=fields, custom=custom, version=version))
+                             options=options, fields=fields, custom=custom, version=version,
+                             options_type=options_type))
 
     # -- serialisation ------------------------------------------------------
     def build(self) -> bytes:
@@ -67,7 +70,7 @@ class ModelSpec:
                 buffer_index = len(buffers) - 1
             tensor_offsets.append(self._tensor(b, t, buffer_index))
         codes = sorted({(o["opcode"], o["custom"], o["version"]) for o in self.ops}, key=str)
-        code_offsets = [self._opcode(b, *c) for c in codes]
+        code_offsets = [self._opcode(b, *c, self.deprecated_codes.get(c[0])) for c in codes]
         op_offsets = [self._op(b, o, codes.index((o["opcode"], o["custom"], o["version"])))
                       for o in self.ops]
         subgraphs = [self._subgraph(b, tensor_offsets, op_offsets)]
@@ -131,11 +134,11 @@ class ModelSpec:
         return tflite.TensorEnd(b)
 
     @staticmethod
-    def _opcode(b, opcode, custom, version):
+    def _opcode(b, opcode, custom, version, deprecated=None):
         code = OPCODES[opcode]
         custom_str = b.CreateString(custom) if custom else None
         tflite.OperatorCodeStart(b)
-        tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, 127))
+        tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, 127) if deprecated is None else deprecated)
         tflite.OperatorCodeAddBuiltinCode(b, code)
         tflite.OperatorCodeAddVersion(b, version)
         if custom_str is not None:
@@ -164,8 +167,11 @@ class ModelSpec:
         tflite.OperatorAddOpcodeIndex(b, code_index)
         tflite.OperatorAddInputs(b, ins)
         tflite.OperatorAddOutputs(b, outs)
-        if options is not None:
+        if o["options_type"] is not None:
+            tflite.OperatorAddBuiltinOptionsType(b, o["options_type"])
+        elif options is not None:
             tflite.OperatorAddBuiltinOptionsType(b, getattr(tflite.BuiltinOptions, o["options"]))
+        if options is not None:
             tflite.OperatorAddBuiltinOptions(b, options)
         return tflite.OperatorEnd(b)
 

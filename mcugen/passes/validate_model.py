@@ -55,6 +55,8 @@ def _tensor_problem(t: Tensor) -> str | None:
 
 
 def _op_problem(g: Graph, op: Op, opdef) -> str | None:
+    if op.options_problem:
+        return op.options_problem
     (in_low, in_high), (out_low, out_high) = opdef.counts(op.opcode)
     if not in_low <= len(op.inputs) <= in_high:
         return f"{len(op.inputs)} inputs, TFLM's kernel takes {in_low}" + (
