@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcugen.elfsize import Sizes, sizes
-from mcugen.emit_c import GeneratedC, emit_c
+from mcugen.emit_c import GeneratedC, emit_c, state_layout
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
@@ -175,7 +175,7 @@ def format_report(r: BuildResult, g: Graph) -> str:
              f"{r.const_bytes:,} B of arrays emitted",
              f"  code        {r.code_bytes:>9,} B  model {r.model.text:,} B + kernels {r.kernels.text:,} B"]
     if g.variables:
-        lines.insert(1, f"  variables   {sum(v.nbytes for v in g.variables):>9,} B  state kept between invocations "
+        lines.insert(1, f"  variables   {state_layout(g)[1]:>9,} B  state kept between invocations "
                         f"({len(g.variables)} variable(s), beside the arena; NAME_reset() restores it)")
     if r.image.flash:
         lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")

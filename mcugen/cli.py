@@ -396,7 +396,9 @@ def _steps(g, reset_every: int | None) -> str:
     if not g.variables:
         return ""
     kept = f"reset every {reset_every} steps" if reset_every else "never reset"
-    return f"; consecutive steps: the model's state ({sum(v.nbytes for v in g.variables):,} B) is kept, {kept}"
+    from mcugen.emit_c import state_layout
+
+    return f"; consecutive steps: the model's state ({state_layout(g)[1]:,} B) is kept, {kept}"
 
 
 def _sample_count(text: str) -> int:

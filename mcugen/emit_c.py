@@ -214,6 +214,16 @@ def slice_names(g: Graph) -> dict[int, str]:
 NAME_RULE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
 
 
+def state_layout(g: Graph) -> tuple[list[int], int]:
+    """Where each variable sits in the state array beside the arena (each aligned to ALIGN), and the
+    array's bytes: NAME_STATE_BYTES, and what the fit check counts."""
+    offsets, end = [], 0
+    for v in g.variables:
+        offsets.append(end)
+        end += (v.nbytes + ALIGN - 1) // ALIGN * ALIGN
+    return offsets, end
+
+
 def check_name(name: str) -> str:
     """The prefix of every symbol of a generated model: a C identifier that cannot meet the runtime's."""
     if not NAME_RULE.fullmatch(name) or name.lower().startswith("mcu_"):
@@ -272,11 +282,9 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
                         *(["(DSP kernels)"] if g.dsp else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
-    state, offset = [], 0
-    for k, v in enumerate(g.variables):
-        state.append(dict(name=f"STATE_{k}", offset=offset,
-                          comment=_comment(f"'{v.name}': {_typed(v.initial.dtype, v.initial.shape)}")))
-        offset += (v.nbytes + ALIGN - 1) // ALIGN * ALIGN
+    offsets, offset = state_layout(g)
+    state = [dict(name=f"STATE_{k}", offset=at, comment=_comment(f"'{v.name}': {_typed(v.initial.dtype, v.initial.shape)}"))
+             for k, (v, at) in enumerate(zip(g.variables, offsets))]
     initial = np.zeros(max(offset, 1), np.int8)
     for entry, v in zip(state, g.variables):
         initial[entry["offset"]:entry["offset"] + v.nbytes] = np.frombuffer(v.initial.tobytes(), np.int8)

@@ -22,7 +22,7 @@ from mcugen import __version__
 from mcugen.boards import Board
 from mcugen.build import BuildResult, Sources, write_sources
 from mcugen.elfsize import Sizes, sizes
-from mcugen.emit_c import GeneratedC, emit_c
+from mcugen.emit_c import GeneratedC, emit_c, state_layout
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
@@ -43,7 +43,7 @@ PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABL
 
 def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM) -> None:
     """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, constants + code vs flash."""
-    state = sum(v.nbytes for v in g.variables)
+    state = state_layout(g)[1]
     ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:
         harness = f" + harness {harness_ram:,}" if harness_ram else ""

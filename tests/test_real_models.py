@@ -259,3 +259,30 @@ def test_inspect_shows_each_layers_precision_and_output_bytes():
     rows = summarize(read(SVDF))["ops"]
     assert [rows[0]["precision"], rows[1]["precision"], rows[-2]["precision"], rows[-1]["precision"]] \
         == ["int16->int8", "int8", "int8->int16", "int16->int32"]
+
+
+def test_the_fit_check_counts_state_as_the_generated_c_lays_it_out():
+    """Each variable is aligned in the state array: the fit check and the build summary count those
+    bytes (NAME_STATE_BYTES), not the variables' sum. A model's variables made 3, 21 and 40 bytes long
+    (the public models' are all multiples of the alignment)."""
+    import dataclasses
+    import re
+
+    from mcugen.emit_c import emit_c, state_layout
+    from mcugen.errors import McugenError
+    from mcugen.firmware import HARNESS_RAM, check_fit
+    from mcugen.ir import Variable
+
+    g = compile_model(REAL / "pypi_pmw_hey_jarvis.tflite")
+    header = emit_c(g, "m").files["model.h"]
+    assert state_layout(g)[1] == int(re.search(r"#define MODEL_STATE_BYTES (\d+)", header).group(1))
+    g = dataclasses.replace(g, variables=tuple(Variable(f"v{n}", np.zeros(n, np.int8)) for n in (3, 21, 40)))
+    offsets, emitted = state_layout(g)
+    assert offsets == [0, 4, 28] and emitted == 68
+    board = load_board("lm3s6965evb")
+    needed = g.arena.plan.size + emitted + board.stack_bytes + HARNESS_RAM
+    tight = type(board)(board.id, dict(board.spec, ram=dict(board.ram, bytes=needed)), board.path)
+    check_fit(g, tight, 0)  # exactly enough
+    short = type(board)(board.id, dict(board.spec, ram=dict(board.ram, bytes=needed - 1)), board.path)
+    with pytest.raises(McugenError, match=f"variables {emitted:,}"):
+        check_fit(g, short, 0)
