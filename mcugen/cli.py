@@ -285,10 +285,13 @@ def cmd_test(args) -> int:
         print(f"validating {where} on {args.board}{jobs} ({args.data or f'random inputs, seed {args.seed}'})"
               f"{_steps(g, args.reset_every)}", file=sys.stderr)
         with _progress_bar(len(chosen)) as bar:
+            done = [0]
+
             def on_sample(r):
                 bar.update()
+                done[0] += 1
                 if bar.disable and len(chosen) > SAMPLE_LINES:
-                    progress(bar.n, len(chosen))
+                    progress(done[0], len(chosen))
                 if len(chosen) <= SAMPLE_LINES or not r.passed:
                     bar.write(r.line(len(samples)))
 

@@ -14,7 +14,7 @@ from mcugen.build import build_host
 from mcugen.validate import run_on_target
 from samples import ad_frames, person_bmp
 
-MODELS = sorted(p.name for p in MODELS.glob("*.tflite"))
+NAMES = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 
 def real_samples(name: str, g) -> list:
@@ -27,7 +27,7 @@ def real_samples(name: str, g) -> list:
     return []
 
 
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", NAMES)
 def test_host_c_equals_golden_and_tflm(models, tmp_path, name):
     path = models / name
     g = compile_model(path)
@@ -42,7 +42,7 @@ def test_host_c_equals_golden_and_tflm(models, tmp_path, name):
             np.testing.assert_array_equal(ours, theirs)
 
 
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", NAMES)
 def test_sanitizers_report_nothing(models, tmp_path, name):
     g = compile_model(models / name)
     result = build_host(g, tmp_path, name, sanitize=True, object_cache=OBJECT_CACHE)
@@ -51,7 +51,7 @@ def test_sanitizers_report_nothing(models, tmp_path, name):
     assert results[0].passed
 
 
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", NAMES)
 def test_arena_plan_never_overlaps_live_tensors(models, name):
     g = compile_model(models / name)
     plan = g.arena.plan

@@ -12,10 +12,10 @@ from mcugen.pipeline import lower
 from samples import ad_frames, person_bmp
 from conftest import MODELS
 
-MODELS = sorted(p.name for p in MODELS.glob("*.tflite"))
+NAMES = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", NAMES)
 def test_layer_by_layer_bit_exact_with_tflm(models, name):
     path = models / name
     g = lower(path)
@@ -24,7 +24,7 @@ def test_layer_by_layer_bit_exact_with_tflm(models, name):
 
 # LiteRT 2.3 refuses tflm_person_detect_orig (bias quantized_dimension out of range);
 # the patched tflm_person_detect is the same network.
-@pytest.mark.parametrize("name", [m for m in MODELS if m != "tflm_person_detect_orig.tflite"])
+@pytest.mark.parametrize("name", [m for m in NAMES if m != "tflm_person_detect_orig.tflite"])
 def test_matches_litert_reference_kernels(models, name):
     path = models / name
     g = lower(path)
