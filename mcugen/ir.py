@@ -52,8 +52,12 @@ class Tensor:
         return self.data is not None
 
     @property
+    def itemsize(self) -> int:
+        return np.dtype(self.dtype).itemsize
+
+    @property
     def nbytes(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64)) * np.dtype(self.dtype).itemsize
+        return int(np.prod(self.shape, dtype=np.int64)) * self.itemsize
 
 
 @dataclass(frozen=True)

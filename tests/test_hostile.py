@@ -90,6 +90,24 @@ def _lstm(m, rng):
     return x, y
 
 
+def _reshape_fc(m, rng):
+    """An unquantized tensor reshaped (fine: TFLM's RESHAPE reads no scale) into a layer that reads its scale."""
+    x = m.tensor("x", [2, 1, 4], "int8")
+    flat = m.tensor("flat", [2, 4], "int8")
+    m.op("RESHAPE", [x, m.const("s", [2, 4], "int32")], [flat])
+    w = m.const("w", rng.integers(-127, 128, (5, 4)), "int8", scale=0.02, zp=0)
+    y = m.tensor("y", [2, 5], "int8", scale=0.2, zp=0)
+    m.op("FULLY_CONNECTED", [flat, w, -1], [y], "FullyConnectedOptions")
+    return x, y
+
+
+def _gather16(m, rng):
+    x = m.tensor("x", [4, 2], "int16", scale=0.1, zp=0)
+    y = m.tensor("y", [2, 2], "int16", scale=0.1, zp=0)
+    m.op("GATHER", [x, m.const("i", [0, 2], "int32")], [y], "GatherOptions")
+    return x, y
+
+
 CASES = {
     "stride 0": (lambda m, r: _conv(m, r, False), _set(lambda m: m.ops[0]["fields"], "StrideH", 0),
                  ["CONV_2D at index 0", "stride_h 0"]),
@@ -110,6 +128,11 @@ CASES = {
                             ["input 1 'w' is int8 without quantization parameters"]),
     "unquantized int16 activation": (_softmax16, _set(lambda m: m.tensors[0], "scale", None),
                                      ["int16 tensor 'x' has no quantization parameters"]),
+    "unquantized tensor reshaped into a layer": (_reshape_fc, lambda m: None,
+                                                ["FULLY_CONNECTED at index 1", "int8 tensor 'flat' has no "
+                                                 "quantization parameters"]),
+    "int16 GATHER": (_gather16, lambda m: None, ["GATHER at index 0: tensor 'x' is int16",
+                                                 "GATHER kernel takes int8 only"]),
     "int16 softmax beta -1": (_softmax16, _set(lambda m: m.ops[0]["fields"], "Beta", -1.0),
                               ["beta -1: the int16 SOFTMAX needs a positive beta"]),
     "unquantized LSTM cell state": (_lstm, _set(lambda m: m.tensors[-2], "scale", None),
@@ -163,7 +186,7 @@ def test_an_invalid_field_is_one_line_naming_it(capsys, tmp_path, case):
 
 @pytest.mark.parametrize("case", ["int16 MUL zero point", "int16 LOGISTIC output scale",
                                   "int16 LOGISTIC input zero point", "int8 into a 16x8 layer",
-                                  "11 concatenated inputs"])
+                                  "11 concatenated inputs", "int16 GATHER"])
 def test_tflm_refuses_them_too(tmp_path, case):
     make, mutate, _ = CASES[case]
     with pytest.raises(McugenError, match="TFLM refuses this model"):

@@ -558,13 +558,14 @@ def test_reduce(tmp_path_factory, opcode, shape, data, keep, dtype, s_in, s_out,
     check(tmp_path_factory.mktemp("reduce"), m, seed, oracles=ORACLES[dtype])
 
 
-@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
-def test_transpose(tmp_path_factory, shape, data, s, z, seed):
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data(), DTYPES, scale(), st.integers(0, 99))
+def test_transpose(tmp_path_factory, shape, data, dtype, s, seed):
     perm = data.draw(st.permutations(range(len(shape))))
+    z = data.draw(ZP if dtype == "int8" else ZP16)
     m = ModelSpec()
-    x, y = io(m, shape, [shape[i] for i in perm], (s, z), (s, z))
+    x, y = io(m, shape, [shape[i] for i in perm], (s, z), (s, z), dtype)
     m.op("TRANSPOSE", [x, m.const("perm", perm, "int32")], [y], version=2)
-    check(tmp_path_factory.mktemp("transpose"), m, seed)
+    check(tmp_path_factory.mktemp("transpose"), m, seed, oracles=ORACLES[dtype])
 
 
 @given(st.sampled_from(["RESHAPE", "SQUEEZE", "EXPAND_DIMS"]), st.lists(st.integers(1, 4), min_size=1,
@@ -615,13 +616,15 @@ def test_strided_slice(tmp_path_factory, shape, data, dtype, s, seed):
 
 
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 12), st.integers(1, 12), st.integers(1, 3),
-       st.sampled_from([(False, False), (True, False), (False, True)]), scale(), ZP, st.integers(0, 99))
-def test_resize_nearest_neighbor(tmp_path_factory, h, w, oh, ow, c, flags, s, z, seed):
+       st.sampled_from([(False, False), (True, False), (False, True)]), DTYPES, scale(), st.data(), st.integers(0, 99))
+def test_resize_nearest_neighbor(tmp_path_factory, h, w, oh, ow, c, flags, dtype, s, data, seed):
+    z = data.draw(ZP if dtype == "int8" else ZP16)
     m = ModelSpec()
-    x, y = io(m, [1, h, w, c], [1, oh, ow, c], (s, z), (s, z))
+    x, y = io(m, [1, h, w, c], [1, oh, ow, c], (s, z), (s, z), dtype)
     m.op("RESIZE_NEAREST_NEIGHBOR", [x, m.const("size", [oh, ow], "int32")], [y],
-         "ResizeNearestNeighborOptions", version=3, AlignCorners=flags[0], HalfPixelCenters=flags[1])
-    check(tmp_path_factory.mktemp("resize"), m, seed)
+         "ResizeNearestNeighborOptions", version=3 if dtype == "int8" else 4, AlignCorners=flags[0],
+         HalfPixelCenters=flags[1])
+    check(tmp_path_factory.mktemp("resize"), m, seed, oracles=ORACLES[dtype])
 
 
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.data(), scale(), ZP, st.integers(0, 99))
@@ -735,24 +738,26 @@ def test_maximum_minimum(tmp_path_factory, opcode, shapes, dtype, s1, s2, data, 
     check(tmp_path_factory.mktemp("maxmin"), m, seed, oracles=ORACLES[dtype])
 
 
-@given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.integers(1, 3), st.data(), scale(), ZP,
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.integers(1, 3), st.data(), DTYPES, scale(),
        st.integers(0, 99))
-def test_pack(tmp_path_factory, shape, n, data, s, z, seed):
+def test_pack(tmp_path_factory, shape, n, data, dtype, s, seed):
     axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
+    z = data.draw(ZP if dtype == "int8" else ZP16)
     m = ModelSpec()
-    ins = [m.tensor(f"x{k}", shape, "int8", scale=s, zp=z) for k in range(n)]
+    ins = [m.tensor(f"x{k}", shape, dtype, scale=s, zp=z) for k in range(n)]
     out = list(shape)
     out.insert(axis % (len(shape) + 1), n)
-    y = m.tensor("y", out, "int8", scale=s, zp=z)
+    y = m.tensor("y", out, dtype, scale=s, zp=z)
     m.inputs, m.outputs = ins, [y]
     m.op("PACK", ins, [y], "PackOptions", ValuesCount=n, Axis=axis)
-    check(tmp_path_factory.mktemp("pack"), m, seed, reference=lambda xs: np.stack(xs, axis=axis))
+    check(tmp_path_factory.mktemp("pack"), m, seed, oracles=ORACLES[dtype], reference=lambda xs: np.stack(xs, axis=axis))
 
 
 @given(st.sampled_from(["SPLIT", "SPLIT_V", "UNPACK"]), st.lists(st.integers(1, 4), min_size=1, max_size=4),
-       st.data(), scale(), ZP, st.integers(0, 99))
-def test_split(tmp_path_factory, opcode, shape, data, s, z, seed):
+       st.data(), DTYPES, scale(), st.integers(0, 99))
+def test_split(tmp_path_factory, opcode, shape, data, dtype, s, seed):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    z = data.draw(ZP if dtype == "int8" else ZP16)
     dim = shape[axis]
     if opcode == "SPLIT":
         n = data.draw(st.sampled_from([k for k in range(1, dim + 1) if dim % k == 0]))
@@ -763,14 +768,14 @@ def test_split(tmp_path_factory, opcode, shape, data, s, z, seed):
     else:
         sizes = [1] * dim
     m = ModelSpec()
-    x = m.tensor("x", shape, "int8", scale=s, zp=z)
+    x = m.tensor("x", shape, dtype, scale=s, zp=z)
     outs = []
     for k, size in enumerate(sizes):
         part = list(shape)
         part[axis] = size
         if opcode == "UNPACK":
             del part[axis]
-        outs.append(m.tensor(f"y{k}", part, "int8", scale=s, zp=z))
+        outs.append(m.tensor(f"y{k}", part, dtype, scale=s, zp=z))
     m.inputs, m.outputs = [x], outs
     if opcode == "SPLIT":
         m.op(opcode, [m.const("axis", [axis], "int32"), x], outs, "SplitOptions", NumSplits=len(sizes))
@@ -779,7 +784,7 @@ def test_split(tmp_path_factory, opcode, shape, data, s, z, seed):
              "SplitVOptions", NumSplits=len(sizes))
     else:
         m.op(opcode, [x], outs, "UnpackOptions", Num=len(sizes), Axis=axis)
-    check(tmp_path_factory.mktemp("split"), m, seed)
+    check(tmp_path_factory.mktemp("split"), m, seed, oracles=ORACLES[dtype])
 
 
 @given(st.sampled_from(["DEPTH_TO_SPACE", "SPACE_TO_DEPTH"]), st.integers(1, 2), st.integers(1, 3),
@@ -894,6 +899,27 @@ def test_data_movement_copies_raw_values_whatever_the_quantization(tmp_path, opc
     check(tmp_path, m, 0, oracles=("tflm",))
 
 
+UNQUANTIZED = {
+    "RESHAPE": RAW_COPIES["RESHAPE"], "TRANSPOSE": RAW_COPIES["TRANSPOSE"],
+    "UNPACK": ([2, 3], [3], lambda m, x, y: m.op("UNPACK", [x], [y, m.tensor("y1", [3], m.tensors[x]["dtype"])],
+                                                 "UnpackOptions", Num=2, Axis=0)),
+    "PACK": ([2, 3], [1, 2, 3], lambda m, x, y: m.op("PACK", [x], [y], "PackOptions", ValuesCount=1, Axis=0)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16"])
+@pytest.mark.parametrize("opcode", sorted(UNQUANTIZED))
+def test_data_movement_of_unquantized_tensors(tmp_path, opcode, dtype):
+    """A tensor without quantization parameters is fine where TFLM's kernel only copies the values
+    (it reads no scale): int8 and int16, bit-exact with TFLM."""
+    in_shape, out_shape, make = UNQUANTIZED[opcode]
+    m = ModelSpec()
+    x, y = m.tensor("x", in_shape, dtype), m.tensor("y", out_shape, dtype)
+    make(m, x, y)
+    m.inputs, m.outputs = [x], [t for t in range(len(m.tensors)) if t != x and m.tensors[t]["data"] is None]
+    check(tmp_path, m, 0, oracles=("tflm",))
+
+
 @given(DTYPES, st.integers(1, 4), st.integers(1, 4), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3),
        st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.sampled_from(["SAME", "VALID"]), ACTS, st.data(),
        st.integers(0, 99))
@@ -945,7 +971,14 @@ def test_int16_kernels_on_the_emulated_board(tmp_path):
     m.op("CONCATENATION", [sig, tanh], [joined], "ConcatenationOptions", Axis=3)
     top = m.tensor("top", [1, 8, 8, 4], "int16", scale=3e-3, zp=-5)
     m.op("MAXIMUM", [t3, t2], [top], version=2)
-    m.inputs, m.outputs = [x], [mean, joined, top]
+    halves = [m.tensor(f"half{i}", [1, 10, 10, 4], "int16", scale=1 / 32768, zp=0) for i in range(2)]
+    m.op("SPLIT", [m.const("axis", [3], "int32"), joined], halves, "SplitOptions", NumSplits=2)
+    turned = m.tensor("turned", [1, 10, 4, 10], "int16", scale=1 / 32768, zp=0)
+    m.op("TRANSPOSE", [halves[0], m.const("perm", [0, 1, 3, 2], "int32")], [turned], version=6)
+    small = m.tensor("small", [1, 3, 7, 4], "int16", scale=1 / 32768, zp=0)
+    m.op("RESIZE_NEAREST_NEIGHBOR", [halves[1], m.const("size", [3, 7], "int32")], [small],
+         "ResizeNearestNeighborOptions", version=4)
+    m.inputs, m.outputs = [x], [mean, joined, top, turned, small]
     path = tmp_path / "int16.tflite"
     path.write_bytes(m.build())
     g = compile_model(path)

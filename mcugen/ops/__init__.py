@@ -44,6 +44,9 @@ class OpDef:
     # False: the data inputs and the outputs share one dtype, as TFLM's kernel checks (an op taking
     # int8 or int16 runs int8 -> int8 or int16 -> int16); True: the op converts, and check() says how
     converts = False
+    # True: TFLM's kernel copies the values as they are and never reads the quantization, so a
+    # tensor without quantization parameters is fine here (an unquantized int16 tensor reshaped)
+    copies_values = False
     # Data movement and shape arithmetic whose golden kernel is dtype-agnostic: run at build time
     # when every input is a constant (passes/fold_constants.py).
     foldable = False

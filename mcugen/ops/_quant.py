@@ -64,7 +64,10 @@ def broadcast_shape(a, b) -> tuple:
 
 
 def same_quant(a: Tensor, b: Tensor) -> bool:
-    return a.quant is None or b.quant is None or (a.quant.s == b.quant.s and a.quant.zp == b.quant.zp)
+    """As TFLM compares params.scale and params.zero_point (0 and 0 where a tensor has none)."""
+    def params(t):
+        return (t.quant.s, t.quant.zp) if t.quant is not None else (0.0, 0)
+    return params(a) == params(b)
 
 
 def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
@@ -78,7 +81,7 @@ def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
 
 def require_zero_points(tensors, what: str) -> list[str]:
     """Several of TFLM's int16 kernels take zero points of 0 only (symmetric int16)."""
-    nonzero = [t.name for t in tensors if t.quant.zp != 0]
+    nonzero = [t.name for t in tensors if t.quant is not None and t.quant.zp != 0]
     return [f"int16 tensor '{nonzero[0]}' has a zero point other than 0 (TFLM's int16 {what} takes 0 only)"
             ] if nonzero else []
 

@@ -14,7 +14,7 @@ from mcugen.ops._quant import require_axis, require_const
 class Gather(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
-    foldable = True
+    copies_values = foldable = True  # int8 only: TFLM's GATHER has no int16 kernel
 
     def output_shape(self, g, op):
         x, idx = op.input(g, 0), op.input(g, 1)

@@ -12,7 +12,7 @@ class Reshape(OpDef):
     arity = {"RESHAPE": ((1, 2), (1, 1)), "SQUEEZE": ((1, 1), (1, 1)), "EXPAND_DIMS": ((2, 2), (1, 1))}
     parameters = {"RESHAPE": {1: ("int32",)}, "SQUEEZE": {}, "EXPAND_DIMS": {1: ("int32",)}}
     input_types = output_types = ("int8", "int16")
-    foldable = True
+    copies_values = foldable = True
 
     def output_shape(self, g, op):
         x, y = op.input(g, 0), op.output(g)

@@ -1,4 +1,4 @@
-"""RESIZE_NEAREST_NEIGHBOR on NHWC, with TFLM's float32 index arithmetic."""
+"""RESIZE_NEAREST_NEIGHBOR on NHWC, int8 or int16, with TFLM's float32 index arithmetic."""
 from __future__ import annotations
 
 import numpy as np
@@ -39,6 +39,8 @@ def resized_shape(x, size) -> tuple | None:
 class ResizeNearestNeighbor(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
+    input_types = output_types = ("int8", "int16")
+    copies_values = True
 
     def output_shape(self, g, op):
         return resized_shape(op.input(g, 0), op.input(g, 1))
@@ -60,5 +62,8 @@ class ResizeNearestNeighbor(OpDef):
         resize = Struct("mcu_resize_params", "params", dict(
             rows=Const("rows", np.array(p["rows"], dtype=np.int32)),
             cols=Const("cols", np.array(p["cols"], dtype=np.int32))))
-        return Call("mcu_resize_nearest_s8", (resize, dims("input_dims", op.input(g, 0).shape), reads(op),
-                                              dims("output_dims", op.output(g).shape), writes(op)))
+        # the kernel copies whole pixels: their channels counted in bytes serve int8 and int16 alike
+        x, y = op.input(g, 0), op.output(g)
+        pixel = (x.shape[3] * x.itemsize,)
+        return Call("mcu_resize_nearest", (resize, dims("input_dims", x.shape[:3] + pixel), reads(op),
+                                           dims("output_dims", y.shape[:3] + pixel), writes(op)))

@@ -12,6 +12,7 @@ from mcugen.ops import OpDef, register
 
 @register("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")
 class SpaceDepth(OpDef):
+    copies_values = True
     def output_shape(self, g, op):
         b, shape = op.attrs.get("block_size", 0), op.input(g, 0).shape
         if len(shape) != 4 or b < 1:

@@ -24,7 +24,8 @@ def _axis(g, op) -> int | None:
 class Split(OpDef):
     arity = {"SPLIT": ((2, 2), (1, 65536)), "SPLIT_V": ((3, 3), (1, 65536)), "UNPACK": ((1, 1), (1, 65536))}
     parameters = {"SPLIT": {0: ("int32",)}, "SPLIT_V": {1: ("int32",), 2: ("int32",)}, "UNPACK": {}}
-    foldable = True
+    input_types = output_types = ("int8", "int16")
+    copies_values = foldable = True
 
     def output_shape(self, g, op):
         """One shape per output. TFLM's kernels copy by the declared output shapes (the split sizes
@@ -66,7 +67,7 @@ class Split(OpDef):
     def lower(self, g, op):
         p = op.params
         shape = op.input(g, _DATA_INPUT[op.opcode]).shape
-        inner = int(np.prod(shape[p["axis"] + 1:]))
+        inner = int(np.prod(shape[p["axis"] + 1:])) * op.input(g, _DATA_INPUT[op.opcode]).itemsize
         split = Struct("mcu_concat_params", "params", dict(
             outer=int(np.prod(shape[:p["axis"]])), count=len(p["sizes"]),
             inner=Const("inner", np.array([n * inner for n in p["sizes"]], dtype=np.int32))))

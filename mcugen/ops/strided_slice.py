@@ -32,7 +32,7 @@ class StridedSlice(OpDef):
     arity = ((4, 4), (1, 1))
     parameters = {1: ("int32",), 2: ("int32",), 3: ("int32",)}
     input_types = output_types = ("int8", "int16")
-    foldable = True
+    copies_values = foldable = True
 
     def output_shape(self, g, op):
         """TFLM reads rank-many begin/end/stride values (whatever their tensors hold) and checks the

@@ -1,4 +1,4 @@
-"""TRANSPOSE with a constant permutation."""
+"""TRANSPOSE with a constant permutation, int8 or int16 values copied as they are."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,7 +12,8 @@ from mcugen.ops._quant import const_ints, require_const
 class Transpose(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
-    foldable = True
+    input_types = output_types = ("int8", "int16")
+    copies_values = foldable = True
 
     def output_shape(self, g, op):
         shape, perm = op.input(g, 0).shape, const_ints(op.input(g, 1))
@@ -35,5 +36,6 @@ class Transpose(OpDef):
         perm, shape = op.params["perm"], op.input(g, 0).shape
         out_shape = [shape[k] for k in perm]
         in_stride = [strides_of(shape)[k] for k in perm]
-        params = Struct("mcu_copy_params", "params", copy(out_shape, in_stride, strides_of(out_shape)))
+        params = Struct("mcu_copy_params", "params", copy(out_shape, in_stride, strides_of(out_shape),
+                                                                  itemsize=op.input(g, 0).itemsize))
         return Call("mcu_copy_strided", (params, reads(op), writes(op)), note=f"permutation {perm}")

@@ -48,17 +48,20 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
     if not opdef.converts and len(types) > 1:
         return [f"its inputs and outputs mix {' and '.join(sorted(types))}; TFLM's kernel takes one type for all"]
     for idx, allowed in roles:
-        if idx < 0 or idx in seen:
+        t = g.tensors[idx] if idx >= 0 else None
+        # a tensor's type is judged once; its missing quantization by every op that reads it
+        key = idx if t is None or t.quant is not None or opdef.copies_values else ("reads scale", idx)
+        if t is None or key in seen:
             continue
-        seen.add(idx)
-        t = g.tensors[idx]
+        seen.add(key)
         if t.dtype == "int16" and "int16" not in allowed:
-            problems.append(f"tensor '{t.name}' is int16 (16x8 activations are not supported yet)")
+            problems.append(f"tensor '{t.name}' is int16; TFLM's {op.opcode} kernel takes "
+                            f"{' or '.join(allowed)} only")
         elif t.dtype.startswith("float") and t.dtype not in allowed:
             problems.append(f"tensor '{t.name}' is {t.dtype}: a float layer (mcugen runs int8 layers)")
         elif t.dtype not in allowed:
             problems.append(f"tensor '{t.name}' is {t.dtype}; this op runs on {' or '.join(allowed)}")
-        elif t.dtype in QUANTIZED and t.quant is None:
+        elif t.dtype in QUANTIZED and t.quant is None and not opdef.copies_values:
             problems.append(f"{t.dtype} tensor '{t.name}' has no quantization parameters")
         elif t.quant is not None and t.quant.per_channel:
             problems.append(f"activation '{t.name}' is quantized per channel")

@@ -510,9 +510,10 @@ void mcu_mean(const mcu_reduce_params *reduce, const void *input, void *output);
 /* REDUCE_MAX over the reduced axes (values copied, equal quantization). */
 void mcu_reduce_max_s8(const mcu_reduce_params *reduce, const int8_t *input, int8_t *output);
 
-/* RESIZE_NEAREST_NEIGHBOR: [N,H,W,C] -> [N,OH,OW,C] with precomputed source rows and columns. */
-void mcu_resize_nearest_s8(const mcu_resize_params *resize, const mcu_dims *input_dims, const int8_t *input,
-                           const mcu_dims *output_dims, int8_t *output);
+/* RESIZE_NEAREST_NEIGHBOR: [N,H,W,C] -> [N,OH,OW,C] with precomputed source rows and columns. Values
+ * are only copied, so any element type: the dims' c counts the bytes of one pixel (C x element size). */
+void mcu_resize_nearest(const mcu_resize_params *resize, const mcu_dims *input_dims, const void *input,
+                        const mcu_dims *output_dims, void *output);
 
 /* SVDF (TFLM's integer SVDF): shifts the state one slot left, stores each filter's requantized
  * feature dot product in its newest slot, then sums time weights x state per unit, adds the bias and
