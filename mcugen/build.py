@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -115,11 +116,19 @@ _ENVIRONMENT_FAULTS = ("No space left on device", "Read-only file system", "Perm
 
 def _run(cmd: list[str], what: str) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        first = next((line for line in proc.stderr.splitlines() if "error" in line), proc.stderr.strip()[:300])
-        if any(cause in proc.stderr for cause in _ENVIRONMENT_FAULTS):  # not the code's fault
-            raise McugenError(f"{what} failed: {first}", "free disk space or choose a writable --out folder")
-        raise McugenError(f"{what} failed: {first}", "this is a bug in mcugen's C output; report it with the model")
+    if proc.returncode == 0:
+        return
+    diagnostic = next((line for line in proc.stderr.splitlines() if "error" in line), None)
+    if any(cause in proc.stderr for cause in _ENVIRONMENT_FAULTS):  # not the code's fault
+        raise McugenError(f"{what} failed: {diagnostic or proc.stderr.strip()[:300]}",
+                          "free disk space or choose a writable --out folder")
+    if diagnostic is None or proc.returncode < 0:  # no word on the code: the compiler itself failed
+        how = f"was killed by signal {-proc.returncode}" if proc.returncode < 0 else \
+            f"exited with code {proc.returncode}"
+        said = f": {proc.stderr.strip().splitlines()[-1][:200]}" if proc.stderr.strip() else " without a message"
+        raise McugenError(f"{what}: the compiler {how}{said} (command: {shlex.join(cmd)[:300]})",
+                          f"check the compiler {cmd[0]} (the CC variable chooses another)")
+    raise McugenError(f"{what} failed: {diagnostic}", "this is a bug in mcugen's C output; report it with the model")
 
 
 def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool = False,

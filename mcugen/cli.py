@@ -28,19 +28,34 @@ def progress(done: int, total: int) -> None:
         print(f"  sample {done}/{total}", file=sys.stderr, flush=True)
 
 
+def _require_writable_folder(folder: Path, what: str) -> None:
+    """Checked before any work: a file can be created in `folder`, or in its nearest existing
+    ancestor where mcugen will create it. Tried, not guessed from permission bits (root passes
+    those, and /sys or /proc or a read-only mount still refuse)."""
+    if folder.exists() and not folder.is_dir():
+        raise McugenError(f"cannot write {what}: {folder} is not a folder", "choose another path")
+    ancestor = folder
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    try:
+        if not ancestor.is_dir():
+            raise NotADirectoryError(20, "not a directory")
+        with tempfile.TemporaryFile(dir=ancestor):
+            pass
+    except OSError as exc:
+        raise McugenError(f"cannot write {what}: {ancestor} is not a writable folder ({exc.strerror})",
+                          "choose another path") from None
+
+
 def _refuse_overwrite(path: Path, force: bool) -> None:
     """Checked before any work: mcugen replaces only regular files, and only with --force, in a
-    folder it can write (the nearest existing ancestor, for folders it will create)."""
+    folder it can write."""
     if path.exists() or path.is_symlink():
         if not path.is_file():
             raise McugenError(f"{path} exists and is not a regular file", "choose another path")
         if not force:
             raise McugenError(f"{path} already exists", "choose another path or pass --force")
-    folder = path.parent
-    while not folder.exists():
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise McugenError(f"cannot write {path}: {folder} is not a writable folder", "choose another path")
+    _require_writable_folder(path.parent, str(path))
 
 
 def _write_atomically(path: Path, write, suffix: str) -> None:
@@ -87,10 +102,12 @@ def cmd_run(args) -> int:
         raise McugenError(f"--output {out_path}: outputs are written as one .npz (output_0, output_1, …)",
                           "name the file .npz")
     _refuse_overwrite(out_path, args.force)
-    g = lower(args.model, tuple(args.outputs))
     dump = Path(args.dump_layers) if args.dump_layers else None
-    if dump and dump.exists() and any(dump.iterdir()) and not args.force:
-        raise McugenError(f"{dump} is not empty", "choose an empty directory or pass --force")
+    if dump:
+        _require_writable_folder(dump, f"--dump-layers {dump}")
+        if dump.exists() and any(dump.iterdir()) and not args.force:
+            raise McugenError(f"{dump} is not empty", "choose an empty directory or pass --force")
+    g = lower(args.model, tuple(args.outputs))
     samples = load_samples(g, Path(args.data))
     if dump and len(samples) > 1:
         raise McugenError(f"{args.data} holds {len(samples)} samples; --dump-layers writes one sample's layers",
@@ -98,10 +115,16 @@ def cmd_run(args) -> int:
 
     def write_layer(idx: int, value: np.ndarray) -> None:
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", g.tensors[idx].name)[:80]
-        np.save(dump / f"t{idx:04d}_{safe}.npy", value)
+        try:
+            np.save(dump / f"t{idx:04d}_{safe}.npy", value)
+        except OSError as exc:  # a full disk
+            raise McugenError(f"cannot write in {dump} ({exc.strerror})", "free space or choose another path") from None
 
     if dump:
-        dump.mkdir(parents=True, exist_ok=True)
+        try:
+            dump.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise McugenError(f"cannot create {dump} ({exc.strerror})", "choose another path") from None
     runner = golden.Runner(g)
     results = [runner.run(xs, on_tensor=write_layer if dump else None) for xs in samples]
     outputs = [np.stack(ys) if samples.stacked else ys[0] for ys in zip(*results)]
@@ -187,6 +210,8 @@ def cmd_build(args) -> int:
 
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
+    if args.out:
+        _require_writable_folder(Path(args.out), f"--out {args.out}")
     check_board(args.board)
     g = _compile(args)
     result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board), g)
@@ -218,6 +243,7 @@ def cmd_export(args) -> int:
 
     check_name(args.name)
     board = load_board(args.board) if args.board and args.board != HOST else None
+    _require_writable_folder(Path(args.out), f"--out {args.out}")
     out = OutDir(Path(args.out))
     g = compile_model(args.model, tuple(args.outputs), dsp=board is not None and board.dsp)
     generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
@@ -245,6 +271,8 @@ def cmd_test(args) -> int:
 
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
+    if args.out:
+        _require_writable_folder(Path(args.out), f"--out {args.out}")
     if args.labels and not args.data:
         raise McugenError("--labels needs --data: labels name the classes of given inputs, not of random ones",
                           "pass --data inputs.npz --labels labels.npy")

@@ -72,7 +72,7 @@ class Op:
     call: object = None  # its C kernel call (mcugen.lowering.Call), set by lower_ops
     fused_into: int | None = None  # the op whose call does this op's work (passes/fuse_strips.py); its call is None
     origin: int = -1  # its index in the model file (what Netron and error messages show)
-    options_problem: str | None = None  # why TFLM would leave its options unset (read_tflite), refused
+    options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
 
     def input(self, graph: "Graph", i: int) -> Tensor | None:
         if i >= len(self.inputs) or self.inputs[i] < 0:

@@ -59,18 +59,15 @@ def _options_type(opcode: str) -> str:
     return _SHARED_OPTIONS.get(opcode, _OPTION_NAMES.get(plain, plain))
 
 
-# Ops whose TFLM parser reads nothing from its options when they are absent (RESHAPE takes its shape
-# from its second input, as converters write it)
-OPTIONS_OPTIONAL = {"RESHAPE"}
-
 
 def _options(op, opcode: str) -> tuple[dict, str | None]:
     """Every field of the op's builtin options table, snake_cased, enums as names.
 
     TFLM reads an op's options only through the union's declared type, and only when it is the op's
-    own options type; otherwise its parser leaves the parameters unset, and there is no defined
-    answer to match: such an op is refused (the problem returned says why) where its options have
-    fields, read as zeros meanwhile so that `inspect` can still describe the op."""
+    own options type; otherwise its parser hands the kernel parameters that are all zero (not the
+    schema's defaults: dilation 0, not 1), which no converter writes. Such an op is refused where its
+    options have fields and its kernel reads them (the problem returned says why; validate_model
+    decides), read as those zeros meanwhile so that `inspect` can still describe the op."""
     expected = _options_type(opcode)
     if not hasattr(tflite, expected):  # the op has no options (or is custom)
         return {}, None
@@ -80,11 +77,12 @@ def _options(op, opcode: str) -> tuple[dict, str | None]:
         return _fields(getattr(tflite, expected), table), None
     zeros = {k: (_ENUM_FIELDS[k].get(0, 0) if k in _ENUM_FIELDS else [] if isinstance(v, list) else type(v)(0))
              for k, v in _fields(getattr(tflite, expected), _empty_table()).items()}
-    if not zeros or opcode in OPTIONS_OPTIONAL:
+    if not zeros:
         return zeros, None
     what = ("the file declares no options" if type_name == "NONE" else "its table is missing"
             if type_name == expected else f"the file gives {type_name}")
-    return zeros, f"no options ({what} where TFLM reads {expected}, so its parameters would be unset)"
+    return zeros, (f"no options ({what} where TFLM reads {expected}; TFLM would run it with every "
+                   "parameter zero, which no converter writes: re-export the model)")
 
 
 def _empty_table():

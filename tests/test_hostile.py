@@ -124,6 +124,16 @@ CASES = {
     "huge dimension": (_fc, _set(lambda m: m.tensors[0], "shape", [(1 << 31) - 1]), ["more than"]),
     "per-channel count": (lambda m, r: _conv(m, r, False), lambda m: m.tensors[1].update(scale=[0.02] * 3, zp=[0] * 3),
                           ["tensor 'w' [4, 3, 3, 3] has 3 per-channel scales on quantized_dimension 0"]),
+    "type outside the schema": (_fc, _set(lambda m: m.tensors[3], "dtype", 99),
+                                ["tensor 'y' has type 99, not a TensorType of the TFLite schema"]),
+    "INT4 activation": (_fc, _set(lambda m: m.tensors[0], "dtype", 17), ["tensor 'x' is INT4, a type mcugen does not run"]),
+    "STRING output": (_fc, _set(lambda m: m.tensors[3], "dtype", 5), ["tensor 'y' is STRING"]),
+    "unquantized int8 activation": (_fc, _set(lambda m: m.tensors[0], "scale", None),
+                                    ["int8 tensor 'x' has no quantization parameters"]),
+    "constant output": (_fc, lambda m: setattr(m, "outputs", [m.outputs[0], 1]), ["output 'w' is a constant tensor"]),
+    "constant input": (_fc, lambda m: setattr(m, "inputs", [m.inputs[0], 2]), ["input 'b' is a constant tensor"]),
+    "NaN bias scale": (_fc, _set(lambda m: m.tensors[2], "scale", float("nan")), ["tensor 'b' has scale nan"]),
+    "-inf bias scale": (_fc, _set(lambda m: m.tensors[2], "scale", float("-inf")), ["tensor 'b' has scale -inf"]),
     "unquantized weights": (_fc, _set(lambda m: m.tensors[1], "scale", None),
                             ["input 1 'w' is int8 without quantization parameters"]),
     "unquantized int16 activation": (_softmax16, _set(lambda m: m.tensors[0], "scale", None),
@@ -132,7 +142,7 @@ CASES = {
                                                 ["FULLY_CONNECTED at index 1", "int8 tensor 'flat' has no "
                                                  "quantization parameters"]),
     "int16 GATHER": (_gather16, lambda m: None, ["GATHER at index 0: tensor 'x' is int16",
-                                                 "GATHER kernel takes int8 only"]),
+                                                 "an int16 GATHER is not supported"]),
     "int16 softmax beta -1": (_softmax16, _set(lambda m: m.ops[0]["fields"], "Beta", -1.0),
                               ["beta -1: the int16 SOFTMAX needs a positive beta"]),
     "unquantized LSTM cell state": (_lstm, _set(lambda m: m.tensors[-2], "scale", None),
@@ -201,6 +211,103 @@ def test_missing_options_are_refused_where_tflm_would_crash_and_a_crash_of_tflm_
     assert_one_error_line(code, err, "SOFTMAX at index 0: no options")
 
 
+def _split(opcode):
+    def make(m, rng):
+        x = m.tensor("x", [2, 4], "int8", scale=0.1, zp=3)
+        y = m.tensor("y", [2, 4], "int8", scale=0.1, zp=3)
+        axis = m.const("axis", [1], "int32")
+        if opcode == "SPLIT":
+            m.op(opcode, [axis, x], [y], "SplitOptions", NumSplits=1)
+        else:
+            m.op(opcode, [x, m.const("sizes", [4], "int32"), axis], [y], "SplitVOptions", NumSplits=1)
+        return x, y
+    return make
+
+
+def _arg(opcode):
+    def make(m, rng):
+        x = m.tensor("x", [2, 4], "int8", scale=0.1, zp=3)
+        y = m.tensor("y", [2], "int32")
+        m.op(opcode, [x, m.const("axis", [1], "int32")], [y], "ArgMaxOptions" if opcode == "ARG_MAX"
+             else "ArgMinOptions", version=2, OutputType=2)
+        return x, y
+    return make
+
+
+def _reshape(m, rng):
+    x = m.tensor("x", [2, 4], "int8", scale=0.1, zp=3)
+    y = m.tensor("y", [8], "int8", scale=0.1, zp=3)
+    m.op("RESHAPE", [x, m.const("shape", [8], "int32")], [y], "ReshapeOptions", NewShape=[8])
+    return x, y
+
+
+UNREAD_OPTIONS = {"SPLIT": _split("SPLIT"), "SPLIT_V": _split("SPLIT_V"), "ARG_MAX": _arg("ARG_MAX"),
+                  "ARG_MIN": _arg("ARG_MIN"), "RESHAPE": _reshape}
+
+
+@pytest.mark.parametrize("opcode", sorted(UNREAD_OPTIONS))
+def test_absent_options_that_tflm_never_reads_are_fine(tmp_path, opcode):
+    """These kernels take nothing from their options (OpDef.options_unread): without them TFLM gives
+    the same answer, and so does mcugen."""
+    from mcugen import golden, ops
+    from mcugen.compare import compare_with_tflm, random_inputs
+    from mcugen.pipeline import compile_model
+    assert opcode in ops.lookup(opcode).options_unread
+    path = _model(tmp_path, UNREAD_OPTIONS[opcode], _set(lambda m: m.ops[0], "options", None))
+    g = compile_model(path)
+    xs = random_inputs(g, 2, seed=1)
+    assert compare_with_tflm(g, path, xs) is None
+    assert golden.run(g, xs[0])[0].size  # ran
+
+
+def test_absent_options_that_tflm_reads_are_refused_as_tflm_would_run_them_zeroed(capsys, tmp_path):
+    """The hole the refusal closes: TFLM runs a FULLY_CONNECTED without options with every parameter
+    zero (no RELU, whatever the model meant), an answer no converter asked for."""
+    def relu_fc(m, rng):
+        x, y = _fc(m, rng)
+        m.ops[0]["fields"]["FusedActivationFunction"] = "RELU"
+        return x, y
+    with_options = tmp_path / "with.tflite"
+    with_options.write_bytes(_model(tmp_path, relu_fc, lambda m: None).read_bytes())
+    without = _model(tmp_path, relu_fc, _set(lambda m: m.ops[0], "options", None))
+    x = [np.random.default_rng(5).integers(-128, 128, (2, 8)).astype(np.int8)]
+    assert not np.array_equal(Tflm(with_options).run(x, 1)[0], Tflm(without).run(x, 1)[0])
+    code, _, err = run_cli(capsys, "compare", without)
+    assert_one_error_line(code, err, "FULLY_CONNECTED at index 0: no options", "every parameter zero")
+
+
+WRITES = {
+    "run --dump-layers": ("run", "--input", "{x}", "--output", "{tmp}/o.npz", "--dump-layers", "/sys/mcugen-dump"),
+    "run --output": ("run", "--input", "{x}", "--output", "/proc/mcugen/o.npz"),
+    "test --json": ("test", "--board", "host", "--json", "/proc/mcugen.json"),
+    "test --out": ("test", "--board", "host", "--out", "/sys/mcugen-out"),
+    "build --out": ("build", "--board", "host", "--out", "/proc/mcugen-out"),
+    "build --json": ("build", "--board", "host", "--out", "{tmp}/b", "--json", "/sys/b.json"),
+    "export --out": ("export", "--name", "net", "--out", "/sys/mcugen-lib"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRITES))
+def test_a_path_that_cannot_be_written_is_one_line_before_any_work(capsys, tmp_path, case):
+    path = _model(tmp_path, _fc, lambda m: None)
+    np.save(tmp_path / "x.npy", np.zeros((2, 8), np.int8))
+    command, *rest = WRITES[case]
+    before = sorted(tmp_path.iterdir())
+    code, out, err = run_cli(capsys, command, path, *(a.format(x=tmp_path / "x.npy", tmp=tmp_path) for a in rest))
+    assert_one_error_line(code, err, "cannot write", "is not a writable folder")
+    assert code == 1 and not out and "building" not in err  # refused before any work
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_a_compiler_that_fails_without_a_word_is_named_not_mcugens_c(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("CC", "false")
+    code, _, err = run_cli(capsys, "build", _model(tmp_path, _fc, lambda m: None), "--board", "host",
+                           "--out", tmp_path / "b")
+    assert_one_error_line(code, err, "the compiler exited with code 1 without a message", "false -std=c99",
+                          "check the compiler")
+    assert "mcugen's C" not in err and code == 1
+
+
 def test_zero_samples_are_refused(capsys, tmp_path):
     path = _model(tmp_path, _fc, lambda m: None)
     for n in ("0", "-1", "x"):
@@ -221,7 +328,7 @@ def test_outputs_go_only_to_regular_files_and_are_checked_first(capsys, tmp_path
     assert (tmp_path / "pipe.npz").exists() and not (tmp_path / "pipe.npz").is_file()
     (tmp_path / "file").write_text("mine")
     code, _, err = run_cli(capsys, *run, tmp_path / "file" / "out.npz")
-    assert_one_error_line(code, err, "is not a writable folder")
+    assert_one_error_line(code, err, "file is not a folder")
     assert (tmp_path / "file").read_text() == "mine"
     code, _, err = run_cli(capsys, *run, tmp_path / "out.npy")
     assert_one_error_line(code, err, "name the file .npz")

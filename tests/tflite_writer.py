@@ -125,7 +125,8 @@ class ModelSpec:
         tflite.TensorAddShape(b, shape)
         if signature is not None:
             tflite.TensorAddShapeSignature(b, signature)
-        tflite.TensorAddType(b, TYPES[t["dtype"]])
+        # a number: that TensorType code as is (hostile files: types outside the schema, or no numpy twin)
+        tflite.TensorAddType(b, t["dtype"] if isinstance(t["dtype"], int) else TYPES[t["dtype"]])
         tflite.TensorAddBuffer(b, buffer_index)
         tflite.TensorAddName(b, name)
         tflite.TensorAddIsVariable(b, t["variable"])

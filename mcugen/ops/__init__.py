@@ -47,6 +47,9 @@ class OpDef:
     # True: TFLM's kernel copies the values as they are and never reads the quantization, so a
     # tensor without quantization parameters is fine here (an unquantized int16 tensor reshaped)
     copies_values = False
+    # opcodes whose TFLM kernel never reads the op's builtin options (RESHAPE takes its shape from an
+    # input, SPLIT its sizes from the outputs): absent options change nothing there, so are fine
+    options_unread: tuple[str, ...] = ()
     # Data movement and shape arithmetic whose golden kernel is dtype-agnostic: run at build time
     # when every input is a constant (passes/fold_constants.py).
     foldable = False

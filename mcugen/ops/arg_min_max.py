@@ -14,6 +14,7 @@ class ArgMinMax(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
     output_types = ("int32",)
+    options_unread = ("ARG_MAX", "ARG_MIN")  # TFLM takes the index type from the output tensor
     converts = True
 
     def output_shape(self, g, op):

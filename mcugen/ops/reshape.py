@@ -13,6 +13,7 @@ class Reshape(OpDef):
     parameters = {"RESHAPE": {1: ("int32",)}, "SQUEEZE": {}, "EXPAND_DIMS": {1: ("int32",)}}
     input_types = output_types = ("int8", "int16")
     copies_values = foldable = True
+    options_unread = ("RESHAPE",)  # TFLM's SQUEEZE reads its squeeze_dims
 
     def output_shape(self, g, op):
         x, y = op.input(g, 0), op.output(g)

@@ -10,6 +10,7 @@ from mcugen.ops import OpDef, register
 class Shape(OpDef):
     input_types = ("int8", "uint8", "int16", "int32", "float32")
     output_types = ("int32", "int64")
+    options_unread = ("SHAPE",)  # TFLM takes the index type from the output tensor
     converts = True
 
     def output_shape(self, g, op):

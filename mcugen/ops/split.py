@@ -26,6 +26,7 @@ class Split(OpDef):
     parameters = {"SPLIT": {0: ("int32",)}, "SPLIT_V": {1: ("int32",), 2: ("int32",)}, "UNPACK": {}}
     input_types = output_types = ("int8", "int16")
     copies_values = foldable = True
+    options_unread = ("SPLIT", "SPLIT_V")  # UNPACK's axis is an option
 
     def output_shape(self, g, op):
         """One shape per output. TFLM's kernels copy by the declared output shapes (the split sizes

@@ -55,8 +55,8 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
             continue
         seen.add(key)
         if t.dtype == "int16" and "int16" not in allowed:
-            problems.append(f"tensor '{t.name}' is int16; TFLM's {op.opcode} kernel takes "
-                            f"{' or '.join(allowed)} only")
+            problems.append(f"tensor '{t.name}' is int16: an int16 {op.opcode} is not supported "
+                            f"({' or '.join(allowed)} only)")
         elif t.dtype.startswith("float") and t.dtype not in allowed:
             problems.append(f"tensor '{t.name}' is {t.dtype}: a float layer (mcugen runs int8 layers)")
         elif t.dtype not in allowed:

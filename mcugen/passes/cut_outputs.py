@@ -24,6 +24,10 @@ def cut_outputs(g: Graph, requested: tuple[str, ...]) -> Graph:
         raise McugenError(f"{g.name} has no tensor named '{missing[0]}'",
                           "pass names as `mcugen inspect MODEL` prints them in its partition report")
     outputs = tuple(by_name[n] for n in names)
+    constant = [g.tensors[t].name for t in outputs if g.tensors[t].is_const]
+    if constant:
+        raise McugenError(f"{g.name}: '{constant[0]}' is a constant (weights, or shape arithmetic folded at "
+                          "build time), not computed by a layer", "name tensors that layers compute")
     needed = set(outputs)
     kept = []
     for op in reversed(g.ops):

@@ -4,8 +4,11 @@ For every op mcugen has a kernel for, and every tensor such an op (or the graph'
 
 - counts: inputs (omitted optional ones included) and outputs within what TFLM's kernel takes
   (OpDef.arity), the first `minimum` inputs present;
-- tensors: every dimension >= 1 and at most MAX_ELEMENTS elements (a corrupt dimension must not
-  allocate gigabytes; no microcontroller holds a tensor that big); quantized 8- and 16-bit
+- tensors: a type mcugen has values for (not INT4, STRING, ..., nor a number the schema does not
+  define); every dimension >= 1 and at most MAX_ELEMENTS elements (a corrupt dimension must not
+  allocate gigabytes; no microcontroller holds a tensor that big); no scale that is not a finite
+  number, on any tensor (an int32 bias too: TFLM compares it, and NaN passes every comparison);
+  quantized 8- and 16-bit
   tensors with scales in [MIN_SCALE, MAX_SCALE] (finite, positive, and far from float32's
   underflow and overflow, so that every product and ratio of two scales a kernel forms is a
   normal number), zero points within the type, per-channel vectors as long as the dimension
@@ -28,15 +31,27 @@ from mcugen.ir import Graph, Op, Tensor
 MAX_ELEMENTS = 1 << 26  # 64 MiB of int8: past every board's flash and RAM by far
 MIN_SCALE, MAX_SCALE = 2.0 ** -60, 2.0 ** 60
 ZERO_POINT_RANGE = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+# types that have numpy values (read_tflite reads their constants); resource handles are resolved
+# into state before this pass (passes/resolve_variables.py)
+VALUE_TYPES = {"float32", "float16", "float64", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32",
+               "uint64", "bool", "resource"}
 FIX = "the file is corrupt or was not written by the TFLite converter; re-export it"
+TYPE_FIX = ("convert the model with int8 (or 16x8) full-integer quantization: mcugen runs int8 and int16 "
+            "layers, with float32, uint8 or int32 at the model's ends")
 
 
 def _tensor_problem(t: Tensor) -> str | None:
+    if t.dtype.startswith("type"):  # read_tflite's name for a number the schema does not define
+        return f"tensor '{t.name}' has type {t.dtype[4:]}, not a TensorType of the TFLite schema"
+    if t.dtype not in VALUE_TYPES:
+        return f"tensor '{t.name}' is {t.dtype.upper()}, a type mcugen does not run"
     if any(d == 0 or d < -1 for d in t.shape):
         return f"tensor '{t.name}' has shape {list(t.shape)}"
     if math.prod(max(d, 1) for d in t.shape) > MAX_ELEMENTS:
         return f"tensor '{t.name}' {list(t.shape)} has more than {MAX_ELEMENTS:,} elements (no board holds it)"
     q = t.quant
+    if q is not None and not all(math.isfinite(s) for s in q.scale.tolist()):
+        return f"tensor '{t.name}' has scale {[s for s in q.scale.tolist() if not math.isfinite(s)][0]:g}"
     if q is None or t.dtype not in ZERO_POINT_RANGE:
         return None
     bad = [float(s) for s in q.scale if not MIN_SCALE <= float(s) <= MAX_SCALE]
@@ -54,8 +69,12 @@ def _tensor_problem(t: Tensor) -> str | None:
     return None
 
 
+def _fix(problem: str) -> str:
+    return TYPE_FIX if "a type mcugen does not run" in problem else FIX
+
+
 def _op_problem(g: Graph, op: Op, opdef) -> str | None:
-    if op.options_problem:
+    if op.options_problem and op.opcode not in opdef.options_unread:
         return op.options_problem
     (in_low, in_high), (out_low, out_high) = opdef.counts(op.opcode)
     if not in_low <= len(op.inputs) <= in_high:
@@ -94,12 +113,17 @@ def validate_model(g: Graph) -> Graph:
     for idx in (*g.inputs, *g.outputs):
         problem = _tensor_problem(g.tensors[idx])
         if problem:
-            raise McugenError(f"{g.name}: invalid model: {problem}", FIX)
+            raise McugenError(f"{g.name}: invalid model: {problem}", _fix(problem))
+    for ends, what in ((g.inputs, "input"), (g.outputs, "output")):
+        constant = [g.tensors[t].name for t in ends if g.tensors[t].is_const]
+        if constant:  # an input the file fills in itself; an output no op computes
+            raise McugenError(f"{g.name}: invalid model: {what} '{constant[0]}' is a constant tensor", FIX)
     for op in g.ops:
         opdef = ops.lookup(op.opcode)
         if opdef is None or op.opcode.startswith("CUSTOM:"):
             continue
         problem = _op_problem(g, op, opdef)
         if problem:
-            raise McugenError(f"{g.name}: invalid model: {op.opcode} at index {op.origin}: {problem}", FIX)
+            raise McugenError(f"{g.name}: invalid model: {op.opcode} at index {op.origin}: {problem}",
+                              _fix(problem))
     return g
