@@ -2,7 +2,10 @@
 (a McugenError: one line, what is wrong and what to do), never another exception, never a hang.
 
 Cases: valid small models from the project's writer with one field or constant parameter rewritten
-to a hostile value (the structure-aware part), and byte flips and truncations of small
+to a hostile value (the structure-aware part: options, scales on every tensor kind, zero points,
+shapes, types in and outside the schema, quantization removed, options tables deleted or under
+another union type, builtin/deprecated op codes that disagree, constant or repeated graph inputs
+and outputs, ...), and byte flips and truncations of small
 models (check_flatbuffer.py refuses flips anywhere in the file, as TFLM's loader does). Accepted cases
 run golden vs TFLM (in its child process) on a random input, and some of them as host C under
 ASan+UBSan. CI runs the fast budget (>= 500 cases); HYPOTHESIS_PROFILE=long runs >= 5,000.
@@ -171,7 +174,7 @@ def rewritten_models(draw):
     t = m.tensors[ti]
     kind = draw(st.sampled_from(["option", "scale", "zero point", "shape", "axis", "no data", "drop options",
                                  "op input", "op output", "graph io", "dtype", "per-channel count",
-                                 "parameter"]))
+                                 "parameter", "no quantization", "options type", "op codes"]))
     scalar_fields = sorted(k for k, v in op["fields"].items() if not isinstance(v, (list, bool)))
     if kind == "option" and scalar_fields:
         key = draw(st.sampled_from(scalar_fields))
@@ -194,16 +197,28 @@ def rewritten_models(draw):
         t["data"] = None
     elif kind == "drop options":
         op["options"] = None
+    elif kind == "options type":  # the union's type changed, the table kept or deleted
+        op["options_type"] = draw(st.sampled_from([0, 1, 10, 17, 250, 127]))
+        if draw(st.booleans()):
+            op["options"] = None
+    elif kind == "op codes":  # deprecated_builtin_code other than builtin_code says
+        m.deprecated_codes[op["opcode"]] = draw(st.sampled_from([0, 3, 9, 22, 25, 127, -1]))
+    elif kind == "no quantization" and t["scale"] is not None:
+        t["scale"] = None
     elif kind == "op input":
         where = draw(st.integers(0, len(op["inputs"])))
         op["inputs"].insert(where, draw(st.sampled_from([-5, 1 << 20, 0, len(m.tensors) - 1])))
     elif kind == "op output":
         op["outputs"] = draw(st.sampled_from([[], [0], [y, y], [1 << 20], [-1]]))
     elif kind == "graph io":
-        setattr(m, draw(st.sampled_from(["inputs", "outputs"])), draw(st.sampled_from([[], [1 << 20], [-2], [x, x]])))
+        const = next((k for k, c in enumerate(m.tensors) if c["data"] is not None), x)  # pool has none
+        setattr(m, draw(st.sampled_from(["inputs", "outputs"])),
+                draw(st.sampled_from([[], [1 << 20], [-2], [x, x], [y, y], [x, y], [const], [y, const], [x, const]])))
     elif kind == "dtype":
-        t["dtype"] = draw(st.sampled_from(["int16", "uint8", "int32", "float32", "bool", "int64"]))
-        if t["data"] is not None:
+        # names: types numpy has; numbers: STRING, RESOURCE, INT4, BFLOAT16 and codes outside the schema
+        t["dtype"] = draw(st.sampled_from(["int16", "uint8", "int32", "float32", "bool", "int64", 5, 13, 17, 18,
+                                           99, 127]))
+        if t["data"] is not None and isinstance(t["dtype"], str):
             t["data"] = np.asarray(t["data"]).astype(t["dtype"])
     elif kind == "parameter" and t["data"] is not None and t["dtype"] == "int32":
         values = np.array(t["data"]).reshape(-1)

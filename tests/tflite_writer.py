@@ -65,8 +65,9 @@ class ModelSpec:
         for t in self.tensors:
             buffer_index = 0
             if t["data"] is not None:
-                buffers.append(self._buffer(b, np.ascontiguousarray(t["data"]).astype(
-                    np.dtype(t["dtype"]).newbyteorder("<")).tobytes()))
+                raw = np.ascontiguousarray(t["data"])  # a raw type code: the bytes as given
+                buffers.append(self._buffer(b, (raw if isinstance(t["dtype"], int) else raw.astype(
+                    np.dtype(t["dtype"]).newbyteorder("<"))).tobytes()))
                 buffer_index = len(buffers) - 1
             tensor_offsets.append(self._tensor(b, t, buffer_index))
         codes = sorted({(o["opcode"], o["custom"], o["version"]) for o in self.ops}, key=str)
