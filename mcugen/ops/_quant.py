@@ -38,7 +38,8 @@ def problems_fused_activation(op: Op) -> list[str]:
     return []
 
 
-def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2) -> list[str]:
+def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2, channel_axis: int = 0,
+                    input_index: int = 0) -> list[str]:
     problems = []
     w = op.input(g, weight_index)
     b = op.input(g, bias_index)
@@ -46,7 +47,26 @@ def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2
         problems.append("weights are not a constant tensor")
     if b is not None and not b.is_const:
         problems.append("bias is not a constant tensor")
-    return problems
+    return problems or accumulator_problems(op.input(g, input_index), w, b, channel_axis)
+
+
+def accumulator_problems(x: Tensor, w: Tensor, b: Tensor | None, channel_axis: int) -> list[str]:
+    """int8 layers accumulate in int32, in TFLM as here: where some input could carry a channel's
+    bias plus its products past int32, TFLM's answer is C's undefined overflow (it wraps on Arm), not
+    a number to match. Converters' biases are far from that; only a corrupt or crafted file gets here."""
+    if x is None or x.dtype != "int8" or x.quant is None or w.dtype != "int8":
+        return []
+    zp = x.quant.zp
+    reach = max(127 - zp, zp + 128)  # the largest |input - zero point|
+    weights = np.abs(np.moveaxis(w.data.astype(np.int64), channel_axis % w.data.ndim, 0))
+    worst = weights.reshape(weights.shape[0], -1).sum(axis=1) * reach
+    if b is not None and b.data.size == worst.size:
+        worst = worst + np.abs(b.data.astype(np.int64).reshape(-1))
+    over = np.flatnonzero(worst >= 1 << 31)
+    if over.size:
+        return [f"output channel {int(over[0])} can reach {int(worst[over[0]]):,} in TFLM's int32 accumulator "
+                "(bias plus products): an overflow with no defined answer"]
+    return []
 
 
 def require_bias_length(b: Tensor | None, channels: int) -> None:
