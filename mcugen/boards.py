@@ -1,7 +1,9 @@
-"""Boards as data: boards/<id>.yaml, each validated against boards/schema.json.
+"""Boards and cores as data: boards/<id>.yaml, each validated against boards/schema.json, and the
+cores they name, boards/cores/<core>.yaml against boards/cores/schema.json.
 
-Unknown keys, duplicate keys, a file whose id differs from its name, and two files claiming the
-same id are all errors. `host` is built in: the system C compiler, no board file.
+Unknown keys, duplicate keys, a file whose id differs from its name, two files claiming the same
+id, a board naming a core with no file, or claiming an FPU or DSP extension its core cannot have,
+are all errors. `host` is built in: the system C compiler, no board file.
 """
 from __future__ import annotations
 
@@ -20,10 +22,26 @@ HOST = "host"
 
 
 @dataclass(frozen=True)
+class Core:
+    """What a Cortex-M core is and may have (boards/cores/<id>.yaml); a board says what its chip has."""
+
+    id: str  # GCC's -mcpu
+    name: str
+    arch: str
+    fpu: str | None  # GCC's -mfpu for the FPU a chip may have (auto: what -mcpu implies); None: no FPU
+    dsp: bool  # the DSP extension is possible
+    mve: bool = False  # Helium is possible
+
+
+@dataclass(frozen=True)
 class Board:
     id: str
     spec: dict
     path: Path
+
+    @property
+    def cpu(self) -> Core:
+        return all_cores()[self.spec["core"]]
 
     @property
     def emulated(self) -> bool:
@@ -71,8 +89,8 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
                               lambda loader, node: _mapping(loader, node, deep=True))
 
 
-def parse_board(path: Path, schema: dict) -> Board:
-    fix = f"fix {path.name} (the fields are described in boards/schema.json)"
+def _load_spec(path: Path, schema: dict, fix: str) -> dict:
+    """A YAML file checked against its schema, named after its id."""
     try:
         spec = yaml.load(path.read_text(), Loader=_StrictLoader)
     except yaml.YAMLError as exc:
@@ -83,15 +101,37 @@ def parse_board(path: Path, schema: dict) -> Board:
         raise McugenError(f"{path}: {where}: {errors[0].message}", fix)
     if spec["id"] != path.stem:
         raise McugenError(f"{path}: id '{spec['id']}' differs from the file name", fix)
+    return spec
+
+
+def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
+    fix = f"fix {path.name} (the fields are described in boards/schema.json)"
+    spec = _load_spec(path, schema, fix)
+    core = cores.get(spec["core"])
+    if core is None:
+        raise McugenError(f"{path}: core '{spec['core']}' has no file in boards/cores/",
+                          f"use one of {', '.join(sorted(cores))}, or describe the core in boards/cores/")
+    if spec["fpu"] and core.fpu is None:
+        raise McugenError(f"{path}: fpu: true, but a {core.name} has no FPU", fix)
+    if spec["dsp"] and not core.dsp:
+        raise McugenError(f"{path}: dsp: true, but a {core.name} has no DSP extension", fix)
     return Board(spec["id"], spec, path)
+
+
+@cache
+def all_cores(directory: Path = BOARDS_DIR / "cores") -> dict[str, Core]:
+    schema = json.loads((directory / "schema.json").read_text())
+    fix = "fix it (the fields are described in boards/cores/schema.json)"
+    return {path.stem: Core(**_load_spec(path, schema, fix)) for path in sorted(directory.glob("*.yaml"))}
 
 
 @cache
 def all_boards(directory: Path = BOARDS_DIR) -> dict[str, Board]:
     schema = json.loads((directory / "schema.json").read_text())
+    cores = all_cores(directory / "cores")
     boards: dict[str, Board] = {}
     for path in sorted(directory.glob("*.y*ml")):
-        board = parse_board(path, schema)
+        board = parse_board(path, schema, cores)
         if board.id in boards or board.id == HOST:
             first = boards[board.id].path.name if board.id in boards else "built in"
             raise McugenError(f"board id '{board.id}' is declared twice ({first} and {path.name})",

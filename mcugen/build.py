@@ -20,10 +20,8 @@ from mcugen.emit_c import GeneratedC, emit_c, state_layout
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
+from mcugen.runtime import DSP_HEADER, HEADERS, RUNTIME, runtime_file
 
-RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
-HEADERS = ("include/mcu_nn.h", "include/mcu_nn_support.h")
-DSP_HEADER = "include/mcu_nn_dsp.h"
 HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMODEL_PROFILE", "-fno-asynchronous-unwind-tables")
 SANITIZE_CFLAGS = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                    "-fno-omit-frame-pointer")
@@ -43,14 +41,6 @@ class BuildResult:
     @property
     def code_bytes(self) -> int:
         return self.model.text + self.kernels.text
-
-
-def runtime_file(relative: str) -> Path:
-    path = RUNTIME / relative
-    if not path.is_file():
-        raise McugenError(f"mcugen's C runtime is incomplete: {path} is missing",
-                          "reinstall mcugen (pip install --force-reinstall mcugen, or pip install -e . in a checkout)")
-    return path
 
 
 def library_files(generated: GeneratedC, dsp: bool = False) -> dict[str, str]:

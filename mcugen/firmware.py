@@ -34,9 +34,6 @@ HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
 CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
 UART_FLAGS = {"cmsdk": "MCU_UART_CMSDK", "stm32-usart": "MCU_UART_STM32_USART", "pl011": "MCU_UART_PL011",
               "nrf-uarte": "MCU_UART_NRF_UARTE"}
-# The single-precision FPU of each core that may have one (boards with `fpu: true` compile for it,
-# hard-float ABI; the others get soft float)
-FPUS = {"cortex-m4": "fpv4-sp-d16", "cortex-m7": "fpv5-sp-d16", "cortex-m33": "fpv5-sp-d16"}
 PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABLE_TELEMETRY": "No",
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
 
@@ -112,7 +109,8 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     flags += ["-DMCU_LINK_SEMIHOSTING"] if board.link == "semihosting" else []
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
-        build=dict(cpu=board.core, fpu=FPUS.get(board.core, "") if board.fpu else "",
+        # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float
+        build=dict(cpu=board.core, fpu=board.cpu.fpu if board.fpu else "",
                    f_cpu=f"{board.clock_hz}L", mcu=board.id),
         frameworks=[], name=board.name, vendor="mcugen", url="",
         upload=dict(maximum_ram_size=board.ram["bytes"], maximum_size=board.flash["bytes"])), indent=2))

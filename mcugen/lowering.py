@@ -12,8 +12,9 @@ import numpy as np
 
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op
+from mcugen.runtime import c_define
 
-MAX_DIMS = 8  # MCU_MAX_DIMS in runtime_c/include/mcu_nn.h
+MAX_DIMS = c_define("MCU_MAX_DIMS")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from conftest import ROOT, MODELS
 from mcugen import golden
-from mcugen.boards import all_boards, load_board, parse_board
+from mcugen.boards import all_boards, all_cores, load_board, parse_board
 from mcugen.build import build_host
 from mcugen.compare import random_inputs
 from mcugen.errors import McugenError
@@ -59,14 +59,39 @@ def test_board_files_reject_unknown_and_duplicate_keys(tmp_path, text, phrase):
     path = tmp_path / "mps2-an386.yaml"
     path.write_text((ROOT / "boards" / "mps2-an386.yaml").read_text() + text)
     if phrase is None:
-        assert parse_board(path, SCHEMA).id == "mps2-an386"
+        assert parse_board(path, SCHEMA, all_cores()).id == "mps2-an386"
         return
     with pytest.raises(McugenError, match=re.escape(phrase)):
-        parse_board(path, SCHEMA)
+        parse_board(path, SCHEMA, all_cores())
+
+
+@pytest.mark.parametrize("change, phrase", [
+    (("core: cortex-m4", "core: cortex-m99"), "core 'cortex-m99' has no file in boards/cores/"),
+    (("core: cortex-m4", "core: cortex-m0plus"), "fpu: true, but a Arm Cortex-M0+ has no FPU"),
+    (("core: cortex-m4\nfpu: true", "core: cortex-m3\nfpu: false"), "dsp: true, but a Arm Cortex-M3 has no DSP"),
+])
+def test_a_board_claims_only_what_its_core_can_have(tmp_path, change, phrase):
+    path = tmp_path / "mps2-an386.yaml"
+    path.write_text((ROOT / "boards" / "mps2-an386.yaml").read_text().replace(*change))
+    with pytest.raises(McugenError, match=re.escape(phrase)):
+        parse_board(path, SCHEMA, all_cores())
+
+
+@pytest.mark.parametrize("core", sorted(all_cores()))
+def test_every_core_file_gives_flags_the_cross_compiler_takes(tmp_path, core):
+    """A core is data: its -mcpu and -mfpu build code (the FPU's hard-float ABI where it has one)."""
+    spec = all_cores()[core]
+    (tmp_path / "f.c").write_text("float f(float a, int b) { return a * (float)b; }\n")
+    flags = ["-mthumb", f"-mcpu={spec.id}"] + ([f"-mfpu={spec.fpu}", "-mfloat-abi=hard"] if spec.fpu else
+                                                ["-mfloat-abi=soft"])
+    done = subprocess.run(["arm-none-eabi-gcc", *flags, "-O2", "-c", tmp_path / "f.c", "-o", tmp_path / "f.o"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_board_id_must_match_its_file_and_be_unique(tmp_path):
     shutil.copy(ROOT / "boards" / "schema.json", tmp_path)
+    shutil.copytree(ROOT / "boards" / "cores", tmp_path / "cores")
     text = (ROOT / "boards" / "mps2-an386.yaml").read_text()
     (tmp_path / "other.yaml").write_text(text)
     with pytest.raises(McugenError, match="differs from the file name"):

@@ -9,6 +9,7 @@ from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, reads, writes
 from mcugen.ops import OpDef
 from mcugen.requant import activation_range, quantize_multiplier
+from mcugen.runtime import c_define
 
 
 def channel_multipliers(x: Tensor, w: Tensor, y: Tensor, channels: int):
@@ -193,7 +194,7 @@ def fold_input_offset(bias: np.ndarray | None, weight_sums: np.ndarray, input_zp
     return ((folded + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
 
 
-FAST_BOUND = 1 << 30  # mcu_requantize_fast (runtime_c/include/mcu_nn_dsp.h) needs |accumulator| below it
+FAST_BOUND = c_define("MCU_REQUANTIZE_FAST_BOUND")
 
 
 def channel_table(p: dict, bias: np.ndarray | None, taps: int, groups_of: int = 1) -> Const:

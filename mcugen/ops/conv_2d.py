@@ -16,6 +16,7 @@ from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, f
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.requant import OutputStage, input_zero_point_in_bias
+from mcugen.runtime import c_define
 
 
 @register("CONV_2D")
@@ -92,7 +93,7 @@ def wide_problems(g, op) -> list[str]:
     return []
 
 
-CONV_BLOCK = 6  # MCU_CONV_BLOCK in runtime_c/include/mcu_nn.h
+CONV_BLOCK = c_define("MCU_CONV_BLOCK")
 
 
 def conv_scratch_bytes(taps: int) -> int:

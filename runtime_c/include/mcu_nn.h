@@ -9,7 +9,8 @@
  * - Multipliers are Q0.31 integers in [2^30, 2^31) (or 0) with a power-of-two shift in [-31, 30]:
  *   real multiplier = multiplier * 2^(shift - 31). mcugen computes them at build time, as TFLM's Prepare does.
  * - Kernels do no checking and never fail: mcugen validated every shape and range when it generated the call.
- *   They need no scratch memory and take no locks. Only the two float32 boundary kernels (QUANTIZE from
+ *   They take no locks; the few that need working memory (scratch) get it as an argument, planned by mcugen
+ *   in the arena (sizes computed in one place, by the op's lowering in mcugen/ops/). Only the two float32 boundary kernels (QUANTIZE from
  *   float32, DEQUANTIZE to float32) use floating point: the FPU where the core has one, else soft float.
  */
 #ifndef MCU_NN_H

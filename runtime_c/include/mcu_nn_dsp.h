@@ -47,6 +47,9 @@ static inline int16x2_t mcu_both_halves(int32_t value)
     return (int16x2_t)(((uint32_t)value & 0xFFFFu) | ((uint32_t)value << 16));
 }
 
+/* mcu_requantize_fast takes accumulators with |x| below this (mcugen marks the channels that do). */
+#define MCU_REQUANTIZE_FAST_BOUND (1 << 30)
+
 /*
  * The requantization of mcu_requantize in five instructions, for the cases a kernel can prove
  * before its loop: a right shift (shift <= -1, r = -shift) and an accumulator with |x| < 2^30.

@@ -1,0 +1,46 @@
+"""The C runtime as files: where it is, one file of it, and the numbers its headers define.
+
+The generators must agree with the C on a few numbers (the largest rank a copy walks, the output
+positions a blocked conv kernel computes at a time, the accumulator bound of the fast requantize).
+The headers are their one source: Python reads them from there rather than keeping copies.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from pathlib import Path
+
+from mcugen.errors import McugenError
+
+RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
+HEADERS = ("include/mcu_nn.h", "include/mcu_nn_support.h")
+DSP_HEADER = "include/mcu_nn_dsp.h"
+
+
+def runtime_file(relative: str) -> Path:
+    path = RUNTIME / relative
+    if not path.is_file():
+        raise McugenError(f"mcugen's C runtime is incomplete: {path} is missing",
+                          "reinstall mcugen (pip install --force-reinstall mcugen, or pip install -e . in a checkout)")
+    return path
+
+
+def _integer(expression: str) -> int:
+    """An integer constant expression of C (literals, + - * << >> and parentheses), evaluated."""
+    tree = ast.parse(re.sub(r"(?<=\d)[uUlL]+\b", "", expression), mode="eval")
+    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult,
+               ast.LShift, ast.RShift, ast.USub)
+    if not all(isinstance(node, allowed) for node in ast.walk(tree)):
+        raise ValueError(f"not an integer constant: {expression}")
+    return int(eval(compile(tree, "<C>", "eval")))  # noqa: S307 - only literals and arithmetic, checked above
+
+
+@functools.cache
+def c_define(name: str) -> int:
+    """The value of `#define NAME <integer expression>` in the runtime's headers."""
+    for header in (*HEADERS, DSP_HEADER):
+        found = re.search(rf"^#define {name}\s+(.+?)\s*(?:/\*.*)?$", runtime_file(header).read_text(), re.M)
+        if found:
+            return _integer(found.group(1))
+    raise McugenError(f"mcugen's C runtime defines no {name}", "reinstall mcugen")

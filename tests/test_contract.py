@@ -1,0 +1,104 @@
+"""The contract between the generators (Python) and the kernels (C), checked rather than trusted:
+
+- every kernel name the generators can emit has a prototype in a runtime header and a source file
+  named after it, in runtime_c/src/ (every core) or runtime_c/dsp/ (cores with the DSP extension);
+- every source file defines the one function it is named after, declared in a header;
+- every struct the generators fill is a typedef of the headers;
+- on the real models, a build for a core without DSP calls only runtime_c/src/ kernels;
+- the numbers both sides use are read by Python from the headers (mcugen/runtime.py).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import MODELS
+from mcugen.errors import McugenError
+from mcugen.pipeline import compile_model
+from mcugen.runtime import RUNTIME, _integer, c_define
+
+PACKAGE = Path(__file__).resolve().parents[1] / "mcugen"
+HEADERS = {p.name: p.read_text() for p in (RUNTIME / "include").glob("*.h")}
+C_FILES = {p.stem: p for folder in ("src", "dsp") for p in (RUNTIME / folder).glob("*.c")}
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+
+
+def _prototypes() -> set[str]:
+    """Functions declared (not defined inline) in the headers."""
+    names = set()
+    for text in HEADERS.values():
+        for match in re.finditer(r"^[A-Za-z_][\w \*]*?\b(mcu_\w+)\s*\(([^;{]*?)\)\s*;", _strip_comments(text), re.M | re.S):
+            names.add(match.group(1))
+    return names
+
+
+def _typedefs() -> set[str]:
+    return {m.group(1) for text in HEADERS.values() for m in re.finditer(r"\}\s*(mcu_\w+)\s*;", text)}
+
+
+def _python_names() -> set[str]:
+    """Every "mcu_..." string literal of the package: a kernel or a struct the generators name."""
+    names = set()
+    for path in PACKAGE.rglob("*.py"):
+        names.update(re.findall(r"[\"'](mcu_[a-z0-9_]+)[\"']", path.read_text()))
+    return names
+
+
+def test_every_kernel_name_the_generators_write_has_a_prototype_and_a_source_file():
+    prototypes, typedefs = _prototypes(), _typedefs()
+    kernels = {n for n in _python_names() if n not in typedefs}
+    assert kernels, "no kernel names found: the scan is broken"
+    assert not kernels - prototypes, f"no prototype in runtime_c/include/: {sorted(kernels - prototypes)}"
+    assert not kernels - set(C_FILES), f"no runtime_c/src/ or dsp/ file: {sorted(kernels - set(C_FILES))}"
+
+
+def test_every_struct_the_generators_fill_is_declared():
+    typedefs = _typedefs()
+    structs = {n for n in _python_names() if n.endswith(("_params", "_quant", "_dims", "_channel"))}
+    assert structs and not structs - typedefs, sorted(structs - typedefs)
+
+
+@pytest.mark.parametrize("name", sorted(C_FILES))
+def test_a_source_file_defines_the_function_it_is_named_after(name):
+    code = _strip_comments(C_FILES[name].read_text())
+    defined = re.findall(r"^[A-Za-z_][\w \*]*?\b(mcu_\w+)\s*\([^;{]*\)\s*\{", code, re.M | re.S)
+    assert defined == [name], f"{C_FILES[name].relative_to(RUNTIME)} defines {defined}"
+    assert name in _prototypes(), f"{name} has no prototype in runtime_c/include/"
+    assert (C_FILES[name].parent.name == "dsp") == name.endswith(("_x4", "_x6")), \
+        "optimized variants (blocked _xN) live in dsp/, reference kernels in src/"
+
+
+REAL = sorted(p.name for p in MODELS.glob("*.tflite"))
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_a_core_without_dsp_calls_only_reference_kernels_and_with_dsp_has_each_file(name):
+    for dsp in (False, True):
+        try:
+            g = compile_model(MODELS / name, dsp=dsp)
+        except McugenError:
+            pytest.skip("not supported whole (tests/test_models.py covers why)")
+        kernels = {k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}
+        folders = {k: C_FILES[k].parent.name for k in kernels}
+        if not dsp:
+            assert set(folders.values()) <= {"src"}, folders
+        assert kernels <= set(C_FILES)
+
+
+def test_the_shared_numbers_come_from_the_headers():
+    from mcugen.lowering import MAX_DIMS
+    from mcugen.ops._quant import FAST_BOUND
+    from mcugen.ops.conv_2d import CONV_BLOCK
+
+    assert (MAX_DIMS, CONV_BLOCK, FAST_BOUND) == (c_define("MCU_MAX_DIMS"), c_define("MCU_CONV_BLOCK"),
+                                                  c_define("MCU_REQUANTIZE_FAST_BOUND"))
+    assert _integer("(1u << 30)") == 1 << 30 and _integer("-(3 * 4)") == -12
+    with pytest.raises(ValueError):
+        _integer("sizeof(int)")
+    with pytest.raises(McugenError, match="defines no MCU_NO_SUCH"):
+        c_define("MCU_NO_SUCH")
