@@ -69,7 +69,7 @@ def main() -> int:
             "|---|---|---|---|---|"]
     per_op: dict[str, list] = {}
     for name, (ref, cmsis, tflm_arena) in ANCHORS.items():
-        g = compile_model(MODELS / f"{name}.tflite", dsp=True)  # both boards have the DSP extension
+        g = compile_model(MODELS / f"{name}.tflite", features=frozenset({"dsp"}))  # both boards have the DSP extension
         with tempfile.TemporaryDirectory() as tmp:
             r = build_board(g, an386, OutDir(Path(tmp) / "an386"), name)
             _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0), profile=True)

@@ -61,7 +61,7 @@ STEPS = 20  # consecutive invocations for a stateful model (state kept), each ch
 
 def measure(path: Path, outputs: tuple, tflm, label: str) -> str:
     an386 = load_board("mps2-an386")
-    g = compile_model(path, outputs, dsp=an386.dsp)
+    g = compile_model(path, outputs, features=an386.features)
     macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
     steps = STEPS if g.variables else 1
     with tempfile.TemporaryDirectory() as tmp:

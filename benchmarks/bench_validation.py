@@ -34,7 +34,7 @@ def main() -> int:
           "instructions per second of wall | jobs |")
     print("|---|---|---|---|---|---|---|")
     for model in MODELS:
-        g = compile_model(model, dsp=board.dsp)
+        g = compile_model(model, features=board.features)
         with tempfile.TemporaryDirectory() as work:
             result = build_board(g, board, OutDir(Path(work) / "fw"), model.name)
             xs = random_inputs(g, samples, seed=1)

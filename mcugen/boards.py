@@ -19,6 +19,7 @@ from mcugen.errors import McugenError
 
 BOARDS_DIR = Path(__file__).resolve().parent / "boards"  # ../boards in a checkout (a link), package data in a wheel
 HOST = "host"
+FEATURES = ("dsp", "mve")  # ISA extensions a core may have, a board's chip says it has, and kernel variants need
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,11 @@ class Board:
     id: str
     spec: dict
     path: Path
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The ISA extensions this board's chip has: the kernel variants it runs (mcugen/variants.py)."""
+        return frozenset(f for f in FEATURES if self.spec.get(f))
 
     @property
     def cpu(self) -> Core:

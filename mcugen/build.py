@@ -20,7 +20,7 @@ from mcugen.emit_c import GeneratedC, emit_c, state_layout
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
-from mcugen.runtime import DSP_HEADER, HEADERS, RUNTIME, runtime_file
+from mcugen.runtime import FEATURE_HEADERS, HEADERS, RUNTIME, runtime_file
 
 HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMODEL_PROFILE", "-fno-asynchronous-unwind-tables")
 SANITIZE_CFLAGS = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
@@ -43,23 +43,24 @@ class BuildResult:
         return self.model.text + self.kernels.text
 
 
-def library_files(generated: GeneratedC, dsp: bool = False) -> dict[str, str]:
+def library_files(generated: GeneratedC, features: frozenset[str] = frozenset()) -> dict[str, str]:
     """A model as a C library, by file name: NAME.h (the API), NAME.c, the kernels it calls and
     their private headers. `mcugen build` and `mcugen export` both lay out these files.
 
-    dsp: the core has the DSP extension, which a model lowered for it (GeneratedC.dsp) needs: some
-    of its layers call the kernels of runtime_c/dsp/ (their own names, filter layouts and scratch),
-    the others the reference kernels of runtime_c/src/.
+    features: the ISA features of the core it is built for, which must include those the model was
+    lowered for (GeneratedC.features): some of its layers may call kernel variants of
+    runtime_c/<feature>/ (their own names, filter layouts and scratch), the others the reference
+    kernels of runtime_c/src/.
     """
-    if generated.dsp and not dsp:
-        # the lowering chose DSP-only kernels and filter layouts: a bug in the caller, not bad input
-        raise AssertionError("a model lowered for DSP kernels is being built for a core without them")
+    if not generated.features <= features:
+        # the lowering chose variants and filter layouts for another core: a bug in the caller, not bad input
+        raise AssertionError(f"a model lowered for {sorted(generated.features)} is being built for {sorted(features)}")
     files = dict(generated.files)
-    for header in HEADERS + (DSP_HEADER,) * dsp:
+    for header in HEADERS + tuple(FEATURE_HEADERS[f] for f in sorted(generated.features)):
         files[Path(header).name] = runtime_file(header).read_text()
     for k in generated.kernels:
-        optimized = RUNTIME / "dsp" / f"{k}.c"
-        files[f"{k}.c"] = (optimized if optimized.is_file() else runtime_file(f"src/{k}.c")).read_text()
+        folder = next((f for f in sorted(generated.features) if (RUNTIME / f / f"{k}.c").is_file()), "src")
+        files[f"{k}.c"] = runtime_file(f"{folder}/{k}.c").read_text()
     return files
 
 
@@ -76,10 +77,11 @@ class Sources:
         return (self.model, *self.kernels, *self.harness)
 
 
-def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...], dsp: bool = False) -> Sources:
+def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...],
+                  features: frozenset[str] = frozenset()) -> Sources:
     """The model's library (headers in include/, sources in src/, PlatformIO's layout) and the
     validation harness, which drives the model through the same API an application uses."""
-    for file, text in library_files(generated, dsp).items():
+    for file, text in library_files(generated, features).items():
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", text)
     for file in ("mcu_harness.c", *ports, "mcu_port.h"):
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", runtime_file(f"harness/{file}").read_text())

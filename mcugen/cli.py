@@ -174,11 +174,11 @@ def _build(args, out_dir: Path, g):
     return result, out
 
 
-def _has_dsp(board_id: str) -> bool:
-    """The board runs runtime_c/dsp/'s kernels, so the model is lowered for them."""
+def _features(board_id: str) -> frozenset[str]:
+    """The ISA features of the board's chip: the kernel variants the model is lowered for."""
     from mcugen.boards import HOST, load_board
 
-    return board_id != HOST and load_board(board_id).dsp
+    return frozenset() if board_id == HOST else load_board(board_id).features
 
 
 def _compile(args):
@@ -188,7 +188,7 @@ def _compile(args):
 
     tuning = None
     if args.tune:
-        if not _has_dsp(args.board):
+        if not _features(args.board):
             raise McugenError(f"--tune chooses between the DSP and the reference kernels, and {args.board} "
                               "runs only the reference ones", "build without --tune")
         from mcugen.tune import tune
@@ -198,7 +198,7 @@ def _compile(args):
         chosen = len(tuning.layers) - len(tuning.reference)
         print(f"tuned on {tuning.measured_on}: {chosen} of {len(tuning.layers)} layers faster with the DSP "
               "kernels, the others keep the reference ones", file=sys.stderr)
-    return compile_model(args.model, tuple(args.outputs), dsp=_has_dsp(args.board), tuning=tuning)
+    return compile_model(args.model, tuple(args.outputs), features=_features(args.board), tuning=tuning)
 
 
 def cmd_build(args) -> int:
@@ -245,15 +245,16 @@ def cmd_export(args) -> int:
     board = load_board(args.board) if args.board and args.board != HOST else None
     _require_writable_folder(Path(args.out), f"--out {args.out}")
     out = OutDir(Path(args.out))
-    g = compile_model(args.model, tuple(args.outputs), dsp=board is not None and board.dsp)
+    features = board.features if board is not None else frozenset()
+    g = compile_model(args.model, tuple(args.outputs), features=features)
     generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
     if board is not None:
         from mcugen.firmware import check_fit
 
         check_fit(g, board, generated.const_bytes, harness_ram=0)  # the application's own RAM is its business
-    export_library(g, out, generated, Path(args.model).name, args.format, dsp=board is not None and board.dsp)
+    export_library(g, out, generated, Path(args.model).name, args.format, features=features)
     files = exported_files(out.root)
-    kernels = "the DSP kernels of " + board.id if board is not None and board.dsp else "the reference kernels"
+    kernels = "the DSP kernels of " + board.id if "dsp" in features else "the reference kernels"
     print(f"exported {Path(args.model).name} as {args.name} ({args.format}, {len(files)} files, {kernels}) "
           f"in {out.root}/")
     print(f"  arena {g.arena.plan.size:,} B ({args.name.upper()}_ARENA_BYTES), constants "

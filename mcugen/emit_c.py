@@ -237,8 +237,8 @@ class GeneratedC:
     name: str  # the API prefix: NAME.h, NAME.c, NAME_invoke()
     files: dict  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
     const_bytes: int  # constant arrays (weights, biases, multipliers, tables)
-    kernels: tuple[str, ...]  # the kernels the model calls (runtime_c/src/ or runtime_c/dsp/<kernel>.c)
-    dsp: bool = False  # lowered for runtime_c/dsp/'s kernels (Graph.dsp)
+    kernels: tuple[str, ...]  # the kernels the model calls (runtime_c/src/ or runtime_c/<feature>/<kernel>.c)
+    features: frozenset[str] = frozenset()  # the ISA features it was lowered for (Graph.features)
 
 
 def _kernel_names(name: str, kernels) -> str:
@@ -280,7 +280,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
                    comment=f"{b.size} B, steps {b.first}..{b.last}")
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
     options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
-                        *(["(DSP kernels)"] if g.dsp else []),
+                        *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
     offsets, offset = state_layout(g)
     state = [dict(name=f"STATE_{k}", offset=at, comment=_comment(f"'{v.name}': {_typed(v.initial.dtype, v.initial.shape)}"))
@@ -304,4 +304,4 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
                              f"{n}.c": _ENV.get_template("model.c.j2").render(context),
                              "mcu_nn_names.h": _kernel_names(n, kernels)},
-                      context["const_bytes"], tuple(kernels), g.dsp)
+                      context["const_bytes"], tuple(kernels), g.features)

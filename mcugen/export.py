@@ -38,10 +38,10 @@ def _layout(fmt: str, name: str, file: str) -> str:
 
 
 def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str, fmt: str, *,
-                   dsp: bool = False) -> None:
+                   features: frozenset[str] = frozenset()) -> None:
     """Write `generated` (emit_c's output for g) with its kernels in the layout of `fmt`."""
     name = generated.name
-    files = library_files(generated, dsp)
+    files = library_files(generated, features)
     for file, text in files.items():
         out.write(_layout(fmt, name, file), text)
     context = dict(version=__version__, n=name, N=name.upper(), model_name=model_name,

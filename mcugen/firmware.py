@@ -120,7 +120,7 @@ def write_offline_board(board: Board, out: OutDir) -> str:
 def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
                   env_name: str) -> Sources:
     ports = (("port_cortexm.c",) if board.offline else ()) + (("port_arduino.cpp",) if board.stock else ())
-    sources = write_sources(out, generated, ports, dsp=board.dsp)
+    sources = write_sources(out, generated, ports, features=board.features)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
                    default_env=env_name)
     if board.offline:

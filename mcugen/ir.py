@@ -110,7 +110,7 @@ class Graph:
     variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     arena: object = None  # where activations live (mcugen.planner.ArenaPlan), set by plan_memory
-    dsp: bool = False  # lowered for the optimized kernels of runtime_c/dsp/ (their scratch is planned)
+    features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/variants.py)
     tuning: object = None  # per-layer kernel choices measured by --tune (mcugen.tune.Tuning)
 
     def replace_ops(self, ops) -> "Graph":

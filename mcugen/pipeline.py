@@ -36,13 +36,13 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
     return graph
 
 
-def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), dsp: bool = False,
+def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
                   tuning=None) -> Graph:
     """Back end on top: each op's C kernel call, then every activation's place in the arena.
-    `dsp`: for a core with the DSP extension (Board.dsp), whose optimized kernels need scratch.
+    `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.tune)."""
     graph = lower(model_path, outputs)
-    graph = lower_ops(graph, dsp, tuning)  # one kernel call per op (RESHAPE: none, it aliases)
+    graph = lower_ops(graph, features, tuning)  # one kernel call per op (RESHAPE: none, it aliases)
     graph = fuse_strips(graph)        # a conv run strip by strip inside its only consumer's call
     graph = plan_memory(graph)        # lifetimes -> arena offsets
     return graph

@@ -1,7 +1,6 @@
 """mcugen's validation protocol, host side (the target side is runtime_c/harness/mcu_harness.c).
 
-Frame (little-endian):  A5 5A | type u8 | seq u8 | length u16 | payload (<= 240 B) | crc32 u32
-The CRC is zlib's CRC-32 over type, seq, length and payload. The host sends requests; the target
+Frames (mcugen/framing.py) carry a type, a seq and a payload. The host sends requests; the target
 answers each with one frame carrying the same seq:
 
   HELLO   0x01  (offset u32)                      -> INFO 0x81: version u8, total u32, the bytes
@@ -15,8 +14,7 @@ answers each with one frame carrying the same seq:
   RESET   0x05  ()                                -> ACK 0x82 (the model's state as at boot)
   any           bad CRC, unknown type, bad range  -> NAK 0x85: reason u8 (0 crc, 1 unknown, 2 range)
 
-Frames are at most 250 bytes, so a real UART or USB CDC link never needs to buffer more than
-one. Lost, corrupted or garbled replies are retried:
+Lost, corrupted or garbled replies are retried:
 - every request is safe to repeat (a repeated INVOKE, same seq, replays the stored result: a
   stateful model must not step twice; a repeated RESET resets again); the
   other requests take a new seq per attempt, so a late reply is never taken for another's;
@@ -25,24 +23,18 @@ one. Lost, corrupted or garbled replies are retried:
   go on until the run's overall time limit;
 - a failed attempt halves the payload of WRITE and READ (down to 16 bytes; a long frame on a
   noisy line rarely arrives whole) and each success doubles it back;
-- both sides hunt for sync bytes and, when a frame turns out bad, parse again the bytes after
-  its first one: a stray A5 5A never swallows the valid frame behind it;
-- a frame cut short on the wire leaves the target waiting for bytes that never come, so before
-  a retry the host sends a frame's worth of zero bytes, which completes (and fails the CRC of)
-  any partial frame and is otherwise ignored while the target hunts for the sync bytes.
+- before a retry the framer resynchronises both sides (framing.Framer.resync).
 """
 from __future__ import annotations
 
 import struct
 import time
-import zlib
 from dataclasses import dataclass
 
 from mcugen.errors import McugenError
+from mcugen.framing import MAX_PAYLOAD, BadFrame, Framer
 
-SYNC = b"\xa5\x5a"
 VERSION = 3
-MAX_PAYLOAD = 240
 MIN_CHUNK = 16
 MAX_INFO = 1 << 20  # far beyond any real description; a corrupt length must not loop for hours
 HELLO, WRITE, INVOKE, READ, RESET = 0x01, 0x02, 0x03, 0x04, 0x05
@@ -50,15 +42,6 @@ INFO, ACK, RESULT, DATA, NAK = 0x81, 0x82, 0x83, 0x84, 0x85
 REGION_OUTPUT, REGION_LAYER_CYCLES = 0, 1
 CLOCKS = {0: "ns", 1: "cycles", 2: "systick"}
 NAK_REASONS = {0: "corrupted request", 1: "unknown request", 2: "out-of-range request"}
-
-
-def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
-    body = struct.pack("<BBH", kind, seq, len(payload)) + payload
-    return SYNC + body + struct.pack("<I", zlib.crc32(body))
-
-
-class _BadFrame(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -95,7 +78,7 @@ class Link:
 
     def __init__(self, stream, *, timeout: float = 0.5, attempts: int = 12, describe: str = "the target",
                  wiring: str = ""):
-        self.stream = stream
+        self.framer = Framer(stream)
         self.wiring = wiring  # which serial of the board the firmware talks on, for the silent-board message
         self.timeout = timeout
         self.attempts = attempts
@@ -104,45 +87,6 @@ class Link:
         self.retries = 0
         self.chunk = MAX_PAYLOAD - 8  # WRITE and READ payload bytes; adapts to the line
         self.slowest_invoke: float | None = None  # seconds, measured
-        self._pending = b""  # bytes read but not yet parsed
-
-    # -- framing ---------------------------------------------------------------------------------
-    def _read_exact(self, n: int, deadline: float, frame: bytearray) -> bytes:
-        while len(self._pending) < n:
-            if time.monotonic() > deadline:
-                raise TimeoutError
-            self._pending += self.stream.read(n - len(self._pending))
-        out, self._pending = self._pending[:n], self._pending[n:]
-        frame += out
-        return out
-
-    def _receive(self, deadline: float) -> tuple[int, int, bytes]:
-        while True:
-            frame = bytearray()
-            if self._read_exact(1, deadline, frame) != SYNC[:1]:
-                continue
-            if self._read_exact(1, deadline, frame) == SYNC[1:]:
-                header = self._read_exact(4, deadline, frame)
-                kind, seq, size = struct.unpack("<BBH", header)
-                if size <= MAX_PAYLOAD:
-                    payload = self._read_exact(size, deadline, frame)
-                    (crc,) = struct.unpack("<I", self._read_exact(4, deadline, frame))
-                    if crc == zlib.crc32(header + payload):
-                        return kind, seq, payload
-                    # complete but wrong: a corrupted reply, unless another frame was read behind it
-                    if SYNC not in bytes(frame[1:]) + self._pending:
-                        self._pending = b""
-                        raise _BadFrame
-            # the sync bytes may have been noise in front of a real frame: parse what follows
-            self._pending = bytes(frame[1:]) + self._pending
-
-    def _resync(self) -> None:
-        self.stream.write(bytes(MAX_PAYLOAD + 10))
-        time.sleep(0.05)
-        drain_until = time.monotonic() + 0.2
-        while time.monotonic() < drain_until and self.stream.read(4096):
-            pass
-        self._pending = b""
 
     def request(self, kind: int, payload=b"", expect: int = ACK, timeout: float | None = None,
                 until: float | None = None) -> bytes:
@@ -156,20 +100,19 @@ class Link:
                 self.retries += 1
                 if callable(payload):
                     self.chunk = max(MIN_CHUNK, self.chunk // 2)
-                self._resync()
+                self.framer.resync()
                 if kind != INVOKE:
                     self.seq = (self.seq + 1) & 0xFF
             attempt += 1
-            frame = encode(kind, self.seq, payload() if callable(payload) else payload)
             try:
-                self.stream.write(frame)
+                self.framer.send(kind, self.seq, payload() if callable(payload) else payload)
             except OSError as exc:
                 raise McugenError(f"cannot write to {self.describe}: {exc}",
                                   "check the port and that the board is connected") from None
             deadline = time.monotonic() + (timeout or self.timeout)
             try:
                 while True:
-                    got_kind, got_seq, body = self._receive(deadline)
+                    got_kind, got_seq, body = self.framer.receive(deadline)
                     if got_seq != self.seq:
                         continue  # a stale reply to an earlier request
                     if got_kind == expect:
@@ -184,7 +127,7 @@ class Link:
                     break
             except TimeoutError:
                 problem = "no reply"
-            except _BadFrame:
+            except BadFrame:
                 problem = "corrupted reply"
             except OSError as exc:
                 raise McugenError(f"lost the connection to {self.describe}: {exc}",

@@ -15,7 +15,7 @@ from mcugen.errors import McugenError
 
 RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
 HEADERS = ("include/mcu_nn.h", "include/mcu_nn_support.h")
-DSP_HEADER = "include/mcu_nn_dsp.h"
+FEATURE_HEADERS = {"dsp": "include/mcu_nn_dsp.h"}  # the helpers of runtime_c/<feature>/'s kernels
 
 
 def runtime_file(relative: str) -> Path:
@@ -39,7 +39,7 @@ def _integer(expression: str) -> int:
 @functools.cache
 def c_define(name: str) -> int:
     """The value of `#define NAME <integer expression>` in the runtime's headers."""
-    for header in (*HEADERS, DSP_HEADER):
+    for header in (*HEADERS, *FEATURE_HEADERS.values()):
         found = re.search(rf"^#define {name}\s+(.+?)\s*(?:/\*.*)?$", runtime_file(header).read_text(), re.M)
         if found:
             return _integer(found.group(1))

@@ -1,6 +1,6 @@
 """`--tune`: per layer, the kernel variant that runs fewest instructions, measured on the board's core.
 
-On a core with the DSP extension a layer has two variants: the optimized kernel of runtime_c/dsp/
+On a core with an ISA extension a layer may have a kernel variant (mcugen/variants.py, runtime_c/dsp/)
 and the reference kernel of runtime_c/src/. Which is faster depends on the layer's shapes (a few
 channels, a tiny spatial size, a block of six positions that is mostly padding), so instead of
 guessing, the model is built both ways for an emulated board with the same core, each build runs
@@ -21,7 +21,7 @@ from mcugen.boards import Board, all_boards
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 
-VARIANTS = {"dsp": True, "reference": False}
+VARIANTS = ("optimized", "reference")  # every layer on its first variant the core allows; on its reference kernel
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def emulator_for(board: Board) -> Board:
     if board.emulated:
         return board
     for other in all_boards().values():
-        if other.emulated and other.core == board.core and other.dsp == board.dsp:
+        if other.emulated and other.core == board.core and other.features == board.features:
             return other
     raise McugenError(f"--tune measures on an emulated {board.core}, and no board in boards/ emulates one",
                       "build without --tune")
@@ -68,9 +68,9 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -
 
     emulator = emulator_for(board)
     timed: dict[str, tuple[Graph, list[int]]] = {}
-    for k, (variant, dsp) in enumerate(VARIANTS.items(), start=1):
+    for k, variant in enumerate(VARIANTS, start=1):
         print(f"tuning {k}/{len(VARIANTS)}: {variant} kernels on {emulator.id}", file=sys.stderr, flush=True)
-        g = compile_model(model_path, outputs, dsp=dsp)
+        g = compile_model(model_path, outputs, features=board.features if variant == "optimized" else frozenset())
         result = build_board(g, emulator, OutDir(work / variant), Path(model_path).name)
         _, results = run_on_target(emulator.id, result.program, g, random_inputs(g, 1, seed=0), profile=True)
         if not results[0].passed:
@@ -78,7 +78,7 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -
                               "build without --tune and report this model")
         timed[variant] = (g, [results[0].unit.count(c) for c in results[0].layer_cycles])
         unit = results[0].unit.name
-    (fast_g, fast_t), (ref_g, ref_t) = timed["dsp"], timed["reference"]
+    (fast_g, fast_t), (ref_g, ref_t) = timed["optimized"], timed["reference"]
     layers = {}
     for i, (a, b) in enumerate(zip(fast_g.ops, ref_g.ops)):
         if a.call is None or b.call is None:

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "tests" / "models"
+DSP = frozenset({"dsp"})  # what the emulated Cortex-M4 boards have: the DSP kernel variants
 sys.path.insert(0, str(Path(__file__).parent))
 # Kernel and harness objects, compiled once per test run and reused by every host C build.
 OBJECT_CACHE = Path(tempfile.mkdtemp(prefix="mcugen-objects-"))

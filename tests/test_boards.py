@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, MODELS
+from conftest import DSP, MODELS, ROOT
 from mcugen import golden
 from mcugen.boards import all_boards, all_cores, load_board, parse_board
 from mcugen.build import build_host
@@ -27,7 +27,8 @@ from mcugen.outdir import OutDir
 from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.pipeline import compile_model
-from mcugen.protocol import ACK, Link, encode
+from mcugen.framing import encode
+from mcugen.protocol import ACK, Link
 from mcugen.qemu import QemuTarget
 from mcugen.transport import ProcessStream
 from mcugen.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
@@ -105,7 +106,7 @@ def test_board_id_must_match_its_file_and_be_unique(tmp_path):
 
 # -- on emulated Cortex-M ---------------------------------------------------------------------------
 def _build(tmp_path, model: str, board: str):
-    g = compile_model(MODELS / model, dsp=load_board(board).dsp)
+    g = compile_model(MODELS / model, features=load_board(board).features)
     return g, build_board(g, load_board(board), OutDir(tmp_path / board), model)
 
 
@@ -177,7 +178,7 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     channel counts that aren't multiples of 4, padding, dilation, depth multipliers, filter offsets."""
     path = tmp_path / "op.tflite"
     path.write_bytes(spec().build())
-    g = compile_model(path, dsp=True)
+    g = compile_model(path, features=DSP)
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
     kernel = g.ops[0].call.kernel
     if (ROOT / "runtime_c" / "dsp" / f"{kernel}.c").is_file():  # the optimized kernel was the one built
@@ -200,7 +201,7 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     tmp = tmp_path_factory.mktemp("dsp")
     path = tmp / "op.tflite"
     path.write_bytes(m.build())
-    g = compile_model(path, dsp=True)
+    g = compile_model(path, features=DSP)
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
     _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 2, seed=c["seed"]))
     assert all(r.passed for r in results), (c, [r.outputs for r in results])
@@ -273,7 +274,7 @@ def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec,
     blob = spec().build()
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
-    g = compile_model(path, dsp=True)
+    g = compile_model(path, features=DSP)
     if "forced" in name:
         assert all(op.fused_into is None for op in g.ops)
         g = plan_memory(fuse_all(g))

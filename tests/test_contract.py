@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MODELS
+from conftest import DSP, MODELS
 from mcugen.errors import McugenError
 from mcugen.pipeline import compile_model
 from mcugen.runtime import RUNTIME, _integer, c_define
@@ -77,17 +77,26 @@ REAL = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 
 @pytest.mark.parametrize("name", REAL)
-def test_a_core_without_dsp_calls_only_reference_kernels_and_with_dsp_has_each_file(name):
-    for dsp in (False, True):
+def test_a_core_calls_only_kernels_of_its_features(name):
+    for features in (frozenset(), DSP):
         try:
-            g = compile_model(MODELS / name, dsp=dsp)
+            g = compile_model(MODELS / name, features=features)
         except McugenError:
             pytest.skip("not supported whole (tests/test_models.py covers why)")
         kernels = {k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}
-        folders = {k: C_FILES[k].parent.name for k in kernels}
-        if not dsp:
-            assert set(folders.values()) <= {"src"}, folders
         assert kernels <= set(C_FILES)
+        folders = {k: C_FILES[k].parent.name for k in kernels}
+        assert set(folders.values()) <= {"src", *features}, folders
+
+
+def test_every_variant_is_declared_with_its_file_and_feature():
+    from mcugen import ops
+    from mcugen.variants import variants_of
+
+    declared = [v for opcode in ops.supported_opcodes() for v in variants_of(opcode)]
+    assert declared
+    for v in declared:
+        assert C_FILES[v.kernel].parent.name == v.needs, f"{v.kernel} needs {v.needs}: runtime_c/{v.needs}/"
 
 
 def test_the_shared_numbers_come_from_the_headers():

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from conftest import OBJECT_CACHE, MODELS
@@ -233,8 +233,10 @@ def rewritten_models(draw):
 @settings(**BUDGET)
 @given(rewritten_models())
 def test_a_rewritten_field_is_refused_or_bit_exact(tmp_path_factory, case):
-    blob, _ = case  # the description shows in hypothesis' report
-    judge(blob, tmp_path_factory.mktemp("fuzz"))
+    blob, description = case  # the description shows in hypothesis' report
+    verdict = judge(blob, tmp_path_factory.mktemp("fuzz"))
+    event(verdict)  # --hypothesis-show-statistics counts the verdicts, per mutation kind too
+    event(f"{description.split(' of op')[0]}: {verdict}")
 
 
 # -- byte level: truncations of small real models -------------------------------------------
@@ -245,7 +247,7 @@ SMALL = ["tflm_simple_add.tflite", "tflm_hello_world.tflite", "gen_keras_small_c
 @given(st.sampled_from(SMALL), st.floats(0, 1, exclude_max=True))
 def test_a_truncated_file_is_refused_or_bit_exact(tmp_path_factory, name, fraction):
     blob = (MODELS / name).read_bytes()
-    judge(blob[:int(fraction * len(blob))], tmp_path_factory.mktemp("fuzz"))
+    event(judge(blob[:int(fraction * len(blob))], tmp_path_factory.mktemp("fuzz")))
 
 
 @pytest.mark.parametrize("name", SMALL)
@@ -260,4 +262,4 @@ def test_flipped_bytes_are_refused_or_bit_exact(tmp_path_factory, name, flips):
     blob = bytearray((MODELS / name).read_bytes())
     for where, mask in flips:
         blob[int(where * len(blob))] ^= mask
-    judge(bytes(blob), tmp_path_factory.mktemp("fuzz"))
+    event(judge(bytes(blob), tmp_path_factory.mktemp("fuzz")))

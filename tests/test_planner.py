@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from conftest import DSP
 from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.pipeline import compile_model
@@ -99,7 +100,7 @@ def test_kernel_scratch_lives_at_its_own_step_only(tmp_path):
     m.inputs, m.outputs = [x], [y]
     path = tmp_path / "conv.tflite"
     path.write_bytes(m.build())
-    g = compile_model(path, dsp=True)
+    g = compile_model(path, features=DSP)
     buffers = {b.name: (b.first, b.last, b.size) for b in g.arena.plan.buffers}
     assert buffers == {"input_0": (0, 0, 128), "conv_2d_0_out": (0, 1, 128), "conv_2d_0_scratch": (0, 0, 936)}
     assert g.arena.plan.conflicts() == [] and g.arena.plan.size == 128 + 128 + 936
@@ -131,7 +132,7 @@ def test_dsp_pointwise_and_depthwise_run_in_place(tmp_path):
     it; the depthwise copies each group of channels out first): one 240 B buffer holds x, then t,
     then y, beside the two scratch buffers. The reference kernels are not in-place safe: three buffers."""
     path = _pointwise_then_depthwise(tmp_path, [1, 6, 5, 8], 8, 2)
-    g = compile_model(path, dsp=True)
+    g = compile_model(path, features=DSP)
     x, t, y = g.inputs[0], g.ops[0].outputs[0], g.ops[1].outputs[0]
     assert g.arena.buffer_of[x] == g.arena.buffer_of[t] == g.arena.buffer_of[y]
     buffers = {b.name: (b.first, b.last, b.size) for b in g.arena.plan.buffers}
@@ -145,7 +146,7 @@ def test_dsp_pointwise_and_depthwise_run_in_place(tmp_path):
 
 def test_pointwise_conv_that_widens_its_input_gets_its_own_buffer(tmp_path):
     """A 1x1 conv with more outputs than inputs (8 -> 12) would write past the positions it has read."""
-    g = compile_model(_pointwise_then_depthwise(tmp_path, [1, 6, 5, 8], 12, 1), dsp=True)
+    g = compile_model(_pointwise_then_depthwise(tmp_path, [1, 6, 5, 8], 12, 1), features=DSP)
     x, t, y = g.inputs[0], g.ops[0].outputs[0], g.ops[1].outputs[0]
     assert g.arena.buffer_of[x] != g.arena.buffer_of[t] == g.arena.buffer_of[y]
     assert g.arena.plan.conflicts() == []
@@ -159,7 +160,7 @@ def test_a_conv_fused_into_its_fc_has_no_buffer_and_its_input_lives_until_the_fc
     conv's scratch: 105 + 280 + 364 = 749 B; fused, step 1 holds 105 + 5 + 624 = 734 B."""
     path = tmp_path / "conv_fc.tflite"
     path.write_bytes(_conv_then_fc(7, 5, 3, 3, 1, 8, 5).build())
-    g = compile_model(path, dsp=True)
+    g = compile_model(path, features=DSP)
     assert [op.fused_into for op in g.ops] == [1, None]
     buffers = {b.name: (b.first, b.last, b.size) for b in g.arena.plan.buffers}
     assert buffers == {"input_0": (0, 1, 105), "fully_connected_1_out": (1, 2, 5),
@@ -174,7 +175,7 @@ def test_a_fusion_that_would_cost_ram_is_not_made(tmp_path):
     tile and scratch outweigh the intermediate. The pass keeps the plain plan; forced, it is bigger."""
     path = tmp_path / "conv_add.tflite"
     path.write_bytes(_conv_then_add(6, 5, 4, 1, True, True).build())
-    g = compile_model(path, dsp=True)
+    g = compile_model(path, features=DSP)
     assert all(op.fused_into is None for op in g.ops)
     forced = plan_memory(fuse_all(g))
     assert forced.ops[0].fused_into == 1 and forced.arena.plan.conflicts() == []

@@ -11,7 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import OBJECT_CACHE, ROOT
+from conftest import DSP, OBJECT_CACHE, ROOT
 from mcugen import golden
 from mcugen.boards import load_board
 from mcugen.build import build_host
@@ -88,7 +88,7 @@ def test_16x8_model_is_bit_exact(tmp_path, board):
         g = lower(INT16)
         assert compare_with_tflm(g, INT16, random_inputs(g, 3, seed=6)) is None
         return
-    g = compile_model(INT16, dsp=board != "host")
+    g = compile_model(INT16, features=frozenset() if board == "host" else DSP)
     _, results = run_on_target(board, _program(g, INT16, board, tmp_path), g, random_inputs(g, 2, seed=8))
     assert all(r.passed for r in results), [r.outputs for r in results]
 
@@ -156,7 +156,7 @@ def _program(g, model, board, tmp_path):
 def test_state_is_bit_exact_over_20_steps(tmp_path, model, outputs, board):
     """The state lives in the generated C between invocations: 20 steps on the host build and on
     the emulated Cortex-M4 equal the golden model's sequence (the golden model, TFLM's)."""
-    g = compile_model(model, outputs, dsp=board != "host")
+    g = compile_model(model, outputs, features=frozenset() if board == "host" else DSP)
     samples = random_inputs(g, 20, seed=9)
     _, results = run_on_target(board, _program(g, model, board, tmp_path), g, samples)
     assert all(r.passed for r in results), [r.outputs for r in results]
@@ -181,7 +181,7 @@ def test_streaming_outputs_depend_on_the_state():
 def test_reset_every_k_steps_on_the_target(tmp_path, board):
     """The same three inputs twice with a reset before the fourth step (the protocol's RESET and the
     golden model's): steps 4-6 give the outputs of steps 1-3, as from boot; without the reset they differ."""
-    g = compile_model(STREAMING, (LOGIT,), dsp=board != "host")
+    g = compile_model(STREAMING, (LOGIT,), features=frozenset() if board == "host" else DSP)
     three = random_inputs(g, 3, seed=12)
     program = _program(g, STREAMING, board, tmp_path)
     _, reset = run_on_target(board, program, g, three + three, reset_every=3)

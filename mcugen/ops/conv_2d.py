@@ -17,6 +17,7 @@ from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, f
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.requant import OutputStage, input_zero_point_in_bias
 from mcugen.runtime import c_define
+from mcugen.variants import variant
 
 
 @register("CONV_2D")
@@ -79,7 +80,7 @@ class Conv2D(OpDef):
 
     def lower(self, g, op):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-        return conv_call(g, op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
+        return conv_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
                          describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
 
 
@@ -102,28 +103,45 @@ def conv_scratch_bytes(taps: int) -> int:
     return CONV_BLOCK * k4 * 2 + k4
 
 
-def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
-    """The CONV_2D call for filter [OC, KH, KW, IC] and the geometry and quantization in p: on DSP
-    cores (Graph.dsp) mcu_conv2d_s8_x6, with its channel table, scratch and the filter's 3 spare
-    bytes (it reads rows a word at a time)."""
-    conv = Struct("mcu_conv_params", "params", dict(
+def _conv_params(p: dict) -> Struct:
+    return Struct("mcu_conv_params", "params", dict(
         input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
         padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
+
+
+def conv_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
+    """The reference CONV_2D call for filter [OC, KH, KW, IC] and the geometry and quantization in p."""
     shapes = (dims("input_dims", x_shape), reads(op), dims("filter_dims", filter_data.shape))
     if "accumulator" in p:
-        return Call("mcu_conv2d_s16", (conv, per_channel(p), p["accumulator"], *shapes, Const("filter", filter_data),
-                                       Const("bias", p["golden_bias"]), dims("output_dims", y_shape), writes(op)),
+        return Call("mcu_conv2d_s16", (_conv_params(p), per_channel(p), p["accumulator"], *shapes,
+                                       Const("filter", filter_data), Const("bias", p["golden_bias"]),
+                                       dims("output_dims", y_shape), writes(op)),
                     note=note + f", int16 activations, int{p['accumulator']} accumulator")
-    tail = (Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op))
-    if not g.dsp:
-        return Call("mcu_conv2d_s8", (conv, per_channel(p), *shapes, Const("filter", filter_data), *tail),
-                    note=note)
+    return Call("mcu_conv2d_s8", (_conv_params(p), per_channel(p), *shapes, Const("filter", filter_data),
+                                  Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape),
+                                  writes(op)), note=note)
+
+
+def conv_x6_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
+    """The same int8 CONV_2D on mcu_conv2d_s8_x6 (DSP): a channel table, scratch, and the filter with
+    3 spare bytes (it reads rows a word at a time)."""
     taps = int(np.prod(filter_data.shape[1:]))
     spare = np.concatenate([filter_data.reshape(-1), np.zeros(3, dtype=filter_data.dtype)])
-    return Call("mcu_conv2d_s8_x6", (conv, channel_table(p, bias, taps), *shapes, Const("filter", spare), *tail,
-                                     Scratch(conv_scratch_bytes(taps))),
-                note=note + ", six positions at a time",
-                in_place=0 if pointwise_in_place(p, filter_data.shape) else None)
+    return Call("mcu_conv2d_s8_x6", (
+        _conv_params(p), channel_table(p, bias, taps), dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), Const("filter", spare),
+        Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op),
+        Scratch(conv_scratch_bytes(taps))),
+        note=note + ", six positions at a time", in_place=0 if pointwise_in_place(p, filter_data.shape) else None)
+
+
+@variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
+def _conv_x6(g, op):
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    if x.dtype != "int8":
+        return None
+    return conv_x6_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
+                        describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
 
 
 def pointwise_in_place(p: dict, filter_shape) -> bool:

@@ -14,8 +14,9 @@ from mcugen.ops._int16 import bias64, wide_output
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
-from mcugen.ops.conv_2d import conv_call, wide_problems
+from mcugen.ops.conv_2d import conv_call, conv_x6_call, wide_problems
 from mcugen.requant import OutputStage, input_zero_point_in_bias
+from mcugen.variants import variant
 
 
 @register("DEPTHWISE_CONV_2D")
@@ -92,40 +93,64 @@ class DepthwiseConv2D(OpDef):
     def lower(self, g, op):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
         p = op.params
-        note = describe(p, w.shape[1:3], op.attrs.get("padding", "VALID"))
         if x.shape[3] == 1:
-            # Every output channel reads the one input channel: the same sums as a CONV_2D whose
-            # filter [OC, KH, KW, 1] is this one transposed, which runs on the faster kernel.
-            return conv_call(g, op, p, x.shape, w.data.transpose(3, 1, 2, 0), b.data if b is not None else None,
-                             y.shape, note + f", depth multiplier {p['depth_multiplier']} on one input channel: "
-                             "run as CONV_2D")
-        dw = Struct("mcu_dw_conv_params", "params", dict(
-            input_offset=-p["input_zp"], output_offset=p["output_zp"],
-            depth_multiplier=p["depth_multiplier"], stride=tile(p["stride"]),
-            padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
+            return conv_call(op, p, x.shape, *_as_conv(op, w, b, y))
         shapes = (dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
         if x.dtype == "int16":
-            return Call("mcu_depthwise_conv2d_s16", (dw, per_channel(p), *shapes, Const("filter", w.data),
+            return Call("mcu_depthwise_conv2d_s16", (_dw_params(p), per_channel(p), *shapes, Const("filter", w.data),
                                                      Const("bias", p["golden_bias"]), dims("output_dims", y.shape),
                                                      writes(op)),
-                        note=note + f", depth multiplier {p['depth_multiplier']}, int16 activations")
-        bias = Const("bias", b.data) if b is not None else None
-        tail = (dims("output_dims", y.shape), writes(op))
-        note += f", depth multiplier {p['depth_multiplier']}"
-        if g.dsp and p["depth_multiplier"] == 1:
-            (oh, ow), (kh, kw) = p["out_hw"], w.shape[1:3]
-            rows = (oh - 1) * p["stride"][0] + (kh - 1) * p["dilation"][0] + 1
-            cols = (ow - 1) * p["stride"][1] + (kw - 1) * p["dilation"][1] + 1
-            folded = fold_input_offset(b.data if b is not None else None,
-                                       w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p["input_zp"])
-            return Call("mcu_depthwise_conv2d_s8_x4", (
-                dw, channel_table(p, folded, kh * kw, groups_of=4), *shapes, Const("filter_x4", widen4(w.data)),
-                Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), *tail,
-                Scratch(rows * cols * 4, "int8_t")),
-                note=note + ", four channels at a time from a padded window, input offset folded into the bias, "
-                "in place", in_place=0)
-        return Call("mcu_depthwise_conv2d_s8", (dw, per_channel(p), *shapes, Const("filter", w.data), bias, *tail),
-                    note=note)
+                        note=_note(op, w) + ", int16 activations")
+        return Call("mcu_depthwise_conv2d_s8", (_dw_params(p), per_channel(p), *shapes, Const("filter", w.data),
+                                                Const("bias", b.data) if b is not None else None,
+                                                dims("output_dims", y.shape), writes(op)), note=_note(op, w))
+
+
+def _note(op, w) -> str:
+    p = op.params
+    return describe(p, w.shape[1:3], op.attrs.get("padding", "VALID")) + f", depth multiplier {p['depth_multiplier']}"
+
+
+def _dw_params(p: dict) -> Struct:
+    return Struct("mcu_dw_conv_params", "params", dict(
+        input_offset=-p["input_zp"], output_offset=p["output_zp"], depth_multiplier=p["depth_multiplier"],
+        stride=tile(p["stride"]), padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
+
+
+def _as_conv(op, w, b, y) -> tuple:
+    """Every output channel reads the one input channel: the same sums as a CONV_2D whose filter
+    [OC, KH, KW, 1] is this one transposed, which runs on the faster kernel. conv_call's arguments
+    after the input shape."""
+    return (w.data.transpose(3, 1, 2, 0), b.data if b is not None else None, y.shape,
+            _note(op, w) + " on one input channel: run as CONV_2D")
+
+
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
+def _one_channel_x6(g, op):
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    if x.dtype != "int8" or x.shape[3] != 1:
+        return None
+    return conv_x6_call(op, op.params, x.shape, *_as_conv(op, w, b, y))
+
+
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x4", needs="dsp")
+def _depthwise_x4(g, op):
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    p = op.params
+    if x.dtype != "int8" or x.shape[3] == 1 or p["depth_multiplier"] != 1:
+        return None
+    (oh, ow), (kh, kw) = p["out_hw"], w.shape[1:3]
+    rows = (oh - 1) * p["stride"][0] + (kh - 1) * p["dilation"][0] + 1
+    cols = (ow - 1) * p["stride"][1] + (kw - 1) * p["dilation"][1] + 1
+    folded = fold_input_offset(b.data if b is not None else None,
+                               w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p["input_zp"])
+    return Call("mcu_depthwise_conv2d_s8_x4", (
+        _dw_params(p), channel_table(p, folded, kh * kw, groups_of=4), dims("input_dims", x.shape), reads(op),
+        dims("filter_dims", w.shape), Const("filter_x4", widen4(w.data)),
+        Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), dims("output_dims", y.shape), writes(op),
+        Scratch(rows * cols * 4, "int8_t")),
+        note=_note(op, w) + ", four channels at a time from a padded window, input offset folded into the bias, "
+        "in place", in_place=0)
 
 
 def widen4(w: np.ndarray) -> np.ndarray:

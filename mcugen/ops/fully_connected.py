@@ -16,6 +16,7 @@ from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, f
                                require_bias_length, weight_problems)
 from mcugen.ops.conv_2d import strips_of, wide_problems
 from mcugen.requant import OutputStage, input_zero_point_in_bias
+from mcugen.variants import variant
 
 
 @register("FULLY_CONNECTED")
@@ -84,24 +85,13 @@ class FullyConnected(OpDef):
     def lower(self, g, op):
         x, w, b = op.input(g, 0), op.input(g, 1), op.input(g, 2)
         p = op.params
-        units, depth = w.shape
-        rows = int(np.prod(x.shape)) // depth
-        rows_in = (Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op))
-        bias = Const("bias", b.data) if b is not None else None
-        tail = (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op))
-        note = f"{rows} row(s) of {depth} -> {units} units"
+        rows_in, tail, note = _rows(g, op)
         if x.dtype == "int16":
             return Call("mcu_fully_connected_s16", (_params(p), per_channel(p), p["accumulator"], *rows_in,
                                                     Const("filter", w.data), Const("bias", p["golden_bias"]), *tail),
                         note=note + f", int16 activations, int{p['accumulator']} accumulator")
-        if g.dsp:
-            folded, channels = _folded_bias(g, op)
-            return Call("mcu_fully_connected_s8_x4", (
-                _params(p), channels, *rows_in, Const("filter", interleave4(w.data)),
-                Const("bias_folded", np.pad(folded, (0, -units % 4))), *tail),  # whole groups of 4 units
-                note=note + ", filter interleaved by 4 units, input offset folded into the bias")
-        return Call("mcu_fully_connected_s8", (_params(p), per_channel(p), *rows_in, Const("filter", w.data), bias,
-                                               *tail), note=note)
+        return Call("mcu_fully_connected_s8", (_params(p), per_channel(p), *rows_in, Const("filter", w.data),
+                                               Const("bias", b.data) if b is not None else None, *tail), note=note)
 
     def lower_fused(self, g, op, conv, operand):
         x, w = op.input(g, 0), op.input(g, 1)
@@ -117,6 +107,29 @@ class FullyConnected(OpDef):
             note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip's "
                  f"{strips.tile_bytes} values accumulated into the {units} units; input offset folded into the bias",
             extra_kernels=strips.kernels)
+
+
+@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_x4", needs="dsp")
+def _fully_connected_x4(g, op):
+    if op.input(g, 0).dtype != "int8":
+        return None
+    rows_in, tail, note = _rows(g, op)
+    w = op.input(g, 1)
+    folded, channels = _folded_bias(g, op)
+    return Call("mcu_fully_connected_s8_x4", (
+        _params(op.params), channels, *rows_in, Const("filter", interleave4(w.data)),
+        Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),  # whole groups of 4 units
+        note=note + ", filter interleaved by 4 units, input offset folded into the bias")
+
+
+def _rows(g, op) -> tuple[tuple, tuple, str]:
+    """The input as rows of `depth` and the output as rows of `units`: dims and data, and the note."""
+    x, w = op.input(g, 0), op.input(g, 1)
+    units, depth = w.shape
+    rows = int(np.prod(x.shape)) // depth
+    return ((Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op)),
+            (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
+            f"{rows} row(s) of {depth} -> {units} units")
 
 
 def _params(p: dict) -> Struct:

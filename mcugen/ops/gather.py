@@ -47,6 +47,6 @@ class Gather(OpDef):
         shape = op.input(g, 0).shape
         gather = Struct("mcu_gather_params", "params", dict(
             outer=int(np.prod(shape[:p["axis"]])), axis_size=int(shape[p["axis"]]),
-            inner=int(np.prod(shape[p["axis"] + 1:])), count=len(p["indices"]),
+            inner=int(np.prod(shape[p["axis"] + 1:])) * op.input(g, 0).itemsize, count=len(p["indices"]),
             indices=Const("indices", p["indices"].astype(np.int32))))
-        return Call("mcu_gather_s8", (gather, reads(op), writes(op)), note=f"axis {p['axis']}")
+        return Call("mcu_gather", (gather, reads(op), writes(op)), note=f"axis {p['axis']}")

@@ -225,11 +225,11 @@ typedef struct {
     int32_t bits;          /* MEAN: 8 or 16 */
 } mcu_reduce_params;
 
-/* GATHER: for each of `outer` slabs of axis_size x inner values, the inner values at each index in turn. */
+/* GATHER: for each of `outer` slabs of axis_size x inner bytes, the inner bytes at each index in turn. */
 typedef struct {
     int32_t outer;
     int32_t axis_size;
-    int32_t inner;
+    int32_t inner;          /* bytes: the values after the axis times their size */
     int32_t count;          /* number of indices */
     const int32_t *indices; /* [count], each in [0, axis_size) */
 } mcu_gather_params;
@@ -499,8 +499,8 @@ void mcu_concatenation(const mcu_concat_params *concat, const void *const *input
 /* SPLIT, SPLIT_V, UNPACK: one tensor cut into `count` along one axis (values copied as bytes). */
 void mcu_split(const mcu_concat_params *split, const void *input, void *const *outputs);
 
-/* GATHER with constant indices (values copied). */
-void mcu_gather_s8(const mcu_gather_params *gather, const int8_t *input, int8_t *output);
+/* GATHER with constant indices: values copied as bytes, any type. */
+void mcu_gather(const mcu_gather_params *gather, const void *input, void *output);
 
 /* ARG_MAX / ARG_MIN: the int32 position of the first largest (smallest) value along the axis. */
 void mcu_arg_min_max_s8(const mcu_arg_params *arg, const int8_t *input, int32_t *output);
