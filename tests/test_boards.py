@@ -27,7 +27,7 @@ from mcugen.outdir import OutDir
 from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.pipeline import compile_model
-from mcugen.framing import encode
+from mcugen.framing import Framer, encode
 from mcugen.protocol import ACK, Link
 from mcugen.qemu import QemuTarget
 from mcugen.transport import ProcessStream
@@ -536,8 +536,8 @@ def test_stray_sync_bytes_never_swallow_the_frame_behind_them(tmp_path):
             return out
 
     reply = encode(ACK, 7)
-    host = Link(Replay(b"\xa5\x5a" + reply[:5] + reply))
-    assert host._receive(time.monotonic() + 1) == (ACK, 7, b"")
+    host = Framer(Replay(b"\xa5\x5a" + reply[:5] + reply))
+    assert host.receive(time.monotonic() + 1) == (ACK, 7, b"")
 
 
 def test_a_twenty_output_model_describes_itself_over_several_info_frames(tmp_path):
