@@ -93,7 +93,7 @@ def _stock_platform_reachable(board: Board) -> None:
         raise McugenError(f"the stock PlatformIO platform '{board.stock['platform']}' is not installed and "
                           "the PlatformIO registry is unreachable",
                           "connect to the internet once, or build offline (drop --stock)"
-                          if board.offline else "connect to the internet once to install it") from None
+                          if board.offline is not None else "connect to the internet once to install it") from None
 
 
 def write_offline_board(board: Board, out: OutDir) -> str:
@@ -104,9 +104,11 @@ def write_offline_board(board: Board, out: OutDir) -> str:
         if file.is_file() and "__pycache__" not in file.parts:
             out.write(f"platform/{file.relative_to(PLATFORM_DIR)}", file.read_bytes())
     o = board.offline
-    flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
-    flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
-    flags += ["-DMCU_LINK_SEMIHOSTING"] if board.link == "semihosting" else []
+    if board.link == "semihosting":  # QEMU's console: no UART driver is built
+        flags = ["-DMCU_LINK_SEMIHOSTING"]
+    else:
+        flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
+        flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
         # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float
@@ -119,11 +121,11 @@ def write_offline_board(board: Board, out: OutDir) -> str:
 
 def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
                   env_name: str) -> Sources:
-    ports = (("port_cortexm.c",) if board.offline else ()) + (("port_arduino.cpp",) if board.stock else ())
+    ports = (("port_cortexm.c",) if board.offline is not None else ()) + (("port_arduino.cpp",) if board.stock else ())
     sources = write_sources(out, generated, ports, features=board.features)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
                    default_env=env_name)
-    if board.offline:
+    if board.offline is not None:
         context["uart_flags"] = write_offline_board(board, out)
     out.write("platformio.ini", _ENV.get_template("platformio.ini.j2").render(context))
     return sources
@@ -134,7 +136,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
     env_name = "stock" if stock else "offline"
     if stock and not board.stock:
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
-    if not stock and not board.offline:
+    if not stock and board.offline is None:
         raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
                           f"({board.stock['platform']})", "rerun with --stock on a machine with internet")
     _require_tools(stock)

@@ -119,6 +119,10 @@ def _build(tmp_path, model: str, board: str):
     ("tflm_hello_world.tflite", "lm3s6965evb"),
     ("tflm_micro_speech.tflite", "mps2-an500"),
     ("tflm_hello_world.tflite", "netduinoplus2"),
+    ("mlperf_kws_dscnn.tflite", "mps2-an505"),  # Cortex-M33: the DSP variants
+    ("mlperf_ic_resnet8.tflite", "mps3-an547"),  # Cortex-M55
+    ("tflm_micro_speech.tflite", "microbit"),  # Cortex-M0 (Armv6-M), 16 KB of RAM
+    ("mlperf_sww_dscnn.tflite", "microbit"),
 ])
 def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
     g, result = _build(tmp_path, model, board)
@@ -128,6 +132,17 @@ def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
     assert results[0].passed, results[0].outputs
     assert results[0].cycles > 0 and len(results[0].layer_cycles) == len(g.ops)
     assert sum(results[0].layer_cycles) <= results[0].cycles
+
+
+def test_a_model_too_big_for_the_cortex_m0_board_is_one_line_before_compiling(capsys, tmp_path):
+    """The micro:bit's 16 KB: KWS's 16,000-byte arena plus stack and harness do not fit, and the fit
+    check says by how much before any compiler runs."""
+    from test_cli import assert_one_error_line, run_cli
+
+    code, _, err = run_cli(capsys, "build", MODELS / "mlperf_kws_dscnn.tflite", "--board", "microbit",
+                           "--out", tmp_path / "b")
+    assert_one_error_line(code, err, "does not fit microbit's RAM", "arena 16,000", "2,688 B too many")
+    assert not (tmp_path / "b" / ".pio").exists()
 
 
 def _fc_model(depth, units, filter_zp, seed):
