@@ -150,7 +150,7 @@ def slices(samples: range, parts: int, reset_every: int | None, stateful: bool) 
     A stateful model's cuts fall on multiples of reset_every (none without it: one range)."""
     if stateful and not reset_every:
         return [samples] + [range(samples.stop, samples.stop)] * (parts - 1)
-    step = reset_every if stateful else 1
+    step = reset_every if stateful and reset_every else 1
     blocks = -(-len(samples) // step)
     edges = [samples.start + min(len(samples), step * (blocks * p // parts)) for p in range(parts + 1)]
     return [range(a, b) for a, b in zip(edges, edges[1:])]

@@ -9,9 +9,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mcugen.errors import McugenError
+
+if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
+    from mcugen.lowering import Call
+    from mcugen.planner import ArenaPlan
+    from mcugen.tune import Tuning
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,7 @@ class Op:
     outputs: tuple[int, ...]
     attrs: dict = field(default_factory=dict)  # the op's builtin options, parsed
     params: dict = field(default_factory=dict)  # what TFLM computes in Prepare
-    call: object = None  # its C kernel call (mcugen.lowering.Call), set by lower_ops
+    call: Call | None = None  # its C kernel call, set by lower_ops
     fused_into: int | None = None  # the op whose call does this op's work (passes/fuse_strips.py); its call is None
     origin: int = -1  # its index in the model file (what Netron and error messages show)
     options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
@@ -109,9 +116,9 @@ class Graph:
     subgraphs: tuple = ()  # the other subgraphs (Graphs), by index - 1, until a pass resolves them
     variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
-    arena: object = None  # where activations live (mcugen.planner.ArenaPlan), set by plan_memory
+    arena: ArenaPlan | None = None  # where activations live, set by plan_memory
     features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/variants.py)
-    tuning: object = None  # per-layer kernel choices measured by --tune (mcugen.tune.Tuning)
+    tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
 
     def replace_ops(self, ops) -> "Graph":
         return dataclasses.replace(self, ops=tuple(ops))

@@ -105,13 +105,14 @@ ORDERS = {
 
 
 def plan(buffers: list[Buffer]) -> Plan:
-    best = None
+    best: Plan | None = None
     for name, key in ORDERS.items():
         order = sorted(range(len(buffers)), key=lambda i: (key(buffers[i]), i))
         offsets = _first_fit(buffers, order)
         size = max((o + b.size for o, b in zip(offsets, buffers)), default=0)
         if best is None or size < best.size:
             best = Plan(tuple(buffers), tuple(offsets), _align(size), name)
+    assert best is not None  # ORDERS is not empty
     return best
 
 

@@ -58,4 +58,4 @@ def lower_layer(g: Graph, op: Op, features: frozenset[str]):
             call = v.lower(g, op)
             if call is not None:
                 return call
-    return ops.lookup(op.opcode).lower(g, op)
+    return ops.get(op.opcode).lower(g, op)

@@ -78,7 +78,8 @@ class OpDef:
     def output_shape(self, g: Graph, op: Op) -> tuple | list[tuple] | None:
         """The output's shape (a list: one per output) as TFLM computes or checks it; None when
         a parameter is not constant (check() names that); ValueError for a nonsensical value."""
-        return tuple(op.input(g, 0).shape) if self.same_shape else None
+        x = op.input(g, 0)
+        return tuple(x.shape) if self.same_shape and x is not None else None
 
     def check(self, g: Graph, op: Op) -> list[str]:
         return []
@@ -127,6 +128,14 @@ def lookup(opcode: str) -> OpDef | None:
                 importlib.import_module(f"{__name__}.{module.name}")
         _loaded = True
     return _REGISTRY.get(opcode)
+
+
+def get(opcode: str) -> OpDef:
+    """The definition of an op check_support has accepted (a missing one is mcugen's bug)."""
+    opdef = lookup(opcode)
+    if opdef is None:
+        raise KeyError(f"no op definition for {opcode} past check_support")
+    return opdef
 
 
 def supported_opcodes() -> list[str]:

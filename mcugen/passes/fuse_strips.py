@@ -24,9 +24,15 @@ def fuse_strips(g: Graph) -> Graph:
     # Moving a conv to its consumer's step keeps the conv's input alive until then, and the tile
     # and scratch come on top: where that outweighs the intermediate (tiny layers) or the graph
     # peaks elsewhere, fusing would cost RAM. It must never.
-    if fused is g or plan_memory(fused).arena.plan.size > plan_memory(g).arena.plan.size:
+    if fused is g or _peak(fused) > _peak(g):
         return g
     return fused
+
+
+def _peak(g: Graph) -> int:
+    arena = plan_memory(g).arena
+    assert arena is not None
+    return arena.plan.size
 
 
 def fuse_all(g: Graph) -> Graph:
@@ -43,7 +49,7 @@ def fuse_all(g: Graph) -> Graph:
         consumer, tensor = _only_reader(g, readers, op.outputs[0])
         if consumer is None or consumer.index in fused or consumer.index in kept:
             continue
-        call = ops.lookup(consumer.opcode).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
+        call = ops.get(consumer.opcode).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
         if call is not None:
             fused[op.index] = dataclasses.replace(op, call=None, fused_into=consumer.index)
             fused[consumer.index] = dataclasses.replace(consumer, call=call)

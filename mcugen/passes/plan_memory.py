@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from mcugen.ir import Graph, Op
-from mcugen.lowering import Slice, layer_name
+from mcugen.lowering import Call, Slice, layer_name
 from mcugen.planner import ArenaPlan, Buffer, plan
 
 
@@ -33,10 +33,10 @@ def _reads(op: Op) -> set[int]:
     return touched
 
 
-def _read_once(op: Op, src: int, root: dict[int, int]) -> bool:
+def _read_once(call: Call, src: int, root: dict[int, int]) -> bool:
     """No other argument of the call reads src's bytes: a fused conv whose input is also the
     residual would read rows its own strips had overwritten."""
-    read = [t for a in op.call.args if isinstance(a, Slice) and not a.writable for t in a.tensors]
+    read = [t for a in call.args if isinstance(a, Slice) and not a.writable for t in a.tensors]
     return read.count(src) == 1 and all(root.get(t) != root[src] for t in read if t != src)
 
 
@@ -70,8 +70,8 @@ def plan_memory(g: Graph) -> Graph:
         shares = src is not None and src in root and (
             op.call is None
             or (group_last(root[src]) == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
-                and _read_once(op, src, root)))
-        if shares:
+                and _read_once(op.call, src, root)))
+        if shares and src is not None:
             root[out] = root[src]
         else:
             root[out], born[out], names[out] = out, op.index, f"{layer_name(g, op)}_out"

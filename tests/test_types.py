@@ -1,0 +1,12 @@
+"""The typed core type-checks (mypy, configured in pyproject.toml: the modules it covers)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def test_the_typed_modules_type_check():
+    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
