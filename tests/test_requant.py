@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcugen import fixedpoint as fp
-from mcugen.requant import (OutputStage, input_zero_point_in_bias, quantize_multiplier, requantize,
-                            rounding_divide_by_pot, srdhm)
+from mcugen.epilogue import OutputStage, input_zero_point_in_bias
+from mcugen.requant import quantize_multiplier, requantize, rounding_divide_by_pot, srdhm
 
 INT32 = st.integers(-(1 << 31), (1 << 31) - 1)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.epilogue import OutputStage, input_zero_point_in_bias
 from mcugen.lowering import (Call, Const, Scratch, Slice, Struct, activation, dims, layer_name, per_channel, reads,
                              tile, writes)
 from mcugen.ops import OpDef, register
@@ -15,7 +16,6 @@ from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
-from mcugen.requant import OutputStage, input_zero_point_in_bias
 from mcugen.runtime import c_define
 from mcugen.variants import variant
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.epilogue import OutputStage, input_zero_point_in_bias
 from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._int16 import bias64, wide_output
@@ -15,7 +16,6 @@ from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, f
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.ops.conv_2d import conv_call, conv_x6_call, wide_problems
-from mcugen.requant import OutputStage, input_zero_point_in_bias
 from mcugen.variants import variant
 
 

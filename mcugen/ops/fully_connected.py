@@ -9,13 +9,13 @@ import math
 
 import numpy as np
 
+from mcugen.epilogue import OutputStage, input_zero_point_in_bias
 from mcugen.lowering import Call, Const, Scratch, Struct, activation, per_channel, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops.conv_2d import strips_of, wide_problems
-from mcugen.requant import OutputStage, input_zero_point_in_bias
 from mcugen.variants import variant
 
 
