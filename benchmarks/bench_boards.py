@@ -18,6 +18,7 @@ from mcugen.compare import random_inputs
 from mcugen.firmware import build_board
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -72,11 +73,11 @@ def main() -> int:
         g = compile_model(MODELS / f"{name}.tflite", features=frozenset({"dsp"}))  # both boards have the DSP extension
         with tempfile.TemporaryDirectory() as tmp:
             r = build_board(g, an386, OutDir(Path(tmp) / "an386"), name)
-            _, results = run_on_target(an386.id, r.program, g, random_inputs(g, 1, seed=0), profile=True)
+            _, results = run_on_target(Target.of(an386.id), r.program, g, random_inputs(g, 1, seed=0), profile=True)
             assert results[0].passed, f"{name} is not bit-exact on {an386.id}"
             n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name)
             m7 = build_board(g, an500, OutDir(Path(tmp) / "an500"), name)  # the same kernels built for the M7
-            _, on_m7 = run_on_target(an500.id, m7.program, g, random_inputs(g, 1, seed=0))
+            _, on_m7 = run_on_target(Target.of(an500.id), m7.program, g, random_inputs(g, 1, seed=0))
             assert on_m7[0].passed, f"{name} is not bit-exact on {an500.id}"
         instructions = int(results[0].cycles * per_tick)
         for op, ticks in zip(g.ops, results[0].layer_cycles):

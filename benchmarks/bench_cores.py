@@ -19,6 +19,7 @@ from mcugen.errors import McugenError
 from mcugen.firmware import build_board
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -39,7 +40,7 @@ def measure(name: str, board_id: str) -> str:
             r = build_board(g, board, OutDir(Path(tmp) / board_id), name)
         except McugenError as exc:
             return "does not fit: " + str(exc).split(": it needs")[0].split("fit ")[-1]
-        _, results = run_on_target(board_id, r.program, g, random_inputs(g, 1, seed=0))
+        _, results = run_on_target(Target.of(board_id), r.program, g, random_inputs(g, 1, seed=0))
     assert results[0].passed, f"{name} is not bit-exact on {board_id}"
     return f"{int(results[0].cycles * 1e9 / board.clock_hz):,}"
 

@@ -21,6 +21,7 @@ from mcugen.firmware import build_board
 from mcugen.outdir import OutDir
 from mcugen.passes.check_support import find_problems
 from mcugen.pipeline import compile_model, read
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -66,7 +67,7 @@ def measure(path: Path, outputs: tuple, tflm, label: str) -> str:
     steps = STEPS if g.variables else 1
     with tempfile.TemporaryDirectory() as tmp:
         r = build_board(g, an386, OutDir(Path(tmp) / "an386"), path.name)
-        _, results = run_on_target(an386.id, r.program, g, random_inputs(g, steps, seed=0))
+        _, results = run_on_target(Target.of(an386.id), r.program, g, random_inputs(g, steps, seed=0))
         assert all(x.passed for x in results), f"{path.name} is not bit-exact on {an386.id}"
     instructions = int(sum(x.unit.count(x.cycles) for x in results) / steps)
     arena, state = g.arena.plan.size, sum(v.nbytes for v in g.variables)

@@ -19,6 +19,7 @@ from mcugen.compare import random_inputs
 from mcugen.firmware import build_board
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 
 ROOT = Path(__file__).resolve().parents[1] / "tests" / "models"
@@ -39,7 +40,7 @@ def main() -> int:
             result = build_board(g, board, OutDir(Path(work) / "fw"), model.name)
             xs = random_inputs(g, samples, seed=1)
             start = time.monotonic()
-            _, results = run_on_target(board.id, result.program, g, xs, jobs=jobs)
+            _, results = run_on_target(Target.of(board.id), result.program, g, xs, jobs=jobs)
             wall = time.monotonic() - start
         assert all(r.passed for r in results)
         instructions = sorted(r.time for r in results)[len(results) // 2]

@@ -161,64 +161,54 @@ def _default_out(model: str, board: str) -> Path:
     return Path("mcugen_build") / f"{Path(model).stem}-{board}"
 
 
-def _build(args, out_dir: Path, g):
+def _build(args, target, out_dir: Path, g):
     from mcugen.build import say
     from mcugen.outdir import OutDir
     from mcugen.targets import build_for
 
     out = OutDir(out_dir)
-    out.claim(args.board, Path(args.model).name)
-    say(f"building {Path(args.model).name} for {args.board} in {out_dir}/")
-    result = build_for(args.board, g, out, Path(args.model).name, stock=args.stock,
-                       sanitize=args.sanitize, progress=lambda line: say(f"  {line}"))
+    out.claim(target.id, Path(args.model).name)
+    say(f"building {Path(args.model).name} for {target.id} in {out_dir}/")
+    result = build_for(target, g, out, Path(args.model).name, sanitize=args.sanitize,
+                       progress=lambda line: say(f"  {line}"))
     return result, out
 
 
-def _features(board_id: str) -> frozenset[str]:
-    """The ISA features of the board's chip: the kernel variants the model is lowered for."""
-    from mcugen.boards import HOST, load_board
-
-    return frozenset() if board_id == HOST else load_board(board_id).features
-
-
-def _compile(args):
-    """The model lowered for args.board; with --tune, each layer's kernel measured first."""
-    from mcugen.boards import load_board
+def _compile(args, target):
+    """The model lowered for the target's core; with --tune, each layer's kernel measured first."""
     from mcugen.pipeline import compile_model
 
     tuning = None
     if args.tune:
-        if not _features(args.board):
-            raise McugenError(f"--tune chooses between the DSP and the reference kernels, and {args.board} "
+        if target.board is None or not target.features:
+            raise McugenError(f"--tune chooses between the DSP and the reference kernels, and {target.id} "
                               "runs only the reference ones", "build without --tune")
         from mcugen.tune import tune
 
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
-            tuning = tune(Path(args.model), load_board(args.board), tuple(args.outputs), Path(work))
+            tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work))
         chosen = len(tuning.layers) - len(tuning.reference)
         print(f"tuned on {tuning.measured_on}: {chosen} of {len(tuning.layers)} layers faster with the DSP "
               "kernels, the others keep the reference ones", file=sys.stderr)
-    return compile_model(args.model, tuple(args.outputs), features=_features(args.board), tuning=tuning)
+    return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning)
 
 
 def cmd_build(args) -> int:
-    from mcugen.boards import HOST, load_board
     from mcugen.build import format_report
-    from mcugen.pipeline import compile_model
     from mcugen.report import write_report
-    from mcugen.targets import check_board
+    from mcugen.targets import Target
 
     if args.json:
         _refuse_overwrite(Path(args.json), args.force)
     if args.out:
         _require_writable_folder(Path(args.out), f"--out {args.out}")
-    check_board(args.board)
-    g = _compile(args)
-    result, out = _build(args, Path(args.out) if args.out else _default_out(args.model, args.board), g)
+    target = Target.of(args.board, stock=args.stock)
+    g = _compile(args, target)
+    result, out = _build(args, target, Path(args.out) if args.out else _default_out(args.model, args.board), g)
     print(f"built {result.program}")
     print(format_report(result, g))
-    if args.board != HOST and not load_board(args.board).emulated:
-        wiring = load_board(args.board).wiring(args.stock)
+    if target.board is not None and not target.board.emulated:
+        wiring = target.wiring()
         if wiring:
             print(f"  serial      the {'stock' if args.stock else 'offline'} firmware talks on {wiring}")
     print(g.arena.plan.timeline() if args.report else
@@ -264,10 +254,9 @@ def cmd_export(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from mcugen.boards import HOST, load_board
     from mcugen.compare import random_inputs
     from mcugen.dataset import load_samples, require_independent, slices
-    from mcugen.targets import check_board, require_port
+    from mcugen.targets import Target, require_port
     from mcugen.validate import run_on_target
 
     if args.json:
@@ -277,16 +266,14 @@ def cmd_test(args) -> int:
     if args.labels and not args.data:
         raise McugenError("--labels needs --data: labels name the classes of given inputs, not of random ones",
                           "pass --data inputs.npz --labels labels.npy")
-    check_board(args.board)
-    # The host build and emulated boards are built (and booted) here; a real board runs whatever
-    # was flashed, and the handshake checks it is this model.
-    builds_here = args.board == HOST or (load_board(args.board).emulated and not args.port)
-    if not builds_here:
-        require_port(args.board, args.port, args.stock)
+    target = Target.of(args.board, args.port, args.stock)
+    # a real board runs whatever was flashed, and the handshake checks it is this model
+    if not target.builds_here:
+        require_port(target)
         if args.jobs > 1:
             raise McugenError(f"--jobs {args.jobs} needs as many targets, and a real board is one",
                               "drop --jobs (or validate on --board host or an emulated board)")
-    g = _compile(args)
+    g = _compile(args, target)
     samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
     if args.shard or args.jobs > 1:
         require_independent(g, args.reset_every, f"--shard {args.shard}" if args.shard else f"--jobs {args.jobs}")
@@ -303,8 +290,8 @@ def cmd_test(args) -> int:
         labels = load_labels(Path(args.labels), len(samples), classes_of(g))
     oracle = _check_golden(g, Path(args.model), samples[chosen.start])
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
-        if builds_here:
-            result, _ = _build(args, Path(args.out) if args.out else Path(tmp) / "build", g)
+        if target.builds_here:
+            result, _ = _build(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
             program, sizes = result.program, _sizes(result)
         else:
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
@@ -324,8 +311,8 @@ def cmd_test(args) -> int:
                 if len(chosen) <= SAMPLE_LINES or not r.passed:
                     bar.write(r.line(len(samples)))
 
-            info, results = run_on_target(args.board, program, g, samples, port=args.port, timeout=args.timeout,
-                                          stock=args.stock, reset_every=args.reset_every, profile=args.profile,
+            info, results = run_on_target(target, program, g, samples, timeout=args.timeout,
+                                          reset_every=args.reset_every, profile=args.profile,
                                           on_sample=on_sample, indices=chosen, jobs=args.jobs, labels=labels)
     from mcugen.json_reports import test_report
 
@@ -420,8 +407,9 @@ def _sizes(result) -> dict:
 
 def cmd_flash(args) -> int:
     from mcugen.flash import flash
+    from mcugen.targets import Target
 
-    return flash(args.board, Path(args.out) if args.out else None, args.port, args.stock)
+    return flash(Target.of(args.board, args.port, args.stock), Path(args.out) if args.out else None)
 
 
 def _steps(g, reset_every: int | None) -> str:

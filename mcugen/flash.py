@@ -12,11 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcugen.boards import HOST, load_board
 from mcugen.errors import McugenError
 from mcugen.firmware import PIO_ENV
 from mcugen.outdir import stamp_of
-from mcugen.targets import connect, firmware_of, require_port
+from mcugen.targets import Target, connect, firmware_of, require_port
 
 
 def _find_build(board_id: str, out: Path | None) -> Path:
@@ -29,23 +28,24 @@ def _find_build(board_id: str, out: Path | None) -> Path:
     return candidates[0]
 
 
-def flash(board_id: str, out: Path | None, port: str | None, stock: bool) -> int:
-    if board_id == HOST:
+def flash(target: Target, out: Path | None) -> int:
+    board, port, stock = target.board, target.port, target.stock
+    if board is None:
         raise McugenError("the host build needs no flashing", "run mcugen test MODEL --board host")
-    board = load_board(board_id)
+    board_id = board.id
     out = _find_build(board_id, out)
     held = stamp_of(out)
     if held is not None and held.get("board") != board_id:
         raise McugenError(f"{out} holds a build for {held.get('board')}, not {board_id}",
                           f"pass --board {held.get('board')}, or build for {board_id} into another folder")
-    elf = firmware_of(board_id, out, stock)
-    if board.emulated and port is None:
-        with connect(board_id, elf) as link:
+    elf = firmware_of(target, out)
+    if target.emulated:
+        with connect(target, elf) as link:
             info = link.hello()
         print(f"{board.id}: QEMU booted {elf}; it runs model sha256 {info.sha256[:12]}…, arena {info.arena_bytes:,} B, "
               f"{info.layers} layers")
         return 0
-    require_port(board.id, port, stock)
+    require_port(target)
     if stock:
         cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
                "--upload-port", port]

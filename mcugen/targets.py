@@ -1,85 +1,121 @@
 """One place that knows the kinds of target: the host build, emulated boards (QEMU) and real
-boards on a serial port. Everything above it (CLI, tests) just builds and gets a Link."""
+boards on a serial port. A Target is resolved once from the command line; everything above it
+(CLI, tests) builds for it and gets a Link to it."""
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 
-from mcugen.boards import HOST, load_board
+import serial
+
+from mcugen.boards import HOST, Board, load_board
 from mcugen.build import BuildResult, build_host, find_c_compiler
 from mcugen.errors import McugenError
+from mcugen.firmware import build_board
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 from mcugen.protocol import Link
+from mcugen.qemu import QemuTarget
+from mcugen.transport import ProcessStream
 
 BAUD = 115200
 
 
-def check_board(board_id: str) -> None:
-    """Fail fast on a bad board id or a missing compiler, before anything is generated."""
-    if board_id == HOST:
-        find_c_compiler()
-    else:
-        load_board(board_id)
+@dataclass(frozen=True)
+class Target:
+    """Where a model is built for and runs: the host (the system C compiler, no board file; `board`
+    None), an emulated board (QEMU boots it, unless a port is given: then it is reached there like a
+    real board), or a real board on a serial port. `stock`: its stock PlatformIO environment."""
+
+    board: Board | None
+    port: str | None = None
+    stock: bool = False
+
+    @classmethod
+    def of(cls, board_id: str, port: str | None = None, stock: bool = False) -> Target:
+        """Fails fast on an unknown board or a missing compiler, before anything is generated."""
+        if board_id == HOST:
+            find_c_compiler()
+            return cls(None, port, stock)
+        return cls(load_board(board_id), port, stock)
+
+    @property
+    def id(self) -> str:
+        return HOST if self.board is None else self.board.id
+
+    @property
+    def host(self) -> bool:
+        return self.board is None
+
+    @property
+    def emulated(self) -> bool:
+        """QEMU runs it here."""
+        return self.board is not None and self.board.emulated and self.port is None
+
+    @property
+    def builds_here(self) -> bool:
+        """The host program and emulated firmware are built (and booted) by the command that
+        runs them; a real board runs whatever was flashed."""
+        return self.host or self.emulated
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The ISA features the model is lowered for (mcugen/variants.py)."""
+        return frozenset() if self.board is None else self.board.features
+
+    def wiring(self) -> str:
+        return "" if self.board is None else self.board.wiring(self.stock)
 
 
-def build_for(board_id: str, g: Graph, out: OutDir, model_name: str, *, stock: bool = False,
-              sanitize: bool = False, progress=None) -> BuildResult:
-    if board_id == HOST:
+def build_for(target: Target, g: Graph, out: OutDir, model_name: str, *, sanitize: bool = False,
+              progress=None) -> BuildResult:
+    if target.board is None:
         return build_host(g, out, model_name, sanitize=sanitize, progress=progress)
     if sanitize:
         raise McugenError("--sanitize is for --board host only", "drop --sanitize")
-    from mcugen.firmware import build_board
-
-    return build_board(g, load_board(board_id), out, model_name, stock=stock, progress=progress)
+    return build_board(g, target.board, out, model_name, stock=target.stock, progress=progress)
 
 
-def firmware_of(board_id: str, out_dir: Path, stock: bool = False) -> Path:
+def firmware_of(target: Target, out_dir: Path) -> Path:
     """The program a previous `mcugen build` left in out_dir."""
-    path = (out_dir / "mcugen_host" if board_id == HOST
-            else out_dir / ".pio" / "build" / ("stock" if stock else "offline") / "firmware.elf")
+    path = (out_dir / "mcugen_host" if target.host
+            else out_dir / ".pio" / "build" / ("stock" if target.stock else "offline") / "firmware.elf")
     if not path.exists():
-        raise McugenError(f"no firmware for {board_id} in {out_dir}", f"run mcugen build MODEL --board {board_id} "
+        raise McugenError(f"no firmware for {target.id} in {out_dir}", f"run mcugen build MODEL --board {target.id} "
                           f"--out {out_dir} first")
     return path
 
 
-def require_port(board_id: str, port: str | None, stock: bool = False) -> None:
+def require_port(target: Target) -> None:
     """A real board is reached through a port the user names (never a board file)."""
-    if port is None:
-        wiring = load_board(board_id).wiring(stock)
-        raise McugenError(f"{board_id} is a real board: say where it is connected"
-                          + (f" (its {'stock' if stock else 'offline'} firmware talks on {wiring})" if wiring else ""),
-                          "pass --port, e.g. /dev/ttyUSB0 or /dev/ttyACM0")
+    if target.port is None:
+        wiring = target.wiring()
+        raise McugenError(f"{target.id} is a real board: say where it is connected"
+                          + (f" (its {'stock' if target.stock else 'offline'} firmware talks on {wiring})"
+                             if wiring else ""), "pass --port, e.g. /dev/ttyUSB0 or /dev/ttyACM0")
 
 
 @contextlib.contextmanager
-def connect(board_id: str, program: Path, port: str | None = None, timeout: float = 0.5, stock: bool = False):
-    """A Link to the target running `program`: the host process, QEMU, or a board on `port`."""
-    if board_id == HOST:
-        from mcugen.transport import ProcessStream
-
-        with ProcessStream([program]) as target:
-            yield Link(target, timeout=timeout, describe="the host executable")
-            code = target.close()
+def connect(target: Target, program: Path, timeout: float = 0.5):
+    """A Link to the target running `program`: the host process, QEMU, or a board on its port."""
+    if target.board is None:
+        with ProcessStream([program]) as process:
+            yield Link(process, timeout=timeout, describe="the host executable")
+            code = process.close()
         if code:
             raise McugenError(f"the host executable exited with code {code} after the run",
                               "a sanitizer or runtime error; rerun with the build directory kept (--out)")
         return
-    board = load_board(board_id)
-    if board.emulated and port is None:
-        from mcugen.qemu import QemuTarget
-
-        with QemuTarget(board, program) as qemu:
-            yield Link(qemu.stream, timeout=timeout, describe=f"{board.id} (QEMU)")
+    if target.emulated:
+        with QemuTarget(target.board, program) as qemu:
+            yield Link(qemu.stream, timeout=timeout, describe=f"{target.id} (QEMU)")
         return
-    require_port(board.id, port, stock)
-    import serial
-
+    require_port(target)
     try:
-        stream = serial.serial_for_url(port, baudrate=BAUD, timeout=0.05)
+        stream = serial.serial_for_url(target.port, baudrate=BAUD, timeout=0.05)
     except (serial.SerialException, ValueError) as exc:
-        raise McugenError(f"cannot open serial port {port}: {exc}",
+        raise McugenError(f"cannot open serial port {target.port}: {exc}",
                           "check the --port name, the cable, and that no other program holds the port") from None
     with contextlib.closing(stream):
-        yield Link(stream, timeout=timeout, describe=f"{board.id} on {port}", wiring=board.wiring(stock))
+        yield Link(stream, timeout=timeout, describe=f"{target.id} on {target.port}", wiring=target.wiring())

@@ -18,8 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcugen.boards import Board, all_boards
+from mcugen.compare import random_inputs
 from mcugen.errors import McugenError
+from mcugen.firmware import build_board
 from mcugen.ir import Graph
+from mcugen.outdir import OutDir
+from mcugen.pipeline import compile_model
+from mcugen.targets import Target
+from mcugen.validate import run_on_target
 
 VARIANTS = ("optimized", "reference")  # every layer on its first variant the core allows; on its reference kernel
 
@@ -60,19 +66,13 @@ def emulator_for(board: Board) -> Board:
 
 
 def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -> Tuning:
-    from mcugen.compare import random_inputs
-    from mcugen.firmware import build_board
-    from mcugen.outdir import OutDir
-    from mcugen.pipeline import compile_model
-    from mcugen.validate import run_on_target
-
     emulator = emulator_for(board)
     timed: dict[str, tuple[Graph, list[int]]] = {}
     for k, variant in enumerate(VARIANTS, start=1):
         print(f"tuning {k}/{len(VARIANTS)}: {variant} kernels on {emulator.id}", file=sys.stderr, flush=True)
         g = compile_model(model_path, outputs, features=board.features if variant == "optimized" else frozenset())
         result = build_board(g, emulator, OutDir(work / variant), Path(model_path).name)
-        _, results = run_on_target(emulator.id, result.program, g, random_inputs(g, 1, seed=0), profile=True)
+        _, results = run_on_target(Target(emulator), result.program, g, random_inputs(g, 1, seed=0), profile=True)
         if not results[0].passed:
             raise McugenError(f"internal error: the {variant} kernels are not bit-exact on {emulator.id} while tuning",
                               "build without --tune and report this model")

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcugen import golden
+from mcugen import golden, ops
 from mcugen.accuracy import judge
 from mcugen.compare import differences
 from mcugen.dataset import slices
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.protocol import Link, TargetInfo
+from mcugen.targets import Target, connect
 
 STALE_FIX = "the board runs firmware for a different model; run mcugen flash"
 
@@ -57,12 +58,10 @@ class TimeUnit:
     ms: float
 
     @classmethod
-    def of(cls, clock: str, board_id: str) -> "TimeUnit":
-        from mcugen.boards import HOST, load_board
-
-        if board_id == HOST or clock == "ns":
+    def of(cls, clock: str, target: Target) -> TimeUnit:
+        if target.board is None or clock == "ns":
             return cls("ns", 1.0, 1e-6)
-        hz = load_board(board_id).clock_hz
+        hz = target.board.clock_hz
         if clock == "systick":
             return cls("instructions", 1e9 / hz, 1e3 / hz)
         return cls(clock, 1.0, 1e3 / hz)
@@ -111,21 +110,17 @@ def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
         raise McugenError(f"{describe} reports different tensors or arena than this build", STALE_FIX)
 
 
-def expected_seconds(g: Graph, board_id: str) -> float:
+def expected_seconds(g: Graph, target: Target) -> float:
     """A generous guess of one inference's wall time, before the first one is measured: about 4
     instructions per MAC and 20 per value written (what mcugen's kernels take on a Cortex-M4),
     at half the board's clock, 20 MIPS under QEMU on a loaded machine, 100 MIPS on the host
     (sanitizer builds are that slow)."""
-    from mcugen import ops
-    from mcugen.boards import HOST, load_board
-
-    instructions = sum(4 * ops.lookup(op.opcode).macs(g, op)
+    instructions = sum(4 * ops.get(op.opcode).macs(g, op)
                        + 20 * sum(math.prod(g.tensors[t].shape) for t in op.outputs) for op in g.ops)
-    if board_id == HOST:
+    if target.board is None:
         rate = 1e8
     else:
-        board = load_board(board_id)
-        rate = 2e7 if board.emulated else board.clock_hz / 2
+        rate = 2e7 if target.board.emulated else target.board.clock_hz / 2
     return instructions / rate
 
 
@@ -171,26 +166,23 @@ def run_samples(link: Link, g: Graph, samples, *, clock: str, timeout: float,
     return results
 
 
-def run_on_target(board_id: str, program, g: Graph, samples, *, port: str | None = None,
-                  timeout: float = 120.0, profile: bool = False, on_sample=None, stock: bool = False,
-                  reset_every: int | None = None, indices: range | None = None, jobs: int = 1,
+def run_on_target(target: Target, program, g: Graph, samples, *, timeout: float = 120.0, profile: bool = False,
+                  on_sample=None, reset_every: int | None = None, indices: range | None = None, jobs: int = 1,
                   labels=None) -> tuple[TargetInfo, list[SampleResult]]:
     """Connect (starting the host process or QEMU when needed), check the handshake, validate
     samples[s] for s in `indices` (all by default). `jobs`: that many targets at once (host
     processes or QEMU instances of the same program), each taking a contiguous slice of the
     samples (dataset.slices); the results come back in sample order, as one target gives them."""
-    from mcugen.targets import connect
-
     indices = range(len(samples)) if indices is None else indices
     lock = threading.Lock()
 
     def run(part: range):
-        with connect(board_id, program, port, stock=stock) as link:
+        with connect(target, program) as link:
             info = link.hello()
             check_target(info, g, link.describe)
             return info, run_samples(link, g, samples, clock=info.clock, timeout=timeout,
-                                     seconds=expected_seconds(g, board_id), profile=profile,
-                                     on_sample=report, unit=TimeUnit.of(info.clock, board_id),
+                                     seconds=expected_seconds(g, target), profile=profile,
+                                     on_sample=report, unit=TimeUnit.of(info.clock, target),
                                      reset_every=reset_every, indices=part, labels=labels)
 
     def report(result: SampleResult) -> None:

@@ -31,6 +31,7 @@ from mcugen.framing import Framer, encode
 from mcugen.protocol import ACK, Link
 from mcugen.qemu import QemuTarget
 from mcugen.transport import ProcessStream
+from mcugen.targets import Target
 from mcugen.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
 from mcugen.ops._window import out_size
 from test_cli import assert_one_error_line, checked_report, run_cli
@@ -127,7 +128,7 @@ def _build(tmp_path, model: str, board: str):
 def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
     g, result = _build(tmp_path, model, board)
     assert result.image.flash <= load_board(board).flash["bytes"]
-    info, results = run_on_target(board, result.program, g, random_inputs(g, 1, seed=11), profile=True)
+    info, results = run_on_target(Target.of(board), result.program, g, random_inputs(g, 1, seed=11), profile=True)
     assert info.clock == "systick" and info.arena_bytes == g.arena.plan.size
     assert results[0].passed, results[0].outputs
     assert results[0].cycles > 0 and len(results[0].layer_cycles) == len(g.ops)
@@ -198,7 +199,7 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     kernel = g.ops[0].call.kernel
     if (ROOT / "runtime_c" / "dsp" / f"{kernel}.c").is_file():  # the optimized kernel was the one built
         assert '#include "mcu_nn_dsp.h"' in (tmp_path / "fw" / "src" / f"{kernel}.c").read_text()
-    _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 3, seed=8))
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 3, seed=8))
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
 
 
@@ -218,7 +219,7 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     path.write_bytes(m.build())
     g = compile_model(path, features=DSP)
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
-    _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 2, seed=c["seed"]))
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=c["seed"]))
     assert all(r.passed for r in results), (c, [r.outputs for r in results])
 
 
@@ -300,7 +301,7 @@ def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec,
     assert any(out == g.arena.buffer_of[t] for t in (*g.inputs, *conv.inputs) if t in g.arena.buffer_of) == in_place
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
     samples = random_inputs(g, 3, seed=4)
-    _, results = run_on_target("mps2-an386", result.program, g, samples)
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, samples)
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
     tflm = Tflm(blob)
     for xs in samples:
@@ -338,7 +339,7 @@ def test_newer_reference_kernels_are_bit_exact_on_the_emulated_board(tmp_path):
     path.write_bytes(_chain_of_newer_ops().build())
     g = compile_model(path)
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "chain.tflite")
-    _, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 3, seed=4))
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 3, seed=4))
     assert [op.opcode for op in g.ops][-1] == "RSQRT" and len(g.ops) == 7
     assert all(r.passed for r in results), [r.outputs for r in results]
 
@@ -477,7 +478,7 @@ def test_one_percent_of_bytes_corrupted_still_validates_kws_on_qemu(tmp_path):
         start = time.monotonic()
         check_target(link.hello(), g, "qemu")
         results = run_samples(link, g, random_inputs(g, 3, seed=5), clock="systick", timeout=60,
-                              seconds=expected_seconds(g, "mps2-an386"))
+                              seconds=expected_seconds(g, Target.of("mps2-an386")))
         took = time.monotonic() - start
     assert line.faults > 10 and link.retries > 0 and all(r.passed for r in results)
     print(f"KWS, 3 samples at ~1% byte errors: {line.faults} faults, {link.retries} retries, {took:.1f} s")
@@ -512,10 +513,10 @@ def test_a_lost_invoke_reply_is_recovered_in_seconds_not_the_run_timeout(tmp_pat
         line = DropReplies(qemu.stream, count=2, seconds=1.0)
         link = Link(line)
         check_target(link.hello(), g, "qemu")
-        run_samples(link, g, xs[:1], clock="systick", timeout=120, seconds=expected_seconds(g, "mps2-an386"))
+        run_samples(link, g, xs[:1], clock="systick", timeout=120, seconds=expected_seconds(g, Target.of("mps2-an386")))
         start = time.monotonic()
         results = run_samples(link, g, xs[1:], clock="systick", timeout=120,
-                              seconds=expected_seconds(g, "mps2-an386"))
+                              seconds=expected_seconds(g, Target.of("mps2-an386")))
         took = time.monotonic() - start
     assert line.dropped > 0 and link.retries > 0 and results[0].passed
     assert took < 10, f"recovering a lost INVOKE reply took {took:.1f} s"
@@ -564,7 +565,7 @@ def test_a_twenty_output_model_describes_itself_over_several_info_frames(tmp_pat
     (tmp_path / "m.tflite").write_bytes(m.build())
     g = compile_model(tmp_path / "m.tflite")
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "b"), "m.tflite")
-    info, results = run_on_target("mps2-an386", result.program, g, random_inputs(g, 2, seed=0))
+    info, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=0))
     assert len(info.outputs) == 20 and info.outputs[19] == (6, (1, 2, 3, 1))
     assert all(r.passed for r in results)
 
@@ -573,7 +574,7 @@ def test_stale_firmware_is_caught(tmp_path):
     _, result = _build(tmp_path, "tflm_hello_world.tflite", "mps2-an386")
     other = compile_model(MODELS / "mlperf_kws_dscnn.tflite")
     with pytest.raises(McugenError, match="runs firmware for another model.*run mcugen flash"):
-        run_on_target("mps2-an386", result.program, other, random_inputs(other, 1, seed=0))
+        run_on_target(Target.of("mps2-an386"), result.program, other, random_inputs(other, 1, seed=0))
 
 
 def test_a_dead_serial_port_is_one_clear_error(capsys, models):

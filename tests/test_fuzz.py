@@ -29,6 +29,7 @@ from mcugen.compare import differences, random_inputs
 from mcugen.errors import McugenError
 from mcugen.oracle import Tflm
 from mcugen.pipeline import compile_model
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from tflite_writer import ModelSpec
 
@@ -78,7 +79,7 @@ def judge(blob: bytes, tmp_path) -> str:
             assert differing == 0, f"accepted, but output {k} differs from TFLM in {differing} values (max {worst})"
         if zlib.crc32(blob) % SANITIZE_ONE_IN == 0:
             build = build_host(g, tmp_path / "c", "case.tflite", sanitize=True, object_cache=OBJECT_CACHE)
-            _, results = run_on_target("host", build.program, g, [xs])
+            _, results = run_on_target(Target.of("host"), build.program, g, [xs])
             assert results[0].passed, results[0].outputs
         return "bit-exact"
 

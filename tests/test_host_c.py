@@ -11,6 +11,7 @@ from mcugen.compare import random_inputs
 from mcugen.oracle import Tflm
 from mcugen.pipeline import compile_model
 from mcugen.build import build_host
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from samples import ad_frames, person_bmp
 
@@ -33,7 +34,7 @@ def test_host_c_equals_golden_and_tflm(models, tmp_path, name):
     g = compile_model(path)
     samples = random_inputs(g, 2, seed=7) + real_samples(name, g)
     result = build_host(g, tmp_path, name, object_cache=OBJECT_CACHE)
-    _, results = run_on_target("host", result.program, g, samples)
+    _, results = run_on_target(Target.of("host"), result.program, g, samples)
     assert [r.passed for r in results] == [True] * len(samples), [r.outputs for r in results]
     # golden == TFLM on these very samples, so host C == TFLM too
     tflm = Tflm(path)
@@ -47,7 +48,7 @@ def test_sanitizers_report_nothing(models, tmp_path, name):
     g = compile_model(models / name)
     result = build_host(g, tmp_path, name, sanitize=True, object_cache=OBJECT_CACHE)
     # run_on_target fails if the process exits non-zero: -fno-sanitize-recover turns any report into one
-    _, results = run_on_target("host", result.program, g, random_inputs(g, 1, seed=3))
+    _, results = run_on_target(Target.of("host"), result.program, g, random_inputs(g, 1, seed=3))
     assert results[0].passed
 
 

@@ -21,6 +21,7 @@ from mcugen.oracle import Tflm
 from mcugen.outdir import OutDir
 from mcugen.passes.check_support import find_problems
 from mcugen.pipeline import compile_model, lower, read
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 
 REAL = ROOT / "tests" / "models" / "real"
@@ -39,7 +40,7 @@ def test_host_c_equals_golden(tmp_path, name):
     g = compile_model(REAL / name)
     samples = random_inputs(g, 2, seed=5)
     result = build_host(g, tmp_path, name, object_cache=OBJECT_CACHE)
-    _, results = run_on_target("host", result.program, g, samples)
+    _, results = run_on_target(Target.of("host"), result.program, g, samples)
     assert all(r.passed for r in results), [r.outputs for r in results]
     tflm = Tflm(REAL / name)  # and the golden outputs are TFLM's, float bit patterns included
     for xs in samples:
@@ -54,7 +55,7 @@ def test_host_c_equals_golden(tmp_path, name):
 def test_bit_exact_on_the_emulated_board(tmp_path, name, board):
     g = compile_model(REAL / name)
     result = build_board(g, load_board(board), OutDir(tmp_path / board), name)
-    _, results = run_on_target(board, result.program, g, random_inputs(g, 1, seed=17))
+    _, results = run_on_target(Target.of(board), result.program, g, random_inputs(g, 1, seed=17))
     assert results[0].passed, results[0].outputs
 
 
@@ -89,7 +90,7 @@ def test_16x8_model_is_bit_exact(tmp_path, board):
         assert compare_with_tflm(g, INT16, random_inputs(g, 3, seed=6)) is None
         return
     g = compile_model(INT16, features=frozenset() if board == "host" else DSP)
-    _, results = run_on_target(board, _program(g, INT16, board, tmp_path), g, random_inputs(g, 2, seed=8))
+    _, results = run_on_target(Target.of(board), _program(g, INT16, board, tmp_path), g, random_inputs(g, 2, seed=8))
     assert all(r.passed for r in results), [r.outputs for r in results]
 
 
@@ -158,7 +159,7 @@ def test_state_is_bit_exact_over_20_steps(tmp_path, model, outputs, board):
     the emulated Cortex-M4 equal the golden model's sequence (the golden model, TFLM's)."""
     g = compile_model(model, outputs, features=frozenset() if board == "host" else DSP)
     samples = random_inputs(g, 20, seed=9)
-    _, results = run_on_target(board, _program(g, model, board, tmp_path), g, samples)
+    _, results = run_on_target(Target.of(board), _program(g, model, board, tmp_path), g, samples)
     assert all(r.passed for r in results), [r.outputs for r in results]
 
 
@@ -184,8 +185,8 @@ def test_reset_every_k_steps_on_the_target(tmp_path, board):
     g = compile_model(STREAMING, (LOGIT,), features=frozenset() if board == "host" else DSP)
     three = random_inputs(g, 3, seed=12)
     program = _program(g, STREAMING, board, tmp_path)
-    _, reset = run_on_target(board, program, g, three + three, reset_every=3)
-    _, kept = run_on_target(board, program, g, three + three)
+    _, reset = run_on_target(Target.of(board), program, g, three + three, reset_every=3)
+    _, kept = run_on_target(Target.of(board), program, g, three + three)
     assert all(r.passed for r in reset + kept)
     values = [r.values[0].tobytes() for r in reset]
     assert values[3:] == values[:3]

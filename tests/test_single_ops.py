@@ -21,6 +21,7 @@ from mcugen.firmware import build_board
 from mcugen.oracle import LiteRtRef, Tflm
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
+from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from tflite_writer import ModelSpec
 
@@ -52,7 +53,7 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
     if reference is not None:
         expected["numpy definition"] = [reference(xs)]
     c_build = build_host(g, tmp_path / "c", "op.tflite", object_cache=OBJECT_CACHE)
-    _, results = run_on_target("host", c_build.program, g, [xs])
+    _, results = run_on_target(Target.of("host"), c_build.program, g, [xs])
     assert results[0].passed, f"host C differs from golden: {results[0].outputs}"
     for name, theirs in expected.items():
         for a, b in zip(ours, theirs):
@@ -75,7 +76,7 @@ def check_steps(tmp_path, m: ModelSpec, seed: int, steps: int = 6):
         for a, b in zip(runner.run(xs), tflm.run(xs, len(g.outputs))):
             assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), f"TFLM: {differences(a, b)}"
     c_build = build_host(g, tmp_path / "c", "op.tflite", object_cache=OBJECT_CACHE)
-    _, results = run_on_target("host", c_build.program, g, samples)
+    _, results = run_on_target(Target.of("host"), c_build.program, g, samples)
     assert all(r.passed for r in results), f"host C differs from golden: {[r.outputs for r in results]}"
 
 
@@ -985,5 +986,5 @@ def test_int16_kernels_on_the_emulated_board(tmp_path):
     xs = random_inputs(g, 2, seed=4)
     assert compare_with_tflm(g, path, xs) is None
     program = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "board"), "int16").program
-    _, results = run_on_target("mps2-an386", program, g, xs)
+    _, results = run_on_target(Target.of("mps2-an386"), program, g, xs)
     assert all(r.passed for r in results), [r.outputs for r in results]
