@@ -1,0 +1,145 @@
+/* mcu_nn: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV: int8, 16x8, and the DSP variants. Conventions: mcu_nn.h. */
+#ifndef MCU_NN_CONV_H
+#define MCU_NN_CONV_H
+
+#include "mcu_nn_elementwise.h" /* the fused conv + ADD takes mcu_add_params */
+#include "mcu_nn_types.h"
+
+typedef struct {
+    int32_t input_offset;
+    int32_t output_offset;
+    mcu_tile stride;
+    mcu_tile padding;  /* leading (top, left) pad; trailing pad is implied by the output size */
+    mcu_tile dilation;
+    mcu_activation activation;
+} mcu_conv_params;
+
+typedef struct {
+    int32_t input_offset;
+    int32_t output_offset;
+    int32_t depth_multiplier; /* output channel oc reads input channel oc / depth_multiplier */
+    mcu_tile stride;
+    mcu_tile padding;
+    mcu_tile dilation;
+    mcu_activation activation;
+} mcu_dw_conv_params;
+
+typedef struct {
+    int32_t input_offset;
+    int32_t filter_offset; /* -filter zero point (0 for symmetric weights) */
+    int32_t output_offset;
+    mcu_activation activation;
+} mcu_fc_params;
+
+/* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin], bias [Cout] or NULL, output [N,OH,OW,Cout]. */
+void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
+                   const mcu_dims *input_dims, const int8_t *input,
+                   const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                   const mcu_dims *output_dims, int8_t *output);
+
+/* Output positions mcu_conv2d_s8_x6 computes at a time. */
+#define MCU_CONV_BLOCK 6
+
+/* CONV_2D on DSP cores, MCU_CONV_BLOCK output positions at a time: the results of mcu_conv2d_s8,
+ * with the filter followed by 3 spare bytes, one mcu_channel per output channel, and scratch
+ * (4-byte aligned, planned in the arena) of MCU_CONV_BLOCK * K4 int16 then K4 bytes, K4 =
+ * KH*KW*Cin rounded up to 4. With a 1x1 kernel, no padding and Cout <= Cin, output may be input. */
+void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                      const mcu_dims *input_dims, const int8_t *input,
+                      const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                      const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
+/* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (one image), written as an image of `rows`
+ * rows: how a fused call runs a conv strip by strip. */
+void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                           const mcu_dims *input_dims, const int8_t *input,
+                           const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                           const mcu_dims *output_dims, int32_t first, int32_t rows, int8_t *output,
+                           int16_t *scratch);
+
+/* mcu_conv2d_s8_x6 (one image) then FULLY_CONNECTED on its whole output as one row, strip_rows conv
+ * rows at a time through `tile` (strip_rows * OW * C bytes): the conv's output never exists whole.
+ * The FC takes fc_filter [units, OH*OW*C] (no filter offset), fc_bias_folded[u] = bias[u] +
+ * input_offset * sum_k fc_filter[u][k] (wrapping as int32), one fc_channels entry per unit, and
+ * acc (one int32 per unit); its output is [1, units] (fc_output_dims c). */
+void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                         const mcu_dims *input_dims, const int8_t *input,
+                         const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                         const mcu_dims *output_dims, int32_t strip_rows,
+                         const mcu_fc_params *fc, const mcu_channel *fc_channels, const int8_t *fc_filter,
+                         const int32_t *fc_bias_folded, const mcu_dims *fc_output_dims, int8_t *output,
+                         int16_t *scratch, int8_t *tile, int32_t *acc);
+
+/* mcu_conv2d_s8_x6 (one image) then ADD (the conv's output as input 1) with a residual of the
+ * conv's output shape, strip_rows rows at a time through `tile` (strip_rows * OW * C bytes): the
+ * conv's output never exists whole. output may be residual (in place). */
+void mcu_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                          const mcu_dims *input_dims, const int8_t *input,
+                          const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                          const mcu_dims *output_dims, int32_t strip_rows,
+                          const mcu_add_params *add, const int8_t *residual, int8_t *output,
+                          int16_t *scratch, int8_t *tile);
+
+/* DEPTHWISE_CONV_2D. input [N,H,W,Cin], filter [1,KH,KW,Cout] (Cout = Cin * depth_multiplier),
+ * bias [Cout] or NULL, output [N,OH,OW,Cout]. */
+void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                             const mcu_dims *input_dims, const int8_t *input,
+                             const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                             const mcu_dims *output_dims, int8_t *output);
+
+/* DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores, on a filter mcugen widens and groups by 4
+ * channels (int16 [ceil(C/4)][KH*KW][4], channels in the order c, c+2, c+1, c+3) and a window of
+ * rows * cols * 4 bytes of scratch (rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1, cols likewise);
+ * bias_folded[c] = bias[c] + input_offset * sum of channel c's filter taps (wrapping as int32), zero
+ * up to a whole group of 4; channels: one per output channel, then copies of the last up to a whole
+ * group. output may be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
+void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_channel *channels,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const mcu_dims *filter_dims, const int16_t *filter_x4,
+                                const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
+                                int8_t *window);
+
+/* FULLY_CONNECTED. input [N, accum] (input_dims n, c), filter [Cout, accum], bias [Cout] or NULL,
+ * output [N, Cout] (output_dims n, c). One multiplier per output unit (all equal when per-tensor). */
+void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
+                            const mcu_dims *input_dims, const int8_t *input,
+                            const int8_t *filter, const int32_t *bias,
+                            const mcu_dims *output_dims, int8_t *output);
+
+/* FULLY_CONNECTED on DSP cores, on constants mcugen lays out for it: the filter interleaved, per group
+ * of 4 units and per 4 values, as the 4 units' words ([ceil(Cout/4)][K4/4][4][4] int8, zero-padded,
+ * K4 = accum rounded up to 4), and bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d]
+ * (wrapping as int32; zero up to a whole group of 4). Results equal mcu_fully_connected_s8's. */
+void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *channels,
+                               const mcu_dims *input_dims, const int8_t *input,
+                               const int8_t *filter, const int32_t *bias_folded,
+                               const mcu_dims *output_dims, int8_t *output);
+
+/* TRANSPOSE_CONV, int8 or 16x8 (bits; accumulator_bits 32 wraps as TFLM's int8 scratch): input
+ * [N,H,W,IC], filter [OC,KH,KW,IC], bias [OC] as int64, output [N,OH,OW,OC]; dilation unused. */
+void mcu_transpose_conv(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t bits,
+                        int32_t accumulator_bits, const mcu_dims *input_dims, const void *input,
+                        const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                        const mcu_dims *output_dims, void *output);
+
+/* 16x8 CONV_2D: input [N,H,W,Cin] int16, filter [Cout,KH,KW,Cin] int8, bias [Cout] int64 (the values
+ * of an int32 bias when accumulator_bits is 32), output [N,OH,OW,Cout] int16; no zero points. */
+void mcu_conv2d_s16(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                    const mcu_dims *input_dims, const int16_t *input,
+                    const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                    const mcu_dims *output_dims, int16_t *output);
+
+/* 16x8 DEPTHWISE_CONV_2D: input [N,H,W,C] int16, filter [1,KH,KW,C*M] int8, bias int64, output int16. */
+void mcu_depthwise_conv2d_s16(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                              const mcu_dims *input_dims, const int16_t *input,
+                              const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                              const mcu_dims *output_dims, int16_t *output);
+
+/* 16x8 FULLY_CONNECTED: rows [N, depth] int16, filter [units, depth] int8, bias [units] int64 (see
+ * mcu_conv2d_s16), output [N, units] int16. */
+void mcu_fully_connected_s16(const mcu_fc_params *fc, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                             const mcu_dims *input_dims, const int16_t *input,
+                             const int8_t *filter, const int64_t *bias,
+                             const mcu_dims *output_dims, int16_t *output);
+
+#endif /* MCU_NN_CONV_H */

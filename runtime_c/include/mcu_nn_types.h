@@ -1,0 +1,62 @@
+/* mcu_nn: the types every kernel family shares (conventions: mcu_nn.h). */
+#ifndef MCU_NN_TYPES_H
+#define MCU_NN_TYPES_H
+
+#include <stdint.h>
+
+/* Generated with each model: renames the kernels it calls after the model (mcu_conv2d_s8 becomes
+ * kws_mcu_conv2d_s8 for the model kws), so that several models, each with its own copy of the
+ * kernels, link into one firmware. */
+#include "mcu_nn_names.h"
+
+#if defined(__GNUC__)
+#define MCU_ALIGN(n) __attribute__((aligned(n)))
+#else
+#define MCU_ALIGN(n)
+#endif
+
+/* Rank limit of the generic N-D kernels (copy, broadcast, reduce); mcugen merges axes to fit. */
+#define MCU_MAX_DIMS 8
+
+typedef struct {
+    int32_t n; /* batch */
+    int32_t h; /* height (rows) */
+    int32_t w; /* width (columns) */
+    int32_t c; /* channels, fastest-varying */
+} mcu_dims;
+
+typedef struct {
+    int32_t h;
+    int32_t w;
+} mcu_tile;
+
+/* Output clamp in the quantized domain, within the output type's range: fused RELU/RELU6/RELU_N1_TO_1 or none. */
+typedef struct {
+    int32_t min;
+    int32_t max;
+} mcu_activation;
+
+/* One (multiplier, shift) per output channel. */
+typedef struct {
+    const int32_t *multiplier;
+    const int32_t *shift;
+} mcu_per_channel_quant;
+
+/* One output channel's requantization as the DSP kernels use it, worked out by mcugen at build
+ * time (ops/_quant.py channel_table): `fast` when the 5-instruction mcu_requantize_fast is exact
+ * for every accumulator the layer can produce (a right shift and |accumulator| < 2^30). */
+typedef struct {
+    int32_t multiplier;
+    int32_t shift;
+    int32_t round; /* 2^(-shift - 1) when fast */
+    int32_t right; /* -shift */
+    int32_t fast;
+} mcu_channel;
+
+/* One requantization: real multiplier = multiplier * 2^(shift - 31), as everywhere in mcu_nn. */
+typedef struct {
+    int32_t multiplier;
+    int32_t shift;
+} mcu_rescale;
+
+#endif /* MCU_NN_TYPES_H */
