@@ -35,7 +35,7 @@ from mcugen.targets import Target
 from mcugen.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
 from mcugen.ops._window import out_size
 from test_cli import assert_one_error_line, checked_report, run_cli
-from test_single_ops import _conv_model, conv_case
+from test_ops_conv import _conv_model, conv_case
 from tflite_writer import ModelSpec
 
 SCHEMA = json.loads((ROOT / "boards" / "schema.json").read_text())
@@ -206,7 +206,7 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
 @settings(max_examples=16, deadline=None)
 @given(st.booleans(), st.data())
 def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, data):
-    """The randomized single-op cases (tests/test_single_ops.py, whose golden model the oracles
+    """The randomized single-op cases (tests/test_ops_conv.py, whose golden model the oracles
     check) built for the emulated Cortex-M4: the DSP kernels (CONV_2D in blocks, depthwise by
     channel groups from a padded window, in place) bit-exact on QEMU, for drawn kernel sizes,
     strides, dilations, padding, channel counts, depth multipliers, batches and quantizations."""

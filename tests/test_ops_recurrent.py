@@ -1,0 +1,59 @@
+"""Randomized one-op models that keep state: SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM over consecutive steps."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from single_op import ZP, check_steps, scale
+from tflite_writer import ModelSpec
+
+
+@given(st.integers(1, 2), st.integers(1, 12), st.integers(1, 3), st.integers(1, 4), st.integers(1, 6),
+       st.sampled_from(["int8", "int16"]), scale(1e-3, 1.0), ZP, scale(1e-3, 0.1), scale(1e-3, 1.0), ZP,
+       scale(1e-3, 0.1), scale(1e-3, 1.0), ZP, st.integers(0, 999))
+def test_svdf(tmp_path_factory, batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state,
+              s_wt, s_out, z_out, seed):
+    """Six consecutive steps, so that the state (int8 or int16, like the time weights) is shifted and used."""
+    rng = np.random.default_rng(seed)
+    filters = units * rank
+    z_state = z_state if state_type == "int8" else 0
+    if state_type == "int16":
+        s_state /= 256
+    info = np.iinfo(state_type)
+    m = ModelSpec()
+    x = m.tensor("x", [batch, size], "int8", scale=s_in, zp=z_in)
+    wf = m.const("weights_feature", rng.integers(-127, 128, (filters, size)), "int8", scale=s_wf, zp=0)
+    wt = m.const("weights_time", rng.integers(info.min + 1, info.max + 1, (filters, memory)), state_type,
+                 scale=s_wt, zp=0)
+    bias_scale = float(np.float32(s_state) * np.float32(s_wt))
+    b = m.const("bias", rng.integers(-5000, 5000, units), "int32", scale=bias_scale, zp=0)
+    state = m.tensor("state", [batch, filters * memory], state_type, scale=s_state, zp=z_state, variable=True)
+    y = m.tensor("y", [batch, units], "int8", scale=s_out, zp=z_out)
+    m.inputs, m.outputs = [x], [y]
+    m.op("SVDF", [x, wf, wt, b, state], [y], "SVDFOptions", Rank=rank, FusedActivationFunction="NONE")
+    check_steps(tmp_path_factory.mktemp("svdf"), m, seed)
+
+
+@given(st.integers(1, 2), st.integers(1, 4), st.integers(1, 8), st.integers(1, 6), st.booleans(),
+       st.sampled_from([0.0, 0.5, 3.0]), st.integers(-15, -9),
+       scale(1e-3, 0.1), ZP, scale(1e-3, 0.1), ZP, scale(1e-3, 0.05), st.integers(0, 999))
+def test_unidirectional_sequence_lstm(tmp_path_factory, batch, steps, size, units, time_major, clip,
+                                      cell_power, s_in, z_in, s_h, z_h, s_w, seed):
+    """TFLM's integer LSTM cell (8x8 -> 16) over four invocations of `steps` time steps each, so that
+    both states carry over; power-of-two cell scales from 2^-15 to 2^-9 (all tanh input scalings)."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    major = [steps, batch] if time_major else [batch, steps]
+    x = m.tensor("x", [*major, size], "int8", scale=s_in, zp=z_in)
+    weights = [m.const(f"w{k}", rng.integers(-127, 128, (units, size if k < 4 else units)), "int8",
+                       scale=s_w * (1 + k / 8), zp=0) for k in range(8)]
+    biases = [m.const(f"b{k}", rng.integers(-20000, 20000, units), "int32", scale=s_in * s_w, zp=0) for k in range(4)]
+    hidden = m.tensor("hidden", [batch, units], "int8", scale=s_h, zp=z_h, variable=True)
+    cell = m.tensor("cell", [batch, units], "int16", scale=2.0 ** cell_power, zp=0, variable=True)
+    y = m.tensor("y", [*major, units], "int8", scale=s_h, zp=z_h)
+    m.inputs, m.outputs = [x], [y]
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *weights, -1, -1, -1, *biases, -1, -1, hidden, cell, -1, -1, -1, -1],
+         [y], "UnidirectionalSequenceLSTMOptions", FusedActivationFunction="TANH", CellClip=clip,
+         TimeMajor=time_major)
+    check_steps(tmp_path_factory.mktemp("lstm"), m, seed, steps=4)
