@@ -121,6 +121,8 @@ def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
         raise McugenError(f"{path}: fpu: true, but a {core.name} has no FPU", fix)
     if spec["dsp"] and not core.dsp:
         raise McugenError(f"{path}: dsp: true, but a {core.name} has no DSP extension", fix)
+    if spec.get("mve") and not core.mve:
+        raise McugenError(f"{path}: mve: true, but a {core.name} has no Helium (MVE)", fix)
     talks_uart = spec.get("qemu", {}).get("link", "uart") == "uart"
     if talks_uart and "offline" in spec and not {"uart", "uart_base"} <= set(spec["offline"]):
         raise McugenError(f"{path}: offline: needs uart and uart_base (the firmware talks on its UART)", fix)

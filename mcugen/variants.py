@@ -8,8 +8,8 @@ variant is one more C function, in a folder named after the ISA feature it needs
     def _conv_x6(g, op):
         ...  # the Call, or None when this layer is not for it (its types, its shapes)
 
-Lowering (passes/lower_ops.py) gives each layer the first variant, in declaration order, whose
-feature the target's core has (Graph.features, from the board: boards/cores/ and its flags) and
+Lowering (passes/lower_ops.py) gives each layer the first variant (Helium's before the DSP
+extension's, then in declaration order) whose feature the target's core has (Graph.features, from the board: boards/cores/ and its flags) and
 that takes the layer; else the reference call. `--tune` (mcugen/tune.py) measures the layers'
 variants against their reference kernels and keeps the faster. A variant computes exactly what the
 reference kernel computes: tests/test_boards.py runs both on the emulated core.
@@ -52,8 +52,10 @@ def variants_of(opcode: str) -> list[Variant]:
 
 
 def lower_layer(g: Graph, op: Op, features: frozenset[str]):
-    """The layer's call: its first variant the features allow and that takes it, else the reference."""
-    for v in variants_of(op.opcode):
+    """The layer's call: its first variant the features allow and that takes it, else the reference.
+    Variants of a later feature of FEATURES come first (Helium before the DSP extension, on a core
+    with both); within a feature, in declaration order."""
+    for v in sorted(variants_of(op.opcode), key=lambda v: -FEATURES.index(v.needs)):
         if v.needs in features:
             call = v.lower(g, op)
             if call is not None:

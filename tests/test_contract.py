@@ -21,7 +21,7 @@ from mcugen.runtime import RUNTIME, _integer, c_define
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcugen"
 HEADERS = {p.name: p.read_text() for p in (RUNTIME / "include").glob("*.h")}
-C_FILES = {p.stem: p for folder in ("src", "dsp") for p in (RUNTIME / folder).glob("*.c")}
+C_FILES = {p.stem: p for folder in ("src", "dsp", "mve") for p in (RUNTIME / folder).glob("*.c")}
 
 
 def _strip_comments(text: str) -> str:
@@ -69,8 +69,9 @@ def test_a_source_file_defines_the_function_it_is_named_after(name):
     defined = re.findall(r"^[A-Za-z_][\w \*]*?\b(mcu_\w+)\s*\([^;{]*\)\s*\{", code, re.M | re.S)
     assert defined == [name], f"{C_FILES[name].relative_to(RUNTIME)} defines {defined}"
     assert name in _prototypes(), f"{name} has no prototype in runtime_c/include/"
-    assert (C_FILES[name].parent.name == "dsp") == name.endswith(("_x4", "_x6")), \
-        "optimized variants (blocked _xN) live in dsp/, reference kernels in src/"
+    folder = "dsp" if name.endswith(("_x4", "_x6")) else "mve" if name.endswith("_mve") else "src"
+    assert C_FILES[name].parent.name == folder, \
+        "DSP variants (blocked, _xN) live in dsp/, Helium ones (_mve) in mve/, reference kernels in src/"
 
 
 REAL = sorted(p.name for p in MODELS.glob("*.tflite"))
@@ -78,7 +79,7 @@ REAL = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 @pytest.mark.parametrize("name", REAL)
 def test_a_core_calls_only_kernels_of_its_features(name):
-    for features in (frozenset(), DSP):
+    for features in (frozenset(), DSP, DSP | {"mve"}):
         try:
             g = compile_model(MODELS / name, features=features)
         except McugenError:

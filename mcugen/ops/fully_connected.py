@@ -122,6 +122,19 @@ def _fully_connected_x4(g, op):
         note=note + ", filter interleaved by 4 units, input offset folded into the bias")
 
 
+@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_mve", needs="mve")
+def _fully_connected_mve(g, op):
+    p = op.params
+    if op.input(g, 0).dtype != "int8" or p["filter_zp"] != 0:
+        return None
+    rows_in, tail, note = _rows(g, op)
+    w = op.input(g, 1)
+    folded, _ = _folded_bias(g, op)
+    return Call("mcu_fully_connected_s8_mve", (_params(p), per_channel(p), *rows_in, Const("filter", w.data),
+                                               Const("bias_folded", folded), *tail),
+                note=note + ", Helium: 16 products per instruction, input offset folded into the bias")
+
+
 def _rows(g, op) -> tuple[tuple, tuple, str]:
     """The input as rows of `depth` and the output as rows of `units`: dims and data, and the note."""
     x, w = op.input(g, 0), op.input(g, 1)

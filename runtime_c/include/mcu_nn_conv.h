@@ -106,6 +106,13 @@ void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant
                             const int8_t *filter, const int32_t *bias,
                             const mcu_dims *output_dims, int8_t *output);
 
+/* FULLY_CONNECTED on Helium (MVE) cores: mcu_fully_connected_s8's results for a filter offset of 0, the
+ * input offset folded into bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d] (wrapping). */
+void mcu_fully_connected_s8_mve(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const int8_t *filter, const int32_t *bias_folded,
+                                const mcu_dims *output_dims, int8_t *output);
+
 /* FULLY_CONNECTED on DSP cores, on constants mcugen lays out for it: the filter interleaved, per group
  * of 4 units and per 4 values, as the 4 units' words ([ceil(Cout/4)][K4/4][4][4] int8, zero-padded,
  * K4 = accum rounded up to 4), and bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d]

@@ -1,0 +1,38 @@
+"""The Helium (MVE) kernel variants on the emulated Cortex-M55 (QEMU mps3-an547), bit-exact with the golden
+model (itself checked against TFLM in tests/test_ops_*.py) on shapes their vector loops cover unevenly:
+depths that are no multiple of 16 (the predicated tail), fewer than four units, several rows."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcugen.boards import load_board
+from mcugen.compare import random_inputs
+from mcugen.firmware import build_board
+from mcugen.outdir import OutDir
+from mcugen.pipeline import compile_model
+from mcugen.targets import Target
+from mcugen.validate import run_on_target
+from test_boards import _fc_model
+
+M55 = load_board("mps3-an547")
+
+
+def _on_the_m55(tmp_path, model, kernel):
+    path = tmp_path / "op.tflite"
+    path.write_bytes(model.build())
+    g = compile_model(path, features=M55.features)
+    assert [op.call.kernel for op in g.ops if op.call] == [kernel]
+    result = build_board(g, M55, OutDir(tmp_path / "fw"), "op.tflite")
+    _, results = run_on_target(Target(M55), result.program, g, random_inputs(g, 3, seed=5))
+    assert all(r.passed for r in results), [r.outputs for r in results]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 11), st.integers(0, 99))
+def test_fully_connected_mve_for_drawn_shapes(tmp_path_factory, depth, units, seed):
+    _on_the_m55(tmp_path_factory.mktemp("fc_mve"), _fc_model(depth, units, 0, seed), "mcu_fully_connected_s8_mve")
+
+
+def test_a_filter_offset_keeps_the_fully_connected_on_another_kernel(tmp_path):
+    _on_the_m55(tmp_path, _fc_model(13, 7, 3, 5), "mcu_fully_connected_s8_x4")
