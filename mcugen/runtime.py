@@ -14,7 +14,7 @@ from pathlib import Path
 from mcugen.errors import McugenError
 
 RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
-FEATURE_HEADERS = {"dsp": "include/mcu_nn_dsp.h"}  # the helpers of runtime_c/<feature>/'s kernels (MVE's: arm_mve.h)
+FEATURE_HEADERS = {"dsp": "include/mcu_nn_dsp.h", "mve": "include/mcu_nn_mve.h"}  # runtime_c/<feature>/ kernels' helpers
 # mcu_nn.h, the headers of the kernel families it includes, and mcu_nn_support.h: every build's
 HEADERS = tuple(sorted(f"include/{p.name}" for p in (RUNTIME / "include").glob("mcu_nn*.h")
                        if f"include/{p.name}" not in FEATURE_HEADERS.values()))

@@ -3,6 +3,7 @@ model (itself checked against TFLM in tests/test_ops_*.py) on shapes their vecto
 depths that are no multiple of 16 (the predicated tail), fewer than four units, several rows."""
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from test_boards import _fc_model
+from tflite_writer import ModelSpec
 
 M55 = load_board("mps3-an547")
 
@@ -28,10 +30,27 @@ def _on_the_m55(tmp_path, model, kernel):
     assert all(r.passed for r in results), [r.outputs for r in results]
 
 
+def _fc(depth, units, rows, out_scale, act, seed):
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [rows, depth], "int8", scale=0.05, zp=-3)
+    y = m.tensor("y", [rows, units], "int8", scale=out_scale, zp=5)
+    w_scales = [float(np.float32(v)) for v in rng.uniform(0.002, 0.02, units)]
+    w = m.const("w", rng.integers(-127, 128, (units, depth)), "int8", scale=w_scales, zp=[0] * units)
+    b = m.const("b", rng.integers(-3000, 3000, units), "int32", scale=[0.05 * s for s in w_scales], zp=[0] * units)
+    m.inputs, m.outputs = [x], [y]
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4, FusedActivationFunction=act)
+    return m
+
+
 @settings(max_examples=12, deadline=None)
-@given(st.integers(1, 70), st.integers(1, 11), st.integers(0, 99))
-def test_fully_connected_mve_for_drawn_shapes(tmp_path_factory, depth, units, seed):
-    _on_the_m55(tmp_path_factory.mktemp("fc_mve"), _fc_model(depth, units, 0, seed), "mcu_fully_connected_s8_mve")
+@given(st.integers(1, 70), st.integers(1, 11), st.integers(1, 40), st.sampled_from([0.2, 0.01, 0.0004]),
+       st.sampled_from(["NONE", "RELU6"]), st.integers(0, 99))
+def test_fully_connected_mve_for_drawn_shapes(tmp_path_factory, depth, units, rows, out_scale, act, seed):
+    """Depths off the 16-byte vectors, units off the groups of four, per-channel multipliers below and
+    above 1 (right and left shifts of the four-lane requantization), many rows of values."""
+    _on_the_m55(tmp_path_factory.mktemp("fc_mve"), _fc(depth, units, rows, out_scale, act, seed),
+                "mcu_fully_connected_s8_mve")
 
 
 def test_a_filter_offset_keeps_the_fully_connected_on_another_kernel(tmp_path):

@@ -13,8 +13,8 @@ from mcugen.lowering import (Call, Const, Scratch, Slice, Struct, activation, di
                              tile, writes)
 from mcugen.ops import OpDef, register
 from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
-from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fused_range, problems_fused_activation,
-                               require_bias_length, weight_problems)
+from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range,
+                               problems_fused_activation, require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.runtime import c_define
 from mcugen.variants import variant
@@ -133,6 +133,31 @@ def conv_x6_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, n
         Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time", in_place=0 if pointwise_in_place(p, filter_data.shape) else None)
+
+
+def fc_params(p: dict, filter_zp: int) -> Struct:
+    """FULLY_CONNECTED's parameters (a pointwise conv runs on its kernels too)."""
+    return Struct("mcu_fc_params", "params", dict(
+        input_offset=-p["input_zp"], filter_offset=-filter_zp, output_offset=p["output_zp"], activation=activation(p)))
+
+
+@variant("CONV_2D", kernel="mcu_fully_connected_s8_mve", needs="mve")
+def _pointwise_mve(g, op):
+    """A 1x1 conv at stride 1 without padding is a FULLY_CONNECTED over its N*H*W positions as rows."""
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    p = op.params
+    if x.dtype != "int8" or w.shape[1:3] != (1, 1) or tuple(p["stride"]) != (1, 1) or tuple(p["pad"]) != (0, 0):
+        return None
+    units, depth = w.shape[0], w.shape[3]
+    rows = int(np.prod(y.shape[:3]))
+    folded = fold_input_offset(b.data if b is not None else None,
+                               w.data.reshape(units, depth).astype(np.int64).sum(axis=1), p["input_zp"])
+    return Call("mcu_fully_connected_s8_mve", (
+        fc_params(p, 0), per_channel(p), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op),
+        Const("filter", w.data.reshape(units, depth)), Const("bias_folded", folded),
+        Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
+        note=describe(p, (1, 1), op.attrs.get("padding", "VALID")) + f", {rows} positions as the rows of a "
+        "FULLY_CONNECTED on Helium, input offset folded into the bias")
 
 
 @variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")

@@ -15,7 +15,7 @@ from mcugen.ops import OpDef, register
 from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
 from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
-from mcugen.ops.conv_2d import strips_of, wide_problems
+from mcugen.ops.conv_2d import fc_params, strips_of, wide_problems
 from mcugen.variants import variant
 
 
@@ -135,6 +135,10 @@ def _fully_connected_mve(g, op):
                 note=note + ", Helium: 16 products per instruction, input offset folded into the bias")
 
 
+def _params(p: dict) -> Struct:
+    return fc_params(p, p["filter_zp"])
+
+
 def _rows(g, op) -> tuple[tuple, tuple, str]:
     """The input as rows of `depth` and the output as rows of `units`: dims and data, and the note."""
     x, w = op.input(g, 0), op.input(g, 1)
@@ -144,11 +148,6 @@ def _rows(g, op) -> tuple[tuple, tuple, str]:
             (Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
             f"{rows} row(s) of {depth} -> {units} units")
 
-
-def _params(p: dict) -> Struct:
-    return Struct("mcu_fc_params", "params", dict(
-        input_offset=-p["input_zp"], filter_offset=-p["filter_zp"], output_offset=p["output_zp"],
-        activation=activation(p)))
 
 
 def _folded_bias(g, op) -> tuple[np.ndarray, Const]:
