@@ -80,7 +80,7 @@ class Conv2D(OpDef):
 
     def lower(self, g, op):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-        return conv_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
+        return conv_call(g, op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
                          describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
 
 
@@ -109,10 +109,10 @@ def _conv_params(p: dict) -> Struct:
         padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
 
 
-def conv_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
+def conv_call(g, op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
     """The reference CONV_2D call for filter [OC, KH, KW, IC] and the geometry and quantization in p."""
     shapes = (dims("input_dims", x_shape), reads(op), dims("filter_dims", filter_data.shape))
-    if "accumulator" in p:
+    if op.input(g, 0).dtype == "int16":
         return Call("mcu_conv2d_s16", (_conv_params(p), per_channel(p), p["accumulator"], *shapes,
                                        Const("filter", filter_data), Const("bias", p["golden_bias"]),
                                        dims("output_dims", y_shape), writes(op)),

@@ -94,7 +94,7 @@ class DepthwiseConv2D(OpDef):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
         p = op.params
         if x.shape[3] == 1:
-            return conv_call(op, p, x.shape, *_as_conv(op, w, b, y))
+            return conv_call(g, op, p, x.shape, *_as_conv(op, w, b, y))
         shapes = (dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
         if x.dtype == "int16":
             return Call("mcu_depthwise_conv2d_s16", (_dw_params(p), per_channel(p), *shapes, Const("filter", w.data),

@@ -76,7 +76,7 @@ class Quantize(LutOp):
         x, y, p = op.input(g, 0), op.output(g), op.params
         if x.dtype == "float32":
             return affine_quantize(xs[0], p["scale"], p["zero_point"], y.dtype)
-        if "lut" in p:
+        if x.dtype in BYTES and y.dtype in BYTES:  # a byte-to-byte table (LutOp.prepare)
             return super().run(g, op, xs)
         info = np.iinfo(y.dtype)
         out = wrap_int32(requantize(wrap_int32(xs[0].astype(np.int64) - p["input_zp"]), p["multiplier"], p["shift"])
@@ -90,7 +90,7 @@ class Quantize(LutOp):
             return Call("mcu_quantize_f32", (Struct("mcu_float_quant", "params", dict(p, bits=np.iinfo(y.dtype).bits)),
                                                 size, reads(op), writes(op)),
                         note=f"round(x / {p['scale']:.9g}) + {p['zero_point']}")
-        if "lut" in p:
+        if x.dtype in BYTES and y.dtype in BYTES:  # a byte-to-byte table (LutOp.prepare)
             return super().lower(g, op)
         params = Struct("mcu_requantize_params", "params", dict(
             input_bits=np.iinfo(x.dtype).bits, output_bits=np.iinfo(y.dtype).bits, input_offset=-p["input_zp"],
