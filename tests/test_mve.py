@@ -1,6 +1,6 @@
 """The Helium (MVE) kernel variants on the emulated Cortex-M55 (QEMU mps3-an547), bit-exact with the golden
 model (itself checked against TFLM in tests/test_ops_*.py) on shapes their vector loops cover unevenly:
-depths that are no multiple of 16 (the predicated tail), fewer than four units, several rows."""
+depths that are no multiple of 16 (the predicated tail), fewer than four units, several rows, padding."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,7 +14,7 @@ from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
-from test_boards import _fc_model
+from test_boards import _conv, _fc_model
 from tflite_writer import ModelSpec
 
 M55 = load_board("mps3-an547")
@@ -55,3 +55,17 @@ def test_fully_connected_mve_for_drawn_shapes(tmp_path_factory, depth, units, ro
 
 def test_a_filter_offset_keeps_the_fully_connected_on_another_kernel(tmp_path):
     _on_the_m55(tmp_path, _fc_model(13, 7, 3, 5), "mcu_fully_connected_s8_x4")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(1, 4), st.integers(1, 4), st.integers(1, 2), st.integers(1, 2),
+       st.sampled_from(["SAME", "VALID"]), st.integers(1, 20), st.integers(1, 9), st.integers(0, 99))
+def test_conv_mve_for_drawn_shapes(tmp_path_factory, h, w, kh, kw, stride, dilation, pad, cin, cout, seed):
+    """Patches off the 16-byte vectors (1 to 20 input channels), padding at every edge (filled with the
+    input zero point, which the folded bias cancels), strides, dilations, output channels off the fours."""
+    if pad == "VALID" and ((kh - 1) * dilation + 1 > h or (kw - 1) * dilation + 1 > w):
+        return  # no output position
+    pointwise = (kh, kw, stride) == (1, 1, 1)
+    model = _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, 1, False, seed)
+    kernel = "mcu_fully_connected_s8_mve" if pointwise else "mcu_conv2d_s8_mve"
+    _on_the_m55(tmp_path_factory.mktemp("conv_mve"), model, kernel)

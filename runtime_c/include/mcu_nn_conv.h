@@ -37,6 +37,13 @@ void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *qua
                    const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                    const mcu_dims *output_dims, int8_t *output);
 
+/* CONV_2D on Helium (MVE) cores: mcu_conv2d_s8's results, the input offset folded into bias_folded[o] =
+ * bias[o] + input_offset * sum of unit o's weights (wrapping), scratch `patch` of KH * KW * Cin bytes. */
+void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
+                       const mcu_dims *input_dims, const int8_t *input,
+                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded,
+                       const mcu_dims *output_dims, int8_t *output, int8_t *patch);
+
 /* Output positions mcu_conv2d_s8_x6 computes at a time. */
 #define MCU_CONV_BLOCK 6
 

@@ -33,4 +33,51 @@ static inline void mcu_store_x4_s8(int8_t *output, int32x4_t acc, const int32_t 
     vstrbq_s32(output, y);
 }
 
+/* One row x of `depth` int8 values through `units` filter rows (unit o at filter + o * depth): sixteen
+ * products per VMLADAVA, four units sharing each load of x, the tail predicated (VCTP), each group of
+ * four requantized together; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
+ * raw values are multiplied. Writes units int8 outputs: those of the reference kernels. */
+static inline void mcu_row_units_s8(const int8_t *x, int32_t depth, const int8_t *filter, const int32_t *bias_folded,
+                                    int32_t units, const mcu_per_channel_quant *quant, int32_t output_offset,
+                                    mcu_activation act, int8_t *output)
+{
+    const int32_t whole = depth & ~15;
+    const mve_pred16_t tail = vctp8q((uint32_t)(depth - whole));
+    int32_t o = 0;
+    for (; o + 4 <= units; o += 4) {
+        const int8_t *w0 = filter + o * depth, *w1 = w0 + depth, *w2 = w1 + depth, *w3 = w2 + depth;
+        int32_t a0 = bias_folded[o], a1 = bias_folded[o + 1], a2 = bias_folded[o + 2], a3 = bias_folded[o + 3];
+        for (int32_t d = 0; d < whole; d += 16) {
+            const int8x16_t v = vldrbq_s8(x + d);
+            a0 = vmladavaq_s8(a0, v, vldrbq_s8(w0 + d));
+            a1 = vmladavaq_s8(a1, v, vldrbq_s8(w1 + d));
+            a2 = vmladavaq_s8(a2, v, vldrbq_s8(w2 + d));
+            a3 = vmladavaq_s8(a3, v, vldrbq_s8(w3 + d));
+        }
+        if (whole < depth) {
+            const int8x16_t v = vldrbq_z_s8(x + whole, tail);
+            a0 = vmladavaq_p_s8(a0, v, vldrbq_z_s8(w0 + whole, tail), tail);
+            a1 = vmladavaq_p_s8(a1, v, vldrbq_z_s8(w1 + whole, tail), tail);
+            a2 = vmladavaq_p_s8(a2, v, vldrbq_z_s8(w2 + whole, tail), tail);
+            a3 = vmladavaq_p_s8(a3, v, vldrbq_z_s8(w3 + whole, tail), tail);
+        }
+        int32x4_t acc = vdupq_n_s32(a0);
+        acc = vsetq_lane_s32(a1, acc, 1);
+        acc = vsetq_lane_s32(a2, acc, 2);
+        acc = vsetq_lane_s32(a3, acc, 3);
+        mcu_store_x4_s8(output + o, acc, quant->multiplier + o, quant->shift + o, output_offset, act);
+    }
+    for (; o < units; ++o) {
+        const int8_t *w = filter + o * depth;
+        int32_t acc = bias_folded[o];
+        for (int32_t d = 0; d < whole; d += 16) {
+            acc = vmladavaq_s8(acc, vldrbq_s8(x + d), vldrbq_s8(w + d));
+        }
+        if (whole < depth) {
+            acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x + whole, tail), vldrbq_z_s8(w + whole, tail), tail);
+        }
+        output[o] = mcu_clamp_s8(mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + output_offset, act);
+    }
+}
+
 #endif /* MCU_NN_MVE_H */

@@ -1,0 +1,45 @@
+#include <string.h>
+
+#include "mcu_nn_mve.h"
+
+/*
+ * CONV_2D with Helium (MVE): per output position, its patch [KH, KW, Cin] gathered into scratch (taps
+ * outside the image filled with the input zero point, whose products the folded bias cancels: bias_folded
+ * = bias + input_offset * sum of the channel's weights counts every tap), then the patch through the
+ * filter as one row of mcu_row_units_s8. The results are mcu_conv2d_s8's.
+ */
+void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
+                       const mcu_dims *input_dims, const int8_t *input,
+                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded,
+                       const mcu_dims *output_dims, int8_t *output, int8_t *patch)
+{
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
+    const int32_t k_h = filter_dims->h, k_w = filter_dims->w, out_c = output_dims->c;
+    const int32_t depth = k_h * k_w * in_c;
+    const int8_t zero_point = (int8_t)-conv->input_offset;
+
+    for (int32_t b = 0; b < input_dims->n; ++b) {
+        const int8_t *image = input + b * in_h * in_w * in_c;
+        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+            const int32_t y0 = oy * conv->stride.h - conv->padding.h;
+            for (int32_t ox = 0; ox < output_dims->w; ++ox) {
+                const int32_t x0 = ox * conv->stride.w - conv->padding.w;
+                int8_t *to = patch;
+                for (int32_t ky = 0; ky < k_h; ++ky) {
+                    const int32_t iy = y0 + ky * conv->dilation.h;
+                    for (int32_t kx = 0; kx < k_w; ++kx, to += in_c) {
+                        const int32_t ix = x0 + kx * conv->dilation.w;
+                        if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) {
+                            memset(to, zero_point, (size_t)in_c);
+                        } else {
+                            memcpy(to, image + (iy * in_w + ix) * in_c, (size_t)in_c);
+                        }
+                    }
+                }
+                mcu_row_units_s8(patch, depth, filter, bias_folded, out_c, quant, conv->output_offset,
+                                 conv->activation, output);
+                output += out_c;
+            }
+        }
+    }
+}
