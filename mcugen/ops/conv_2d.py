@@ -160,21 +160,26 @@ def _pointwise_mve(g, op):
         "FULLY_CONNECTED on Helium, input offset folded into the bias")
 
 
+def conv_mve_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
+    """The same int8 CONV_2D on mcu_conv2d_s8_mve (Helium): the input offset folded into the bias, and
+    scratch for one patch."""
+    units, depth = filter_data.shape[0], int(np.prod(filter_data.shape[1:]))
+    folded = fold_input_offset(bias, filter_data.reshape(units, depth).astype(np.int64).sum(axis=1), p["input_zp"])
+    return Call("mcu_conv2d_s8_mve", (
+        _conv_params(p), per_channel(p), dims("input_dims", x_shape), reads(op), dims("filter_dims", filter_data.shape),
+        Const("filter", filter_data), Const("bias_folded", folded), dims("output_dims", y_shape), writes(op),
+        Scratch(depth, "int8_t")),
+        note=note + ", Helium: each patch gathered, then 16 products per instruction, input offset folded into "
+        "the bias")
+
+
 @variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")
 def _conv_mve(g, op):
     x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-    p = op.params
     if x.dtype != "int8":
         return None
-    units, depth = w.shape[0], int(np.prod(w.shape[1:]))
-    folded = fold_input_offset(b.data if b is not None else None,
-                               w.data.reshape(units, depth).astype(np.int64).sum(axis=1), p["input_zp"])
-    return Call("mcu_conv2d_s8_mve", (
-        _conv_params(p), per_channel(p), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
-        Const("filter", w.data), Const("bias_folded", folded), dims("output_dims", y.shape), writes(op),
-        Scratch(depth, "int8_t")),
-        note=describe(p, w.shape[1:3], op.attrs.get("padding", "VALID")) + ", Helium: each patch gathered, "
-        "then 16 products per instruction, input offset folded into the bias")
+    return conv_mve_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
+                         describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
 
 
 @variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
