@@ -173,22 +173,19 @@ def conv_mve_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, 
         "the bias")
 
 
-@variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")
-def _conv_mve(g, op):
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-    if x.dtype != "int8":
-        return None
-    return conv_mve_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
-                         describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
+def _int8_conv(call):
+    """A variant lowering for int8 CONV_2D layers: `call` (conv_mve_call, conv_x6_call) on the op's own filter."""
+    def lower(g, op):
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+        if x.dtype != "int8":
+            return None
+        return call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
+                    describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
+    return lower
 
 
-@variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
-def _conv_x6(g, op):
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-    if x.dtype != "int8":
-        return None
-    return conv_x6_call(op, op.params, x.shape, w.data, b.data if b is not None else None, y.shape,
-                        describe(op.params, w.shape[1:3], op.attrs.get("padding", "VALID")))
+variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_int8_conv(conv_mve_call))
+variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_int8_conv(conv_x6_call))
 
 
 def pointwise_in_place(p: dict, filter_shape) -> bool:
