@@ -199,6 +199,12 @@ def fold_input_offset(bias: np.ndarray | None, weight_sums: np.ndarray, input_zp
     return ((folded + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
 
 
+def folded_bias(filter_rows: np.ndarray, bias: np.ndarray | None, input_zp: int) -> np.ndarray:
+    """fold_input_offset for a filter of one row of weights per output channel ([OC, ...])."""
+    sums = filter_rows.reshape(len(filter_rows), -1).astype(np.int64).sum(axis=1)
+    return fold_input_offset(bias, sums, input_zp)
+
+
 FAST_BOUND = c_define("MCU_REQUANTIZE_FAST_BOUND")
 
 

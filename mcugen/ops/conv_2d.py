@@ -13,7 +13,7 @@ from mcugen.lowering import (Call, Const, Scratch, Slice, Struct, activation, di
                              tile, writes)
 from mcugen.ops import OpDef, register
 from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
-from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range,
+from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, folded_bias, fused_range,
                                problems_fused_activation, require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, describe, geometry, window_shape
 from mcugen.runtime import c_define
@@ -150,8 +150,7 @@ def _pointwise_mve(g, op):
         return None
     units, depth = w.shape[0], w.shape[3]
     rows = int(np.prod(y.shape[:3]))
-    folded = fold_input_offset(b.data if b is not None else None,
-                               w.data.reshape(units, depth).astype(np.int64).sum(axis=1), p["input_zp"])
+    folded = folded_bias(w.data, b.data if b is not None else None, p["input_zp"])
     return Call("mcu_fully_connected_s8_mve", (
         fc_params(p, 0), per_channel(p), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op),
         Const("filter", w.data.reshape(units, depth)), Const("bias_folded", folded),
@@ -163,12 +162,11 @@ def _pointwise_mve(g, op):
 def conv_mve_call(op, p: dict, x_shape, filter_data: np.ndarray, bias, y_shape, note: str) -> Call:
     """The same int8 CONV_2D on mcu_conv2d_s8_mve (Helium): the input offset folded into the bias, and
     scratch for one patch."""
-    units, depth = filter_data.shape[0], int(np.prod(filter_data.shape[1:]))
-    folded = fold_input_offset(bias, filter_data.reshape(units, depth).astype(np.int64).sum(axis=1), p["input_zp"])
+    folded = folded_bias(filter_data, bias, p["input_zp"])
     return Call("mcu_conv2d_s8_mve", (
         _conv_params(p), per_channel(p), dims("input_dims", x_shape), reads(op), dims("filter_dims", filter_data.shape),
         Const("filter", filter_data), Const("bias_folded", folded), dims("output_dims", y_shape), writes(op),
-        Scratch(depth, "int8_t")),
+        Scratch(int(np.prod(filter_data.shape[1:])), "int8_t")),
         note=note + ", Helium: each patch gathered, then 16 products per instruction, input offset folded into "
         "the bias")
 

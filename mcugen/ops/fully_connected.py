@@ -10,10 +10,10 @@ import math
 import numpy as np
 
 from mcugen.epilogue import OutputStage, input_zero_point_in_bias
-from mcugen.lowering import Call, Const, Scratch, Struct, activation, per_channel, reads, writes
+from mcugen.lowering import Call, Const, Scratch, Struct, per_channel, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
-from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
+from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, folded_bias, fused_range, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops.conv_2d import fc_params, strips_of, wide_problems
 from mcugen.variants import variant
@@ -128,8 +128,8 @@ def _fully_connected_mve(g, op):
     if op.input(g, 0).dtype != "int8" or p["filter_zp"] != 0:
         return None
     rows_in, tail, note = _rows(g, op)
-    w = op.input(g, 1)
-    folded, _ = _folded_bias(g, op)
+    w, b = op.input(g, 1), op.input(g, 2)
+    folded = folded_bias(w.data, b.data if b is not None else None, p["input_zp"])
     return Call("mcu_fully_connected_s8_mve", (_params(p), per_channel(p), *rows_in, Const("filter", w.data),
                                                Const("bias_folded", folded), *tail),
                 note=note + ", Helium: 16 products per instruction, input offset folded into the bias")
@@ -149,12 +149,10 @@ def _rows(g, op) -> tuple[tuple, tuple, str]:
             f"{rows} row(s) of {depth} -> {units} units")
 
 
-
 def _folded_bias(g, op) -> tuple[np.ndarray, Const]:
     """The DSP kernels' bias with the input offset in it, and their channel table."""
     p, w, b = op.params, op.input(g, 1), op.input(g, 2)
-    folded = fold_input_offset(b.data if b is not None else None, w.data.astype(np.int64).sum(axis=1),
-                               p["input_zp"])
+    folded = folded_bias(w.data, b.data if b is not None else None, p["input_zp"])
     # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
     # per value, and a factor with a filter offset lies within 255, hence twice or four times.
     taps = (4 if p["filter_zp"] else 2) * w.shape[1]
