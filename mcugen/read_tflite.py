@@ -59,7 +59,6 @@ def _options_type(opcode: str) -> str:
     return _SHARED_OPTIONS.get(opcode, _OPTION_NAMES.get(plain, plain))
 
 
-
 def _options(op, opcode: str) -> tuple[dict, str | None]:
     """Every field of the op's builtin options table, snake_cased, enums as names.
 

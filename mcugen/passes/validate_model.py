@@ -8,11 +8,10 @@ For every op mcugen has a kernel for, and every tensor such an op (or the graph'
   define); every dimension >= 1 and at most MAX_ELEMENTS elements (a corrupt dimension must not
   allocate gigabytes; no microcontroller holds a tensor that big); no scale that is not a finite
   number, on any tensor (an int32 bias too: TFLM compares it, and NaN passes every comparison);
-  quantized 8- and 16-bit
-  tensors with scales in [MIN_SCALE, MAX_SCALE] (finite, positive, and far from float32's
-  underflow and overflow, so that every product and ratio of two scales a kernel forms is a
-  normal number), zero points within the type, per-channel vectors as long as the dimension
-  `quantized_dimension` names;
+  quantized 8- and 16-bit tensors with scales in [MIN_SCALE, MAX_SCALE] (finite, positive, and
+  far from float32's underflow and overflow, so that every product and ratio of two scales a
+  kernel forms is a normal number), zero points within the type, per-channel vectors as long as
+  the dimension `quantized_dimension` names;
 - shapes: the declared output shapes equal what the op computes from its inputs, options and
   constant parameters (OpDef.output_shape, which raises ValueError naming a value that makes no
   sense: an axis out of range, a zero stride, paddings of the wrong count).
@@ -35,6 +34,7 @@ ZERO_POINT_RANGE = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32
 # into state before this pass (passes/resolve_variables.py)
 VALUE_TYPES = {"float32", "float16", "float64", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32",
                "uint64", "bool", "resource"}
+UNRUN_TYPE = "a type mcugen does not run"  # a valid schema type: the model needs converting, not mending
 FIX = "the file is corrupt or was not written by the TFLite converter; re-export it"
 TYPE_FIX = ("convert the model with int8 (or 16x8) full-integer quantization: mcugen runs int8 and int16 "
             "layers, with float32, uint8 or int32 at the model's ends")
@@ -44,7 +44,7 @@ def _tensor_problem(t: Tensor) -> str | None:
     if t.dtype.startswith("type"):  # read_tflite's name for a number the schema does not define
         return f"tensor '{t.name}' has type {t.dtype[4:]}, not a TensorType of the TFLite schema"
     if t.dtype not in VALUE_TYPES:
-        return f"tensor '{t.name}' is {t.dtype.upper()}, a type mcugen does not run"
+        return f"tensor '{t.name}' is {t.dtype.upper()}, {UNRUN_TYPE}"
     if any(d == 0 or d < -1 for d in t.shape):
         return f"tensor '{t.name}' has shape {list(t.shape)}"
     if math.prod(max(d, 1) for d in t.shape) > MAX_ELEMENTS:
@@ -70,7 +70,7 @@ def _tensor_problem(t: Tensor) -> str | None:
 
 
 def _fix(problem: str) -> str:
-    return TYPE_FIX if "a type mcugen does not run" in problem else FIX
+    return TYPE_FIX if UNRUN_TYPE in problem else FIX
 
 
 def _op_problem(g: Graph, op: Op, opdef) -> str | None:
