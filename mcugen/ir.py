@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -67,6 +67,9 @@ class Tensor:
         return int(np.prod(self.shape, dtype=np.int64)) * self.itemsize
 
 
+R = TypeVar("R")
+
+
 @dataclass(frozen=True)
 class Op:
     index: int  # position in Graph.ops (the execution step)
@@ -74,12 +77,18 @@ class Op:
     version: int
     inputs: tuple[int, ...]  # -1 marks an omitted optional input
     outputs: tuple[int, ...]
-    attrs: dict = field(default_factory=dict)  # the op's builtin options, parsed
-    params: dict = field(default_factory=dict)  # what TFLM computes in Prepare
+    attrs: dict[str, Any] = field(default_factory=dict)  # the op's builtin options, parsed
+    params: object = None  # what TFLM computes in Prepare: the record its OpDef.prepare makes (op.prepared)
     call: Call | None = None  # its C kernel call, set by lower_ops
     fused_into: int | None = None  # the op whose call does this op's work (passes/fuse_strips.py); its call is None
     origin: int = -1  # its index in the model file (what Netron and error messages show)
     options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
+
+    def prepared(self, kind: type[R]) -> R:
+        """The op's prepared data, as the record type its op module makes (another is mcugen's bug)."""
+        if not isinstance(self.params, kind):
+            raise TypeError(f"{self.opcode} holds {type(self.params).__name__}, not {kind.__name__}")
+        return self.params
 
     def input(self, graph: "Graph", i: int) -> Tensor | None:
         if i >= len(self.inputs) or self.inputs[i] < 0:

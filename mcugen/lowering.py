@@ -105,14 +105,9 @@ def tile(pair) -> dict:
     return dict(h=int(pair[0]), w=int(pair[1]))
 
 
-def activation(p: dict) -> dict:
-    return dict(min=int(p["act_min"]), max=int(p["act_max"]))
-
-
-def per_channel(p: dict) -> Struct:
-    return Struct("mcu_per_channel_quant", "quant", dict(
-        multiplier=Const("multiplier", np.asarray(p["multiplier"], dtype=np.int32)),
-        shift=Const("shift", np.asarray(p["shift"], dtype=np.int32))))
+def activation(low: int, high: int) -> dict[str, int]:
+    """mcu_activation: the output range a fused activation clamps to."""
+    return dict(min=int(low), max=int(high))
 
 
 def strides_of(shape) -> list[int]:

@@ -5,6 +5,7 @@ import dataclasses
 
 import pytest
 
+from mcugen.ops._conv import ConvData
 from mcugen.errors import McugenError
 from mcugen.passes.check_support import find_problems
 from mcugen.pipeline import lower
@@ -34,6 +35,6 @@ def test_reading_before_writing_is_a_support_problem_not_a_broken_file(models):
 
 def test_prepare_computes_tflm_parameters(models):
     g = lower(models / "mlperf_kws_dscnn.tflite")
-    conv = g.ops[0].params
-    assert conv["out_hw"] == (25, 5) and conv["stride"] == (2, 2)
-    assert len(conv["multiplier"]) == 64 and conv["act_min"] == g.tensors[g.ops[0].outputs[0]].quant.zp
+    conv = g.ops[0].prepared(ConvData)
+    assert conv.window.out_hw == (25, 5) and conv.window.stride == (2, 2)
+    assert len(conv.quant.multiplier) == 64 and conv.quant.act_min == g.tensors[g.ops[0].outputs[0]].quant.zp

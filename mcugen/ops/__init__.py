@@ -5,7 +5,10 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 
 - check(g, op):   why this instance can't run bit-exact like TFLM (empty = fine)
 - prepare(g, op): what TFLM computes in Prepare (multipliers, shifts, padding,
-                  clamps, lookup tables), as plain Python/numpy values
+                  clamps, lookup tables), as a frozen record (a dataclass the op module defines;
+                  op.prepared(Record) reads it back). Fields the C call takes are the record's
+                  own; what only the golden model uses (its matmul operands, epilogues, tables)
+                  sits in a `golden` field (or `pairs` for PairOp), never compared or emitted
 - run(g, op, xs): the golden kernel, numpy, vectorised, bit-exact with TFLM (a list of
                   arrays for ops with several outputs)
 - macs(g, op):    multiply-accumulates, for reports
@@ -84,8 +87,8 @@ class OpDef:
     def check(self, g: Graph, op: Op) -> list[str]:
         return []
 
-    def prepare(self, g: Graph, op: Op) -> dict:
-        return {}
+    def prepare(self, g: Graph, op: Op) -> object:
+        return None
 
     def run(self, g: Graph, op: Op, xs: list) -> np.ndarray:
         raise NotImplementedError

@@ -11,8 +11,12 @@ FULLY_CONNECTED does.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from mcugen.ir import Graph, Op, Tensor
+from mcugen.ops._quant import Rescale
 from mcugen.requant import requantize, wrap_int32
 
 
@@ -23,24 +27,33 @@ def requantize64(acc, multiplier, shift) -> np.ndarray:
     return wrap_int32((np.asarray(acc, np.int64) * reduced + (np.int64(1) << (total - 1))) >> total)
 
 
-def accumulator_bits(g, op, bias_input: int) -> int:
-    """64 or 32: the bias's type, or the quantized_bias_type option without a bias (TFLM's rule)."""
-    b = op.input(g, bias_input)
-    if b is not None:
-        return 32 if b.dtype == "int32" else 64
-    return 32 if op.attrs.get("quantized_bias_type") == 2 else 64  # TensorType INT32
+@dataclass(frozen=True)
+class Wide:
+    """A 16x8 layer's accumulator, as its C kernel takes it: 32 or 64 bits, and the bias as int64
+    (zeros without one)."""
+
+    bits: int
+    bias: np.ndarray
+
+    @classmethod
+    def of(cls, g: Graph, op: Op, bias_input: int, channels: int, bits: int | None = None) -> "Wide":
+        """bits: the bias's type, or the quantized_bias_type option without a bias (TFLM's rule)."""
+        b = op.input(g, bias_input)
+        if bits is None and b is not None:
+            bits = 32 if b.dtype == "int32" else 64
+        elif bits is None:
+            bits = 32 if op.attrs.get("quantized_bias_type") == 2 else 64  # TensorType INT32
+        return cls(bits, bias64(b, channels))
+
+    def output(self, acc: np.ndarray, q: Rescale) -> np.ndarray:
+        """acc: exact integer sums of products (float64 or int64), channel last."""
+        total = np.asarray(acc).astype(np.int64) + self.bias
+        if self.bits == 32:
+            y = requantize(wrap_int32(total), q.multiplier, q.shift)
+        else:
+            y = requantize64(total, q.multiplier, q.shift)
+        return np.clip(y + q.output_zp, q.act_min, q.act_max).astype(np.int16)
 
 
-def wide_output(acc: np.ndarray, p: dict) -> np.ndarray:
-    """acc: exact integer sums of products (float64 or int64), channel last; p: prepare()'s
-    multiplier, shift, act_min, act_max, output_zp, accumulator and golden_bias."""
-    total = np.asarray(acc).astype(np.int64) + p["golden_bias"]
-    if p["accumulator"] == 32:
-        y = requantize(wrap_int32(total), p["multiplier"], p["shift"])
-    else:
-        y = requantize64(total, p["multiplier"], p["shift"])
-    return np.clip(y + p["output_zp"], p["act_min"], p["act_max"]).astype(np.int16)
-
-
-def bias64(b, channels: int) -> np.ndarray:
-    return b.data.astype(np.int64) if b is not None else np.zeros(channels, np.int64)
+def bias64(b: Tensor | None, channels: int) -> np.ndarray:
+    return b.data.astype(np.int64) if b is not None and b.data is not None else np.zeros(channels, np.int64)

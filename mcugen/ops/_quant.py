@@ -1,23 +1,65 @@
 """Helpers for the quantization facts several ops share."""
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
 from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, reads, writes
+from mcugen.lowering import Call, Const, Struct, activation, reads, writes
 from mcugen.ops import OpDef
 from mcugen.requant import activation_range, quantize_multiplier
 from mcugen.runtime import c_define
 
 
-def channel_multipliers(x: Tensor, w: Tensor, y: Tensor, channels: int):
-    """Per-output-channel (multiplier, shift) for x*w -> y, as TFLM's conv/FC Prepare."""
-    scales = w.quant.scale if w.quant.per_channel else np.repeat(w.quant.scale, channels)
-    pairs = [quantize_multiplier(float(x.quant.s) * float(s) / float(y.quant.s)) for s in scales]
-    return (np.array([m for m, _ in pairs], dtype=np.int64),
-            np.array([s for _, s in pairs], dtype=np.int64))
+@dataclass(frozen=True)
+class Multiplier:
+    """A real factor as TFLM's QuantizeMultiplier stores it: m * 2^(shift - 31)."""
+
+    multiplier: int
+    shift: int
+
+    @classmethod
+    def of(cls, real: float) -> "Multiplier":
+        return cls(*quantize_multiplier(real))
+
+    def fields(self) -> dict[str, int]:
+        """As a C struct of the two (mcu_rescale)."""
+        return dict(multiplier=self.multiplier, shift=self.shift)
+
+
+@dataclass(frozen=True)
+class Rescale:
+    """What TFLM's Prepare computes for a layer that sums products and requantizes them (conv,
+    depthwise, FULLY_CONNECTED, TRANSPOSE_CONV): a (multiplier, shift) per output channel, the
+    fused activation's output range and the zero points the kernel adds."""
+
+    multiplier: np.ndarray  # int64, one per output channel
+    shift: np.ndarray
+    act_min: int
+    act_max: int
+    input_zp: int
+    output_zp: int
+
+    @classmethod
+    def of(cls, g: Graph, op: Op, x: Tensor, w: Tensor, y: Tensor, channels: int,
+           zero_points: bool = True) -> "Rescale":
+        """For x*w -> y; zero_points False: both taken as 0 (TFLM's int16 conv and depthwise)."""
+        scales = w.quant.scale if w.quant.per_channel else np.repeat(w.quant.scale, channels)
+        pairs = [quantize_multiplier(float(x.quant.s) * float(s) / float(y.quant.s)) for s in scales]
+        return cls(np.array([m for m, _ in pairs], dtype=np.int64), np.array([s for _, s in pairs], dtype=np.int64),
+                   *fused_range(g, op), x.quant.zp if zero_points else 0, y.quant.zp if zero_points else 0)
+
+    def per_channel(self) -> Struct:
+        return Struct("mcu_per_channel_quant", "quant", dict(
+            multiplier=Const("multiplier", self.multiplier.astype(np.int32)),
+            shift=Const("shift", self.shift.astype(np.int32))))
+
+    def activation(self) -> dict[str, int]:
+        return activation(self.act_min, self.act_max)
 
 
 def float_bias(b: Tensor | None, channels: int) -> np.ndarray:
@@ -122,6 +164,11 @@ def const_ints(t: Tensor | None) -> list[int] | None:
     return None if t is None or not t.is_const else [int(v) for v in t.data.reshape(-1)]
 
 
+@dataclass(frozen=True)
+class Axis:
+    axis: int  # in [0, rank)
+
+
 def require_axis(axis: int, rank: int) -> int:
     """The axis in [0, rank). TFLM refuses one outside [-rank, rank); wrapping it instead would run a
     model TFLM refuses, so that is a ValueError."""
@@ -137,16 +184,26 @@ def pair_table(f) -> np.ndarray:
     return np.asarray(f(v[:, None], v[None, :])).astype(np.int8)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Paired:
+    """The base of a PairOp's prepared data: `pairs`, host-only, is all 256 x 256 results of an
+    int8-by-int8 op, which the golden model looks up (None for wider inputs)."""
+
+    pairs: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+
+P = TypeVar("P", bound=Paired)
+
+
 class PairOp(OpDef):
     """A binary op whose output is arithmetic(p, a, b) elementwise (int64 arrays in, values already
     clamped out) on its two inputs broadcast against each other, as numpy broadcasts; p is what
-    prepare() returns. With int8 inputs, tabulated() puts all 256 x 256 results in p once
-    ("golden_pairs") and the golden model looks outputs up; wider inputs are computed."""
+    prepare() returns, made by tabulated()."""
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> tuple[int, ...]:
         return broadcast_shape(op.input(g, 0).shape, op.input(g, 1).shape)
 
-    def arithmetic(self, p: dict, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def arithmetic(self, p: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
     @staticmethod
@@ -154,40 +211,54 @@ class PairOp(OpDef):
         """int8 by int8: all 65,536 results fit a table the golden model looks up."""
         return op.input(g, 0).dtype == op.input(g, 1).dtype == "int8"
 
-    def tabulated(self, g: Graph, op: Op, p: dict) -> dict:
-        if self.pairs_tabulated(g, op):
-            p["golden_pairs"] = pair_table(lambda a, b: self.arithmetic(p, a, b))  # host-only
-        return p
+    def tabulated(self, g: Graph, op: Op, p: P) -> P:
+        if not self.pairs_tabulated(g, op):
+            return p
+        return dataclasses.replace(p, pairs=pair_table(lambda a, b: self.arithmetic(p, a, b)))
 
-    def run(self, g, op, xs):
-        p, y = op.params, op.output(g)
-        if self.pairs_tabulated(g, op):
-            out = p["golden_pairs"][xs[0].view(np.uint8), xs[1].view(np.uint8)]
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> np.ndarray:
+        p, y = op.prepared(Paired), op.output(g)
+        if p.pairs is not None:
+            out = p.pairs[xs[0].view(np.uint8), xs[1].view(np.uint8)]
         else:
             out = self.arithmetic(p, xs[0].astype(np.int64), xs[1].astype(np.int64))
         return np.asarray(out).astype(y.dtype).reshape(y.shape)
 
 
+@dataclass(frozen=True)
+class Lut:
+    """A byte-to-byte op's table: its output for each of the 256 inputs, indexed by the input byte
+    read as int8, plus 128 (in C and here)."""
+
+    table: np.ndarray  # int64 values of the output's type
+
+
 class LutOp(OpDef):
-    """An elementwise op from one byte to one byte (int8 or uint8): prepare() tabulates all 256
-    inputs. The table is indexed by the input byte read as int8, plus 128, in C and here."""
+    """An elementwise op from one byte to one byte (int8 or uint8): prepare() tabulates all 256 inputs."""
 
     same_shape = True
 
     def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
-    def prepare(self, g, op):
+    def tabulate(self, g: Graph, op: Op) -> np.ndarray:
         x = np.arange(-128, 128, dtype=np.int64).astype(np.int8).view(op.input(g, 0).dtype)
         out = np.iinfo(op.output(g).dtype)
-        return dict(lut=np.clip(self.table(g, op, x.astype(np.int64)), out.min, out.max).astype(np.int64))
+        return np.clip(self.table(g, op, x.astype(np.int64)), out.min, out.max).astype(np.int64)
 
-    def run(self, g, op, xs):
-        return op.params["lut"][xs[0].view(np.int8).astype(np.int64) + 128].astype(op.output(g).dtype)
+    def prepare(self, g: Graph, op: Op) -> object:
+        return Lut(self.tabulate(g, op))
 
-    def lower(self, g, op):
+    def lut(self, op: Op) -> np.ndarray:
+        """The table prepare() made (ops whose record holds more say where)."""
+        return op.prepared(Lut).table
+
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> np.ndarray:
+        return self.lut(op)[xs[0].view(np.int8).astype(np.int64) + 128].astype(op.output(g).dtype)
+
+    def lower(self, g: Graph, op: Op) -> Call | None:
         size = int(np.prod(op.input(g, 0).shape))
-        table = op.params["lut"].astype(op.output(g).dtype).view(np.int8)
+        table = self.lut(op).astype(op.output(g).dtype).view(np.int8)
         return Call("mcu_lut_s8", (Const("table", table), size, reads(op), writes(op)),
                     note="tabulated at build time for all 256 inputs", in_place=0)
 
@@ -208,13 +279,13 @@ def folded_bias(filter_rows: np.ndarray, bias: np.ndarray | None, input_zp: int)
 FAST_BOUND = c_define("MCU_REQUANTIZE_FAST_BOUND")
 
 
-def channel_table(p: dict, bias: np.ndarray | None, taps: int, groups_of: int = 1) -> Const:
+def channel_table(p: Rescale, bias: np.ndarray | None, taps: int, groups_of: int = 1) -> Const:
     """The DSP kernels' mcu_channel per output channel. A channel is fast when it shifts right and
     no accumulator can reach 2^30: |accumulator| <= |bias| + taps * 255 * 128, as an offset input
     lies in [-255, 255] and a weight in [-128, 127] (kernels that fold offsets pass the bias they
     start from and count their taps so that the bound still holds). The last channel is repeated up
     to a whole group for kernels that read channels `groups_of` at a time."""
-    mult, shift = np.asarray(p["multiplier"], np.int64), np.asarray(p["shift"], np.int64)
+    mult, shift = p.multiplier, p.shift
     start = np.abs(bias.astype(np.int64)) if bias is not None else np.zeros_like(mult)
     fast = (shift <= -1) & (start + taps * 255 * 128 < FAST_BOUND)
     right = -shift

@@ -1,7 +1,8 @@
 """Sliding-window geometry shared by convolutions and pools (TFLM's padding rules)."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -36,20 +37,43 @@ def window_shape(attrs: dict, x_shape, kernel_hw, channels: int) -> tuple:
             raise ValueError(f"filter {kernel_hw[0]}x{kernel_hw[1]} with the dilation makes no window")
     if attrs.get("padding", "VALID") not in ("SAME", "VALID"):
         raise ValueError(f"padding {attrs.get('padding')}")
-    geo = geometry(attrs, x_shape[1:3], kernel_hw)
-    return (x_shape[0], *geo["out_hw"], channels)
+    return (x_shape[0], *geometry(attrs, x_shape[1:3], kernel_hw).out_hw, channels)
 
 
-def geometry(attrs: dict, in_hw: tuple[int, int], kernel_hw: tuple[int, int]) -> dict:
-    """Strides, dilations, leading pads and output size of a 2-D window op."""
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Window:
+    """Strides, dilations, leading pads (TFLM's, any odd extra going after) and output size of a
+    2-D window op, each (height, width)."""
+
+    stride: Pair
+    dilation: Pair
+    out_hw: Pair
+    pad: Pair
+
+    def span(self, kernel_hw: Pair) -> Pair:
+        """The input rows and columns the windows cover, pads included."""
+        return ((self.out_hw[0] - 1) * self.stride[0] + (kernel_hw[0] - 1) * self.dilation[0] + 1,
+                (self.out_hw[1] - 1) * self.stride[1] + (kernel_hw[1] - 1) * self.dilation[1] + 1)
+
+    def describe(self, kernel_hw: tuple[int, ...], padding: str) -> str:
+        """The window geometry for a generated layer comment."""
+        (sh, sw), (dh, dw), (ph, pw) = self.stride, self.dilation, self.pad
+        return (f"kernel {kernel_hw[0]}x{kernel_hw[1]}, stride {sh}x{sw}, dilation {dh}x{dw}, "
+                f"padding {padding} (top {ph}, left {pw})")
+
+
+def geometry(attrs: dict[str, Any], in_hw: tuple[int, ...], kernel_hw: tuple[int, ...]) -> Window:
+    """The Window of a 2-D window op with these options, input size and kernel size."""
     sh, sw = attrs.get("stride_h", 1), attrs.get("stride_w", 1)
     dh, dw = attrs.get("dilation_hfactor", 1), attrs.get("dilation_wfactor", 1)
     pad = attrs.get("padding", "VALID")
     oh = out_size(pad, in_hw[0], kernel_hw[0], sh, dh)
     ow = out_size(pad, in_hw[1], kernel_hw[1], sw, dw)
-    return dict(stride=(sh, sw), dilation=(dh, dw), out_hw=(oh, ow),
-                pad=(pad_before(in_hw[0], kernel_hw[0], sh, dh, oh),
-                     pad_before(in_hw[1], kernel_hw[1], sw, dw, ow)))
+    return Window(stride=(sh, sw), dilation=(dh, dw), out_hw=(oh, ow),
+                  pad=(pad_before(in_hw[0], kernel_hw[0], sh, dh, oh), pad_before(in_hw[1], kernel_hw[1], sw, dw, ow)))
 
 
 class Taps(NamedTuple):
@@ -59,8 +83,8 @@ class Taps(NamedTuple):
     padded: bool  # some tap falls outside the image
 
     @classmethod
-    def of(cls, geo: dict, in_hw, kernel_hw) -> "Taps":
-        (sh, sw), (dh, dw), (oh, ow), (ph, pw) = geo["stride"], geo["dilation"], geo["out_hw"], geo["pad"]
+    def of(cls, geo: Window, in_hw: tuple[int, ...], kernel_hw: tuple[int, ...]) -> "Taps":
+        (sh, sw), (dh, dw), (oh, ow), (ph, pw) = geo.stride, geo.dilation, geo.out_hw, geo.pad
         (h, w), (kh, kw) = in_hw, kernel_hw
         ys = np.arange(oh)[:, None] * sh - ph + np.arange(kh)[None, :] * dh  # [OH, KH]
         xs = np.arange(ow)[:, None] * sw - pw + np.arange(kw)[None, :] * dw  # [OW, KW]
@@ -76,9 +100,3 @@ class Taps(NamedTuple):
             rows = np.concatenate([rows, np.full((n, 1, c), fill, dtype=x.dtype)], axis=1)
         return np.take(rows, self.index, axis=1)  # several times faster than rows[:, index]
 
-
-def describe(geo: dict, kernel_hw, padding: str) -> str:
-    """The window geometry for a generated layer comment."""
-    (sh, sw), (dh, dw), (ph, pw) = geo["stride"], geo["dilation"], geo["pad"]
-    return (f"kernel {kernel_hw[0]}x{kernel_hw[1]}, stride {sh}x{sw}, dilation {dh}x{dw}, "
-            f"padding {padding} (top {ph}, left {pw})")

@@ -8,12 +8,15 @@ rules, which match TFLM's for these ops.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from mcugen.ir import Op
 from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import PairOp, fused_range, problems_fused_activation
-from mcugen.ops.conv_2d import strips_of
+from mcugen.ops._conv import strips_of
+from mcugen.ops._quant import Paired, PairOp, fused_range, problems_fused_activation
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_clamp
 
 LEFT_SHIFT = {("ADD", "int8"): 20, ("SUB", "int8"): 20, ("SQUARED_DIFFERENCE", "int8"): 7,
@@ -32,6 +35,28 @@ def _real_multipliers(opcode: str, s1: float, s2: float, s_out: float, left: int
             (twice_max * twice_max if squared else twice_max) / ((1 << (2 * left if squared else left)) * s_out))
 
 
+@dataclass(frozen=True)
+class Operand:
+    """One input's zero point and its rescale to the common scale."""
+
+    zp: int
+    multiplier: int
+    shift: int
+
+
+@dataclass(frozen=True)
+class AddData(Paired):
+    operation: str  # the opcode
+    left_shift: int
+    input1: Operand
+    input2: Operand
+    output_zp: int
+    output_multiplier: int
+    output_shift: int
+    act_min: int
+    act_max: int
+
+
 @register("ADD", "SUB", "SQUARED_DIFFERENCE")
 class AddSub(PairOp):
     arity = ((2, 2), (1, 1))
@@ -46,23 +71,16 @@ class AddSub(PairOp):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         left = LEFT_SHIFT[op.opcode, y.dtype]
         r1, r2, r_out = _real_multipliers(op.opcode, float(a.quant.s), float(b.quant.s), float(y.quant.s), left)
-        m1, s1 = quantize_multiplier(r1)
-        m2, s2 = quantize_multiplier(r2)
-        mo, so = quantize_multiplier(r_out)
-        act_min, act_max = fused_range(g, op)
-        return self.tabulated(g, op, dict(
-            input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
-            input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
-            output_multiplier=mo, output_shift=so, act_min=act_min, act_max=act_max,
-            left_shift=left, operation=op.opcode))
+        return self.tabulated(g, op, AddData(
+            op.opcode, left, Operand(a.quant.zp, *quantize_multiplier(r1)), Operand(b.quant.zp, *quantize_multiplier(r2)),
+            y.quant.zp, *quantize_multiplier(r_out), *fused_range(g, op)))
 
-    def arithmetic(self, p, x1, x2):
-        left = p["left_shift"]
-        y1 = requantize((x1 - p["input1_zp"]) << left, p["input1_multiplier"], p["input1_shift"])
-        y2 = requantize((x2 - p["input2_zp"]) << left, p["input2_multiplier"], p["input2_shift"])
+    def arithmetic(self, p: AddData, x1, x2):
+        y1 = requantize((x1 - p.input1.zp) << p.left_shift, p.input1.multiplier, p.input1.shift)
+        y2 = requantize((x2 - p.input2.zp) << p.left_shift, p.input2.multiplier, p.input2.shift)
         raw = {"ADD": lambda: y1 + y2, "SUB": lambda: y1 - y2, "SQUARED_DIFFERENCE": lambda: (y1 - y2) ** 2}
-        rq = Requant.of(p["output_multiplier"], p["output_shift"], p["output_zp"], p["act_min"], p["act_max"])
-        return requantize_clamp(raw[p["operation"]](), rq, np.int64)
+        rq = Requant.of(p.output_multiplier, p.output_shift, p.output_zp, p.act_min, p.act_max)
+        return requantize_clamp(raw[p.operation](), rq, np.int64)
 
     def lower(self, g, op):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
@@ -87,13 +105,12 @@ class AddSub(PairOp):
             extra_kernels=(*strips.kernels, "mcu_add"))
 
 
-def _params(op, swap: bool = False) -> Struct:
+def _params(op: Op, swap: bool = False) -> Struct:
     """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1)."""
-    p = op.params
-    one, two = ("2", "1") if swap else ("1", "2")
+    p = op.prepared(AddData)
+    one, two = (p.input2, p.input1) if swap else (p.input1, p.input2)
     return Struct("mcu_add_params", "params", dict(
-        input1_offset=-p[f"input{one}_zp"], input2_offset=-p[f"input{two}_zp"], output_offset=p["output_zp"],
-        left_shift=p["left_shift"], input1_multiplier=p[f"input{one}_multiplier"],
-        input1_shift=p[f"input{one}_shift"], input2_multiplier=p[f"input{two}_multiplier"],
-        input2_shift=p[f"input{two}_shift"], output_multiplier=p["output_multiplier"],
-        output_shift=p["output_shift"], operation=OPERATION[op.opcode], activation=activation(p)))
+        input1_offset=-one.zp, input2_offset=-two.zp, output_offset=p.output_zp, left_shift=p.left_shift,
+        input1_multiplier=one.multiplier, input1_shift=one.shift, input2_multiplier=two.multiplier,
+        input2_shift=two.shift, output_multiplier=p.output_multiplier, output_shift=p.output_shift,
+        operation=OPERATION[op.opcode], activation=activation(p.act_min, p.act_max)))

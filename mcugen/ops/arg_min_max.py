@@ -6,7 +6,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_axis, require_const
+from mcugen.ops._quant import Axis, const_ints, require_axis, require_const
 
 
 @register("ARG_MAX", "ARG_MIN")
@@ -28,14 +28,14 @@ class ArgMinMax(OpDef):
         return require_const(g, op, {1: "the axis"})
 
     def prepare(self, g, op):
-        return dict(axis=require_axis(const_ints(op.input(g, 1))[0], len(op.input(g, 0).shape)))
+        return Axis(require_axis(const_ints(op.input(g, 1))[0], len(op.input(g, 0).shape)))
 
     def run(self, g, op, xs):
         pick = np.argmin if op.opcode == "ARG_MIN" else np.argmax
-        return pick(xs[0], axis=op.params["axis"]).astype(np.int32).reshape(op.output(g).shape)
+        return pick(xs[0], axis=op.prepared(Axis).axis).astype(np.int32).reshape(op.output(g).shape)
 
     def lower(self, g, op):
-        axis, shape = op.params["axis"], op.input(g, 0).shape
+        axis, shape = op.prepared(Axis).axis, op.input(g, 0).shape
         params = Struct("mcu_arg_params", "params", dict(
             outer=int(np.prod(shape[:axis])), axis_size=int(shape[axis]), inner=int(np.prod(shape[axis + 1:])),
             minimum=int(op.opcode == "ARG_MIN")))

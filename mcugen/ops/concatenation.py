@@ -7,7 +7,7 @@ import numpy as np
 
 from mcugen.lowering import Call, Const, Slice, Struct, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._quant import require_axis, require_same_quant, require_zero_points
+from mcugen.ops._quant import Axis, require_axis, require_same_quant, require_zero_points
 
 
 @register("CONCATENATION")
@@ -36,13 +36,13 @@ class Concatenation(OpDef):
 
     def prepare(self, g, op):
         axis = op.attrs.get("axis", 0)
-        return dict(axis=axis % len(op.output(g).shape))
+        return Axis(axis % len(op.output(g).shape))
 
     def run(self, g, op, xs):
-        return np.concatenate(xs, axis=op.params["axis"])
+        return np.concatenate(xs, axis=op.prepared(Axis).axis)
 
     def lower(self, g, op):
-        axis = op.params["axis"]
+        axis = op.prepared(Axis).axis
         y = op.output(g)
         size = np.dtype(y.dtype).itemsize
         inner = [int(np.prod(op.input(g, i).shape[axis:])) * size for i in range(len(op.inputs))]

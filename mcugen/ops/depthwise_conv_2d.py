@@ -6,17 +6,24 @@ channel's filters [KH*KW, depth_multiplier], batched over channels.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from mcugen.epilogue import OutputStage, input_zero_point_in_bias
-from mcugen.lowering import Call, Const, Scratch, Struct, activation, dims, per_channel, reads, tile, writes
+from mcugen.ir import Graph, Op, Tensor
+from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._int16 import bias64, wide_output
-from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, fold_input_offset, fused_range, problems_fused_activation,
-                               require_bias_length, weight_problems)
-from mcugen.ops._window import Taps, describe, geometry, window_shape
-from mcugen.ops.conv_2d import conv_call, conv_x6_call, wide_problems
+from mcugen.ops._conv import ConvData, Golden, conv_call, conv_x6_call, wide_problems
+from mcugen.ops._int16 import Wide
+from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
+                               weight_problems)
+from mcugen.ops._window import Taps, geometry, window_shape
 from mcugen.variants import variant
+
+
+@dataclass(frozen=True)
+class DepthwiseData(ConvData):
+    depth_multiplier: int
 
 
 @register("DEPTHWISE_CONV_2D")
@@ -50,41 +57,28 @@ class DepthwiseConv2D(OpDef):
 
     def prepare(self, g, op):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        mult, shift = channel_multipliers(x, w, y, w.shape[3])
-        act_min, act_max = fused_range(g, op)
-        geo = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
+        wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
+        q = Rescale.of(g, op, x, w, y, w.shape[3], zero_points=not wide)
+        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
         depth_multiplier = w.shape[3] // x.shape[3]
         _, kh, kw, _ = w.shape
-        per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2)
-        taps = w.data.reshape(kh * kw, -1).astype(np.float64)
-        if x.dtype == "int16":  # no zero points: TFLM's int16 kernel takes them as 0
-            return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max, input_zp=0,
-                        output_zp=0, depth_multiplier=depth_multiplier, accumulator=64,
-                        golden_bias=bias64(op.input(g, 2), w.shape[3]),
-                        golden_weights=per_channel.astype(np.float64).copy(),
-                        golden_taps=Taps.of(geo, x.shape[1:3], w.shape[1:3]))
-        return dict(geo, multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
-                    input_zp=x.quant.zp, output_zp=y.quant.zp, depth_multiplier=depth_multiplier,
-                    # host-only: the golden model's batched matmul operand and epilogue, made once
-                    golden_weights=per_channel.astype(np.float64).copy(),
-                    golden_taps=Taps.of(geo, x.shape[1:3], w.shape[1:3]),
-                    golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max, taps,
-                                              input_zero_point_in_bias(float_bias(op.input(g, 2), w.shape[3]),
-                                                                       taps, x.quant.zp)))
+        # the golden model's batched matmul operand: [IC, KH*KW, depth multiplier]
+        per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2).astype(np.float64)
+        wide_data = Wide.of(g, op, 2, w.shape[3], bits=64) if wide else None
+        golden = Golden.of(g, op, per_channel.copy(), Taps.of(window, x.shape[1:3], w.shape[1:3]), q, wide_data,
+                           w.shape[3], epilogue_weights=w.data.reshape(kh * kw, -1).astype(np.float64))
+        return DepthwiseData(window, q, wide_data, golden, depth_multiplier)
 
     def run(self, g, op, xs):
         x, w = xs[0], xs[1]
-        p = op.params
+        p = op.prepared(DepthwiseData)
         n, _, _, cin = x.shape
         _, kh, kw, cout = w.shape
-        oh, ow = p["out_hw"]
-        cols = p["golden_taps"].gather(x, p["input_zp"]).reshape(n * oh * ow, kh * kw, cin)
+        oh, ow = p.window.out_hw
+        cols = p.golden.taps.gather(x, p.quant.input_zp).reshape(n * oh * ow, kh * kw, cin)
         cols = cols.transpose(2, 0, 1).astype(np.float64)
         # exact in float64, as for CONV_2D
-        acc = np.matmul(cols, p["golden_weights"]).transpose(1, 0, 2).reshape(n, oh, ow, cout)
-        if x.dtype == np.int16:
-            return wide_output(acc, p)
-        return p["golden_output"](acc)
+        return p.output(np.matmul(cols, p.golden.weights).transpose(1, 0, 2).reshape(n, oh, ow, cout))
 
     def macs(self, g, op):
         w, y = op.input(g, 1), op.output(g)
@@ -92,32 +86,34 @@ class DepthwiseConv2D(OpDef):
 
     def lower(self, g, op):
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-        p = op.params
+        p = op.prepared(DepthwiseData)
         if x.shape[3] == 1:
             return conv_call(g, op, p, x.shape, *_as_conv(op, w, b, y))
         shapes = (dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
-        if x.dtype == "int16":
-            return Call("mcu_depthwise_conv2d_s16", (_dw_params(p), per_channel(p), *shapes, Const("filter", w.data),
-                                                     Const("bias", p["golden_bias"]), dims("output_dims", y.shape),
-                                                     writes(op)),
+        if p.wide is not None:
+            return Call("mcu_depthwise_conv2d_s16", (_dw_params(p), p.quant.per_channel(), *shapes,
+                                                     Const("filter", w.data), Const("bias", p.wide.bias),
+                                                     dims("output_dims", y.shape), writes(op)),
                         note=_note(op, w) + ", int16 activations")
-        return Call("mcu_depthwise_conv2d_s8", (_dw_params(p), per_channel(p), *shapes, Const("filter", w.data),
+        return Call("mcu_depthwise_conv2d_s8", (_dw_params(p), p.quant.per_channel(), *shapes, Const("filter", w.data),
                                                 Const("bias", b.data) if b is not None else None,
                                                 dims("output_dims", y.shape), writes(op)), note=_note(op, w))
 
 
-def _note(op, w) -> str:
-    p = op.params
-    return describe(p, w.shape[1:3], op.attrs.get("padding", "VALID")) + f", depth multiplier {p['depth_multiplier']}"
+def _note(op: Op, w: Tensor) -> str:
+    p = op.prepared(DepthwiseData)
+    return p.window.describe(w.shape[1:3], op.attrs.get("padding", "VALID")) + f", depth multiplier {p.depth_multiplier}"
 
 
-def _dw_params(p: dict) -> Struct:
+def _dw_params(p: DepthwiseData) -> Struct:
+    q, window = p.quant, p.window
     return Struct("mcu_dw_conv_params", "params", dict(
-        input_offset=-p["input_zp"], output_offset=p["output_zp"], depth_multiplier=p["depth_multiplier"],
-        stride=tile(p["stride"]), padding=tile(p["pad"]), dilation=tile(p["dilation"]), activation=activation(p)))
+        input_offset=-q.input_zp, output_offset=q.output_zp, depth_multiplier=p.depth_multiplier,
+        stride=tile(window.stride), padding=tile(window.pad), dilation=tile(window.dilation),
+        activation=q.activation()))
 
 
-def _as_conv(op, w, b, y) -> tuple:
+def _as_conv(op: Op, w: Tensor, b: Tensor | None, y: Tensor) -> tuple[np.ndarray, np.ndarray | None, tuple[int, ...], str]:
     """Every output channel reads the one input channel: the same sums as a CONV_2D whose filter
     [OC, KH, KW, 1] is this one transposed, which runs on the faster kernel. conv_call's arguments
     after the input shape."""
@@ -126,26 +122,25 @@ def _as_conv(op, w, b, y) -> tuple:
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
-def _one_channel_x6(g, op):
+def _one_channel_x6(g: Graph, op: Op) -> Call | None:
     x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
     if x.dtype != "int8" or x.shape[3] != 1:
         return None
-    return conv_x6_call(op, op.params, x.shape, *_as_conv(op, w, b, y))
+    return conv_x6_call(op, op.prepared(DepthwiseData), x.shape, *_as_conv(op, w, b, y))
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x4", needs="dsp")
-def _depthwise_x4(g, op):
+def _depthwise_x4(g: Graph, op: Op) -> Call | None:
     x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-    p = op.params
-    if x.dtype != "int8" or x.shape[3] == 1 or p["depth_multiplier"] != 1:
+    p = op.prepared(DepthwiseData)
+    if x.dtype != "int8" or x.shape[3] == 1 or p.depth_multiplier != 1:
         return None
-    (oh, ow), (kh, kw) = p["out_hw"], w.shape[1:3]
-    rows = (oh - 1) * p["stride"][0] + (kh - 1) * p["dilation"][0] + 1
-    cols = (ow - 1) * p["stride"][1] + (kw - 1) * p["dilation"][1] + 1
+    kh, kw = w.shape[1:3]
+    rows, cols = p.window.span((kh, kw))
     folded = fold_input_offset(b.data if b is not None else None,
-                               w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p["input_zp"])
+                               w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p.quant.input_zp)
     return Call("mcu_depthwise_conv2d_s8_x4", (
-        _dw_params(p), channel_table(p, folded, kh * kw, groups_of=4), dims("input_dims", x.shape), reads(op),
+        _dw_params(p), channel_table(p.quant, folded, kh * kw, groups_of=4), dims("input_dims", x.shape), reads(op),
         dims("filter_dims", w.shape), Const("filter_x4", widen4(w.data)),
         Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), dims("output_dims", y.shape), writes(op),
         Scratch(rows * cols * 4, "int8_t")),

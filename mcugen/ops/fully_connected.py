@@ -9,13 +9,13 @@ import math
 
 import numpy as np
 
-from mcugen.epilogue import OutputStage, input_zero_point_in_bias
-from mcugen.lowering import Call, Const, Scratch, Struct, per_channel, reads, writes
+from mcugen.ir import Graph, Op
+from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._int16 import accumulator_bits, bias64, wide_output
-from mcugen.ops._quant import (channel_multipliers, channel_table, float_bias, folded_bias, fused_range, problems_fused_activation,
-                               require_bias_length, weight_problems)
-from mcugen.ops.conv_2d import fc_params, strips_of, wide_problems
+from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, strips_of, wide_problems
+from mcugen.ops._int16 import Wide
+from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
+                               weight_problems)
 from mcugen.variants import variant
 
 
@@ -53,55 +53,46 @@ class FullyConnected(OpDef):
 
     def prepare(self, g, op):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        mult, shift = channel_multipliers(x, w, y, w.shape[0])
-        act_min, act_max = fused_range(g, op)
+        q = Rescale.of(g, op, x, w, y, w.shape[0])  # TFLM's int16 FC adds its zero points too
+        wide = Wide.of(g, op, 2, w.shape[0]) if x.dtype == "int16" else None
         weights = (w.data.astype(np.float64) - w.quant.zp).T.copy()
-        if x.dtype == "int16":
-            return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max, input_zp=x.quant.zp,
-                        output_zp=y.quant.zp, filter_zp=w.quant.zp, accumulator=accumulator_bits(g, op, 2),
-                        golden_bias=bias64(op.input(g, 2), w.shape[0]), golden_weights=weights)
-        bias = float_bias(op.input(g, 2), w.shape[0])
-        return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max,
-                    input_zp=x.quant.zp, output_zp=y.quant.zp, filter_zp=w.quant.zp,
-                    # host-only: the golden model's matmul operand and epilogue, made once
-                    golden_weights=weights,
-                    golden_output=OutputStage(mult, shift, y.quant.zp, act_min, act_max, weights,
-                                              input_zero_point_in_bias(bias, weights, x.quant.zp)))
+        return FullyConnectedData(q, w.quant.zp, wide, Golden.of(g, op, weights, None, q, wide, w.shape[0]))
 
     def run(self, g, op, xs):
-        p = op.params
+        p = op.prepared(FullyConnectedData)
         # float64 is exact here: every partial sum is an integer below 2^53.
         # np.dot: matmul's generality costs microseconds here, and these layers are tiny
         x = xs[0].reshape(-1, xs[1].shape[1]).astype(np.float64)
-        if xs[0].dtype == np.int16:
-            return wide_output(np.dot(x - p["input_zp"], p["golden_weights"]), p).reshape(op.output(g).shape)
-        acc = np.dot(x, p["golden_weights"])
-        return p["golden_output"](acc).reshape(op.output(g).shape)
+        if p.wide is not None:
+            return p.wide.output(np.dot(x - p.quant.input_zp, p.golden.weights), p.quant).reshape(op.output(g).shape)
+        assert p.golden.output is not None
+        return p.golden.output(np.dot(x, p.golden.weights)).reshape(op.output(g).shape)
 
     def macs(self, g, op):
         w = op.input(g, 1)
         return int(np.prod(op.input(g, 0).shape)) // w.shape[1] * w.shape[0] * w.shape[1]
 
     def lower(self, g, op):
-        x, w, b = op.input(g, 0), op.input(g, 1), op.input(g, 2)
-        p = op.params
+        w, b = op.input(g, 1), op.input(g, 2)
+        p = op.prepared(FullyConnectedData)
         rows_in, tail, note = _rows(g, op)
-        if x.dtype == "int16":
-            return Call("mcu_fully_connected_s16", (_params(p), per_channel(p), p["accumulator"], *rows_in,
-                                                    Const("filter", w.data), Const("bias", p["golden_bias"]), *tail),
-                        note=note + f", int16 activations, int{p['accumulator']} accumulator")
-        return Call("mcu_fully_connected_s8", (_params(p), per_channel(p), *rows_in, Const("filter", w.data),
+        if p.wide is not None:
+            return Call("mcu_fully_connected_s16", (_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
+                                                    Const("filter", w.data), Const("bias", p.wide.bias), *tail),
+                        note=note + f", int16 activations, int{p.wide.bits} accumulator")
+        return Call("mcu_fully_connected_s8", (_params(p), p.quant.per_channel(), *rows_in, Const("filter", w.data),
                                                Const("bias", b.data) if b is not None else None, *tail), note=note)
 
     def lower_fused(self, g, op, conv, operand):
         x, w = op.input(g, 0), op.input(g, 1)
         units, depth = w.shape
         strips = strips_of(g, conv)
-        if strips is None or operand != 0 or op.params["filter_zp"] != 0 or math.prod(x.shape) != depth:
+        p = op.prepared(FullyConnectedData)
+        if strips is None or operand != 0 or p.filter_zp != 0 or math.prod(x.shape) != depth:
             return None
         folded, channels = _folded_bias(g, op)
         return Call("mcu_conv2d_fc_s8_x6", (
-            *strips.args, strips.rows, _params(op.params), channels, Const("filter", w.data),
+            *strips.args, strips.rows, _params(p), channels, Const("filter", w.data),
             Const("bias_folded", folded), Struct("mcu_dims", "output_dims", dict(n=1, h=1, w=1, c=units)),
             writes(op), strips.scratch, Scratch(strips.tile_bytes, "int8_t"), Scratch(4 * units, "int32_t")),
             note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip's "
@@ -110,36 +101,36 @@ class FullyConnected(OpDef):
 
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_x4", needs="dsp")
-def _fully_connected_x4(g, op):
+def _fully_connected_x4(g: Graph, op: Op) -> Call | None:
     if op.input(g, 0).dtype != "int8":
         return None
     rows_in, tail, note = _rows(g, op)
     w = op.input(g, 1)
     folded, channels = _folded_bias(g, op)
     return Call("mcu_fully_connected_s8_x4", (
-        _params(op.params), channels, *rows_in, Const("filter", interleave4(w.data)),
+        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const("filter", interleave4(w.data)),
         Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),  # whole groups of 4 units
         note=note + ", filter interleaved by 4 units, input offset folded into the bias")
 
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_mve", needs="mve")
-def _fully_connected_mve(g, op):
-    p = op.params
-    if op.input(g, 0).dtype != "int8" or p["filter_zp"] != 0:
+def _fully_connected_mve(g: Graph, op: Op) -> Call | None:
+    p = op.prepared(FullyConnectedData)
+    if op.input(g, 0).dtype != "int8" or p.filter_zp != 0:
         return None
     rows_in, tail, note = _rows(g, op)
     w, b = op.input(g, 1), op.input(g, 2)
-    folded = folded_bias(w.data, b.data if b is not None else None, p["input_zp"])
-    return Call("mcu_fully_connected_s8_mve", (_params(p), per_channel(p), *rows_in, Const("filter", w.data),
+    folded = folded_bias(w.data, b.data if b is not None else None, p.quant.input_zp)
+    return Call("mcu_fully_connected_s8_mve", (_params(p), p.quant.per_channel(), *rows_in, Const("filter", w.data),
                                                Const("bias_folded", folded), *tail),
                 note=note + ", Helium: 16 products per instruction, input offset folded into the bias")
 
 
-def _params(p: dict) -> Struct:
-    return fc_params(p, p["filter_zp"])
+def _params(p: FullyConnectedData) -> Struct:
+    return fc_params(p.quant, p.filter_zp)
 
 
-def _rows(g, op) -> tuple[tuple, tuple, str]:
+def _rows(g: Graph, op: Op) -> tuple[tuple[Struct, Slice], tuple[Struct, Slice], str]:
     """The input as rows of `depth` and the output as rows of `units`: dims and data, and the note."""
     x, w = op.input(g, 0), op.input(g, 1)
     units, depth = w.shape
@@ -149,14 +140,14 @@ def _rows(g, op) -> tuple[tuple, tuple, str]:
             f"{rows} row(s) of {depth} -> {units} units")
 
 
-def _folded_bias(g, op) -> tuple[np.ndarray, Const]:
+def _folded_bias(g: Graph, op: Op) -> tuple[np.ndarray, Const]:
     """The DSP kernels' bias with the input offset in it, and their channel table."""
-    p, w, b = op.params, op.input(g, 1), op.input(g, 2)
-    folded = folded_bias(w.data, b.data if b is not None else None, p["input_zp"])
+    p, w, b = op.prepared(FullyConnectedData), op.input(g, 1), op.input(g, 2)
+    folded = folded_bias(w.data, b.data if b is not None else None, p.quant.input_zp)
     # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
     # per value, and a factor with a filter offset lies within 255, hence twice or four times.
-    taps = (4 if p["filter_zp"] else 2) * w.shape[1]
-    return folded, channel_table(p, folded, taps)
+    taps = (4 if p.filter_zp else 2) * w.shape[1]
+    return folded, channel_table(p.quant, folded, taps)
 
 
 def interleave4(w: np.ndarray) -> np.ndarray:

@@ -3,11 +3,19 @@ copied as they are. TFLM fails at run time on an index outside the axis; mcugen 
 time. int32 gathers on constants (shape arithmetic) are folded at build time."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import require_axis, require_const
+
+
+@dataclass(frozen=True)
+class GatherData:
+    axis: int
+    indices: np.ndarray  # int64, flattened
 
 
 @register("GATHER")
@@ -35,18 +43,17 @@ class Gather(OpDef):
 
     def prepare(self, g, op):
         x = op.input(g, 0)
-        return dict(axis=op.attrs.get("axis", 0) % len(x.shape),
-                    indices=op.input(g, 1).data.astype(np.int64).reshape(-1))
+        return GatherData(op.attrs.get("axis", 0) % len(x.shape), op.input(g, 1).data.astype(np.int64).reshape(-1))
 
     def run(self, g, op, xs):
-        p = op.params
-        return np.take(xs[0], p["indices"], axis=p["axis"]).reshape(op.output(g).shape)
+        p = op.prepared(GatherData)
+        return np.take(xs[0], p.indices, axis=p.axis).reshape(op.output(g).shape)
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(GatherData)
         shape = op.input(g, 0).shape
         gather = Struct("mcu_gather_params", "params", dict(
-            outer=int(np.prod(shape[:p["axis"]])), axis_size=int(shape[p["axis"]]),
-            inner=int(np.prod(shape[p["axis"] + 1:])) * op.input(g, 0).itemsize, count=len(p["indices"]),
-            indices=Const("indices", p["indices"].astype(np.int32))))
-        return Call("mcu_gather", (gather, reads(op), writes(op)), note=f"axis {p['axis']}")
+            outer=int(np.prod(shape[:p.axis])), axis_size=int(shape[p.axis]),
+            inner=int(np.prod(shape[p.axis + 1:])) * op.input(g, 0).itemsize, count=len(p.indices),
+            indices=Const("indices", p.indices.astype(np.int32))))
+        return Call("mcu_gather", (gather, reads(op), writes(op)), note=f"axis {p.axis}")

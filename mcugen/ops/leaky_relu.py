@@ -4,12 +4,41 @@ the 256 inputs, int16 computed (mcu_leaky_relu_s16). A negative alpha is rescale
 multiplier)."""
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import quantize_multiplier, requantize
+
+
+@dataclass(frozen=True)
+class Leaky:
+    """mcu_leaky_relu_params' fields, by name (int16: computed in C; int8: they make the table)."""
+
+    input_offset: int
+    output_offset: int
+    identity_multiplier: int
+    identity_shift: int
+    alpha_multiplier: int
+    alpha_shift: int
+    alpha_negate: int
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        d = x + self.input_offset
+        below = requantize(d, self.alpha_multiplier, self.alpha_shift)
+        return self.output_offset + np.where(d >= 0, requantize(d, self.identity_multiplier, self.identity_shift),
+                                             -below if self.alpha_negate else below)
+
+
+@dataclass(frozen=True)
+class LeakyData:
+    leaky: Leaky
+    lut: np.ndarray | None  # int8: the table mcu_lut_s8 reads
 
 
 @register("LEAKY_RELU")
@@ -17,41 +46,35 @@ class LeakyRelu(LutOp):
     input_types = output_types = ("int8", "int16")
 
     def prepare(self, g, op):
-        p = self.multipliers(g, op)
-        return {**p, **super().prepare(g, op)} if op.input(g, 0).dtype == "int8" else p
+        tabulated = op.input(g, 0).dtype == "int8"
+        return LeakyData(self.multipliers(g, op), self.tabulate(g, op) if tabulated else None)
+
+    def lut(self, op: Op) -> np.ndarray:
+        table = op.prepared(LeakyData).lut
+        assert table is not None
+        return table
 
     @staticmethod
-    def multipliers(g, op) -> dict:
+    def multipliers(g: Graph, op: Op) -> Leaky:
         xt, y = op.input(g, 0), op.output(g)
         s_in, s_out = float(xt.quant.s), float(y.quant.s)
         alpha = float(np.float32(op.attrs.get("alpha", 0.2)))
         # in double (the oracle's TFLM; float32 ratios differ from it on int16 in 1 value of 10000)
         m_alpha, s_alpha = quantize_multiplier(abs(s_in * alpha / s_out))
         m_id, s_id = quantize_multiplier(s_in / s_out)
-        return dict(input_offset=-xt.quant.zp, output_offset=y.quant.zp, identity_multiplier=m_id,
-                    identity_shift=s_id, alpha_multiplier=m_alpha, alpha_shift=s_alpha,
-                    alpha_negate=int(alpha < 0 and m_alpha != 0))
+        return Leaky(-xt.quant.zp, y.quant.zp, m_id, s_id, m_alpha, s_alpha, int(alpha < 0 and m_alpha != 0))
 
     def table(self, g, op, x):
-        return self.leaky(self.multipliers(g, op), x)
-
-    @staticmethod
-    def leaky(p: dict, x: np.ndarray) -> np.ndarray:
-        d = x + p["input_offset"]
-        below = requantize(d, p["alpha_multiplier"], p["alpha_shift"])
-        return p["output_offset"] + np.where(d >= 0, requantize(d, p["identity_multiplier"], p["identity_shift"]),
-                                             -below if p["alpha_negate"] else below)
+        return self.multipliers(g, op)(x)
 
     def run(self, g, op, xs):
         if xs[0].dtype != np.int16:
             return super().run(g, op, xs)
-        return np.clip(self.leaky(op.params, xs[0].astype(np.int64)), -32768, 32767).astype(np.int16)
+        return np.clip(op.prepared(LeakyData).leaky(xs[0].astype(np.int64)), -32768, 32767).astype(np.int16)
 
     def lower(self, g, op):
         if op.input(g, 0).dtype != "int16":
             return super().lower(g, op)
-        fields = ("input_offset", "output_offset", "identity_multiplier", "identity_shift", "alpha_multiplier",
-                  "alpha_shift", "alpha_negate")
-        params = Struct("mcu_leaky_relu_params", "params", {k: op.params[k] for k in fields})
+        params = Struct("mcu_leaky_relu_params", "params", dataclasses.asdict(op.prepared(LeakyData).leaky))
         return Call("mcu_leaky_relu_s16", (params, int(np.prod(op.input(g, 0).shape)), reads(op), writes(op)),
                     in_place=0)

@@ -8,6 +8,7 @@ after its input scaling, zero points 0, output scale 2^-15; computed, not tabula
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,6 +20,14 @@ from mcugen.requant import requantize, round_half_away, rounding_divide_by_pot, 
 from mcugen.sigmoid16 import SIGMOID_TABLE, checked_log2, input_scaling, prepare_scaling, sigmoid_s16
 
 INPUT_INTEGER_BITS = 4
+
+
+@dataclass(frozen=True)
+class InputScaling:
+    """int16: TFLM's input rescale before its table (sigmoid16.prepare_scaling)."""
+
+    multiplier: int
+    shift: int
 
 
 class Q4Activation(LutOp):
@@ -57,21 +66,21 @@ class Q4Activation(LutOp):
     def prepare(self, g, op):
         if op.input(g, 0).dtype != "int16":
             return super().prepare(g, op)
-        multiplier, shift = prepare_scaling(float(op.input(g, 0).quant.s), self.power_of_two_shifts)
-        return dict(multiplier=multiplier, shift=shift)
+        return InputScaling(*prepare_scaling(float(op.input(g, 0).quant.s), self.power_of_two_shifts))
 
     def run(self, g, op, xs):
         if xs[0].dtype != np.int16:
             return super().run(g, op, xs)
-        return self.function16(xs[0], op.params["multiplier"], op.params["shift"])
+        p = op.prepared(InputScaling)
+        return self.function16(xs[0], p.multiplier, p.shift)
 
     def lower(self, g, op):
         if op.input(g, 0).dtype != "int16":
             return super().lower(g, op)
-        p = op.params
-        multiplier, shift, round_ = input_scaling(p["multiplier"], p["shift"])
+        p = op.prepared(InputScaling)
+        multiplier, shift, round_ = input_scaling(p.multiplier, p.shift)
         params = Struct("mcu_sigmoid_params", "params", dict(
-            multiplier=p["multiplier"], shift=p["shift"], tanh=int(op.opcode == "TANH"),
+            multiplier=p.multiplier, shift=p.shift, tanh=int(op.opcode == "TANH"),
             sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
         return Call("mcu_sigmoid_s16_array", (params, int(np.prod(op.input(g, 0).shape)), reads(op), writes(op)),
                     note=f"input scaled by (x * {multiplier} + {round_}) >> {shift}, then TFLM's sigmoid table",

@@ -20,12 +20,14 @@ as TFLM refuses it.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from mcugen.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.requant import quantize_multiplier, requantize, wrap_int32
+from mcugen.ops._quant import Multiplier
+from mcugen.requant import requantize, wrap_int32
 from mcugen.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
 
 HIDDEN, CELL = 18, 19
@@ -46,8 +48,24 @@ def _cell_power(scale: float) -> int:
     return int(round(math.log(float(scale)) / math.log(2.0)))
 
 
-def _rescale(product: float, out: float) -> tuple[int, int]:
-    return quantize_multiplier(product / out)
+@dataclass(frozen=True)
+class Gate:
+    """One gate's rescales of its input and recurrent matmuls onto Q3.12."""
+
+    input: Multiplier
+    recurrent: Multiplier
+
+
+@dataclass(frozen=True)
+class LstmData:
+    gates: tuple[Gate, ...]  # in GATES order
+    input_zp: int
+    hidden_zp: int
+    forget_cell: Multiplier  # forget gate x cell -> cell
+    input_cell: Multiplier  # input gate x cell gate -> cell
+    hidden: Multiplier  # output gate x tanh(cell) -> hidden
+    cell_tanh: tuple[int, int]  # tanh_s16's input multiplier and shift for the cell state's scale
+    cell_clip: int  # 0: none
 
 
 def _sat16(x):
@@ -112,32 +130,28 @@ class Lstm(OpDef):
     def prepare(self, g, op):
         x, h, c = op.input(g, 0), op.input(g, HIDDEN), op.input(g, CELL)
         s_cell = float(np.float32(c.quant.s))
-        gates = {}
-        for k, name in enumerate(GATES):
-            wx, wh = op.input(g, INPUT_WEIGHTS + k), op.input(g, RECURRENT_WEIGHTS + k)
-            gates[name] = dict(
-                input=_rescale(float(x.quant.s) * float(wx.quant.s), GATE_SCALE),
-                recurrent=_rescale(float(h.quant.s) * float(wh.quant.s), GATE_SCALE))
+        gates = tuple(Gate(Multiplier.of(float(x.quant.s) * float(op.input(g, INPUT_WEIGHTS + k).quant.s) / GATE_SCALE),
+                           Multiplier.of(float(h.quant.s) * float(op.input(g, RECURRENT_WEIGHTS + k).quant.s) / GATE_SCALE))
+                      for k in range(len(GATES)))
         shift = 15 + _cell_power(s_cell) - 3
-        tanh = (0, shift) if shift >= 0 else (3, -shift)
         clip = float(np.float32(op.attrs.get("cell_clip", 0.0)))
-        return dict(gates=gates, input_zp=x.quant.zp, hidden_zp=h.quant.zp,
-                    forget_cell=_rescale(UNIT * s_cell, s_cell), input_cell=_rescale(UNIT * UNIT, s_cell),
-                    hidden=_rescale(UNIT * UNIT, float(h.quant.s)), cell_tanh=tanh,
-                    cell_clip=int(min(max(clip / s_cell, -32768.0), 32767.0)) if clip > 0 else 0)
+        return LstmData(gates, x.quant.zp, h.quant.zp, Multiplier.of(UNIT * s_cell / s_cell),
+                        Multiplier.of(UNIT * UNIT / s_cell), Multiplier.of(UNIT * UNIT / float(h.quant.s)),
+                        (0, shift) if shift >= 0 else (3, -shift),
+                        int(min(max(clip / s_cell, -32768.0), 32767.0)) if clip > 0 else 0)
 
     def _gate(self, p, k, name, x, h, weights):
         wx, wh, b = weights[k]
-        gp = p["gates"][name]
-        a = _sat16(requantize(wrap_int32((x - p["input_zp"]) @ wx.T + b), *gp["input"]))
-        r = _sat16(requantize(wrap_int32((h - p["hidden_zp"]) @ wh.T), *gp["recurrent"]))
+        gate = p.gates[k]
+        a = _sat16(requantize(wrap_int32((x - p.input_zp) @ wx.T + b), gate.input.multiplier, gate.input.shift))
+        r = _sat16(requantize(wrap_int32((h - p.hidden_zp) @ wh.T), gate.recurrent.multiplier, gate.recurrent.shift))
         s = _sat16(a + r)
         if name == "cell":
             return tanh_s16(s).astype(np.int64)
         return sigmoid_s16(s).astype(np.int64)
 
     def run_state(self, g, op, xs, state):
-        p = op.params
+        p = op.prepared(LstmData)
         batches, steps, size, units, major = self._sizes(g, op)
         weights = [(xs[INPUT_WEIGHTS + k].astype(np.int64), xs[RECURRENT_WEIGHTS + k].astype(np.int64),
                     xs[BIASES + k].astype(np.int64)) for k in range(4)]
@@ -149,12 +163,13 @@ class Lstm(OpDef):
         rows = []
         for t in range(steps):
             f, i, cg = (self._gate(p, GATES.index(n), n, sequence[t], h, weights) for n in ("forget", "input", "cell"))
-            c = _sat16(_sat16(requantize(f * c, *p["forget_cell"])) + _sat16(requantize(i * cg, *p["input_cell"])))
-            if p["cell_clip"]:
-                c = np.clip(c, -p["cell_clip"], p["cell_clip"])
+            c = _sat16(_sat16(requantize(f * c, p.forget_cell.multiplier, p.forget_cell.shift))
+                       + _sat16(requantize(i * cg, p.input_cell.multiplier, p.input_cell.shift)))
+            if p.cell_clip:
+                c = np.clip(c, -p.cell_clip, p.cell_clip)
             o = self._gate(p, 3, "output", sequence[t], h, weights)
-            h = np.clip(requantize(tanh_s16(c, *p["cell_tanh"]).astype(np.int64) * o, *p["hidden"])
-                        + p["hidden_zp"], -128, 127)
+            h = np.clip(requantize(tanh_s16(c, *p.cell_tanh).astype(np.int64) * o, p.hidden.multiplier, p.hidden.shift)
+                        + p.hidden_zp, -128, 127)
             rows.append(h)
         state[hk] = h.astype(np.int8).reshape(state[hk].shape)
         state[ck] = c.astype(np.int16).reshape(state[ck].shape)
@@ -166,29 +181,23 @@ class Lstm(OpDef):
         return batches * steps * 4 * units * (size + units)
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(LstmData)
         batches, steps, size, units, major = self._sizes(g, op)
 
-        def gate(k, name):
-            gp = p["gates"][name]
+        def gate(k: int, name: str) -> dict[str, object]:
             return dict(input_weights=Const(f"{name}_input_weights", op.input(g, INPUT_WEIGHTS + k).data),
                         recurrent_weights=Const(f"{name}_recurrent_weights", op.input(g, RECURRENT_WEIGHTS + k).data),
                         bias=Const(f"{name}_bias", op.input(g, BIASES + k).data.astype(np.int32)),
-                        input=dict(multiplier=gp["input"][0], shift=gp["input"][1]),
-                        recurrent=dict(multiplier=gp["recurrent"][0], shift=gp["recurrent"][1]))
-
-        def rescale(pair):
-            return dict(multiplier=pair[0], shift=pair[1])
+                        input=p.gates[k].input.fields(), recurrent=p.gates[k].recurrent.fields())
 
         params = Struct("mcu_lstm_params", "params", dict(
             batches=batches, time_steps=steps, input_size=size, state_size=units, time_major=int(major),
-            input_offset=-p["input_zp"], hidden_offset=-p["hidden_zp"],
+            input_offset=-p.input_zp, hidden_offset=-p.hidden_zp,
             **{f"{name}_gate": gate(k, name) for k, name in enumerate(GATES)},
-            forget_cell=rescale(p["forget_cell"]),
-            input_cell=rescale(p["input_cell"]), hidden=rescale(p["hidden"]),
-            cell_tanh_multiplier=p["cell_tanh"][0], cell_tanh_shift=p["cell_tanh"][1], cell_clip=p["cell_clip"],
+            forget_cell=p.forget_cell.fields(), input_cell=p.input_cell.fields(), hidden=p.hidden.fields(),
+            cell_tanh_multiplier=p.cell_tanh[0], cell_tanh_shift=p.cell_tanh[1], cell_clip=p.cell_clip,
             sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
         hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
         return Call("mcu_lstm_s8", (params, reads(op), State(hk, writable=True), State(ck, writable=True), writes(op)),
                     note=f"{steps} steps of {batches} x {size} -> {units} units, "
-                         f"{'time' if major else 'batch'} major, cell clip {p['cell_clip']}")
+                         f"{'time' if major else 'batch'} major, cell clip {p.cell_clip}")

@@ -2,12 +2,25 @@
 TFLM's int16 MUL takes zero points of 0 only; the product of two int16 values fits int32."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import PairOp, fused_range, problems_fused_activation, require_zero_points
+from mcugen.ops._quant import Paired, PairOp, fused_range, problems_fused_activation, require_zero_points
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
+
+
+@dataclass(frozen=True)
+class MulData(Paired):
+    input1_zp: int
+    input2_zp: int
+    output_zp: int
+    multiplier: int
+    shift: int
+    act_min: int
+    act_max: int
 
 
 @register("MUL")
@@ -24,19 +37,17 @@ class Mul(PairOp):
     def prepare(self, g, op):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         m, s = quantize_multiplier(float(a.quant.s) * float(b.quant.s) / float(y.quant.s))
-        act_min, act_max = fused_range(g, op)
-        return self.tabulated(g, op, dict(input1_zp=a.quant.zp, input2_zp=b.quant.zp, output_zp=y.quant.zp,
-                                          multiplier=m, shift=s, act_min=act_min, act_max=act_max))
+        return self.tabulated(g, op, MulData(a.quant.zp, b.quant.zp, y.quant.zp, m, s, *fused_range(g, op)))
 
-    def arithmetic(self, p, x1, x2):
-        rq = Requant.of(p["multiplier"], p["shift"], p["output_zp"], p["act_min"], p["act_max"])
-        return requantize_clamp((x1 - p["input1_zp"]) * (x2 - p["input2_zp"]), rq, np.int64)
+    def arithmetic(self, p: MulData, x1, x2):
+        rq = Requant.of(p.multiplier, p.shift, p.output_zp, p.act_min, p.act_max)
+        return requantize_clamp((x1 - p.input1_zp) * (x2 - p.input2_zp), rq, np.int64)
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(MulData)
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         mul = Struct("mcu_mul_params", "params", dict(
-            input1_offset=-p["input1_zp"], input2_offset=-p["input2_zp"], output_offset=p["output_zp"],
-            multiplier=p["multiplier"], shift=p["shift"], activation=activation(p)))
+            input1_offset=-p.input1_zp, input2_offset=-p.input2_zp, output_offset=p.output_zp,
+            multiplier=p.multiplier, shift=p.shift, activation=activation(p.act_min, p.act_max)))
         return Call("mcu_mul", (mul, broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0), reads(op, 1),
                                 writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ops import register
-from mcugen.ops._quant import require_axis
+from mcugen.ops._quant import Axis, require_axis
 from mcugen.ops.concatenation import Concatenation
 
 
@@ -28,4 +28,4 @@ class Pack(Concatenation):
         return []  # unlike CONCATENATION, TFLM's PACK compares no quantization: the values are copied
 
     def run(self, g, op, xs):
-        return np.stack(xs, axis=op.params["axis"])
+        return np.stack(xs, axis=op.prepared(Axis).axis)

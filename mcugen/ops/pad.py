@@ -4,12 +4,19 @@ output's quantization, and so does mcugen; an int8 pad value must be quantized a
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import const_ints, require_const
+
+
+@dataclass(frozen=True)
+class PadData:
+    paddings: tuple[tuple[int, int], ...]  # (before, after) per axis
+    pad_value: int
 
 
 @register("PAD", "PADV2")
@@ -44,18 +51,19 @@ class Pad(OpDef):
         value = op.input(g, 2)
         y = op.output(g)
         pad_value = int(value.data.reshape(-1)[0]) if value is not None else y.quant.zp if y.dtype == "int8" else 0
-        return dict(paddings=op.input(g, 1).data.astype(np.int64).tolist(), pad_value=pad_value)
+        return PadData(tuple((int(a), int(b)) for a, b in op.input(g, 1).data.astype(np.int64)), pad_value)
 
     def run(self, g, op, xs):
-        p = op.params
-        return np.pad(xs[0], p["paddings"], mode="constant", constant_values=p["pad_value"])
+        p = op.prepared(PadData)
+        return np.pad(xs[0], p.paddings, mode="constant", constant_values=p.pad_value)
 
     def lower(self, g, op):
         x_shape, y = op.input(g, 0).shape, op.output(g)
         out_stride = strides_of(y.shape)
-        start = sum(before * s for (before, _), s in zip(op.params["paddings"], out_stride))
+        start = sum(before * s for (before, _), s in zip(op.prepared(PadData).paddings, out_stride))
         pad = Struct("mcu_pad_params", "params", dict(
             copy=copy(x_shape, strides_of(x_shape), out_stride, out_offset=start, itemsize=np.dtype(y.dtype).itemsize),
-            output_size=int(np.prod(y.shape)), pad_value=op.params["pad_value"], bits=int(np.iinfo(y.dtype).bits)))
+            output_size=int(np.prod(y.shape)), pad_value=op.prepared(PadData).pad_value, bits=int(np.iinfo(y.dtype).bits)))
         return Call("mcu_pad", (pad, reads(op), writes(op)), extra_kernels=("mcu_copy_strided",),
-                    note=f"paddings {op.params['paddings']}, value {op.params['pad_value']}")
+                    note=f"paddings {[list(pair) for pair in op.prepared(PadData).paddings]}, "
+                         f"value {op.prepared(PadData).pad_value}")

@@ -5,12 +5,33 @@ rounds half away from zero with C integer division, as TFLM does.
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.ops._window import Taps, describe, geometry, window_shape
+from mcugen.ops._window import Pair, Taps, Window, geometry, window_shape
+
+
+@dataclass(frozen=True)
+class PoolGolden:
+    """Host-only: which input pixels each output's taps read, and (AVERAGE_POOL_2D) how many of
+    them are inside the image."""
+
+    taps: Taps
+    count: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class PoolData:
+    window: Window
+    kernel: Pair
+    act_min: int
+    act_max: int
+    golden: PoolGolden = field(compare=False, repr=False)
 
 
 class _Pool(OpDef):
@@ -30,44 +51,42 @@ class _Pool(OpDef):
     def prepare(self, g, op):
         x = op.input(g, 0)
         kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
-        act_min, act_max = fused_range(g, op)
-        geo = geometry(op.attrs, x.shape[1:3], kernel)
-        return dict(geo, kernel=kernel, act_min=act_min, act_max=act_max,
-                    golden_taps=Taps.of(geo, x.shape[1:3], kernel))  # host-only, for the golden model
+        window = geometry(op.attrs, x.shape[1:3], kernel)
+        return PoolData(window, kernel, *fused_range(g, op), PoolGolden(Taps.of(window, x.shape[1:3], kernel)))
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(PoolData)
         pool = Struct("mcu_pool_params", "params", dict(
-            stride=tile(p["stride"]), padding=tile(p["pad"]), filter=tile(p["kernel"]), activation=activation(p),
-            bits=np.iinfo(op.input(g, 0).dtype).bits))
+            stride=tile(p.window.stride), padding=tile(p.window.pad), filter=tile(p.kernel),
+            activation=activation(p.act_min, p.act_max), bits=np.iinfo(op.input(g, 0).dtype).bits))
         kernel = "mcu_avgpool" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool"
         return Call(kernel, (pool, dims("input_dims", op.input(g, 0).shape), reads(op),
                              dims("output_dims", op.output(g).shape), writes(op)),
-                    note=describe(p, p["kernel"], op.attrs.get("padding", "VALID")))
+                    note=p.window.describe(p.kernel, op.attrs.get("padding", "VALID")))
 
 
 @register("AVERAGE_POOL_2D")
 class AveragePool2D(_Pool):
     def prepare(self, g, op):
         p = super().prepare(g, op)
+        assert isinstance(p, PoolData)
         ones = np.ones((1,) + op.input(g, 0).shape[1:3] + (1,), dtype=np.int64)
-        # host-only: how many in-image taps each output averages, for the golden model
-        return dict(p, golden_count=p["golden_taps"].gather(ones, 0).sum(axis=2))
+        return dataclasses.replace(p, golden=PoolGolden(p.golden.taps, p.golden.taps.gather(ones, 0).sum(axis=2)))
 
     def run(self, g, op, xs):
-        p = op.params
-        taps = p["golden_taps"].gather(xs[0], 0).sum(axis=2, dtype=np.int64)
-        count = p["golden_count"]
+        p = op.prepared(PoolData)
+        taps = p.golden.taps.gather(xs[0], 0).sum(axis=2, dtype=np.int64)
+        count = p.golden.count
         # TFLM: (sum +- count / 2) / count in C, which truncates: ties go away from zero
         avg = np.sign(taps) * ((np.abs(taps) + count // 2) // count)
-        return np.clip(avg, p["act_min"], p["act_max"]).astype(xs[0].dtype).reshape(op.output(g).shape)
+        return np.clip(avg, p.act_min, p.act_max).astype(xs[0].dtype).reshape(op.output(g).shape)
 
 
 @register("MAX_POOL_2D")
 class MaxPool2D(_Pool):
     def run(self, g, op, xs):
-        p = op.params
+        p = op.prepared(PoolData)
         # out-of-image taps don't count in TFLM; as the type's minimum they never win a max with an in-image tap
         low = int(np.iinfo(xs[0].dtype).min)
-        m = p["golden_taps"].gather(xs[0], low).max(axis=2).reshape(op.output(g).shape)
-        return np.clip(m, p["act_min"], p["act_max"]).astype(xs[0].dtype)
+        m = p.golden.taps.gather(xs[0], low).max(axis=2).reshape(op.output(g).shape)
+        return np.clip(m, p.act_min, p.act_max).astype(xs[0].dtype)

@@ -3,12 +3,28 @@ by (alpha - zp_alpha) and requantized by s_in * s_alpha / s_out. alpha broadcast
 (usually one slope per channel)."""
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import PairOp
+from mcugen.ops._quant import Paired, PairOp
 from mcugen.requant import quantize_multiplier, requantize
+
+
+@dataclass(frozen=True)
+class PreluData(Paired):
+    """mcu_prelu_params' fields, by name."""
+
+    input_offset: int
+    alpha_offset: int
+    output_offset: int
+    multiplier1: int
+    shift1: int
+    multiplier2: int
+    shift2: int
 
 
 @register("PRELU")
@@ -28,21 +44,19 @@ class Prelu(PairOp):
         x, alpha, y = op.input(g, 0), op.input(g, 1), op.output(g)
         m1, s1 = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
         m2, s2 = quantize_multiplier(float(x.quant.s) * float(alpha.quant.s) / float(y.quant.s))
-        return self.tabulated(g, op, dict(
-            input_offset=-x.quant.zp, alpha_offset=-alpha.quant.zp, output_offset=y.quant.zp,
-            multiplier1=m1, shift1=s1, multiplier2=m2, shift2=s2))
+        return self.tabulated(g, op, PreluData(-x.quant.zp, -alpha.quant.zp, y.quant.zp, m1, s1, m2, s2))
 
-    def arithmetic(self, p, v, a):
-        d = v + p["input_offset"]
-        out = np.where(d >= 0, requantize(np.maximum(d, 0), p["multiplier1"], p["shift1"]),
-                       requantize(np.minimum(d, 0) * (a + p["alpha_offset"]), p["multiplier2"], p["shift2"]))
-        return np.clip(out + p["output_offset"], -128, 127)
+    def arithmetic(self, p: PreluData, v, a):
+        d = v + p.input_offset
+        out = np.where(d >= 0, requantize(np.maximum(d, 0), p.multiplier1, p.shift1),
+                       requantize(np.minimum(d, 0) * (a + p.alpha_offset), p.multiplier2, p.shift2))
+        return np.clip(out + p.output_offset, -128, 127)
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(PreluData)
         x, alpha, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        prelu = Struct("mcu_prelu_params", "params", {k: p[k] for k in (
-            "input_offset", "alpha_offset", "output_offset", "multiplier1", "shift1", "multiplier2", "shift2")})
+        fields = {f.name: getattr(p, f.name) for f in dataclasses.fields(p) if f.name != "pairs"}
+        prelu = Struct("mcu_prelu_params", "params", fields)
         return Call("mcu_prelu_s8", (prelu, broadcast(x.shape, alpha.shape, y.shape), reads(op, 0), reads(op, 1),
                                      writes(op)), note=f"alpha {list(alpha.shape)}",
                     in_place=0 if tuple(x.shape) == tuple(y.shape) else None)

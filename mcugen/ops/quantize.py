@@ -14,8 +14,12 @@ the exact float(x - zp) also gives.
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 import numpy as np
 
+from mcugen.ir import Tensor
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import LutOp
@@ -39,8 +43,27 @@ def affine_quantize(x: np.ndarray, scale: float, zero_point: int, dtype: str) ->
     return np.clip(q, info.min, info.max).astype(dtype)
 
 
-def float_params(t) -> dict:
-    return dict(scale=float(np.float32(t.quant.s)), zero_point=t.quant.zp)
+@dataclass(frozen=True)
+class FloatQuant:
+    """mcu_float_quant: a float32 end's integer side."""
+
+    scale: float  # float32's value
+    zero_point: int
+    bits: int
+
+    @classmethod
+    def of(cls, t: Tensor) -> "FloatQuant":
+        return cls(float(np.float32(t.quant.s)), t.quant.zp, int(np.iinfo(t.dtype).bits))
+
+
+@dataclass(frozen=True)
+class Requantize:
+    """reference_ops::Requantize between integer types."""
+
+    multiplier: int
+    shift: int
+    input_zp: int
+    output_zp: int
 
 
 @register("QUANTIZE")
@@ -61,11 +84,10 @@ class Quantize(LutOp):
     def prepare(self, g, op):
         x, y = op.input(g, 0), op.output(g)
         if x.dtype == "float32":
-            return float_params(y)
+            return FloatQuant.of(y)
         if x.dtype in BYTES and y.dtype in BYTES:
             return super().prepare(g, op)
-        m, s = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
-        return dict(multiplier=m, shift=s, input_zp=x.quant.zp, output_zp=y.quant.zp)
+        return Requantize(*quantize_multiplier(float(x.quant.s) / float(y.quant.s)), x.quant.zp, y.quant.zp)
 
     def table(self, g, op, x):
         xt, y = op.input(g, 0), op.output(g)
@@ -73,31 +95,35 @@ class Quantize(LutOp):
         return requantize(x - xt.quant.zp, m, s) + y.quant.zp
 
     def run(self, g, op, xs):
-        x, y, p = op.input(g, 0), op.output(g), op.params
+        x, y = op.input(g, 0), op.output(g)
         if x.dtype == "float32":
-            return affine_quantize(xs[0], p["scale"], p["zero_point"], y.dtype)
+            f = op.prepared(FloatQuant)
+            return affine_quantize(xs[0], f.scale, f.zero_point, y.dtype)
         if x.dtype in BYTES and y.dtype in BYTES:  # a byte-to-byte table (LutOp.prepare)
             return super().run(g, op, xs)
         info = np.iinfo(y.dtype)
-        out = wrap_int32(requantize(wrap_int32(xs[0].astype(np.int64) - p["input_zp"]), p["multiplier"], p["shift"])
-                         + p["output_zp"])
+        p = op.prepared(Requantize)
+        out = wrap_int32(requantize(wrap_int32(xs[0].astype(np.int64) - p.input_zp), p.multiplier, p.shift)
+                         + p.output_zp)
         return np.clip(out, info.min, info.max).astype(y.dtype)
 
     def lower(self, g, op):
-        x, y, p = op.input(g, 0), op.output(g), op.params
+        x, y = op.input(g, 0), op.output(g)
         size = int(np.prod(y.shape))
         if x.dtype == "float32":
-            return Call("mcu_quantize_f32", (Struct("mcu_float_quant", "params", dict(p, bits=np.iinfo(y.dtype).bits)),
+            f = op.prepared(FloatQuant)
+            return Call("mcu_quantize_f32", (Struct("mcu_float_quant", "params", dataclasses.asdict(f)),
                                                 size, reads(op), writes(op)),
-                        note=f"round(x / {p['scale']:.9g}) + {p['zero_point']}")
+                        note=f"round(x / {f.scale:.9g}) + {f.zero_point}")
         if x.dtype in BYTES and y.dtype in BYTES:  # a byte-to-byte table (LutOp.prepare)
             return super().lower(g, op)
+        p = op.prepared(Requantize)
         params = Struct("mcu_requantize_params", "params", dict(
-            input_bits=np.iinfo(x.dtype).bits, output_bits=np.iinfo(y.dtype).bits, input_offset=-p["input_zp"],
-            output_offset=p["output_zp"], multiplier=p["multiplier"], shift=p["shift"]))
+            input_bits=np.iinfo(x.dtype).bits, output_bits=np.iinfo(y.dtype).bits, input_offset=-p.input_zp,
+            output_offset=p.output_zp, multiplier=p.multiplier, shift=p.shift))
         return Call("mcu_requantize_int", (params, size, reads(op), writes(op)),
-                    note=f"{x.dtype} -> {y.dtype}, (x - {p['input_zp']}) * {float(x.quant.s) / float(y.quant.s):.9g}"
-                         f" + {p['output_zp']}")
+                    note=f"{x.dtype} -> {y.dtype}, (x - {p.input_zp}) * {float(x.quant.s) / float(y.quant.s):.9g}"
+                         f" + {p.output_zp}")
 
 
 @register("DEQUANTIZE")
@@ -108,14 +134,14 @@ class Dequantize(OpDef):
     converts = True
 
     def prepare(self, g, op):
-        return dict(float_params(op.input(g, 0)), bits=np.iinfo(op.input(g, 0).dtype).bits)
+        return FloatQuant.of(op.input(g, 0))
 
     def run(self, g, op, xs):
-        p = op.params
-        return (xs[0].astype(np.int32) - p["zero_point"]).astype(np.float32) * np.float32(p["scale"])
+        p = op.prepared(FloatQuant)
+        return (xs[0].astype(np.int32) - p.zero_point).astype(np.float32) * np.float32(p.scale)
 
     def lower(self, g, op):
-        p = op.params
-        return Call("mcu_dequantize_f32", (Struct("mcu_float_quant", "params", p),
+        p = op.prepared(FloatQuant)
+        return Call("mcu_dequantize_f32", (Struct("mcu_float_quant", "params", dataclasses.asdict(p)),
                                               int(np.prod(op.output(g).shape)), reads(op), writes(op)),
-                    note=f"{p['scale']:.9g} * (x - {p['zero_point']})")
+                    note=f"{p.scale:.9g} * (x - {p.zero_point})")

@@ -6,12 +6,33 @@ zero-point-corrected sum is requantized once with (m', shift').
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import const_ints, fused_range, require_axis, require_const, require_same_quant
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
+
+
+@dataclass(frozen=True)
+class MeanRescale:
+    """MEAN's one requantize of the zero-point-corrected sum, 1/count folded into it."""
+
+    multiplier: int
+    shift: int
+    input_zp: int
+    output_zp: int
+
+
+@dataclass(frozen=True)
+class ReduceData:
+    axes: tuple[int, ...]  # sorted, in [0, rank)
+    count: int  # values reduced into each output
+    mean: MeanRescale | None = None
+    golden: Requant | None = field(default=None, compare=False, repr=False)  # host-only: MEAN's, made once
 
 
 class _Reduce(OpDef):
@@ -33,27 +54,27 @@ class _Reduce(OpDef):
     def prepare(self, g, op):
         x = op.input(g, 0)
         rank = len(x.shape)
-        axes = sorted({require_axis(a, rank) for a in const_ints(op.input(g, 1))})
-        count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-        return dict(axes=axes, count=count)
+        axes = tuple(sorted({require_axis(a, rank) for a in const_ints(op.input(g, 1))}))
+        return ReduceData(axes, int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(ReduceData)
         shape = op.input(g, 0).shape
         stride = strides_of(shape)
-        kept = [k for k in range(len(shape)) if k not in p["axes"]]
+        kept = [k for k in range(len(shape)) if k not in p.axes]
         kept_shape, (kept_stride, _) = merge_axes([shape[k] for k in kept], [stride[k] for k in kept],
                                                   strides_of([shape[k] for k in kept]))
-        red_shape, (red_stride,) = merge_axes([shape[k] for k in p["axes"]], [stride[k] for k in p["axes"]])
+        red_shape, (red_stride,) = merge_axes([shape[k] for k in p.axes], [stride[k] for k in p.axes])
+        mean = p.mean or MeanRescale(0, 0, 0, 0)
         fields = dict(kept_rank=len(kept_shape), kept_shape=padded(kept_shape), kept_stride=padded(kept_stride),
                       reduced_rank=len(red_shape), reduced_shape=padded(red_shape),
                       reduced_stride=padded(red_stride),
-                      input_offset=-p.get("input_zp", 0), output_offset=p.get("output_zp", 0),
-                      multiplier=p.get("multiplier", 0), shift=p.get("shift", 0),
+                      input_offset=-mean.input_zp, output_offset=mean.output_zp,
+                      multiplier=mean.multiplier, shift=mean.shift,
                       bits=int(np.iinfo(op.input(g, 0).dtype).bits))
         kernel = "mcu_mean" if op.opcode == "MEAN" else "mcu_reduce_max_s8"
         return Call(kernel, (Struct("mcu_reduce_params", "params", fields), reads(op), writes(op)),
-                    note=f"over axes {p['axes']}")
+                    note=f"over axes {list(p.axes)}")
 
 
 @register("MEAN")
@@ -62,20 +83,21 @@ class Mean(_Reduce):
 
     def prepare(self, g, op):
         p = super().prepare(g, op)
+        assert isinstance(p, ReduceData)
         x, y = op.input(g, 0), op.output(g)
         m, s = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
-        k = min(p["count"].bit_length() - 1, 32, 31 + s)
-        multiplier, shift = (m << k) // p["count"], s - k
-        return dict(p, multiplier=multiplier, shift=shift, input_zp=x.quant.zp, output_zp=y.quant.zp,
-                    # host-only: the golden model's requantizer, made once
-                    golden_requant=Requant.of(multiplier, shift, y.quant.zp, *fused_range(g, op)))
+        k = min(p.count.bit_length() - 1, 32, 31 + s)
+        multiplier, shift = (m << k) // p.count, s - k
+        return dataclasses.replace(p, mean=MeanRescale(multiplier, shift, x.quant.zp, y.quant.zp),
+                                   golden=Requant.of(multiplier, shift, y.quant.zp, *fused_range(g, op)))
 
     def run(self, g, op, xs):
-        p = op.params
-        total = xs[0].astype(np.int64).sum(axis=tuple(p["axes"])) - p["input_zp"] * p["count"]
+        p = op.prepared(ReduceData)
+        assert p.mean is not None and p.golden is not None
+        total = xs[0].astype(np.int64).sum(axis=p.axes) - p.mean.input_zp * p.count
         # TFLM's sum is an int32 that wraps
         y = op.output(g)
-        return requantize_clamp(total.astype(np.int32), p["golden_requant"], y.dtype).reshape(y.shape)
+        return requantize_clamp(total.astype(np.int32), p.golden, y.dtype).reshape(y.shape)
 
 
 @register("REDUCE_MAX")
@@ -84,4 +106,4 @@ class ReduceMax(_Reduce):
         return super().check(g, op) + require_same_quant(g, op)
 
     def run(self, g, op, xs):
-        return xs[0].max(axis=tuple(op.params["axes"])).reshape(op.output(g).shape)
+        return xs[0].max(axis=op.prepared(ReduceData).axes).reshape(op.output(g).shape)

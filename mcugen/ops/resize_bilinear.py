@@ -9,6 +9,9 @@ the quantization (TFLM checks none), so mcugen does the same.
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, dims, reads, writes
@@ -39,6 +42,19 @@ def interpolation(in_size: int, out_size: int, align_corners: bool, half_pixel: 
     return np.array(lower), np.array(upper), np.array(weight)
 
 
+@dataclass(frozen=True)
+class Bilinear:
+    """Per output row and column: the two input rows (columns) it blends and the weight of the
+    second in 1/2^10, as TFLM computes them; each becomes an int32 array of the C struct."""
+
+    y0: list[int]
+    y1: list[int]
+    fy: np.ndarray
+    x0: list[int]
+    x1: list[int]
+    fx: np.ndarray
+
+
 @register("RESIZE_BILINEAR")
 class ResizeBilinear(OpDef):
     arity = ((2, 2), (1, 1))
@@ -58,21 +74,21 @@ class ResizeBilinear(OpDef):
         flags = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
         y0, y1, fy = interpolation(x.shape[1], y.shape[1], *flags)
         x0, x1, fx = interpolation(x.shape[2], y.shape[2], *flags)
-        return dict(y0=y0, y1=y1, fy=fy, x0=x0, x1=x1, fx=fx)
+        return Bilinear(y0, y1, fy, x0, x1, fx)
 
     def run(self, g, op, xs):
-        p = op.params
+        p = op.prepared(Bilinear)
         img = xs[0].astype(np.int64)
-        fy, fx = p["fy"][None, :, None, None], p["fx"][None, None, :, None]
-        top, bottom = img[:, p["y0"]], img[:, p["y1"]]
-        acc = ((top[:, :, p["x0"]] * (ONE - fy) + bottom[:, :, p["x0"]] * fy) * (ONE - fx)
-               + (top[:, :, p["x1"]] * (ONE - fy) + bottom[:, :, p["x1"]] * fy) * fx)
+        fy, fx = p.fy[None, :, None, None], p.fx[None, None, :, None]
+        top, bottom = img[:, p.y0], img[:, p.y1]
+        acc = ((top[:, :, p.x0] * (ONE - fy) + bottom[:, :, p.x0] * fy) * (ONE - fx)
+               + (top[:, :, p.x1] * (ONE - fy) + bottom[:, :, p.x1] * fy) * fx)
         return trunc_div_pow2(acc + np.where(acc > 0, 1 << 19, -(1 << 19)), 20).astype(np.int8)
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(Bilinear)
         resize = Struct("mcu_resize_bilinear_params", "params", {
-            k: Const(k, np.asarray(p[k], dtype=np.int32)) for k in ("y0", "y1", "fy", "x0", "x1", "fx")})
+            f.name: Const(f.name, np.asarray(getattr(p, f.name), dtype=np.int32)) for f in dataclasses.fields(p)})
         flags = [k for k in ("align_corners", "half_pixel_centers") if op.attrs.get(k)]
         return Call("mcu_resize_bilinear_s8", (resize, dims("input_dims", op.input(g, 0).shape), reads(op),
                                                dims("output_dims", op.output(g).shape), writes(op)),

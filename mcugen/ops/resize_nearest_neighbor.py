@@ -1,6 +1,8 @@
 """RESIZE_NEAREST_NEIGHBOR on NHWC, int8 or int16, with TFLM's float32 index arithmetic."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Const, Struct, dims, reads, writes
@@ -35,6 +37,12 @@ def resized_shape(x, size) -> tuple | None:
     return (x.shape[0], height, width, x.shape[3])
 
 
+@dataclass(frozen=True)
+class Nearest:
+    rows: list[int]  # the input row of each output row
+    cols: list[int]
+
+
 @register("RESIZE_NEAREST_NEIGHBOR")
 class ResizeNearestNeighbor(OpDef):
     arity = ((2, 2), (1, 1))
@@ -51,17 +59,17 @@ class ResizeNearestNeighbor(OpDef):
     def prepare(self, g, op):
         x, y = op.input(g, 0), op.output(g)
         align, half = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
-        return dict(rows=nearest(x.shape[1], y.shape[1], align, half),
-                    cols=nearest(x.shape[2], y.shape[2], align, half))
+        return Nearest(nearest(x.shape[1], y.shape[1], align, half), nearest(x.shape[2], y.shape[2], align, half))
 
     def run(self, g, op, xs):
-        return xs[0][:, op.params["rows"]][:, :, op.params["cols"]]
+        p = op.prepared(Nearest)
+        return xs[0][:, p.rows][:, :, p.cols]
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(Nearest)
         resize = Struct("mcu_resize_params", "params", dict(
-            rows=Const("rows", np.array(p["rows"], dtype=np.int32)),
-            cols=Const("cols", np.array(p["cols"], dtype=np.int32))))
+            rows=Const("rows", np.array(p.rows, dtype=np.int32)),
+            cols=Const("cols", np.array(p.cols, dtype=np.int32))))
         # the kernel copies whole pixels: their channels counted in bytes serve int8 and int16 alike
         x, y = op.input(g, 0), op.output(g)
         pixel = (x.shape[3] * x.itemsize,)

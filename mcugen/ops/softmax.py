@@ -8,6 +8,7 @@ scales, exactly as TFLM's loop does.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +26,27 @@ def _beta_multiplier(op, x) -> float:
     """TFLM PreprocessSoftmaxScaling's real multiplier: beta * scale in Q5.26, capped at INT32_MAX."""
     beta = float(np.float32(op.attrs.get("beta", 1.0)))
     return min(beta * float(x.quant.s) * (1 << (31 - SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
+
+
+@dataclass(frozen=True)
+class SoftmaxData:
+    """int8 input: exp of each difference from the row's max, tabulated, and where TFLM stops."""
+
+    input_multiplier: int
+    input_left_shift: int
+    diff_min: int
+    exp_lut: np.ndarray  # indexed by max - x
+    sum_lut: np.ndarray = field(compare=False, repr=False)  # host-only: each exp as the golden model sums it (Q12.19)
+
+
+@dataclass(frozen=True)
+class Softmax16Data:
+    """int16 input: the input rescale and TFLM's two int16 tables."""
+
+    input_multiplier: int
+    input_shift: int
+    exp_lut: np.ndarray
+    one_over_lut: np.ndarray
 
 
 @register("SOFTMAX")
@@ -61,10 +83,10 @@ class Softmax(OpDef):
             beta = float(np.float32(op.attrs.get("beta", 1.0)))
             multiplier, shift = quantize_multiplier(float(x.quant.s) * beta / (10.0 / 65535.0))
             span = 65535
-            return dict(input_multiplier=multiplier, input_shift=shift,
-                        exp_lut=lut16.populate(10.0 / np.float32(span), 32767, 2.0 / np.float32(span), 0, lut16.expf),
-                        one_over_lut=lut16.populate(1.0 / np.float32(span), -32768, 2.0 / np.float32(span), 0,
-                                                    lambda v: np.float32(1) / (np.float32(1) + v)))
+            return Softmax16Data(
+                multiplier, shift, lut16.populate(10.0 / np.float32(span), 32767, 2.0 / np.float32(span), 0, lut16.expf),
+                lut16.populate(1.0 / np.float32(span), -32768, 2.0 / np.float32(span), 0,
+                               lambda v: np.float32(1) / (np.float32(1) + v)))
         multiplier, left_shift = quantize_multiplier(_beta_multiplier(op, x))
         radius = math.floor(((1 << SCALED_DIFF_INTEGER_BITS) - 1)
                             * (1 << (31 - SCALED_DIFF_INTEGER_BITS)) / (1 << left_shift))
@@ -72,24 +94,22 @@ class Softmax(OpDef):
         rescaled = srdhm(diff * (1 << left_shift), multiplier)
         exp = fp.exp_on_negative_values(rescaled, SCALED_DIFF_INTEGER_BITS)
         exp = np.where(diff >= -radius, exp, 0)  # TFLM skips diffs below diff_min
-        return dict(input_multiplier=multiplier, input_left_shift=left_shift, diff_min=-radius,
-                    exp_lut=exp.astype(np.int64),
-                    # host-only: each exp as the golden model adds it up, in Q12.19
-                    golden_sum_lut=fp.rescale(exp, 0, ACCUMULATION_INTEGER_BITS))
+        return SoftmaxData(multiplier, left_shift, -radius, exp.astype(np.int64),
+                           fp.rescale(exp, 0, ACCUMULATION_INTEGER_BITS))
 
     def run_int16(self, op, x):
         """Per row: exp of (x - max) rescaled into the table's range, from the exp table (Q0.15); their
         sum normalised by its leading zeros and read through the 1 / (1 + x) table; each exp times
         that reciprocal, shifted back by the normalisation and rounded, in [0, 32767]."""
-        p = op.params
+        p = op.prepared(Softmax16Data)
         rows = x.reshape(-1, x.shape[-1])
         diff = rows - rows.max(axis=1, keepdims=True)
-        scaled = np.clip(requantize(diff, p["input_multiplier"], p["input_shift"]) + 32767, -32768, 32767)
-        exp = lut16.lookup(scaled, p["exp_lut"])
+        scaled = np.clip(requantize(diff, p.input_multiplier, p.input_shift) + 32767, -32768, 32767)
+        exp = lut16.lookup(scaled, p.exp_lut)
         sums = exp.sum(axis=1, keepdims=True)
         headroom = 32 - np.frexp(sums.astype(np.float64))[1].astype(np.int64)  # leading zeros of a positive int32
         shifted = ((sums << (headroom - 1)) + (1 << 13)) >> 14
-        reciprocal = lut16.lookup(np.clip(shifted - (1 << 15) - (1 << 16), -32768, 32767), p["one_over_lut"])
+        reciprocal = lut16.lookup(np.clip(shifted - (1 << 15) - (1 << 16), -32768, 32767), p.one_over_lut)
         right = 31 - headroom
         out = (exp * reciprocal + (np.int64(1) << (right - 1))) >> right
         return np.clip(out, 0, 32767).astype(np.int16).reshape(x.shape)
@@ -100,11 +120,11 @@ class Softmax(OpDef):
         x = xs[0].astype(np.int64)
         depth = x.shape[-1]
         rows = x.reshape(-1, depth)
-        p = op.params
+        p = op.prepared(SoftmaxData)
         # Diffs below diff_min have a zero table entry: they add nothing and give -128.
         minus_diff = rows.max(axis=1, keepdims=True) - rows
-        exp = p["exp_lut"][minus_diff]
-        sums = p["golden_sum_lut"][minus_diff].sum(axis=1, keepdims=True)
+        exp = p.exp_lut[minus_diff]
+        sums = p.sum_lut[minus_diff].sum(axis=1, keepdims=True)
         # ~60 fixed-point steps per row: for one row (a classifier) far cheaper on a Python int
         scale, bits_over_unit = fp.reciprocal(int(sums[0, 0]) if sums.size == 1 else sums,
                                               ACCUMULATION_INTEGER_BITS)
@@ -120,15 +140,16 @@ class Softmax(OpDef):
         x = op.input(g, 0)
         depth = x.shape[-1]
         if x.dtype == "int16":
-            p = op.params
+            p16 = op.prepared(Softmax16Data)
             softmax = Struct("mcu_softmax_s16_params", "params", dict(
-                input_multiplier=p["input_multiplier"], input_shift=p["input_shift"],
-                exp_lut=Const("exp_lut", p["exp_lut"].astype(np.int16)),
-                one_over_lut=Const("one_over_one_plus_x_lut", p["one_over_lut"].astype(np.int16))))
+                input_multiplier=p16.input_multiplier, input_shift=p16.input_shift,
+                exp_lut=Const("exp_lut", p16.exp_lut.astype(np.int16)),
+                one_over_lut=Const("one_over_one_plus_x_lut", p16.one_over_lut.astype(np.int16))))
             return Call("mcu_softmax_s16", (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
                         note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth}), int16 tables")
+        p = op.prepared(SoftmaxData)
         softmax = Struct("mcu_softmax_params", "params", dict(
-            diff_min=op.params["diff_min"], exp_lut=Const("exp_lut", op.params["exp_lut"].astype(np.int32)),
+            diff_min=p.diff_min, exp_lut=Const("exp_lut", p.exp_lut.astype(np.int32)),
             output_bits=np.iinfo(op.output(g).dtype).bits))
         return Call("mcu_softmax_s8", (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
                     note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth})")

@@ -14,6 +14,8 @@ the zero point). mcugen follows the definition; the layer comment says so wherev
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, reads, writes
@@ -22,6 +24,16 @@ from mcugen.ops._quant import require_const
 
 def as_4d(shape):
     return list(shape) if len(shape) == 4 else [shape[0], shape[1], 1, shape[2]]
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """Both sides as [N, H, W, C]: the picture (`space`) and its blocks stacked in the batch."""
+
+    block: tuple[int, int]
+    edges: tuple[tuple[int, int], tuple[int, int]]  # paddings (SPACE_TO_BATCH_ND) or crops, per spatial axis
+    space: tuple[int, ...]
+    batched: tuple[int, ...]
 
 
 @register("SPACE_TO_BATCH_ND", "BATCH_TO_SPACE_ND")
@@ -57,18 +69,18 @@ class SpaceBatch(OpDef):
         return (*out, x.shape[-1])
 
     def prepare(self, g, op):
-        block = op.input(g, 1).data.reshape(-1).astype(np.int64).tolist() + [1]
-        edges = op.input(g, 2).data.astype(np.int64).tolist() + [[0, 0]]
+        block = [int(b) for b in op.input(g, 1).data.reshape(-1)] + [1]
+        edges = [(int(a), int(b)) for a, b in op.input(g, 2).data.astype(np.int64)] + [(0, 0)]
         space, batched = op.input(g, 0), op.output(g)
         if op.opcode == "BATCH_TO_SPACE_ND":
             space, batched = batched, space
-        return dict(block=block[:2], edges=edges[:2], space=as_4d(space.shape), batched=as_4d(batched.shape))
+        return Blocks((block[0], block[1]), (edges[0], edges[1]), as_4d(space.shape), as_4d(batched.shape))
 
     def run(self, g, op, xs):
-        p = op.params
-        (bh, bw), ((top, bottom), (left, right)) = p["block"], p["edges"]
-        n, h, w, c = p["space"]
-        _, bh_rows, bw_cols, _ = p["batched"]
+        p = op.prepared(Blocks)
+        (bh, bw), ((top, bottom), (left, right)) = p.block, p.edges
+        n, h, w, c = p.space
+        _, bh_rows, bw_cols, _ = p.batched
         if op.opcode == "SPACE_TO_BATCH_ND":
             padded = np.pad(xs[0].reshape(n, h, w, c), [(0, 0), (top, bottom), (left, right), (0, 0)],
                             constant_values=op.output(g).quant.zp)
@@ -80,14 +92,14 @@ class SpaceBatch(OpDef):
         return np.ascontiguousarray(out).reshape(op.output(g).shape)
 
     def lower(self, g, op):
-        p = op.params
-        n, h, w, c = p["space"]
+        p = op.prepared(Blocks)
+        n, h, w, c = p.space
         to_batch = op.opcode == "SPACE_TO_BATCH_ND"
         params = Struct("mcu_space_batch_params", "params", dict(
-            batch=n, space_h=h, space_w=w, batched_h=p["batched"][1], batched_w=p["batched"][2], depth=c,
-            block_h=p["block"][0], block_w=p["block"][1], top=p["edges"][0][0], left=p["edges"][1][0],
+            batch=n, space_h=h, space_w=w, batched_h=p.batched[1], batched_w=p.batched[2], depth=c,
+            block_h=p.block[0], block_w=p.block[1], top=p.edges[0][0], left=p.edges[1][0],
             to_batch=int(to_batch), fill=op.output(g).quant.zp))
-        note = f"block {p['block']}, {'paddings' if to_batch else 'crops'} {p['edges']}"
-        if to_batch and any(map(any, p["edges"])):
+        note = f"block {list(p.block)}, {'paddings' if to_batch else 'crops'} {[list(e) for e in p.edges]}"
+        if to_batch and any(map(any, p.edges)):
             note += "; pads with the zero point as TFLite (TFLM pads with uninitialised memory)"
         return Call("mcu_space_batch_s8", (params, reads(op), writes(op)), note=note)

@@ -6,8 +6,15 @@ of one pixel trade places, values copied as they are. Both are one strided copy:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
+
+
+@dataclass(frozen=True)
+class Block:
+    size: int
 
 
 @register("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")
@@ -38,12 +45,12 @@ class SpaceDepth(OpDef):
         return problems
 
     def prepare(self, g, op):
-        return dict(block=op.attrs["block_size"])
+        return Block(op.attrs["block_size"])
 
     def _blocks(self, g, op):
         """(N, H, W, C) of the side with the small picture, and the block size."""
         side = op.output(g) if op.opcode == "SPACE_TO_DEPTH" else op.input(g, 0)
-        b = op.params["block"]
+        b = op.prepared(Block).size
         n, h, w, c = side.shape
         return n, h, w, c // (b * b), b
 

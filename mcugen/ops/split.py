@@ -2,6 +2,8 @@
 they are (TFLM's kernels copy raw bytes). UNPACK cuts into slices of one and drops the axis."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Const, Slice, Struct, reads
@@ -18,6 +20,12 @@ def _axis(g, op) -> int | None:
         return op.attrs.get("axis", 0)
     values = const_ints(op.input(g, 0 if op.opcode == "SPLIT" else 2))
     return values[0] if values else None
+
+
+@dataclass(frozen=True)
+class SplitData:
+    axis: int
+    sizes: tuple[int, ...]  # each output's extent along the axis
 
 
 @register("SPLIT", "SPLIT_V", "UNPACK")
@@ -58,20 +66,20 @@ class Split(OpDef):
     def prepare(self, g, op):
         axis = require_axis(_axis(g, op), len(op.input(g, _DATA_INPUT[op.opcode]).shape))
         sizes = [op.output(g, k).shape[axis] if op.opcode != "UNPACK" else 1 for k in range(len(op.outputs))]
-        return dict(axis=axis, sizes=sizes)
+        return SplitData(axis, tuple(sizes))
 
     def run(self, g, op, xs):
-        p = op.params
-        parts = np.split(xs[_DATA_INPUT[op.opcode]], np.cumsum(p["sizes"])[:-1], axis=p["axis"])
+        p = op.prepared(SplitData)
+        parts = np.split(xs[_DATA_INPUT[op.opcode]], np.cumsum(p.sizes)[:-1], axis=p.axis)
         return [part.reshape(op.output(g, k).shape) for k, part in enumerate(parts)]
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(SplitData)
         shape = op.input(g, _DATA_INPUT[op.opcode]).shape
-        inner = int(np.prod(shape[p["axis"] + 1:])) * op.input(g, _DATA_INPUT[op.opcode]).itemsize
+        inner = int(np.prod(shape[p.axis + 1:])) * op.input(g, _DATA_INPUT[op.opcode]).itemsize
         split = Struct("mcu_concat_params", "params", dict(
-            outer=int(np.prod(shape[:p["axis"]])), count=len(p["sizes"]),
-            inner=Const("inner", np.array([n * inner for n in p["sizes"]], dtype=np.int32))))
+            outer=int(np.prod(shape[:p.axis])), count=len(p.sizes),
+            inner=Const("inner", np.array([n * inner for n in p.sizes], dtype=np.int32))))
         return Call("mcu_split", (split, reads(op, _DATA_INPUT[op.opcode]),
                                      Slice(tuple(op.outputs), writable=True, as_array=True)),
-                    note=f"axis {p['axis']} into {p['sizes']}")
+                    note=f"axis {p.axis} into {list(p.sizes)}")

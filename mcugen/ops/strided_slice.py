@@ -1,8 +1,11 @@
 """STRIDED_SLICE, int8 or int16, with constant begin/end/strides (TF's StartForAxis/StopForAxis rules)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import const_ints, require_const
@@ -27,6 +30,22 @@ def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink):
     return list(range(start, stop, stride))
 
 
+@dataclass(frozen=True)
+class Indices:
+    per_axis: tuple[list[int], ...]  # the input indices each axis keeps, in order
+
+
+def _indices(g: Graph, op: Op) -> Indices:
+    begin, end, strides = (const_ints(op.input(g, i)) for i in (1, 2, 3))
+    a = op.attrs
+    indices = []
+    for axis, dim in enumerate(op.input(g, 0).shape):
+        bit = 1 << axis
+        indices.append(axis_indices(begin[axis], end[axis], strides[axis], dim, a.get("begin_mask", 0) & bit,
+                                    a.get("end_mask", 0) & bit, a.get("shrink_axis_mask", 0) & bit))
+    return Indices(tuple(indices))
+
+
 @register("STRIDED_SLICE")
 class StridedSlice(OpDef):
     arity = ((4, 4), (1, 1))
@@ -49,7 +68,7 @@ class StridedSlice(OpDef):
         if op.attrs.get("offset", False):
             raise ValueError("the offset option is set (TFLM ignores it; the model means another slice)")
         shrink = op.attrs.get("shrink_axis_mask", 0)
-        indices = self.prepare(g, op)["indices"]
+        indices = _indices(g, op).per_axis
         return tuple(len(i) for k, i in enumerate(indices) if not shrink & (1 << k))
 
     def check(self, g, op):
@@ -59,24 +78,15 @@ class StridedSlice(OpDef):
         return problems
 
     def prepare(self, g, op):
-        x = op.input(g, 0)
-        begin, end, strides = (const_ints(op.input(g, i)) for i in (1, 2, 3))
-        a = op.attrs
-        indices = []
-        for axis, dim in enumerate(x.shape):
-            bit = 1 << axis
-            indices.append(axis_indices(begin[axis], end[axis], strides[axis], dim,
-                                        a.get("begin_mask", 0) & bit, a.get("end_mask", 0) & bit,
-                                        a.get("shrink_axis_mask", 0) & bit))
-        return dict(indices=indices)
+        return _indices(g, op)
 
     def run(self, g, op, xs):
-        out = xs[0][np.ix_(*op.params["indices"])]
+        out = xs[0][np.ix_(*op.prepared(Indices).per_axis)]
         return out.reshape(op.output(g).shape)
 
     def lower(self, g, op):
         stride = strides_of(op.input(g, 0).shape)
-        idx = op.params["indices"]
+        idx = op.prepared(Indices).per_axis
         shape = [len(i) for i in idx]
         step = [(i[1] - i[0]) * s if len(i) > 1 else s for i, s in zip(idx, stride)]
         offset = sum(i[0] * s for i, s in zip(idx, stride) if i)

@@ -14,13 +14,27 @@ TFLM's Prepare.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import OpDef, register
-from mcugen.requant import quantize_multiplier, requantize, wrap_int32
+from mcugen.ops._quant import Multiplier
+from mcugen.requant import requantize, wrap_int32
 
 STATE = 4
+
+
+@dataclass(frozen=True)
+class SvdfData:
+    rank: int
+    memory: int
+    feature: Multiplier  # input x feature weights -> state
+    time: Multiplier  # state x time weights -> output
+    input_zp: int
+    state_zp: int
+    output_zp: int
 
 
 @register("SVDF")
@@ -63,41 +77,39 @@ class Svdf(OpDef):
         x, wf, wt, b, s = (op.input(g, k) for k in range(5))
         y = op.output(g)
         f32 = np.float32
-        feature = quantize_multiplier(float(f32(x.quant.s) * f32(wf.quant.s) / f32(s.quant.s)))
-        time = quantize_multiplier(float(f32(s.quant.s) * f32(wt.quant.s) / f32(y.quant.s)))
-        return dict(rank=op.attrs["rank"], memory=wt.shape[1], feature=feature, time=time,
-                    input_zp=x.quant.zp, state_zp=s.quant.zp, output_zp=y.quant.zp)
+        return SvdfData(op.attrs["rank"], wt.shape[1], Multiplier.of(float(f32(x.quant.s) * f32(wf.quant.s) / f32(s.quant.s))),
+                        Multiplier.of(float(f32(s.quant.s) * f32(wt.quant.s) / f32(y.quant.s))),
+                        x.quant.zp, s.quant.zp, y.quant.zp)
 
     def macs(self, g, op):
         x, wf, wt = (op.input(g, k) for k in range(3))
         return x.shape[0] * wf.shape[0] * (wf.shape[1] + wt.shape[1])
 
     def run_state(self, g, op, xs, state):
-        p = op.params
+        p = op.prepared(SvdfData)
         x, wf, wt, b = (np.asarray(a, np.int64) for a in xs[:4])
         k = op.attrs["state"][STATE]
-        batch, filters, memory = x.shape[0], wf.shape[0], p["memory"]
+        batch, filters, memory = x.shape[0], wf.shape[0], p.memory
         info = np.iinfo(state[k].dtype)
         shifted = np.roll(state[k].reshape(-1), -1).reshape(batch, filters, memory).astype(np.int64)
-        newest = wrap_int32(requantize(wrap_int32((x - p["input_zp"]) @ wf.T), *p["feature"]))
-        shifted[:, :, -1] = np.clip(newest, info.min, info.max) + p["state_zp"]
+        newest = wrap_int32(requantize(wrap_int32((x - p.input_zp) @ wf.T), p.feature.multiplier, p.feature.shift))
+        shifted[:, :, -1] = np.clip(newest, info.min, info.max) + p.state_zp
         state[k] = shifted.astype(state[k].dtype).reshape(state[k].shape)  # narrowing wraps, as C stores
         stored = state[k].reshape(batch, filters, memory).astype(np.int64)
-        per_filter = wrap_int32(((stored - p["state_zp"]) * wt).sum(axis=2))
-        units = wrap_int32(per_filter.reshape(batch, -1, p["rank"]).sum(axis=2) + b)
-        out = requantize(units, *p["time"]) + p["output_zp"]
+        per_filter = wrap_int32(((stored - p.state_zp) * wt).sum(axis=2))
+        units = wrap_int32(per_filter.reshape(batch, -1, p.rank).sum(axis=2) + b)
+        out = requantize(units, p.time.multiplier, p.time.shift) + p.output_zp
         return np.clip(out, -128, 127).astype(np.int8)
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(SvdfData)
         x, wf, wt, b = (op.input(g, k) for k in range(4))
         state_type = op.input(g, STATE).dtype
         params = Struct("mcu_svdf_params", "params", dict(
-            batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p["memory"], rank=p["rank"],
-            state_bits=np.iinfo(state_type).bits, input_offset=-p["input_zp"], state_zero_point=p["state_zp"], output_offset=p["output_zp"],
-            feature=dict(multiplier=p["feature"][0], shift=p["feature"][1]),
-            time=dict(multiplier=p["time"][0], shift=p["time"][1])))
+            batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p.memory, rank=p.rank,
+            state_bits=np.iinfo(state_type).bits, input_offset=-p.input_zp, state_zero_point=p.state_zp,
+            output_offset=p.output_zp, feature=p.feature.fields(), time=p.time.fields()))
         return Call("mcu_svdf_s8", (params, reads(op), Const("weights_feature", wf.data), Const("weights_time", wt.data),
                              Const("bias", b.data.astype(np.int32)), State(op.attrs["state"][STATE], writable=True),
                              writes(op)),
-                    note=f"rank {p['rank']}, memory {p['memory']}, {state_type} state")
+                    note=f"rank {p.rank}, memory {p.memory}, {state_type} state")

@@ -1,11 +1,18 @@
 """TILE with constant multiples (neither oracle has an int8 kernel: numpy's np.tile is the definition)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import const_ints, require_const, require_same_quant
+
+
+@dataclass(frozen=True)
+class Multiples:
+    multiples: tuple[int, ...]
 
 
 @register("TILE")
@@ -26,20 +33,20 @@ class Tile(OpDef):
         return require_same_quant(g, op) + require_const(g, op, {1: "the multiples"})
 
     def prepare(self, g, op):
-        return dict(multiples=const_ints(op.input(g, 1)))
+        return Multiples(tuple(const_ints(op.input(g, 1))))
 
     def run(self, g, op, xs):
-        return np.tile(xs[0], op.params["multiples"])
+        return np.tile(xs[0], op.prepared(Multiples).multiples)
 
     def lower(self, g, op):
         # Output axis k of size reps * n splits into (reps, n): the input repeats along the first.
         x_shape, y_shape = op.input(g, 0).shape, op.output(g).shape
         in_stride, out_stride = strides_of(x_shape), strides_of(y_shape)
         shape, si, so = [], [], []
-        for n, reps, s_in, s_out in zip(x_shape, op.params["multiples"], in_stride, out_stride):
+        for n, reps, s_in, s_out in zip(x_shape, op.prepared(Multiples).multiples, in_stride, out_stride):
             shape += [reps, n]
             si += [0, s_in]
             so += [n * s_out, s_out]
         params = Struct("mcu_copy_params", "params", copy(shape, si, so))
         return Call("mcu_copy_strided", (params, reads(op), writes(op)),
-                    note=f"multiples {op.params['multiples']}")
+                    note=f"multiples {list(op.prepared(Multiples).multiples)}")

@@ -1,11 +1,18 @@
 """TRANSPOSE with a constant permutation, int8 or int16 values copied as they are."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, register
 from mcugen.ops._quant import const_ints, require_const
+
+
+@dataclass(frozen=True)
+class Permutation:
+    perm: tuple[int, ...]
 
 
 @register("TRANSPOSE")
@@ -27,13 +34,13 @@ class Transpose(OpDef):
         return require_const(g, op, {1: "the permutation"})
 
     def prepare(self, g, op):
-        return dict(perm=const_ints(op.input(g, 1)))
+        return Permutation(tuple(const_ints(op.input(g, 1))))
 
     def run(self, g, op, xs):
-        return np.transpose(xs[0], op.params["perm"])
+        return np.transpose(xs[0], op.prepared(Permutation).perm)
 
     def lower(self, g, op):
-        perm, shape = op.params["perm"], op.input(g, 0).shape
+        perm, shape = list(op.prepared(Permutation).perm), op.input(g, 0).shape
         out_shape = [shape[k] for k in perm]
         in_stride = [strides_of(shape)[k] for k in perm]
         params = Struct("mcu_copy_params", "params", copy(out_shape, in_stride, strides_of(out_shape),

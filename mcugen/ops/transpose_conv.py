@@ -11,16 +11,25 @@ on it: the same sums (int32 addition wraps alike in any order) and no scratch.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from mcugen.lowering import Call, Const, Struct, activation, dims, per_channel, reads, tile, writes
+from mcugen.lowering import Call, Const, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, register
-from mcugen.ops._int16 import bias64, wide_output
-from mcugen.ops._quant import (channel_multipliers, fused_range, problems_fused_activation, require_bias_length,
-                               weight_problems)
-from mcugen.ops._window import MAX_SPAN, out_size, pad_before
+from mcugen.ops._int16 import Wide
+from mcugen.ops._quant import Rescale, problems_fused_activation, require_bias_length, weight_problems
+from mcugen.ops._window import MAX_SPAN, Pair, out_size, pad_before
 
 SHAPE, FILTER, INPUT, BIAS = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class TransposeConvData:
+    stride: Pair
+    pad: Pair
+    quant: Rescale
+    wide: Wide  # both kernels' accumulator: int32 for int8, int64 for 16x8; the bias as int64
 
 
 @register("TRANSPOSE_CONV")
@@ -57,30 +66,27 @@ class TransposeConv(OpDef):
 
     def prepare(self, g, op):
         x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
-        mult, shift = channel_multipliers(x, w, y, w.shape[0])
-        act_min, act_max = fused_range(g, op)
         stride = (op.attrs.get("stride_h", 1), op.attrs.get("stride_w", 1))
         padding = op.attrs.get("padding", "SAME")
-        pad = tuple(pad_before(y.shape[1 + k], w.shape[1 + k], stride[k], 1,
-                               out_size(padding, y.shape[1 + k], w.shape[1 + k], stride[k])) for k in range(2))
+        pad_h, pad_w = (pad_before(y.shape[1 + k], w.shape[1 + k], stride[k], 1,
+                                   out_size(padding, y.shape[1 + k], w.shape[1 + k], stride[k])) for k in range(2))
         wide = x.dtype == "int16"
-        return dict(multiplier=mult, shift=shift, act_min=act_min, act_max=act_max, stride=stride, pad=pad,
-                    input_zp=0 if wide else x.quant.zp, output_zp=0 if wide else y.quant.zp,
-                    accumulator=64 if wide else 32, golden_bias=bias64(op.input(g, BIAS), w.shape[0]))
+        return TransposeConvData(stride, (pad_h, pad_w), Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide),
+                                 Wide.of(g, op, BIAS, w.shape[0], bits=64 if wide else 32))
 
     def run(self, g, op, xs):
-        p, w, y = op.params, xs[FILTER].astype(np.float64), op.output(g)
-        x = xs[INPUT].astype(np.float64) - p["input_zp"]
+        p, w, y = op.prepared(TransposeConvData), xs[FILTER].astype(np.float64), op.output(g)
+        x = xs[INPUT].astype(np.float64) - p.quant.input_zp
         n, h, wd, _ = x.shape
         cout, kh, kw, _ = w.shape
-        (sh, sw), (ph, pw), (oh, ow) = p["stride"], p["pad"], y.shape[1:3]
+        (sh, sw), (ph, pw), (oh, ow) = p.stride, p.pad, y.shape[1:3]
         canvas = np.zeros((n, max((h - 1) * sh + kh, ph + oh), max((wd - 1) * sw + kw, pw + ow), cout))
         for fy in range(kh):
             for fx in range(kw):
                 # float64 is exact: every sum is an integer far below 2^53
                 canvas[:, fy:fy + (h - 1) * sh + 1:sh, fx:fx + (wd - 1) * sw + 1:sw] += x @ w[:, fy, fx, :].T
         acc = canvas[:, ph:ph + oh, pw:pw + ow].astype(np.int64)
-        out = wide_output(acc, p)
+        out = p.wide.output(acc, p.quant)
         return out if y.dtype == "int16" else out.astype(np.int8)
 
     def macs(self, g, op):
@@ -88,14 +94,14 @@ class TransposeConv(OpDef):
         return int(np.prod(x.shape)) * int(np.prod(w.shape[:3]))
 
     def lower(self, g, op):
-        p = op.params
+        p = op.prepared(TransposeConvData)
         x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
         conv = Struct("mcu_conv_params", "params", dict(
-            input_offset=-p["input_zp"], output_offset=p["output_zp"], stride=tile(p["stride"]),
-            padding=tile(p["pad"]), dilation=tile((1, 1)), activation=activation(p)))
+            input_offset=-p.quant.input_zp, output_offset=p.quant.output_zp, stride=tile(p.stride),
+            padding=tile(p.pad), dilation=tile((1, 1)), activation=p.quant.activation()))
         return Call("mcu_transpose_conv", (
-            conv, per_channel(p), int(np.iinfo(x.dtype).bits), p["accumulator"], dims("input_dims", x.shape),
-            reads(op, INPUT), dims("filter_dims", w.shape), Const("filter", w.data), Const("bias", p["golden_bias"]),
+            conv, p.quant.per_channel(), int(np.iinfo(x.dtype).bits), p.wide.bits, dims("input_dims", x.shape),
+            reads(op, INPUT), dims("filter_dims", w.shape), Const("filter", w.data), Const("bias", p.wide.bias),
             dims("output_dims", y.shape), writes(op)),
-            note=f"stride {p['stride'][0]}x{p['stride'][1]}, pad {p['pad'][0]},{p['pad'][1]}, "
+            note=f"stride {p.stride[0]}x{p.stride[1]}, pad {p.pad[0]},{p.pad[1]}, "
                  f"{op.attrs.get('padding', 'SAME')}")

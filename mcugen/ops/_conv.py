@@ -1,0 +1,173 @@
+"""What CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED share: their prepared data, their kernels'
+parameter structs, the conv calls a depthwise layer on one channel also makes, and the strips a
+conv runs in inside its consumer's call (passes/fuse_strips.py)."""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mcugen.epilogue import OutputStage, input_zero_point_in_bias
+from mcugen.ir import Graph, Op
+from mcugen.lowering import Call, Const, Scratch, Slice, Struct, dims, layer_name, reads, tile, writes
+from mcugen.ops._int16 import Wide
+from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias
+from mcugen.ops._window import Taps, Window
+from mcugen.runtime import c_define
+
+
+@dataclass(frozen=True)
+class Golden:
+    """Host-only, made once: the golden model's matmul operand (float64, exact for these sums),
+    which input pixels each output's taps read (None for FULLY_CONNECTED), and for int8 layers the
+    epilogue with the input zero point folded into the bias (16x8 layers use Wide.output)."""
+
+    weights: np.ndarray
+    taps: Taps | None
+    output: OutputStage | None
+
+    @classmethod
+    def of(cls, g: Graph, op: Op, weights: np.ndarray, taps: Taps | None, q: Rescale, wide: Wide | None,
+           channels: int, epilogue_weights: np.ndarray | None = None) -> "Golden":
+        """epilogue_weights: the weights as OutputStage sums them per channel, where not `weights`."""
+        if wide is not None:
+            return cls(weights, taps, None)
+        summed = weights if epilogue_weights is None else epilogue_weights
+        bias = input_zero_point_in_bias(float_bias(op.input(g, 2), channels), summed, q.input_zp)
+        return cls(weights, taps, OutputStage(q.multiplier, q.shift, q.output_zp, q.act_min, q.act_max, summed, bias))
+
+
+@dataclass(frozen=True)
+class ConvData:
+    """CONV_2D's (and, with DepthwiseData, DEPTHWISE_CONV_2D's) prepared data."""
+
+    window: Window
+    quant: Rescale
+    wide: Wide | None  # 16x8 layers: the accumulator and the int64 bias; None for int8
+    golden: Golden = field(compare=False, repr=False)
+
+    def output(self, acc: np.ndarray) -> np.ndarray:
+        """The golden epilogue of exact sums acc (channel last)."""
+        if self.wide is not None:
+            return self.wide.output(acc, self.quant)
+        assert self.golden.output is not None
+        return self.golden.output(acc)
+
+
+@dataclass(frozen=True)
+class FullyConnectedData:
+    quant: Rescale
+    filter_zp: int
+    wide: Wide | None
+    golden: Golden = field(compare=False, repr=False)
+
+
+def wide_problems(g: Graph, op: Op) -> list[str]:
+    """What TFLM's conv kernels refuse in the activations' and bias's types."""
+    x, b = op.input(g, 0), op.input(g, 2)
+    if b is not None and b.dtype == "int64" and x.dtype == "int8":
+        return ["int64 bias with int8 activations: TFLM's int8 kernel reads int32 there"]
+    if b is not None and b.is_const and b.dtype == "int64" and np.abs(b.data.astype(np.float64)).max(initial=0) >= 2.0 ** 47:
+        return ["an int64 bias of 2^47 or more: TFLM's 16x8 kernels assume accumulators below that"]
+    return []
+
+
+CONV_BLOCK = c_define("MCU_CONV_BLOCK")
+
+
+def conv_scratch_bytes(taps: int) -> int:
+    """The optimized kernel's scratch: CONV_BLOCK widened patches of K4 int16, and one K4-byte patch."""
+    k4 = (taps + 3) // 4 * 4
+    return CONV_BLOCK * k4 * 2 + k4
+
+
+def conv_params(window: Window, q: Rescale) -> Struct:
+    return Struct("mcu_conv_params", "params", dict(
+        input_offset=-q.input_zp, output_offset=q.output_zp, stride=tile(window.stride),
+        padding=tile(window.pad), dilation=tile(window.dilation), activation=q.activation()))
+
+
+def conv_call(g: Graph, op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+              bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call:
+    """The reference CONV_2D call for filter [OC, KH, KW, IC] and p's geometry and quantization."""
+    shapes = (dims("input_dims", x_shape), reads(op), dims("filter_dims", filter_data.shape))
+    if p.wide is not None:
+        return Call("mcu_conv2d_s16", (conv_params(p.window, p.quant), p.quant.per_channel(), p.wide.bits, *shapes,
+                                       Const("filter", filter_data), Const("bias", p.wide.bias),
+                                       dims("output_dims", y_shape), writes(op)),
+                    note=note + f", int16 activations, int{p.wide.bits} accumulator")
+    return Call("mcu_conv2d_s8", (conv_params(p.window, p.quant), p.quant.per_channel(), *shapes,
+                                  Const("filter", filter_data), Const("bias", bias) if bias is not None else None,
+                                  dims("output_dims", y_shape), writes(op)), note=note)
+
+
+def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
+                 y_shape: tuple[int, ...], note: str) -> Call:
+    """The same int8 CONV_2D on mcu_conv2d_s8_x6 (DSP): a channel table, scratch, and the filter with
+    3 spare bytes (it reads rows a word at a time)."""
+    taps = int(np.prod(filter_data.shape[1:]))
+    spare = np.concatenate([filter_data.reshape(-1), np.zeros(3, dtype=filter_data.dtype)])
+    return Call("mcu_conv2d_s8_x6", (
+        conv_params(p.window, p.quant), channel_table(p.quant, bias, taps), dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), Const("filter", spare),
+        Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op),
+        Scratch(conv_scratch_bytes(taps))),
+        note=note + ", six positions at a time",
+        in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
+
+
+def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
+                  y_shape: tuple[int, ...], note: str) -> Call:
+    """The same int8 CONV_2D on mcu_conv2d_s8_mve (Helium): the input offset folded into the bias, and
+    scratch for one patch."""
+    folded = folded_bias(filter_data, bias, p.quant.input_zp)
+    return Call("mcu_conv2d_s8_mve", (
+        conv_params(p.window, p.quant), p.quant.per_channel(), dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), Const("filter", filter_data), Const("bias_folded", folded),
+        dims("output_dims", y_shape), writes(op), Scratch(int(np.prod(filter_data.shape[1:])), "int8_t")),
+        note=note + ", Helium: each patch gathered, then 16 products per instruction, input offset folded into "
+        "the bias")
+
+
+def fc_params(q: Rescale, filter_zp: int) -> Struct:
+    """FULLY_CONNECTED's parameters (a pointwise conv runs on its kernels too)."""
+    return Struct("mcu_fc_params", "params", dict(
+        input_offset=-q.input_zp, filter_offset=-filter_zp, output_offset=q.output_zp, activation=q.activation()))
+
+
+def pointwise_in_place(window: Window, filter_shape: tuple[int, ...]) -> bool:
+    """The optimized kernel widens a block's patches into scratch before writing the block's outputs;
+    for a 1x1 kernel without padding, output position q's bytes end where input position q's end
+    (or before, when out_c <= in_c), and input position q is at or after q: nothing unread is overwritten."""
+    out_c, kh, kw, in_c = filter_shape
+    return (kh, kw) == (1, 1) and tuple(window.pad) == (0, 0) and out_c <= in_c
+
+
+@dataclass(frozen=True)
+class Strips:
+    """A CONV_2D on mcu_conv2d_s8_x6 run a strip of rows at a time inside its consumer's call
+    (passes/fuse_strips.py): the arguments of mcu_conv2d_rows_s8_x6 before its rows, and the tile."""
+
+    args: tuple[object, ...]  # the conv's call arguments but its output and scratch, constants named after the conv
+    rows: int  # output rows per strip: the fewest whose positions fill whole blocks of CONV_BLOCK
+    tile_bytes: int  # one strip of output
+    scratch: Scratch  # the conv kernel's own
+    kernels: tuple[str, ...] = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_s8_x6")
+
+
+def strips_of(g: Graph, conv_op: Op) -> Strips | None:
+    """How conv_op runs in strips, or None when it can't: only the DSP conv of one image does."""
+    call = conv_op.call
+    y = conv_op.output(g)
+    if call is None or call.kernel != "mcu_conv2d_s8_x6" or len(y.shape) != 4 or y.shape[0] != 1:
+        return None
+    *args, _, scratch = call.args
+    assert isinstance(scratch, Scratch)
+    renamed = tuple(dataclasses.replace(a, layer=layer_name(g, conv_op)) if isinstance(a, (Const, Struct)) else a
+                    for a in args)
+    assert not any(isinstance(a, Slice) and a.writable for a in renamed)
+    _, out_h, out_w, out_c = y.shape
+    rows = min(CONV_BLOCK // math.gcd(out_w, CONV_BLOCK), out_h)
+    return Strips(renamed, rows, rows * out_w * out_c, scratch)
