@@ -172,7 +172,7 @@ def _title(g: Graph, op: Op) -> str:
 
 
 def _detail(g: Graph, op: Op, slice_name) -> list[str]:
-    acts = [op.input(g, i) for i in range(len(op.inputs))]
+    acts = [op.optional_input(g, i) for i in range(len(op.inputs))]
     acts = [t for t in acts if t is not None and not t.is_const]
     made = "".join(f" -> {_shape(g.tensors[y])} {_quant(g.tensors[y])}" for y in op.outputs[:1])
     lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + made]

@@ -59,6 +59,20 @@ class Tensor:
         return self.data is not None
 
     @property
+    def values(self) -> np.ndarray:
+        """A constant's data (ops read their parameters once check_support knows them constant)."""
+        if self.data is None:
+            raise LookupError(f"tensor '{self.name}' is not a constant")
+        return self.data
+
+    @property
+    def q(self) -> Quant:
+        """Its quantization, which every op reading a scale has (check_support refuses one without)."""
+        if self.quant is None:
+            raise LookupError(f"tensor '{self.name}' has no quantization")
+        return self.quant
+
+    @property
     def itemsize(self) -> int:
         return np.dtype(self.dtype).itemsize
 
@@ -90,10 +104,18 @@ class Op:
             raise TypeError(f"{self.opcode} holds {type(self.params).__name__}, not {kind.__name__}")
         return self.params
 
-    def input(self, graph: "Graph", i: int) -> Tensor | None:
+    def optional_input(self, graph: "Graph", i: int) -> Tensor | None:
+        """Input i, or None where the file omits it (-1: a bias, LSTM peepholes) or lists fewer."""
         if i >= len(self.inputs) or self.inputs[i] < 0:
             return None
         return graph.tensors[self.inputs[i]]
+
+    def input(self, graph: "Graph", i: int) -> Tensor:
+        """Input i, one the op's kernel requires (validate_model has refused files that omit it)."""
+        t = self.optional_input(graph, i)
+        if t is None:
+            raise LookupError(f"{self.opcode} at index {self.origin} has no input {i}")
+        return t
 
     def output(self, graph: "Graph", i: int = 0) -> Tensor:
         return graph.tensors[self.outputs[i]]

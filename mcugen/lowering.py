@@ -6,6 +6,7 @@ know which op it is looking at.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,7 +35,7 @@ class Struct:
 
     ctype: str
     name: str
-    fields: dict  # values: int, list of ints, str (an enumerator of mcu_nn.h), Const, or a nested dict
+    fields: dict[str, object]  # values: int, list of ints, str (an enumerator of mcu_nn.h), Const, or a nested dict
     layer: str = ""  # as Const.layer
 
 
@@ -67,7 +68,7 @@ class Scratch:
 @dataclass(frozen=True)
 class Call:
     kernel: str  # C function, one per file: runtime_c/src/<kernel>.c (and/or runtime_c/dsp/<kernel>.c)
-    args: tuple  # Const, Struct, Slice, int, or None (NULL)
+    args: tuple[object, ...]  # Const, Struct, Slice, int, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
     in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
@@ -95,13 +96,13 @@ def writes(op: Op) -> Slice:
     return Slice((op.outputs[0],), writable=True)
 
 
-def dims(name: str, shape) -> Struct:
+def dims(name: str, shape: Sequence[int]) -> Struct:
     """mcu_dims of a 4-D NHWC shape."""
     n, h, w, c = shape
     return Struct("mcu_dims", name, dict(n=int(n), h=int(h), w=int(w), c=int(c)))
 
 
-def tile(pair) -> dict:
+def tile(pair: Sequence[int]) -> dict[str, int]:
     return dict(h=int(pair[0]), w=int(pair[1]))
 
 
@@ -110,7 +111,7 @@ def activation(low: int, high: int) -> dict[str, int]:
     return dict(min=int(low), max=int(high))
 
 
-def strides_of(shape) -> list[int]:
+def strides_of(shape: Sequence[int]) -> list[int]:
     """Row-major element strides of a contiguous tensor."""
     out, step = [], 1
     for d in reversed(shape):
@@ -119,7 +120,7 @@ def strides_of(shape) -> list[int]:
     return out[::-1]
 
 
-def merge_axes(shape, *strides):
+def merge_axes(shape: Sequence[int], *strides: Sequence[int]) -> tuple[list[int], list[list[int]]]:
     """Drop size-1 axes and fuse neighbours that are contiguous in every stride set.
 
     Keeps the generic N-D kernels within MAX_DIMS and makes their inner loops long.
@@ -139,7 +140,7 @@ def merge_axes(shape, *strides):
     return [n for n, _ in merged], [[st[k] for _, st in merged] for k in range(len(strides))]
 
 
-def padded(values, fill: int = 0) -> list[int]:
+def padded(values: Sequence[int], fill: int = 0) -> list[int]:
     values = [int(v) for v in values]
     return values + [fill] * (MAX_DIMS - len(values))
 
@@ -149,12 +150,12 @@ def layer_name(g: Graph, op: Op) -> str:
     return f"{op.opcode.lower()}_{op.origin}"
 
 
-def broadcast(shape1, shape2, out_shape, dtype: str = "int8") -> Struct:
+def broadcast(shape1: Sequence[int], shape2: Sequence[int], out_shape: Sequence[int], dtype: str = "int8") -> Struct:
     """mcu_broadcast for numpy-style broadcasting of two inputs onto a contiguous output, all three
     of one integer dtype."""
     rank = len(out_shape)
 
-    def strides(shape):
+    def strides(shape: Sequence[int]) -> list[int]:
         shape = (1,) * (rank - len(shape)) + tuple(shape)
         return [0 if n == 1 else s for n, s in zip(shape, strides_of(shape))]
 
@@ -164,7 +165,8 @@ def broadcast(shape1, shape2, out_shape, dtype: str = "int8") -> Struct:
         bits=int(np.iinfo(dtype).bits)))
 
 
-def copy(shape, in_stride, out_stride, in_offset: int = 0, out_offset: int = 0, itemsize: int = 1) -> dict:
+def copy(shape: Sequence[int], in_stride: Sequence[int], out_stride: Sequence[int], in_offset: int = 0,
+         out_offset: int = 0, itemsize: int = 1) -> dict[str, object]:
     """Fields of mcu_copy_params (which counts bytes), axes merged; shape, strides and offsets count
     elements of `itemsize` bytes, each copied as one more axis of that many bytes."""
     if itemsize > 1:

@@ -9,6 +9,7 @@ that every entry is TFLM's.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 import ctypes.util
 
 import numpy as np
@@ -30,7 +31,8 @@ def _round(x: np.float32) -> np.float32:
     return f32(round_half_away(float(x)))
 
 
-def populate(input_scale: float, input_zp: int, output_scale: float, output_zp: int, transform) -> np.ndarray:
+def populate(input_scale: float | np.floating, input_zp: int, output_scale: float | np.floating, output_zp: int,
+             transform: Callable[[np.float32], np.float32]) -> np.ndarray:
     """LUTPopulateInt16<float>: 513 int16 entries."""
     input_min = f32(input_scale) * f32(-32768 - input_zp)
     input_max = f32(input_scale) * f32(32767 - input_zp)

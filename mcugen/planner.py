@@ -16,6 +16,7 @@ a letter where a buffer is live.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 ALIGN = 4  # word alignment: the Cortex-M's natural access size
@@ -96,7 +97,7 @@ def _first_fit(buffers: list[Buffer], order: list[int]) -> list[int]:
     return offsets
 
 
-ORDERS = {
+ORDERS: dict[str, Callable[[Buffer], tuple[int, int]]] = {
     "largest first": lambda b: (-b.size, b.first),
     "largest size x lifetime": lambda b: (-b.size * (b.last - b.first + 1), -b.size),
     "longest lived": lambda b: (-(b.last - b.first), -b.size),
@@ -121,8 +122,8 @@ class ArenaPlan:
     """A Plan plus which buffer holds each activation tensor (aliases share one) and each kernel's scratch."""
 
     plan: Plan
-    buffer_of: dict  # tensor index -> index into plan.buffers
-    scratch_of: dict = field(default_factory=dict)  # op index -> index into plan.buffers
+    buffer_of: dict[int, int]  # tensor index -> index into plan.buffers
+    scratch_of: dict[int, int] = field(default_factory=dict)  # op index -> index into plan.buffers
 
     def offset(self, tensor: int) -> int:
         return self.plan.offsets[self.buffer_of[tensor]]

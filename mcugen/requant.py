@@ -28,11 +28,16 @@ Python ints: exact, and far cheaper than numpy calls when there is one value.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from mcugen.errors import McugenError
+
+# A Python int or an int64 array (the helpers keep whichever they are given); Any where the
+# answer's kind depends on several arguments
+I = TypeVar("I", int, np.ndarray)
+Ints = Any
 
 INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
@@ -63,37 +68,37 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     return q_fixed, shift
 
 
-def int64(x):
+def int64(x: Ints) -> Ints:
     """Python ints as they are; anything else as a numpy int64 array."""
     return x if isinstance(x, int) else np.asarray(x, dtype=np.int64)
 
 
-def where(condition, a, b):
+def where(condition: Ints, a: Ints, b: Ints) -> Ints:
     """np.where, or a plain choice when the condition is a Python bool."""
     if isinstance(condition, bool):
         return a if condition else b
     return np.where(condition, a, b)
 
 
-def wrap_int32(x):
+def wrap_int32(x: I) -> I:
     """What an int32 register holds after an overflowing C multiply or add."""
     return ((int64(x) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
 
 
-def trunc_div_pow2(x, bits: int):
+def trunc_div_pow2(x: I, bits: int) -> I:
     """C integer division by 2^bits (rounds toward zero)."""
     x = int64(x)
     return where(x >= 0, x >> bits, -((-x) >> bits))
 
 
-def srdhm(a, b):
+def srdhm(a: Ints, b: Ints) -> Ints:
     """gemmlowp SaturatingRoundingDoublingHighMul on int32 values (step 2' above); only
     -2^31 * -2^31 reaches 2^31, which saturates to 2^31 - 1."""
     h = (int64(a) * int64(b) + (1 << 30)) >> 31
     return h - (h > INT32_MAX)
 
 
-def rounding_divide_by_pot(x, exponent):
+def rounding_divide_by_pot(x: Ints, exponent: Ints) -> Ints:
     """gemmlowp RoundingDivideByPOT: x / 2^exponent, ties away from zero."""
     x = int64(x)
     mask = (1 << int64(exponent)) - 1
@@ -123,8 +128,8 @@ class Requant(NamedTuple):
     high: int
 
     @classmethod
-    def of(cls, multiplier, shift, zero_point: int = 0, low: int = -128, high: int = 127,
-           bias=None) -> "Requant":
+    def of(cls, multiplier: Ints, shift: Ints, zero_point: int = 0, low: int = -128, high: int = 127,
+           bias: Ints = None) -> "Requant":
         multiplier = np.asarray(multiplier, dtype=np.int64)
         shift = np.asarray(shift, dtype=np.int64)
         left, right = np.maximum(shift, 0), np.maximum(-shift, 0)
@@ -136,16 +141,16 @@ class Requant(NamedTuple):
                    rounding + (np.int64(zero_point) << right),
                    None if right.min(initial=1) > 0 else -(right > 0).astype(np.int64), low, high)
 
-    def spread(self, shape) -> "Requant":
+    def spread(self, shape: tuple[int, ...]) -> "Requant":
         """The same, with every per-channel array repeated to `shape`: numpy's inner loop over a
         short channel axis costs more than the arithmetic, so small layers run faster this way."""
-        def full(a):
+        def full(a: Ints) -> Ints:
             return a if a is None or np.ndim(a) == 0 else np.ascontiguousarray(np.broadcast_to(a, shape))
         return self._replace(multiplier=full(self.multiplier), left=full(self.left), nudge=full(self.nudge),
                              right=full(self.right), offset=full(self.offset), ties_down=full(self.ties_down))
 
 
-def requantize(acc, multiplier, shift=None):
+def requantize(acc: Ints, multiplier: "Ints | Requant", shift: Ints = None) -> np.ndarray:
     """TFLM MultiplyByQuantizedMultiplier: acc * m * 2^(shift - 31), rounded twice.
 
     Pass (multiplier, shift), or a Requant made once with Requant.of(multiplier,
@@ -171,7 +176,7 @@ def requantize(acc, multiplier, shift=None):
     return h
 
 
-def requantize_clamp(acc, rq: Requant, dtype=np.int8) -> np.ndarray:
+def requantize_clamp(acc: Ints, rq: Requant, dtype: Any = np.int8) -> np.ndarray:
     """requantize() with rq's zero point, clamped to [rq.low, rq.high], as dtype."""
     h = requantize(acc, rq)
     np.maximum(h, rq.low, out=h)
@@ -179,7 +184,7 @@ def requantize_clamp(acc, rq: Requant, dtype=np.int8) -> np.ndarray:
     return h.astype(dtype)
 
 
-def saturate_int8(x, low: int = -128, high: int = 127) -> np.ndarray:
+def saturate_int8(x: Ints, low: int = -128, high: int = 127) -> np.ndarray:
     """Clamp to [low, high] (an activation range within int8) and narrow to int8."""
     return np.minimum(np.maximum(x, low), high).astype(np.int8)
 

@@ -22,6 +22,10 @@ from dataclasses import dataclass
 from mcugen import ops
 from mcugen.boards import FEATURES  # each is a folder of runtime_c/
 from mcugen.ir import Graph, Op
+from mcugen.lowering import Call
+
+
+Lowering = Callable[[Graph, Op], Call | None]  # the layer's call, or None when it is not for this kernel
 
 
 @dataclass(frozen=True)
@@ -29,17 +33,17 @@ class Variant:
     opcode: str
     kernel: str  # the C function (and file, runtime_c/<needs>/<kernel>.c) the call is built around
     needs: str  # one of FEATURES
-    lower: Callable  # (Graph, Op) -> Call | None
+    lower: Lowering
 
 
 _VARIANTS: dict[str, list[Variant]] = {}
 
 
-def variant(*opcodes: str, kernel: str, needs: str):
+def variant(*opcodes: str, kernel: str, needs: str) -> Callable[[Lowering], Lowering]:
     if needs not in FEATURES:
         raise ValueError(f"variant {kernel} needs {needs!r}, not one of {FEATURES}")
 
-    def declare(lower):
+    def declare(lower: Lowering) -> Lowering:
         for opcode in opcodes:
             _VARIANTS.setdefault(opcode, []).append(Variant(opcode, kernel, needs, lower))
         return lower

@@ -30,10 +30,18 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 
 from mcugen.ir import Graph, Op
+from mcugen.lowering import Call
+
+Shape = tuple[int, ...]
+Shapes = Shape | list[Shape] | None  # one per output where a list; None: not checked
+Outputs = np.ndarray | list[np.ndarray]  # a list for ops with several outputs
+Arity = tuple[tuple[int, int], tuple[int, int]]
 
 _REGISTRY: dict[str, "OpDef"] = {}
 _loaded = False
@@ -57,11 +65,11 @@ class OpDef:
     # when every input is a constant (passes/fold_constants.py).
     foldable = False
     # (min, max) inputs and outputs, as TFLM's Prepare checks them; a dict maps opcode -> that
-    arity: tuple | dict = ((1, 1), (1, 1))
+    arity: Arity | dict[str, Arity] = ((1, 1), (1, 1))
     # Inputs that are parameters, not data (weights, biases, axes, shapes, paddings): input
     # position -> the dtypes TFLM's kernel reads there. Every other input, constant or not, is data
     # and must have one of input_types. A dict keyed by opcode holds that per opcode.
-    parameters: dict = {}
+    parameters: Mapping[int, tuple[str, ...]] | Mapping[str, Mapping[int, tuple[str, ...]]] = {}
     # inputs within the minimum count that may be omitted (-1): LSTM's peepholes, projection, ...
     optional_inputs: tuple[int, ...] = ()
     # the output has the first input's shape (elementwise ops)
@@ -72,17 +80,18 @@ class OpDef:
     # passes/resolve_variables.py makes each a Graph.variables entry, op.attrs["state"][position]
     state_inputs: tuple[int, ...] = ()
 
-    def counts(self, opcode: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    def counts(self, opcode: str) -> Arity:
         return self.arity[opcode] if isinstance(self.arity, dict) else self.arity
 
-    def parameter_types(self, opcode: str) -> dict[int, tuple[str, ...]]:
-        return self.parameters[opcode] if opcode in self.parameters else self.parameters
+    def parameter_types(self, opcode: str) -> Mapping[int, tuple[str, ...]]:
+        by_opcode: Any = self.parameters  # keyed by input position, or by opcode then position
+        types: Mapping[int, tuple[str, ...]] = by_opcode[opcode] if opcode in by_opcode else by_opcode
+        return types
 
-    def output_shape(self, g: Graph, op: Op) -> tuple | list[tuple] | None:
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         """The output's shape (a list: one per output) as TFLM computes or checks it; None when
         a parameter is not constant (check() names that); ValueError for a nonsensical value."""
-        x = op.input(g, 0)
-        return tuple(x.shape) if self.same_shape and x is not None else None
+        return tuple(op.input(g, 0).shape) if self.same_shape else None
 
     def check(self, g: Graph, op: Op) -> list[str]:
         return []
@@ -90,31 +99,35 @@ class OpDef:
     def prepare(self, g: Graph, op: Op) -> object:
         return None
 
-    def run(self, g: Graph, op: Op, xs: list) -> np.ndarray:
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
+        """xs: the inputs' values, None where the file omits an optional one."""
         raise NotImplementedError
 
-    def run_state(self, g: Graph, op: Op, xs: list, state: list) -> np.ndarray | list:
+    def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         raise NotImplementedError
 
     def macs(self, g: Graph, op: Op) -> int:
         return 0
 
-    def lower(self, g: Graph, op: Op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         raise NotImplementedError(f"{op.opcode} has no C lowering")
 
-    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int):
+    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         return None
 
     def fold(self, g: Graph, op: Op) -> list[np.ndarray] | None:
         if not self.foldable or any(t >= 0 and not g.tensors[t].is_const for t in op.inputs):
             return None
         op = dataclasses.replace(op, params=self.prepare(g, op))
-        ys = self.run(g, op, [g.tensors[t].data if t >= 0 else None for t in op.inputs])
+        ys = self.run(g, op, [g.tensors[t].data if t >= 0 else None for t in op.inputs])  # type: ignore[misc]
         return ys if isinstance(ys, list) else [ys]
 
 
-def register(*opcodes: str):
-    def decorate(cls):
+D = TypeVar("D", bound=type[OpDef])
+
+
+def register(*opcodes: str) -> Callable[[D], D]:
+    def decorate(cls: D) -> D:
         instance = cls()
         instance.opcodes = opcodes
         for opcode in opcodes:

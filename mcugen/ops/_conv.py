@@ -35,7 +35,7 @@ class Golden:
         if wide is not None:
             return cls(weights, taps, None)
         summed = weights if epilogue_weights is None else epilogue_weights
-        bias = input_zero_point_in_bias(float_bias(op.input(g, 2), channels), summed, q.input_zp)
+        bias = input_zero_point_in_bias(float_bias(op.optional_input(g, 2), channels), summed, q.input_zp)
         return cls(weights, taps, OutputStage(q.multiplier, q.shift, q.output_zp, q.act_min, q.act_max, summed, bias))
 
 
@@ -66,10 +66,10 @@ class FullyConnectedData:
 
 def wide_problems(g: Graph, op: Op) -> list[str]:
     """What TFLM's conv kernels refuse in the activations' and bias's types."""
-    x, b = op.input(g, 0), op.input(g, 2)
+    x, b = op.input(g, 0), op.optional_input(g, 2)
     if b is not None and b.dtype == "int64" and x.dtype == "int8":
         return ["int64 bias with int8 activations: TFLM's int8 kernel reads int32 there"]
-    if b is not None and b.is_const and b.dtype == "int64" and np.abs(b.data.astype(np.float64)).max(initial=0) >= 2.0 ** 47:
+    if b is not None and b.is_const and b.dtype == "int64" and np.abs(b.values.astype(np.float64)).max(initial=0) >= 2.0 ** 47:
         return ["an int64 bias of 2^47 or more: TFLM's 16x8 kernels assume accumulators below that"]
     return []
 

@@ -20,7 +20,7 @@ from mcugen.ops._quant import Rescale
 from mcugen.requant import requantize, wrap_int32
 
 
-def requantize64(acc, multiplier, shift) -> np.ndarray:
+def requantize64(acc: np.ndarray, multiplier: np.ndarray, shift: np.ndarray) -> np.ndarray:
     m = np.asarray(multiplier, np.int64)
     reduced = np.where(m < 0x7FFF0000, (m + (1 << 15)) >> 16, 0x7FFF)
     total = 15 - np.asarray(shift, np.int64)
@@ -38,7 +38,7 @@ class Wide:
     @classmethod
     def of(cls, g: Graph, op: Op, bias_input: int, channels: int, bits: int | None = None) -> "Wide":
         """bits: the bias's type, or the quantized_bias_type option without a bias (TFLM's rule)."""
-        b = op.input(g, bias_input)
+        b = op.optional_input(g, bias_input)
         if bits is None and b is not None:
             bits = 32 if b.dtype == "int32" else 64
         elif bits is None:
@@ -56,4 +56,4 @@ class Wide:
 
 
 def bias64(b: Tensor | None, channels: int) -> np.ndarray:
-    return b.data.astype(np.int64) if b is not None and b.data is not None else np.zeros(channels, np.int64)
+    return b.values.astype(np.int64) if b is not None and b.data is not None else np.zeros(channels, np.int64)

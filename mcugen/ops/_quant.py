@@ -4,13 +4,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import numpy as np
 
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Struct, activation, reads, writes
-from mcugen.ops import OpDef
+from mcugen.ops import OpDef, Outputs
 from mcugen.requant import activation_range, quantize_multiplier
 from mcugen.runtime import c_define
 
@@ -48,10 +49,10 @@ class Rescale:
     def of(cls, g: Graph, op: Op, x: Tensor, w: Tensor, y: Tensor, channels: int,
            zero_points: bool = True) -> "Rescale":
         """For x*w -> y; zero_points False: both taken as 0 (TFLM's int16 conv and depthwise)."""
-        scales = w.quant.scale if w.quant.per_channel else np.repeat(w.quant.scale, channels)
-        pairs = [quantize_multiplier(float(x.quant.s) * float(s) / float(y.quant.s)) for s in scales]
+        scales = w.q.scale if w.q.per_channel else np.repeat(w.q.scale, channels)
+        pairs = [quantize_multiplier(float(x.q.s) * float(s) / float(y.q.s)) for s in scales]
         return cls(np.array([m for m, _ in pairs], dtype=np.int64), np.array([s for _, s in pairs], dtype=np.int64),
-                   *fused_range(g, op), x.quant.zp if zero_points else 0, y.quant.zp if zero_points else 0)
+                   *fused_range(g, op), x.q.zp if zero_points else 0, y.q.zp if zero_points else 0)
 
     def per_channel(self) -> Struct:
         return Struct("mcu_per_channel_quant", "quant", dict(
@@ -64,13 +65,13 @@ class Rescale:
 
 def float_bias(b: Tensor | None, channels: int) -> np.ndarray:
     """A conv/FC bias as float64 (exact for int32) for the golden model's float matmul; zeros if absent."""
-    return b.data.astype(np.float64) if b is not None else np.zeros(channels)
+    return b.values.astype(np.float64) if b is not None else np.zeros(channels)
 
 
 def fused_range(g: Graph, op: Op) -> tuple[int, int]:
     y = op.output(g)
     info = np.iinfo(y.dtype)
-    return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.quant.s, y.quant.zp,
+    return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.q.s, y.q.zp,
                             int(info.min), int(info.max))
 
 
@@ -85,7 +86,7 @@ def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2
                     input_index: int = 0) -> list[str]:
     problems = []
     w = op.input(g, weight_index)
-    b = op.input(g, bias_index)
+    b = op.optional_input(g, bias_index)
     if w is None or not w.is_const:
         problems.append("weights are not a constant tensor")
     if b is not None and not b.is_const:
@@ -99,12 +100,12 @@ def accumulator_problems(x: Tensor, w: Tensor, b: Tensor | None, channel_axis: i
     a number to match. Converters' biases are far from that; only a corrupt or crafted file gets here."""
     if x is None or x.dtype != "int8" or x.quant is None or w.dtype != "int8":
         return []
-    zp = x.quant.zp
+    zp = x.q.zp
     reach = max(127 - zp, zp + 128)  # the largest |input - zero point|
-    weights = np.abs(np.moveaxis(w.data.astype(np.int64), channel_axis % w.data.ndim, 0))
+    weights = np.abs(np.moveaxis(w.values.astype(np.int64), channel_axis % w.values.ndim, 0))
     worst = weights.reshape(weights.shape[0], -1).sum(axis=1) * reach
-    if b is not None and b.data.size == worst.size:
-        worst = worst + np.abs(b.data.astype(np.int64).reshape(-1))
+    if b is not None and b.values.size == worst.size:
+        worst = worst + np.abs(b.values.astype(np.int64).reshape(-1))
     over = np.flatnonzero(worst >= 1 << 31)
     if over.size:
         return [f"output channel {int(over[0])} can reach {int(worst[over[0]]):,} in TFLM's int32 accumulator "
@@ -118,7 +119,7 @@ def require_bias_length(b: Tensor | None, channels: int) -> None:
         raise ValueError(f"bias '{b.name}' {list(b.shape)} for {channels} output channels")
 
 
-def broadcast_shape(a, b) -> tuple:
+def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """The shape numpy's (and TFLM's) broadcasting gives; ValueError when the two don't broadcast."""
     try:
         return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
@@ -128,12 +129,12 @@ def broadcast_shape(a, b) -> tuple:
 
 def same_quant(a: Tensor, b: Tensor) -> bool:
     """As TFLM compares params.scale and params.zero_point (0 and 0 where a tensor has none)."""
-    def params(t):
-        return (t.quant.s, t.quant.zp) if t.quant is not None else (0.0, 0)
+    def params(t: Tensor) -> tuple[float, int]:
+        return (t.q.s, t.q.zp) if t.quant is not None else (0.0, 0)
     return params(a) == params(b)
 
 
-def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
+def require_same_quant(g: Graph, op: Op, inputs: Iterable[int] = (0,)) -> list[str]:
     """Where TFLM's kernel checks that the quantization agrees (int8 CONCATENATION, REDUCE_MAX, RELU6).
     Its other data-movement kernels (RESHAPE, TRANSPOSE, GATHER, PAD, STRIDED_SLICE, ...) copy the
     values as they are whatever the quantization, and so does mcugen."""
@@ -142,9 +143,9 @@ def require_same_quant(g: Graph, op: Op, inputs=(0,)) -> list[str]:
     return [f"input {i} and the output are quantized differently (TFLM copies raw values)" for i in bad]
 
 
-def require_zero_points(tensors, what: str) -> list[str]:
+def require_zero_points(tensors: Iterable[Tensor], what: str) -> list[str]:
     """Several of TFLM's int16 kernels take zero points of 0 only (symmetric int16)."""
-    nonzero = [t.name for t in tensors if t.quant is not None and t.quant.zp != 0]
+    nonzero = [t.name for t in tensors if t.quant is not None and t.q.zp != 0]
     return [f"int16 tensor '{nonzero[0]}' has a zero point other than 0 (TFLM's int16 {what} takes 0 only)"
             ] if nonzero else []
 
@@ -153,15 +154,20 @@ def require_const(g: Graph, op: Op, what: dict[int, str]) -> list[str]:
     """Parameters TFLM reads at Prepare (shapes, axes, paddings) must be constant tensors."""
     problems = []
     for index, name in what.items():
-        t = op.input(g, index)
+        t = op.optional_input(g, index)
         if t is None or not t.is_const:
             problems.append(f"{name} must be a constant tensor")
     return problems
 
 
+def ints(t: Tensor) -> list[int]:
+    """A constant parameter's values, once check() has made sure it is constant."""
+    return [int(v) for v in t.values.reshape(-1)]
+
+
 def const_ints(t: Tensor | None) -> list[int] | None:
     """A constant parameter tensor's values (axes, paddings, permutations), None if not constant."""
-    return None if t is None or not t.is_const else [int(v) for v in t.data.reshape(-1)]
+    return None if t is None or not t.is_const else [int(v) for v in t.values.reshape(-1)]
 
 
 @dataclass(frozen=True)
@@ -177,7 +183,7 @@ def require_axis(axis: int, rank: int) -> int:
     return axis % rank
 
 
-def pair_table(f) -> np.ndarray:
+def pair_table(f: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
     """f(a, b) for every pair of int8 values a, b (as int64 arrays), as a [256, 256] int8 table
     indexed by their bytes: table[a.view(np.uint8), b.view(np.uint8)] == f(a, b)."""
     v = np.arange(256, dtype=np.uint8).view(np.int8).astype(np.int64)
@@ -203,7 +209,7 @@ class PairOp(OpDef):
     def output_shape(self, g: Graph, op: Op) -> tuple[int, ...]:
         return broadcast_shape(op.input(g, 0).shape, op.input(g, 1).shape)
 
-    def arithmetic(self, p: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def arithmetic(self, p: Any, a: np.ndarray, b: np.ndarray, /) -> np.ndarray:
         raise NotImplementedError
 
     @staticmethod
@@ -216,7 +222,7 @@ class PairOp(OpDef):
             return p
         return dataclasses.replace(p, pairs=pair_table(lambda a, b: self.arithmetic(p, a, b)))
 
-    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> np.ndarray:
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p, y = op.prepared(Paired), op.output(g)
         if p.pairs is not None:
             out = p.pairs[xs[0].view(np.uint8), xs[1].view(np.uint8)]
@@ -253,7 +259,7 @@ class LutOp(OpDef):
         """The table prepare() made (ops whose record holds more say where)."""
         return op.prepared(Lut).table
 
-    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> np.ndarray:
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return self.lut(op)[xs[0].view(np.int8).astype(np.int64) + 128].astype(op.output(g).dtype)
 
     def lower(self, g: Graph, op: Op) -> Call | None:

@@ -24,7 +24,8 @@ def pad_before(size: int, kernel: int, stride: int, dilation: int, out: int) -> 
 MAX_SPAN = 1 << 16  # strides and filter spans beyond this are corrupt fields (and overflow int32 in C)
 
 
-def window_shape(attrs: dict, x_shape, kernel_hw, channels: int) -> tuple:
+def window_shape(attrs: dict[str, Any], x_shape: tuple[int, ...], kernel_hw: tuple[int, ...], channels: int
+                 ) -> tuple[int, ...]:
     """[N, OH, OW, channels] of a 2-D window op; ValueError for options that make no sense."""
     if len(x_shape) != 4:
         raise ValueError(f"input {list(x_shape)} is not 4-D [N, H, W, C]")
@@ -79,7 +80,7 @@ def geometry(attrs: dict[str, Any], in_hw: tuple[int, ...], kernel_hw: tuple[int
 class Taps(NamedTuple):
     """Which input pixel every kernel tap of every output position reads (im2col as a gather)."""
 
-    index: np.ndarray  # [OH*OW, KH*KW] of h * W + w, or H * W for a tap outside the image
+    pixel: np.ndarray  # [OH*OW, KH*KW] of h * W + w, or H * W for a tap outside the image
     padded: bool  # some tap falls outside the image
 
     @classmethod
@@ -92,11 +93,11 @@ class Taps(NamedTuple):
         index = np.where(inside, ys[:, None, :, None] * w + xs[None, :, None, :], h * w)
         return cls(index.reshape(oh * ow, kh * kw).astype(np.intp), not inside.all())
 
-    def gather(self, x: np.ndarray, fill) -> np.ndarray:
+    def gather(self, x: np.ndarray, fill: int) -> np.ndarray:
         """x [N,H,W,C] -> [N, OH*OW, KH*KW, C], taps outside the image reading `fill`."""
         n, h, w, c = x.shape
         rows = x.reshape(n, h * w, c)
         if self.padded:
             rows = np.concatenate([rows, np.full((n, 1, c), fill, dtype=x.dtype)], axis=1)
-        return np.take(rows, self.index, axis=1)  # several times faster than rows[:, index]
+        return np.take(rows, self.pixel, axis=1)  # several times faster than rows[:, index]
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from mcugen.errors import McugenError
 from mcugen.fixedpoint import inv_sqrt_multiplier
-from mcugen.ops import register
+from mcugen.ir import Graph, Op
+from mcugen.ops import Outputs, register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import quantize_multiplier, requantize
 
@@ -22,33 +23,33 @@ RSQRT_SHIFT = 20  # TFLM's headroom for the integer 1/sqrt
 
 @register("ABS")
 class Abs(LutOp):
-    def table(self, g, op, x):
+    def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         xt, y = op.input(g, 0), op.output(g)
-        value = np.abs(x - xt.quant.zp)
-        s_in, s_out = np.float32(xt.quant.s), np.float32(y.quant.s)
+        value = np.abs(x - xt.q.zp)
+        s_in, s_out = np.float32(xt.q.s), np.float32(y.q.s)
         if s_in == s_out:
-            return value + y.quant.zp
-        return requantize(value, *quantize_multiplier(float(s_in / s_out))) + y.quant.zp
+            return value + y.q.zp
+        return requantize(value, *quantize_multiplier(float(s_in / s_out))) + y.q.zp
 
 
 @register("RSQRT")
 class Rsqrt(LutOp):
-    def table(self, g, op, x):
+    def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         xt, y = op.input(g, 0), op.output(g)
         # TFLM: sqrt and product in float32, the reciprocal in double
-        m, s = quantize_multiplier(1.0 / float(np.sqrt(np.float32(xt.quant.s)) * np.float32(y.quant.s)))
+        m, s = quantize_multiplier(1.0 / float(np.sqrt(np.float32(xt.q.s)) * np.float32(y.q.s)))
         out = []
-        for value in (int(v) - xt.quant.zp for v in x):
+        for value in (int(v) - xt.q.zp for v in x):
             if value <= 0:
                 out.append(127)
                 continue
             inv_m, inv_s = inv_sqrt_multiplier(value)
             data = int(requantize(1, inv_m, inv_s + RSQRT_SHIFT))
-            out.append(int(requantize(data, m, s - RSQRT_SHIFT)) + y.quant.zp)
+            out.append(int(requantize(data, m, s - RSQRT_SHIFT)) + y.q.zp)
         return np.array(out, dtype=np.int64)
 
-    def run(self, g, op, xs):
-        zp = op.input(g, 0).quant.zp
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
+        zp = op.input(g, 0).q.zp
         if (xs[0].astype(np.int64) < zp).any():
             raise McugenError(f"RSQRT (op {op.origin}) got a negative input (below the zero point {zp}), where "
                               "TFLM fails the invoke ('Rsqrt is only defined for positive values')",

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Op
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._conv import strips_of
-from mcugen.ops._quant import Paired, PairOp, fused_range, problems_fused_activation
+from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_clamp
 
 LEFT_SHIFT = {("ADD", "int8"): 20, ("SUB", "int8"): 20, ("SQUARED_DIFFERENCE", "int8"): 7,
@@ -62,32 +62,32 @@ class AddSub(PairOp):
     arity = ((2, 2), (1, 1))
     input_types = output_types = ("int8", "int16")
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         if (op.opcode, op.input(g, 0).dtype) not in LEFT_SHIFT:
             return [f"{op.opcode} of {op.input(g, 0).dtype} has no kernel in TFLM"]
         return problems_fused_activation(op)
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         left = LEFT_SHIFT[op.opcode, y.dtype]
-        r1, r2, r_out = _real_multipliers(op.opcode, float(a.quant.s), float(b.quant.s), float(y.quant.s), left)
+        r1, r2, r_out = _real_multipliers(op.opcode, float(a.q.s), float(b.q.s), float(y.q.s), left)
         return self.tabulated(g, op, AddData(
-            op.opcode, left, Operand(a.quant.zp, *quantize_multiplier(r1)), Operand(b.quant.zp, *quantize_multiplier(r2)),
-            y.quant.zp, *quantize_multiplier(r_out), *fused_range(g, op)))
+            op.opcode, left, Operand(a.q.zp, *quantize_multiplier(r1)), Operand(b.q.zp, *quantize_multiplier(r2)),
+            y.q.zp, *quantize_multiplier(r_out), *fused_range(g, op)))
 
-    def arithmetic(self, p: AddData, x1, x2):
+    def arithmetic(self, p: AddData, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
         y1 = requantize((x1 - p.input1.zp) << p.left_shift, p.input1.multiplier, p.input1.shift)
         y2 = requantize((x2 - p.input2.zp) << p.left_shift, p.input2.multiplier, p.input2.shift)
         raw = {"ADD": lambda: y1 + y2, "SUB": lambda: y1 - y2, "SQUARED_DIFFERENCE": lambda: (y1 - y2) ** 2}
         rq = Requant.of(p.output_multiplier, p.output_shift, p.output_zp, p.act_min, p.act_max)
         return requantize_clamp(raw[p.operation](), rq, np.int64)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         return Call("mcu_add", (_params(op), broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0), reads(op, 1),
                                    writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
 
-    def lower_fused(self, g, op, conv, operand):
+    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         """The residual of a ResNet block: the conv's strips go into a tile and are added to the
         residual's rows, in its place when it dies here. ADD's arithmetic is symmetric, so the conv's
         side becomes input 1 (its offset, multiplier and shift with it)."""

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, reads, writes
-from mcugen.ops import OpDef, register
-from mcugen.ops._quant import Axis, const_ints, require_axis, require_const
+from mcugen.ops import OpDef, Outputs, Shapes, register
+from mcugen.ops._quant import Axis, const_ints, ints, require_axis, require_const
 
 
 @register("ARG_MAX", "ARG_MIN")
@@ -17,24 +18,24 @@ class ArgMinMax(OpDef):
     options_unread = ("ARG_MAX", "ARG_MIN")  # TFLM takes the index type from the output tensor
     converts = True
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         axis, shape = const_ints(op.input(g, 1)), op.input(g, 0).shape
         if not axis:
             return None
         k = require_axis(axis[0], len(shape))
         return shape[:k] + shape[k + 1:]
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return require_const(g, op, {1: "the axis"})
 
-    def prepare(self, g, op):
-        return Axis(require_axis(const_ints(op.input(g, 1))[0], len(op.input(g, 0).shape)))
+    def prepare(self, g: Graph, op: Op) -> object:
+        return Axis(require_axis(ints(op.input(g, 1))[0], len(op.input(g, 0).shape)))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         pick = np.argmin if op.opcode == "ARG_MIN" else np.argmax
         return pick(xs[0], axis=op.prepared(Axis).axis).astype(np.int32).reshape(op.output(g).shape)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         axis, shape = op.prepared(Axis).axis, op.input(g, 0).shape
         params = Struct("mcu_arg_params", "params", dict(
             outer=int(np.prod(shape[:axis])), axis_size=int(shape[axis]), inner=int(np.prod(shape[axis + 1:])),

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Slice, Struct, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Axis, require_axis, require_same_quant, require_zero_points
 
 
@@ -16,7 +17,7 @@ class Concatenation(OpDef):
     input_types = output_types = ("int8", "int16")
     copies_values = foldable = True  # its quantization checks are TFLM's, in check()
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         shapes = [op.input(g, i).shape for i in range(len(op.inputs))]
         k = require_axis(op.attrs.get("axis", 0), len(shapes[0]))
         for shape in shapes[1:]:
@@ -24,7 +25,7 @@ class Concatenation(OpDef):
                 raise ValueError(f"inputs {list(shapes[0])} and {list(shape)} differ off axis {k}")
         return shapes[0][:k] + (sum(s[k] for s in shapes),) + shapes[0][k + 1:]
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         if op.output(g).dtype == "int16":
             problems = require_zero_points([op.input(g, i) for i in range(len(op.inputs))] + [op.output(g)],
                                            "CONCATENATION")
@@ -34,14 +35,14 @@ class Concatenation(OpDef):
             problems.append("fused activation on CONCATENATION has no int8 kernel")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         axis = op.attrs.get("axis", 0)
         return Axis(axis % len(op.output(g).shape))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return np.concatenate(xs, axis=op.prepared(Axis).axis)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         axis = op.prepared(Axis).axis
         y = op.output(g)
         size = np.dtype(y.dtype).itemsize

@@ -2,16 +2,18 @@
 (int16 activations, int32 or int64 bias: mcugen.ops._int16)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import ConvData, Golden, conv_call, conv_mve_call, conv_x6_call, fc_params, wide_problems
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, folded_bias, problems_fused_activation, require_bias_length, weight_problems
 from mcugen.ops._window import Taps, geometry, window_shape
-from mcugen.variants import variant
+from mcugen.variants import Lowering, variant
 
 @register("CONV_2D")
 class Conv2D(OpDef):
@@ -19,50 +21,51 @@ class Conv2D(OpDef):
     parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
     input_types = output_types = ("int8", "int16")
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         w = op.input(g, 1)
         if len(w.shape) != 4:
             raise ValueError(f"filter {list(w.shape)} is not 4-D [OC, KH, KW, IC]")
-        require_bias_length(op.input(g, 2), w.shape[0])
+        require_bias_length(op.optional_input(g, 2), w.shape[0])
         return window_shape(op.attrs, op.input(g, 0).shape, w.shape[1:3], w.shape[0])
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
         if not problems and x.shape[3] != w.shape[3]:
             problems.append(f"grouped convolution ({x.shape[3]} input channels, filter depth "
                             f"{w.shape[3]}) is not supported")
-        if w.quant is not None and np.any(w.quant.zero_point != 0):
+        if w.quant is not None and np.any(w.q.zero_point != 0):
             problems.append("filter zero point is not 0")
         return problems + wide_problems(g, op)
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide)
         window = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
         wide_data = Wide.of(g, op, 2, w.shape[0]) if wide else None
-        weights = w.data.reshape(w.shape[0], -1).astype(np.float64).T.copy()
+        weights = w.values.reshape(w.shape[0], -1).astype(np.float64).T.copy()
         return ConvData(window, q, wide_data, Golden.of(g, op, weights, Taps.of(window, x.shape[1:3], w.shape[1:3]),
                                                          q, wide_data, w.shape[0]))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         x, w = xs[0], xs[1]
         p = op.prepared(ConvData)
         n = x.shape[0]
         cout, kh, kw, cin = w.shape
         oh, ow = p.window.out_hw
+        assert p.golden.taps is not None
         cols = p.golden.taps.gather(x, p.quant.input_zp).reshape(n * oh * ow, kh * kw * cin)
         # float64 matmul is exact here: every partial sum is an integer below 2^53.
         acc = np.dot(cols.astype(np.float64), p.golden.weights)
         return p.output(acc).reshape(n, oh, ow, cout)
 
-    def macs(self, g, op):
+    def macs(self, g: Graph, op: Op) -> int:
         w, y = op.input(g, 1), op.output(g)
         return int(np.prod(y.shape)) * int(np.prod(w.shape[1:]))
 
-    def lower(self, g, op):
-        x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
-        return conv_call(g, op, op.prepared(ConvData), x.shape, w.data, b.data if b is not None else None, y.shape,
+    def lower(self, g: Graph, op: Op) -> Call | None:
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+        return conv_call(g, op, op.prepared(ConvData), x.shape, w.values, b.values if b is not None else None, y.shape,
                          _note(op, w.shape))
 
 
@@ -73,28 +76,28 @@ def _note(op: Op, filter_shape: tuple[int, ...]) -> str:
 @variant("CONV_2D", kernel="mcu_fully_connected_s8_mve", needs="mve")
 def _pointwise_mve(g: Graph, op: Op) -> Call | None:
     """A 1x1 conv at stride 1 without padding is a FULLY_CONNECTED over its N*H*W positions as rows."""
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
     p = op.prepared(ConvData)
     if x.dtype != "int8" or w.shape[1:3] != (1, 1) or p.window.stride != (1, 1) or p.window.pad != (0, 0):
         return None
     units, depth = w.shape[0], w.shape[3]
     rows = int(np.prod(y.shape[:3]))
-    folded = folded_bias(w.data, b.data if b is not None else None, p.quant.input_zp)
+    folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
     return Call("mcu_fully_connected_s8_mve", (
         fc_params(p.quant, 0), p.quant.per_channel(), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)),
-        reads(op), Const("filter", w.data.reshape(units, depth)), Const("bias_folded", folded),
+        reads(op), Const("filter", w.values.reshape(units, depth)), Const("bias_folded", folded),
         Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
         note=_note(op, w.shape) + f", {rows} positions as the rows of a FULLY_CONNECTED on Helium, input offset "
         "folded into the bias")
 
 
-def _int8_conv(call):
+def _int8_conv(call: Callable[..., Call]) -> Lowering:
     """A variant lowering for int8 CONV_2D layers: `call` (conv_mve_call, conv_x6_call) on the op's own filter."""
     def lower(g: Graph, op: Op) -> Call | None:
-        x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
         if x.dtype != "int8":
             return None
-        return call(op, op.prepared(ConvData), x.shape, w.data, b.data if b is not None else None, y.shape,
+        return call(op, op.prepared(ConvData), x.shape, w.values, b.values if b is not None else None, y.shape,
                     _note(op, w.shape))
     return lower
 

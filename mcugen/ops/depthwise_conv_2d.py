@@ -12,7 +12,7 @@ import numpy as np
 
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import ConvData, Golden, conv_call, conv_x6_call, wide_problems
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
@@ -32,7 +32,7 @@ class DepthwiseConv2D(OpDef):
     parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
     input_types = output_types = ("int8", "int16")
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         w = op.input(g, 1)
         if len(w.shape) != 4:
             raise ValueError(f"filter {list(w.shape)} is not 4-D [1, KH, KW, OC]")
@@ -41,21 +41,21 @@ class DepthwiseConv2D(OpDef):
         if len(x.shape) == 4 and multiplier * x.shape[3] != w.shape[3]:  # TFLM loops over the option
             raise ValueError(f"depth_multiplier {multiplier} with {x.shape[3]} input channels "
                              f"and {w.shape[3]} filter channels")
-        require_bias_length(op.input(g, 2), w.shape[3])
+        require_bias_length(op.optional_input(g, 2), w.shape[3])
         return window_shape(op.attrs, x.shape, w.shape[1:3], w.shape[3])
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op, channel_axis=3) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
         if w.shape[3] % x.shape[3]:
             problems.append(f"{w.shape[3]} output channels is not a multiple of {x.shape[3]} input channels")
-        if w.quant is not None and np.any(w.quant.zero_point != 0):
+        if w.quant is not None and np.any(w.q.zero_point != 0):
             problems.append("filter zero point is not 0")
-        b = op.input(g, 2)
+        b = op.optional_input(g, 2)
         if x.dtype == "int16" and b is not None and b.dtype != "int64":
             problems.append(f"{b.dtype} bias with int16 activations: TFLM's int16 kernel reads int64 there")
         return problems + wide_problems(g, op)
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[3], zero_points=not wide)
@@ -63,40 +63,41 @@ class DepthwiseConv2D(OpDef):
         depth_multiplier = w.shape[3] // x.shape[3]
         _, kh, kw, _ = w.shape
         # the golden model's batched matmul operand: [IC, KH*KW, depth multiplier]
-        per_channel = w.data.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2).astype(np.float64)
+        per_channel = w.values.reshape(kh * kw, x.shape[3], depth_multiplier).transpose(1, 0, 2).astype(np.float64)
         wide_data = Wide.of(g, op, 2, w.shape[3], bits=64) if wide else None
         golden = Golden.of(g, op, per_channel.copy(), Taps.of(window, x.shape[1:3], w.shape[1:3]), q, wide_data,
-                           w.shape[3], epilogue_weights=w.data.reshape(kh * kw, -1).astype(np.float64))
+                           w.shape[3], epilogue_weights=w.values.reshape(kh * kw, -1).astype(np.float64))
         return DepthwiseData(window, q, wide_data, golden, depth_multiplier)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         x, w = xs[0], xs[1]
         p = op.prepared(DepthwiseData)
         n, _, _, cin = x.shape
         _, kh, kw, cout = w.shape
         oh, ow = p.window.out_hw
+        assert p.golden.taps is not None
         cols = p.golden.taps.gather(x, p.quant.input_zp).reshape(n * oh * ow, kh * kw, cin)
         cols = cols.transpose(2, 0, 1).astype(np.float64)
         # exact in float64, as for CONV_2D
         return p.output(np.matmul(cols, p.golden.weights).transpose(1, 0, 2).reshape(n, oh, ow, cout))
 
-    def macs(self, g, op):
+    def macs(self, g: Graph, op: Op) -> int:
         w, y = op.input(g, 1), op.output(g)
         return int(np.prod(y.shape)) * w.shape[1] * w.shape[2]
 
-    def lower(self, g, op):
-        x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    def lower(self, g: Graph, op: Op) -> Call | None:
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
         p = op.prepared(DepthwiseData)
         if x.shape[3] == 1:
             return conv_call(g, op, p, x.shape, *_as_conv(op, w, b, y))
         shapes = (dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape))
         if p.wide is not None:
             return Call("mcu_depthwise_conv2d_s16", (_dw_params(p), p.quant.per_channel(), *shapes,
-                                                     Const("filter", w.data), Const("bias", p.wide.bias),
+                                                     Const("filter", w.values), Const("bias", p.wide.bias),
                                                      dims("output_dims", y.shape), writes(op)),
                         note=_note(op, w) + ", int16 activations")
-        return Call("mcu_depthwise_conv2d_s8", (_dw_params(p), p.quant.per_channel(), *shapes, Const("filter", w.data),
-                                                Const("bias", b.data) if b is not None else None,
+        return Call("mcu_depthwise_conv2d_s8", (_dw_params(p), p.quant.per_channel(), *shapes, Const("filter", w.values),
+                                                Const("bias", b.values) if b is not None else None,
                                                 dims("output_dims", y.shape), writes(op)), note=_note(op, w))
 
 
@@ -117,13 +118,13 @@ def _as_conv(op: Op, w: Tensor, b: Tensor | None, y: Tensor) -> tuple[np.ndarray
     """Every output channel reads the one input channel: the same sums as a CONV_2D whose filter
     [OC, KH, KW, 1] is this one transposed, which runs on the faster kernel. conv_call's arguments
     after the input shape."""
-    return (w.data.transpose(3, 1, 2, 0), b.data if b is not None else None, y.shape,
+    return (w.values.transpose(3, 1, 2, 0), b.values if b is not None else None, y.shape,
             _note(op, w) + " on one input channel: run as CONV_2D")
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
 def _one_channel_x6(g: Graph, op: Op) -> Call | None:
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
     if x.dtype != "int8" or x.shape[3] != 1:
         return None
     return conv_x6_call(op, op.prepared(DepthwiseData), x.shape, *_as_conv(op, w, b, y))
@@ -131,17 +132,17 @@ def _one_channel_x6(g: Graph, op: Op) -> Call | None:
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x4", needs="dsp")
 def _depthwise_x4(g: Graph, op: Op) -> Call | None:
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
     p = op.prepared(DepthwiseData)
     if x.dtype != "int8" or x.shape[3] == 1 or p.depth_multiplier != 1:
         return None
     kh, kw = w.shape[1:3]
     rows, cols = p.window.span((kh, kw))
-    folded = fold_input_offset(b.data if b is not None else None,
-                               w.data.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p.quant.input_zp)
+    folded = fold_input_offset(b.values if b is not None else None,
+                               w.values.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p.quant.input_zp)
     return Call("mcu_depthwise_conv2d_s8_x4", (
         _dw_params(p), channel_table(p.quant, folded, kh * kw, groups_of=4), dims("input_dims", x.shape), reads(op),
-        dims("filter_dims", w.shape), Const("filter_x4", widen4(w.data)),
+        dims("filter_dims", w.shape), Const("filter_x4", widen4(w.values)),
         Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), dims("output_dims", y.shape), writes(op),
         Scratch(rows * cols * 4, "int8_t")),
         note=_note(op, w) + ", four channels at a time from a padded window, input offset folded into the bias, "

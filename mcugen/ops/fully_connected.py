@@ -11,7 +11,7 @@ import numpy as np
 
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, strips_of, wide_problems
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
@@ -25,40 +25,40 @@ class FullyConnected(OpDef):
     parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
     input_types = output_types = ("int8", "int16")
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         x, w = op.input(g, 0), op.input(g, 1)
         if len(w.shape) != 2 or not x.shape or math.prod(x.shape) % w.shape[1]:
             raise ValueError(f"weights {list(w.shape)} do not fit input {list(x.shape)}")
-        require_bias_length(op.input(g, 2), w.shape[0])
+        require_bias_length(op.optional_input(g, 2), w.shape[0])
         if op.attrs.get("keep_num_dims"):
             return (*x.shape[:-1], w.shape[0])
         return (math.prod(x.shape) // w.shape[1], w.shape[0])
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
         if op.attrs.get("weights_format", 0) != 0:
             problems.append("shuffled weights format is not supported")
-        x, w, b, y = op.input(g, 0), op.input(g, 1), op.input(g, 2), op.output(g)
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
         if w is not None and len(w.shape) != 2:
             problems.append(f"weights of rank {len(w.shape)}, expected 2")
         if b is not None and x.quant and w.quant and y.quant:
             # TFLM's Prepare (GetQuantizedConvolutionMultipler) holds the bias to the scale of the
             # products it is added to: within 2% of the output scale (an unquantized bias has scale 0)
-            product = float(x.quant.s) * float(w.quant.scale[0])
-            bias_scale = float(b.quant.scale[0]) if b.quant else 0.0
-            if abs(product - bias_scale) / float(y.quant.s) > 0.02:
+            product = float(x.q.s) * float(w.q.scale[0])
+            bias_scale = float(b.q.scale[0]) if b.quant else 0.0
+            if abs(product - bias_scale) / float(y.q.s) > 0.02:
                 problems.append(f"bias scale {bias_scale:.9g} is not input scale x weight scale ({product:.9g}); "
                                 "TFLM refuses it")
         return problems + wide_problems(g, op)
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         q = Rescale.of(g, op, x, w, y, w.shape[0])  # TFLM's int16 FC adds its zero points too
         wide = Wide.of(g, op, 2, w.shape[0]) if x.dtype == "int16" else None
-        weights = (w.data.astype(np.float64) - w.quant.zp).T.copy()
-        return FullyConnectedData(q, w.quant.zp, wide, Golden.of(g, op, weights, None, q, wide, w.shape[0]))
+        weights = (w.values.astype(np.float64) - w.q.zp).T.copy()
+        return FullyConnectedData(q, w.q.zp, wide, Golden.of(g, op, weights, None, q, wide, w.shape[0]))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(FullyConnectedData)
         # float64 is exact here: every partial sum is an integer below 2^53.
         # np.dot: matmul's generality costs microseconds here, and these layers are tiny
@@ -68,22 +68,22 @@ class FullyConnected(OpDef):
         assert p.golden.output is not None
         return p.golden.output(np.dot(x, p.golden.weights)).reshape(op.output(g).shape)
 
-    def macs(self, g, op):
+    def macs(self, g: Graph, op: Op) -> int:
         w = op.input(g, 1)
         return int(np.prod(op.input(g, 0).shape)) // w.shape[1] * w.shape[0] * w.shape[1]
 
-    def lower(self, g, op):
-        w, b = op.input(g, 1), op.input(g, 2)
+    def lower(self, g: Graph, op: Op) -> Call | None:
+        w, b = op.input(g, 1), op.optional_input(g, 2)
         p = op.prepared(FullyConnectedData)
         rows_in, tail, note = _rows(g, op)
         if p.wide is not None:
             return Call("mcu_fully_connected_s16", (_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
-                                                    Const("filter", w.data), Const("bias", p.wide.bias), *tail),
+                                                    Const("filter", w.values), Const("bias", p.wide.bias), *tail),
                         note=note + f", int16 activations, int{p.wide.bits} accumulator")
-        return Call("mcu_fully_connected_s8", (_params(p), p.quant.per_channel(), *rows_in, Const("filter", w.data),
-                                               Const("bias", b.data) if b is not None else None, *tail), note=note)
+        return Call("mcu_fully_connected_s8", (_params(p), p.quant.per_channel(), *rows_in, Const("filter", w.values),
+                                               Const("bias", b.values) if b is not None else None, *tail), note=note)
 
-    def lower_fused(self, g, op, conv, operand):
+    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         x, w = op.input(g, 0), op.input(g, 1)
         units, depth = w.shape
         strips = strips_of(g, conv)
@@ -92,7 +92,7 @@ class FullyConnected(OpDef):
             return None
         folded, channels = _folded_bias(g, op)
         return Call("mcu_conv2d_fc_s8_x6", (
-            *strips.args, strips.rows, _params(p), channels, Const("filter", w.data),
+            *strips.args, strips.rows, _params(p), channels, Const("filter", w.values),
             Const("bias_folded", folded), Struct("mcu_dims", "output_dims", dict(n=1, h=1, w=1, c=units)),
             writes(op), strips.scratch, Scratch(strips.tile_bytes, "int8_t"), Scratch(4 * units, "int32_t")),
             note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip's "
@@ -108,7 +108,7 @@ def _fully_connected_x4(g: Graph, op: Op) -> Call | None:
     w = op.input(g, 1)
     folded, channels = _folded_bias(g, op)
     return Call("mcu_fully_connected_s8_x4", (
-        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const("filter", interleave4(w.data)),
+        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const("filter", interleave4(w.values)),
         Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),  # whole groups of 4 units
         note=note + ", filter interleaved by 4 units, input offset folded into the bias")
 
@@ -119,9 +119,9 @@ def _fully_connected_mve(g: Graph, op: Op) -> Call | None:
     if op.input(g, 0).dtype != "int8" or p.filter_zp != 0:
         return None
     rows_in, tail, note = _rows(g, op)
-    w, b = op.input(g, 1), op.input(g, 2)
-    folded = folded_bias(w.data, b.data if b is not None else None, p.quant.input_zp)
-    return Call("mcu_fully_connected_s8_mve", (_params(p), p.quant.per_channel(), *rows_in, Const("filter", w.data),
+    w, b = op.input(g, 1), op.optional_input(g, 2)
+    folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
+    return Call("mcu_fully_connected_s8_mve", (_params(p), p.quant.per_channel(), *rows_in, Const("filter", w.values),
                                                Const("bias_folded", folded), *tail),
                 note=note + ", Helium: 16 products per instruction, input offset folded into the bias")
 
@@ -142,8 +142,8 @@ def _rows(g: Graph, op: Op) -> tuple[tuple[Struct, Slice], tuple[Struct, Slice],
 
 def _folded_bias(g: Graph, op: Op) -> tuple[np.ndarray, Const]:
     """The DSP kernels' bias with the input offset in it, and their channel table."""
-    p, w, b = op.prepared(FullyConnectedData), op.input(g, 1), op.input(g, 2)
-    folded = folded_bias(w.data, b.data if b is not None else None, p.quant.input_zp)
+    p, w, b = op.prepared(FullyConnectedData), op.input(g, 1), op.optional_input(g, 2)
+    folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
     # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
     # per value, and a factor with a filter offset lies within 255, hence twice or four times.
     taps = (4 if p.filter_zp else 2) * w.shape[1]

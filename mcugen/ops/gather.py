@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_axis, require_const
 
 
@@ -24,32 +25,32 @@ class Gather(OpDef):
     parameters = {1: ("int32",)}
     copies_values = foldable = True  # int8 only: TFLM's GATHER has no int16 kernel
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         x, idx = op.input(g, 0), op.input(g, 1)
         k = require_axis(op.attrs.get("axis", 0), len(x.shape))
         return x.shape[:k] + idx.shape + x.shape[k + 1:]
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = require_const(g, op, {1: "the indices"})
         if op.attrs.get("batch_dims", 0) != 0:
             problems.append("batch_dims other than 0 is not supported")
         x, idx = op.input(g, 0), op.input(g, 1)
         if not problems:  # the axis is in range (validate_model)
             size = x.shape[op.attrs.get("axis", 0) % len(x.shape)]
-            bad = idx.data[(idx.data < 0) | (idx.data >= size)]
+            bad = idx.values[(idx.values < 0) | (idx.values >= size)]
             if bad.size:
                 problems.append(f"index {int(bad.flat[0])} is outside the gathered axis of {size}")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
-        return GatherData(op.attrs.get("axis", 0) % len(x.shape), op.input(g, 1).data.astype(np.int64).reshape(-1))
+        return GatherData(op.attrs.get("axis", 0) % len(x.shape), op.input(g, 1).values.astype(np.int64).reshape(-1))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(GatherData)
         return np.take(xs[0], p.indices, axis=p.axis).reshape(op.output(g).shape)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(GatherData)
         shape = op.input(g, 0).shape
         gather = Struct("mcu_gather_params", "params", dict(

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.ops import register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, trunc_div_pow2
@@ -15,13 +16,13 @@ def _int16_multiplier(real: float) -> tuple[int, int]:
     return m16, exponent
 
 
-def _srdhm16(a, b):
+def _srdhm16(a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
     ab = a * b
     out = trunc_div_pow2(ab + np.where(ab >= 0, 1 << 14, 1 - (1 << 14)), 15)
     return np.where((a == b) & (a == -32768), 32767, out)
 
 
-def _rounding_divide_by_pot16(x, exponent: int):
+def _rounding_divide_by_pot16(x: np.ndarray, exponent: int) -> np.ndarray:
     """gemmlowp RoundingDivideByPOT on int16 values, as TFLM's HardSwish instantiates it: from an
     exponent of 16 on, its mask (1 << exponent) - 1 wraps to -1 in int16, and every x >= 0 gives 1,
     every x < 0 gives -1 (an output scale over 2^16 times the input's)."""
@@ -29,25 +30,25 @@ def _rounding_divide_by_pot16(x, exponent: int):
     return (x >> exponent) + ((x & mask) > (mask >> 1) + (x < 0))
 
 
-def _sat_shift16(x, amount):
+def _sat_shift16(x: np.ndarray, amount: int) -> np.ndarray:
     return np.clip(x * (1 << amount), -32768, 32767)
 
 
 @register("HARD_SWISH")
 class HardSwish(LutOp):
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         x, y = op.input(g, 0), op.output(g)
-        hires = np.float32(1 / 128) * np.float32(x.quant.s)
-        if _int16_multiplier(float(hires / np.float32(y.quant.s)))[1] > 0:
+        hires = np.float32(1 / 128) * np.float32(x.q.s)
+        if _int16_multiplier(float(hires / np.float32(y.q.s)))[1] > 0:
             return ["output scale is too small for TFLM's int8 hard-swish (output exponent > 0)"]
         return []
 
-    def table(self, g, op, x):
+    def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         xt, y = op.input(g, 0), op.output(g)
-        hires_scale = np.float32(1 / 128) * np.float32(xt.quant.s)
-        out_m, out_e = _int16_multiplier(float(hires_scale / np.float32(y.quant.s)))
+        hires_scale = np.float32(1 / 128) * np.float32(xt.q.s)
+        out_m, out_e = _int16_multiplier(float(hires_scale / np.float32(y.q.s)))
         relu_m, relu_e = _int16_multiplier(float(hires_scale / np.float32(3 / 32768)))
-        hires = (x - xt.quant.zp) * 128
+        hires = (x - xt.q.zp) * 128
         preshift_out = _srdhm16(hires, out_m)
         reluish = _sat_shift16(hires, relu_e - 1) if relu_e > 0 else hires
         reluish = _srdhm16(reluish, relu_m)
@@ -60,4 +61,4 @@ class HardSwish(LutOp):
         product = reluish * preshift_out
         preshift = np.where((reluish == -32768) & (preshift_out == -32768), 32767,
                             trunc_div_pow2(product, 15))
-        return _rounding_divide_by_pot16(preshift, -out_e) + y.quant.zp
+        return _rounding_divide_by_pot16(preshift, -out_e) + y.q.zp

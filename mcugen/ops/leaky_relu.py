@@ -11,7 +11,7 @@ import numpy as np
 
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, reads, writes
-from mcugen.ops import register
+from mcugen.ops import Outputs, register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import quantize_multiplier, requantize
 
@@ -45,7 +45,7 @@ class LeakyData:
 class LeakyRelu(LutOp):
     input_types = output_types = ("int8", "int16")
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         tabulated = op.input(g, 0).dtype == "int8"
         return LeakyData(self.multipliers(g, op), self.tabulate(g, op) if tabulated else None)
 
@@ -57,22 +57,22 @@ class LeakyRelu(LutOp):
     @staticmethod
     def multipliers(g: Graph, op: Op) -> Leaky:
         xt, y = op.input(g, 0), op.output(g)
-        s_in, s_out = float(xt.quant.s), float(y.quant.s)
+        s_in, s_out = float(xt.q.s), float(y.q.s)
         alpha = float(np.float32(op.attrs.get("alpha", 0.2)))
         # in double (the oracle's TFLM; float32 ratios differ from it on int16 in 1 value of 10000)
         m_alpha, s_alpha = quantize_multiplier(abs(s_in * alpha / s_out))
         m_id, s_id = quantize_multiplier(s_in / s_out)
-        return Leaky(-xt.quant.zp, y.quant.zp, m_id, s_id, m_alpha, s_alpha, int(alpha < 0 and m_alpha != 0))
+        return Leaky(-xt.q.zp, y.q.zp, m_id, s_id, m_alpha, s_alpha, int(alpha < 0 and m_alpha != 0))
 
-    def table(self, g, op, x):
+    def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         return self.multipliers(g, op)(x)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         if xs[0].dtype != np.int16:
             return super().run(g, op, xs)
         return np.clip(op.prepared(LeakyData).leaky(xs[0].astype(np.int64)), -32768, 32767).astype(np.int16)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         if op.input(g, 0).dtype != "int16":
             return super().lower(g, op)
         params = Struct("mcu_leaky_relu_params", "params", dataclasses.asdict(op.prepared(LeakyData).leaky))

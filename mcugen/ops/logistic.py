@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from collections.abc import Callable
+
 from mcugen import fixedpoint as fp
+from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Struct, reads, writes
-from mcugen.ops import register
+from mcugen.ops import Outputs, register
 from mcugen.ops._quant import LutOp, require_zero_points
 from mcugen.requant import requantize, round_half_away, rounding_divide_by_pot, wrap_int32
 from mcugen.sigmoid16 import SIGMOID_TABLE, checked_log2, input_scaling, prepare_scaling, sigmoid_s16
@@ -35,46 +38,46 @@ class Q4Activation(LutOp):
     output_scale: float
     output_zp: int
     output_shift: int  # Q0.31 -> int8: divide by 2^output_shift
-    function16: staticmethod  # the int16 function: sigmoid16.sigmoid_s16 or tanh_s16
+    function16: Callable[[np.ndarray, int, int], np.ndarray]  # the int16 function: sigmoid16.sigmoid_s16 or tanh_s16
     power_of_two_shifts: tuple[int, ...]  # int16 input shifts TFLM scales by 3 << shift
 
-    def function(self, q4):
+    def function(self, q4: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         x, y = op.input(g, 0), op.output(g)
         if y.dtype == "int16":
             return self._int16_problems(x, y)
-        if y.quant.zp != self.output_zp or y.quant.s != np.float32(self.output_scale):
+        if y.q.zp != self.output_zp or y.q.s != np.float32(self.output_scale):
             return [f"output quantization must be scale {self.output_scale:g}, "
                     f"zero point {self.output_zp}"]
         return []
 
-    def _int16_problems(self, x, y) -> list[str]:
+    def _int16_problems(self, x: Tensor, y: Tensor) -> list[str]:
         zero_points = require_zero_points((x, y), "kernel")
         if zero_points:
             return zero_points
-        power_of_two, log2 = checked_log2(float(y.quant.s))
+        power_of_two, log2 = checked_log2(float(y.q.s))
         if not power_of_two or log2 != -15:
-            return [f"int16 output scale {float(y.quant.s):g}: TFLM's int16 kernel writes Q0.15 (scale 2^-15)"]
-        multiplier, shift = prepare_scaling(float(x.quant.s), self.power_of_two_shifts)
+            return [f"int16 output scale {float(y.q.s):g}: TFLM's int16 kernel writes Q0.15 (scale 2^-15)"]
+        multiplier, shift = prepare_scaling(float(x.q.s), self.power_of_two_shifts)
         if multiplier > 32767 or (multiplier == 0 and shift not in self.power_of_two_shifts):
-            return [f"int16 input scale {float(x.quant.s):g} is outside what TFLM's int16 kernel rescales "
+            return [f"int16 input scale {float(x.q.s):g} is outside what TFLM's int16 kernel rescales "
                     "(a multiplier in 1..32767 with a shift up to 31)"]
         return []
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         if op.input(g, 0).dtype != "int16":
             return super().prepare(g, op)
-        return InputScaling(*prepare_scaling(float(op.input(g, 0).quant.s), self.power_of_two_shifts))
+        return InputScaling(*prepare_scaling(float(op.input(g, 0).q.s), self.power_of_two_shifts))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         if xs[0].dtype != np.int16:
             return super().run(g, op, xs)
         p = op.prepared(InputScaling)
         return self.function16(xs[0], p.multiplier, p.shift)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         if op.input(g, 0).dtype != "int16":
             return super().lower(g, op)
         p = op.prepared(InputScaling)
@@ -86,14 +89,14 @@ class Q4Activation(LutOp):
                     note=f"input scaled by (x * {multiplier} + {round_}) >> {shift}, then TFLM's sigmoid table",
                     in_place=0)
 
-    def table(self, g, op, x):
+    def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         xt = op.input(g, 0)
         # TFLM's Prepare: frexp without QuantizeMultiplier's 2^31 correction.
-        q, left_shift = math.frexp(float(xt.quant.s) * (1 << (31 - INPUT_INTEGER_BITS)))
+        q, left_shift = math.frexp(float(xt.q.s) * (1 << (31 - INPUT_INTEGER_BITS)))
         multiplier = int(wrap_int32(round_half_away(q * (1 << 31))))
         radius = math.floor(((1 << INPUT_INTEGER_BITS) - 1) * (1 << (31 - INPUT_INTEGER_BITS))
                             / 2.0 ** left_shift)
-        d = x - xt.quant.zp
+        d = x - xt.q.zp
         q0 = self.function(requantize(d, multiplier, left_shift))
         inner = rounding_divide_by_pot(q0, self.output_shift) + self.output_zp
         return np.where(d <= -radius, -128, np.where(d >= radius, 127, inner))
@@ -105,5 +108,5 @@ class Logistic(Q4Activation):
     function16 = staticmethod(sigmoid_s16)
     power_of_two_shifts = (0,)
 
-    def function(self, q4):
+    def function(self, q4: np.ndarray) -> np.ndarray:
         return fp.logistic(q4, INPUT_INTEGER_BITS)

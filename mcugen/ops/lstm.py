@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, State, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier
 from mcugen.requant import requantize, wrap_int32
 from mcugen.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
@@ -68,7 +69,7 @@ class LstmData:
     cell_clip: int  # 0: none
 
 
-def _sat16(x):
+def _sat16(x: np.ndarray) -> np.ndarray:
     return np.clip(x, -32768, 32767)
 
 
@@ -81,15 +82,15 @@ class Lstm(OpDef):
     state_inputs = (HIDDEN, CELL)
     optional_inputs = ABSENT
 
-    def _sizes(self, g, op):
+    def _sizes(self, g: Graph, op: Op) -> tuple[int, int, int, int, bool]:
         x = op.input(g, 0)
         major = bool(op.attrs.get("time_major"))
         batches, steps = (x.shape[1], x.shape[0]) if major else (x.shape[0], x.shape[1])
         return batches, steps, x.shape[2], op.input(g, RECURRENT_WEIGHTS).shape[1], major
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         x = op.input(g, 0)
-        present = [op.input(g, k) for k in (*range(1, 9), *range(12, 16), HIDDEN, CELL)]
+        present = [op.optional_input(g, k) for k in (*range(1, 9), *range(12, 16), HIDDEN, CELL)]
         if len(x.shape) != 3 or any(t is None for t in present):
             raise ValueError("the LSTM takes a 3-D input, eight weights, four biases and two states")
         batches, _, size, state, _ = self._sizes(g, op)
@@ -107,9 +108,9 @@ class Lstm(OpDef):
                 raise ValueError(f"state {list(op.input(g, k).shape)} holds not {batches} x {state} values")
         return (*x.shape[:2], state)
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = []
-        used = [k for k in ABSENT if op.input(g, k) is not None]
+        used = [k for k in ABSENT if op.optional_input(g, k) is not None]
         if used:
             problems.append(f"uses inputs {used} (peepholes, projection or layer norm): TFLM's LSTM has none")
         missing = [k for k in (HIDDEN, CELL) if k not in op.attrs.get("state", {})]
@@ -119,28 +120,29 @@ class Lstm(OpDef):
             problems.append(f"cell activation {op.attrs.get('fused_activation_function', 'NONE')}: TFLM's "
                             "integer LSTM takes TANH only")
         weights = [op.input(g, k) for k in range(1, 9)]
-        if any(w.quant is None or w.quant.per_channel or w.quant.zp != 0 for w in weights):
+        if any(w.quant is None or w.q.per_channel or w.q.zp != 0 for w in weights):
             problems.append("weights must be quantized per tensor with zero point 0")
         cell = op.input(g, CELL)
-        if cell.quant is not None and not MIN_CELL_POWER <= _cell_power(cell.quant.s) <= MAX_CELL_POWER:
-            problems.append(f"cell state scale {cell.quant.s:g}: TFLM's tanh of the cell state shifts or overflows "
+        if cell.quant is not None and not MIN_CELL_POWER <= _cell_power(cell.q.s) <= MAX_CELL_POWER:
+            problems.append(f"cell state scale {cell.q.s:g}: TFLM's tanh of the cell state shifts or overflows "
                             f"int32 beyond what C defines (2^{MIN_CELL_POWER} to 2^{MAX_CELL_POWER} works)")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, h, c = op.input(g, 0), op.input(g, HIDDEN), op.input(g, CELL)
-        s_cell = float(np.float32(c.quant.s))
-        gates = tuple(Gate(Multiplier.of(float(x.quant.s) * float(op.input(g, INPUT_WEIGHTS + k).quant.s) / GATE_SCALE),
-                           Multiplier.of(float(h.quant.s) * float(op.input(g, RECURRENT_WEIGHTS + k).quant.s) / GATE_SCALE))
+        s_cell = float(np.float32(c.q.s))
+        gates = tuple(Gate(Multiplier.of(float(x.q.s) * float(op.input(g, INPUT_WEIGHTS + k).q.s) / GATE_SCALE),
+                           Multiplier.of(float(h.q.s) * float(op.input(g, RECURRENT_WEIGHTS + k).q.s) / GATE_SCALE))
                       for k in range(len(GATES)))
         shift = 15 + _cell_power(s_cell) - 3
         clip = float(np.float32(op.attrs.get("cell_clip", 0.0)))
-        return LstmData(gates, x.quant.zp, h.quant.zp, Multiplier.of(UNIT * s_cell / s_cell),
-                        Multiplier.of(UNIT * UNIT / s_cell), Multiplier.of(UNIT * UNIT / float(h.quant.s)),
+        return LstmData(gates, x.q.zp, h.q.zp, Multiplier.of(UNIT * s_cell / s_cell),
+                        Multiplier.of(UNIT * UNIT / s_cell), Multiplier.of(UNIT * UNIT / float(h.q.s)),
                         (0, shift) if shift >= 0 else (3, -shift),
                         int(min(max(clip / s_cell, -32768.0), 32767.0)) if clip > 0 else 0)
 
-    def _gate(self, p, k, name, x, h, weights):
+    def _gate(self, p: LstmData, k: int, name: str, x: np.ndarray, h: np.ndarray,
+              weights: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> np.ndarray:
         wx, wh, b = weights[k]
         gate = p.gates[k]
         a = _sat16(requantize(wrap_int32((x - p.input_zp) @ wx.T + b), gate.input.multiplier, gate.input.shift))
@@ -150,7 +152,7 @@ class Lstm(OpDef):
             return tanh_s16(s).astype(np.int64)
         return sigmoid_s16(s).astype(np.int64)
 
-    def run_state(self, g, op, xs, state):
+    def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(LstmData)
         batches, steps, size, units, major = self._sizes(g, op)
         weights = [(xs[INPUT_WEIGHTS + k].astype(np.int64), xs[RECURRENT_WEIGHTS + k].astype(np.int64),
@@ -176,18 +178,18 @@ class Lstm(OpDef):
         out = np.stack(rows)  # [steps, batches, units]
         return (out if major else out.transpose(1, 0, 2)).astype(np.int8)
 
-    def macs(self, g, op):
+    def macs(self, g: Graph, op: Op) -> int:
         batches, steps, size, units, _ = self._sizes(g, op)
         return batches * steps * 4 * units * (size + units)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(LstmData)
         batches, steps, size, units, major = self._sizes(g, op)
 
         def gate(k: int, name: str) -> dict[str, object]:
-            return dict(input_weights=Const(f"{name}_input_weights", op.input(g, INPUT_WEIGHTS + k).data),
-                        recurrent_weights=Const(f"{name}_recurrent_weights", op.input(g, RECURRENT_WEIGHTS + k).data),
-                        bias=Const(f"{name}_bias", op.input(g, BIASES + k).data.astype(np.int32)),
+            return dict(input_weights=Const(f"{name}_input_weights", op.input(g, INPUT_WEIGHTS + k).values),
+                        recurrent_weights=Const(f"{name}_recurrent_weights", op.input(g, RECURRENT_WEIGHTS + k).values),
+                        bias=Const(f"{name}_bias", op.input(g, BIASES + k).values.astype(np.int32)),
                         input=p.gates[k].input.fields(), recurrent=p.gates[k].recurrent.fields())
 
         params = Struct("mcu_lstm_params", "params", dict(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, broadcast, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import broadcast_shape
 
 
@@ -14,14 +15,14 @@ class MaximumMinimum(OpDef):
     arity = ((2, 2), (1, 1))
     input_types = output_types = ("int8", "int16")
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         return broadcast_shape(op.input(g, 0).shape, op.input(g, 1).shape)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         pick = np.minimum if op.opcode == "MINIMUM" else np.maximum
         return pick(xs[0], xs[1]).reshape(op.output(g).shape)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         return Call("mcu_max_min", (int(op.opcode == "MINIMUM"), broadcast(a.shape, b.shape, y.shape, y.dtype),
                                     reads(op, 0), reads(op, 1), writes(op)),

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import Paired, PairOp, fused_range, problems_fused_activation, require_zero_points
+from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, require_zero_points
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
 
 
@@ -28,22 +29,22 @@ class Mul(PairOp):
     arity = ((2, 2), (1, 1))
     input_types = output_types = ("int8", "int16")
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = problems_fused_activation(op)
         if op.output(g).dtype == "int16":
             problems += require_zero_points((op.input(g, 0), op.input(g, 1), op.output(g)), "MUL")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        m, s = quantize_multiplier(float(a.quant.s) * float(b.quant.s) / float(y.quant.s))
-        return self.tabulated(g, op, MulData(a.quant.zp, b.quant.zp, y.quant.zp, m, s, *fused_range(g, op)))
+        m, s = quantize_multiplier(float(a.q.s) * float(b.q.s) / float(y.q.s))
+        return self.tabulated(g, op, MulData(a.q.zp, b.q.zp, y.q.zp, m, s, *fused_range(g, op)))
 
-    def arithmetic(self, p: MulData, x1, x2):
+    def arithmetic(self, p: MulData, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
         rq = Requant.of(p.multiplier, p.shift, p.output_zp, p.act_min, p.act_max)
         return requantize_clamp((x1 - p.input1_zp) * (x2 - p.input2_zp), rq, np.int64)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(MulData)
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         mul = Struct("mcu_mul_params", "params", dict(

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ops import register
+from mcugen.ir import Graph, Op
+from mcugen.ops import Outputs, Shapes, register
 from mcugen.ops._quant import Axis, require_axis
 from mcugen.ops.concatenation import Concatenation
 
 
 @register("PACK")
 class Pack(Concatenation):
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         shapes = {op.input(g, i).shape for i in range(len(op.inputs))}
         if len(shapes) > 1:
             raise ValueError(f"stacks inputs of different shapes {sorted(list(s) for s in shapes)}")
@@ -24,8 +25,8 @@ class Pack(Concatenation):
         k = require_axis(op.attrs.get("axis", 0), len(shape) + 1)
         return shape[:k] + (len(op.inputs),) + shape[k:]
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return []  # unlike CONCATENATION, TFLM's PACK compares no quantization: the values are copied
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return np.stack(xs, axis=op.prepared(Axis).axis)

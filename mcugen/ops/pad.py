@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, require_const
 
 
@@ -25,7 +26,7 @@ class Pad(OpDef):
     input_types = output_types = ("int8", "int16")
     parameters = {1: ("int32",)}
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         shape, pads = op.input(g, 0).shape, const_ints(op.input(g, 1))
         if pads is None:
             return None
@@ -33,8 +34,8 @@ class Pad(OpDef):
             raise ValueError(f"paddings {pads} for an input of shape {list(shape)}")
         return tuple(d + pads[2 * k] + pads[2 * k + 1] for k, d in enumerate(shape))
 
-    def check(self, g, op):
-        value, x, y = op.input(g, 2), op.input(g, 0), op.output(g)
+    def check(self, g: Graph, op: Op) -> list[str]:
+        value, x, y = op.optional_input(g, 2), op.input(g, 0), op.output(g)
         problems = require_const(g, op, {1: "the paddings", **({2: "the pad value"} if value is not None else {})})
         if len(x.shape) > 5:
             problems.append(f"input of rank {len(x.shape)} (TFLM pads ranks up to 5)")
@@ -43,21 +44,21 @@ class Pad(OpDef):
             if value.dtype != x.dtype or math.prod(value.shape) != 1:
                 problems.append(f"pad value '{value.name}' must be one {x.dtype} value")
             elif x.dtype == "int8" and (q is None or q.per_channel
-                                        or (float(q.s), int(q.zp)) != (float(y.quant.s), int(y.quant.zp))):
+                                        or (float(q.s), int(q.zp)) != (float(y.q.s), int(y.q.zp))):
                 problems.append(f"pad value '{value.name}' must be quantized as the output")
         return problems
 
-    def prepare(self, g, op):
-        value = op.input(g, 2)
+    def prepare(self, g: Graph, op: Op) -> object:
+        value = op.optional_input(g, 2)
         y = op.output(g)
-        pad_value = int(value.data.reshape(-1)[0]) if value is not None else y.quant.zp if y.dtype == "int8" else 0
-        return PadData(tuple((int(a), int(b)) for a, b in op.input(g, 1).data.astype(np.int64)), pad_value)
+        pad_value = int(value.values.reshape(-1)[0]) if value is not None else y.q.zp if y.dtype == "int8" else 0
+        return PadData(tuple((int(a), int(b)) for a, b in op.input(g, 1).values.astype(np.int64)), pad_value)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(PadData)
         return np.pad(xs[0], p.paddings, mode="constant", constant_values=p.pad_value)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         x_shape, y = op.input(g, 0).shape, op.output(g)
         out_stride = strides_of(y.shape)
         start = sum(before * s for (before, _), s in zip(op.prepared(PadData).paddings, out_stride))

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.ops._window import Pair, Taps, Window, geometry, window_shape
 
@@ -36,25 +37,25 @@ class PoolData:
 
 class _Pool(OpDef):
     input_types = output_types = ("int8", "int16")
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         x = op.input(g, 0)
         kernel = (op.attrs.get("filter_height", 0), op.attrs.get("filter_width", 0))
         return window_shape(op.attrs, x.shape, kernel, x.shape[-1] if x.shape else 0)
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = problems_fused_activation(op)
         x, y = op.input(g, 0), op.output(g)
-        if x.quant and y.quant and (x.quant.s != y.quant.s or x.quant.zp != y.quant.zp):
+        if x.quant and y.quant and (x.q.s != y.q.s or x.q.zp != y.q.zp):
             problems.append("input and output quantization differ (TFLM int8 pooling requires equal)")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
         kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
         window = geometry(op.attrs, x.shape[1:3], kernel)
         return PoolData(window, kernel, *fused_range(g, op), PoolGolden(Taps.of(window, x.shape[1:3], kernel)))
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(PoolData)
         pool = Struct("mcu_pool_params", "params", dict(
             stride=tile(p.window.stride), padding=tile(p.window.pad), filter=tile(p.kernel),
@@ -67,16 +68,17 @@ class _Pool(OpDef):
 
 @register("AVERAGE_POOL_2D")
 class AveragePool2D(_Pool):
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         p = super().prepare(g, op)
         assert isinstance(p, PoolData)
         ones = np.ones((1,) + op.input(g, 0).shape[1:3] + (1,), dtype=np.int64)
         return dataclasses.replace(p, golden=PoolGolden(p.golden.taps, p.golden.taps.gather(ones, 0).sum(axis=2)))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(PoolData)
         taps = p.golden.taps.gather(xs[0], 0).sum(axis=2, dtype=np.int64)
         count = p.golden.count
+        assert count is not None
         # TFLM: (sum +- count / 2) / count in C, which truncates: ties go away from zero
         avg = np.sign(taps) * ((np.abs(taps) + count // 2) // count)
         return np.clip(avg, p.act_min, p.act_max).astype(xs[0].dtype).reshape(op.output(g).shape)
@@ -84,7 +86,7 @@ class AveragePool2D(_Pool):
 
 @register("MAX_POOL_2D")
 class MaxPool2D(_Pool):
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(PoolData)
         # out-of-image taps don't count in TFLM; as the type's minimum they never win a max with an in-image tap
         low = int(np.iinfo(xs[0].dtype).min)

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import Paired, PairOp
+from mcugen.ops._quant import PairOp, Paired
 from mcugen.requant import quantize_multiplier, requantize
 
 
@@ -31,28 +32,28 @@ class PreluData(Paired):
 class Prelu(PairOp):
     arity = ((2, 2), (1, 1))
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         alpha = op.input(g, 1)
         if alpha.dtype != "int8" or alpha.quant is None:
             return [f"alpha '{alpha.name}' is {alpha.dtype}{'' if alpha.quant else ' without quantization'}; "
                     "TFLM's int8 PRELU takes a quantized int8 alpha"]
-        if alpha.quant.per_channel:
+        if alpha.q.per_channel:
             return ["alpha has one scale per channel; TFLM's PRELU reads a single scale"]
         return []
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, alpha, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        m1, s1 = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
-        m2, s2 = quantize_multiplier(float(x.quant.s) * float(alpha.quant.s) / float(y.quant.s))
-        return self.tabulated(g, op, PreluData(-x.quant.zp, -alpha.quant.zp, y.quant.zp, m1, s1, m2, s2))
+        m1, s1 = quantize_multiplier(float(x.q.s) / float(y.q.s))
+        m2, s2 = quantize_multiplier(float(x.q.s) * float(alpha.q.s) / float(y.q.s))
+        return self.tabulated(g, op, PreluData(-x.q.zp, -alpha.q.zp, y.q.zp, m1, s1, m2, s2))
 
-    def arithmetic(self, p: PreluData, v, a):
+    def arithmetic(self, p: PreluData, v: np.ndarray, a: np.ndarray) -> np.ndarray:
         d = v + p.input_offset
         out = np.where(d >= 0, requantize(np.maximum(d, 0), p.multiplier1, p.shift1),
                        requantize(np.minimum(d, 0) * (a + p.alpha_offset), p.multiplier2, p.shift2))
         return np.clip(out + p.output_offset, -128, 127)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(PreluData)
         x, alpha, y = op.input(g, 0), op.input(g, 1), op.output(g)
         fields = {f.name: getattr(p, f.name) for f in dataclasses.fields(p) if f.name != "pairs"}

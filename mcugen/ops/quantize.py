@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Tensor
+from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._quant import LutOp
 from mcugen.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
 
@@ -53,7 +53,7 @@ class FloatQuant:
 
     @classmethod
     def of(cls, t: Tensor) -> "FloatQuant":
-        return cls(float(np.float32(t.quant.s)), t.quant.zp, int(np.iinfo(t.dtype).bits))
+        return cls(float(np.float32(t.q.s)), t.q.zp, int(np.iinfo(t.dtype).bits))
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Quantize(LutOp):
     output_types = ("int8", "uint8", "int16", "int32")
     converts = True
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         x, y = op.input(g, 0), op.output(g)
         if (x.dtype, y.dtype) not in QUANTIZE_PAIRS:
             return [f"QUANTIZE {x.dtype} -> {y.dtype} has no TFLM kernel"]
@@ -81,20 +81,20 @@ class Quantize(LutOp):
             return [f"int32 tensor '{unquantized[0]}' has no quantization parameters"]
         return []
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
         if x.dtype == "float32":
             return FloatQuant.of(y)
         if x.dtype in BYTES and y.dtype in BYTES:
             return super().prepare(g, op)
-        return Requantize(*quantize_multiplier(float(x.quant.s) / float(y.quant.s)), x.quant.zp, y.quant.zp)
+        return Requantize(*quantize_multiplier(float(x.q.s) / float(y.q.s)), x.q.zp, y.q.zp)
 
-    def table(self, g, op, x):
+    def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
         xt, y = op.input(g, 0), op.output(g)
-        m, s = quantize_multiplier(float(xt.quant.s) / float(y.quant.s))
-        return requantize(x - xt.quant.zp, m, s) + y.quant.zp
+        m, s = quantize_multiplier(float(xt.q.s) / float(y.q.s))
+        return requantize(x - xt.q.zp, m, s) + y.q.zp
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         x, y = op.input(g, 0), op.output(g)
         if x.dtype == "float32":
             f = op.prepared(FloatQuant)
@@ -107,7 +107,7 @@ class Quantize(LutOp):
                          + p.output_zp)
         return np.clip(out, info.min, info.max).astype(y.dtype)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         x, y = op.input(g, 0), op.output(g)
         size = int(np.prod(y.shape))
         if x.dtype == "float32":
@@ -122,7 +122,7 @@ class Quantize(LutOp):
             input_bits=np.iinfo(x.dtype).bits, output_bits=np.iinfo(y.dtype).bits, input_offset=-p.input_zp,
             output_offset=p.output_zp, multiplier=p.multiplier, shift=p.shift))
         return Call("mcu_requantize_int", (params, size, reads(op), writes(op)),
-                    note=f"{x.dtype} -> {y.dtype}, (x - {p.input_zp}) * {float(x.quant.s) / float(y.quant.s):.9g}"
+                    note=f"{x.dtype} -> {y.dtype}, (x - {p.input_zp}) * {float(x.q.s) / float(y.q.s):.9g}"
                          f" + {p.output_zp}")
 
 
@@ -133,14 +133,14 @@ class Dequantize(OpDef):
     output_types = ("float32",)
     converts = True
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         return FloatQuant.of(op.input(g, 0))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(FloatQuant)
         return (xs[0].astype(np.int32) - p.zero_point).astype(np.float32) * np.float32(p.scale)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(FloatQuant)
         return Call("mcu_dequantize_f32", (Struct("mcu_float_quant", "params", dataclasses.asdict(p)),
                                               int(np.prod(op.output(g).shape)), reads(op), writes(op)),

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
-from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, fused_range, require_axis, require_const, require_same_quant
+from mcugen.ops import OpDef, Outputs, Shapes, register
+from mcugen.ops._quant import const_ints, fused_range, ints, require_axis, require_const, require_same_quant
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
 
 
@@ -39,25 +40,25 @@ class _Reduce(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
 
-    def output_shape(self, g, op):
-        shape, axes = op.input(g, 0).shape, const_ints(op.input(g, 1))
-        if axes is None:
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
+        shape, given = op.input(g, 0).shape, const_ints(op.input(g, 1))
+        if given is None:
             return None
-        axes = {require_axis(a, len(shape)) for a in axes}
+        axes = {require_axis(a, len(shape)) for a in given}
         if op.attrs.get("keep_dims", False):
             return tuple(1 if k in axes else d for k, d in enumerate(shape))
         return tuple(d for k, d in enumerate(shape) if k not in axes)
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return require_const(g, op, {1: "the reduction axes"})
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
         rank = len(x.shape)
-        axes = tuple(sorted({require_axis(a, rank) for a in const_ints(op.input(g, 1))}))
+        axes = tuple(sorted({require_axis(a, rank) for a in ints(op.input(g, 1))}))
         return ReduceData(axes, int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(ReduceData)
         shape = op.input(g, 0).shape
         stride = strides_of(shape)
@@ -81,17 +82,17 @@ class _Reduce(OpDef):
 class Mean(_Reduce):
     input_types = output_types = ("int8", "int16")
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         p = super().prepare(g, op)
         assert isinstance(p, ReduceData)
         x, y = op.input(g, 0), op.output(g)
-        m, s = quantize_multiplier(float(x.quant.s) / float(y.quant.s))
+        m, s = quantize_multiplier(float(x.q.s) / float(y.q.s))
         k = min(p.count.bit_length() - 1, 32, 31 + s)
         multiplier, shift = (m << k) // p.count, s - k
-        return dataclasses.replace(p, mean=MeanRescale(multiplier, shift, x.quant.zp, y.quant.zp),
-                                   golden=Requant.of(multiplier, shift, y.quant.zp, *fused_range(g, op)))
+        return dataclasses.replace(p, mean=MeanRescale(multiplier, shift, x.q.zp, y.q.zp),
+                                   golden=Requant.of(multiplier, shift, y.q.zp, *fused_range(g, op)))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(ReduceData)
         assert p.mean is not None and p.golden is not None
         total = xs[0].astype(np.int64).sum(axis=p.axes) - p.mean.input_zp * p.count
@@ -102,8 +103,8 @@ class Mean(_Reduce):
 
 @register("REDUCE_MAX")
 class ReduceMax(_Reduce):
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return super().check(g, op) + require_same_quant(g, op)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return xs[0].max(axis=op.prepared(ReduceData).axes).reshape(op.output(g).shape)

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, copy, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 
 
 @register("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
@@ -15,16 +16,16 @@ class Reshape(OpDef):
     copies_values = foldable = True
     options_unread = ("RESHAPE",)  # TFLM's SQUEEZE reads its squeeze_dims
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         x, y = op.input(g, 0), op.output(g)
         if np.prod(x.shape, dtype=np.int64) != np.prod(y.shape, dtype=np.int64):
             raise ValueError(f"reshapes {list(x.shape)} into {list(y.shape)}, another number of elements")
         return tuple(y.shape)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return xs[0].reshape(op.output(g).shape)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         x = op.input(g, 0)
         if not x.is_const:
             return None  # the output is the input's bytes under another shape

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, dims, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_const
 from mcugen.ops.resize_nearest_neighbor import resized_shape
 from mcugen.requant import trunc_div_pow2
@@ -27,7 +28,8 @@ def _c_div(a: int, b: int) -> int:
     return -(-a // b) if a < 0 else a // b
 
 
-def interpolation(in_size: int, out_size: int, align_corners: bool, half_pixel: bool):
+def interpolation(in_size: int, out_size: int, align_corners: bool, half_pixel: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(lower, upper, weight of upper in 1/2^10) for each output index, as TFLM computes them."""
     scale = (ONE * in_size + out_size // 2) // out_size
     if align_corners and out_size > 1:
@@ -47,11 +49,11 @@ class Bilinear:
     """Per output row and column: the two input rows (columns) it blends and the weight of the
     second in 1/2^10, as TFLM computes them; each becomes an int32 array of the C struct."""
 
-    y0: list[int]
-    y1: list[int]
+    y0: np.ndarray
+    y1: np.ndarray
     fy: np.ndarray
-    x0: list[int]
-    x1: list[int]
+    x0: np.ndarray
+    x1: np.ndarray
     fx: np.ndarray
 
 
@@ -60,23 +62,23 @@ class ResizeBilinear(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         return resized_shape(op.input(g, 0), op.input(g, 1))
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = require_const(g, op, {1: "the output size"})
         if op.attrs.get("align_corners") and op.attrs.get("half_pixel_centers"):
             problems.append("align_corners and half_pixel_centers are both set (TFLM refuses that)")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
         flags = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
         y0, y1, fy = interpolation(x.shape[1], y.shape[1], *flags)
         x0, x1, fx = interpolation(x.shape[2], y.shape[2], *flags)
         return Bilinear(y0, y1, fy, x0, x1, fx)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(Bilinear)
         img = xs[0].astype(np.int64)
         fy, fx = p.fy[None, :, None, None], p.fx[None, None, :, None]
@@ -85,7 +87,7 @@ class ResizeBilinear(OpDef):
                + (top[:, :, p.x1] * (ONE - fy) + bottom[:, :, p.x1] * fy) * fx)
         return trunc_div_pow2(acc + np.where(acc > 0, 1 << 19, -(1 << 19)), 20).astype(np.int8)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(Bilinear)
         resize = Struct("mcu_resize_bilinear_params", "params", {
             f.name: Const(f.name, np.asarray(getattr(p, f.name), dtype=np.int32)) for f in dataclasses.fields(p)})

@@ -5,8 +5,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Struct, dims, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_const
 
 
@@ -24,14 +25,14 @@ def nearest(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) 
     return idx.tolist()
 
 
-def resized_shape(x, size) -> tuple | None:
+def resized_shape(x: Tensor, size: Tensor) -> tuple[int, ...] | None:
     """[N, height, width, C] from a constant size tensor (TFLM loops over its values, not the declared
     output shape, so the two must agree); ValueError for sizes that make no image."""
     if not size.is_const:
         return None  # check() refuses it
-    if len(x.shape) != 4 or size.data.size != 2:
-        raise ValueError(f"input {list(x.shape)} and size {size.data.tolist()} are not an NHWC image and (height, width)")
-    height, width = (int(v) for v in size.data.reshape(-1))
+    if len(x.shape) != 4 or size.values.size != 2:
+        raise ValueError(f"input {list(x.shape)} and size {size.values.tolist()} are not an NHWC image and (height, width)")
+    height, width = (int(v) for v in size.values.reshape(-1))
     if height < 1 or width < 1:
         raise ValueError(f"output size {height}x{width}")
     return (x.shape[0], height, width, x.shape[3])
@@ -50,22 +51,22 @@ class ResizeNearestNeighbor(OpDef):
     input_types = output_types = ("int8", "int16")
     copies_values = True
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         return resized_shape(op.input(g, 0), op.input(g, 1))
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return require_const(g, op, {1: "the output size"})
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
         align, half = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
         return Nearest(nearest(x.shape[1], y.shape[1], align, half), nearest(x.shape[2], y.shape[2], align, half))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(Nearest)
         return xs[0][:, p.rows][:, :, p.cols]
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(Nearest)
         resize = Struct("mcu_resize_params", "params", dict(
             rows=Const("rows", np.array(p.rows, dtype=np.int32)),

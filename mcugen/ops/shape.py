@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ops import OpDef, register
+from mcugen.ir import Graph, Op
+from mcugen.ops import OpDef, Shapes, register
 
 
 @register("SHAPE")
@@ -13,11 +14,11 @@ class Shape(OpDef):
     options_unread = ("SHAPE",)  # TFLM takes the index type from the output tensor
     converts = True
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         return (len(op.input(g, 0).shape),)
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return ["SHAPE runs only at build time, on a tensor of static shape"]
 
-    def fold(self, g, op):
+    def fold(self, g: Graph, op: Op) -> list[np.ndarray] | None:
         return [np.array(op.input(g, 0).shape, dtype=op.output(g).dtype)]

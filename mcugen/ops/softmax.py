@@ -14,18 +14,19 @@ import numpy as np
 
 from mcugen import fixedpoint as fp
 from mcugen import lut16
+from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, register
 from mcugen.requant import quantize_multiplier, requantize, srdhm
 
 SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
 
 
-def _beta_multiplier(op, x) -> float:
+def _beta_multiplier(op: Op, x: Tensor) -> float:
     """TFLM PreprocessSoftmaxScaling's real multiplier: beta * scale in Q5.26, capped at INT32_MAX."""
     beta = float(np.float32(op.attrs.get("beta", 1.0)))
-    return min(beta * float(x.quant.s) * (1 << (31 - SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
+    return min(beta * float(x.q.s) * (1 << (31 - SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
 
 
 @dataclass(frozen=True)
@@ -56,32 +57,32 @@ class Softmax(OpDef):
     output_types = ("int8", "int16")
     converts = True
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         x, y = op.input(g, 0), op.output(g)
         if x.dtype == "int16":
             beta = float(np.float32(op.attrs.get("beta", 1.0)))
             if not 0 < beta < math.inf:
                 return [f"beta {beta:g}: the int16 SOFTMAX needs a positive beta"]
-            if y.dtype != "int16" or x.quant.zp != 0 or y.quant.zp != 0 or abs(y.quant.s - 1 / 32768) > 0.001 / 32768:
+            if y.dtype != "int16" or x.q.zp != 0 or y.q.zp != 0 or abs(y.q.s - 1 / 32768) > 0.001 / 32768:
                 return ["int16 SOFTMAX needs an int16 output of scale 1/32768 and zero points 0 (TFLM's Prepare)"]
             return []
-        if y.dtype == "int16" and y.quant and (y.quant.zp != -32768 or abs(y.quant.s - 1 / 65536) > 0.001 / 65536):
+        if y.dtype == "int16" and y.quant and (y.q.zp != -32768 or abs(y.q.s - 1 / 65536) > 0.001 / 65536):
             return [f"int16 output quantization must be scale 1/65536, zero point -32768 "
-                    f"(got {y.quant.s:g}, {y.quant.zp})"]
-        if y.dtype == "int8" and y.quant and (y.quant.zp != -128 or y.quant.s != np.float32(1 / 256)):
+                    f"(got {y.q.s:g}, {y.q.zp})"]
+        if y.dtype == "int8" and y.quant and (y.q.zp != -128 or y.q.s != np.float32(1 / 256)):
             return [f"output quantization must be scale 1/256, zero point -128 "
-                    f"(got {y.quant.s:g}, {y.quant.zp})"]
+                    f"(got {y.q.s:g}, {y.q.zp})"]
         if x.quant and not _beta_multiplier(op, x) > 1.0:  # NaN too
             return [f"beta {op.attrs.get('beta', 1.0):g} times the input scale is too small: TFLM's "
                     "softmax stops there (QuantizeMultiplierGreaterThanOne needs a multiplier above 1)"]
         return []
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
         if x.dtype == "int16":
             # [-65535, 0] of input differences maps onto the exp table's [-10, 0]
             beta = float(np.float32(op.attrs.get("beta", 1.0)))
-            multiplier, shift = quantize_multiplier(float(x.quant.s) * beta / (10.0 / 65535.0))
+            multiplier, shift = quantize_multiplier(float(x.q.s) * beta / (10.0 / 65535.0))
             span = 65535
             return Softmax16Data(
                 multiplier, shift, lut16.populate(10.0 / np.float32(span), 32767, 2.0 / np.float32(span), 0, lut16.expf),
@@ -97,7 +98,7 @@ class Softmax(OpDef):
         return SoftmaxData(multiplier, left_shift, -radius, exp.astype(np.int64),
                            fp.rescale(exp, 0, ACCUMULATION_INTEGER_BITS))
 
-    def run_int16(self, op, x):
+    def run_int16(self, op: Op, x: np.ndarray) -> np.ndarray:
         """Per row: exp of (x - max) rescaled into the table's range, from the exp table (Q0.15); their
         sum normalised by its leading zeros and read through the 1 / (1 + x) table; each exp times
         that reciprocal, shifted back by the normalisation and rounded, in [0, 32767]."""
@@ -114,7 +115,7 @@ class Softmax(OpDef):
         out = (exp * reciprocal + (np.int64(1) << (right - 1))) >> right
         return np.clip(out, 0, 32767).astype(np.int16).reshape(x.shape)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         if xs[0].dtype == np.int16:
             return self.run_int16(op, xs[0].astype(np.int64))
         x = xs[0].astype(np.int64)
@@ -136,7 +137,7 @@ class Softmax(OpDef):
         out += info.min
         return np.minimum(out, info.max).astype(info.dtype).reshape(x.shape)  # never below the minimum
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         x = op.input(g, 0)
         depth = x.shape[-1]
         if x.dtype == "int16":

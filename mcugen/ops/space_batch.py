@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_const
 
-def as_4d(shape):
-    return list(shape) if len(shape) == 4 else [shape[0], shape[1], 1, shape[2]]
+def as_4d(shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(shape) if len(shape) == 4 else (shape[0], shape[1], 1, shape[2])
 
 
 @dataclass(frozen=True)
@@ -41,26 +42,26 @@ class SpaceBatch(OpDef):
     arity = ((3, 3), (1, 1))
     parameters = {1: ("int32",), 2: ("int32",)}
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         what = "the paddings" if op.opcode == "SPACE_TO_BATCH_ND" else "the crops"
         return require_const(g, op, {1: "the block shape", 2: what})
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         x, block, edges = op.input(g, 0), op.input(g, 1), op.input(g, 2)
         if not (block.is_const and edges.is_const):
             return None  # check() refuses it
         if not 3 <= len(x.shape) <= 4:
             raise ValueError(f"input {list(x.shape)} is not 3-D or 4-D, as TFLM needs")
         to_batch = op.opcode == "SPACE_TO_BATCH_ND"
-        block, edges = block.data.reshape(-1).tolist(), edges.data.tolist()
+        sizes, sides = block.values.reshape(-1).tolist(), edges.values.tolist()
         spatial = len(x.shape) - 2
-        if len(block) != spatial or len(edges) != spatial or any(len(e) != 2 for e in edges) \
-                or min(block) < 1 or min(map(min, edges)) < 0:
-            raise ValueError(f"block shape {block} and {'paddings' if to_batch else 'crops'} {edges} "
+        if len(sizes) != spatial or len(sides) != spatial or any(len(e) != 2 for e in sides) \
+                or min(sizes) < 1 or min(map(min, sides)) < 0:
+            raise ValueError(f"block shape {sizes} and {'paddings' if to_batch else 'crops'} {sides} "
                              f"do not fit a {len(x.shape)}-D input")
-        factor = int(np.prod(block))
+        factor = int(np.prod(sizes))
         out = [x.shape[0] * factor if to_batch else x.shape[0] // factor]
-        for size, b, (before, after) in zip(x.shape[1:], block, edges):
+        for size, b, (before, after) in zip(x.shape[1:], sizes, sides):
             out.append((size + before + after) // b if to_batch else size * b - before - after)
             if to_batch and (size + before + after) % b:
                 raise ValueError(f"padded size {size + before + after} is not a multiple of the block {b}")
@@ -68,22 +69,22 @@ class SpaceBatch(OpDef):
             raise ValueError(f"batch {x.shape[0]} is not a multiple of the block's {factor} positions")
         return (*out, x.shape[-1])
 
-    def prepare(self, g, op):
-        block = [int(b) for b in op.input(g, 1).data.reshape(-1)] + [1]
-        edges = [(int(a), int(b)) for a, b in op.input(g, 2).data.astype(np.int64)] + [(0, 0)]
+    def prepare(self, g: Graph, op: Op) -> object:
+        block = [int(b) for b in op.input(g, 1).values.reshape(-1)] + [1]
+        edges = [(int(a), int(b)) for a, b in op.input(g, 2).values.astype(np.int64)] + [(0, 0)]
         space, batched = op.input(g, 0), op.output(g)
         if op.opcode == "BATCH_TO_SPACE_ND":
             space, batched = batched, space
         return Blocks((block[0], block[1]), (edges[0], edges[1]), as_4d(space.shape), as_4d(batched.shape))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(Blocks)
         (bh, bw), ((top, bottom), (left, right)) = p.block, p.edges
         n, h, w, c = p.space
         _, bh_rows, bw_cols, _ = p.batched
         if op.opcode == "SPACE_TO_BATCH_ND":
             padded = np.pad(xs[0].reshape(n, h, w, c), [(0, 0), (top, bottom), (left, right), (0, 0)],
-                            constant_values=op.output(g).quant.zp)
+                            constant_values=op.output(g).q.zp)
             out = padded.reshape(n, bh_rows, bh, bw_cols, bw, c).transpose(2, 4, 0, 1, 3, 5)
         else:
             full = xs[0].reshape(bh, bw, n, bh_rows, bw_cols, c).transpose(2, 3, 0, 4, 1, 5)
@@ -91,14 +92,14 @@ class SpaceBatch(OpDef):
             out = full[:, top:top + h, left:left + w]
         return np.ascontiguousarray(out).reshape(op.output(g).shape)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(Blocks)
         n, h, w, c = p.space
         to_batch = op.opcode == "SPACE_TO_BATCH_ND"
         params = Struct("mcu_space_batch_params", "params", dict(
             batch=n, space_h=h, space_w=w, batched_h=p.batched[1], batched_w=p.batched[2], depth=c,
             block_h=p.block[0], block_w=p.block[1], top=p.edges[0][0], left=p.edges[1][0],
-            to_batch=int(to_batch), fill=op.output(g).quant.zp))
+            to_batch=int(to_batch), fill=op.output(g).q.zp))
         note = f"block {list(p.block)}, {'paddings' if to_batch else 'crops'} {[list(e) for e in p.edges]}"
         if to_batch and any(map(any, p.edges)):
             note += "; pads with the zero point as TFLite (TFLM pads with uninitialised memory)"

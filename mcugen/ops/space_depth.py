@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,7 @@ class Block:
 @register("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")
 class SpaceDepth(OpDef):
     copies_values = True
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         b, shape = op.attrs.get("block_size", 0), op.input(g, 0).shape
         if len(shape) != 4 or b < 1:
             raise ValueError(f"block size {b} on input {list(shape)} (needs >= 1 and NHWC)")
@@ -33,7 +36,7 @@ class SpaceDepth(OpDef):
             raise ValueError(f"{c} channels are not a multiple of the block size {b} squared")
         return (n, h * b, w * b, c // (b * b))
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         b = op.attrs.get("block_size", 0)
         x, y = op.input(g, 0), op.output(g)
         problems = []
@@ -44,23 +47,23 @@ class SpaceDepth(OpDef):
             problems.append(f"height and width {small.shape[1:3]} must be multiples of the block size {b}")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         return Block(op.attrs["block_size"])
 
-    def _blocks(self, g, op):
+    def _blocks(self, g: Graph, op: Op) -> tuple[int, int, int, int, int]:
         """(N, H, W, C) of the side with the small picture, and the block size."""
         side = op.output(g) if op.opcode == "SPACE_TO_DEPTH" else op.input(g, 0)
         b = op.prepared(Block).size
         n, h, w, c = side.shape
         return n, h, w, c // (b * b), b
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         n, h, w, c, b = self._blocks(g, op)
         if op.opcode == "DEPTH_TO_SPACE":
             return xs[0].reshape(n, h, w, b, b, c).transpose(0, 1, 3, 2, 4, 5).reshape(op.output(g).shape)
         return xs[0].reshape(n, h, b, w, b, c).transpose(0, 1, 3, 2, 4, 5).reshape(op.output(g).shape)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         n, h, w, c, b = self._blocks(g, op)
         if op.opcode == "DEPTH_TO_SPACE":  # walk the output as (n, h, i, w, j, c)
             shape = [n, h, b, w, b, c]

@@ -6,15 +6,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Slice, Struct, reads
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, require_axis, require_const
 
 # where each op keeps its data input and its axis (a constant tensor, or an attribute)
 _DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
 
 
-def _axis(g, op) -> int | None:
+def _axis(g: Graph, op: Op) -> int | None:
     """The axis as stored (UNPACK: an option; SPLIT, SPLIT_V: a constant tensor), None if not constant."""
     if op.opcode == "UNPACK":
         return op.attrs.get("axis", 0)
@@ -36,7 +37,7 @@ class Split(OpDef):
     copies_values = foldable = True
     options_unread = ("SPLIT", "SPLIT_V")  # UNPACK's axis is an option
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         """One shape per output. TFLM's kernels copy by the declared output shapes (the split sizes
         tensor and num_splits are not read), so those must cut the input exactly."""
         shape, axis = op.input(g, _DATA_INPUT[op.opcode]).shape, _axis(g, op)
@@ -59,21 +60,23 @@ class Split(OpDef):
                 raise ValueError(f"outputs {[list(d) for d in declared]} do not cut axis {k} of {list(shape)}")
         return [shape[:k] + (n,) + shape[k + 1:] for n in sizes]
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         what = {"SPLIT": {0: "the axis"}, "SPLIT_V": {1: "the split sizes", 2: "the axis"}, "UNPACK": {}}
         return require_const(g, op, what[op.opcode])  # output_shape checked the rest
 
-    def prepare(self, g, op):
-        axis = require_axis(_axis(g, op), len(op.input(g, _DATA_INPUT[op.opcode]).shape))
+    def prepare(self, g: Graph, op: Op) -> object:
+        given = _axis(g, op)
+        assert given is not None  # check() made sure it is constant
+        axis = require_axis(given, len(op.input(g, _DATA_INPUT[op.opcode]).shape))
         sizes = [op.output(g, k).shape[axis] if op.opcode != "UNPACK" else 1 for k in range(len(op.outputs))]
         return SplitData(axis, tuple(sizes))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(SplitData)
         parts = np.split(xs[_DATA_INPUT[op.opcode]], np.cumsum(p.sizes)[:-1], axis=p.axis)
         return [part.reshape(op.output(g, k).shape) for k, part in enumerate(parts)]
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(SplitData)
         shape = op.input(g, _DATA_INPUT[op.opcode]).shape
         inner = int(np.prod(shape[p.axis + 1:])) * op.input(g, _DATA_INPUT[op.opcode]).itemsize

@@ -7,15 +7,16 @@ import numpy as np
 
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
-from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_const
+from mcugen.ops import OpDef, Outputs, Shapes, register
+from mcugen.ops._quant import const_ints, ints, require_const
 
 
-def _clamp(v, stride, dim):
+def _clamp(v: int, stride: int, dim: int) -> int:
     return min(max(v, 0), dim) if stride > 0 else min(max(v, -1), dim - 1)
 
 
-def axis_indices(begin, end, stride, dim, begin_masked, end_masked, shrink):
+def axis_indices(begin: int, end: int, stride: int, dim: int, begin_masked: int, end_masked: int, shrink: int
+                 ) -> list[int]:
     """The indices TF's strided-slice reads along one axis."""
     if begin_masked:
         start = 0 if stride > 0 else dim - 1
@@ -36,7 +37,7 @@ class Indices:
 
 
 def _indices(g: Graph, op: Op) -> Indices:
-    begin, end, strides = (const_ints(op.input(g, i)) for i in (1, 2, 3))
+    begin, end, strides = (ints(op.input(g, i)) for i in (1, 2, 3))
     a = op.attrs
     indices = []
     for axis, dim in enumerate(op.input(g, 0).shape):
@@ -53,12 +54,13 @@ class StridedSlice(OpDef):
     input_types = output_types = ("int8", "int16")
     copies_values = foldable = True
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         """TFLM reads rank-many begin/end/stride values (whatever their tensors hold) and checks the
         declared shape against them; its kernel is 4-D at most and ignores the `offset` option."""
         rank = len(op.input(g, 0).shape)
-        values = [const_ints(op.input(g, i)) for i in (1, 2, 3)]
-        if any(v is None for v in values):
+        given = [const_ints(op.input(g, i)) for i in (1, 2, 3)]
+        values = [v for v in given if v is not None]
+        if len(values) < 3:
             return None
         if any(len(v) != rank for v in values) or rank > 4:
             raise ValueError(f"begin/end/strides of {[len(v) for v in values]} values for an input of rank {rank} "
@@ -71,20 +73,20 @@ class StridedSlice(OpDef):
         indices = _indices(g, op).per_axis
         return tuple(len(i) for k, i in enumerate(indices) if not shrink & (1 << k))
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         problems = require_const(g, op, {1: "begin", 2: "end", 3: "strides"})
         if op.attrs.get("ellipsis_mask", 0) or op.attrs.get("new_axis_mask", 0):
             problems.append("ellipsis_mask and new_axis_mask are not supported (as in TFLM)")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         return _indices(g, op)
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         out = xs[0][np.ix_(*op.prepared(Indices).per_axis)]
         return out.reshape(op.output(g).shape)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         stride = strides_of(op.input(g, 0).shape)
         idx = op.prepared(Indices).per_axis
         shape = [len(i) for i in idx]

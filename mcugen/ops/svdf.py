@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, State, Struct, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier
 from mcugen.requant import requantize, wrap_int32
 
@@ -44,8 +45,9 @@ class Svdf(OpDef):
     stateful = True
     state_inputs = (STATE,)
 
-    def output_shape(self, g, op):
-        x, wf, wt, s = (op.input(g, k) for k in (0, 1, 2, STATE))
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
+        x, wf, wt = (op.input(g, k) for k in (0, 1, 2))
+        s = op.optional_input(g, STATE)
         rank = op.attrs.get("rank", 0)
         if len(x.shape) != 2 or len(wf.shape) != 2 or len(wt.shape) != 2 or s is None or len(s.shape) != 2:
             raise ValueError("SVDF takes a 2-D input, feature and time weights and state")
@@ -54,13 +56,13 @@ class Svdf(OpDef):
                 or s.shape != (x.shape[0], filters * memory):
             raise ValueError(f"input {list(x.shape)}, feature weights {list(wf.shape)}, time weights "
                              f"{list(wt.shape)}, state {list(s.shape)} and rank {rank} do not fit")
-        b = op.input(g, 3)
+        b = op.optional_input(g, 3)
         if b is not None and b.shape[0] != filters // rank:
             raise ValueError(f"bias of {b.shape[0]} for {filters // rank} units")
         return (x.shape[0], filters // rank)
 
-    def check(self, g, op):
-        wt, b, s = op.input(g, 2), op.input(g, 3), op.input(g, STATE)
+    def check(self, g: Graph, op: Op) -> list[str]:
+        wt, b, s = op.input(g, 2), op.optional_input(g, 3), op.input(g, STATE)
         if STATE not in op.attrs.get("state", {}):
             return ["its state (input 4) is not a variable tensor: TFLM's Prepare requires one"]
         if b is None:
@@ -68,24 +70,24 @@ class Svdf(OpDef):
         if wt.dtype != s.dtype:
             return [f"time weights are {wt.dtype} but the state is {s.dtype}: TFLM reads the state as the "
                     "time weights' type"]
-        product = np.float32(s.quant.s) * np.float32(wt.quant.s)
-        if not abs(float(b.quant.s if b.quant else 0.0) - float(product)) < 1e-5:
+        product = np.float32(s.q.s) * np.float32(wt.q.s)
+        if not abs(float(b.q.s if b.quant else 0.0) - float(product)) < 1e-5:
             return ["the bias scale is not state scale x time weight scale: TFLM refuses it"]
         return []
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, wf, wt, b, s = (op.input(g, k) for k in range(5))
         y = op.output(g)
         f32 = np.float32
-        return SvdfData(op.attrs["rank"], wt.shape[1], Multiplier.of(float(f32(x.quant.s) * f32(wf.quant.s) / f32(s.quant.s))),
-                        Multiplier.of(float(f32(s.quant.s) * f32(wt.quant.s) / f32(y.quant.s))),
-                        x.quant.zp, s.quant.zp, y.quant.zp)
+        return SvdfData(op.attrs["rank"], wt.shape[1], Multiplier.of(float(f32(x.q.s) * f32(wf.q.s) / f32(s.q.s))),
+                        Multiplier.of(float(f32(s.q.s) * f32(wt.q.s) / f32(y.q.s))),
+                        x.q.zp, s.q.zp, y.q.zp)
 
-    def macs(self, g, op):
+    def macs(self, g: Graph, op: Op) -> int:
         x, wf, wt = (op.input(g, k) for k in range(3))
         return x.shape[0] * wf.shape[0] * (wf.shape[1] + wt.shape[1])
 
-    def run_state(self, g, op, xs, state):
+    def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(SvdfData)
         x, wf, wt, b = (np.asarray(a, np.int64) for a in xs[:4])
         k = op.attrs["state"][STATE]
@@ -101,7 +103,7 @@ class Svdf(OpDef):
         out = requantize(units, p.time.multiplier, p.time.shift) + p.output_zp
         return np.clip(out, -128, 127).astype(np.int8)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(SvdfData)
         x, wf, wt, b = (op.input(g, k) for k in range(4))
         state_type = op.input(g, STATE).dtype
@@ -109,7 +111,7 @@ class Svdf(OpDef):
             batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p.memory, rank=p.rank,
             state_bits=np.iinfo(state_type).bits, input_offset=-p.input_zp, state_zero_point=p.state_zp,
             output_offset=p.output_zp, feature=p.feature.fields(), time=p.time.fields()))
-        return Call("mcu_svdf_s8", (params, reads(op), Const("weights_feature", wf.data), Const("weights_time", wt.data),
-                             Const("bias", b.data.astype(np.int32)), State(op.attrs["state"][STATE], writable=True),
+        return Call("mcu_svdf_s8", (params, reads(op), Const("weights_feature", wf.values), Const("weights_time", wt.values),
+                             Const("bias", b.values.astype(np.int32)), State(op.attrs["state"][STATE], writable=True),
                              writes(op)),
                     note=f"rank {p.rank}, memory {p.memory}, {state_type} state")

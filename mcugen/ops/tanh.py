@@ -1,6 +1,8 @@
 """TANH: TFLM reference_integer_ops::Tanh, int8 (gemmlowp tanh on Q4.27) and int16 (mcugen.sigmoid16)."""
 from __future__ import annotations
 
+import numpy as np
+
 from mcugen import fixedpoint as fp
 from mcugen.ops import register
 from mcugen.ops.logistic import INPUT_INTEGER_BITS, Q4Activation
@@ -13,5 +15,5 @@ class Tanh(Q4Activation):
     function16 = staticmethod(tanh_s16)
     power_of_two_shifts = (0, 1)
 
-    def function(self, q4):
+    def function(self, q4: np.ndarray) -> np.ndarray:
         return fp.tanh(q4, INPUT_INTEGER_BITS)

@@ -5,9 +5,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
-from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_const, require_same_quant
+from mcugen.ops import OpDef, Outputs, Shapes, register
+from mcugen.ops._quant import const_ints, ints, require_const, require_same_quant
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class Tile(OpDef):
     parameters = {1: ("int32",)}
     foldable = True
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         shape, multiples = op.input(g, 0).shape, const_ints(op.input(g, 1))
         if multiples is None:
             return None
@@ -29,16 +30,16 @@ class Tile(OpDef):
             raise ValueError(f"multiples {multiples} for an input of shape {list(shape)}")
         return tuple(d * m for d, m in zip(shape, multiples))
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return require_same_quant(g, op) + require_const(g, op, {1: "the multiples"})
 
-    def prepare(self, g, op):
-        return Multiples(tuple(const_ints(op.input(g, 1))))
+    def prepare(self, g: Graph, op: Op) -> object:
+        return Multiples(tuple(ints(op.input(g, 1))))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return np.tile(xs[0], op.prepared(Multiples).multiples)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         # Output axis k of size reps * n splits into (reps, n): the input repeats along the first.
         x_shape, y_shape = op.input(g, 0).shape, op.output(g).shape
         in_stride, out_stride = strides_of(x_shape), strides_of(y_shape)

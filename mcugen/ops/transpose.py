@@ -5,9 +5,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
-from mcugen.ops import OpDef, register
-from mcugen.ops._quant import const_ints, require_const
+from mcugen.ops import OpDef, Outputs, Shapes, register
+from mcugen.ops._quant import const_ints, ints, require_const
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Transpose(OpDef):
     input_types = output_types = ("int8", "int16")
     copies_values = foldable = True
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         shape, perm = op.input(g, 0).shape, const_ints(op.input(g, 1))
         if perm is None:
             return None
@@ -30,16 +31,16 @@ class Transpose(OpDef):
             raise ValueError(f"permutation {perm} for an input of rank {len(shape)}")
         return tuple(shape[k] for k in perm)
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         return require_const(g, op, {1: "the permutation"})
 
-    def prepare(self, g, op):
-        return Permutation(tuple(const_ints(op.input(g, 1))))
+    def prepare(self, g: Graph, op: Op) -> object:
+        return Permutation(tuple(ints(op.input(g, 1))))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return np.transpose(xs[0], op.prepared(Permutation).perm)
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         perm, shape = list(op.prepared(Permutation).perm), op.input(g, 0).shape
         out_shape = [shape[k] for k in perm]
         in_stride = [strides_of(shape)[k] for k in perm]

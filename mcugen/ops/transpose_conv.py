@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, dims, reads, tile, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, problems_fused_activation, require_bias_length, weight_problems
 from mcugen.ops._window import MAX_SPAN, Pair, out_size, pad_before
@@ -38,13 +39,13 @@ class TransposeConv(OpDef):
     parameters = {SHAPE: ("int32",), FILTER: ("int8",), BIAS: ("int32", "int64")}
     input_types = output_types = ("int8", "int16")
 
-    def output_shape(self, g, op):
+    def output_shape(self, g: Graph, op: Op) -> Shapes:
         """TFLM sizes the output from the output tensor (the shape input is not read at run time):
         its batch must be the input's and its channels the filter's."""
         w, x, y = op.input(g, FILTER), op.input(g, INPUT), op.output(g)
         if len(w.shape) != 4 or len(x.shape) != 4 or len(y.shape) != 4:
             raise ValueError(f"filter {list(w.shape)}, input {list(x.shape)} and output {list(y.shape)} must be 4-D")
-        require_bias_length(op.input(g, BIAS), w.shape[0])
+        require_bias_length(op.optional_input(g, BIAS), w.shape[0])
         for key in ("stride_h", "stride_w"):
             if not 1 <= op.attrs.get(key, 1) <= MAX_SPAN:
                 raise ValueError(f"{key} {op.attrs.get(key)} (must be in [1, {MAX_SPAN}])")
@@ -52,19 +53,19 @@ class TransposeConv(OpDef):
             raise ValueError(f"padding {op.attrs.get('padding')}")
         return (x.shape[0], y.shape[1], y.shape[2], w.shape[0])
 
-    def check(self, g, op):
-        x, w, b = op.input(g, INPUT), op.input(g, FILTER), op.input(g, BIAS)
+    def check(self, g: Graph, op: Op) -> list[str]:
+        x, w, b = op.input(g, INPUT), op.input(g, FILTER), op.optional_input(g, BIAS)
         problems = weight_problems(g, op, FILTER, BIAS, input_index=INPUT) + problems_fused_activation(op)
         if x.shape[3] != w.shape[3]:
             problems.append(f"input has {x.shape[3]} channels, the filter {w.shape[3]}")
-        if w.quant is not None and np.any(w.quant.zero_point != 0):
+        if w.quant is not None and np.any(w.q.zero_point != 0):
             problems.append("filter zero point is not 0")
         wanted = "int64" if x.dtype == "int16" else "int32"
         if b is not None and b.dtype != wanted:
             problems.append(f"bias '{b.name}' is {b.dtype}; TFLM's {x.dtype} kernel reads {wanted} there")
         return problems
 
-    def prepare(self, g, op):
+    def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
         stride = (op.attrs.get("stride_h", 1), op.attrs.get("stride_w", 1))
         padding = op.attrs.get("padding", "SAME")
@@ -74,7 +75,7 @@ class TransposeConv(OpDef):
         return TransposeConvData(stride, (pad_h, pad_w), Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide),
                                  Wide.of(g, op, BIAS, w.shape[0], bits=64 if wide else 32))
 
-    def run(self, g, op, xs):
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p, w, y = op.prepared(TransposeConvData), xs[FILTER].astype(np.float64), op.output(g)
         x = xs[INPUT].astype(np.float64) - p.quant.input_zp
         n, h, wd, _ = x.shape
@@ -89,11 +90,11 @@ class TransposeConv(OpDef):
         out = p.wide.output(acc, p.quant)
         return out if y.dtype == "int16" else out.astype(np.int8)
 
-    def macs(self, g, op):
+    def macs(self, g: Graph, op: Op) -> int:
         w, x = op.input(g, FILTER), op.input(g, INPUT)
         return int(np.prod(x.shape)) * int(np.prod(w.shape[:3]))
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(TransposeConvData)
         x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
         conv = Struct("mcu_conv_params", "params", dict(
@@ -101,7 +102,7 @@ class TransposeConv(OpDef):
             padding=tile(p.pad), dilation=tile((1, 1)), activation=p.quant.activation()))
         return Call("mcu_transpose_conv", (
             conv, p.quant.per_channel(), int(np.iinfo(x.dtype).bits), p.wide.bits, dims("input_dims", x.shape),
-            reads(op, INPUT), dims("filter_dims", w.shape), Const("filter", w.data), Const("bias", p.wide.bias),
+            reads(op, INPUT), dims("filter_dims", w.shape), Const("filter", w.values), Const("bias", p.wide.bias),
             dims("output_dims", y.shape), writes(op)),
             note=f"stride {p.stride[0]}x{p.stride[1]}, pad {p.pad[0]},{p.pad[1]}, "
                  f"{op.attrs.get('padding', 'SAME')}")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, State, Struct, copy, reads, writes
-from mcugen.ops import OpDef, register
+from mcugen.ops import OpDef, Outputs, register
 
 
 @register("READ_VARIABLE", "ASSIGN_VARIABLE")
@@ -14,13 +15,13 @@ class Variables(OpDef):
     arity = {"READ_VARIABLE": ((0, 1), (1, 1)), "ASSIGN_VARIABLE": ((1, 2), (0, 0))}
     stateful = True
 
-    def check(self, g, op):
+    def check(self, g: Graph, op: Op) -> list[str]:
         if "variable" not in op.attrs:
             return ["its resource variable is not one mcugen can keep (a VAR_HANDLE of this subgraph, "
                     "initialised by constants in a CALL_ONCE before any read)"]
         return []
 
-    def run_state(self, g, op, xs, state: list[np.ndarray]):
+    def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         k = op.attrs["variable"]
         if op.opcode == "READ_VARIABLE":
             y = op.output(g)
@@ -28,7 +29,7 @@ class Variables(OpDef):
         state[k] = np.frombuffer(np.ascontiguousarray(xs[0]).tobytes(), state[k].dtype).reshape(state[k].shape).copy()
         return []
 
-    def lower(self, g, op):
+    def lower(self, g: Graph, op: Op) -> Call | None:
         k = op.attrs["variable"]
         n = g.variables[k].nbytes
         params = Struct("mcu_copy_params", "params", copy([n], [1], [1]))

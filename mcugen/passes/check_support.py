@@ -32,7 +32,7 @@ def _legacy_uint8(g: Graph) -> str | None:
     return None
 
 
-def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
+def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object]) -> list[str]:
     problems = []
     parameters = opdef.parameter_types(op.opcode)
     for k, idx in enumerate(op.inputs):
@@ -68,7 +68,7 @@ def _tensor_problems(g: Graph, op: Op, opdef, seen: set) -> list[str]:
     return problems
 
 
-def _prepare_problems(g: Graph, op: Op, opdef) -> list[str]:
+def _prepare_problems(g: Graph, op: Op, opdef: ops.OpDef) -> list[str]:
     """What TFLM's Prepare would compute and mcugen can't represent (a rescale beyond int32)."""
     try:
         opdef.prepare(g, op)
@@ -92,7 +92,7 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
     if dynamic:
         model.append(f"dynamic shapes: {len(dynamic)} tensor(s) with unknown dimensions, "
                      f"e.g. '{dynamic[0].name}' {list(dynamic[0].shape)} (re-export with fixed shapes)")
-    seen: set[int] = set()
+    seen: set[object] = set()
     written = set(g.inputs)
     for op in g.ops:
         where = f"{op.opcode} at index {op.origin}"

@@ -7,12 +7,16 @@ tuning (mcugen.tune): the layers whose reference kernel measured faster keep it.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from mcugen.ir import Graph
 from mcugen.variants import lower_layer
 
+if TYPE_CHECKING:  # tune.py builds and measures through the pipeline, which runs this pass
+    from mcugen.tune import Tuning
 
-def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning=None) -> Graph:
+
+def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning | None = None) -> Graph:
     g = dataclasses.replace(g, features=frozenset(features), tuning=tuning)
     reference = tuning.reference if tuning is not None else frozenset()
     return g.replace_ops(dataclasses.replace(op, call=lower_layer(

@@ -30,7 +30,7 @@ import dataclasses
 import numpy as np
 
 from mcugen import ops
-from mcugen.ir import Graph, Variable
+from mcugen.ir import Graph, Op, Variable
 
 
 BYTES = ("int8", "uint8", "int16", "int32", "float32")  # the variables' types a buffer of bytes can hold here
@@ -48,7 +48,7 @@ def _variable_tensors(g: Graph) -> Graph:
         opdef = ops.lookup(op.opcode)
         state = {}
         for k in opdef.state_inputs if opdef else ():
-            t = op.input(g, k)
+            t = op.optional_input(g, k)
             if t is None or not t.variable or t.dtype not in BYTES or any(d < 1 for d in t.shape):
                 continue
             if t.index not in number:
@@ -76,7 +76,7 @@ def _resource_variables(g: Graph) -> Graph:
         return g
     keys = list(dict.fromkeys(handles.values()))
     # the buffer each variable gets when its first ASSIGN_VARIABLE is prepared
-    values: dict[tuple, np.ndarray] = {}
+    values: dict[Key, np.ndarray] = {}
     for op in uses:
         reading = op.opcode == "READ_VARIABLE"
         if len(op.inputs) != 2 - reading or len(op.outputs) != reading:
@@ -112,11 +112,14 @@ def _resource_variables(g: Graph) -> Graph:
     return dataclasses.replace(g.renumber(ops), variables=variables, subgraphs=rest)
 
 
-def _key(op) -> tuple:
+Key = tuple[bytes, bytes]  # a resource variable's container and shared name
+
+
+def _key(op: Op) -> Key:
     return (bytes(op.attrs.get("container") or b""), bytes(op.attrs.get("shared_name") or b""))
 
 
-def _run_init(sub: Graph, values: dict) -> bool:
+def _run_init(sub: Graph, values: dict[Key, np.ndarray]) -> bool:
     """Run an initialisation subgraph of VAR_HANDLEs and ASSIGN_VARIABLEs of constants into
     `values`; False if it does anything else."""
     handles = {}

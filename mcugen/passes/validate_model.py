@@ -73,7 +73,7 @@ def _fix(problem: str) -> str:
     return TYPE_FIX if UNRUN_TYPE in problem else FIX
 
 
-def _op_problem(g: Graph, op: Op, opdef) -> str | None:
+def _op_problem(g: Graph, op: Op, opdef: ops.OpDef) -> str | None:
     if op.options_problem and op.opcode not in opdef.options_unread:
         return op.options_problem
     (in_low, in_high), (out_low, out_high) = opdef.counts(op.opcode)
@@ -86,11 +86,11 @@ def _op_problem(g: Graph, op: Op, opdef) -> str | None:
     omitted = [k for k in range(in_low) if op.inputs[k] < 0 and k not in opdef.optional_inputs]
     if omitted:  # only inputs past the minimum count are optional, and those the op lists
         return f"input {omitted[0]} is omitted, TFLM's kernel needs it"
-    for t in [op.input(g, i) for i in range(len(op.inputs))] + [op.output(g, i) for i in range(len(op.outputs))]:
+    for t in [op.optional_input(g, i) for i in range(len(op.inputs))] + [op.output(g, i) for i in range(len(op.outputs))]:
         problem = t is not None and _tensor_problem(t)
         if problem:
             return problem
-    if any(t.dynamic for t in [op.input(g, i) for i in range(len(op.inputs))] if t is not None):
+    if any(t.dynamic for t in [op.optional_input(g, i) for i in range(len(op.inputs))] if t is not None):
         return None  # check_support names dynamic shapes
     try:
         expected = opdef.output_shape(g, op)
