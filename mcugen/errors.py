@@ -11,3 +11,10 @@ class McugenError(Exception):
         self.problem = problem
         self.fix = fix
         super().__init__(f"{problem}; {fix}" if fix else problem)
+
+
+# The command line's exit codes: bad input or environment, a target that disagrees with the golden
+# model, mcugen's own bug
+EXIT_ERROR = 1
+EXIT_MISMATCH = 2
+EXIT_INTERNAL = 70

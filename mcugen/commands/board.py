@@ -1,0 +1,118 @@
+"""Commands that make firmware: build, export (a C library), flash."""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from mcugen.commands.common import refuse_overwrite, require_writable_folder, write_json
+from mcugen.errors import McugenError
+
+
+def default_out(model: str, board: str) -> Path:
+    return Path("mcugen_build") / f"{Path(model).stem}-{board}"
+
+
+def build_in(args, target, out_dir: Path, g):
+    from mcugen.build import say
+    from mcugen.outdir import OutDir
+    from mcugen.targets import build_for
+
+    out = OutDir(out_dir)
+    out.claim(target.id, Path(args.model).name)
+    say(f"building {Path(args.model).name} for {target.id} in {out_dir}/")
+    result = build_for(target, g, out, Path(args.model).name, sanitize=args.sanitize,
+                       progress=lambda line: say(f"  {line}"))
+    return result, out
+
+
+def compile_for(args, target):
+    """The model lowered for the target's core; with --tune, each layer's kernel measured first."""
+    from mcugen.pipeline import compile_model
+
+    tuning = None
+    if args.tune:
+        if target.board is None or not target.features:
+            raise McugenError(f"--tune chooses between the DSP and the reference kernels, and {target.id} "
+                              "runs only the reference ones", "build without --tune")
+        from mcugen.tune import tune
+
+        with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
+            tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work))
+        chosen = len(tuning.layers) - len(tuning.reference)
+        print(f"tuned on {tuning.measured_on}: {chosen} of {len(tuning.layers)} layers faster with the DSP "
+              "kernels, the others keep the reference ones", file=sys.stderr)
+    return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning)
+
+
+def cmd_build(args) -> int:
+    from mcugen.build import format_report
+    from mcugen.report import write_report
+    from mcugen.targets import Target
+
+    if args.json:
+        refuse_overwrite(Path(args.json), args.force)
+    if args.out:
+        require_writable_folder(Path(args.out), f"--out {args.out}")
+    target = Target.of(args.board, stock=args.stock)
+    g = compile_for(args, target)
+    result, out = build_in(args, target, Path(args.out) if args.out else default_out(args.model, args.board), g)
+    print(f"built {result.program}")
+    print(format_report(result, g))
+    if target.board is not None and not target.board.emulated:
+        wiring = target.wiring()
+        if wiring:
+            print(f"  serial      the {'stock' if args.stock else 'offline'} firmware talks on {wiring}")
+    print(g.arena.plan.timeline() if args.report else
+          f"  (arena plan: {len(g.arena.plan.buffers)} buffers; --report draws it)")
+    if args.report:
+        for path in write_report(g, out):
+            print(f"wrote {path}")
+    if args.json:
+        from mcugen.json_reports import build_report
+
+        write_json(Path(args.json), build_report(g, Path(args.model).name, args.board, result))
+        print(f"wrote {args.json}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    from mcugen.boards import HOST, load_board
+    from mcugen.emit_c import check_name, emit_c
+    from mcugen.export import export_library, exported_files
+    from mcugen.outdir import OutDir
+    from mcugen.pipeline import compile_model
+
+    check_name(args.name)
+    board = load_board(args.board) if args.board and args.board != HOST else None
+    require_writable_folder(Path(args.out), f"--out {args.out}")
+    out = OutDir(Path(args.out))
+    features = board.features if board is not None else frozenset()
+    g = compile_model(args.model, tuple(args.outputs), features=features)
+    generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
+    if board is not None:
+        from mcugen.firmware import check_fit
+
+        check_fit(g, board, generated.const_bytes, harness_ram=0)  # the application's own RAM is its business
+    export_library(g, out, generated, Path(args.model).name, args.format, features=features)
+    files = exported_files(out.root)
+    kernels = "the DSP kernels of " + board.id if "dsp" in features else "the reference kernels"
+    print(f"exported {Path(args.model).name} as {args.name} ({args.format}, {len(files)} files, {kernels}) "
+          f"in {out.root}/")
+    print(f"  arena {g.arena.plan.size:,} B ({args.name.upper()}_ARENA_BYTES), constants "
+          f"{generated.const_bytes:,} B; API: {args.name}_init, {args.name}_input, {args.name}_invoke, "
+          f"{args.name}_output in {args.name}.h")
+    return 0
+
+
+def sizes_of(result) -> dict:
+    image = result.image if result.image.flash else result.model + result.kernels
+    return dict(arena_bytes=result.arena_bytes, flash_bytes=image.flash,
+                ram_bytes=image.ram + result.stack_bytes if result.image.flash else result.arena_bytes)
+
+
+def cmd_flash(args) -> int:
+    from mcugen.flash import flash
+    from mcugen.targets import Target
+
+    return flash(Target.of(args.board, args.port, args.stock), Path(args.out) if args.out else None)

@@ -1,0 +1,107 @@
+"""What the commands share: writing files without losing the user's, progress on stderr, notes."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from mcugen.errors import McugenError
+
+
+def progress(done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        end = "\n" if done == total else ""
+        print(f"\r  sample {done}/{total}", end=end, file=sys.stderr, flush=True)
+    elif done == total or done % max(10, total // 20) == 0:
+        print(f"  sample {done}/{total}", file=sys.stderr, flush=True)
+
+
+def require_writable_folder(folder: Path, what: str) -> None:
+    """Checked before any work: a file can be created in `folder`, or in its nearest existing
+    ancestor where mcugen will create it. Tried, not guessed from permission bits (root passes
+    those, and /sys or /proc or a read-only mount still refuse)."""
+    if folder.exists() and not folder.is_dir():
+        raise McugenError(f"cannot write {what}: {folder} is not a folder", "choose another path")
+    ancestor = folder
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    try:
+        if not ancestor.is_dir():
+            raise NotADirectoryError(20, "not a directory")
+        with tempfile.TemporaryFile(dir=ancestor):
+            pass
+    except OSError as exc:
+        raise McugenError(f"cannot write {what}: {ancestor} is not a writable folder ({exc.strerror})",
+                          "choose another path") from None
+
+
+def refuse_overwrite(path: Path, force: bool) -> None:
+    """Checked before any work: mcugen replaces only regular files, and only with --force, in a
+    folder it can write."""
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            raise McugenError(f"{path} exists and is not a regular file", "choose another path")
+        if not force:
+            raise McugenError(f"{path} already exists", "choose another path or pass --force")
+    require_writable_folder(path.parent, str(path))
+
+
+def write_atomically(path: Path, write, suffix: str) -> None:
+    """The file appears whole or not at all; a failure leaves what was there."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=suffix + ".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                write(f)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError as exc:  # a full disk, a read-only or virtual file system
+        raise McugenError(f"cannot write {path} ({exc.strerror})", "choose another path") from None
+
+
+def write_npz_atomically(path: Path, arrays: dict) -> None:
+    write_atomically(path, lambda f: np.savez(f, **arrays), ".npz")
+
+
+def write_json(path: Path, report: dict) -> None:
+    write_atomically(path, lambda f: f.write((json.dumps(report, indent=2) + "\n").encode()), ".json")
+
+
+SAMPLE_LINES = 20  # a run of more samples shows a progress bar, and a line only for a sample that differs
+
+
+def progress_bar(total: int):
+    from tqdm import tqdm
+
+    # without a terminal (CI logs) `progress` prints plain lines instead of a redrawn bar
+    return tqdm(total=total, unit="sample", file=sys.stderr, disable=total <= 1 or not sys.stderr.isatty(),
+                dynamic_ncols=True, leave=False)
+
+
+def steps_note(g, reset_every: int | None) -> str:
+    if not g.variables:
+        return ""
+    kept = f"reset every {reset_every} steps" if reset_every else "never reset"
+    from mcugen.emit_c import state_layout
+
+    return f"; consecutive steps: the model's state ({state_layout(g)[1]:,} B) is kept, {kept}"
+
+
+def oracle_name(model: Path) -> str:
+    """What mcugen checks the golden model against for this model, and why not TFLM."""
+    from mcugen.oracle import oracle_for
+
+    try:
+        oracle, which = oracle_for(model)
+    except McugenError as exc:  # the oracles are not installed
+        return f"none ({exc.problem})"
+    if oracle is not None:
+        oracle.close()
+    return which if oracle is not None else f"none ({which})"

@@ -1,0 +1,144 @@
+"""`mcugen test`: the model on the target against the golden model, sample by sample, and its reports."""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from mcugen.commands.board import build_in, compile_for, sizes_of
+from mcugen.commands.common import (SAMPLE_LINES, progress, progress_bar, refuse_overwrite, require_writable_folder,
+                                    steps_note, write_json)
+from mcugen.errors import EXIT_MISMATCH, McugenError
+
+
+def cmd_test(args) -> int:
+    from mcugen.compare import random_inputs
+    from mcugen.dataset import load_samples, require_independent, slices
+    from mcugen.targets import Target, require_port
+    from mcugen.validate import run_on_target
+
+    if args.json:
+        refuse_overwrite(Path(args.json), args.force)
+    if args.out:
+        require_writable_folder(Path(args.out), f"--out {args.out}")
+    if args.labels and not args.data:
+        raise McugenError("--labels needs --data: labels name the classes of given inputs, not of random ones",
+                          "pass --data inputs.npz --labels labels.npy")
+    target = Target.of(args.board, args.port, args.stock)
+    # a real board runs whatever was flashed, and the handshake checks it is this model
+    if not target.builds_here:
+        require_port(target)
+        if args.jobs > 1:
+            raise McugenError(f"--jobs {args.jobs} needs as many targets, and a real board is one",
+                              "drop --jobs (or validate on --board host or an emulated board)")
+    g = compile_for(args, target)
+    samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
+    if args.shard or args.jobs > 1:
+        require_independent(g, args.reset_every, f"--shard {args.shard}" if args.shard else f"--jobs {args.jobs}")
+    chosen = range(len(samples))
+    if args.shard:
+        k, n = args.shard
+        chosen = slices(chosen, n, args.reset_every, bool(g.variables))[k - 1]
+        if not len(chosen):
+            raise McugenError(f"shard {k}/{n} of {len(samples)} sample(s) is empty", "use fewer shards")
+    labels = None
+    if args.labels:
+        from mcugen.accuracy import classes_of, load_labels
+
+        labels = load_labels(Path(args.labels), len(samples), classes_of(g))
+    oracle = check_golden(g, Path(args.model), samples[chosen.start])
+    with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
+        if target.builds_here:
+            result, _ = build_in(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
+            program, sizes = result.program, sizes_of(result)
+        else:
+            program, sizes = None, {"arena_bytes": g.arena.plan.size}
+        where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \
+            f"{len(samples)} sample(s)"
+        jobs = f" on {args.jobs} targets at once" if args.jobs > 1 else ""
+        print(f"validating {where} on {args.board}{jobs} ({args.data or f'random inputs, seed {args.seed}'})"
+              f"{steps_note(g, args.reset_every)}", file=sys.stderr)
+        with progress_bar(len(chosen)) as bar:
+            done = [0]
+
+            def on_sample(r):
+                bar.update()
+                done[0] += 1
+                if bar.disable and len(chosen) > SAMPLE_LINES:
+                    progress(done[0], len(chosen))
+                if len(chosen) <= SAMPLE_LINES or not r.passed:
+                    bar.write(r.line(len(samples)))
+
+            info, results = run_on_target(target, program, g, samples, timeout=args.timeout,
+                                          reset_every=args.reset_every, profile=args.profile,
+                                          on_sample=on_sample, indices=chosen, jobs=args.jobs, labels=labels)
+    from mcugen.json_reports import test_report
+
+    report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
+                         seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
+                         oracle=oracle)
+    if args.profile:
+        from mcugen.report import layer_table, write_layer_picture
+
+        counts = [s["layer_times"] for s in report["per_sample"]]
+        print(layer_table(g, counts, report["time_unit"]))
+        if args.json:
+            picture = write_layer_picture(g, counts, report["time_unit"], Path(args.json).with_suffix(".layers.png"))
+            print(f"wrote {picture}")
+    if args.json:
+        write_json(Path(args.json), report)
+    return verdict(report)
+
+
+def verdict(report: dict) -> int:
+    """What `test` and `report merge` print after the samples: accuracy, metrics, the outcome."""
+    from mcugen.accuracy import format_accuracy
+
+    total = report["passed"] + report["failed"]
+    if report["accuracy"] or report["failed"]:
+        print(format_accuracy(report["accuracy"], report["metrics"]))
+    spread = report["inference"]
+    print(f"  time per inference: min {spread['min']:,.0f} / median {spread['median']:,.0f} / max {spread['max']:,.0f} "
+          f"{report['time_unit']}; golden model checked against {report['oracle']}")
+    if report["failed"] == 0:
+        print(f"bit-exact on {total} sample(s) on {report['board']}")
+        return 0
+    print(f"{report['failed']} of {total} sample(s) differ from the golden model on {report['board']}")
+    return EXIT_MISMATCH
+
+
+def check_golden(g, model: Path, inputs: list) -> str:
+    """Check the golden model against its oracle on one sample before validating a target against it:
+    the oracle's name (and why it is not TFLM), or why none could run the model."""
+    from mcugen import golden
+    from mcugen.compare import differences
+    from mcugen.oracle import oracle_for
+
+    try:
+        oracle, which = oracle_for(model, preserve_all_tensors=True)  # --outputs: inner tensors
+    except McugenError as exc:  # the oracles are not installed
+        return f"no oracle ({exc.problem})"
+    if oracle is None:
+        print(f"mcugen: warning: no oracle runs this model, so the golden model is unconfirmed ({which})",
+              file=sys.stderr)
+        return f"no oracle ({which})"
+    ours = golden.Runner(g).run(inputs)
+    oracle.run(inputs, len(g.outputs))
+    theirs = oracle.tensors(g.outputs)
+    worst = max(differences(a, b.reshape(a.shape).astype(a.dtype))[1] for a, b in zip(ours, theirs))
+    fc_rounding = oracle.name != "TFLM" and any(op.opcode == "FULLY_CONNECTED" for op in g.ops)
+    if worst and not (fc_rounding and worst <= 1):
+        raise McugenError(f"the golden model differs from {which} on the first sample (max |diff| {worst})",
+                          "run mcugen compare to find the layer, and report it with the model")
+    return f"{which} on the first sample"
+
+
+def cmd_report_merge(args) -> int:
+    from mcugen.json_reports import merge, read_test_report
+
+    out = Path(args.json)
+    refuse_overwrite(out, args.force)
+    merged = merge([(path, read_test_report(Path(path))) for path in args.reports])
+    write_json(out, merged)
+    print(f"merged {len(args.reports)} shard report(s) of {merged['model']} on {merged['board']} into {out}")
+    return verdict(merged)
