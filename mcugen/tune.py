@@ -1,15 +1,16 @@
-"""`--tune`: per layer, the kernel variant that runs fewest instructions, measured on the board's core.
+"""`--tune`: per layer, the kernel that runs fewest instructions, measured on the board's core.
 
-On a core with an ISA extension a layer may have a kernel variant (mcugen/variants.py, runtime_c/dsp/)
-and the reference kernel of runtime_c/src/. Which is faster depends on the layer's shapes (a few
-channels, a tiny spatial size, a block of six positions that is mostly padding), so instead of
-guessing, the model is built both ways for an emulated board with the same core, each build runs
-one sample under QEMU (where instruction counts are exact and repeatable) with per-layer timing,
-and every layer keeps its faster variant (a conv fused into its consumer's call, passes/fuse_strips.py,
-is timed with it, against the two reference kernels). Both builds must be bit-exact with the golden model;
-the layers' timings don't depend on each other's kernels, so one run per variant covers all
-combinations. The choice is recorded in each layer's comment in the generated C (Call.note) and
-in the build report (Tuning.layers).
+On a core with an ISA extension a layer may have several candidate kernels: its variants the core
+allows (mcugen/variants.py: runtime_c/dsp/, runtime_c/mve/) and the reference kernel of runtime_c/src/.
+Which is fastest depends on the layer's shapes (a few channels, a tiny spatial size, a block of six
+positions that is mostly padding), so instead of guessing, the model is built once per rank (round r:
+every layer on its r-th candidate, or its last, the reference, when it has fewer) for an emulated board
+with the same core, each build runs one sample under QEMU (where instruction counts are exact and
+repeatable) with per-layer timing, and every layer keeps its fastest candidate (a conv fused into its
+consumer's call, passes/fuse_strips.py, is timed with it: the two are one group, against the same two
+layers unfused). Every build must be bit-exact with the golden model; the layers' timings don't depend
+on each other's kernels, so one run per rank covers all combinations. The choice is recorded in each
+layer's comment in the generated C (Call.note) and in the build report (Tuning.layers).
 """
 from __future__ import annotations
 
@@ -26,32 +27,45 @@ from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
-
-VARIANTS = ("optimized", "reference")  # every layer on its first variant the core allows; on its reference kernel
+from mcugen.variants import candidates
 
 
 @dataclass(frozen=True)
 class Measured:
-    """One layer's variants: time per kernel (in Tuning.unit)."""
+    """One layer's (or fused group's) candidates: time per kernel (in Tuning.unit; several kernels
+    joined by " + " for a group run unfused), the round that ran each, and the rounds it ran fused in."""
 
-    times: dict
-    reference_kernel: str
+    times: dict[str, int]
+    rounds: dict[str, int]
+    fused_in: frozenset[int] = frozenset()
 
     @property
     def chosen(self) -> str:
-        return min(self.times, key=lambda kernel: (self.times[kernel], kernel != self.reference_kernel))
+        """The fastest; on a tie the later round's (the plainer kernel: the reference comes last)."""
+        return min(self.times, key=lambda kernel: (self.times[kernel], -self.rounds[kernel]))
 
 
 @dataclass(frozen=True)
 class Tuning:
     measured_on: str  # the emulated board
     unit: str  # what the times count: instructions under QEMU
-    layers: dict  # op index -> Measured, for the layers with more than one variant
+    layers: dict[int, Measured]  # op index -> its group's times, for the layers with more than one candidate
+    round: int = 0  # the candidate of every layer not in `layers` (while measuring: of every layer)
+    fused: frozenset[int] | None = None  # the consumers that run a conv in their call; None: any that can
 
-    @property
-    def reference(self) -> frozenset[int]:
-        """Ops whose reference kernel won (or tied)."""
-        return frozenset(i for i, m in self.layers.items() if m.chosen == m.reference_kernel)
+    def rank_of(self, op: int) -> int:
+        """Which of the op's candidates (mcugen.variants.candidates) it runs."""
+        measured = self.layers.get(op)
+        return self.round if measured is None else measured.rounds[measured.chosen]
+
+    def may_fuse(self, consumer: int) -> bool:
+        return self.fused is None or consumer in self.fused
+
+    def summary(self) -> str:
+        groups = {id(m): m for m in self.layers.values()}.values()
+        moved = sum(1 for m in groups if m.rounds[m.chosen] > 0)
+        return (f"tuned on {self.measured_on}: {len(groups)} layer(s) had a choice of kernels, {moved} run "
+                "another than the one picked without measuring")
 
 
 def emulator_for(board: Board) -> Board:
@@ -67,30 +81,46 @@ def emulator_for(board: Board) -> Board:
 
 def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -> Tuning:
     emulator = emulator_for(board)
-    timed: dict[str, tuple[Graph, list[int]]] = {}
-    for k, variant in enumerate(VARIANTS, start=1):
-        print(f"tuning {k}/{len(VARIANTS)}: {variant} kernels on {emulator.id}", file=sys.stderr, flush=True)
-        g = compile_model(model_path, outputs, features=board.features if variant == "optimized" else frozenset())
-        result = build_board(g, emulator, OutDir(work / variant), Path(model_path).name)
+    first = compile_model(model_path, outputs, features=board.features)
+    rounds = max((len(candidates(first, op, board.features)) for op in first.ops), default=1)
+    runs: list[tuple[Graph, list[int]]] = []
+    unit = ""
+    for r in range(rounds):
+        print(f"tuning {r + 1}/{rounds}: each layer on its kernel #{r + 1} (or its reference) on {emulator.id}",
+              file=sys.stderr, flush=True)
+        g = first if r == 0 else compile_model(model_path, outputs, features=board.features,
+                                               tuning=Tuning(emulator.id, "", {}, round=r))
+        result = build_board(g, emulator, OutDir(work / f"round-{r}"), Path(model_path).name)
         _, results = run_on_target(Target(emulator), result.program, g, random_inputs(g, 1, seed=0), profile=True)
         if not results[0].passed:
-            raise McugenError(f"internal error: the {variant} kernels are not bit-exact on {emulator.id} while tuning",
-                              "build without --tune and report this model")
-        timed[variant] = (g, [results[0].unit.count(c) for c in results[0].layer_cycles])
+            raise McugenError(f"internal error: the kernels of round {r + 1} are not bit-exact on {emulator.id} "
+                              "while tuning", "build without --tune and report this model")
+        runs.append((g, [results[0].unit.count(c) for c in results[0].layer_cycles]))
         unit = results[0].unit.name
-    (fast_g, fast_t), (ref_g, ref_t) = timed["optimized"], timed["reference"]
-    layers = {}
-    for i, (a, b) in enumerate(zip(fast_g.ops, ref_g.ops)):
-        if a.call is None or b.call is None:
-            continue
-        # a conv fused into this layer's call (its own layer then takes no time) is measured with it,
-        # and both layers keep the same variant
-        group = [op.index for op in fast_g.ops if op.fused_into == i] + [i]
-        kernels = [ref_g.ops[k].call.kernel for k in group if ref_g.ops[k].call is not None]
-        if [a.call.kernel] == kernels:
-            continue
-        reference = " + ".join(kernels)
-        measured = Measured({a.call.kernel: sum(fast_t[k] for k in group), reference: sum(ref_t[k] for k in group)},
-                            reference)
-        layers.update(dict.fromkeys(group, measured))
-    return Tuning(emulator.id, unit, layers)
+    # a conv fused into a consumer in any round is timed with it in every round
+    groups: dict[int, list[int]] = {op.index: [op.index] for op in first.ops}
+    for g, _ in runs:
+        for op in g.ops:
+            if op.fused_into is not None and op.index in groups:
+                groups[op.fused_into] = sorted({*groups[op.fused_into], *groups.pop(op.index)})
+    layers: dict[int, Measured] = {}
+    fused: set[int] = set()
+    for consumer, members in groups.items():
+        times: dict[str, int] = {}
+        rounds_of: dict[str, int] = {}
+        fused_in = set()
+        for r, (g, t) in enumerate(runs):
+            kernels = [g.ops[k].call.kernel for k in members if g.ops[k].call is not None]
+            if any(g.ops[k].fused_into == consumer for k in members):
+                fused_in.add(r)
+            label = " + ".join(kernels)
+            if kernels and label not in times:
+                times[label], rounds_of[label] = sum(t[k] for k in members), r
+        if len(times) > 1:
+            measured = Measured(times, rounds_of, frozenset(fused_in))
+            layers.update(dict.fromkeys(members, measured))
+            if measured.rounds[measured.chosen] in fused_in:
+                fused.add(consumer)
+        elif 0 in fused_in:
+            fused.add(consumer)
+    return Tuning(emulator.id, unit, layers, fused=frozenset(fused))

@@ -10,8 +10,8 @@ variant is one more C function, in a folder named after the ISA feature it needs
 
 Lowering (passes/lower_ops.py) gives each layer the first variant (Helium's before the DSP
 extension's, then in declaration order) whose feature the target's core has (Graph.features, from the board: boards/cores/ and its flags) and
-that takes the layer; else the reference call. `--tune` (mcugen/tune.py) measures the layers'
-variants against their reference kernels and keeps the faster. A variant computes exactly what the
+that takes the layer; else the reference call. `--tune` (mcugen/tune.py) measures every layer on
+each of its candidates (its variants and the reference) and keeps the fastest. A variant computes exactly what the
 reference kernel computes: tests/test_boards.py runs both on the emulated core.
 """
 from __future__ import annotations
@@ -55,13 +55,21 @@ def variants_of(opcode: str) -> list[Variant]:
     return list(_VARIANTS.get(opcode, ()))
 
 
-def lower_layer(g: Graph, op: Op, features: frozenset[str]):
-    """The layer's call: its first variant the features allow and that takes it, else the reference.
-    Variants of a later feature of FEATURES come first (Helium before the DSP extension, on a core
-    with both); within a feature, in declaration order."""
+def candidates(g: Graph, op: Op, features: frozenset[str], stop: int | None = None) -> list[Call | None]:
+    """The layer's calls in order of preference: every variant the features allow that takes it
+    (a later feature of FEATURES first: Helium before the DSP extension, on a core with both; within
+    a feature, in declaration order), then the reference kernel's. `stop`: no more than that many
+    variants are lowered (building a call lays out its constants)."""
+    calls: list[Call | None] = []
     for v in sorted(variants_of(op.opcode), key=lambda v: -FEATURES.index(v.needs)):
-        if v.needs in features:
+        if v.needs in features and (stop is None or len(calls) < stop):
             call = v.lower(g, op)
             if call is not None:
-                return call
-    return ops.get(op.opcode).lower(g, op)
+                calls.append(call)
+    return calls + [ops.get(op.opcode).lower(g, op)]
+
+
+def lower_layer(g: Graph, op: Op, features: frozenset[str], rank: int = 0) -> Call | None:
+    """The layer's call: its rank-th candidate, or the reference kernel's when it has fewer."""
+    calls = candidates(g, op, features, stop=rank + 1)
+    return calls[min(rank, len(calls) - 1)]

@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import MODELS
 from mcugen.boards import load_board
 from mcugen.compare import random_inputs
 from mcugen.firmware import build_board
@@ -15,6 +16,7 @@ from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from test_boards import _conv, _fc_model
+from test_cli import checked_report, run_cli
 from tflite_writer import ModelSpec
 
 M55 = load_board("mps3-an547")
@@ -69,3 +71,20 @@ def test_conv_mve_for_drawn_shapes(tmp_path_factory, h, w, kh, kw, stride, dilat
     model = _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, 1, False, seed)
     kernel = "mcu_fully_connected_s8_mve" if pointwise else "mcu_conv2d_s8_mve"
     _on_the_m55(tmp_path_factory.mktemp("conv_mve"), model, kernel)
+
+
+def test_tune_measures_every_candidate_of_each_layer_on_the_m55(capsys, tmp_path):
+    """On a core with Helium and the DSP extension a 1x1 conv has four candidates (Helium as a
+    FULLY_CONNECTED, the Helium conv, the DSP conv, the reference): --tune runs every one, keeps the
+    fastest of each layer, and the tuned build is bit-exact."""
+    report = tmp_path / "r.json"
+    code, _, err = run_cli(capsys, "test", MODELS / "mlperf_kws_dscnn.tflite", "--board", "mps3-an547",
+                           "--tune", "--samples", "1", "--out", tmp_path / "fw", "--json", report)
+    assert code == 0 and "tuning 4/4" in err and "tuned on mps3-an547" in err, err
+    r = checked_report(report, "test")
+    assert r["passed"] == 1 and r["failed"] == 0
+    tuned = {layer["name"]: layer for layer in r["layers"] if "tuned" in layer}
+    assert len(tuned["conv_2d_2"]["tuned"]["time"]) == 4 and len(tuned["conv_2d_0"]["tuned"]["time"]) == 3
+    for layer in tuned.values():
+        times = layer["tuned"]["time"]
+        assert layer["kernel"] == min(times, key=times.get)

@@ -33,15 +33,13 @@ def compile_for(args, target):
     tuning = None
     if args.tune:
         if target.board is None or not target.features:
-            raise McugenError(f"--tune chooses between the DSP and the reference kernels, and {target.id} "
+            raise McugenError(f"--tune chooses among a layer's kernel variants, and {target.id} "
                               "runs only the reference ones", "build without --tune")
         from mcugen.tune import tune
 
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work))
-        chosen = len(tuning.layers) - len(tuning.reference)
-        print(f"tuned on {tuning.measured_on}: {chosen} of {len(tuning.layers)} layers faster with the DSP "
-              "kernels, the others keep the reference ones", file=sys.stderr)
+        print(tuning.summary(), file=sys.stderr)
     return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning)
 
 

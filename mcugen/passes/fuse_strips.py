@@ -42,12 +42,12 @@ def fuse_all(g: Graph) -> Graph:
         for t in set(op.inputs):
             readers.setdefault(t, []).append(op)
     fused: dict[int, Op] = {}
-    kept = g.tuning.reference if g.tuning is not None else frozenset()  # --tune measured them faster unfused
+    tuning = g.tuning
     for op in g.ops:
         if op.call is None or len(op.outputs) != 1 or op.index in fused:
             continue
         consumer, tensor = _only_reader(g, readers, op.outputs[0])
-        if consumer is None or consumer.index in fused or consumer.index in kept:
+        if consumer is None or consumer.index in fused or (tuning is not None and not tuning.may_fuse(consumer.index)):
             continue
         call = ops.get(consumer.opcode).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
         if call is not None:

@@ -2,7 +2,7 @@
 
 features: the ISA features of the target's core (Graph.features): each layer gets the first kernel
 variant they allow and that takes it, else its reference kernel (mcugen/variants.py).
-tuning (mcugen.tune): the layers whose reference kernel measured faster keep it.
+tuning (mcugen.tune): each measured layer gets the candidate that measured fastest.
 """
 from __future__ import annotations
 
@@ -18,6 +18,5 @@ if TYPE_CHECKING:  # tune.py builds and measures through the pipeline, which run
 
 def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning | None = None) -> Graph:
     g = dataclasses.replace(g, features=frozenset(features), tuning=tuning)
-    reference = tuning.reference if tuning is not None else frozenset()
     return g.replace_ops(dataclasses.replace(op, call=lower_layer(
-        g, op, frozenset() if op.index in reference else g.features)) for op in g.ops)
+        g, op, g.features, tuning.rank_of(op.index) if tuning is not None else 0)) for op in g.ops)
