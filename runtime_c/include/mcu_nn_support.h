@@ -181,12 +181,50 @@ static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
     return (int8_t)x;
 }
 
-/* The taps [*first, *last) of a `filter`-wide window starting at `origin` that fall inside [0, size):
- * pooling only counts in-image taps. */
-static inline void mcu_window_taps(int32_t origin, int32_t filter, int32_t size, int32_t *first, int32_t *last)
+/* The taps [*first, *last) of a window of `filter` taps `dilation` apart, the first at `origin`, that fall
+ * inside [0, size) (an empty range when none does): pooling counts only these, and a convolution's other
+ * taps read zero padding, which adds nothing. */
+static inline void mcu_window_taps(int32_t origin, int32_t filter, int32_t dilation, int32_t size,
+                                   int32_t *first, int32_t *last)
 {
-    *first = origin < 0 ? -origin : 0;
-    *last = size - origin < filter ? size - origin : filter;
+    const int32_t lo = origin < 0 ? (dilation - 1 - origin) / dilation : 0;
+    int32_t hi = origin < size ? (size - origin + dilation - 1) / dilation : 0;
+    hi = hi < filter ? hi : filter;
+    *first = lo;
+    *last = hi > lo ? hi : lo;
+}
+
+/* One output position of a 2-D window op: its image, the input pixel under its window's first tap
+ * (outside the image where the window starts in the padding) and its taps inside the image. */
+typedef struct {
+    int32_t batch;
+    int32_t y0, x0;   /* input row and column of tap (0, 0) */
+    int32_t ky0, ky1; /* the rows of taps [ky0, ky1) inside the image */
+    int32_t kx0, kx1; /* the columns of taps [kx0, kx1) */
+} mcu_window;
+
+typedef void (*mcu_window_fn)(void *state, const mcu_window *window);
+
+/* Walks the output positions of a window op (conv, depthwise, pooling) in output order, batch then row
+ * then column, calling `position` with each one's window clipped to the image; `state` holds the op's
+ * pointers, which `position` advances as it writes. Static inline, and `position` should be too: GCC -O2
+ * then inlines it into the loops, as with mcu_broadcast_rows. */
+static inline void mcu_window_walk(const mcu_dims *input_dims, const mcu_dims *output_dims, mcu_tile stride,
+                                   mcu_tile padding, mcu_tile dilation, mcu_tile filter, mcu_window_fn position,
+                                   void *state)
+{
+    mcu_window w;
+    for (w.batch = 0; w.batch < output_dims->n; ++w.batch) {
+        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+            w.y0 = oy * stride.h - padding.h;
+            mcu_window_taps(w.y0, filter.h, dilation.h, input_dims->h, &w.ky0, &w.ky1);
+            for (int32_t ox = 0; ox < output_dims->w; ++ox) {
+                w.x0 = ox * stride.w - padding.w;
+                mcu_window_taps(w.x0, filter.w, dilation.w, input_dims->w, &w.kx0, &w.kx1);
+                position(state, &w);
+            }
+        }
+    }
 }
 
 /* Advances a little-endian-last index (last axis fastest) over shape[0..rank); returns 0 at the end. */

@@ -6,46 +6,54 @@
  *   acc = bias[oc] + sum over in-image taps of input * filter      (int64, or int32 wrapping)
  *   out = clamp(requantize(acc, multiplier[oc], shift[oc]))        (mcu_requantize_wide)
  */
+typedef struct {
+    const mcu_conv_params *conv;
+    const mcu_per_channel_quant *quant;
+    int32_t accumulator_bits;
+    const mcu_dims *input_dims, *filter_dims;
+    const int16_t *input;
+    const int8_t *filter;
+    const int64_t *bias;
+    int32_t out_c;
+    int16_t *output;
+} conv_s16;
+
+static inline void conv_s16_position(void *state, const mcu_window *window)
+{
+    const mcu_window win = *window; /* a local copy: stores and loads through int8 pointers could alias it */
+    conv_s16 *s = (conv_s16 *)state;
+    const mcu_conv_params *conv = s->conv;
+    const int32_t in_w = s->input_dims->w, in_c = s->input_dims->c;
+    const int32_t k_w = s->filter_dims->w, taps = s->filter_dims->h * k_w * in_c;
+    const int16_t *image = s->input + win.batch * s->input_dims->h * in_w * in_c;
+    for (int32_t oc = 0; oc < s->out_c; ++oc) {
+        const int8_t *kernel = s->filter + oc * taps;
+        int64_t acc = s->bias[oc];
+        for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
+            const int32_t iy = win.y0 + ky * conv->dilation.h;
+            for (int32_t kx = win.kx0; kx < win.kx1; ++kx) {
+                const int16_t *x = image + (iy * in_w + win.x0 + kx * conv->dilation.w) * in_c;
+                const int8_t *w = kernel + (ky * k_w + kx) * in_c;
+                int32_t partial = 0; /* one tap's channels: |x * w| <= 2^22, far from 2^31 for real depths */
+                for (int32_t ic = 0; ic < in_c; ++ic) {
+                    partial += x[ic] * w[ic];
+                }
+                acc += partial;
+            }
+        }
+        const int32_t y = mcu_requantize_wide(acc, s->accumulator_bits, s->quant->multiplier[oc], s->quant->shift[oc]);
+        *s->output++ = mcu_clamp_s16(y, conv->activation);
+    }
+}
+
 void mcu_conv2d_s16(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
                     const mcu_dims *input_dims, const int16_t *input,
                     const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
                     const mcu_dims *output_dims, int16_t *output)
 {
-    const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
-    const int32_t k_h = filter_dims->h, k_w = filter_dims->w;
-    const int32_t out_h = output_dims->h, out_w = output_dims->w, out_c = output_dims->c;
-    for (int32_t b = 0; b < input_dims->n; ++b) {
-        const int16_t *image = input + b * in_h * in_w * in_c;
-        for (int32_t oy = 0; oy < out_h; ++oy) {
-            const int32_t y0 = oy * conv->stride.h - conv->padding.h;
-            for (int32_t ox = 0; ox < out_w; ++ox) {
-                const int32_t x0 = ox * conv->stride.w - conv->padding.w;
-                for (int32_t oc = 0; oc < out_c; ++oc) {
-                    const int8_t *kernel = filter + oc * k_h * k_w * in_c;
-                    int64_t acc = bias[oc];
-                    for (int32_t ky = 0; ky < k_h; ++ky) {
-                        const int32_t iy = y0 + ky * conv->dilation.h;
-                        if (iy < 0 || iy >= in_h) {
-                            continue;
-                        }
-                        for (int32_t kx = 0; kx < k_w; ++kx) {
-                            const int32_t ix = x0 + kx * conv->dilation.w;
-                            if (ix < 0 || ix >= in_w) {
-                                continue;
-                            }
-                            const int16_t *x = image + (iy * in_w + ix) * in_c;
-                            const int8_t *w = kernel + (ky * k_w + kx) * in_c;
-                            int32_t partial = 0; /* one tap's channels: |x * w| <= 2^22, far from 2^31 for real depths */
-                            for (int32_t ic = 0; ic < in_c; ++ic) {
-                                partial += x[ic] * w[ic];
-                            }
-                            acc += partial;
-                        }
-                    }
-                    const int32_t y = mcu_requantize_wide(acc, accumulator_bits, quant->multiplier[oc], quant->shift[oc]);
-                    *output++ = mcu_clamp_s16(y, conv->activation);
-                }
-            }
-        }
-    }
+    conv_s16 state = {conv, quant, accumulator_bits, input_dims, filter_dims, input, filter, bias, output_dims->c,
+                      output};
+    const mcu_tile kernel = {filter_dims->h, filter_dims->w};
+    mcu_window_walk(input_dims, output_dims, conv->stride, conv->padding, conv->dilation, kernel, conv_s16_position,
+                    &state);
 }
