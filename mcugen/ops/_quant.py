@@ -265,7 +265,7 @@ class LutOp(OpDef):
     def lower(self, g: Graph, op: Op) -> Call | None:
         size = int(np.prod(op.input(g, 0).shape))
         table = self.lut(op).astype(op.output(g).dtype).view(np.int8)
-        return Call("mcu_lut_s8", (Const("table", table), size, reads(op), writes(op)),
+        return Call("mcu_lut", (Const("table", table), size, reads(op), writes(op)),
                     note="tabulated at build time for all 256 inputs", in_place=0)
 
 

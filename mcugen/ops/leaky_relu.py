@@ -38,7 +38,7 @@ class Leaky:
 @dataclass(frozen=True)
 class LeakyData:
     leaky: Leaky
-    lut: np.ndarray | None  # int8: the table mcu_lut_s8 reads
+    lut: np.ndarray | None  # int8: the table mcu_lut reads
 
 
 @register("LEAKY_RELU")

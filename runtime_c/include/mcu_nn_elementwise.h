@@ -109,9 +109,9 @@ typedef struct {
 void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t depth,
                     const int8_t *input, void *output);
 
-/* Any elementwise int8 -> int8 op, tabulated at build time: output[i] = table[input[i] + 128].
- * Safe in place (output == input). */
-void mcu_lut_s8(const int8_t *table, int32_t size, const int8_t *input, int8_t *output);
+/* Any elementwise byte -> byte op (int8 or uint8 either side), tabulated at build time:
+ * output[i] = table[input[i] + 128], the input byte read as int8. Safe in place (output == input). */
+void mcu_lut(const int8_t *table, int32_t size, const int8_t *input, int8_t *output);
 
 /* int16 LEAKY_RELU of `size` values (TFLM QuantizeLeakyRelu). Safe in place. */
 void mcu_leaky_relu_s16(const mcu_leaky_relu_params *leaky, int32_t size, const int16_t *input, int16_t *output);
