@@ -103,7 +103,7 @@ def test_every_variant_is_declared_with_its_file_and_feature():
 def test_the_shared_numbers_come_from_the_headers():
     from mcugen.lowering import MAX_DIMS
     from mcugen.ops._quant import FAST_BOUND
-    from mcugen.ops.conv_2d import CONV_BLOCK
+    from mcugen.ops._conv import CONV_BLOCK
 
     assert (MAX_DIMS, CONV_BLOCK, FAST_BOUND) == (c_define("MCU_MAX_DIMS"), c_define("MCU_CONV_BLOCK"),
                                                   c_define("MCU_REQUANTIZE_FAST_BOUND"))
