@@ -73,6 +73,18 @@ def test_conv_mve_for_drawn_shapes(tmp_path_factory, h, w, kh, kw, stride, dilat
     _on_the_m55(tmp_path_factory.mktemp("conv_mve"), model, kernel)
 
 
+@settings(max_examples=12, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(1, 4), st.integers(1, 4), st.integers(1, 2), st.integers(1, 2),
+       st.sampled_from(["SAME", "VALID"]), st.integers(2, 13), st.integers(1, 2), st.integers(0, 99))
+def test_depthwise_mve_for_drawn_shapes(tmp_path_factory, h, w, kh, kw, stride, dilation, pad, channels, batch, seed):
+    """Channel groups with a tail of one to three (predicated), padding at every edge (the window filled
+    with the input zero point), strides, dilations, rows of outputs off the fours, two images."""
+    if pad == "VALID" and ((kh - 1) * dilation + 1 > h or (kw - 1) * dilation + 1 > w):
+        return  # no output position
+    model = _conv(h, w, kh, kw, stride, dilation, pad, channels, channels, 1, True, seed, batch=batch)
+    _on_the_m55(tmp_path_factory.mktemp("dw_mve"), model, "mcu_depthwise_conv2d_s8_mve")
+
+
 def test_tune_measures_every_candidate_of_each_layer_on_the_m55(capsys, tmp_path):
     """On a core with Helium and the DSP extension a 1x1 conv has four candidates (Helium as a
     FULLY_CONNECTED, the Helium conv, the DSP conv, the reference): --tune runs every one, keeps the

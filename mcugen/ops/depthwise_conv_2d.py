@@ -122,6 +122,24 @@ def _as_conv(op: Op, w: Tensor, b: Tensor | None, y: Tensor) -> tuple[np.ndarray
             _note(op, w) + " on one input channel: run as CONV_2D")
 
 
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_mve", needs="mve")
+def _depthwise_mve(g: Graph, op: Op) -> Call | None:
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+    p = op.prepared(DepthwiseData)
+    if x.dtype != "int8" or x.shape[3] == 1 or p.depth_multiplier != 1:
+        return None
+    kh, kw = w.shape[1:3]
+    rows, cols = p.window.span((kh, kw))
+    folded = fold_input_offset(b.values if b is not None else None,
+                               w.values.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p.quant.input_zp)
+    return Call("mcu_depthwise_conv2d_s8_mve", (
+        _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
+        Const("filter_x4", group4(w.values)), Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))),
+        dims("output_dims", y.shape), writes(op), Scratch(rows * cols * 4, "int8_t")),
+        note=_note(op, w) + ", Helium: four channels per vector from a padded window, four outputs sharing each "
+        "weight load, input offset folded into the bias, in place", in_place=0)
+
+
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
 def _one_channel_x6(g: Graph, op: Op) -> Call | None:
     x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
@@ -147,6 +165,14 @@ def _depthwise_x4(g: Graph, op: Op) -> Call | None:
         Scratch(rows * cols * 4, "int8_t")),
         note=_note(op, w) + ", four channels at a time from a padded window, input offset folded into the bias, "
         "in place", in_place=0)
+
+
+def group4(w: np.ndarray) -> np.ndarray:
+    """Filter [1, KH, KW, C] as int8 [ceil(C/4)][KH*KW][4], zero past C: mcu_depthwise_conv2d_s8_mve's."""
+    taps = w.reshape(-1, w.shape[3])
+    padded = np.zeros((taps.shape[0], (w.shape[3] + 3) // 4 * 4), dtype=np.int8)
+    padded[:, :w.shape[3]] = taps
+    return padded.reshape(taps.shape[0], -1, 4).transpose(1, 0, 2).copy()
 
 
 def widen4(w: np.ndarray) -> np.ndarray:

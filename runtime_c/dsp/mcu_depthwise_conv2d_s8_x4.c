@@ -59,50 +59,6 @@ typedef struct {
     int32_t k_h, k_w;
 } layout;
 
-/*
- * Channels c..c+valid-1 of one image, copied into the window: each position's four channels as one
- * word, the padding filled with -input_offset (the input zero point) so that a padded tap adds
- * (x + input_offset) * w = 0 and every output runs all its taps without bounds tests.
- */
-static void gather_group(const layout *lay, const mcu_dw_conv_params *dw, const mcu_dims *in,
-                         const int8_t *image, int32_t valid, int8_t *window)
-{
-    const uint32_t zero = 0x01010101u * (uint8_t)(int8_t)(-dw->input_offset);
-    const int32_t c = in->c, left = dw->padding.w < lay->cols ? dw->padding.w : lay->cols;
-    int32_t right = dw->padding.w + in->w;
-    right = right < lay->cols ? right : lay->cols;
-    uint32_t *dst = (uint32_t *)(void *)window;
-    for (int32_t y = 0; y < lay->rows; ++y) {
-        const int32_t iy = y - dw->padding.h;
-        if (iy < 0 || iy >= in->h) {
-            for (int32_t x = 0; x < lay->cols; ++x) {
-                *dst++ = zero;
-            }
-            continue;
-        }
-        const int8_t *src = image + (iy * in->w + left - dw->padding.w) * c;
-        int32_t x = 0;
-        for (; x < left; ++x) {
-            *dst++ = zero;
-        }
-        if (valid == 4) {
-            for (; x < right; ++x, src += c) {
-                *dst++ = mcu_load4(src);
-            }
-        } else {
-            /* the last group: only its channels are read, the input may end right after them */
-            for (; x < right; ++x, src += c) {
-                uint32_t word = zero;
-                memcpy(&word, src, (size_t)valid);
-                *dst++ = word;
-            }
-        }
-        for (; x < lay->cols; ++x) {
-            *dst++ = zero;
-        }
-    }
-}
-
 /* Every output of one group; a 3x3 kernel with adjacent columns runs its taps unrolled. `valid`,
  * `fast` and `three` are constants where the caller inlines this, so that each copy has one path. */
 static inline __attribute__((always_inline)) void group_outputs(
@@ -155,7 +111,7 @@ static inline __attribute__((always_inline)) void group_outputs(
  *              -input_offset (so x * w there is -input_offset * w, cancelling that tap's share);
  *   window:    scratch of rows * cols * 4 bytes, rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1 and
  *              cols likewise, word-aligned.
- * Channels go four at a time: the group is copied into the window (gather_group), then every output
+ * Channels go four at a time: the group is copied into the window (mcu_window_group4), then every output
  * of the group is computed from it. The output may therefore be the input's own memory (in place):
  * output (p, c) lands on input (p, c), a channel of the group already copied out.
  */
@@ -184,7 +140,8 @@ void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_channel 
         const int16_t *w = filter_x4 + oc * taps;
         const int32_t *b = bias_folded + oc;
         for (int32_t n = 0; n < input_dims->n; ++n) {
-            gather_group(&lay, dw, input_dims, input + n * image_in + oc, valid, window);
+            mcu_window_group4(input_dims, input + n * image_in + oc, valid, lay.rows, lay.cols, dw->padding,
+                              dw->input_offset, window);
             int8_t *out = output + n * image_out + oc;
             if (valid < 4) {
                 group_outputs(&lay, dw, ch, fast, three, window, w, b, output_dims, out, valid);

@@ -94,6 +94,15 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
                              const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                              const mcu_dims *output_dims, int8_t *output);
 
+/* DEPTHWISE_CONV_2D on Helium (MVE) cores, depth multiplier 1: mcu_depthwise_conv2d_s8's results.
+ * filter_x4 [ceil(C/4)][KH*KW][4] int8 (zero past C), bias_folded [ceil(C/4)*4] = bias[c] + input_offset *
+ * sum of channel c's taps (wrapping as int32), window: scratch of rows * cols * 4 bytes as for
+ * mcu_depthwise_conv2d_s8_x4. output may be input (in place). */
+void mcu_depthwise_conv2d_s8_mve(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                                 const mcu_dims *input_dims, const int8_t *input,
+                                 const mcu_dims *filter_dims, const int8_t *filter_x4, const int32_t *bias_folded,
+                                 const mcu_dims *output_dims, int8_t *output, int8_t *window);
+
 /* DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores, on a filter mcugen widens and groups by 4
  * channels (int16 [ceil(C/4)][KH*KW][4], channels in the order c, c+2, c+1, c+3) and a window of
  * rows * cols * 4 bytes of scratch (rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1, cols likewise);

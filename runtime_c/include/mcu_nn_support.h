@@ -10,6 +10,7 @@
 #define MCU_NN_SUPPORT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "mcu_nn.h"
 
@@ -192,6 +193,52 @@ static inline void mcu_window_taps(int32_t origin, int32_t filter, int32_t dilat
     hi = hi < filter ? hi : filter;
     *first = lo;
     *last = hi > lo ? hi : lo;
+}
+
+/* Channels [c, c + valid) (valid <= 4) of one [H, W, C] image (`group` points at channel c of its first
+ * pixel), laid out as the window a depthwise kernel's outputs read: [rows][cols] words, each position's
+ * four channels, the padding and any channel past `valid` filled with the input zero point
+ * (-input_offset), so that a padded tap adds (x + input_offset) * w = 0 and every output runs all its
+ * taps without bounds tests. window: word-aligned. */
+static inline void mcu_window_group4(const mcu_dims *in, const int8_t *group, int32_t valid, int32_t rows,
+                                     int32_t cols, mcu_tile padding, int32_t input_offset, int8_t *window)
+{
+    const uint32_t zero = 0x01010101u * (uint8_t)(int8_t)(-input_offset);
+    const int32_t c = in->c, left = padding.w < cols ? padding.w : cols;
+    int32_t right = padding.w + in->w;
+    right = right < cols ? right : cols;
+    uint32_t *dst = (uint32_t *)(void *)window;
+    for (int32_t y = 0; y < rows; ++y) {
+        const int32_t iy = y - padding.h;
+        if (iy < 0 || iy >= in->h) {
+            for (int32_t x = 0; x < cols; ++x) {
+                *dst++ = zero;
+            }
+            continue;
+        }
+        const int8_t *src = group + (iy * in->w + left - padding.w) * c;
+        int32_t x = 0;
+        for (; x < left; ++x) {
+            *dst++ = zero;
+        }
+        if (valid == 4) {
+            for (; x < right; ++x, src += c) {
+                uint32_t word;
+                memcpy(&word, src, sizeof word);
+                *dst++ = word;
+            }
+        } else {
+            /* the last group reads only its channels: the input may end right after them */
+            for (; x < right; ++x, src += c) {
+                uint32_t word = zero;
+                memcpy(&word, src, (size_t)valid);
+                *dst++ = word;
+            }
+        }
+        for (; x < cols; ++x) {
+            *dst++ = zero;
+        }
+    }
 }
 
 /* One output position of a 2-D window op: its image, the input pixel under its window's first tap
