@@ -110,6 +110,11 @@ def _load_spec(path: Path, schema: dict, fix: str) -> dict:
     return spec
 
 
+# what the firmware needs besides uart and uart_base to drive each kind of UART (runtime_c/harness/port_cortexm.c)
+UART_NEEDS = {"nrf-uarte": {"tx_pin", "rx_pin"},
+              "stm32-usart-v2": {"tx_pin", "rx_pin", "uart_clock_hz", "clock_enables", "gpio"}}
+
+
 def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
     fix = f"fix {path.name} (the fields are described in boards/schema.json)"
     spec = _load_spec(path, schema, fix)
@@ -126,6 +131,9 @@ def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
     talks_uart = spec.get("qemu", {}).get("link", "uart") == "uart"
     if talks_uart and "offline" in spec and not {"uart", "uart_base"} <= set(spec["offline"]):
         raise McugenError(f"{path}: offline: needs uart and uart_base (the firmware talks on its UART)", fix)
+    needs = UART_NEEDS.get(spec.get("offline", {}).get("uart", ""), set())
+    if talks_uart and not needs <= set(spec.get("offline", {})):
+        raise McugenError(f"{path}: offline: a {spec['offline']['uart']} UART needs {', '.join(sorted(needs))}", fix)
     return Board(spec["id"], spec, path)
 
 

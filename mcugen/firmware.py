@@ -32,7 +32,8 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), un
                           keep_trailing_newline=True)
 HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
 CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
-UART_FLAGS = {"cmsdk": "MCU_UART_CMSDK", "stm32-usart": "MCU_UART_STM32_USART", "pl011": "MCU_UART_PL011",
+UART_FLAGS = {"cmsdk": "MCU_UART_CMSDK", "stm32-usart": "MCU_UART_STM32_USART",
+              "stm32-usart-v2": "MCU_UART_STM32_USART_V2", "pl011": "MCU_UART_PL011",
               "nrf-uarte": "MCU_UART_NRF_UARTE"}
 PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABLE_TELEMETRY": "No",
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
@@ -109,6 +110,10 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     else:
         flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
         flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
+        if "gpio" in o:  # an STM32 USART whose clocks and pins the firmware sets up itself
+            enables = ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])
+            flags += [f"-DMCU_GPIO_BASE=0x{o['gpio']['base']:08X}u", f"-DMCU_GPIO_AF={o['gpio']['af']}",
+                      f"-DMCU_UART_BRR={round(o['uart_clock_hz'] / 115200)}u", f"-DMCU_CLOCK_ENABLES={enables}"]
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
         # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float

@@ -1,8 +1,9 @@
 """`mcugen flash`: the firmware of a previous `mcugen build` onto the board.
 
 Emulated boards boot it in QEMU and answer the handshake (that is what flashing means there);
-the Nano 33 BLE's offline build goes through its bootloader with bossac; stock PlatformIO
-environments use `pio run -t upload`.
+the offline builds of real boards go through the board's own way in: the Nano 33 BLE's bootloader
+(bossac), an ST-LINK (st-flash), a J-Link (JLinkExe); stock PlatformIO environments use
+`pio run -t upload`.
 """
 from __future__ import annotations
 
@@ -28,6 +29,20 @@ def _find_build(board_id: str, out: Path | None) -> Path:
     return candidates[0]
 
 
+def _tool(name: str, fix: str) -> str:
+    found = shutil.which(name)
+    if not found:
+        raise McugenError(f"{name} not found", fix)
+    return found
+
+
+def _binary(elf: Path) -> Path:
+    """The firmware as a raw image from the start of the board's flash (what the flashers write)."""
+    binary = elf.with_suffix(".bin")
+    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(binary)], check=True)
+    return binary
+
+
 def flash(target: Target, out: Path | None) -> int:
     board, port, stock = target.board, target.port, target.stock
     if board is None:
@@ -50,21 +65,30 @@ def flash(target: Target, out: Path | None) -> int:
         cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
                "--upload-port", port]
     elif board.upload["method"] == "bossac":
-        bossac = shutil.which("bossac")
-        if not bossac:
-            raise McugenError("bossac not found", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
-        binary = elf.with_suffix(".bin")
-        subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(binary)], check=True)
+        bossac = _tool("bossac", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
         # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
-        cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash['origin']:x}", "-R", str(binary)]
+        cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash['origin']:x}", "-R",
+               str(_binary(elf))]
+    elif board.upload["method"] == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
+        cmd = [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(_binary(elf)),
+               f"0x{board.flash['origin']:08x}"]
+    elif board.upload["method"] == "jlink" and "device" in board.upload:  # SEGGER's J-Link Commander
+        script = out / ".build" / "flash.jlink"
+        script.parent.mkdir(parents=True, exist_ok=True)
+        script.write_text(f"loadfile {_binary(elf)} 0x{board.flash['origin']:08x}\nr\ng\nexit\n")
+        cmd = [_tool("JLinkExe", "install SEGGER's J-Link Software Pack (JLinkExe on PATH)"), "-device",
+               board.upload["device"], "-if", "SWD", "-speed", "4000", "-autoconnect", "1", "-CommanderScript",
+               str(script)]
     else:
         raise McugenError(f"{board.id} uploads with {board.upload['method']}, which needs its stock platform",
                           "build and flash with --stock")
     print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
     proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV))
     if proc.returncode != 0:
-        raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})",
-                          "check the port, double-tap reset to enter the bootloader, and retry")
+        retry = ("check the port, double-tap reset to enter the bootloader, and retry"
+                 if not stock and board.upload["method"] == "bossac" else
+                 "check the board's USB cable and that no other program holds its probe, and retry")
+        raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})", retry)
     wiring = board.wiring(stock)
     if stock or not wiring:
         print(f"flashed {board.id}; check it with mcugen test MODEL --board {board.id} --port {port}"

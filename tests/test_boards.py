@@ -79,6 +79,30 @@ def test_a_board_claims_only_what_its_core_can_have(tmp_path, change, phrase):
         parse_board(path, SCHEMA, all_cores())
 
 
+def test_a_uart_kind_gets_the_fields_its_driver_reads(tmp_path):
+    path = tmp_path / "nucleo-u575zi-q.yaml"
+    text = (ROOT / "boards" / "nucleo-u575zi-q.yaml").read_text()
+    path.write_text(text.replace("  gpio: {base: 0x42020000, af: 7}\n", ""))
+    with pytest.raises(McugenError, match=re.escape("a stm32-usart-v2 UART needs clock_enables, gpio, rx_pin")):
+        parse_board(path, SCHEMA, all_cores())
+
+
+REAL_OFFLINE = sorted(b.id for b in all_boards().values() if not b.emulated and b.offline is not None)
+
+
+@pytest.mark.parametrize("board_id", REAL_OFFLINE)
+def test_every_real_board_with_an_offline_platform_builds_and_fits(tmp_path, board_id):
+    """Build-only boards (none is attached here): the offline firmware compiles for the board's core and
+    UART, is linked at the board's flash and RAM, and its sizes are read back from the ELF."""
+    board = load_board(board_id)
+    g, result = _build(tmp_path, "mlperf_kws_dscnn.tflite", board_id)
+    assert result.const_bytes < result.image.flash <= board.flash["bytes"]
+    assert g.arena.plan.size < result.image.ram <= board.ram["bytes"] - board.stack_bytes
+    symbols = subprocess.run(["arm-none-eabi-nm", str(result.program)], capture_output=True, text=True).stdout
+    addresses = {line.split()[-1]: int(line.split()[0], 16) for line in symbols.splitlines() if len(line.split()) == 3}
+    assert addresses["vectors"] == board.flash["origin"]  # where the core (or its bootloader) starts it
+
+
 @pytest.mark.parametrize("core", sorted(all_cores()))
 def test_every_core_file_gives_flags_the_cross_compiler_takes(tmp_path, core):
     """A core is data: its -mcpu and -mfpu build code (the FPU's hard-float ABI where it has one)."""

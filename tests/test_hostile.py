@@ -3,6 +3,7 @@ the user's replaced. (tests/test_fuzz.py throws thousands of mutated models at t
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 import numpy as np
@@ -366,3 +367,17 @@ def test_a_real_board_without_a_port_is_refused_before_any_work(capsys, models):
     code, _, err = run_cli(capsys, "test", models / "mlperf_kws_dscnn.tflite", "--board", "nano33")
     assert_one_error_line(code, err, "nano33 is a real board", "--port")
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("board, tool", [("nucleo-u575zi-q", "st-flash"), ("nrf5340dk", "JLinkExe")])
+def test_flashing_without_the_board_s_flasher_is_one_line(capsys, tmp_path, models, monkeypatch, board, tool):
+    """The offline firmware of a probe-flashed board goes through the vendor's flasher; without it on
+    PATH, one line says which to install, and the build is kept."""
+    out = tmp_path / "fw"
+    code, _, _ = run_cli(capsys, "build", models / "tflm_hello_world.tflite", "--board", board, "--out", out)
+    assert code == 0
+    toolchain = os.path.dirname(shutil.which("arm-none-eabi-objcopy"))
+    monkeypatch.setenv("PATH", toolchain)  # the compiler's folder only: no flasher
+    code, _, err = run_cli(capsys, "flash", "--board", board, "--port", "/dev/ttyACM0", "--out", out)
+    assert_one_error_line(code, err, f"{tool} not found")
+    assert (out / ".pio" / "build" / "offline" / "firmware.elf").exists()

@@ -92,6 +92,38 @@ static uint8_t uart_getc(void)
     }
     return (uint8_t)REG(MCU_UART_BASE + 0x04);
 }
+#elif defined(MCU_UART_STM32_USART_V2)
+/* The STM32 USART of the L4/F7/G0/H7/U5 generations: CR1 (UE, RE, TE), BRR, ISR (bit7 TXE, bit5 RXNE),
+ * RDR, TDR. Nothing else has set the chip up: the USART's and its GPIO port's clocks are enabled and the
+ * pins given their alternate function here, from the board file, at the reset clock. */
+static void uart_init(void)
+{
+    static const uint32_t clocks[] = {MCU_CLOCK_ENABLES}; /* RCC register, bit, ... */
+    for (uint32_t k = 0; k + 1 < sizeof clocks / sizeof clocks[0]; k += 2) {
+        REG(clocks[k]) |= 1u << clocks[k + 1];
+        (void)REG(clocks[k]); /* read back: the clock runs before the peripheral is written */
+    }
+    const uint32_t pins[] = {MCU_UART_TX_PIN, MCU_UART_RX_PIN};
+    for (uint32_t k = 0; k < 2; ++k) {
+        const uint32_t pin = pins[k], afr = MCU_GPIO_BASE + (pin < 8 ? 0x20u : 0x24u), at = 4u * (pin & 7u);
+        REG(MCU_GPIO_BASE) = (REG(MCU_GPIO_BASE) & ~(3u << (2u * pin))) | (2u << (2u * pin)); /* MODER: AF */
+        REG(afr) = (REG(afr) & ~(0xFu << at)) | ((uint32_t)MCU_GPIO_AF << at);
+    }
+    REG(MCU_UART_BASE + 0x0C) = MCU_UART_BRR;
+    REG(MCU_UART_BASE + 0x00) = (1u << 3) | (1u << 2) | 1u;
+}
+static void uart_putc(uint8_t c)
+{
+    while (!(REG(MCU_UART_BASE + 0x1C) & (1u << 7))) {
+    }
+    REG(MCU_UART_BASE + 0x28) = c;
+}
+static uint8_t uart_getc(void)
+{
+    while (!(REG(MCU_UART_BASE + 0x1C) & (1u << 5))) {
+    }
+    return (uint8_t)REG(MCU_UART_BASE + 0x24);
+}
 #elif defined(MCU_UART_PL011)
 /* Arm PL011: DR, FR (bit4 RX empty, bit5 TX full); FIFOs on (LCRH.FEN) or input overruns. */
 static void uart_init(void)
@@ -149,7 +181,7 @@ static uint8_t uart_getc(void)
     return c;
 }
 #else
-#error "the board file selects a UART: MCU_UART_CMSDK, MCU_UART_STM32_USART, MCU_UART_PL011 or MCU_UART_NRF_UARTE"
+#error "the board file selects a UART: MCU_UART_CMSDK, MCU_UART_STM32_USART(_V2), MCU_UART_PL011 or MCU_UART_NRF_UARTE"
 #endif
 
 /* Cycle clock: DWT->CYCCNT where it runs (hardware); QEMU leaves it at 0, so fall back to SysTick,
