@@ -113,6 +113,7 @@ def _load_spec(path: Path, schema: dict, fix: str) -> dict:
 # what the firmware needs besides uart and uart_base to drive each kind of UART (runtime_c/harness/port_cortexm.c)
 UART_NEEDS = {"nrf-uarte": {"tx_pin", "rx_pin"},
               "stm32-usart-v2": {"tx_pin", "rx_pin", "uart_clock_hz", "clock_enables", "gpio"}}
+CHIP_NEEDS = {"rp2040": {"tx_pin", "rx_pin", "uart_clock_hz"}}
 
 
 def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
@@ -131,9 +132,11 @@ def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
     talks_uart = spec.get("qemu", {}).get("link", "uart") == "uart"
     if talks_uart and "offline" in spec and not {"uart", "uart_base"} <= set(spec["offline"]):
         raise McugenError(f"{path}: offline: needs uart and uart_base (the firmware talks on its UART)", fix)
-    needs = UART_NEEDS.get(spec.get("offline", {}).get("uart", ""), set())
+    needs = UART_NEEDS.get(spec.get("offline", {}).get("uart", ""), set()) | CHIP_NEEDS.get(
+        spec.get("offline", {}).get("chip", ""), set())
     if talks_uart and not needs <= set(spec.get("offline", {})):
-        raise McugenError(f"{path}: offline: a {spec['offline']['uart']} UART needs {', '.join(sorted(needs))}", fix)
+        what = f"the {spec['offline']['chip']}" if "chip" in spec["offline"] else f"a {spec['offline']['uart']} UART"
+        raise McugenError(f"{path}: offline: {what} needs {', '.join(sorted(needs))}", fix)
     return Board(spec["id"], spec, path)
 
 

@@ -21,6 +21,7 @@ import jinja2
 from mcugen import __version__
 from mcugen.boards import Board
 from mcugen.build import BuildResult, Sources, write_sources
+from mcugen.chips import CHIP_FLAGS, write_images
 from mcugen.elfsize import Sizes, sizes
 from mcugen.emit_c import GeneratedC, emit_c, state_layout
 from mcugen.errors import McugenError
@@ -110,6 +111,10 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     else:
         flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
         flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
+        flags += [f"-D{CHIP_FLAGS[o['chip']]}"] if "chip" in o else []
+        if o["uart"] == "pl011" and "uart_clock_hz" in o:  # the baud divisor in 1/64ths
+            sixty_fourths = round(o["uart_clock_hz"] * 4 / 115200)
+            flags += [f"-DMCU_UART_IBRD={sixty_fourths // 64}", f"-DMCU_UART_FBRD={sixty_fourths % 64}"]
         if "gpio" in o:  # an STM32 USART whose clocks and pins the firmware sets up itself
             enables = ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])
             flags += [f"-DMCU_GPIO_BASE=0x{o['gpio']['base']:08X}u", f"-DMCU_GPIO_AF={o['gpio']['af']}",
@@ -167,6 +172,8 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
         raise _pio_failure(log, board, out)
     build_dir = out.root / ".pio" / "build" / env_name
     elf = build_dir / "firmware.elf"
+    if not stock:
+        write_images(board.offline.get("chip"), elf)
     # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones;
     # the other environment's port has none
     objects = {s: o for s in sources.all

@@ -2,8 +2,8 @@
 
 Emulated boards boot it in QEMU and answer the handshake (that is what flashing means there);
 the offline builds of real boards go through the board's own way in: the Nano 33 BLE's bootloader
-(bossac), an ST-LINK (st-flash), a J-Link (JLinkExe); stock PlatformIO environments use
-`pio run -t upload`.
+(bossac), an ST-LINK (st-flash), a J-Link (JLinkExe), the Pico's USB drive (firmware.uf2 copied
+onto it); stock PlatformIO environments use `pio run -t upload`.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mcugen.chips import UF2_DRIVES
 from mcugen.errors import McugenError
 from mcugen.firmware import PIO_ENV
 from mcugen.outdir import stamp_of
@@ -34,6 +35,17 @@ def _tool(name: str, fix: str) -> str:
     if not found:
         raise McugenError(f"{name} not found", fix)
     return found
+
+
+def _uf2_drive(label: str) -> Path:
+    """The mounted USB drive a UF2 bootloader shows (Linux desktops mount it by label under /media or
+    /run/media, macOS under /Volumes)."""
+    found = [p for pattern in (f"/media/*/{label}", f"/media/{label}", f"/run/media/*/{label}", f"/Volumes/{label}")
+             for p in sorted(Path("/").glob(pattern.lstrip("/"))) if p.is_dir()]
+    if not found:
+        raise McugenError(f"no {label} drive is mounted",
+                          "hold the board's BOOTSEL button while plugging it in (it shows as a USB drive), then rerun")
+    return found[0]
 
 
 def _binary(elf: Path) -> Path:
@@ -69,6 +81,11 @@ def flash(target: Target, out: Path | None) -> int:
         # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
         cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash['origin']:x}", "-R",
                str(_binary(elf))]
+    elif board.upload["method"] == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
+        drive = _uf2_drive(UF2_DRIVES[board.offline["chip"]])
+        print(f"copying {elf.with_suffix('.uf2').name} to {drive}", file=sys.stderr)
+        shutil.copyfile(elf.with_suffix(".uf2"), drive / "firmware.uf2")
+        cmd = []
     elif board.upload["method"] == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
         cmd = [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(_binary(elf)),
                f"0x{board.flash['origin']:08x}"]
@@ -82,8 +99,9 @@ def flash(target: Target, out: Path | None) -> int:
     else:
         raise McugenError(f"{board.id} uploads with {board.upload['method']}, which needs its stock platform",
                           "build and flash with --stock")
-    print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
-    proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV))
+    if cmd:
+        print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
+    proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV)) if cmd else subprocess.CompletedProcess([], 0)
     if proc.returncode != 0:
         retry = ("check the port, double-tap reset to enter the bootloader, and retry"
                  if not stock and board.upload["method"] == "bossac" else

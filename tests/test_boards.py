@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ from conftest import DSP, MODELS, ROOT
 from mcugen import golden
 from mcugen.boards import all_boards, all_cores, load_board, parse_board
 from mcugen.build import build_host
+from mcugen.chips import crc32_mpeg2
 from mcugen.compare import random_inputs
 from mcugen.errors import McugenError
 from mcugen.firmware import build_board
@@ -101,6 +103,28 @@ def test_every_real_board_with_an_offline_platform_builds_and_fits(tmp_path, boa
     symbols = subprocess.run(["arm-none-eabi-nm", str(result.program)], capture_output=True, text=True).stdout
     addresses = {line.split()[-1]: int(line.split()[0], 16) for line in symbols.splitlines() if len(line.split()) == 3}
     assert addresses["vectors"] == board.flash["origin"]  # where the core (or its bootloader) starts it
+
+
+def test_the_pico_firmware_is_a_uf2_image_with_its_boot2(tmp_path):
+    """The RP2040 boots 256 bytes of boot2 checked by CRC-32/MPEG-2 (whose catalogue check value is
+    0x0376E6E7 for "123456789"), then the firmware at 0x10000100; its USB drive takes UF2 blocks (the
+    format's magic numbers, 256 bytes of payload each, the RP2040's family id)."""
+    assert crc32_mpeg2(b"123456789") == 0x0376E6E7
+    _, result = _build(tmp_path, "tflm_micro_speech.tflite", "rpi-pico")
+    data = result.program.with_suffix(".uf2").read_bytes()
+    blocks = [data[k:k + 512] for k in range(0, len(data), 512)]
+    image = b""
+    for n, block in enumerate(blocks):
+        magic0, magic1, flags, address, size, number, count, family = struct.unpack("<8I", block[:32])
+        assert (magic0, magic1, struct.unpack("<I", block[508:])[0]) == (0x0A324655, 0x9E5D5157, 0x0AB16F30)
+        assert (flags, address, size, number, count, family) == (0x2000, 0x10000000 + 256 * n, 256, n, len(blocks),
+                                                                 0xE48BFF56)
+        image += block[32:32 + size]
+    assert struct.unpack("<I", image[252:256])[0] == crc32_mpeg2(image[:252])
+    binary = subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(result.program), "/dev/stdout"],
+                            capture_output=True, check=True).stdout
+    assert image[256:256 + len(binary)] == binary  # the firmware, linked at 0x10000100
+    assert struct.unpack("<I", image[256 + 4:256 + 8])[0] & ~1 > 0x10000100  # its reset vector points into flash
 
 
 @pytest.mark.parametrize("core", sorted(all_cores()))

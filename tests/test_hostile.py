@@ -369,6 +369,14 @@ def test_a_real_board_without_a_port_is_refused_before_any_work(capsys, models):
     assert time.monotonic() - start < 5
 
 
+def test_flashing_a_pico_without_its_drive_mounted_is_one_line(capsys, tmp_path, models):
+    out = tmp_path / "fw"
+    code, _, _ = run_cli(capsys, "build", models / "tflm_hello_world.tflite", "--board", "rpi-pico", "--out", out)
+    assert code == 0
+    code, _, err = run_cli(capsys, "flash", "--board", "rpi-pico", "--port", "/dev/ttyUSB0", "--out", out)
+    assert_one_error_line(code, err, "no RPI-RP2 drive is mounted", "BOOTSEL")
+
+
 @pytest.mark.parametrize("board, tool", [("nucleo-u575zi-q", "st-flash"), ("nrf5340dk", "JLinkExe")])
 def test_flashing_without_the_board_s_flasher_is_one_line(capsys, tmp_path, models, monkeypatch, board, tool):
     """The offline firmware of a probe-flashed board goes through the vendor's flasher; without it on

@@ -1,6 +1,7 @@
 /*
  * Bare-metal Cortex-M port: vector table, reset, one polled UART and the cycle clock.
- * The board file picks the UART with -DMCU_UART_<KIND> and -DMCU_UART_BASE=<address>.
+ * The board file picks the UART with -DMCU_UART_<KIND> and -DMCU_UART_BASE=<address>, and a chip that
+ * starts with its clocks or pins unset names itself (-DMCU_CHIP_<NAME>: chip_init, before the UART).
  * No vendor SDK, no interrupts except SysTick's overflow count.
  */
 #include <stdint.h>
@@ -48,6 +49,38 @@ void Default_Handler(void)
     for (;;) {
     }
 }
+
+#if defined(MCU_CHIP_RP2040)
+/* RP2040 after its bootrom and boot2: the ring oscillator (1.8 to 12 MHz, chip to chip) clocks everything,
+ * clk_peri (the UARTs') is off, and the UARTs and GPIO banks are held in reset. The crystal (12 MHz on the
+ * Pico) becomes clk_ref, which clk_sys follows; clk_peri runs from clk_sys; UART0 and the GPIO banks leave
+ * reset and the board's two pins are given to UART0 (function 2). */
+static void chip_init(void)
+{
+    REG(0x40024000) = 0xAA0u;                 /* XOSC CTRL: FREQ_RANGE 1-15 MHz */
+    REG(0x4002400C) = 47u;                    /* XOSC STARTUP: 47 x 256 cycles, ~1 ms at 12 MHz */
+    REG(0x40024000 + 0x2000) = 0xFABu << 12;  /* XOSC CTRL, set alias: ENABLE */
+    while (!(REG(0x40024004) & (1u << 31))) { /* XOSC STATUS: STABLE */
+    }
+    REG(0x40008030) = 2u;                     /* CLK_REF_CTRL: SRC = xosc */
+    while (!(REG(0x40008038) & (1u << 2))) {  /* CLK_REF_SELECTED: xosc */
+    }
+    REG(0x4000803C) = 0u;                     /* CLK_SYS_CTRL: SRC = clk_ref */
+    while (!(REG(0x40008044) & 1u)) {         /* CLK_SYS_SELECTED: clk_ref */
+    }
+    REG(0x40008048) = 1u << 11;               /* CLK_PERI_CTRL: ENABLE, AUXSRC = clk_sys */
+    const uint32_t blocks = (1u << 5) | (1u << 8) | (1u << 22); /* IO_BANK0, PADS_BANK0, UART0 */
+    REG(0x4000C000 + 0x3000) = blocks;        /* RESETS RESET, clear alias: out of reset */
+    while ((REG(0x4000C008) & blocks) != blocks) { /* RESET_DONE */
+    }
+    REG(0x40014004 + 8u * MCU_UART_TX_PIN) = 2u; /* IO_BANK0 GPIOn_CTRL: FUNCSEL = UART */
+    REG(0x40014004 + 8u * MCU_UART_RX_PIN) = 2u;
+}
+#else
+static void chip_init(void)
+{
+}
+#endif
 
 #if defined(MCU_LINK_SEMIHOSTING)
 static void uart_init(void) /* the link is QEMU's semihosting console (below) */
@@ -125,12 +158,17 @@ static uint8_t uart_getc(void)
     return (uint8_t)REG(MCU_UART_BASE + 0x24);
 }
 #elif defined(MCU_UART_PL011)
-/* Arm PL011: DR, FR (bit4 RX empty, bit5 TX full); FIFOs on (LCRH.FEN) or input overruns. */
+/* Arm PL011: DR, FR (bit4 RX empty, bit5 TX full); FIFOs on (LCRH.FEN) or input overruns. The baud
+ * divisor from the board's UART clock (IBRD, FBRD: clock / (16 x 115200) in 1/64ths); QEMU ignores it. */
+#if !defined(MCU_UART_IBRD)
+#define MCU_UART_IBRD 27
+#define MCU_UART_FBRD 8
+#endif
 static void uart_init(void)
 {
     REG(MCU_UART_BASE + 0x030) = 0;
-    REG(MCU_UART_BASE + 0x024) = 27;
-    REG(MCU_UART_BASE + 0x028) = 8;
+    REG(MCU_UART_BASE + 0x024) = MCU_UART_IBRD;
+    REG(MCU_UART_BASE + 0x028) = MCU_UART_FBRD;
     REG(MCU_UART_BASE + 0x02C) = (3u << 5) | (1u << 4);
     REG(MCU_UART_BASE + 0x030) = (1u << 9) | (1u << 8) | 1u;
 }
@@ -204,6 +242,7 @@ void SysTick_Handler(void)
 
 void mcu_port_init(void)
 {
+    chip_init();
     uart_init();
     DEMCR |= 1u << 24; /* TRCENA */
     DWT_CYCCNT = 0;

@@ -1,0 +1,70 @@
+"""What a chip needs besides its ELF before it boots, written next to firmware.elf after the build.
+
+RP2040 (the Raspberry Pi Pico): its bootrom runs 256 bytes of second-stage boot code (boot2) from the
+start of flash, checked by a CRC-32 in their last 4 bytes, and takes firmware as UF2 files copied to its
+USB drive (RPI-RP2). The board file links the firmware at 0x10000100; firmware.uf2 holds boot2 at
+0x10000000 followed by it.
+"""
+from __future__ import annotations
+
+import struct
+import subprocess
+from pathlib import Path
+
+from mcugen.runtime import RUNTIME
+
+# port_cortexm.c's chip_init for each chip a board file may name (offline.chip)
+CHIP_FLAGS = {"rp2040": "MCU_CHIP_RP2040"}
+
+# the label of the USB drive each chip's UF2 bootloader shows
+UF2_DRIVES = {"rp2040": "RPI-RP2"}
+
+RP2040_FAMILY = 0xE48BFF56  # the UF2 family id of the RP2040
+FLASH_BASE = 0x10000000
+BOOT2_BYTES = 256
+
+
+def crc32_mpeg2(data: bytes) -> int:
+    """CRC-32 as the RP2040 bootrom checks boot2: polynomial 0x04C11DB7, initial value all ones, bits not
+    reflected, no final inversion (zlib's CRC-32 reflects its bits, so it can't be used)."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte << 24
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x04C11DB7 if crc & 0x80000000 else crc << 1) & 0xFFFFFFFF
+    return crc
+
+
+def boot2(work: Path) -> bytes:
+    """runtime_c/harness/rp2040_boot2.S assembled, padded to 252 bytes and its CRC appended."""
+    obj, raw = work / "boot2.o", work / "boot2.bin"
+    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m0plus", "-mthumb", "-c",
+                    str(RUNTIME / "harness" / "rp2040_boot2.S"), "-o", str(obj)], check=True)
+    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", "-j", ".text", str(obj), str(raw)], check=True)
+    code = raw.read_bytes()
+    if len(code) > BOOT2_BYTES - 4:
+        raise ValueError(f"boot2 is {len(code)} bytes, more than {BOOT2_BYTES - 4}")
+    code = code.ljust(BOOT2_BYTES - 4, b"\0")
+    return code + struct.pack("<I", crc32_mpeg2(code))
+
+
+def uf2(image: bytes, base: int, family: int) -> bytes:
+    """image (written from address base) as UF2 blocks: 512 bytes each, 256 of payload."""
+    chunks = [image[k:k + 256] for k in range(0, len(image), 256)]
+    blocks = []
+    for n, chunk in enumerate(chunks):
+        header = struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x00002000, base + 256 * n, 256, n, len(chunks), family)
+        blocks.append(header + chunk.ljust(476, b"\0") + struct.pack("<I", 0x0AB16F30))
+    return b"".join(blocks)
+
+
+def write_images(chip: str | None, elf: Path) -> Path | None:
+    """The files the chip boots from, beside elf (None: the ELF's own image is what is flashed)."""
+    if chip != "rp2040":
+        return None
+    binary = elf.with_suffix(".bin")
+    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(binary)], check=True)
+    image = boot2(elf.parent) + binary.read_bytes()
+    out = elf.with_suffix(".uf2")
+    out.write_bytes(uf2(image, FLASH_BASE, RP2040_FAMILY))
+    return out
