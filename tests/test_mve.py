@@ -16,6 +16,7 @@ from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from test_boards import _conv, _fc_model
+from single_op import binary_model
 from test_cli import checked_report, run_cli
 from tflite_writer import ModelSpec
 
@@ -83,6 +84,17 @@ def test_depthwise_mve_for_drawn_shapes(tmp_path_factory, h, w, kh, kw, stride, 
         return  # no output position
     model = _conv(h, w, kh, kw, stride, dilation, pad, channels, channels, 1, True, seed, batch=batch)
     _on_the_m55(tmp_path_factory.mktemp("dw_mve"), model, "mcu_depthwise_conv2d_s8_mve")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["ADD", "SUB"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
+       st.floats(1e-3, 1.0), st.integers(-128, 127), st.floats(1e-3, 1.0), st.integers(-128, 127),
+       st.floats(1e-3, 2.0), st.integers(-128, 127), st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(0, 99))
+def test_add_mve_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z1, s2, z2, so, zo, act, seed):
+    """Element counts off the fours (the predicated last vector), scales that shift left or right, zero
+    points at the ends of int8, fused activations."""
+    model = binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act)
+    _on_the_m55(tmp_path_factory.mktemp("add_mve"), model, "mcu_add_s8_mve")
 
 
 def test_tune_measures_every_candidate_of_each_layer_on_the_m55(capsys, tmp_path):

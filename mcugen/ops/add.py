@@ -18,6 +18,7 @@ from mcugen.ops import register
 from mcugen.ops._conv import strips_of
 from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_clamp
+from mcugen.variants import variant
 
 LEFT_SHIFT = {("ADD", "int8"): 20, ("SUB", "int8"): 20, ("SQUARED_DIFFERENCE", "int8"): 7,
               ("ADD", "int16"): 15, ("SUB", "int16"): 15}
@@ -103,6 +104,15 @@ class AddSub(PairOp):
                  "to the residual's rows",
             in_place=None if op.input(g, residual).is_const else residual,
             extra_kernels=(*strips.kernels, "mcu_add"))
+
+
+@variant("ADD", "SUB", kernel="mcu_add_s8_mve", needs="mve")
+def _add_mve(g: Graph, op: Op) -> Call | None:
+    a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+    if y.dtype != "int8" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
+        return None
+    return Call("mcu_add_s8_mve", (_params(op), int(np.prod(y.shape)), reads(op, 0), reads(op, 1), writes(op)),
+                note="same shapes, Helium: four values per vector", in_place=0)
 
 
 def _params(op: Op, swap: bool = False) -> Struct:

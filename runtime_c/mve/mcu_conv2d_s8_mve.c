@@ -1,6 +1,15 @@
-#include <string.h>
-
 #include "mcu_nn_mve.h"
+
+/* n bytes from src (or, src NULL, n copies of fill) to dst, 16 per vector, the tail predicated: inline,
+ * where a memcpy per tap would cost a call for the few channels early layers have. */
+static inline void copy_bytes(int8_t *dst, const int8_t *src, int8_t fill, int32_t n)
+{
+    const int8x16_t filler = vdupq_n_s8(fill);
+    for (int32_t k = 0; k < n; k += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)(n - k));
+        vstrbq_p_s8(dst + k, src ? vldrbq_z_s8(src + k, p) : filler, p);
+    }
+}
 
 /*
  * CONV_2D with Helium (MVE): per output position, its patch [KH, KW, Cin] gathered into scratch (taps
@@ -29,11 +38,8 @@ void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant 
                     const int32_t iy = y0 + ky * conv->dilation.h;
                     for (int32_t kx = 0; kx < k_w; ++kx, to += in_c) {
                         const int32_t ix = x0 + kx * conv->dilation.w;
-                        if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) {
-                            memset(to, zero_point, (size_t)in_c);
-                        } else {
-                            memcpy(to, image + (iy * in_w + ix) * in_c, (size_t)in_c);
-                        }
+                        const int inside = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w;
+                        copy_bytes(to, inside ? image + (iy * in_w + ix) * in_c : NULL, zero_point, in_c);
                     }
                 }
                 mcu_row_units_s8(patch, depth, filter, bias_folded, out_c, quant, conv->output_offset,
