@@ -4,6 +4,7 @@ depths that are no multiple of 16 (the predicated tail), fewer than four units, 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,14 @@ def test_depthwise_mve_for_drawn_shapes(tmp_path_factory, h, w, kh, kw, stride, 
         return  # no output position
     model = _conv(h, w, kh, kw, stride, dilation, pad, channels, channels, 1, True, seed, batch=batch)
     _on_the_m55(tmp_path_factory.mktemp("dw_mve"), model, "mcu_depthwise_conv2d_s8_mve")
+
+
+@pytest.mark.parametrize("h, w, kh, kw, stride, pad, outputs", [(49, 40, 10, 8, 2, "SAME", 8), (9, 7, 3, 3, 1, "VALID", 5)])
+def test_one_channel_depthwise_runs_as_the_helium_conv(tmp_path, h, w, kh, kw, stride, pad, outputs):
+    """A depthwise layer on one input channel (micro_speech's and person_detect's first) is a conv whose
+    filter is the depthwise one transposed; on the M55 the Helium conv runs it."""
+    model = _conv(h, w, kh, kw, stride, 1, pad, 1, outputs, outputs, True, 3)
+    _on_the_m55(tmp_path, model, "mcu_conv2d_s8_mve")
 
 
 @settings(max_examples=12, deadline=None)

@@ -13,7 +13,7 @@ import numpy as np
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import ConvData, Golden, conv_call, conv_x6_call, wide_problems
+from mcugen.ops._conv import ConvData, Golden, conv_call, conv_mve_call, conv_x6_call, wide_problems
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
                                weight_problems)
@@ -138,6 +138,14 @@ def _depthwise_mve(g: Graph, op: Op) -> Call | None:
         dims("output_dims", y.shape), writes(op), Scratch(rows * cols * 4, "int8_t")),
         note=_note(op, w) + ", Helium: four channels per vector from a padded window, four outputs sharing each "
         "weight load, input offset folded into the bias, in place", in_place=0)
+
+
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")
+def _one_channel_mve(g: Graph, op: Op) -> Call | None:
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+    if x.dtype != "int8" or x.shape[3] != 1:
+        return None
+    return conv_mve_call(op, op.prepared(DepthwiseData), x.shape, *_as_conv(op, w, b, y))
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
