@@ -26,14 +26,14 @@ static inline void conv_s16_position(void *state, const mcu_window *window)
     const int32_t in_w = s->input_dims->w, in_c = s->input_dims->c;
     const int32_t k_w = s->filter_dims->w, taps = s->filter_dims->h * k_w * in_c;
     const int16_t *image = s->input + win.batch * s->input_dims->h * in_w * in_c;
+    const int32_t dx = conv->dilation.w;
     for (int32_t oc = 0; oc < s->out_c; ++oc) {
         const int8_t *kernel = s->filter + oc * taps;
         int64_t acc = s->bias[oc];
         for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
-            const int32_t iy = win.y0 + ky * conv->dilation.h;
-            for (int32_t kx = win.kx0; kx < win.kx1; ++kx) {
-                const int16_t *x = image + (iy * in_w + win.x0 + kx * conv->dilation.w) * in_c;
-                const int8_t *w = kernel + (ky * k_w + kx) * in_c;
+            const int16_t *x = image + ((win.y0 + ky * conv->dilation.h) * in_w + win.x0 + win.kx0 * dx) * in_c;
+            const int8_t *w = kernel + (ky * k_w + win.kx0) * in_c;
+            for (int32_t kx = win.kx0; kx < win.kx1; ++kx, x += dx * in_c, w += in_c) {
                 int32_t partial = 0; /* one tap's channels: |x * w| <= 2^22, far from 2^31 for real depths */
                 for (int32_t ic = 0; ic < in_c; ++ic) {
                     partial += x[ic] * w[ic];

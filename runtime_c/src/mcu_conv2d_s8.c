@@ -25,16 +25,18 @@ static inline void conv_s8_position(void *state, const mcu_window *window)
     const int32_t in_w = s->input_dims->w, in_c = s->input_dims->c;
     const int32_t k_w = s->filter_dims->w, taps = s->filter_dims->h * k_w * in_c;
     const int8_t *image = s->input + win.batch * s->input_dims->h * in_w * in_c;
+    const int32_t offset = conv->input_offset, dx = conv->dilation.w;
+    /* a row of adjacent taps (dilation 1) is one run of bytes in the input and in the filter alike */
+    const int32_t runs = dx == 1 ? 1 : win.kx1 - win.kx0, run = dx == 1 ? (win.kx1 - win.kx0) * in_c : in_c;
     for (int32_t oc = 0; oc < s->out_c; ++oc) {
         const int8_t *kernel = s->filter + oc * taps;
         int32_t acc = s->bias ? s->bias[oc] : 0;
         for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
-            const int32_t iy = win.y0 + ky * conv->dilation.h;
-            for (int32_t kx = win.kx0; kx < win.kx1; ++kx) {
-                const int8_t *x = image + (iy * in_w + win.x0 + kx * conv->dilation.w) * in_c;
-                const int8_t *w = kernel + (ky * k_w + kx) * in_c;
-                for (int32_t ic = 0; ic < in_c; ++ic) {
-                    acc += (x[ic] + conv->input_offset) * w[ic];
+            const int8_t *x = image + ((win.y0 + ky * conv->dilation.h) * in_w + win.x0 + win.kx0 * dx) * in_c;
+            const int8_t *w = kernel + (ky * k_w + win.kx0) * in_c;
+            for (int32_t r = 0; r < runs; ++r, x += dx * in_c, w += in_c) {
+                for (int32_t i = 0; i < run; ++i) {
+                    acc += (x[i] + offset) * w[i];
                 }
             }
         }
