@@ -122,20 +122,37 @@ def _as_conv(op: Op, w: Tensor, b: Tensor | None, y: Tensor) -> tuple[np.ndarray
             _note(op, w) + " on one input channel: run as CONV_2D")
 
 
-@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_mve", needs="mve")
-def _depthwise_mve(g: Graph, op: Op) -> Call | None:
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+@dataclass(frozen=True)
+class Grouped:
+    """What both four-channel depthwise variants (DSP and Helium) take: the bias with the input offset
+    folded in, padded to whole groups of four, and the scratch for one group's padded window."""
+
+    bias_folded: np.ndarray
+    window: Scratch
+
+
+def _grouped(g: Graph, op: Op) -> Grouped | None:
+    """None for the layers they don't take: 16x8, one input channel (a conv does it), depth multiplier > 1."""
+    x, w, b = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2)
     p = op.prepared(DepthwiseData)
     if x.dtype != "int8" or x.shape[3] == 1 or p.depth_multiplier != 1:
         return None
-    kh, kw = w.shape[1:3]
-    rows, cols = p.window.span((kh, kw))
+    rows, cols = p.window.span((w.shape[1], w.shape[2]))
     folded = fold_input_offset(b.values if b is not None else None,
                                w.values.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p.quant.input_zp)
+    return Grouped(np.pad(folded, (0, -len(folded) % 4)), Scratch(rows * cols * 4, "int8_t"))
+
+
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_mve", needs="mve")
+def _depthwise_mve(g: Graph, op: Op) -> Call | None:
+    grouped = _grouped(g, op)
+    if grouped is None:
+        return None
+    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     return Call("mcu_depthwise_conv2d_s8_mve", (
         _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
-        Const("filter_x4", group4(w.values)), Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))),
-        dims("output_dims", y.shape), writes(op), Scratch(rows * cols * 4, "int8_t")),
+        Const("filter_x4", group4(w.values)), Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape),
+        writes(op), grouped.window),
         note=_note(op, w) + ", Helium: four channels per vector from a padded window, four outputs sharing each "
         "weight load, input offset folded into the bias, in place", in_place=0)
 
@@ -158,19 +175,15 @@ def _one_channel_x6(g: Graph, op: Op) -> Call | None:
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x4", needs="dsp")
 def _depthwise_x4(g: Graph, op: Op) -> Call | None:
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
-    p = op.prepared(DepthwiseData)
-    if x.dtype != "int8" or x.shape[3] == 1 or p.depth_multiplier != 1:
+    grouped = _grouped(g, op)
+    if grouped is None:
         return None
-    kh, kw = w.shape[1:3]
-    rows, cols = p.window.span((kh, kw))
-    folded = fold_input_offset(b.values if b is not None else None,
-                               w.values.reshape(-1, w.shape[3]).astype(np.int64).sum(axis=0), p.quant.input_zp)
+    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
+    taps = w.shape[1] * w.shape[2]
     return Call("mcu_depthwise_conv2d_s8_x4", (
-        _dw_params(p), channel_table(p.quant, folded, kh * kw, groups_of=4), dims("input_dims", x.shape), reads(op),
-        dims("filter_dims", w.shape), Const("filter_x4", widen4(w.values)),
-        Const("bias_folded", np.pad(folded, (0, -len(folded) % 4))), dims("output_dims", y.shape), writes(op),
-        Scratch(rows * cols * 4, "int8_t")),
+        _dw_params(p), channel_table(p.quant, grouped.bias_folded[:w.shape[3]], taps, groups_of=4),
+        dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape), Const("filter_x4", widen4(w.values)),
+        Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape), writes(op), grouped.window),
         note=_note(op, w) + ", four channels at a time from a padded window, input offset folded into the bias, "
         "in place", in_place=0)
 
