@@ -1,6 +1,7 @@
 """The Helium (MVE) kernel variants on the emulated Cortex-M55 (QEMU mps3-an547), bit-exact with the golden
 model (itself checked against TFLM in tests/test_ops_*.py) on shapes their vector loops cover unevenly:
-depths that are no multiple of 16 (the predicated tail), fewer than four units, several rows, padding."""
+depths and channel counts off the vector width (the predicated tail), fewer than four units, several rows,
+padding, strides, dilations; and --tune among the variants."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,12 +13,13 @@ from conftest import MODELS
 from mcugen.boards import load_board
 from mcugen.compare import random_inputs
 from mcugen.firmware import build_board
+from mcugen.ops._window import out_size
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
-from test_boards import _conv, _fc_model
 from single_op import binary_model
+from test_boards import _conv, _fc_model
 from test_cli import checked_report, run_cli
 from tflite_writer import ModelSpec
 
@@ -104,6 +106,26 @@ def test_add_mve_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z1, s2, z
     points at the ends of int8, fused activations."""
     model = binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act)
     _on_the_m55(tmp_path_factory.mktemp("add_mve"), model, "mcu_add_s8_mve")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["AVERAGE_POOL_2D", "MAX_POOL_2D"]), st.integers(1, 9), st.integers(1, 9), st.integers(1, 4),
+       st.integers(1, 4), st.integers(1, 3), st.sampled_from(["SAME", "VALID"]), st.integers(1, 20),
+       st.integers(-128, 127), st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(0, 99))
+def test_pools_mve_for_drawn_shapes(tmp_path_factory, opcode, h, w, kh, kw, stride, pad, channels, zp, act, seed):
+    """Channels off the fours (average) and sixteens (max), windows the padding clips (fewer taps to
+    average), strides, fused activations."""
+    oh, ow = out_size(pad, h, kh, stride), out_size(pad, w, kw, stride)
+    if oh < 1 or ow < 1:
+        return
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, channels], "int8", scale=0.05, zp=zp)
+    y = m.tensor("y", [1, oh, ow, channels], "int8", scale=0.05, zp=zp)
+    m.inputs, m.outputs = [x], [y]
+    m.op(opcode, [x], [y], "Pool2DOptions", version=2, Padding=pad, StrideW=stride, StrideH=stride,
+         FilterWidth=kw, FilterHeight=kh, FusedActivationFunction=act)
+    kernel = "mcu_avgpool_s8_mve" if opcode == "AVERAGE_POOL_2D" else "mcu_maxpool_s8_mve"
+    _on_the_m55(tmp_path_factory.mktemp("pool_mve"), m, kernel)
 
 
 def test_tune_measures_every_candidate_of_each_layer_on_the_m55(capsys, tmp_path):

@@ -15,6 +15,7 @@ from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.ops._window import Pair, Taps, Window, geometry, window_shape
+from mcugen.variants import variant
 
 
 @dataclass(frozen=True)
@@ -56,14 +57,31 @@ class _Pool(OpDef):
         return PoolData(window, kernel, *fused_range(g, op), PoolGolden(Taps.of(window, x.shape[1:3], kernel)))
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        p = op.prepared(PoolData)
-        pool = Struct("mcu_pool_params", "params", dict(
-            stride=tile(p.window.stride), padding=tile(p.window.pad), filter=tile(p.kernel),
-            activation=activation(p.act_min, p.act_max), bits=np.iinfo(op.input(g, 0).dtype).bits))
-        kernel = "mcu_avgpool" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool"
-        return Call(kernel, (pool, dims("input_dims", op.input(g, 0).shape), reads(op),
-                             dims("output_dims", op.output(g).shape), writes(op)),
-                    note=p.window.describe(p.kernel, op.attrs.get("padding", "VALID")))
+        return _pool_call(g, op, "mcu_avgpool" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool", "")
+
+
+def _pool_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
+    p = op.prepared(PoolData)
+    pool = Struct("mcu_pool_params", "params", dict(
+        stride=tile(p.window.stride), padding=tile(p.window.pad), filter=tile(p.kernel),
+        activation=activation(p.act_min, p.act_max), bits=np.iinfo(op.input(g, 0).dtype).bits))
+    return Call(kernel, (pool, dims("input_dims", op.input(g, 0).shape), reads(op),
+                         dims("output_dims", op.output(g).shape), writes(op)),
+                note=p.window.describe(p.kernel, op.attrs.get("padding", "VALID")) + how)
+
+
+@variant("AVERAGE_POOL_2D", kernel="mcu_avgpool_s8_mve", needs="mve")
+def _avgpool_mve(g: Graph, op: Op) -> Call | None:
+    if op.input(g, 0).dtype != "int8":
+        return None
+    return _pool_call(g, op, "mcu_avgpool_s8_mve", ", Helium: four channels per vector")
+
+
+@variant("MAX_POOL_2D", kernel="mcu_maxpool_s8_mve", needs="mve")
+def _maxpool_mve(g: Graph, op: Op) -> Call | None:
+    if op.input(g, 0).dtype != "int8":
+        return None
+    return _pool_call(g, op, "mcu_maxpool_s8_mve", ", Helium: sixteen channels per vector")
 
 
 @register("AVERAGE_POOL_2D")

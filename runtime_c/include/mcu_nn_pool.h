@@ -43,6 +43,13 @@ void mcu_avgpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const 
 void mcu_maxpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
                  const mcu_dims *output_dims, void *output);
 
+/* AVERAGE_POOL_2D and MAX_POOL_2D of int8 (pool->bits 8) on Helium (MVE) cores: the results of mcu_avgpool and
+ * mcu_maxpool, channels four (average) or sixteen (max) per vector. */
+void mcu_avgpool_s8_mve(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
+                        const mcu_dims *output_dims, int8_t *output);
+void mcu_maxpool_s8_mve(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
+                        const mcu_dims *output_dims, int8_t *output);
+
 /* ARG_MAX / ARG_MIN: the int32 position of the first largest (smallest) value along the axis. */
 void mcu_arg_min_max_s8(const mcu_arg_params *arg, const int8_t *input, int32_t *output);
 
