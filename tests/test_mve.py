@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import MODELS
@@ -98,14 +98,16 @@ def test_one_channel_depthwise_runs_as_the_helium_conv(tmp_path, h, w, kh, kw, s
 
 
 @settings(max_examples=12, deadline=None)
-@given(st.sampled_from(["ADD", "SUB"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
+@given(st.sampled_from(["ADD", "SUB", "MUL"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
        st.floats(1e-3, 1.0), st.integers(-128, 127), st.floats(1e-3, 1.0), st.integers(-128, 127),
        st.floats(1e-3, 2.0), st.integers(-128, 127), st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(0, 99))
-def test_add_mve_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z1, s2, z2, so, zo, act, seed):
+@example("MUL", [3, 5], 0.02, -3, 0.5, 100, 0.01, -128, "RELU", 1)
+@example("SUB", [7], 0.9, 127, 0.001, -128, 0.002, 5, "NONE", 2)
+def test_add_and_mul_mve_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z1, s2, z2, so, zo, act, seed):
     """Element counts off the fours (the predicated last vector), scales that shift left or right, zero
     points at the ends of int8, fused activations."""
     model = binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act)
-    _on_the_m55(tmp_path_factory.mktemp("add_mve"), model, "mcu_add_s8_mve")
+    _on_the_m55(tmp_path_factory.mktemp("add_mve"), model, "mcu_mul_s8_mve" if opcode == "MUL" else "mcu_add_s8_mve")
 
 
 @settings(max_examples=12, deadline=None)

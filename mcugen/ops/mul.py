@@ -11,6 +11,7 @@ from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, require_zero_points
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
+from mcugen.variants import variant
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,22 @@ class Mul(PairOp):
         return requantize_clamp((x1 - p.input1_zp) * (x2 - p.input2_zp), rq, np.int64)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        p = op.prepared(MulData)
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        mul = Struct("mcu_mul_params", "params", dict(
-            input1_offset=-p.input1_zp, input2_offset=-p.input2_zp, output_offset=p.output_zp,
-            multiplier=p.multiplier, shift=p.shift, activation=activation(p.act_min, p.act_max)))
-        return Call("mcu_mul", (mul, broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0), reads(op, 1),
-                                writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
+        return Call("mcu_mul", (_params(op), broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0),
+                                reads(op, 1), writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
+
+
+@variant("MUL", kernel="mcu_mul_s8_mve", needs="mve")
+def _mul_mve(g: Graph, op: Op) -> Call | None:
+    a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
+    if y.dtype != "int8" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
+        return None
+    return Call("mcu_mul_s8_mve", (_params(op), int(np.prod(y.shape)), reads(op, 0), reads(op, 1), writes(op)),
+                note="same shapes, Helium: four values per vector", in_place=0)
+
+
+def _params(op: Op) -> Struct:
+    p = op.prepared(MulData)
+    return Struct("mcu_mul_params", "params", dict(
+        input1_offset=-p.input1_zp, input2_offset=-p.input2_zp, output_offset=p.output_zp,
+        multiplier=p.multiplier, shift=p.shift, activation=activation(p.act_min, p.act_max)))

@@ -133,6 +133,11 @@ void mcu_add_s8_mve(const mcu_add_params *add, int32_t size, const int8_t *input
 void mcu_mul(const mcu_mul_params *mul, const mcu_broadcast *bc, const void *input1, const void *input2,
              void *output);
 
+/* MUL of two int8 tensors of `size` values each, one shape (no broadcasting), on Helium (MVE) cores:
+ * mcu_mul's results. output may be input1 or input2 (in place). */
+void mcu_mul_s8_mve(const mcu_mul_params *mul, int32_t size, const int8_t *input1, const int8_t *input2,
+                    int8_t *output);
+
 /* MAXIMUM (minimum = 0) or MINIMUM (1) of the raw int8 or int16 values (bc->bits), with broadcasting,
  * as TFLM (no rescale). */
 void mcu_max_min(int32_t minimum, const mcu_broadcast *bc, const void *input1, const void *input2, void *output);

@@ -24,6 +24,20 @@ static inline int32x4_t mcu_requantize_x4(int32x4_t x, int32x4_t multiplier, int
     return vrshlq_s32(vqaddq_s32(high, fixup), right);
 }
 
+/* mcu_requantize on four lanes sharing one (multiplier, shift), the per-tensor case: scalar operands
+ * (VQRDMULH and VRSHL by a register), the steps and the tie fix-up of mcu_requantize_x4. */
+static inline int32x4_t mcu_requantize_n(int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    if (shift > 0) {
+        x = vshlq_r_s32(x, shift);
+    }
+    int32x4_t high = vqrdmulhq_n_s32(x, multiplier);
+    if (shift < 0) {
+        high = vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), shift);
+    }
+    return high;
+}
+
 /* clamp(requantize(acc) + output_offset) of four channels, stored as four int8. */
 static inline void mcu_store_x4_s8(int8_t *output, int32x4_t acc, const int32_t *multiplier, const int32_t *shift,
                                    int32_t output_offset, mcu_activation act)

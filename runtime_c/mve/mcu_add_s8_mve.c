@@ -1,19 +1,5 @@
 #include "mcu_nn_mve.h"
 
-/* mcu_requantize on four lanes sharing one (multiplier, shift), the per-tensor case: scalar operands
- * (VQRDMULH and VRSHL by a register), the steps and the tie fix-up of mcu_requantize_x4. */
-static inline int32x4_t requantize_n(int32x4_t x, int32_t multiplier, int32_t shift)
-{
-    if (shift > 0) {
-        x = vshlq_r_s32(x, shift);
-    }
-    int32x4_t high = vqrdmulhq_n_s32(x, multiplier);
-    if (shift < 0) {
-        high = vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), shift);
-    }
-    return high;
-}
-
 /*
  * ADD or SUB of two int8 tensors of one shape (no broadcasting) on Helium (MVE): mcu_add's results,
  * four elements per vector (each input widened as it loads, offset, shifted left, rescaled; the two
@@ -28,9 +14,9 @@ void mcu_add_s8_mve(const mcu_add_params *add, int32_t size, const int8_t *input
         const mve_pred16_t p = vctp32q((uint32_t)(size - i));
         const int32x4_t x1 = vshlq_r_s32(vaddq_n_s32(vldrbq_z_s32(input1 + i, p), add->input1_offset), add->left_shift);
         const int32x4_t x2 = vshlq_r_s32(vaddq_n_s32(vldrbq_z_s32(input2 + i, p), add->input2_offset), add->left_shift);
-        const int32x4_t y1 = requantize_n(x1, add->input1_multiplier, add->input1_shift);
-        const int32x4_t y2 = vmulq_n_s32(requantize_n(x2, add->input2_multiplier, add->input2_shift), sign);
-        int32x4_t y = vaddq_n_s32(requantize_n(vaddq_s32(y1, y2), add->output_multiplier, add->output_shift),
+        const int32x4_t y1 = mcu_requantize_n(x1, add->input1_multiplier, add->input1_shift);
+        const int32x4_t y2 = vmulq_n_s32(mcu_requantize_n(x2, add->input2_multiplier, add->input2_shift), sign);
+        int32x4_t y = vaddq_n_s32(mcu_requantize_n(vaddq_s32(y1, y2), add->output_multiplier, add->output_shift),
                                   add->output_offset);
         y = vminq_s32(vmaxq_s32(y, low), high);
         vstrbq_p_s32(output + i, y, p);
