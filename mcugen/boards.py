@@ -114,6 +114,8 @@ def _load_spec(path: Path, schema: dict, fix: str) -> dict:
 UART_NEEDS = {"nrf-uarte": {"tx_pin", "rx_pin"},
               "stm32-usart-v2": {"tx_pin", "rx_pin", "uart_clock_hz", "clock_enables", "gpio"}}
 CHIP_NEEDS = {"rp2040": {"tx_pin", "rx_pin", "uart_clock_hz"}}
+# the pins a UART kind or chip has (its driver indexes registers by them): an STM32 GPIO port's 16, the RP2040's 30
+PIN_COUNTS = {"stm32-usart-v2": 16, "rp2040": 30}
 
 
 def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
@@ -137,6 +139,11 @@ def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
     if talks_uart and not needs <= set(spec.get("offline", {})):
         what = f"the {spec['offline']['chip']}" if "chip" in spec["offline"] else f"a {spec['offline']['uart']} UART"
         raise McugenError(f"{path}: offline: {what} needs {', '.join(sorted(needs))}", fix)
+    offline = spec.get("offline", {})
+    pins = PIN_COUNTS.get(offline.get("chip", offline.get("uart", "")))
+    wrong = [k for k in ("tx_pin", "rx_pin") if pins is not None and offline.get(k, 0) >= pins]
+    if wrong:
+        raise McugenError(f"{path}: offline: {wrong[0]} {offline[wrong[0]]} is not one of the {pins} pins it can be", fix)
     return Board(spec["id"], spec, path)
 
 

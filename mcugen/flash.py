@@ -84,8 +84,12 @@ def flash(target: Target, out: Path | None) -> int:
     elif board.upload["method"] == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
         drive = _uf2_drive(UF2_DRIVES[board.offline["chip"]])
         print(f"copying {elf.with_suffix('.uf2').name} to {drive}", file=sys.stderr)
-        shutil.copyfile(elf.with_suffix(".uf2"), drive / "firmware.uf2")
-        cmd = []
+        try:
+            shutil.copyfile(elf.with_suffix(".uf2"), drive / "firmware.uf2")
+        except OSError as exc:
+            raise McugenError(f"copying the firmware onto {drive} failed ({exc.strerror or exc})",
+                              "put the board in its bootloader again (BOOTSEL) and retry") from None
+        cmd = None
     elif board.upload["method"] == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
         cmd = [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(_binary(elf)),
                f"0x{board.flash['origin']:08x}"]
@@ -99,14 +103,14 @@ def flash(target: Target, out: Path | None) -> int:
     else:
         raise McugenError(f"{board.id} uploads with {board.upload['method']}, which needs its stock platform",
                           "build and flash with --stock")
-    if cmd:
+    if cmd is not None:
         print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
-    proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV)) if cmd else subprocess.CompletedProcess([], 0)
-    if proc.returncode != 0:
-        retry = ("check the port, double-tap reset to enter the bootloader, and retry"
-                 if not stock and board.upload["method"] == "bossac" else
-                 "check the board's USB cable and that no other program holds its probe, and retry")
-        raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})", retry)
+        proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV))
+        if proc.returncode != 0:
+            retry = ("check the port, double-tap reset to enter the bootloader, and retry"
+                     if not stock and board.upload["method"] == "bossac" else
+                     "check the board's USB cable and that no other program holds its probe, and retry")
+            raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})", retry)
     wiring = board.wiring(stock)
     if stock or not wiring:
         print(f"flashed {board.id}; check it with mcugen test MODEL --board {board.id} --port {port}"

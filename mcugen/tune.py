@@ -33,11 +33,10 @@ from mcugen.variants import candidates
 @dataclass(frozen=True)
 class Measured:
     """One layer's (or fused group's) candidates: time per kernel (in Tuning.unit; several kernels
-    joined by " + " for a group run unfused), the round that ran each, and the rounds it ran fused in."""
+    joined by " + " for a group run unfused), and the round that ran each."""
 
     times: dict[str, int]
     rounds: dict[str, int]
-    fused_in: frozenset[int] = frozenset()
 
     @property
     def chosen(self) -> str:
@@ -117,7 +116,7 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -
             if kernels and label not in times:
                 times[label], rounds_of[label] = sum(t[k] for k in members), r
         if len(times) > 1:
-            measured = Measured(times, rounds_of, frozenset(fused_in))
+            measured = Measured(times, rounds_of)
             layers.update(dict.fromkeys(members, measured))
             if measured.rounds[measured.chosen] in fused_in:
                 fused.add(consumer)

@@ -81,11 +81,17 @@ def test_a_board_claims_only_what_its_core_can_have(tmp_path, change, phrase):
         parse_board(path, SCHEMA, all_cores())
 
 
-def test_a_uart_kind_gets_the_fields_its_driver_reads(tmp_path):
-    path = tmp_path / "nucleo-u575zi-q.yaml"
-    text = (ROOT / "boards" / "nucleo-u575zi-q.yaml").read_text()
-    path.write_text(text.replace("  gpio: {base: 0x42020000, af: 7}\n", ""))
-    with pytest.raises(McugenError, match=re.escape("a stm32-usart-v2 UART needs clock_enables, gpio, rx_pin")):
+@pytest.mark.parametrize("board, change, phrase", [
+    ("nucleo-u575zi-q", ("  gpio: {base: 0x42020000, af: 7}\n", ""), "a stm32-usart-v2 UART needs clock_enables, gpio"),
+    ("nucleo-u575zi-q", ("tx_pin: 9", "tx_pin: 16"), "tx_pin 16 is not one of the 16 pins it can be"),
+    ("rpi-pico", ("rx_pin: 1", "rx_pin: 30"), "rx_pin 30 is not one of the 30 pins it can be"),
+    ("nucleo-u575zi-q", ("uart_clock_hz: 4000000", "uart_clock_hz: 0"), "0 is less than the minimum of 1843200"),
+    ("nucleo-u575zi-q", ("bit: 14", "bit: 32"), "32 is greater than the maximum of 31"),
+])
+def test_a_uart_kind_gets_the_fields_its_driver_reads_in_range(tmp_path, board, change, phrase):
+    path = tmp_path / f"{board}.yaml"
+    path.write_text((ROOT / "boards" / f"{board}.yaml").read_text().replace(*change))
+    with pytest.raises(McugenError, match=re.escape(phrase)):
         parse_board(path, SCHEMA, all_cores())
 
 

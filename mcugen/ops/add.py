@@ -16,7 +16,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._conv import strips_of
-from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation
+from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, same_shape_int8_call
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_clamp
 from mcugen.variants import variant
 
@@ -108,11 +108,7 @@ class AddSub(PairOp):
 
 @variant("ADD", "SUB", kernel="mcu_add_s8_mve", needs="mve")
 def _add_mve(g: Graph, op: Op) -> Call | None:
-    a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-    if y.dtype != "int8" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
-        return None
-    return Call("mcu_add_s8_mve", (_params(op), int(np.prod(y.shape)), reads(op, 0), reads(op, 1), writes(op)),
-                note="same shapes, Helium: four values per vector", in_place=0)
+    return same_shape_int8_call(g, op, "mcu_add_s8_mve", _params(op))
 
 
 def _params(op: Op, swap: bool = False) -> Struct:

@@ -6,6 +6,7 @@ channel's filters [KH*KW, depth_multiplier], batched over channels.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,7 @@ from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
                                weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
-from mcugen.variants import variant
+from mcugen.variants import Lowering, variant
 
 
 @dataclass(frozen=True)
@@ -157,20 +158,19 @@ def _depthwise_mve(g: Graph, op: Op) -> Call | None:
         "weight load, input offset folded into the bias, in place", in_place=0)
 
 
-@variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")
-def _one_channel_mve(g: Graph, op: Op) -> Call | None:
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
-    if x.dtype != "int8" or x.shape[3] != 1:
-        return None
-    return conv_mve_call(op, op.prepared(DepthwiseData), x.shape, *_as_conv(op, w, b, y))
+def _one_channel(call: Callable[..., Call]) -> Lowering:
+    """A variant lowering for int8 depthwise layers on one input channel: `call` (a conv variant's call
+    builder) on the transposed filter (_as_conv)."""
+    def lower(g: Graph, op: Op) -> Call | None:
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+        if x.dtype != "int8" or x.shape[3] != 1:
+            return None
+        return call(op, op.prepared(DepthwiseData), x.shape, *_as_conv(op, w, b, y))
+    return lower
 
 
-@variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")
-def _one_channel_x6(g: Graph, op: Op) -> Call | None:
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
-    if x.dtype != "int8" or x.shape[3] != 1:
-        return None
-    return conv_x6_call(op, op.prepared(DepthwiseData), x.shape, *_as_conv(op, w, b, y))
+variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_one_channel(conv_mve_call))
+variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_one_channel(conv_x6_call))
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x4", needs="dsp")

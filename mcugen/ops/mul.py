@@ -9,7 +9,8 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, require_zero_points
+from mcugen.ops._quant import (PairOp, Paired, fused_range, problems_fused_activation, require_zero_points,
+                               same_shape_int8_call)
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
 from mcugen.variants import variant
 
@@ -53,11 +54,7 @@ class Mul(PairOp):
 
 @variant("MUL", kernel="mcu_mul_s8_mve", needs="mve")
 def _mul_mve(g: Graph, op: Op) -> Call | None:
-    a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-    if y.dtype != "int8" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
-        return None
-    return Call("mcu_mul_s8_mve", (_params(op), int(np.prod(y.shape)), reads(op, 0), reads(op, 1), writes(op)),
-                note="same shapes, Helium: four values per vector", in_place=0)
+    return same_shape_int8_call(g, op, "mcu_mul_s8_mve", _params(op))
 
 
 def _params(op: Op) -> Struct:

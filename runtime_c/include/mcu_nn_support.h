@@ -252,6 +252,16 @@ typedef struct {
 
 typedef void (*mcu_window_fn)(void *state, const mcu_window *window);
 
+/* What a pooling kernel's per-position function needs while mcu_window_walk runs it: the layer, its input
+ * and output (int8 or int16, pool->bits), and the next output element. */
+typedef struct {
+    const mcu_pool_params *pool;
+    const mcu_dims *input_dims;
+    const void *input;
+    void *output;
+    int32_t at;
+} mcu_pool_walk;
+
 /* Walks the output positions of a window op (conv, depthwise, pooling) in output order, batch then row
  * then column, calling `position` with each one's window clipped to the image; `state` holds the op's
  * pointers, which `position` advances as it writes. Static inline, and `position` should be too: GCC -O2

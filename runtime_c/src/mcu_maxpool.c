@@ -1,14 +1,5 @@
 #include "mcu_nn_support.h"
 
-/* Reference MAX_POOL_2D (TFLM reference_integer_ops::MaxPool) over the in-image taps; int8 or int16. */
-typedef struct {
-    const mcu_pool_params *pool;
-    const mcu_dims *input_dims;
-    const void *input;
-    void *output;
-    int32_t at; /* the next output element */
-} pool_state;
-
 /* The largest of one channel's taps inside the image, the element type chosen once per window. */
 static inline int32_t window_max(const void *input, int32_t first, int32_t row_step, int32_t ch, int32_t rows,
                                  int32_t cols, int32_t bits)
@@ -35,7 +26,7 @@ static inline int32_t window_max(const void *input, int32_t first, int32_t row_s
 static inline void maxpool_position(void *state, const mcu_window *window)
 {
     const mcu_window win = *window; /* a local copy: stores through int8 pointers could alias it */
-    pool_state *s = (pool_state *)state;
+    mcu_pool_walk *s = (mcu_pool_walk *)state;
     const mcu_pool_params *pool = s->pool;
     const int32_t in_w = s->input_dims->w, ch = s->input_dims->c;
     const int32_t first = ((win.batch * s->input_dims->h + win.y0 + win.ky0) * in_w + win.x0 + win.kx0) * ch;
@@ -46,10 +37,11 @@ static inline void maxpool_position(void *state, const mcu_window *window)
     }
 }
 
+/* Reference MAX_POOL_2D (TFLM reference_integer_ops::MaxPool) over the in-image taps; int8 or int16. */
 void mcu_maxpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
                  const mcu_dims *output_dims, void *output)
 {
-    pool_state state = {pool, input_dims, input, output, 0};
+    mcu_pool_walk state = {pool, input_dims, input, output, 0};
     const mcu_tile one = {1, 1};
     mcu_window_walk(input_dims, output_dims, pool->stride, pool->padding, one, pool->filter, maxpool_position, &state);
 }
