@@ -15,6 +15,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from mcugen.cycles import Timing
 from mcugen.errors import McugenError
 
 BOARDS_DIR = Path(__file__).resolve().parent / "boards"  # ../boards in a checkout (a link), package data in a wheel
@@ -32,6 +33,7 @@ class Core:
     fpu: str | None  # GCC's -mfpu for the FPU a chip may have (auto: what -mcpu implies); None: no FPU
     dsp: bool  # the DSP extension is possible
     mve: bool = False  # Helium is possible
+    timing: Timing | None = None  # what the cycle estimate needs (mcugen/cycles.py); None: no estimate
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,9 @@ def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
 def all_cores(directory: Path = BOARDS_DIR / "cores") -> dict[str, Core]:
     schema = json.loads((directory / "schema.json").read_text())
     fix = "fix it (the fields are described in boards/cores/schema.json)"
-    return {path.stem: Core(**_load_spec(path, schema, fix)) for path in sorted(directory.glob("*.yaml"))}
+    specs = {path.stem: _load_spec(path, schema, fix) for path in sorted(directory.glob("*.yaml"))}
+    return {name: Core(**{**spec, "timing": Timing(**spec["timing"]) if "timing" in spec else None})
+            for name, spec in specs.items()}
 
 
 @cache

@@ -86,8 +86,9 @@ def _spread(values: list[float]) -> dict:
 
 
 def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data: str | None, seed: int | None,
-                samples: int, shard: tuple[int, int] | None, oracle: str) -> dict:
-    """`samples`: how many the whole run has (a shard reports the slice `shard` = (K, N) of them)."""
+                samples: int, shard: tuple[int, int] | None, oracle: str, estimate=None) -> dict:
+    """`samples`: how many the whole run has (a shard reports the slice `shard` = (K, N) of them);
+    `estimate`: the estimated cycles of the run's first sample (mcugen/cycles.py), if made."""
     unit = results[0].unit
     per_sample = [_sample(r) for r in results]
     names = [g.tensors[t].name for t in g.outputs]
@@ -97,7 +98,8 @@ def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data:
         inputs=dict(data=data, seed=seed, samples=samples,
                     shard=dict(index=shard[0], count=shard[1]) if shard else None),
         oracle=oracle, sizes=sizes, time_unit=unit.name, ms_per_unit=unit.ms, classes=classes_of(g),
-        output_names=names, per_sample=per_sample, layers=layers))
+        output_names=names, per_sample=per_sample, layers=layers,
+        **({"estimated_cycles": dict(estimate.as_json(), sample=results[0].index)} if estimate else {})))
 
 
 def _finish(report: dict) -> dict:

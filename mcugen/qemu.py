@@ -30,16 +30,18 @@ def _free_port() -> int:
 class QemuTarget:
     """Context manager: a running QEMU and `stream`, a pyserial-like stream to the firmware's link."""
 
-    def __init__(self, board: Board, elf, boot_timeout: float = 15.0):
+    def __init__(self, board: Board, elf, boot_timeout: float = 15.0, trace=None):
         if not shutil.which(QEMU):
             raise McugenError(f"{QEMU} not found", "install QEMU: sudo apt-get install qemu-system-arm")
         self.board, self.elf, self.boot_timeout = board, elf, boot_timeout
+        self.trace = trace  # a path for the log of every executed instruction (mcugen/cycles.py)
         self.proc = None
         self.stream = None
 
     def _command(self) -> list[str]:
         return [QEMU, "-M", self.board.qemu["machine"], "-display", "none", "-monitor", "none",
-                "-icount", "shift=0", "-kernel", str(self.elf)]
+                "-icount", "shift=0", "-kernel", str(self.elf)] + \
+            (["-singlestep", "-d", "exec,nochain", "-D", str(self.trace)] if self.trace else [])
 
     def __enter__(self):
         if self.board.link == "semihosting":

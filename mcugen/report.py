@@ -85,19 +85,29 @@ def write_report(g: Graph, out: OutDir) -> list[Path]:
     return [timeline, picture]
 
 
-def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str) -> str:
-    """Per-layer time, averaged over samples, largest share first marked with bars."""
+def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None) -> str:
+    """Per-layer time, averaged over samples, largest share first marked with bars; with an
+    estimate (mcugen/cycles.py), each layer's estimated cycles and cycles per instruction too."""
     import numpy as np
 
     mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
     total = max(mean.sum(), 1.0)
-    lines = [f"  {'layer':<28} {clock:>14}  share"]
-    for op, t in zip(g.ops, mean):
-        lines.append(f"  {op.origin:>3} {op.opcode:<24} {t:>14,.0f}  {t / total:6.1%} {'#' * int(40 * t / total)}")
+    extra = f" {'est. cycles':>14} {'CPI':>5}" if estimate else ""
+    lines = [f"  {'layer':<28} {clock:>14}{extra}  share"]
+    for k, (op, t) in enumerate(zip(g.ops, mean)):
+        if estimate:
+            n, c = estimate.layer_instructions[k], estimate.layers[k]
+            extra = f" {c:>14,} {c / n if n else 0:>5.2f}"
+        lines.append(f"  {op.origin:>3} {op.opcode:<24} {t:>14,.0f}{extra}  {t / total:6.1%} {'#' * int(40 * t / total)}")
+    if estimate:
+        t = estimate.timing
+        lines.append(f"  estimated cycles: {estimate.cycles:,} for {estimate.instructions:,} instructions (CPI "
+                     f"{estimate.cycles / max(estimate.instructions, 1):.2f}; timing table with zero wait states, "
+                     f"taken branch +{t.refill}, divide {t.divide})")
     return "\n".join(lines)
 
 
-def write_layer_picture(g: Graph, layer_cycles: list[list[int]], clock: str, path: Path) -> Path:
+def write_layer_picture(g: Graph, layer_cycles: list[list[int]], clock: str, path: Path, estimate=None) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -107,10 +117,17 @@ def write_layer_picture(g: Graph, layer_cycles: list[list[int]], clock: str, pat
     mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
     fig, ax = plt.subplots(figsize=(10, 0.28 * len(g.ops) + 1.2))
     labels = [f"{op.origin} {op.opcode}" for op in g.ops]
-    ax.barh(range(len(mean)), mean, color="tab:blue")
-    ax.set_yticks(range(len(mean)), labels, fontsize=7)
+    rows = np.arange(len(mean))
+    if estimate:
+        ax.barh(rows - 0.2, mean, height=0.4, color="tab:blue", label=f"{clock} (mean of {len(layer_cycles)})")
+        ax.barh(rows + 0.2, estimate.layers, height=0.4, color="tab:orange", label="estimated cycles")
+        ax.legend(loc="lower right", fontsize=8)
+        ax.set_xlabel("per inference")
+    else:
+        ax.barh(rows, mean, color="tab:blue")
+        ax.set_xlabel(f"{clock} per inference (mean of {len(layer_cycles)} samples)")
+    ax.set_yticks(rows, labels, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel(f"{clock} per inference (mean of {len(layer_cycles)} samples)")
     ax.set_title(f"{g.name}: time per layer")
     fig.tight_layout()
     fig.savefig(path, dpi=110)

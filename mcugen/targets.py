@@ -97,8 +97,9 @@ def require_port(target: Target) -> None:
 
 
 @contextlib.contextmanager
-def connect(target: Target, program: Path, timeout: float = 0.5):
-    """A Link to the target running `program`: the host process, QEMU, or a board on its port."""
+def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | None = None):
+    """A Link to the target running `program`: the host process, QEMU (logging every instruction it
+    executes to `trace`, if given), or a board on its port."""
     if target.board is None:
         with ProcessStream([program]) as process:
             yield Link(process, timeout=timeout, describe="the host executable")
@@ -108,7 +109,7 @@ def connect(target: Target, program: Path, timeout: float = 0.5):
                               "a sanitizer or runtime error; rerun with the build directory kept (--out)")
         return
     if target.emulated:
-        with QemuTarget(target.board, program) as qemu:
+        with QemuTarget(target.board, program, trace=trace) as qemu:
             yield Link(qemu.stream, timeout=timeout, describe=f"{target.id} (QEMU)")
         return
     require_port(target)

@@ -22,6 +22,7 @@ def without_times(report: dict) -> dict:
         sample.pop("time")
         sample.pop("layer_times", None)
     report.pop("inference")
+    report.pop("estimated_cycles", None)
     for layer in report["layers"] or []:
         layer.pop("time")
     for key in ("data", "shard"):

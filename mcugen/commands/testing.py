@@ -72,22 +72,40 @@ def cmd_test(args) -> int:
             info, results = run_on_target(target, program, g, samples, timeout=args.timeout,
                                           reset_every=args.reset_every, profile=args.profile,
                                           on_sample=on_sample, indices=chosen, jobs=args.jobs, labels=labels)
+        # a shard's estimate would be of another sample than the whole run's: only whole runs estimate
+        estimate = estimated_cycles(target, program, g, samples, chosen.start, args) \
+            if args.profile and not args.shard else None
     from mcugen.json_reports import test_report
 
     report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
                          seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
-                         oracle=oracle)
+                         oracle=oracle, estimate=estimate)
     if args.profile:
         from mcugen.report import layer_table, write_layer_picture
 
         counts = [s["layer_times"] for s in report["per_sample"]]
-        print(layer_table(g, counts, report["time_unit"]))
+        print(layer_table(g, counts, report["time_unit"], estimate))
         if args.json:
-            picture = write_layer_picture(g, counts, report["time_unit"], Path(args.json).with_suffix(".layers.png"))
+            picture = write_layer_picture(g, counts, report["time_unit"], Path(args.json).with_suffix(".layers.png"),
+                                          estimate)
             print(f"wrote {picture}")
     if args.json:
         write_json(Path(args.json), report)
     return verdict(report)
+
+
+def estimated_cycles(target, program, g, samples, first: int, args):
+    """--profile on an emulated board whose core has a timing table: one more run of the first sample,
+    every instruction logged, costed by mcugen/cycles.py."""
+    if not target.emulated or target.board.cpu.timing is None:
+        return None
+    from mcugen.cycles import estimate_cycles
+    from mcugen.validate import expected_seconds
+
+    # the log slows QEMU about tenfold
+    print(f"estimating {target.board.cpu.name} cycles: sample {first + 1} once more, every instruction logged "
+          f"(about {max(1, round(10 * expected_seconds(g, target)))} s)", file=sys.stderr, flush=True)
+    return estimate_cycles(target, program, g, samples[first], target.board.cpu.timing, timeout=args.timeout * 100)
 
 
 def verdict(report: dict) -> int:
