@@ -1,5 +1,6 @@
 """Instructions per inference on the emulated Cortex-M4 (QEMU mps2-an386) and Cortex-M7 (mps2-an500),
-and flash/RAM on the Arduino Nano 33 BLE, for the six models whose TFLM figures ANCHORS holds.
+estimated Cortex-M4 cycles (mcugen/cycles.py) against the published MLPerf Tiny results, and flash/RAM
+on the Arduino Nano 33 BLE, for the six models whose TFLM figures ANCHORS holds.
 
     python benchmarks/bench_boards.py            # prints the tables and rewrites them in README.md
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from mcugen import ops
 from mcugen.boards import load_board
 from mcugen.compare import random_inputs
+from mcugen.cycles import estimate_cycles
 from mcugen.firmware import build_board
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
@@ -36,6 +38,12 @@ ANCHORS = {
     "tflm_person_detect": (95_685_839, 22_929_265, 82_292),
     "tflm_micro_speech": (9_311_342, 1_495_445, 6_788),
 }
+# The best published MLPerf Tiny v1.1-v1.3 closed-division result on a Cortex-M4 (NUCLEO-L4R5ZI at
+# 120 MHz), in ms: ST X-CUBE-AI 10.2 for KWS, VWW, IC; Plumerai for AD (../shared/anchors.md)
+MLPERF_M4_MS = {"mlperf_kws_dscnn": 43.4, "mlperf_vww_mobilenet": 89.4, "mlperf_ic_resnet8": 165.7,
+                "mlperf_ad_autoencoder": 4.05}
+# TFLM + CMSIS-NN estimated M4 cycles, where measured with the same timing model (anchors.md)
+CMSIS_CYCLES = {"mlperf_kws_dscnn": 9_089_678}
 
 
 def op_class(g, op) -> str | None:
@@ -68,6 +76,8 @@ def main() -> int:
              "| mcugen on the M7 (an500) |", "|---|---|---|---|---|---|---|---|"]
     size = ["| model | mcugen flash B | mcugen RAM B (arena) | TFLM arena_used B | RAM vs TFLM's arena |",
             "|---|---|---|---|---|"]
+    cycles = ["| model | MACs | est. cycles | CPI | MAC / cycle | ms at 120 MHz | best MLPerf Tiny M4 ms | vs best "
+              "| TFLM + CMSIS-NN est. cycles | vs CMSIS-NN |", "|---|---|---|---|---|---|---|---|---|---|"]
     per_op: dict[str, list] = {}
     for name, (ref, cmsis, tflm_arena) in ANCHORS.items():
         g = compile_model(MODELS / f"{name}.tflite", features=frozenset({"dsp"}))  # both boards have the DSP extension
@@ -75,30 +85,42 @@ def main() -> int:
             r = build_board(g, an386, OutDir(Path(tmp) / "an386"), name)
             _, results = run_on_target(Target.of(an386.id), r.program, g, random_inputs(g, 1, seed=0), profile=True)
             assert results[0].passed, f"{name} is not bit-exact on {an386.id}"
+            estimate = estimate_cycles(Target.of(an386.id), r.program, g, random_inputs(g, 1, seed=0)[0],
+                                       an386.cpu.timing)
             n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name)
             m7 = build_board(g, an500, OutDir(Path(tmp) / "an500"), name)  # the same kernels built for the M7
             _, on_m7 = run_on_target(Target.of(an500.id), m7.program, g, random_inputs(g, 1, seed=0))
             assert on_m7[0].passed, f"{name} is not bit-exact on {an500.id}"
         instructions = int(results[0].cycles * per_tick)
-        for op, ticks in zip(g.ops, results[0].layer_cycles):
+        for op, ticks, spent in zip(g.ops, results[0].layer_cycles, estimate.layers):
             kind = op_class(g, op)
             if kind:
-                done = per_op.setdefault(kind, [0, 0, set()])
+                done = per_op.setdefault(kind, [0, 0, 0, set()])
                 done[0] += ticks * per_tick
-                done[1] += sum(ops.lookup(o.opcode).macs(g, o) for o in g.ops
+                done[1] += spent
+                done[2] += sum(ops.lookup(o.opcode).macs(g, o) for o in g.ops
                                if o.index == op.index or o.fused_into == op.index)
-                done[2].add(name)
+                done[3].add(name)
         macs = sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops)
+        best, theirs = MLPERF_M4_MS.get(name), CMSIS_CYCLES.get(name)
+        ms = estimate.cycles / 120e3
+        cycles.append(f"| {name} | {macs:,} | {estimate.cycles:,} | {estimate.cycles / estimate.instructions:.2f} | "
+                      f"{macs / estimate.cycles:.2f} | {ms:.1f} | {best or 'n/a'} | "
+                      f"{f'{ms / best:.2f}' if best else 'n/a'} | {f'{theirs:,}' if theirs else 'not measured'} | "
+                      f"{f'{estimate.cycles / theirs:.2f}' if theirs else 'n/a'} |")
         speed.append(f"| {name} | {macs:,} | {instructions:,} | {ref:,} | {instructions / ref:.2f} | {cmsis:,} | "
                      f"{instructions / cmsis:.2f} | {int(on_m7[0].cycles * 1e9 / an500.clock_hz):,} |")
         size.append(f"| {name} | {n.image.flash:,} | {n.image.ram:,} ({g.arena.plan.size:,}) | {tflm_arena:,} | "
                     f"{n.image.ram / tflm_arena:.2f} |")
-        print(speed[-1], size[-1], sep="\n", flush=True)
-    kinds = ["| layers | MACs | instructions | instructions / MAC | in |", "|---|---|---|---|---|"]
-    for kind, (spent, macs, models) in sorted(per_op.items(), key=lambda kv: -kv[1][0]):
-        kinds.append(f"| {kind} | {macs:,} | {int(spent):,} | {spent / macs:.2f} | {', '.join(sorted(models))} |")
+        print(speed[-1], cycles[-1], size[-1], sep="\n", flush=True)
+    kinds = ["| layers | MACs | instructions | instructions / MAC | est. cycles | cycles / MAC | in |",
+             "|---|---|---|---|---|---|---|"]
+    for kind, (spent, est, macs, models) in sorted(per_op.items(), key=lambda kv: -kv[1][1]):
+        kinds.append(f"| {kind} | {macs:,} | {int(spent):,} | {spent / macs:.2f} | {est:,} | {est / macs:.2f} | "
+                     f"{', '.join(sorted(models))} |")
     print(*kinds, sep="\n")
     rewrite("board-speed-table", speed)
+    rewrite("board-cycles-table", cycles)
     rewrite("board-op-table", kinds)
     rewrite("board-size-table", size)
     return 0
