@@ -80,10 +80,11 @@ static void block_channels(const mcu_conv_params *conv, const mcu_channel *chann
                            int32_t count, int32_t taps, int32_t k4, int32_t out_c, const int8_t *filter,
                            const int32_t *bias, int8_t *out)
 {
+    const int32_t offset = conv->output_offset;
+    const mcu_activation act = conv->activation;
     for (int32_t c = 0; c < out_c; ++c) {
         const int8_t *w = filter + c * taps;
         const int32_t start = bias ? bias[c] : 0;
-        int32_t acc[MCU_CONV_BLOCK];
         int32_t a0 = start, a1 = start, a2 = start, a3 = start, a4 = start, a5 = start;
         const uint32_t *x = cols, *const end = cols + (k4 / 4) * 2 * MCU_CONV_BLOCK;
         uint32_t v, odd, lo, hi;
@@ -118,20 +119,22 @@ static void block_channels(const mcu_conv_params *conv, const mcu_channel *chann
               [x] "+r"(x), [w] "+r"(w), [v] "=&r"(v), [odd] "=&r"(odd), [lo] "=&r"(lo), [hi] "=&r"(hi)
             : [end] "r"(end)
             : "cc", "memory");
-        acc[0] = a0;
-        acc[1] = a1;
-        acc[2] = a2;
-        acc[3] = a3;
-        acc[4] = a4;
-        acc[5] = a5;
-        const mcu_channel *ch = &channels[c];
-        if (ch->fast) {
-            for (int32_t p = 0; p < count; ++p) {
-                out[p * out_c + c] = mcu_channel_output(acc[p], ch, 1, conv->output_offset, conv->activation);
+        /* The epilogue reads the channel and layer constants from locals: through the int8 stores
+         * below (which may alias anything) GCC would reload all six per output. A full block
+         * (every block but a layer's last) is unrolled on the registers the loop left. */
+        const mcu_channel ch = channels[c];
+        int8_t *o = out + c;
+        if (ch.fast && count == MCU_CONV_BLOCK) {
+            const int32_t acc[MCU_CONV_BLOCK] = {a0, a1, a2, a3, a4, a5};
+#pragma GCC unroll 6
+            for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {
+                o[p * out_c] = mcu_clamp_s8(mcu_requantize_fast(acc[p], ch.multiplier, ch.round, ch.right) + offset,
+                                            act);
             }
         } else {
+            const int32_t acc[MCU_CONV_BLOCK] = {a0, a1, a2, a3, a4, a5};
             for (int32_t p = 0; p < count; ++p) {
-                out[p * out_c + c] = mcu_channel_output(acc[p], ch, 0, conv->output_offset, conv->activation);
+                o[p * out_c] = mcu_clamp_s8(mcu_channel_value(acc[p], &ch, ch.fast, offset), act);
             }
         }
     }
