@@ -241,6 +241,10 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
     ("depthwise, 8 channels, 5x5, stride 2", lambda: _conv(11, 9, 5, 5, 2, 1, "SAME", 8, 8, 1, True, 13)),
     ("depthwise, multiplier > 1 requantization", lambda: _conv(5, 6, 3, 3, 1, 1, "VALID", 8, 8, 1, True, 14,
                                                                out_q=(0.0006, 3))),
+    ("depthwise 3x3 stride 1, 9 wide: a channel at a time, batch 2 (in place)",
+     lambda: _conv(5, 9, 3, 3, 1, 1, "SAME", 6, 6, 1, True, 18, batch=2)),
+    ("depthwise 3x3 stride 1, 10 wide VALID, multiplier > 1 requantization",
+     lambda: _conv(4, 12, 3, 3, 1, 1, "VALID", 5, 5, 1, True, 19, out_q=(0.0006, 3))),
     ("fully connected, 8 -> 3", lambda: _fc_model(8, 3, 0, 15)),
 ])
 def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, spec):
@@ -276,6 +280,36 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=c["seed"]))
     assert all(r.passed for r in results), (c, [r.outputs for r in results])
 
+
+
+@settings(max_examples=14, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
+       st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))
+def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, pad, act, batch, exact, seed):
+    """mcu_depthwise_conv2d_s8_x2 (3x3, stride 1) bit-exact on QEMU at any width, forced where the
+    default keeps the four-channel kernel (narrower than depthwise_conv_2d.WIDE): odd widths (a pair
+    straddling each row's end), one to thirteen columns, SAME and VALID, batches, in place, the SSAT-only
+    and clamping epilogues, the exact (multiplier > 1) requantization."""
+    from mcugen.tune import Tuning
+    from mcugen.variants import candidates
+
+    oh, ow = out_size(pad, h, 3, 1, 1), out_size(pad, w, 3, 1, 1)
+    m = _conv_model(dict(h=h, w=w, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad=pad, oh=oh, ow=ow, cin=c, cout=c, mult=1,
+                         w_scales=[0.02] * c, in_q=(0.05, 7), out_q=(0.0006, 3) if exact else (0.3, -4), act=act,
+                         bias=True, seed=seed, batch=batch), True)
+    if m is None:
+        return
+    tmp = tmp_path_factory.mktemp("dw3")
+    path = tmp / "op.tflite"
+    path.write_bytes(m.build())
+    first = compile_model(path, features=DSP)
+    kernels = [call.kernel for call in candidates(first, first.ops[0], DSP)]
+    g = compile_model(path, features=DSP, tuning=Tuning("mps2-an386", "", {},
+                                                        round=kernels.index("mcu_depthwise_conv2d_s8_x2")))
+    assert g.ops[0].call.kernel == "mcu_depthwise_conv2d_s8_x2"
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=seed))
+    assert all(r.passed for r in results), [r.outputs for r in results]
 
 def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):
     """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding."""

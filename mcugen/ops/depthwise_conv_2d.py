@@ -22,6 +22,9 @@ from mcugen.ops._window import Taps, geometry, window_shape
 from mcugen.variants import Lowering, variant
 
 
+DW3_SUMS = 512  # mcu_depthwise_conv2d_s8_x2.c: int32 sums per pass (CHUNK, and the pair it may add)
+
+
 @dataclass(frozen=True)
 class DepthwiseData(ConvData):
     depth_multiplier: int
@@ -176,8 +179,9 @@ variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_one_channe
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x4", needs="dsp")
 def _depthwise_x4(g: Graph, op: Op) -> Call | None:
     grouped = _grouped(g, op)
-    if grouped is None:
-        return None
+    if grouped is None or (_three_by_three(op.input(g, 1), op.prepared(DepthwiseData))
+                           and op.output(g).shape[2] >= WIDE):
+        return None  # the channel-at-a-time kernel below is faster there
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     taps = w.shape[1] * w.shape[2]
     return Call("mcu_depthwise_conv2d_s8_x4", (
@@ -186,6 +190,34 @@ def _depthwise_x4(g: Graph, op: Op) -> Call | None:
         Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape), writes(op), grouped.window),
         note=_note(op, w) + ", four channels at a time from a padded window, input offset folded into the bias, "
         "in place", in_place=0)
+
+
+# Output width from which the channel-at-a-time 3x3 kernel beats the four-channel one on the M4 (estimated
+# cycles per layer, benchmarks/README.md: 12, 24 and 48 wide it is 14-29% faster, 3, 5 and 6 wide 10-44%
+# slower: its per-row and per-channel work is paid for by long rows); --tune measures both below it.
+WIDE = 8
+
+
+def _three_by_three(w: Tensor, p: DepthwiseData) -> bool:
+    return w.shape[1:3] == (3, 3) and p.window.stride == (1, 1) and p.window.dilation == (1, 1)
+
+
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x2", needs="dsp")
+def _depthwise_x2(g: Graph, op: Op) -> Call | None:
+    """3x3, stride 1, no dilation: a channel at a time, two outputs per load of the window."""
+    grouped = _grouped(g, op)
+    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
+    if grouped is None or not _three_by_three(w, p):
+        return None
+    folded = grouped.bias_folded[:w.shape[3]]
+    rows, cols = p.window.span((3, 3))
+    stride = cols + cols % 2
+    return Call("mcu_depthwise_conv2d_s8_x2", (
+        _dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
+        dims("filter_dims", w.shape), Const("filter_pairs", pairs3x3(w.values)), Const("bias_folded", folded),
+        dims("output_dims", y.shape), writes(op), Scratch(rows * stride * 2 + max(DW3_SUMS, stride + 4) * 4, "int16_t")),
+        note=_note(op, w) + ", a channel at a time from its widened window, two outputs per load, input offset "
+        "folded into the bias, in place", in_place=0)
 
 
 def group4(w: np.ndarray) -> np.ndarray:
@@ -204,3 +236,10 @@ def widen4(w: np.ndarray) -> np.ndarray:
     padded[:, :w.shape[3]] = taps
     groups = padded.reshape(taps.shape[0], -1, 4)[:, :, [0, 2, 1, 3]]
     return groups.transpose(1, 0, 2).copy()
+
+
+def pairs3x3(w: np.ndarray) -> np.ndarray:
+    """Filter [1, 3, 3, C] as int16 [C][3][4]: each kernel row (w0, w1, w1, w2), the two pairs
+    mcu_depthwise_conv2d_s8_x2 multiplies words of adjacent inputs by."""
+    rows = w[0].astype(np.int16).transpose(2, 0, 1)  # [C][3][3]
+    return np.stack([rows[:, :, 0], rows[:, :, 1], rows[:, :, 1], rows[:, :, 2]], axis=2).copy()
