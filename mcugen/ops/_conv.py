@@ -78,9 +78,9 @@ CONV_BLOCK = c_define("MCU_CONV_BLOCK")
 
 
 def conv_scratch_bytes(taps: int) -> int:
-    """The optimized kernel's scratch: CONV_BLOCK widened patches of K4 int16, and one K4-byte patch."""
-    k4 = (taps + 3) // 4 * 4
-    return CONV_BLOCK * k4 * 2 + k4
+    """The optimized kernel's scratch: CONV_BLOCK widened patches of K8 int16, and one K8-byte patch."""
+    k8 = (taps + 7) // 8 * 8
+    return CONV_BLOCK * k8 * 2 + k8
 
 
 def conv_params(window: Window, q: Rescale) -> Struct:
@@ -105,17 +105,30 @@ def conv_call(g: Graph, op: Op, p: ConvData, x_shape: tuple[int, ...], filter_da
 
 def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
                  y_shape: tuple[int, ...], note: str) -> Call:
-    """The same int8 CONV_2D on mcu_conv2d_s8_x6 (DSP): a channel table, scratch, and the filter with
-    3 spare bytes (it reads rows a word at a time)."""
+    """The same int8 CONV_2D on mcu_conv2d_s8_x6 (DSP): a channel table, scratch, and the filter laid
+    out for it (x6_filter)."""
     taps = int(np.prod(filter_data.shape[1:]))
-    spare = np.concatenate([filter_data.reshape(-1), np.zeros(3, dtype=filter_data.dtype)])
     return Call("mcu_conv2d_s8_x6", (
         conv_params(p.window, p.quant), channel_table(p.quant, bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", filter_data.shape), Const("filter", spare),
+        dims("filter_dims", filter_data.shape), Const("filter", x6_filter(filter_data)),
         Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time",
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
+
+
+def x6_filter(filter_data: np.ndarray) -> np.ndarray:
+    """Filter [OC, KH, KW, IC] as mcu_conv2d_s8_x6 reads it: each channel's K taps padded with zeros to
+    K8 (a multiple of 8), channels in pairs whose words (four taps each) alternate, an odd last
+    channel's words alone after them."""
+    oc = filter_data.shape[0]
+    rows = filter_data.reshape(oc, -1)
+    k8 = -(-rows.shape[1] // 8) * 8
+    words = np.zeros((oc, k8), dtype=filter_data.dtype)
+    words[:, :rows.shape[1]] = rows
+    paired = oc // 2 * 2
+    interleaved = words[:paired].reshape(oc // 2, 2, k8 // 4, 4).transpose(0, 2, 1, 3)
+    return np.concatenate([interleaved.reshape(-1), words[paired:].reshape(-1)])
 
 
 def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,

@@ -48,9 +48,10 @@ void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant 
 #define MCU_CONV_BLOCK 6
 
 /* CONV_2D on DSP cores, MCU_CONV_BLOCK output positions at a time: the results of mcu_conv2d_s8,
- * with the filter followed by 3 spare bytes, one mcu_channel per output channel, and scratch
- * (4-byte aligned, planned in the arena) of MCU_CONV_BLOCK * K4 int16 then K4 bytes, K4 =
- * KH*KW*Cin rounded up to 4. With a 1x1 kernel, no padding and Cout <= Cin, output may be input. */
+ * with the filter laid out for it (each channel's taps padded with zeros to K8, pairs of channels'
+ * words alternating: ops/_conv.py x6_filter), one mcu_channel per output channel, and scratch
+ * (4-byte aligned, planned in the arena) of MCU_CONV_BLOCK * K8 int16 then K8 bytes, K8 =
+ * KH*KW*Cin rounded up to 8. With a 1x1 kernel, no padding and Cout <= Cin, output may be input. */
 void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *input_dims, const int8_t *input,
                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
