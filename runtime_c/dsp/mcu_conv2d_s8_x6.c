@@ -95,20 +95,33 @@ static void widen_patch(const int8_t *src, int32_t k8, int16x2_t offset, uint32_
     "sxtb16 %[e1], %[e1]\n\t"                              \
     POSITION("p0c0", "p0c1") POSITION("p1c0", "p1c1") POSITION("p2c0", "p2c1")
 
-/* Channel c's sums of `count` <= HALF positions to out (out_c apart), requantized. The constants are
- * locals, passed by value: through the int8 stores GCC would reload them per output. */
-static inline __attribute__((always_inline)) void store_channel(
-    mcu_channel ch, int32_t offset, mcu_activation act, int32_t s0, int32_t s1, int32_t s2, int32_t count,
-    int32_t out_c, int8_t *out)
+/* One output: requantized, offset, clamped. `fast` and `full` (the activation clamps nothing SSAT does
+ * not) are constants where this is inlined. */
+static inline __attribute__((always_inline)) int8_t output_of(int32_t sum, const mcu_channel *ch, int fast, int full,
+                                                              int32_t offset, mcu_activation act)
 {
-    if (ch.fast && count == HALF) {
-        out[0] = mcu_clamp_s8(mcu_requantize_fast(s0, ch.multiplier, ch.round, ch.right) + offset, act);
-        out[out_c] = mcu_clamp_s8(mcu_requantize_fast(s1, ch.multiplier, ch.round, ch.right) + offset, act);
-        out[2 * out_c] = mcu_clamp_s8(mcu_requantize_fast(s2, ch.multiplier, ch.round, ch.right) + offset, act);
+    const int32_t v = mcu_channel_value(sum, ch, fast, offset);
+    return full ? (int8_t)__ssat(v, 8) : mcu_clamp_s8(v, act);
+}
+
+/* Channel c's sums of `count` <= HALF positions to out (out_c apart). The constants are locals, passed
+ * by value: through the int8 stores GCC would reload them per output. */
+static inline __attribute__((always_inline)) void store_channel(
+    mcu_channel ch, int32_t offset, mcu_activation act, int full, int32_t s0, int32_t s1, int32_t s2,
+    int32_t count, int32_t out_c, int8_t *out)
+{
+    if (ch.fast && count == HALF && full) {
+        out[0] = output_of(s0, &ch, 1, 1, offset, act);
+        out[out_c] = output_of(s1, &ch, 1, 1, offset, act);
+        out[2 * out_c] = output_of(s2, &ch, 1, 1, offset, act);
+    } else if (ch.fast && count == HALF) {
+        out[0] = output_of(s0, &ch, 1, 0, offset, act);
+        out[out_c] = output_of(s1, &ch, 1, 0, offset, act);
+        out[2 * out_c] = output_of(s2, &ch, 1, 0, offset, act);
     } else {
         const int32_t sums[HALF] = {s0, s1, s2};
         for (int32_t p = 0; p < count; ++p) {
-            out[p * out_c] = mcu_clamp_s8(mcu_channel_value(sums[p], &ch, ch.fast, offset), act);
+            out[p * out_c] = output_of(sums[p], &ch, ch.fast, 0, offset, act);
         }
     }
 }
@@ -125,6 +138,7 @@ static void half_channels(const mcu_conv_params *conv, const mcu_channel *channe
     const uint32_t *const end = cols + (k8 / 4) * 2 * HALF;
     const int32_t offset = conv->output_offset;
     const mcu_activation act = conv->activation;
+    const int full = act.min <= -128 && act.max >= 127;
     int32_t c = 0;
     for (; c + 2 <= out_c; c += 2) {
         const int8_t *w = filter + c * k8;
@@ -147,8 +161,8 @@ static void half_channels(const mcu_conv_params *conv, const mcu_channel *channe
               [o1] "=&r"(o1), [lo] "=&r"(lo), [hi] "=&r"(hi)
             : [end] "m"(end)
             : "cc", "memory");
-        store_channel(channels[c], offset, act, p0c0, p1c0, p2c0, count, out_c, out + c);
-        store_channel(channels[c + 1], offset, act, p0c1, p1c1, p2c1, count, out_c, out + c + 1);
+        store_channel(channels[c], offset, act, full, p0c0, p1c0, p2c0, count, out_c, out + c);
+        store_channel(channels[c + 1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, out + c + 1);
     }
     if (c < out_c) {  /* the last of an odd count: its weights alone, a word per four values */
         const int8_t *w = filter + c * k8;
@@ -161,7 +175,7 @@ static void half_channels(const mcu_conv_params *conv, const mcu_channel *channe
             a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
             a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
         }
-        store_channel(channels[c], offset, act, a0, a1, a2, count, out_c, out + c);
+        store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + c);
     }
 }
 
