@@ -282,6 +282,34 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
 
 
 
+
+@settings(max_examples=16, deadline=None)
+@given(st.booleans(), st.booleans(), st.sampled_from(["int32", "int64"]), st.data())
+def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, three, bias_type, data):
+    """The 16x8 DSP variants (mcu_conv2d_s16_x6 on the register-blocked conv loop, the channel-at-a-time
+    mcu_depthwise_conv2d_s16_x2 for 3x3 stride 1) bit-exact on QEMU for drawn shapes, strides,
+    dilations, padding, channel counts, batches, 32- and 64-bit accumulators."""
+    c = data.draw(conv_case(depthwise=depthwise))
+    if three:  # the depthwise variant's shapes
+        c.update(kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, oh=out_size(c["pad"], c["h"], 3, 1, 1),
+                 ow=out_size(c["pad"], c["w"], 3, 1, 1))
+        if depthwise:
+            c.update(mult=1, cout=c["cin"], w_scales=c["w_scales"][:1])
+    m = _conv_model(c, depthwise, activations="int16", bias_type="int64" if depthwise else bias_type)
+    if m is None:
+        return
+    tmp = tmp_path_factory.mktemp("dsp16")
+    path = tmp / "op.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path, features=DSP)
+    if not depthwise:
+        assert g.ops[0].call.kernel == "mcu_conv2d_s16_x6"
+    elif three and c["cin"] > 1:
+        assert g.ops[0].call.kernel == "mcu_depthwise_conv2d_s16_x2"
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=c["seed"]))
+    assert all(r.passed for r in results), (c, [r.outputs for r in results])
+
 @settings(max_examples=14, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
        st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))

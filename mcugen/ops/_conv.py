@@ -117,18 +117,39 @@ def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
 
 
-def x6_filter(filter_data: np.ndarray) -> np.ndarray:
+def x6_filter(filter_data: np.ndarray, int16_inputs: bool = False) -> np.ndarray:
     """Filter [OC, KH, KW, IC] as mcu_conv2d_s8_x6 reads it: each channel's K taps padded with zeros to
     K8 (a multiple of 8), channels in pairs whose words (four taps each) alternate, an odd last
-    channel's words alone after them."""
+    channel's words alone after them. For int16 inputs (mcu_conv2d_s16_x6), each four taps ordered
+    (w0, w2, w1, w3): SXTB16 then pairs them as the inputs come, (w0, w1) and (w2, w3)."""
     oc = filter_data.shape[0]
     rows = filter_data.reshape(oc, -1)
     k8 = -(-rows.shape[1] // 8) * 8
     words = np.zeros((oc, k8), dtype=filter_data.dtype)
     words[:, :rows.shape[1]] = rows
+    if int16_inputs:
+        words = words.reshape(oc, k8 // 4, 4)[:, :, [0, 2, 1, 3]].reshape(oc, k8)
     paired = oc // 2 * 2
     interleaved = words[:paired].reshape(oc // 2, 2, k8 // 4, 4).transpose(0, 2, 1, 3)
     return np.concatenate([interleaved.reshape(-1), words[paired:].reshape(-1)])
+
+
+def conv_s16_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+                     y_shape: tuple[int, ...], note: str) -> Call | None:
+    """A 16x8 CONV_2D on mcu_conv2d_s16_x6 (DSP), when every sum of products fits int32 (its loop adds
+    them so: K * 32768 * 128 < 2^31); None otherwise."""
+    assert p.wide is not None
+    taps = int(np.prod(filter_data.shape[1:]))
+    if taps * 32768 * 128 >= 2 ** 31:
+        return None
+    k8 = -(-taps // 8) * 8
+    return Call("mcu_conv2d_s16_x6", (
+        conv_params(p.window, p.quant), p.quant.per_channel(), p.wide.bits, dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), Const("filter", x6_filter(filter_data, int16_inputs=True)),
+        Const("bias", p.wide.bias), dims("output_dims", y_shape), writes(op),
+        Scratch(CONV_BLOCK * k8 * 2 + k8 * 2)),
+        note=note + f", int16 activations, int{p.wide.bits} accumulator, six positions at a time",
+        in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
 
 
 def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,

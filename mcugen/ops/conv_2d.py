@@ -9,7 +9,7 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import ConvData, Golden, conv_call, conv_mve_call, conv_x6_call, fc_params, wide_problems
+from mcugen.ops._conv import ConvData, Golden, conv_call, conv_mve_call, conv_s16_x6_call, conv_x6_call, fc_params, wide_problems
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, folded_bias, problems_fused_activation, require_bias_length, weight_problems
 from mcugen.ops._window import Taps, geometry, window_shape
@@ -104,3 +104,11 @@ def _int8_conv(call: Callable[..., Call]) -> Lowering:
 
 variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_int8_conv(conv_mve_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_int8_conv(conv_x6_call))
+
+
+@variant("CONV_2D", kernel="mcu_conv2d_s16_x6", needs="dsp")
+def _conv_s16_x6(g: Graph, op: Op) -> Call | None:
+    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(ConvData)
+    if p.wide is None:
+        return None
+    return conv_s16_x6_call(op, p, x.shape, w.values, y.shape, _note(op, w.shape))

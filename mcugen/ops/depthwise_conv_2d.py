@@ -22,7 +22,7 @@ from mcugen.ops._window import Taps, geometry, window_shape
 from mcugen.variants import Lowering, variant
 
 
-DW3_SUMS = 512  # mcu_depthwise_conv2d_s8_x2.c: int32 sums per pass (CHUNK, and the pair it may add)
+DW3_SUMS = 512  # mcu_nn_dsp.h: int32 sums per pass of the x2 kernels (MCU_DW3_CHUNK, and the pair it may add)
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,29 @@ def _three_by_three(w: Tensor, p: DepthwiseData) -> bool:
     return w.shape[1:3] == (3, 3) and p.window.stride == (1, 1) and p.window.dilation == (1, 1)
 
 
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s16_x2", needs="dsp")
+def _depthwise_s16_x2(g: Graph, op: Op) -> Call | None:
+    """16x8, 3x3, stride 1, no dilation, depth multiplier 1: a channel at a time (the reference kernel
+    is the only other one for 16x8, so every width takes it)."""
+    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
+    if p.wide is None or x.shape[3] == 1 or p.depth_multiplier != 1 or not _three_by_three(w, p):
+        return None
+    return Call("mcu_depthwise_conv2d_s16_x2", (
+        _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
+        Const("filter_pairs", pairs3x3(w.values)), Const("bias", p.wide.bias), dims("output_dims", y.shape),
+        writes(op), _x2_scratch(p)),
+        note=_note(op, w) + ", int16 activations, a channel at a time from its window, two outputs per load, in place",
+        in_place=0)
+
+
+def _x2_scratch(p: DepthwiseData) -> Scratch:
+    """The channel-at-a-time kernels' scratch: the window, rows x stride int16 (columns rounded up to even),
+    then the sums."""
+    rows, cols = p.window.span((3, 3))
+    stride = cols + cols % 2
+    return Scratch(rows * stride * 2 + max(DW3_SUMS, stride + 4) * 4, "int16_t")
+
+
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x2", needs="dsp")
 def _depthwise_x2(g: Graph, op: Op) -> Call | None:
     """3x3, stride 1, no dilation: a channel at a time, two outputs per load of the window."""
@@ -210,12 +233,10 @@ def _depthwise_x2(g: Graph, op: Op) -> Call | None:
     if grouped is None or not _three_by_three(w, p):
         return None
     folded = grouped.bias_folded[:w.shape[3]]
-    rows, cols = p.window.span((3, 3))
-    stride = cols + cols % 2
     return Call("mcu_depthwise_conv2d_s8_x2", (
         _dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
         dims("filter_dims", w.shape), Const("filter_pairs", pairs3x3(w.values)), Const("bias_folded", folded),
-        dims("output_dims", y.shape), writes(op), Scratch(rows * stride * 2 + max(DW3_SUMS, stride + 4) * 4, "int16_t")),
+        dims("output_dims", y.shape), writes(op), _x2_scratch(p)),
         note=_note(op, w) + ", a channel at a time from its widened window, two outputs per load, input offset "
         "folded into the bias, in place", in_place=0)
 

@@ -9,7 +9,7 @@
  *                 window holds the raw inputs and pads with -input_offset;
  *   scratch:      the channel's padded window, rows x stride int16 (stride = cols rounded up to
  *                 even, so that every pair of columns is one aligned word), then max(512, stride + 4)
- *                 int32 sums.
+ *                 int32 sums (mcu_dw3_sums).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
  * window row, the left output takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right
  * one x1 w0 (SMLATB a) + x2 w1 + x3 w2 (SMLAD b): per pair of outputs, 6 loads and 12
@@ -20,112 +20,12 @@
  * input (in place): a channel's inputs are in its window before any of its outputs is written.
  */
 
-/* Outputs (pad columns included) per pass of row_pairs: the size of the int32 part of the scratch,
- * less the pair row_pairs may add. */
-#define CHUNK 508
-
-/* Two int16 as one word, the first in the low half. */
-static inline uint32_t pack2(int32_t lo, int32_t hi)
-{
-    __asm__("pkhbt %0, %0, %1, lsl #16" : "+r"(lo) : "r"(hi));
-    return (uint32_t)lo;
-}
-
-/* The channel's window, a word (two columns) at a time: its rows from the image (the channel's bytes
- * are c apart), -input_offset where a tap falls outside it. A 3x3 stride-1 window pads at most one
- * column on the left (SAME), so a row is: the pad and the first pixel as one word, or none; pairs of
- * pixels; the last pixel and a pad; pads up to the stride. */
+/* The channel's window (mcu_dw3_fill), in a function of its own: inlined, it would crowd the
+ * registers of the loops around it. */
 static __attribute__((noinline)) void fill_window(const mcu_dw_conv_params *dw, const mcu_dims *input_dims,
                                                   const int8_t *input, int32_t rows, int32_t stride, uint32_t *window)
 {
-    const int32_t in_h = input_dims->h, in_w = input_dims->w, c = input_dims->c, left = dw->padding.w;
-    const int32_t fill = -dw->input_offset;
-    const uint32_t fill2 = pack2(fill, fill);
-    uint32_t *const end = window + rows * stride / 2;
-    for (int32_t iy = -dw->padding.h; window < end; ++iy) {
-        uint32_t *const row_end = window + stride / 2;
-        if (iy >= 0 && iy < in_h) {
-            const int8_t *src = input + iy * in_w * c;
-            int32_t n = in_w;
-            if (left) {
-                *window++ = pack2(fill, src[0]);
-                src += c;
-                --n;
-            }
-            for (; n >= 2; n -= 2, src += 2 * c) {
-                *window++ = pack2(src[0], src[c]);
-            }
-            if (n) {
-                *window++ = pack2(src[0], fill);
-            }
-        }
-        while (window < row_end) {
-            *window++ = fill2;
-        }
-    }
-}
-
-/* The sums of `pairs` (rounded up to even) pairs of outputs whose windows start at x, x + 2, ... in the window rows at x,
- * x + rs and x + 2 rs (rs in bytes), into acc. */
-static __attribute__((noinline)) void row_pairs(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs,
-                                                int32_t *acc)
-{
-    pairs = (pairs + 1) & ~1;  /* two per pass: an odd count computes one more, whose sums nobody reads */
-    const int16_t *x1 = (const int16_t *)(const void *)((const int8_t *)x + rs);
-    const int16_t *x2 = (const int16_t *)(const void *)((const int8_t *)x1 + rs);
-    const int32_t *const end = acc + 2 * pairs;
-    uint32_t a, b, d0, d1;
-    /* In assembly: the loop needs all 14 allocatable registers (the two sums, two input words, three
-     * row pointers, the output pointer, six weight pairs), so its end is read from the stack, once
-     * per two pairs. */
-    __asm__ volatile(
-        "1:\n\t"
-        "ldr %[d1], [%[x0], #4]\n\t"
-        "ldr %[d0], [%[x0]], #4\n\t"
-        "smuad %[a], %[d0], %[w0]\n\t"
-        "smultb %[b], %[d0], %[w0]\n\t"
-        "smlabt %[a], %[d1], %[w1], %[a]\n\t"
-        "smlad %[b], %[d1], %[w1], %[b]\n\t"
-        "ldr %[d1], [%[x1], #4]\n\t"
-        "ldr %[d0], [%[x1]], #4\n\t"
-        "smlad %[a], %[d0], %[w2], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w2], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w3], %[a]\n\t"
-        "smlad %[b], %[d1], %[w3], %[b]\n\t"
-        "ldr %[d1], [%[x2], #4]\n\t"
-        "ldr %[d0], [%[x2]], #4\n\t"
-        "smlad %[a], %[d0], %[w4], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w4], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w5], %[a]\n\t"
-        "smlad %[b], %[d1], %[w5], %[b]\n\t"
-        "strd %[a], %[b], [%[acc]], #8\n\t"
-        "ldr %[d1], [%[x0], #4]\n\t"
-        "ldr %[d0], [%[x0]], #4\n\t"
-        "smuad %[a], %[d0], %[w0]\n\t"
-        "smultb %[b], %[d0], %[w0]\n\t"
-        "smlabt %[a], %[d1], %[w1], %[a]\n\t"
-        "smlad %[b], %[d1], %[w1], %[b]\n\t"
-        "ldr %[d1], [%[x1], #4]\n\t"
-        "ldr %[d0], [%[x1]], #4\n\t"
-        "smlad %[a], %[d0], %[w2], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w2], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w3], %[a]\n\t"
-        "smlad %[b], %[d1], %[w3], %[b]\n\t"
-        "ldr %[d1], [%[x2], #4]\n\t"
-        "ldr %[d0], [%[x2]], #4\n\t"
-        "smlad %[a], %[d0], %[w4], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w4], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w5], %[a]\n\t"
-        "smlad %[b], %[d1], %[w5], %[b]\n\t"
-        "strd %[a], %[b], [%[acc]], #8\n\t"
-        "ldr %[d0], %[end]\n\t"
-        "cmp %[acc], %[d0]\n\t"
-        "bne 1b"
-        : [a] "=&r"(a), [b] "=&r"(b), [d0] "=&r"(d0), [d1] "=&r"(d1), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
-          [acc] "+r"(acc)
-        : [w0] "r"(w[0]), [w1] "r"(w[1]), [w2] "r"(w[2]), [w3] "r"(w[3]), [w4] "r"(w[4]), [w5] "r"(w[5]),
-          [end] "m"(end)
-        : "cc", "memory");
+    mcu_dw3_fill(input_dims, input, 1, dw->padding, -dw->input_offset, rows, stride, window);
 }
 
 /* `rows` rows of outputs from their sums (`stride` apart in acc), to out (channels `c` apart). `fast`
@@ -156,7 +56,7 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
 {
     const int32_t c = output_dims->c, out_h = output_dims->h, out_w = output_dims->w;
     const int32_t rows = out_h + 2, stride = (out_w + 3) & ~1, rs = stride * 2;  /* out_w + 2 columns, even */
-    const int32_t chunk = CHUNK / stride > 0 ? CHUNK / stride : 1;  /* rows per pass */
+    const int32_t chunk = MCU_DW3_CHUNK / stride > 0 ? MCU_DW3_CHUNK / stride : 1;  /* rows per pass */
     const int32_t offset = dw->output_offset;
     const mcu_activation act = dw->activation;
     const int full = act.min <= -128 && act.max >= 127;
@@ -175,7 +75,7 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
             /* a pass runs over whole window rows: the outputs of the pad columns are computed, not stored */
             for (int32_t oy = 0; oy < out_h; oy += chunk) {
                 const int32_t n_rows = out_h - oy < chunk ? out_h - oy : chunk;
-                row_pairs(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
+                mcu_dw3_sums(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
                 if (q.fast && full) {
                     out = store_rows(acc, n_rows, stride, out_w, bias, q, offset, act, 1, 1, c, out);
                 } else if (q.fast) {

@@ -57,6 +57,16 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
+/* 16x8 CONV_2D on DSP cores (mcu_conv2d_s16's contract and results) for layers whose sums of products fit
+ * int32 (KH*KW*Cin * 32768 * 128 < 2^31), on mcu_conv2d_s8_x6's loop: the filter laid out as its, each four
+ * taps reordered (w0, w2, w1, w3) (ops/_conv.py x6_filter); scratch (4-byte aligned) of MCU_CONV_BLOCK * K8
+ * int16 then K8 int16, K8 = KH*KW*Cin rounded up to 8. With a 1x1 kernel, no padding and Cout <= Cin, output
+ * may be input. */
+void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                       const mcu_dims *input_dims, const int16_t *input,
+                       const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                       const mcu_dims *output_dims, int16_t *output, int16_t *scratch);
+
 /* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (one image), written as an image of `rows`
  * rows: how a fused call runs a conv strip by strip. */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
@@ -169,6 +179,14 @@ void mcu_depthwise_conv2d_s16(const mcu_dw_conv_params *dw, const mcu_per_channe
                               const mcu_dims *input_dims, const int16_t *input,
                               const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
                               const mcu_dims *output_dims, int16_t *output);
+
+/* 16x8 DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores, a channel at a time
+ * (mcu_depthwise_conv2d_s16's results): filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2);
+ * scratch as mcu_depthwise_conv2d_s8_x2's. output may be input (in place). */
+void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                                 const mcu_dims *input_dims, const int16_t *input,
+                                 const mcu_dims *filter_dims, const int16_t *filter_pairs, const int64_t *bias,
+                                 const mcu_dims *output_dims, int16_t *output, int16_t *scratch);
 
 /* 16x8 FULLY_CONNECTED: rows [N, depth] int16, filter [units, depth] int8, bias [units] int64 (see
  * mcu_conv2d_s16), output [N, units] int16. */

@@ -41,6 +41,127 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
     return pair;
 }
 
+/* Bytes copied a word at a time: unaligned words are allowed on ARMv7-M. */
+static inline void mcu_copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
+{
+    for (; n >= 4; n -= 4, dst += 4, src += 4) {
+        const uint32_t v = mcu_load4(src);
+        memcpy(dst, &v, sizeof v);
+    }
+    for (; n > 0; --n) {
+        *dst++ = *src++;
+    }
+}
+
+/*
+ * The patch of a conv's output position whose window starts at (y0, x0): its KH x KW x Cin values
+ * of `size` bytes each (1: int8, 2: int16), in-image rows copied a word at a time, out-of-image taps
+ * and the values up to k8 filled with the byte `fill` (-input_offset for int8; 0 for int16).
+ */
+static inline void mcu_gather_patch(const mcu_conv_params *conv, const mcu_dims *input_dims, const void *image,
+                                    const mcu_dims *filter_dims, int32_t y0, int32_t x0, int32_t k8, int32_t size,
+                                    int8_t fill, int8_t *patch)
+{
+    const int8_t *bytes = (const int8_t *)image;
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c * size;
+    const int32_t k_h = filter_dims->h, k_w = filter_dims->w, row = k_w * in_c;
+    const int32_t dil_h = conv->dilation.h, dil_w = conv->dilation.w;
+    const int whole_rows = dil_w == 1 && x0 >= 0 && x0 + k_w <= in_w;
+    for (int32_t ky = 0; ky < k_h; ++ky) {
+        const int32_t iy = y0 + ky * dil_h;
+        int8_t *dst = patch + ky * row;
+        if (iy < 0 || iy >= in_h) {
+            memset(dst, fill, (size_t)row);
+        } else if (whole_rows) {
+            mcu_copy_bytes(dst, bytes + (iy * in_w + x0) * in_c, row);
+        } else {
+            for (int32_t kx = 0; kx < k_w; ++kx, dst += in_c) {
+                const int32_t ix = x0 + kx * dil_w;
+                if (ix >= 0 && ix < in_w) {
+                    mcu_copy_bytes(dst, bytes + (iy * in_w + ix) * in_c, in_c);
+                } else {
+                    memset(dst, fill, (size_t)in_c);
+                }
+            }
+        }
+    }
+    memset(patch + k_h * row, fill, (size_t)(k8 * size - k_h * row));
+}
+
+/* Positions a register-blocked conv pass covers (mcu_sums_2x3): half of MCU_CONV_BLOCK. */
+#define MCU_HALF_BLOCK 3
+
+#define MCU_POSITION_(a0, a1)                              \
+    "ldrd %[lo], %[hi], [%[x]], #8\n\t"                    \
+    "smlad %[" a0 "], %[lo], %[e0], %[" a0 "]\n\t"         \
+    "smlad %[" a0 "], %[hi], %[o0], %[" a0 "]\n\t"         \
+    "smlad %[" a1 "], %[lo], %[e1], %[" a1 "]\n\t"         \
+    "smlad %[" a1 "], %[hi], %[o1], %[" a1 "]\n\t"
+
+#define MCU_FOUR_VALUES_                                   \
+    "ldrd %[e0], %[e1], [%[w]], #8\n\t"                    \
+    "sxtb16 %[o0], %[e0], ror #8\n\t"                      \
+    "sxtb16 %[e0], %[e0]\n\t"                              \
+    "sxtb16 %[o1], %[e1], ror #8\n\t"                      \
+    "sxtb16 %[e1], %[e1]\n\t"                              \
+    MCU_POSITION_("p0c0", "p0c1") MCU_POSITION_("p1c0", "p1c1") MCU_POSITION_("p2c0", "p2c1")
+
+/*
+ * The register-blocked conv loop: the sums of two output channels (c0, c1) at three positions (p0..p2),
+ * added to *pNcM, over cols..end. cols: per four values, each position's two words of int16 pairs
+ * (x0, x2) and (x1, x3) for int8 inputs widened by SXTB16 (or (x0, x1), (x2, x3) for int16 inputs);
+ * w: per four values, a word of c0's weights then one of c1's, bytes in the order that SXTB16 (then
+ * its rotation by 8) pairs with those words. Eight values per pass: (end - cols) is a multiple of 48
+ * bytes. Per four values: a double load of weights and 4 SXTB16, 3 double loads of inputs, 12 SMLAD
+ * (24 MACs). In assembly because GCC splits the pair loads (LDRD) and spills under this register
+ * pressure: all 14 allocatable registers are live, so the loop's end is read from the stack.
+ */
+static inline __attribute__((always_inline)) void mcu_sums_2x3(const uint32_t *cols, const uint32_t *end,
+                                                              const int8_t *w, int32_t *p0c0_, int32_t *p1c0_,
+                                                              int32_t *p2c0_, int32_t *p0c1_, int32_t *p1c1_,
+                                                              int32_t *p2c1_)
+{
+    int32_t p0c0 = *p0c0_, p1c0 = *p1c0_, p2c0 = *p2c0_, p0c1 = *p0c1_, p1c1 = *p1c1_, p2c1 = *p2c1_;
+    const uint32_t *x = cols;
+    uint32_t e0, o0, e1, o1, lo, hi;
+    __asm__ volatile(
+        "1:\n\t"
+        MCU_FOUR_VALUES_
+        MCU_FOUR_VALUES_
+        "ldr %[lo], %[end]\n\t"
+        "cmp %[x], %[lo]\n\t"
+        "bne 1b"
+        : [p0c0] "+r"(p0c0), [p1c0] "+r"(p1c0), [p2c0] "+r"(p2c0), [p0c1] "+r"(p0c1), [p1c1] "+r"(p1c1),
+          [p2c1] "+r"(p2c1), [x] "+r"(x), [w] "+r"(w), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1),
+          [o1] "=&r"(o1), [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : [end] "m"(end)
+        : "cc", "memory");
+    *p0c0_ = p0c0;
+    *p1c0_ = p1c0;
+    *p2c0_ = p2c0;
+    *p0c1_ = p0c1;
+    *p1c1_ = p1c1;
+    *p2c1_ = p2c1;
+}
+
+/* The sums of one channel at three positions over cols..end (mcu_sums_2x3's layout), its weights alone,
+ * a word per four values: an odd channel count's last. */
+static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const int8_t *w, int32_t *s0,
+                                int32_t *s1, int32_t *s2)
+{
+    int32_t a0 = *s0, a1 = *s1, a2 = *s2;
+    for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += 4) {
+        const uint32_t v = mcu_load4(w);
+        const int16x2_t even = mcu_even_bytes(v), odd = mcu_odd_bytes(v);
+        a0 = __smlad((int16x2_t)x[1], odd, __smlad((int16x2_t)x[0], even, a0));
+        a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
+        a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
+    }
+    *s0 = a0;
+    *s1 = a1;
+    *s2 = a2;
+}
+
 /* An int16 value in both halves (offsets are within [-255, 255]). */
 static inline int16x2_t mcu_both_halves(int32_t value)
 {
@@ -106,6 +227,125 @@ static inline int8_t mcu_channel_output(int32_t acc, const mcu_channel *ch, int 
                                         mcu_activation act)
 {
     return mcu_clamp_s8(mcu_channel_value(acc, ch, fast, output_offset), act);
+}
+
+/*
+ * The 3x3 stride-1 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2):
+ * the channel's window as int16 pairs, then two outputs per load of each window row.
+ *
+ * Outputs (pad columns included) per pass of mcu_dw3_sums: the size of the int32 part of their scratch,
+ * less the pair it may add.
+ */
+#define MCU_DW3_CHUNK 508
+
+/* Two int16 as one word, the first in the low half. */
+static inline uint32_t mcu_pack2(int32_t lo, int32_t hi)
+{
+    __asm__("pkhbt %0, %0, %1, lsl #16" : "+r"(lo) : "r"(hi));
+    return (uint32_t)lo;
+}
+
+/* The channel's window, a word (two columns) at a time: its rows from the image (values of `size` bytes,
+ * 1 or 2, the channel's c apart), `fill` where a tap falls outside it. A 3x3 stride-1 window pads at
+ * most one column on the left (SAME), so a row is: the pad and the first pixel as one word, or none;
+ * pairs of pixels; the last pixel and a pad; pads up to the stride. `size` is a constant where this
+ * is inlined. */
+static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dims *input_dims, const void *input,
+                                                              int32_t size, mcu_tile padding, int32_t fill,
+                                                              int32_t rows, int32_t stride, uint32_t *window)
+{
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, c = input_dims->c * size, left = padding.w;
+    const uint32_t fill2 = mcu_pack2(fill, fill);
+    uint32_t *const end = window + rows * stride / 2;
+#define MCU_DW3_AT(p) (size == 1 ? (int32_t) * (const int8_t *)(p) : (int32_t) * (const int16_t *)(const void *)(p))
+    for (int32_t iy = -padding.h; window < end; ++iy) {
+        uint32_t *const row_end = window + stride / 2;
+        if (iy >= 0 && iy < in_h) {
+            const int8_t *src = (const int8_t *)input + iy * in_w * c;
+            int32_t n = in_w;
+            if (left) {
+                *window++ = mcu_pack2(fill, MCU_DW3_AT(src));
+                src += c;
+                --n;
+            }
+            for (; n >= 2; n -= 2, src += 2 * c) {
+                *window++ = mcu_pack2(MCU_DW3_AT(src), MCU_DW3_AT(src + c));
+            }
+            if (n) {
+                *window++ = mcu_pack2(MCU_DW3_AT(src), fill);
+            }
+        }
+        while (window < row_end) {
+            *window++ = fill2;
+        }
+    }
+#undef MCU_DW3_AT
+}
+
+/* The sums of `pairs` (rounded up to even) pairs of outputs whose windows start at x, x + 2, ... in the
+ * window rows at x, x + rs and x + 2 rs (rs in bytes), into acc: w holds each kernel row's weights as
+ * (w0, w1), (w1, w2). With a = (x0, x1) and b = (x2, x3) of a window row, the left output takes
+ * x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right one x1 w0 (SMLATB a) + x2 w1 + x3 w2
+ * (SMLAD b): per pair of outputs, 6 loads and 12 multiplies for 18 MACs. */
+static inline __attribute__((noinline)) void mcu_dw3_sums(const int16_t *x, int32_t rs, const uint32_t w[6],
+                                                         int32_t pairs, int32_t *acc)
+{
+    pairs = (pairs + 1) & ~1;  /* two per pass: an odd count computes one more, whose sums nobody reads */
+    const int16_t *x1 = (const int16_t *)(const void *)((const int8_t *)x + rs);
+    const int16_t *x2 = (const int16_t *)(const void *)((const int8_t *)x1 + rs);
+    const int32_t *const end = acc + 2 * pairs;
+    uint32_t a, b, d0, d1;
+    /* In assembly: the loop needs all 14 allocatable registers (the two sums, two input words, three
+     * row pointers, the output pointer, six weight pairs), so its end is read from the stack, once
+     * per two pairs. */
+    __asm__ volatile(
+        "1:\n\t"
+        "ldr %[d1], [%[x0], #4]\n\t"
+        "ldr %[d0], [%[x0]], #4\n\t"
+        "smuad %[a], %[d0], %[w0]\n\t"
+        "smultb %[b], %[d0], %[w0]\n\t"
+        "smlabt %[a], %[d1], %[w1], %[a]\n\t"
+        "smlad %[b], %[d1], %[w1], %[b]\n\t"
+        "ldr %[d1], [%[x1], #4]\n\t"
+        "ldr %[d0], [%[x1]], #4\n\t"
+        "smlad %[a], %[d0], %[w2], %[a]\n\t"
+        "smlatb %[b], %[d0], %[w2], %[b]\n\t"
+        "smlabt %[a], %[d1], %[w3], %[a]\n\t"
+        "smlad %[b], %[d1], %[w3], %[b]\n\t"
+        "ldr %[d1], [%[x2], #4]\n\t"
+        "ldr %[d0], [%[x2]], #4\n\t"
+        "smlad %[a], %[d0], %[w4], %[a]\n\t"
+        "smlatb %[b], %[d0], %[w4], %[b]\n\t"
+        "smlabt %[a], %[d1], %[w5], %[a]\n\t"
+        "smlad %[b], %[d1], %[w5], %[b]\n\t"
+        "strd %[a], %[b], [%[acc]], #8\n\t"
+        "ldr %[d1], [%[x0], #4]\n\t"
+        "ldr %[d0], [%[x0]], #4\n\t"
+        "smuad %[a], %[d0], %[w0]\n\t"
+        "smultb %[b], %[d0], %[w0]\n\t"
+        "smlabt %[a], %[d1], %[w1], %[a]\n\t"
+        "smlad %[b], %[d1], %[w1], %[b]\n\t"
+        "ldr %[d1], [%[x1], #4]\n\t"
+        "ldr %[d0], [%[x1]], #4\n\t"
+        "smlad %[a], %[d0], %[w2], %[a]\n\t"
+        "smlatb %[b], %[d0], %[w2], %[b]\n\t"
+        "smlabt %[a], %[d1], %[w3], %[a]\n\t"
+        "smlad %[b], %[d1], %[w3], %[b]\n\t"
+        "ldr %[d1], [%[x2], #4]\n\t"
+        "ldr %[d0], [%[x2]], #4\n\t"
+        "smlad %[a], %[d0], %[w4], %[a]\n\t"
+        "smlatb %[b], %[d0], %[w4], %[b]\n\t"
+        "smlabt %[a], %[d1], %[w5], %[a]\n\t"
+        "smlad %[b], %[d1], %[w5], %[b]\n\t"
+        "strd %[a], %[b], [%[acc]], #8\n\t"
+        "ldr %[d0], %[end]\n\t"
+        "cmp %[acc], %[d0]\n\t"
+        "bne 1b"
+        : [a] "=&r"(a), [b] "=&r"(b), [d0] "=&r"(d0), [d1] "=&r"(d1), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
+          [acc] "+r"(acc)
+        : [w0] "r"(w[0]), [w1] "r"(w[1]), [w2] "r"(w[2]), [w3] "r"(w[3]), [w4] "r"(w[4]), [w5] "r"(w[5]),
+          [end] "m"(end)
+        : "cc", "memory");
 }
 
 #endif
