@@ -2,9 +2,17 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import DSP
+from mcugen.boards import load_board
+from mcugen.compare import random_inputs
+from mcugen.firmware import build_board
+from mcugen.outdir import OutDir
+from mcugen.pipeline import compile_model
+from mcugen.targets import Target
+from mcugen.validate import run_on_target
 from single_op import ZP, check_steps, scale
 from tflite_writer import ModelSpec
 
@@ -35,13 +43,7 @@ def test_svdf(tmp_path_factory, batch, size, rank, units, memory, state_type, s_
     check_steps(tmp_path_factory.mktemp("svdf"), m, seed)
 
 
-@given(st.integers(1, 2), st.integers(1, 4), st.integers(1, 8), st.integers(1, 6), st.booleans(),
-       st.sampled_from([0.0, 0.5, 3.0]), st.integers(-15, -9),
-       scale(1e-3, 0.1), ZP, scale(1e-3, 0.1), ZP, scale(1e-3, 0.05), st.integers(0, 999))
-def test_unidirectional_sequence_lstm(tmp_path_factory, batch, steps, size, units, time_major, clip,
-                                      cell_power, s_in, z_in, s_h, z_h, s_w, seed):
-    """TFLM's integer LSTM cell (8x8 -> 16) over four invocations of `steps` time steps each, so that
-    both states carry over; power-of-two cell scales from 2^-15 to 2^-9 (all tanh input scalings)."""
+def _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed) -> ModelSpec:
     rng = np.random.default_rng(seed)
     m = ModelSpec()
     major = [steps, batch] if time_major else [batch, steps]
@@ -56,4 +58,34 @@ def test_unidirectional_sequence_lstm(tmp_path_factory, batch, steps, size, unit
     m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *weights, -1, -1, -1, *biases, -1, -1, hidden, cell, -1, -1, -1, -1],
          [y], "UnidirectionalSequenceLSTMOptions", FusedActivationFunction="TANH", CellClip=clip,
          TimeMajor=time_major)
+    return m
+
+
+LSTM_CASES = (st.integers(1, 2), st.integers(1, 4), st.integers(1, 8), st.integers(1, 6), st.booleans(),
+              st.sampled_from([0.0, 0.5, 3.0]), st.integers(-15, -9),
+              scale(1e-3, 0.1), ZP, scale(1e-3, 0.1), ZP, scale(1e-3, 0.05), st.integers(0, 999))
+
+
+@given(*LSTM_CASES)
+def test_unidirectional_sequence_lstm(tmp_path_factory, batch, steps, size, units, time_major, clip,
+                                      cell_power, s_in, z_in, s_h, z_h, s_w, seed):
+    """TFLM's integer LSTM cell (8x8 -> 16) over four invocations of `steps` time steps each, so that
+    both states carry over; power-of-two cell scales from 2^-15 to 2^-9 (all tanh input scalings)."""
+    m = _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed)
     check_steps(tmp_path_factory.mktemp("lstm"), m, seed, steps=4)
+
+
+@settings(max_examples=8, deadline=None)
+@given(*LSTM_CASES)
+def test_lstm_dsp_kernel_on_qemu(tmp_path_factory, batch, steps, size, units, time_major, clip, cell_power, s_in,
+                                 z_in, s_h, z_h, s_w, seed):
+    """mcu_lstm_s8_x4 (gates four units at a time, units and input sizes not multiples of 4) bit-exact
+    with the golden model on the emulated Cortex-M4 over four invocations, both states carried over."""
+    m = _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed)
+    path = tmp_path_factory.mktemp("lstm_dsp") / "op.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path, features=DSP)
+    assert g.ops[0].call.kernel == "mcu_lstm_s8_x4"
+    program = build_board(g, load_board("mps2-an386"), OutDir(path.parent / "fw"), "op.tflite").program
+    _, results = run_on_target(Target.of("mps2-an386"), program, g, random_inputs(g, 4, seed=seed))
+    assert all(r.passed for r in results), [r.outputs for r in results]

@@ -20,16 +20,19 @@ as TFLM refuses it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.lowering import Call, Const, Scratch, State, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._quant import Multiplier
+from mcugen.ops._quant import Multiplier, folded_bias
+from mcugen.ops.fully_connected import interleave4
 from mcugen.requant import requantize, wrap_int32
 from mcugen.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
+from mcugen.variants import variant
 
 HIDDEN, CELL = 18, 19
 GATES = ("input", "forget", "cell", "output")  # TFLM's order of the weights and biases
@@ -69,6 +72,14 @@ class LstmData:
     cell_clip: int  # 0: none
 
 
+def _sizes(g: Graph, op: Op) -> tuple[int, int, int, int, bool]:
+    """batches, time steps, input size, units, time major."""
+    x = op.input(g, 0)
+    major = bool(op.attrs.get("time_major"))
+    batches, steps = (x.shape[1], x.shape[0]) if major else (x.shape[0], x.shape[1])
+    return batches, steps, x.shape[2], op.input(g, RECURRENT_WEIGHTS).shape[1], major
+
+
 def _sat16(x: np.ndarray) -> np.ndarray:
     return np.clip(x, -32768, 32767)
 
@@ -82,18 +93,12 @@ class Lstm(OpDef):
     state_inputs = (HIDDEN, CELL)
     optional_inputs = ABSENT
 
-    def _sizes(self, g: Graph, op: Op) -> tuple[int, int, int, int, bool]:
-        x = op.input(g, 0)
-        major = bool(op.attrs.get("time_major"))
-        batches, steps = (x.shape[1], x.shape[0]) if major else (x.shape[0], x.shape[1])
-        return batches, steps, x.shape[2], op.input(g, RECURRENT_WEIGHTS).shape[1], major
-
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         x = op.input(g, 0)
         present = [op.optional_input(g, k) for k in (*range(1, 9), *range(12, 16), HIDDEN, CELL)]
         if len(x.shape) != 3 or any(t is None for t in present):
             raise ValueError("the LSTM takes a 3-D input, eight weights, four biases and two states")
-        batches, _, size, state, _ = self._sizes(g, op)
+        batches, _, size, state, _ = _sizes(g, op)
         for k in range(INPUT_WEIGHTS, INPUT_WEIGHTS + 4):
             if op.input(g, k).shape != (state, size):
                 raise ValueError(f"input weights {list(op.input(g, k).shape)}, expected {[state, size]}")
@@ -154,7 +159,7 @@ class Lstm(OpDef):
 
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(LstmData)
-        batches, steps, size, units, major = self._sizes(g, op)
+        batches, steps, size, units, major = _sizes(g, op)
         weights = [(xs[INPUT_WEIGHTS + k].astype(np.int64), xs[RECURRENT_WEIGHTS + k].astype(np.int64),
                     xs[BIASES + k].astype(np.int64)) for k in range(4)]
         hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
@@ -179,27 +184,50 @@ class Lstm(OpDef):
         return (out if major else out.transpose(1, 0, 2)).astype(np.int8)
 
     def macs(self, g: Graph, op: Op) -> int:
-        batches, steps, size, units, _ = self._sizes(g, op)
+        batches, steps, size, units, _ = _sizes(g, op)
         return batches * steps * 4 * units * (size + units)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        p = op.prepared(LstmData)
-        batches, steps, size, units, major = self._sizes(g, op)
-
-        def gate(k: int, name: str) -> dict[str, object]:
-            return dict(input_weights=Const(f"{name}_input_weights", op.input(g, INPUT_WEIGHTS + k).values),
-                        recurrent_weights=Const(f"{name}_recurrent_weights", op.input(g, RECURRENT_WEIGHTS + k).values),
-                        bias=Const(f"{name}_bias", op.input(g, BIASES + k).values.astype(np.int32)),
-                        input=p.gates[k].input.fields(), recurrent=p.gates[k].recurrent.fields())
-
-        params = Struct("mcu_lstm_params", "params", dict(
-            batches=batches, time_steps=steps, input_size=size, state_size=units, time_major=int(major),
-            input_offset=-p.input_zp, hidden_offset=-p.hidden_zp,
-            **{f"{name}_gate": gate(k, name) for k, name in enumerate(GATES)},
-            forget_cell=p.forget_cell.fields(), input_cell=p.input_cell.fields(), hidden=p.hidden.fields(),
-            cell_tanh_multiplier=p.cell_tanh[0], cell_tanh_shift=p.cell_tanh[1], cell_clip=p.cell_clip,
-            sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
         hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
-        return Call("mcu_lstm_s8", (params, reads(op), State(hk, writable=True), State(ck, writable=True), writes(op)),
-                    note=f"{steps} steps of {batches} x {size} -> {units} units, "
-                         f"{'time' if major else 'batch'} major, cell clip {p.cell_clip}")
+        return Call("mcu_lstm_s8", (lstm_params(g, op, lambda w: w), reads(op), State(hk, writable=True),
+                                    State(ck, writable=True), writes(op)), note=_note(g, op))
+
+
+def _note(g: Graph, op: Op) -> str:
+    batches, steps, size, units, major = _sizes(g, op)
+    return (f"{steps} steps of {batches} x {size} -> {units} units, {'time' if major else 'batch'} major, "
+            f"cell clip {op.prepared(LstmData).cell_clip}")
+
+
+def lstm_params(g: Graph, op: Op, layout: Callable[[np.ndarray], np.ndarray], units_of: int = 1) -> Struct:
+    """mcu_lstm_params: each gate's weights laid out by `layout`, its biases with the offsets folded in
+    (padded with zeros to a multiple of `units_of` units)."""
+    p = op.prepared(LstmData)
+    batches, steps, size, units, major = _sizes(g, op)
+
+    def gate(k: int, name: str) -> dict[str, object]:
+        wx, wh = op.input(g, INPUT_WEIGHTS + k).values, op.input(g, RECURRENT_WEIGHTS + k).values
+        pad = (0, -units % units_of)
+        return dict(input_weights=Const(f"{name}_input_weights", layout(wx)),
+                    recurrent_weights=Const(f"{name}_recurrent_weights", layout(wh)),
+                    input_bias=Const(f"{name}_input_bias", np.pad(folded_bias(wx, op.input(g, BIASES + k).values,
+                                                                              p.input_zp), pad)),
+                    recurrent_bias=Const(f"{name}_recurrent_bias", np.pad(folded_bias(wh, None, p.hidden_zp), pad)),
+                    input=p.gates[k].input.fields(), recurrent=p.gates[k].recurrent.fields())
+
+    return Struct("mcu_lstm_params", "params", dict(
+        batches=batches, time_steps=steps, input_size=size, state_size=units, time_major=int(major),
+        input_offset=-p.input_zp, hidden_offset=-p.hidden_zp,
+        **{f"{name}_gate": gate(k, name) for k, name in enumerate(GATES)},
+        forget_cell=p.forget_cell.fields(), input_cell=p.input_cell.fields(), hidden=p.hidden.fields(),
+        cell_tanh_multiplier=p.cell_tanh[0], cell_tanh_shift=p.cell_tanh[1], cell_clip=p.cell_clip,
+        sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
+
+
+@variant("UNIDIRECTIONAL_SEQUENCE_LSTM", kernel="mcu_lstm_s8_x4", needs="dsp")
+def _lstm_x4(g: Graph, op: Op) -> Call | None:
+    units = _sizes(g, op)[3]
+    hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+    return Call("mcu_lstm_s8_x4", (lstm_params(g, op, interleave4, units_of=4), reads(op), State(hk, writable=True),
+                                   State(ck, writable=True), writes(op), Scratch(4 * ((units + 3) // 4 * 4) * 2)),
+                note=_note(g, op) + ", gates four units at a time")

@@ -11,37 +11,6 @@
  * wo * sum (x + xo). Input words are read only within the row; a row's last values (depth % 4)
  * go through a word of their own.
  */
-/* Four values of input against the four units' words: acc[u] += SMLAD pairs. */
-#define FC_FOUR_VALUES                                     \
-    "ldr %[even], [%[x]], #4\n\t"                          \
-    "sxtb16 %[odd], %[even], ror #8\n\t"                   \
-    "sxtb16 %[even], %[even]\n\t"                          \
-    "ldrd %[w01], %[w23], [%[w]], #8\n\t"                  \
-    "sxtb16 %[t], %[w01], ror #8\n\t"                      \
-    "sxtb16 %[w01], %[w01]\n\t"                            \
-    "smlad %[a0], %[even], %[w01], %[a0]\n\t"              \
-    "smlad %[a0], %[odd], %[t], %[a0]\n\t"                 \
-    "sxtb16 %[t], %[w23], ror #8\n\t"                      \
-    "sxtb16 %[w23], %[w23]\n\t"                            \
-    "smlad %[a1], %[even], %[w23], %[a1]\n\t"              \
-    "smlad %[a1], %[odd], %[t], %[a1]\n\t"                 \
-    "ldrd %[w01], %[w23], [%[w]], #8\n\t"                  \
-    "sxtb16 %[t], %[w01], ror #8\n\t"                      \
-    "sxtb16 %[w01], %[w01]\n\t"                            \
-    "smlad %[a2], %[even], %[w01], %[a2]\n\t"              \
-    "smlad %[a2], %[odd], %[t], %[a2]\n\t"                 \
-    "sxtb16 %[t], %[w23], ror #8\n\t"                      \
-    "sxtb16 %[w23], %[w23]\n\t"                            \
-    "smlad %[a3], %[even], %[w23], %[a3]\n\t"              \
-    "smlad %[a3], %[odd], %[t], %[a3]\n\t"
-
-/* A row's last depth % 4 values (zero-filled, unpacked) against one unit's word of filter. */
-static inline int32_t last_values(int32_t acc, int16x2_t even, int16x2_t odd, const int8_t *w)
-{
-    const uint32_t v = mcu_load4(w);
-    return __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), acc));
-}
-
 void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *channels,
                                const mcu_dims *input_dims, const int8_t *input,
                                const int8_t *filter, const int32_t *bias_folded,
@@ -66,27 +35,7 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
         for (int32_t o = 0; o < units; o += 4) {
             /* scalars, not an array: GCC keeps them in registers from the bias to the store */
             int32_t a0 = bias_folded[o], a1 = bias_folded[o + 1], a2 = bias_folded[o + 2], a3 = bias_folded[o + 3];
-            const int8_t *x = input, *const end = input + 4 * whole;
-            uint32_t even, odd, w01, w23, t;
-            /* In assembly for the pair loads (LDRD), which GCC splits under this register pressure;
-             * two blocks of four values per turn (an odd one first). */
-            __asm__ volatile(
-                "tst %[n], #1\n\t"
-                "beq 2f\n\t"
-                FC_FOUR_VALUES
-                "2:\n\t"
-                "cmp %[x], %[end]\n\t"
-                "beq 3f\n\t"
-                "1:\n\t"
-                FC_FOUR_VALUES
-                FC_FOUR_VALUES
-                "cmp %[x], %[end]\n\t"
-                "bne 1b\n\t"
-                "3:"
-                : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w),
-                  [even] "=&r"(even), [odd] "=&r"(odd), [w01] "=&r"(w01), [w23] "=&r"(w23), [t] "=&r"(t)
-                : [end] "r"(end), [n] "r"(whole)
-                : "cc", "memory");
+            mcu_dot4(input, whole, &w, &a0, &a1, &a2, &a3);
             if (offset_share != 0) {
                 a0 += offset_share;
                 a1 += offset_share;
@@ -94,11 +43,7 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
                 a3 += offset_share;
             }
             if (depth % 4 != 0) {
-                a0 = last_values(a0, last_even, last_odd, w);
-                a1 = last_values(a1, last_even, last_odd, w + 4);
-                a2 = last_values(a2, last_even, last_odd, w + 8);
-                a3 = last_values(a3, last_even, last_odd, w + 12);
-                w += 16;
+                mcu_dot4_last(last_even, last_odd, &w, &a0, &a1, &a2, &a3);
             }
             const mcu_channel *ch = &channels[o];
             if (units - o >= 4) {

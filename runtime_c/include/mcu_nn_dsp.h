@@ -41,6 +41,81 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
     return pair;
 }
 
+/* Four values of input against the four units' words: acc[u] += SMLAD pairs. */
+#define MCU_FC_FOUR_VALUES_                                     \
+    "ldr %[even], [%[x]], #4\n\t"                          \
+    "sxtb16 %[odd], %[even], ror #8\n\t"                   \
+    "sxtb16 %[even], %[even]\n\t"                          \
+    "ldrd %[w01], %[w23], [%[w]], #8\n\t"                  \
+    "sxtb16 %[t], %[w01], ror #8\n\t"                      \
+    "sxtb16 %[w01], %[w01]\n\t"                            \
+    "smlad %[a0], %[even], %[w01], %[a0]\n\t"              \
+    "smlad %[a0], %[odd], %[t], %[a0]\n\t"                 \
+    "sxtb16 %[t], %[w23], ror #8\n\t"                      \
+    "sxtb16 %[w23], %[w23]\n\t"                            \
+    "smlad %[a1], %[even], %[w23], %[a1]\n\t"              \
+    "smlad %[a1], %[odd], %[t], %[a1]\n\t"                 \
+    "ldrd %[w01], %[w23], [%[w]], #8\n\t"                  \
+    "sxtb16 %[t], %[w01], ror #8\n\t"                      \
+    "sxtb16 %[w01], %[w01]\n\t"                            \
+    "smlad %[a2], %[even], %[w01], %[a2]\n\t"              \
+    "smlad %[a2], %[odd], %[t], %[a2]\n\t"                 \
+    "sxtb16 %[t], %[w23], ror #8\n\t"                      \
+    "sxtb16 %[w23], %[w23]\n\t"                            \
+    "smlad %[a3], %[even], %[w23], %[a3]\n\t"              \
+    "smlad %[a3], %[odd], %[t], %[a3]\n\t"
+
+/*
+ * Four units' dot products with x over 4 * whole int8 values, added to *a0..*a3: the filter in the
+ * order ops/fully_connected.py interleave4 lays it out (per four values, the four units' words one
+ * after the other), read from *w on, which is left past them. The input offset is folded into the
+ * caller's bias, so input words are only unpacked. Per four values: one load and two SXTB16 of input,
+ * two double loads and six SXTB16 of filter, eight SMLAD (16 MACs). In assembly for the pair loads
+ * (LDRD), which GCC splits under this register pressure; two blocks of four values per turn (an odd
+ * one first).
+ */
+static inline __attribute__((always_inline)) void mcu_dot4(const int8_t *x, int32_t whole, const int8_t **w_,
+                                                          int32_t *a0_, int32_t *a1_, int32_t *a2_, int32_t *a3_)
+{
+    int32_t a0 = *a0_, a1 = *a1_, a2 = *a2_, a3 = *a3_;
+    const int8_t *w = *w_, *const end = x + 4 * whole;
+    uint32_t even, odd, w01, w23, t;
+    __asm__ volatile(
+        "tst %[n], #1\n\t"
+        "beq 2f\n\t"
+        MCU_FC_FOUR_VALUES_
+        "2:\n\t"
+        "cmp %[x], %[end]\n\t"
+        "beq 3f\n\t"
+        "1:\n\t"
+        MCU_FC_FOUR_VALUES_
+        MCU_FC_FOUR_VALUES_
+        "cmp %[x], %[end]\n\t"
+        "bne 1b\n\t"
+        "3:"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w),
+          [even] "=&r"(even), [odd] "=&r"(odd), [w01] "=&r"(w01), [w23] "=&r"(w23), [t] "=&r"(t)
+        : [end] "r"(end), [n] "r"(whole)
+        : "cc", "memory");
+    *a0_ = a0;
+    *a1_ = a1;
+    *a2_ = a2;
+    *a3_ = a3;
+    *w_ = w;
+}
+
+/* A row's last depth % 4 values (zero-filled, unpacked: even, odd) against the four units' words at *w,
+ * which is left past them. */
+static inline void mcu_dot4_last(int16x2_t even, int16x2_t odd, const int8_t **w, int32_t *a0, int32_t *a1,
+                                 int32_t *a2, int32_t *a3)
+{
+    int32_t *const acc[4] = {a0, a1, a2, a3};
+    for (int32_t u = 0; u < 4; ++u, *w += 4) {
+        const uint32_t v = mcu_load4(*w);
+        *acc[u] = __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), *acc[u]));
+    }
+}
+
 /* Bytes copied a word at a time: unaligned words are allowed on ARMv7-M. */
 static inline void mcu_copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
 {

@@ -21,11 +21,13 @@ typedef struct {
     mcu_rescale time;    /* s_state * s_time / s_output */
 } mcu_svdf_params;
 
-/* One LSTM gate: FC(input) + FC(hidden state), each int8 x int8 -> int16 at scale 2^-12. */
+/* One LSTM gate: FC(input) + FC(hidden state), each int8 x int8 -> int16 at scale 2^-12. The offsets
+ * are folded into the biases (as TFLM's Prepare does), so neither FC adds them to its inputs. */
 typedef struct {
-    const int8_t *input_weights;     /* [state_size, input_size] */
-    const int8_t *recurrent_weights; /* [state_size, state_size] */
-    const int32_t *bias;             /* [state_size], added to the input FC */
+    const int8_t *input_weights;     /* [state_size, input_size] (mcu_lstm_s8_x4: interleaved by 4 units) */
+    const int8_t *recurrent_weights; /* [state_size, state_size] (likewise) */
+    const int32_t *input_bias;       /* [state_size]: bias + input_offset * sum of the unit's input weights */
+    const int32_t *recurrent_bias;   /* [state_size]: hidden_offset * sum of its recurrent weights */
     mcu_rescale input;               /* s_input * s_weights / 2^-12 */
     mcu_rescale recurrent;           /* s_hidden * s_weights / 2^-12 */
 } mcu_lstm_gate;
@@ -65,5 +67,12 @@ void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t 
  * in place; each step's hidden state is also its output row. */
 void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                  int8_t *output);
+
+/* mcu_lstm_s8 on DSP cores, with each gate's weights interleaved by 4 units (ops/fully_connected.py
+ * interleave4, units padded to a multiple of 4 with zero weights and zero biases): each gate's FCs
+ * run four units at a time (mcu_dot4); scratch holds the four gates' activations of one step, 4 *
+ * (state_size rounded up to 4) int16. */
+void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
+                    int8_t *output, int16_t *scratch);
 
 #endif /* MCU_NN_RECURRENT_H */

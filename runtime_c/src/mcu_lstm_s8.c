@@ -6,17 +6,15 @@ static int32_t gate(const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t
 {
     const int8_t *wx = g->input_weights + unit * lstm->input_size;
     const int8_t *wh = g->recurrent_weights + unit * lstm->state_size;
-    int32_t in = g->bias[unit];
+    int32_t in = g->input_bias[unit]; /* the offsets are folded in: sums wrap as int32, in any order */
     for (int32_t k = 0; k < lstm->input_size; ++k) {
-        in += wx[k] * (x[k] + lstm->input_offset);
+        in += wx[k] * x[k];
     }
-    int32_t rec = 0;
+    int32_t rec = g->recurrent_bias[unit];
     for (int32_t k = 0; k < lstm->state_size; ++k) {
-        rec += wh[k] * (h[k] + lstm->hidden_offset);
+        rec += wh[k] * h[k];
     }
-    const int32_t sum = mcu_sat_s16(mcu_sat_s16(mcu_requantize(in, g->input.multiplier, g->input.shift))
-                                    + mcu_sat_s16(mcu_requantize(rec, g->recurrent.multiplier, g->recurrent.shift)));
-    return sigmoid ? mcu_sigmoid_s16(lstm->sigmoid_table, sum, 0, 0) : mcu_tanh_s16(lstm->sigmoid_table, sum, 0, 0);
+    return mcu_lstm_activate(lstm, g, in, rec, sigmoid);
 }
 
 /*
@@ -41,19 +39,8 @@ void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidde
                 const int32_t f = gate(lstm, &lstm->forget_gate, u, x, h, 1);
                 const int32_t i = gate(lstm, &lstm->input_gate, u, x, h, 1);
                 const int32_t g = gate(lstm, &lstm->cell_gate, u, x, h, 0);
-                int32_t cell = mcu_sat_s16(mcu_requantize(f * c[u], lstm->forget_cell.multiplier, lstm->forget_cell.shift));
-                cell = mcu_sat_s16(cell + mcu_sat_s16(mcu_requantize(i * g, lstm->input_cell.multiplier,
-                                                                     lstm->input_cell.shift)));
-                if (lstm->cell_clip > 0) {
-                    cell = cell > lstm->cell_clip ? lstm->cell_clip : cell < -lstm->cell_clip ? -lstm->cell_clip : cell;
-                }
-                c[u] = (int16_t)cell;
                 const int32_t o = gate(lstm, &lstm->output_gate, u, x, h, 1);
-                const int32_t tanh = mcu_tanh_s16(lstm->sigmoid_table, cell, lstm->cell_tanh_multiplier,
-                                                  lstm->cell_tanh_shift);
-                const int32_t y = mcu_requantize(tanh * o, lstm->hidden.multiplier, lstm->hidden.shift)
-                                  - lstm->hidden_offset;
-                out[u] = (int8_t)(y < -128 ? -128 : y > 127 ? 127 : y);
+                out[u] = mcu_lstm_unit(lstm, f, i, g, o, &c[u]);
             }
             for (int32_t u = 0; u < units; ++u) {
                 h[u] = out[u];
