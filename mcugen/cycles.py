@@ -34,6 +34,7 @@ import tempfile
 import threading
 from bisect import bisect_right
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -87,40 +88,39 @@ def classify(insn, timing: Timing) -> Instruction:
     """One instruction's cost class and base cycles (capstone, with details)."""
     from capstone import arm_const as a
 
-    ins = a
     reads, writes = insn.regs_access()
     written = _mask(insn, writes)
-    writes_pc = bool(written & (1 << 15)) or insn.id in (ins.ARM_INS_B, ins.ARM_INS_BL, ins.ARM_INS_BX,
-                                                         ins.ARM_INS_BLX, ins.ARM_INS_CBZ, ins.ARM_INS_CBNZ,
-                                                         ins.ARM_INS_TBB, ins.ARM_INS_TBH)
+    writes_pc = bool(written & (1 << 15)) or insn.id in (a.ARM_INS_B, a.ARM_INS_BL, a.ARM_INS_BX, a.ARM_INS_BLX,
+                                                         a.ARM_INS_CBZ, a.ARM_INS_CBNZ, a.ARM_INS_TBB, a.ARM_INS_TBH)
     text = f"{insn.mnemonic} {insn.op_str}".strip()
     made = dict(size=insn.size, writes_pc=writes_pc, address_regs=0, written_regs=0, text=text)
     mnemonic = insn.mnemonic.split(".")[0]
-    if insn.id in _SINGLE:
+    classes = _classes()
+    if insn.id in classes["single"]:
         memory = [op.mem for op in insn.operands if op.type == a.ARM_OP_MEM]
         address = _mask(insn, [r for m in memory for r in (m.base, m.index) if r])
         return Instruction(kind=LDST, cost=2, **{**made, "address_regs": address, "written_regs": written})
-    if insn.id in (ins.ARM_INS_LDRD, ins.ARM_INS_STRD):
+    if insn.id in (a.ARM_INS_LDRD, a.ARM_INS_STRD):
         return Instruction(kind=PAIR, cost=3, **made)
-    if insn.id in _MULTIPLE:
+    if insn.id in classes["multiple"]:
         regs = [op.reg for op in insn.operands if op.type == a.ARM_OP_REG]
-        if insn.id in (ins.ARM_INS_LDM, ins.ARM_INS_LDMDB, ins.ARM_INS_STM, ins.ARM_INS_STMDB):
+        if insn.id in (a.ARM_INS_LDM, a.ARM_INS_LDMDB, a.ARM_INS_STM, a.ARM_INS_STMDB):
             regs = regs[1:]  # the base
+        if insn.id in (a.ARM_INS_VLDMIA, a.ARM_INS_VLDMDB, a.ARM_INS_VSTMIA, a.ARM_INS_VSTMDB):
+            regs = regs[1:]
         words = sum(2 if insn.reg_name(r).startswith("d") else 1 for r in regs)
-        if insn.id in (ins.ARM_INS_VLDMIA, ins.ARM_INS_VLDMDB, ins.ARM_INS_VSTMIA, ins.ARM_INS_VSTMDB):
-            words = sum(2 if insn.reg_name(r).startswith("d") else 1 for r in regs[1:])
         return Instruction(kind=MULTI, cost=1 + words, **made)
-    if insn.id in (ins.ARM_INS_TBB, ins.ARM_INS_TBH):
+    if insn.id in (a.ARM_INS_TBB, a.ARM_INS_TBH):
         return Instruction(kind=BRANCH, cost=2, **made)
-    if insn.id == ins.ARM_INS_IT:
+    if insn.id == a.ARM_INS_IT:
         return Instruction(kind=IT, cost=1, **made)
-    if insn.id in (ins.ARM_INS_SDIV, ins.ARM_INS_UDIV):
+    if insn.id in (a.ARM_INS_SDIV, a.ARM_INS_UDIV):
         cost = timing.divide
-    elif insn.id in _VFP_MAC:
+    elif insn.id in classes["vfp_mac"]:
         cost = 3
-    elif insn.id in (ins.ARM_INS_VDIV, ins.ARM_INS_VSQRT):
+    elif insn.id in (a.ARM_INS_VDIV, a.ARM_INS_VSQRT):
         cost = 14
-    elif insn.id in (ins.ARM_INS_VLDR, ins.ARM_INS_VSTR):
+    elif insn.id in (a.ARM_INS_VLDR, a.ARM_INS_VSTR):
         cost = 2
     elif mnemonic == "vmov" and sum(1 for r in reads + writes if insn.reg_name(r) in _REGISTERS) >= 2:
         cost = 2
@@ -129,18 +129,20 @@ def classify(insn, timing: Timing) -> Instruction:
     return Instruction(kind=BRANCH if writes_pc else ALU, cost=cost, **made)
 
 
-def _ids(*names: str) -> frozenset[int]:
+@cache
+def _classes() -> dict[str, frozenset[int]]:
+    """capstone's instruction ids of the cost classes (imported only when cycles are estimated)."""
     from capstone import arm_const as a
 
-    return frozenset(getattr(a, "ARM_INS_" + n) for n in names)
+    def ids(*names: str) -> frozenset[int]:
+        return frozenset(getattr(a, "ARM_INS_" + n) for n in names)
 
-
-_SINGLE = _ids("LDR", "LDRB", "LDRH", "LDRSB", "LDRSH", "LDRT", "LDRBT", "LDRHT", "LDRSBT", "LDRSHT", "LDREX",
-               "LDREXB", "LDREXH", "STR", "STRB", "STRH", "STRT", "STRBT", "STRHT", "STREX", "STREXB", "STREXH",
-               "PLD")
-_MULTIPLE = _ids("LDM", "LDMDB", "STM", "STMDB", "PUSH", "POP", "VLDMIA", "VLDMDB", "VSTMIA", "VSTMDB", "VPUSH",
-                 "VPOP")
-_VFP_MAC = _ids("VMLA", "VMLS", "VNMLA", "VNMLS", "VFMA", "VFMS", "VFNMA", "VFNMS")
+    return {"single": ids("LDR", "LDRB", "LDRH", "LDRSB", "LDRSH", "LDRT", "LDRBT", "LDRHT", "LDRSBT", "LDRSHT",
+                          "LDREX", "LDREXB", "LDREXH", "STR", "STRB", "STRH", "STRT", "STRBT", "STRHT", "STREX",
+                          "STREXB", "STREXH", "PLD"),
+            "multiple": ids("LDM", "LDMDB", "STM", "STMDB", "PUSH", "POP", "VLDMIA", "VLDMDB", "VSTMIA", "VSTMDB",
+                            "VPUSH", "VPOP"),
+            "vfp_mac": ids("VMLA", "VMLS", "VNMLA", "VNMLS", "VFMA", "VFMS", "VFNMA", "VFNMS")}
 
 
 class Program:
