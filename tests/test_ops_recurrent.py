@@ -17,12 +17,8 @@ from single_op import ZP, check_steps, scale
 from tflite_writer import ModelSpec
 
 
-@given(st.integers(1, 2), st.integers(1, 12), st.integers(1, 3), st.integers(1, 4), st.integers(1, 6),
-       st.sampled_from(["int8", "int16"]), scale(1e-3, 1.0), ZP, scale(1e-3, 0.1), scale(1e-3, 1.0), ZP,
-       scale(1e-3, 0.1), scale(1e-3, 1.0), ZP, st.integers(0, 999))
-def test_svdf(tmp_path_factory, batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state,
-              s_wt, s_out, z_out, seed):
-    """Six consecutive steps, so that the state (int8 or int16, like the time weights) is shifted and used."""
+def _svdf(batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state, s_wt, s_out, z_out,
+          seed) -> ModelSpec:
     rng = np.random.default_rng(seed)
     filters = units * rank
     z_state = z_state if state_type == "int8" else 0
@@ -40,7 +36,44 @@ def test_svdf(tmp_path_factory, batch, size, rank, units, memory, state_type, s_
     y = m.tensor("y", [batch, units], "int8", scale=s_out, zp=z_out)
     m.inputs, m.outputs = [x], [y]
     m.op("SVDF", [x, wf, wt, b, state], [y], "SVDFOptions", Rank=rank, FusedActivationFunction="NONE")
+    return m
+
+
+SVDF_CASES = (st.integers(1, 2), st.integers(1, 12), st.integers(1, 3), st.integers(1, 4), st.integers(1, 6),
+              st.sampled_from(["int8", "int16"]), scale(1e-3, 1.0), ZP, scale(1e-3, 0.1), scale(1e-3, 1.0), ZP,
+              scale(1e-3, 0.1), scale(1e-3, 1.0), ZP, st.integers(0, 999))
+
+
+@given(*SVDF_CASES)
+def test_svdf(tmp_path_factory, batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state,
+              s_wt, s_out, z_out, seed):
+    """Six consecutive steps, so that the state (int8 or int16, like the time weights) is shifted and used."""
+    m = _svdf(batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state, s_wt, s_out, z_out,
+              seed)
     check_steps(tmp_path_factory.mktemp("svdf"), m, seed)
+
+
+@settings(max_examples=8, deadline=None)
+@given(*SVDF_CASES)
+def test_svdf_dsp_kernel_on_qemu(tmp_path_factory, batch, size, rank, units, memory, state_type, s_in, z_in, s_wf,
+                                 s_state, z_state, s_wt, s_out, z_out, seed):
+    """mcu_svdf_s8_x4 (int8 state; filters and input sizes not multiples of 4) bit-exact with the golden
+    model on the emulated Cortex-M4 over six invocations; int16 states keep the reference kernel."""
+    m = _svdf(batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state, s_wt, s_out, z_out,
+              seed)
+    _on_qemu(tmp_path_factory.mktemp("svdf_dsp"), m, "mcu_svdf_s8_x4" if state_type == "int8" else "mcu_svdf_s8",
+             seed, 6)
+
+
+def _on_qemu(tmp, m: ModelSpec, kernel: str, seed: int, steps: int) -> None:
+    """The model built for the emulated Cortex-M4 with its DSP kernels, `steps` invocations bit-exact."""
+    path = tmp / "op.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path, features=DSP)
+    assert g.ops[0].call.kernel == kernel
+    program = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite").program
+    _, results = run_on_target(Target.of("mps2-an386"), program, g, random_inputs(g, steps, seed=seed))
+    assert all(r.passed for r in results), [r.outputs for r in results]
 
 
 def _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed) -> ModelSpec:
@@ -82,10 +115,4 @@ def test_lstm_dsp_kernel_on_qemu(tmp_path_factory, batch, steps, size, units, ti
     """mcu_lstm_s8_x4 (gates four units at a time, units and input sizes not multiples of 4) bit-exact
     with the golden model on the emulated Cortex-M4 over four invocations, both states carried over."""
     m = _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed)
-    path = tmp_path_factory.mktemp("lstm_dsp") / "op.tflite"
-    path.write_bytes(m.build())
-    g = compile_model(path, features=DSP)
-    assert g.ops[0].call.kernel == "mcu_lstm_s8_x4"
-    program = build_board(g, load_board("mps2-an386"), OutDir(path.parent / "fw"), "op.tflite").program
-    _, results = run_on_target(Target.of("mps2-an386"), program, g, random_inputs(g, 4, seed=seed))
-    assert all(r.passed for r in results), [r.outputs for r in results]
+    _on_qemu(tmp_path_factory.mktemp("lstm_dsp"), m, "mcu_lstm_s8_x4", seed, 4)

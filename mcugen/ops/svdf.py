@@ -21,8 +21,10 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._quant import Multiplier
+from mcugen.ops._quant import Multiplier, fold_input_offset, folded_bias
+from mcugen.ops.fully_connected import interleave4
 from mcugen.requant import requantize, wrap_int32
+from mcugen.variants import variant
 
 STATE = 4
 
@@ -104,14 +106,39 @@ class Svdf(OpDef):
         return np.clip(out, -128, 127).astype(np.int8)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        p = op.prepared(SvdfData)
-        x, wf, wt, b = (op.input(g, k) for k in range(4))
-        state_type = op.input(g, STATE).dtype
-        params = Struct("mcu_svdf_params", "params", dict(
-            batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p.memory, rank=p.rank,
-            state_bits=np.iinfo(state_type).bits, input_offset=-p.input_zp, state_zero_point=p.state_zp,
-            output_offset=p.output_zp, feature=p.feature.fields(), time=p.time.fields()))
-        return Call("mcu_svdf_s8", (params, reads(op), Const("weights_feature", wf.values), Const("weights_time", wt.values),
-                             Const("bias", b.values.astype(np.int32)), State(op.attrs["state"][STATE], writable=True),
-                             writes(op)),
-                    note=f"rank {p.rank}, memory {p.memory}, {state_type} state")
+        wf, wt, b = (op.input(g, k) for k in range(1, 4))
+        return Call("mcu_svdf_s8", (_params(g, op), reads(op), Const("weights_feature", wf.values),
+                                    Const("weights_time", wt.values), Const("bias", b.values.astype(np.int32)),
+                                    State(op.attrs["state"][STATE], writable=True), writes(op)),
+                    note=_note(g, op))
+
+
+def _params(g: Graph, op: Op) -> Struct:
+    p = op.prepared(SvdfData)
+    x, wf = op.input(g, 0), op.input(g, 1)
+    return Struct("mcu_svdf_params", "params", dict(
+        batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p.memory, rank=p.rank,
+        state_bits=np.iinfo(op.input(g, STATE).dtype).bits, input_offset=-p.input_zp, state_zero_point=p.state_zp,
+        output_offset=p.output_zp, feature=p.feature.fields(), time=p.time.fields()))
+
+
+def _note(g: Graph, op: Op) -> str:
+    p = op.prepared(SvdfData)
+    return f"rank {p.rank}, memory {p.memory}, {op.input(g, STATE).dtype} state"
+
+
+@variant("SVDF", kernel="mcu_svdf_s8_x4", needs="dsp")
+def _svdf_x4(g: Graph, op: Op) -> Call | None:
+    """int8 state: the feature FC four filters at a time, the offsets folded into biases."""
+    if op.input(g, STATE).dtype != "int8":
+        return None
+    p = op.prepared(SvdfData)
+    wf, wt, b = (op.input(g, k) for k in range(1, 4))
+    filters = wf.shape[0]
+    time_sums = wt.values.astype(np.int64).sum(axis=1).reshape(-1, p.rank).sum(axis=1)  # per unit
+    return Call("mcu_svdf_s8_x4", (
+        _params(g, op), reads(op), Const("weights_feature", interleave4(wf.values)),
+        Const("feature_bias", np.pad(folded_bias(wf.values, None, p.input_zp), (0, -filters % 4))),
+        Const("weights_time", wt.values), Const("bias_folded", fold_input_offset(b.values, time_sums, p.state_zp)),
+        State(op.attrs["state"][STATE], writable=True), writes(op)),
+        note=_note(g, op) + ", the feature FC four filters at a time, offsets folded into the biases")

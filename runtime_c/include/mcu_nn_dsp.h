@@ -260,6 +260,16 @@ static inline int32_t mcu_requantize_fast(int32_t x, int32_t multiplier, int32_t
     return (high + round - (int32_t)((uint32_t)high >> 31)) >> right;
 }
 
+/* mcu_requantize, through the five-instruction form wherever it is exact (a right shift and |x| < 2^30),
+ * which is tested per value: for kernels whose accumulators mcugen cannot bound at build time. */
+static inline int32_t mcu_requantize_dsp(int32_t x, int32_t multiplier, int32_t shift)
+{
+    if (shift < 0 && (uint32_t)x + (MCU_REQUANTIZE_FAST_BOUND - 1) < 2u * MCU_REQUANTIZE_FAST_BOUND - 1u) {
+        return mcu_requantize_fast(x, multiplier, 1 << (-shift - 1), -shift);
+    }
+    return mcu_requantize(x, multiplier, shift);
+}
+
 /* A byte in all four lanes (SIMD bounds for mcu_pack4). */
 static inline uint32_t mcu_all_bytes(int32_t value)
 {

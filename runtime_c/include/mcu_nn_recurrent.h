@@ -63,6 +63,14 @@ typedef struct {
 void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
                  const void *weights_time, const int32_t *bias, void *state, int8_t *output);
 
+/* mcu_svdf_s8 on DSP cores, int8 state and time weights: weights_feature interleaved by 4 filters
+ * (ops/fully_connected.py interleave4, filters padded to a multiple of 4), feature_bias[f] = input_offset *
+ * sum of filter f's weights (padded likewise), bias_folded[u] = bias[u] - state_zero_point * sum of unit
+ * u's time weights (wrapping as int32). */
+void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
+                    const int32_t *feature_bias, const int8_t *weights_time, const int32_t *bias_folded,
+                    int8_t *state, int8_t *output);
+
 /* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLM's integer LSTM): runs every time step, updating both states
  * in place; each step's hidden state is also its output row. */
 void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
