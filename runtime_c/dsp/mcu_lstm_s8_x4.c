@@ -46,13 +46,14 @@ void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hi
                     fc4(x, lstm->input_size, &wx, in);
                     fc4(h, units, &wh, rec);
                     for (int32_t j = 0; j < 4 && u + j < units; ++j) {
-                        activation[u + j] = (int16_t)mcu_lstm_activate(lstm, g, in[j], rec[j], g != &lstm->cell_gate);
+                        activation[u + j] = (int16_t)mcu_lstm_activate(lstm, g, in[j], rec[j], g != &lstm->cell_gate,
+                                                                    mcu_requantize);
                     }
                 }
             }
             for (int32_t u = 0; u < units; ++u) {
                 out[u] = mcu_lstm_unit(lstm, scratch[u], scratch[units4 + u], scratch[2 * units4 + u],
-                                       scratch[3 * units4 + u], &c[u]);
+                                       scratch[3 * units4 + u], &c[u], mcu_requantize_dsp);
             }
             memcpy(h, out, (size_t)units);
         }

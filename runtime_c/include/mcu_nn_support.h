@@ -338,29 +338,34 @@ static inline void mcu_broadcast_rows(const mcu_broadcast *bc, const void *input
     } while (mcu_next_index(last, bc->shape, index));
 }
 
+/* A requantization with mcu_requantize's contract (the DSP kernels pass a faster one). */
+typedef int32_t (*mcu_requantize_fn)(int32_t x, int32_t multiplier, int32_t shift);
+
 /* An LSTM gate's activation from its two FC sums (offsets folded into their biases): each requantized
  * to int16 at 2^-12 and saturated, added with saturation, then sigmoid (or tanh for the cell gate). */
-static inline int32_t mcu_lstm_activate(const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t in, int32_t rec,
-                                        int32_t sigmoid)
+static inline __attribute__((always_inline)) int32_t mcu_lstm_activate(
+    const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t in, int32_t rec, int32_t sigmoid,
+    mcu_requantize_fn requantize)
 {
-    const int32_t sum = mcu_sat_s16(mcu_sat_s16(mcu_requantize(in, g->input.multiplier, g->input.shift))
-                                    + mcu_sat_s16(mcu_requantize(rec, g->recurrent.multiplier, g->recurrent.shift)));
+    const int32_t sum = mcu_sat_s16(mcu_sat_s16(requantize(in, g->input.multiplier, g->input.shift))
+                                    + mcu_sat_s16(requantize(rec, g->recurrent.multiplier, g->recurrent.shift)));
     return sigmoid ? mcu_sigmoid_s16(lstm->sigmoid_table, sum, 0, 0) : mcu_tanh_s16(lstm->sigmoid_table, sum, 0, 0);
 }
 
 /* One LSTM unit's step from its gates (forget, input, cell, output; Q0.15): the new cell state in *c,
  * the new hidden value returned. */
-static inline int8_t mcu_lstm_unit(const mcu_lstm_params *lstm, int32_t f, int32_t i, int32_t g, int32_t o,
-                                   int16_t *c)
+static inline __attribute__((always_inline)) int8_t mcu_lstm_unit(const mcu_lstm_params *lstm, int32_t f, int32_t i,
+                                                                 int32_t g, int32_t o, int16_t *c,
+                                                                 mcu_requantize_fn requantize)
 {
-    int32_t cell = mcu_sat_s16(mcu_requantize(f * *c, lstm->forget_cell.multiplier, lstm->forget_cell.shift));
-    cell = mcu_sat_s16(cell + mcu_sat_s16(mcu_requantize(i * g, lstm->input_cell.multiplier, lstm->input_cell.shift)));
+    int32_t cell = mcu_sat_s16(requantize(f * *c, lstm->forget_cell.multiplier, lstm->forget_cell.shift));
+    cell = mcu_sat_s16(cell + mcu_sat_s16(requantize(i * g, lstm->input_cell.multiplier, lstm->input_cell.shift)));
     if (lstm->cell_clip > 0) {
         cell = cell > lstm->cell_clip ? lstm->cell_clip : cell < -lstm->cell_clip ? -lstm->cell_clip : cell;
     }
     *c = (int16_t)cell;
     const int32_t tanh = mcu_tanh_s16(lstm->sigmoid_table, cell, lstm->cell_tanh_multiplier, lstm->cell_tanh_shift);
-    const int32_t y = mcu_requantize(tanh * o, lstm->hidden.multiplier, lstm->hidden.shift) - lstm->hidden_offset;
+    const int32_t y = requantize(tanh * o, lstm->hidden.multiplier, lstm->hidden.shift) - lstm->hidden_offset;
     return (int8_t)(y < -128 ? -128 : y > 127 ? 127 : y);
 }
 

@@ -14,7 +14,7 @@ static int32_t gate(const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t
     for (int32_t k = 0; k < lstm->state_size; ++k) {
         rec += wh[k] * h[k];
     }
-    return mcu_lstm_activate(lstm, g, in, rec, sigmoid);
+    return mcu_lstm_activate(lstm, g, in, rec, sigmoid, mcu_requantize);
 }
 
 /*
@@ -40,7 +40,7 @@ void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidde
                 const int32_t i = gate(lstm, &lstm->input_gate, u, x, h, 1);
                 const int32_t g = gate(lstm, &lstm->cell_gate, u, x, h, 0);
                 const int32_t o = gate(lstm, &lstm->output_gate, u, x, h, 1);
-                out[u] = mcu_lstm_unit(lstm, f, i, g, o, &c[u]);
+                out[u] = mcu_lstm_unit(lstm, f, i, g, o, &c[u], mcu_requantize);
             }
             for (int32_t u = 0; u < units; ++u) {
                 h[u] = out[u];
