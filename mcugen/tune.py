@@ -1,4 +1,4 @@
-"""`--tune`: per layer, the kernel that runs fewest instructions, measured on the board's core.
+"""`--tune`: per layer, the kernel that runs fastest, measured on the board's core.
 
 On a core with an ISA extension a layer may have several candidate kernels: its variants the core
 allows (mcugen/variants.py: runtime_c/dsp/, runtime_c/mve/) and the reference kernel of runtime_c/src/.
@@ -6,7 +6,8 @@ Which is fastest depends on the layer's shapes (a few channels, a tiny spatial s
 positions that is mostly padding), so instead of guessing, the model is built once per rank (round r:
 every layer on its r-th candidate, or its last, the reference, when it has fewer) for an emulated board
 with the same core, each build runs one sample under QEMU (where instruction counts are exact and
-repeatable) with per-layer timing, and every layer keeps its fastest candidate (a conv fused into its
+repeatable) with per-layer timing, in estimated cycles where the core has a timing table (mcugen/cycles.py:
+a kernel is judged by cycles, not instructions), and every layer keeps its fastest candidate (a conv fused into its
 consumer's call, passes/fuse_strips.py, is timed with it: the two are one group, against the same two
 layers unfused). Every build must be bit-exact with the golden model; the layers' timings don't depend
 on each other's kernels, so one run per rank covers all combinations. The choice is recorded in each
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from mcugen.boards import Board, all_boards
 from mcugen.compare import random_inputs
+from mcugen.cycles import estimate_cycles
 from mcugen.errors import McugenError
 from mcugen.firmware import build_board
 from mcugen.ir import Graph
@@ -47,7 +49,7 @@ class Measured:
 @dataclass(frozen=True)
 class Tuning:
     measured_on: str  # the emulated board
-    unit: str  # what the times count: instructions under QEMU
+    unit: str  # what the times count: estimated cycles, or instructions under QEMU where the core has no timing table
     layers: dict[int, Measured]  # op index -> its group's times, for the layers with more than one candidate
     round: int = 0  # the candidate of every layer not in `layers` (while measuring: of every layer)
     fused: frozenset[int] | None = None  # the consumers that run a conv in their call; None: any that can
@@ -90,12 +92,18 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -
         g = first if r == 0 else compile_model(model_path, outputs, features=board.features,
                                                tuning=Tuning(emulator.id, "", {}, round=r))
         result = build_board(g, emulator, OutDir(work / f"round-{r}"), Path(model_path).name)
-        _, results = run_on_target(Target(emulator), result.program, g, random_inputs(g, 1, seed=0), profile=True)
+        inputs = random_inputs(g, 1, seed=0)
+        _, results = run_on_target(Target(emulator), result.program, g, inputs, profile=True)
         if not results[0].passed:
             raise McugenError(f"internal error: the kernels of round {r + 1} are not bit-exact on {emulator.id} "
                               "while tuning", "build without --tune and report this model")
-        runs.append((g, [results[0].unit.count(c) for c in results[0].layer_cycles]))
-        unit = results[0].unit.name
+        if emulator.cpu.timing is not None:  # kernels are judged in cycles where the core has a timing table
+            estimate = estimate_cycles(Target(emulator), result.program, g, inputs[0], emulator.cpu.timing)
+            runs.append((g, estimate.layers))
+            unit = "estimated cycles"
+        else:
+            runs.append((g, [results[0].unit.count(c) for c in results[0].layer_cycles]))
+            unit = results[0].unit.name
     # a conv fused into a consumer in any round is timed with it in every round
     groups: dict[int, list[int]] = {op.index: [op.index] for op in first.ops}
     for g, _ in runs:
