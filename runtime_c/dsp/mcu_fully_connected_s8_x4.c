@@ -35,7 +35,7 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
         for (int32_t o = 0; o < units; o += 4) {
             /* scalars, not an array: GCC keeps them in registers from the bias to the store */
             int32_t a0 = bias_folded[o], a1 = bias_folded[o + 1], a2 = bias_folded[o + 2], a3 = bias_folded[o + 3];
-            mcu_dot4(input, whole, &w, &a0, &a1, &a2, &a3);
+            MCU_DOT4(input, whole, w, a0, a1, a2, a3);
             if (offset_share != 0) {
                 a0 += offset_share;
                 a1 += offset_share;
@@ -43,7 +43,7 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
                 a3 += offset_share;
             }
             if (depth % 4 != 0) {
-                mcu_dot4_last(last_even, last_odd, &w, &a0, &a1, &a2, &a3);
+                MCU_DOT4_LAST(last_even, last_odd, w, a0, a1, a2, a3);
             }
             const mcu_channel *ch = &channels[o];
             if (units - o >= 4) {

@@ -2,7 +2,7 @@
 
 /*
  * UNIDIRECTIONAL_SEQUENCE_LSTM on DSP cores: the results of src/mcu_lstm_s8.c. Per step, each gate's
- * two FCs run four units at a time on mcu_fully_connected_s8_x4's loop (mcu_dot4; the offsets are
+ * two FCs run four units at a time on mcu_fully_connected_s8_x4's loop (MCU_DOT4; the offsets are
  * folded into the biases, so input words are only unpacked) and the four gates' activations of every
  * unit go to scratch; then each unit's cell and hidden state follow (mcu_lstm_unit), from the hidden
  * state as it was before the step, as in the reference.
@@ -10,15 +10,15 @@
  * 4 with zero weights and biases. scratch: 4 * (state_size rounded up to 4) int16.
  */
 
-/* Four units' sums of one FC over the `depth` values of x: whole words on mcu_dot4, the last depth % 4
+/* Four units' sums of one FC over the `depth` values of x: whole words on MCU_DOT4, the last depth % 4
  * values through a zero-filled word. */
 static inline void fc4(const int8_t *x, int32_t depth, const int8_t **w, int32_t acc[4])
 {
-    mcu_dot4(x, depth / 4, w, &acc[0], &acc[1], &acc[2], &acc[3]);
+    MCU_DOT4(x, depth / 4, *w, acc[0], acc[1], acc[2], acc[3]);
     if (depth % 4 != 0) {
         uint32_t last = 0;
         memcpy(&last, x + depth / 4 * 4, (size_t)(depth % 4));
-        mcu_dot4_last(mcu_even_bytes(last), mcu_odd_bytes(last), w, &acc[0], &acc[1], &acc[2], &acc[3]);
+        MCU_DOT4_LAST(mcu_even_bytes(last), mcu_odd_bytes(last), *w, acc[0], acc[1], acc[2], acc[3]);
     }
 }
 

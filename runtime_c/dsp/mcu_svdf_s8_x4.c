@@ -2,7 +2,7 @@
 
 /*
  * SVDF with int8 state and time weights on DSP cores: the results of src/mcu_svdf_s8.c. The feature
- * dot products run four filters at a time on the FC loop (mcu_dot4), the input offset folded into
+ * dot products run four filters at a time on the FC loop (MCU_DOT4), the input offset folded into
  * feature_bias (input_offset * sum of each filter's weights); the time dot products take a word of
  * state and of weights at a time (SXTB16, two SMLAD per four values), the state zero point folded
  * into bias_folded (bias[u] - state_zero_point * sum of unit u's time weights). Sums wrap as int32
@@ -49,9 +49,9 @@ void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8
         for (int32_t f = 0; f < filters; f += 4) {
             int32_t acc[4];
             memcpy(acc, feature_bias + f, sizeof acc);
-            mcu_dot4(x, size / 4, &w, &acc[0], &acc[1], &acc[2], &acc[3]);
+            MCU_DOT4(x, size / 4, w, acc[0], acc[1], acc[2], acc[3]);
             if (size % 4 != 0) {
-                mcu_dot4_last(mcu_even_bytes(last), mcu_odd_bytes(last), &w, &acc[0], &acc[1], &acc[2], &acc[3]);
+                MCU_DOT4_LAST(mcu_even_bytes(last), mcu_odd_bytes(last), w, acc[0], acc[1], acc[2], acc[3]);
             }
             for (int32_t j = 0; j < 4 && f + j < filters; ++j) {
                 int32_t v = mcu_requantize_dsp(acc[j], svdf->feature.multiplier, svdf->feature.shift);

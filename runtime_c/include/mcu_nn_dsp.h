@@ -66,55 +66,51 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
     "smlad %[a3], %[odd], %[t], %[a3]\n\t"
 
 /*
- * Four units' dot products with x over 4 * whole int8 values, added to *a0..*a3: the filter in the
- * order ops/fully_connected.py interleave4 lays it out (per four values, the four units' words one
- * after the other), read from *w on, which is left past them. The input offset is folded into the
- * caller's bias, so input words are only unpacked. Per four values: one load and two SXTB16 of input,
- * two double loads and six SXTB16 of filter, eight SMLAD (16 MACs). In assembly for the pair loads
- * (LDRD), which GCC splits under this register pressure; two blocks of four values per turn (an odd
- * one first).
+ * Four units' dot products with x over 4 * whole int8 values, added to the int32 lvalues a0..a3: the
+ * filter in the order ops/fully_connected.py interleave4 lays it out (per four values, the four units'
+ * words one after the other), read from the pointer lvalue w on, which is left past them. The input
+ * offset is folded into the caller's bias, so input words are only unpacked. Per four values: one load
+ * and two SXTB16 of input, two double loads and six SXTB16 of filter, eight SMLAD (16 MACs). In
+ * assembly for the pair loads (LDRD), which GCC splits under this register pressure; two blocks of four
+ * values per turn (an odd one first). A statement macro, so that the sums and the pointer stay the
+ * caller's registers (through pointers, GCC keeps them in memory around the loop).
  */
-static inline __attribute__((always_inline)) void mcu_dot4(const int8_t *x, int32_t whole, const int8_t **w_,
-                                                          int32_t *a0_, int32_t *a1_, int32_t *a2_, int32_t *a3_)
+#define MCU_DOT4(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                             \
+    do {                                                                                                  \
+        const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
+        const int32_t mcu_n_ = (whole_);                                                                  \
+        uint32_t mcu_even_, mcu_odd_, mcu_w01_, mcu_w23_, mcu_t_;                                         \
+        __asm__ volatile("tst %[n], #1\n\t"                                                                \
+                         "beq 2f\n\t" MCU_FC_FOUR_VALUES_ "2:\n\t"                                          \
+                         "cmp %[x], %[end]\n\t"                                                           \
+                         "beq 3f\n\t"                                                                     \
+                         "1:\n\t" MCU_FC_FOUR_VALUES_ MCU_FC_FOUR_VALUES_ "cmp %[x], %[end]\n\t"             \
+                         "bne 1b\n\t"                                                                     \
+                         "3:"                                                                             \
+                         : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
+                           [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_), [w01] "=&r"(mcu_w01_), \
+                           [w23] "=&r"(mcu_w23_), [t] "=&r"(mcu_t_)                                        \
+                         : [end] "r"(mcu_end_), [n] "r"(mcu_n_)                                           \
+                         : "cc", "memory");                                                               \
+    } while (0)
+
+/* acc + a word of four int8 values (unpacked: even, odd) times the word of weights at w. */
+static inline int32_t mcu_dot_word(int32_t acc, int16x2_t even, int16x2_t odd, const int8_t *w)
 {
-    int32_t a0 = *a0_, a1 = *a1_, a2 = *a2_, a3 = *a3_;
-    const int8_t *w = *w_, *const end = x + 4 * whole;
-    uint32_t even, odd, w01, w23, t;
-    __asm__ volatile(
-        "tst %[n], #1\n\t"
-        "beq 2f\n\t"
-        MCU_FC_FOUR_VALUES_
-        "2:\n\t"
-        "cmp %[x], %[end]\n\t"
-        "beq 3f\n\t"
-        "1:\n\t"
-        MCU_FC_FOUR_VALUES_
-        MCU_FC_FOUR_VALUES_
-        "cmp %[x], %[end]\n\t"
-        "bne 1b\n\t"
-        "3:"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w),
-          [even] "=&r"(even), [odd] "=&r"(odd), [w01] "=&r"(w01), [w23] "=&r"(w23), [t] "=&r"(t)
-        : [end] "r"(end), [n] "r"(whole)
-        : "cc", "memory");
-    *a0_ = a0;
-    *a1_ = a1;
-    *a2_ = a2;
-    *a3_ = a3;
-    *w_ = w;
+    const uint32_t v = mcu_load4(w);
+    return __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), acc));
 }
 
-/* A row's last depth % 4 values (zero-filled, unpacked: even, odd) against the four units' words at *w,
- * which is left past them. */
-static inline void mcu_dot4_last(int16x2_t even, int16x2_t odd, const int8_t **w, int32_t *a0, int32_t *a1,
-                                 int32_t *a2, int32_t *a3)
-{
-    int32_t *const acc[4] = {a0, a1, a2, a3};
-    for (int32_t u = 0; u < 4; ++u, *w += 4) {
-        const uint32_t v = mcu_load4(*w);
-        *acc[u] = __smlad(odd, mcu_odd_bytes(v), __smlad(even, mcu_even_bytes(v), *acc[u]));
-    }
-}
+/* MCU_DOT4 for a row's last depth % 4 values (zero-filled, unpacked: even_, odd_): the four units'
+ * words at w_, which is left past them. */
+#define MCU_DOT4_LAST(even_, odd_, w_, a0_, a1_, a2_, a3_)          \
+    do {                                                            \
+        (a0_) = mcu_dot_word((a0_), (even_), (odd_), (w_));          \
+        (a1_) = mcu_dot_word((a1_), (even_), (odd_), (w_) + 4);      \
+        (a2_) = mcu_dot_word((a2_), (even_), (odd_), (w_) + 8);      \
+        (a3_) = mcu_dot_word((a3_), (even_), (odd_), (w_) + 12);     \
+        (w_) += 16;                                                 \
+    } while (0)
 
 /* Bytes copied a word at a time: unaligned words are allowed on ARMv7-M. */
 static inline void mcu_copy_bytes(int8_t *dst, const int8_t *src, int32_t n)

@@ -78,7 +78,7 @@ void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidde
 
 /* mcu_lstm_s8 on DSP cores, with each gate's weights interleaved by 4 units (ops/fully_connected.py
  * interleave4, units padded to a multiple of 4 with zero weights and zero biases): each gate's FCs
- * run four units at a time (mcu_dot4); scratch holds the four gates' activations of one step, 4 *
+ * run four units at a time (MCU_DOT4); scratch holds the four gates' activations of one step, 4 *
  * (state_size rounded up to 4) int16. */
 void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                     int8_t *output, int16_t *scratch);
