@@ -3,7 +3,7 @@
 /*
  * 16x8 CONV_2D on DSP cores: the results of mcu_conv2d_s16 (int16 input, int8 filter, int64 bias, no
  * zero points), for layers whose sums of products fit int32 (mcugen takes only those: K * 32768 * 128
- * < 2^31, K = KH*KW*Cin), on mcu_conv2d_s8_x6's register-blocked loop (mcu_sums_2x3: two output
+ * < 2^31, K = KH*KW*Cin), on mcu_conv2d_s8_x6's register-blocked loop (MCU_SUMS_2X3: two output
  * channels by three positions). The patch is int16 already: each position's K8 values (K padded
  * with zeros to a multiple of 8) are copied into the block as words (x0, x1), (x2, x3), and mcugen
  * orders each four weights (w0, w2, w1, w3) so that SXTB16 pairs them (w0, w1) and its rotation
@@ -25,7 +25,7 @@ static inline void store_channel(int64_t bias, int32_t accumulator_bits, int32_t
     }
 }
 
-/* All output channels of `count` <= HALF positions from their patches at `cols` (mcu_sums_2x3's layout). */
+/* All output channels of `count` <= HALF positions from their patches at `cols` (MCU_SUMS_2X3's layout). */
 static void half_channels(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
                           const uint32_t *cols, int32_t count, int32_t k8, int32_t out_c, const int8_t *filter,
                           const int64_t *bias, int16_t *out)
@@ -35,7 +35,7 @@ static void half_channels(const mcu_conv_params *conv, const mcu_per_channel_qua
     int32_t c = 0;
     for (; c + 2 <= out_c; c += 2) {
         int32_t s[2][HALF] = {{0}};
-        mcu_sums_2x3(cols, end, filter + c * k8, &s[0][0], &s[0][1], &s[0][2], &s[1][0], &s[1][1], &s[1][2]);
+        MCU_SUMS_2X3(cols, end, filter + c * k8, s[0][0], s[0][1], s[0][2], s[1][0], s[1][1], s[1][2]);
         for (int32_t k = 0; k < 2; ++k) {
             store_channel(bias[c + k], accumulator_bits, quant->multiplier[c + k], quant->shift[c + k], act, s[k],
                           count, out_c, out + c + k);

@@ -85,7 +85,7 @@ static void half_channels(const mcu_conv_params *conv, const mcu_channel *channe
         const int8_t *w = filter + c * k8;
         const int32_t b0 = bias ? bias[c] : 0, b1 = bias ? bias[c + 1] : 0;
         int32_t p0c0 = b0, p1c0 = b0, p2c0 = b0, p0c1 = b1, p1c1 = b1, p2c1 = b1;
-        mcu_sums_2x3(cols, end, w, &p0c0, &p1c0, &p2c0, &p0c1, &p1c1, &p2c1);
+        MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         store_channel(channels[c], offset, act, full, p0c0, p1c0, p2c0, count, out_c, out + c);
         store_channel(channels[c + 1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, out + c + 1);
     }

@@ -159,7 +159,7 @@ static inline void mcu_gather_patch(const mcu_conv_params *conv, const mcu_dims 
     memset(patch + k_h * row, fill, (size_t)(k8 * size - k_h * row));
 }
 
-/* Positions a register-blocked conv pass covers (mcu_sums_2x3): half of MCU_CONV_BLOCK. */
+/* Positions a register-blocked conv pass covers (MCU_SUMS_2X3): half of MCU_CONV_BLOCK. */
 #define MCU_HALF_BLOCK 3
 
 #define MCU_POSITION_(a0, a1)                              \
@@ -179,43 +179,32 @@ static inline void mcu_gather_patch(const mcu_conv_params *conv, const mcu_dims 
 
 /*
  * The register-blocked conv loop: the sums of two output channels (c0, c1) at three positions (p0..p2),
- * added to *pNcM, over cols..end. cols: per four values, each position's two words of int16 pairs
- * (x0, x2) and (x1, x3) for int8 inputs widened by SXTB16 (or (x0, x1), (x2, x3) for int16 inputs);
- * w: per four values, a word of c0's weights then one of c1's, bytes in the order that SXTB16 (then
- * its rotation by 8) pairs with those words. Eight values per pass: (end - cols) is a multiple of 48
- * bytes. Per four values: a double load of weights and 4 SXTB16, 3 double loads of inputs, 12 SMLAD
- * (24 MACs). In assembly because GCC splits the pair loads (LDRD) and spills under this register
- * pressure: all 14 allocatable registers are live, so the loop's end is read from the stack.
+ * added to the int32 lvalues pNcM_, over cols_..end_. cols: per four values, each position's two words
+ * of int16 pairs (x0, x2) and (x1, x3) for int8 inputs widened by SXTB16 (or (x0, x1), (x2, x3) for
+ * int16 inputs); w_: per four values, a word of c0's weights then one of c1's, bytes in the order that
+ * SXTB16 (then its rotation by 8) pairs with those words. Eight values per pass: (end - cols) is a
+ * multiple of 48 bytes. Per four values: a double load of weights and 4 SXTB16, 3 double loads of
+ * inputs, 12 SMLAD (24 MACs). In assembly because GCC splits the pair loads (LDRD) and spills under
+ * this register pressure: all 14 allocatable registers are live, so the loop's end is read from the
+ * stack. A statement macro, so that the sums stay the caller's registers.
  */
-static inline __attribute__((always_inline)) void mcu_sums_2x3(const uint32_t *cols, const uint32_t *end,
-                                                              const int8_t *w, int32_t *p0c0_, int32_t *p1c0_,
-                                                              int32_t *p2c0_, int32_t *p0c1_, int32_t *p1c1_,
-                                                              int32_t *p2c1_)
-{
-    int32_t p0c0 = *p0c0_, p1c0 = *p1c0_, p2c0 = *p2c0_, p0c1 = *p0c1_, p1c1 = *p1c1_, p2c1 = *p2c1_;
-    const uint32_t *x = cols;
-    uint32_t e0, o0, e1, o1, lo, hi;
-    __asm__ volatile(
-        "1:\n\t"
-        MCU_FOUR_VALUES_
-        MCU_FOUR_VALUES_
-        "ldr %[lo], %[end]\n\t"
-        "cmp %[x], %[lo]\n\t"
-        "bne 1b"
-        : [p0c0] "+r"(p0c0), [p1c0] "+r"(p1c0), [p2c0] "+r"(p2c0), [p0c1] "+r"(p0c1), [p1c1] "+r"(p1c1),
-          [p2c1] "+r"(p2c1), [x] "+r"(x), [w] "+r"(w), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1),
-          [o1] "=&r"(o1), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [end] "m"(end)
-        : "cc", "memory");
-    *p0c0_ = p0c0;
-    *p1c0_ = p1c0;
-    *p2c0_ = p2c0;
-    *p0c1_ = p0c1;
-    *p1c1_ = p1c1;
-    *p2c1_ = p2c1;
-}
+#define MCU_SUMS_2X3(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                           \
+    do {                                                                                                 \
+        const uint32_t *mcu_x_ = (cols_), *const mcu_end_ = (end_);                                      \
+        const int8_t *mcu_w_ = (w_);                                                                     \
+        uint32_t mcu_e0_, mcu_o0_, mcu_e1_, mcu_o1_, mcu_lo_, mcu_hi_;                                   \
+        __asm__ volatile("1:\n\t" MCU_FOUR_VALUES_ MCU_FOUR_VALUES_ "ldr %[lo], %[end]\n\t"                 \
+                         "cmp %[x], %[lo]\n\t"                                                           \
+                         "bne 1b"                                                                        \
+                         : [p0c0] "+r"(p0c0_), [p1c0] "+r"(p1c0_), [p2c0] "+r"(p2c0_), [p0c1] "+r"(p0c1_), \
+                           [p1c1] "+r"(p1c1_), [p2c1] "+r"(p2c1_), [x] "+r"(mcu_x_), [w] "+r"(mcu_w_),    \
+                           [e0] "=&r"(mcu_e0_), [o0] "=&r"(mcu_o0_), [e1] "=&r"(mcu_e1_), [o1] "=&r"(mcu_o1_), \
+                           [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                                      \
+                         : [end] "m"(mcu_end_)                                                           \
+                         : "cc", "memory");                                                              \
+    } while (0)
 
-/* The sums of one channel at three positions over cols..end (mcu_sums_2x3's layout), its weights alone,
+/* The sums of one channel at three positions over cols..end (MCU_SUMS_2X3's layout), its weights alone,
  * a word per four values: an odd channel count's last. */
 static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const int8_t *w, int32_t *s0,
                                 int32_t *s1, int32_t *s2)
