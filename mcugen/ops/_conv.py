@@ -111,7 +111,8 @@ def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.
     return Call("mcu_conv2d_s8_x6", (
         conv_params(p.window, p.quant), channel_table(p.quant, bias, taps), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", filter_data.shape), Const("filter", x6_filter(filter_data)),
-        Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op),
+        Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
+        dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time",
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)

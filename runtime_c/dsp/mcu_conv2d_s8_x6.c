@@ -20,6 +20,7 @@
  *
  * filter: each channel's K taps padded with zeros to K8, channels in pairs whose words alternate
  * (c's first four taps, c+1's, c's next four...), an odd last channel's words alone after them.
+ * bias: one per output channel, never NULL (mcugen emits zeros for a conv without one).
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
  */
 
@@ -80,18 +81,20 @@ static void half_channels(const mcu_conv_params *conv, const mcu_channel *channe
     const int32_t offset = conv->output_offset;
     const mcu_activation act = conv->activation;
     const int full = act.min <= -128 && act.max >= 127;
-    int32_t c = 0;
-    for (; c + 2 <= out_c; c += 2) {
-        const int8_t *w = filter + c * k8;
-        const int32_t b0 = bias ? bias[c] : 0, b1 = bias ? bias[c + 1] : 0;
-        int32_t p0c0 = b0, p1c0 = b0, p2c0 = b0, p0c1 = b1, p1c1 = b1, p2c1 = b1;
+    /* pointers walk the channels: indices and their products would live on the stack around the loop */
+    const int8_t *w = filter;
+    const int32_t *b = bias;
+    const mcu_channel *ch = channels;
+    int8_t *o = out;
+    for (int8_t *const pairs_end = out + out_c / 2 * 2; o < pairs_end; w += 2 * k8, b += 2, ch += 2, o += 2) {
+        int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
         MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
-        store_channel(channels[c], offset, act, full, p0c0, p1c0, p2c0, count, out_c, out + c);
-        store_channel(channels[c + 1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, out + c + 1);
+        store_channel(ch[0], offset, act, full, p0c0, p1c0, p2c0, count, out_c, o);
+        store_channel(ch[1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, o + 1);
     }
+    const int32_t c = out_c / 2 * 2;
     if (c < out_c) {  /* the last of an odd count: its weights alone, a word per four values */
-        const int32_t b = bias ? bias[c] : 0;
-        int32_t a0 = b, a1 = b, a2 = b;
+        int32_t a0 = bias[c], a1 = bias[c], a2 = bias[c];
         mcu_sums_1x3(cols, end, filter + c * k8, &a0, &a1, &a2);
         store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + c);
     }

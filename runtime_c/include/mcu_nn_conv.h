@@ -49,7 +49,8 @@ void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant 
 
 /* CONV_2D on DSP cores, MCU_CONV_BLOCK output positions at a time: the results of mcu_conv2d_s8,
  * with the filter laid out for it (each channel's taps padded with zeros to K8, pairs of channels'
- * words alternating: ops/_conv.py x6_filter), one mcu_channel per output channel, and scratch
+ * words alternating: ops/_conv.py x6_filter), a bias per output channel (never NULL), one mcu_channel per
+ * output channel, and scratch
  * (4-byte aligned, planned in the arena) of MCU_CONV_BLOCK * K8 int16 then K8 bytes, K8 =
  * KH*KW*Cin rounded up to 8. With a 1x1 kernel, no padding and Cout <= Cin, output may be input. */
 void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
