@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import DSP, MODELS, ROOT
@@ -341,6 +341,28 @@ def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, 
     assert g.ops[0].call.kernel == "mcu_depthwise_conv2d_s8_x2"
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
     _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=seed))
+    assert all(r.passed for r in results), [r.outputs for r in results]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["ADD", "SUB"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
+       st.floats(1e-3, 1.0), st.integers(-128, 127), st.floats(1e-3, 1.0), st.integers(-128, 127),
+       st.floats(1e-3, 2.0), st.integers(-128, 127), st.sampled_from(["NONE", "RELU", "RELU6"]))
+@example("ADD", [4, 4, 16], 0.05, -3, 0.05, 5, 0.1, -2, "RELU")  # equal scales: an input shift of 0
+@example("SUB", [7], 0.9, 127, 0.001, -128, 1e-3, 5, "NONE")  # an output left shift: the reference kernel
+def test_dsp_add_and_sub_on_qemu_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z1, s2, z2, so, zo, act):
+    """mcu_add_s8_x4 (each rescale with SMMULR, its shifts 0 or right shifts; the reference mcu_add for
+    the rest) bit-exact on the emulated Cortex-M4: element counts off the fours, zero points at the ends
+    of int8, fused activations."""
+    from single_op import binary_model
+
+    tmp = tmp_path_factory.mktemp("add_x4")
+    path = tmp / "op.tflite"
+    path.write_bytes(binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act).build())
+    g = compile_model(path, features=DSP)
+    assert g.ops[0].call.kernel == "mcu_add_s8_x4"
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 3, seed=len(shape)))
     assert all(r.passed for r in results), [r.outputs for r in results]
 
 def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):

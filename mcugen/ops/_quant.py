@@ -239,14 +239,14 @@ class Lut:
     table: np.ndarray  # int64 values of the output's type
 
 
-def same_shape_int8_call(g: Graph, op: Op, kernel: str, params: Struct) -> Call | None:
-    """The call of a Helium elementwise kernel (mcu_add_s8_mve, mcu_mul_s8_mve) for an int8 op whose inputs
-    and output share one shape, else None: those kernels walk all three as one run of values."""
+def same_shape_int8_call(g: Graph, op: Op, kernel: str, params: Struct, note: str) -> Call | None:
+    """The call of an elementwise kernel variant (mcu_add_s8_mve, mcu_mul_s8_mve, mcu_add_s8_x4) for an int8
+    op whose inputs and output share one shape, else None: those kernels walk all three as one run of values."""
     a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
     if y.dtype != "int8" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
         return None
     return Call(kernel, (params, int(np.prod(y.shape)), reads(op, 0), reads(op, 1), writes(op)),
-                note="same shapes, Helium: four values per vector", in_place=0)
+                note="same shapes, " + note, in_place=0)
 
 
 class LutOp(OpDef):

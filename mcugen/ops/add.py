@@ -8,6 +8,8 @@ rules, which match TFLM's for these ops.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,12 +105,18 @@ class AddSub(PairOp):
             note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
                  "to the residual's rows",
             in_place=None if op.input(g, residual).is_const else residual,
-            extra_kernels=(*strips.kernels, "mcu_add"))
+            extra_kernels=(*strips.kernels, "mcu_add_s8_x4", "mcu_add"))
 
 
 @variant("ADD", "SUB", kernel="mcu_add_s8_mve", needs="mve")
 def _add_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_int8_call(g, op, "mcu_add_s8_mve", _params(op))
+    return same_shape_int8_call(g, op, "mcu_add_s8_mve", _params(op), "Helium: four values per vector")
+
+
+@variant("ADD", "SUB", kernel="mcu_add_s8_x4", needs="dsp")
+def _add_x4(g: Graph, op: Op) -> Call | None:
+    call = same_shape_int8_call(g, op, "mcu_add_s8_x4", _params(op), "each rescale in its SMMULR form")
+    return None if call is None else dataclasses.replace(call, extra_kernels=("mcu_add",))  # its fallback
 
 
 def _params(op: Op, swap: bool = False) -> Struct:

@@ -54,7 +54,7 @@ class Mul(PairOp):
 
 @variant("MUL", kernel="mcu_mul_s8_mve", needs="mve")
 def _mul_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_int8_call(g, op, "mcu_mul_s8_mve", _params(op))
+    return same_shape_int8_call(g, op, "mcu_mul_s8_mve", _params(op), "Helium: four values per vector")
 
 
 def _params(op: Op) -> Struct:

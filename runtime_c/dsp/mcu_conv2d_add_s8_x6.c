@@ -3,7 +3,7 @@
 /*
  * A one-image CONV_2D and the ADD of its output to a residual of the same shape, without the
  * conv's output ever existing whole: the conv runs `strip_rows` output rows at a time into `tile`,
- * and each strip is added (mcu_add, the conv's output as input 1) to the same rows of the
+ * and each strip is added (mcu_add_s8_x4, the conv's output as input 1) to the same rows of the
  * residual. Each output value is written after the residual value at its place is read, so output
  * may be residual (in place). scratch: mcu_conv2d_s8_x6's; tile: strip_rows * OW * C bytes.
  */
@@ -17,10 +17,8 @@ void mcu_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channe
     const int32_t row_values = output_dims->w * output_dims->c;
     for (int32_t first = 0; first < output_dims->h; first += strip_rows) {
         const int32_t rows = output_dims->h - first < strip_rows ? output_dims->h - first : strip_rows;
-        const mcu_broadcast same = {.rank = 1, .shape = {rows * row_values}, .stride1 = {1}, .stride2 = {1},
-                                   .bits = 8};
         mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, bias, output_dims, first,
                               rows, tile, scratch);
-        mcu_add(add, &same, tile, residual + first * row_values, output + first * row_values);
+        mcu_add_s8_x4(add, rows * row_values, tile, residual + first * row_values, output + first * row_values);
     }
 }

@@ -124,6 +124,11 @@ void mcu_sigmoid_s16_array(const mcu_sigmoid_params *sigmoid, int32_t size, cons
 void mcu_add(const mcu_add_params *add, const mcu_broadcast *bc, const void *input1, const void *input2,
              void *output);
 
+/* mcu_add for int8 inputs and output of one shape (size values each), on DSP cores. output may be input1 or
+ * input2 (in place). */
+void mcu_add_s8_x4(const mcu_add_params *add, int32_t size, const int8_t *input1, const int8_t *input2,
+                   int8_t *output);
+
 /* ADD or SUB (add->operation) of two int8 tensors of `size` values each, one shape (no broadcasting), on
  * Helium (MVE) cores: mcu_add's results. output may be input1 or input2 (in place). */
 void mcu_add_s8_mve(const mcu_add_params *add, int32_t size, const int8_t *input1, const int8_t *input2,
