@@ -10,22 +10,7 @@
  * after the last strip.
  * scratch: mcu_conv2d_s8_x6's; tile: strip_rows * OW * C bytes; acc: one int32 per unit.
  */
-/* acc + sum x[k] * w[k], k < n. */
-static int32_t accumulate(int32_t acc, const int8_t *x, int32_t n, const int8_t *w)
-{
-    int32_t k = 0;
-    for (; k + 4 <= n; k += 4) {
-        const uint32_t v = mcu_load4(x + k), f = mcu_load4(w + k);
-        acc = __smlad(mcu_even_bytes(v), mcu_even_bytes(f), acc);
-        acc = __smlad(mcu_odd_bytes(v), mcu_odd_bytes(f), acc);
-    }
-    for (; k < n; ++k) {
-        acc += x[k] * w[k];
-    }
-    return acc;
-}
-
-/* accumulate() for four units whose filter rows are `depth` apart, each input word unpacked once. */
+/* mcu_dot_s8 for four units whose filter rows are `depth` apart, each input word unpacked once. */
 static void accumulate4(const int8_t *x, int32_t n, const int8_t *w, int32_t depth, int32_t *acc)
 {
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
@@ -43,10 +28,10 @@ static void accumulate4(const int8_t *x, int32_t n, const int8_t *w, int32_t dep
         f = mcu_load4(w3 + k);
         a3 = __smlad(odd, mcu_odd_bytes(f), __smlad(even, mcu_even_bytes(f), a3));
     }
-    acc[0] = a0 + accumulate(0, x + k, n - k, w + k);
-    acc[1] = a1 + accumulate(0, x + k, n - k, w1 + k);
-    acc[2] = a2 + accumulate(0, x + k, n - k, w2 + k);
-    acc[3] = a3 + accumulate(0, x + k, n - k, w3 + k);
+    acc[0] = a0 + mcu_dot_s8(0, x + k, w + k, n - k);
+    acc[1] = a1 + mcu_dot_s8(0, x + k, w1 + k, n - k);
+    acc[2] = a2 + mcu_dot_s8(0, x + k, w2 + k, n - k);
+    acc[3] = a3 + mcu_dot_s8(0, x + k, w3 + k, n - k);
 }
 
 void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
@@ -73,7 +58,7 @@ void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channel
             accumulate4(tile, n, w, depth, acc + u);
         }
         for (; u < units; ++u, w += depth) {
-            acc[u] = accumulate(acc[u], tile, n, w);
+            acc[u] = mcu_dot_s8(acc[u], tile, w, n);
         }
     }
     for (int32_t u = 0; u < units; ++u) {

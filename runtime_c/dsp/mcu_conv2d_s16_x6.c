@@ -54,26 +54,17 @@ void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant 
                        const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
                        const mcu_dims *output_dims, int16_t *output, int16_t *scratch)
 {
-    const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
-    const int32_t taps = filter_dims->h * filter_dims->w * in_c, k8 = (taps + 7) & ~7;
-    const int32_t out_h = output_dims->h, out_w = output_dims->w, out_c = output_dims->c;
-    const int32_t positions = output_dims->n * out_h * out_w;
-    const int direct = filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h <= 0 && conv->padding.w == 0
-                     && in_c % 8 == 0;
+    const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k8 = (taps + 7) & ~7;
+    const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
+    const int direct = mcu_conv_direct(conv, filter_dims, input_dims->c);
     uint32_t *cols = (uint32_t *)(void *)scratch;
-    int16_t *patch = (int16_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
+    int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
 
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p) {
-            const int32_t q = first + p, ox = q % out_w, oy = (q / out_w) % out_h, b = q / (out_w * out_h);
-            const int16_t *image = input + b * in_h * in_w * in_c;
-            const int32_t y0 = oy * conv->stride.h - conv->padding.h, x0 = ox * conv->stride.w - conv->padding.w;
-            const int16_t *src = image + (y0 * in_w + x0) * in_c;
-            if (!direct) {
-                mcu_gather_patch(conv, input_dims, image, filter_dims, y0, x0, k8, 2, 0, (int8_t *)patch);
-                src = patch;
-            }
+            const int16_t *src = mcu_patch_of(conv, input_dims, input, filter_dims, output_dims, first + p, k8, 2, 0,
+                                              direct, patch);
             uint32_t *slot = cols + (p / HALF) * (k8 / 4) * 2 * HALF + (p % HALF) * 2;
             for (int32_t k = 0; k < k8; k += 4, slot += 2 * HALF) {
                 memcpy(slot, src + k, 2 * sizeof *slot);

@@ -105,13 +105,9 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch)
 {
-    const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c;
-    const int32_t taps = filter_dims->h * filter_dims->w * in_c, k8 = (taps + 7) & ~7;
-    const int32_t out_h = output_dims->h, out_w = output_dims->w, out_c = output_dims->c;
-    const int32_t positions = output_dims->n * out_h * out_w;
-    /* padding.h < 0: a strip further down an unpadded image (mcu_conv2d_rows_s8_x6) */
-    const int direct = filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h <= 0 && conv->padding.w == 0
-                     && in_c % 8 == 0;
+    const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k8 = (taps + 7) & ~7;
+    const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
+    const int direct = mcu_conv_direct(conv, filter_dims, input_dims->c);
     const int16x2_t offset = mcu_both_halves(conv->input_offset);
     uint32_t *cols = (uint32_t *)(void *)scratch;
     int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
@@ -119,15 +115,8 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p) {
-            const int32_t q = first + p, ox = q % out_w, oy = (q / out_w) % out_h, b = q / (out_w * out_h);
-            const int8_t *image = input + b * in_h * in_w * in_c;
-            const int32_t y0 = oy * conv->stride.h - conv->padding.h, x0 = ox * conv->stride.w - conv->padding.w;
-            const int8_t *src = image + (y0 * in_w + x0) * in_c;
-            if (!direct) {
-                mcu_gather_patch(conv, input_dims, image, filter_dims, y0, x0, k8, 1, (int8_t)-conv->input_offset,
-                                 patch);
-                src = patch;
-            }
+            const int8_t *src = mcu_patch_of(conv, input_dims, input, filter_dims, output_dims, first + p, k8, 1,
+                                             (int8_t)-conv->input_offset, direct, patch);
             widen_patch(src, k8, offset, cols + (p / HALF) * (k8 / 4) * 2 * HALF + (p % HALF) * 2);
         }
         for (int32_t h = 0; h * HALF < count; ++h) {

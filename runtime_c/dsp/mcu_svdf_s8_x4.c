@@ -11,21 +11,6 @@
  * multiple of 4, and feature_bias with them).
  */
 
-/* sum w[m] * s[m] over `n` int8 values, a word at a time (the last n % 4 one by one). */
-static inline int32_t dot(const int8_t *w, const int8_t *s, int32_t n, int32_t acc)
-{
-    int32_t m = 0;
-    for (; m + 4 <= n; m += 4) {
-        const uint32_t a = mcu_load4(w + m), b = mcu_load4(s + m);
-        acc = __smlad(mcu_even_bytes(a), mcu_even_bytes(b), acc);
-        acc = __smlad(mcu_odd_bytes(a), mcu_odd_bytes(b), acc);
-    }
-    for (; m < n; ++m) {
-        acc += w[m] * s[m];
-    }
-    return acc;
-}
-
 void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
                     const int32_t *feature_bias, const int8_t *weights_time, const int32_t *bias_folded,
                     int8_t *state, int8_t *output)
@@ -65,7 +50,7 @@ void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8
     for (int32_t b = 0; b < svdf->batches; ++b) {
         const int8_t *row = state + b * filters * memory;
         for (int32_t u = 0; u < units; ++u) {
-            const int32_t acc = dot(weights_time + u * span, row + u * span, span, bias_folded[u]);
+            const int32_t acc = mcu_dot_s8(bias_folded[u], row + u * span, weights_time + u * span, span);
             const int32_t y = mcu_requantize_dsp(acc, svdf->time.multiplier, svdf->time.shift) + svdf->output_offset;
             output[b * units + u] = (int8_t)(y < -128 ? -128 : y > 127 ? 127 : y);
         }

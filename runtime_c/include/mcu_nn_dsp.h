@@ -94,6 +94,21 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
                          : "cc", "memory");                                                               \
     } while (0)
 
+/* acc + sum x[k] * w[k] over n int8 values, a word of each at a time (the last n % 4 one by one). */
+static inline int32_t mcu_dot_s8(int32_t acc, const int8_t *x, const int8_t *w, int32_t n)
+{
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const uint32_t v = mcu_load4(x + k), f = mcu_load4(w + k);
+        acc = __smlad(mcu_even_bytes(v), mcu_even_bytes(f), acc);
+        acc = __smlad(mcu_odd_bytes(v), mcu_odd_bytes(f), acc);
+    }
+    for (; k < n; ++k) {
+        acc += x[k] * w[k];
+    }
+    return acc;
+}
+
 /* acc + a word of four int8 values (unpacked: even, odd) times the word of weights at w. */
 static inline int32_t mcu_dot_word(int32_t acc, int16x2_t even, int16x2_t odd, const int8_t *w)
 {
@@ -157,6 +172,31 @@ static inline void mcu_gather_patch(const mcu_conv_params *conv, const mcu_dims 
         }
     }
     memset(patch + k_h * row, fill, (size_t)(k8 * size - k_h * row));
+}
+
+/* Whether a conv reads its patches straight from the image: a 1x1 kernel without padding (padding.h < 0:
+ * a strip further down an unpadded image, mcu_conv2d_rows_s8_x6) whose channels fill whole groups of 8. */
+static inline int mcu_conv_direct(const mcu_conv_params *conv, const mcu_dims *filter_dims, int32_t in_c)
+{
+    return filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h <= 0 && conv->padding.w == 0 && in_c % 8 == 0;
+}
+
+/* Output position q's patch of K8 values of `size` bytes: in the image itself when `direct`, else
+ * gathered into `patch` (mcu_gather_patch, `fill` past the image). */
+static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_dims *input_dims, const void *input,
+                                       const mcu_dims *filter_dims, const mcu_dims *output_dims, int32_t q, int32_t k8,
+                                       int32_t size, int8_t fill, int direct, int8_t *patch)
+{
+    const int32_t out_w = output_dims->w, out_h = output_dims->h;
+    const int32_t ox = q % out_w, oy = (q / out_w) % out_h, b = q / (out_w * out_h);
+    const int32_t image_bytes = input_dims->h * input_dims->w * input_dims->c * size;
+    const int8_t *image = (const int8_t *)input + b * image_bytes;
+    const int32_t y0 = oy * conv->stride.h - conv->padding.h, x0 = ox * conv->stride.w - conv->padding.w;
+    if (direct) {
+        return image + (y0 * input_dims->w + x0) * input_dims->c * size;
+    }
+    mcu_gather_patch(conv, input_dims, image, filter_dims, y0, x0, k8, size, fill, patch);
+    return patch;
 }
 
 /* Positions a register-blocked conv pass covers (MCU_SUMS_2X3): half of MCU_CONV_BLOCK. */
@@ -352,6 +392,28 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dims *i
 #undef MCU_DW3_AT
 }
 
+/* One pair of outputs of mcu_dw3_sums: three window rows' words against their weight pairs, both sums stored. */
+#define MCU_DW3_PAIR_ \
+    "ldr %[d1], [%[x0], #4]\n\t" \
+    "ldr %[d0], [%[x0]], #4\n\t" \
+    "smuad %[a], %[d0], %[w0]\n\t" \
+    "smultb %[b], %[d0], %[w0]\n\t" \
+    "smlabt %[a], %[d1], %[w1], %[a]\n\t" \
+    "smlad %[b], %[d1], %[w1], %[b]\n\t" \
+    "ldr %[d1], [%[x1], #4]\n\t" \
+    "ldr %[d0], [%[x1]], #4\n\t" \
+    "smlad %[a], %[d0], %[w2], %[a]\n\t" \
+    "smlatb %[b], %[d0], %[w2], %[b]\n\t" \
+    "smlabt %[a], %[d1], %[w3], %[a]\n\t" \
+    "smlad %[b], %[d1], %[w3], %[b]\n\t" \
+    "ldr %[d1], [%[x2], #4]\n\t" \
+    "ldr %[d0], [%[x2]], #4\n\t" \
+    "smlad %[a], %[d0], %[w4], %[a]\n\t" \
+    "smlatb %[b], %[d0], %[w4], %[b]\n\t" \
+    "smlabt %[a], %[d1], %[w5], %[a]\n\t" \
+    "smlad %[b], %[d1], %[w5], %[b]\n\t" \
+    "strd %[a], %[b], [%[acc]], #8\n\t"
+
 /* The sums of `pairs` (rounded up to even) pairs of outputs whose windows start at x, x + 2, ... in the
  * window rows at x, x + rs and x + 2 rs (rs in bytes), into acc: w holds each kernel row's weights as
  * (w0, w1), (w1, w2). With a = (x0, x1) and b = (x2, x3) of a window row, the left output takes
@@ -370,44 +432,8 @@ static inline __attribute__((noinline)) void mcu_dw3_sums(const int16_t *x, int3
      * per two pairs. */
     __asm__ volatile(
         "1:\n\t"
-        "ldr %[d1], [%[x0], #4]\n\t"
-        "ldr %[d0], [%[x0]], #4\n\t"
-        "smuad %[a], %[d0], %[w0]\n\t"
-        "smultb %[b], %[d0], %[w0]\n\t"
-        "smlabt %[a], %[d1], %[w1], %[a]\n\t"
-        "smlad %[b], %[d1], %[w1], %[b]\n\t"
-        "ldr %[d1], [%[x1], #4]\n\t"
-        "ldr %[d0], [%[x1]], #4\n\t"
-        "smlad %[a], %[d0], %[w2], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w2], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w3], %[a]\n\t"
-        "smlad %[b], %[d1], %[w3], %[b]\n\t"
-        "ldr %[d1], [%[x2], #4]\n\t"
-        "ldr %[d0], [%[x2]], #4\n\t"
-        "smlad %[a], %[d0], %[w4], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w4], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w5], %[a]\n\t"
-        "smlad %[b], %[d1], %[w5], %[b]\n\t"
-        "strd %[a], %[b], [%[acc]], #8\n\t"
-        "ldr %[d1], [%[x0], #4]\n\t"
-        "ldr %[d0], [%[x0]], #4\n\t"
-        "smuad %[a], %[d0], %[w0]\n\t"
-        "smultb %[b], %[d0], %[w0]\n\t"
-        "smlabt %[a], %[d1], %[w1], %[a]\n\t"
-        "smlad %[b], %[d1], %[w1], %[b]\n\t"
-        "ldr %[d1], [%[x1], #4]\n\t"
-        "ldr %[d0], [%[x1]], #4\n\t"
-        "smlad %[a], %[d0], %[w2], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w2], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w3], %[a]\n\t"
-        "smlad %[b], %[d1], %[w3], %[b]\n\t"
-        "ldr %[d1], [%[x2], #4]\n\t"
-        "ldr %[d0], [%[x2]], #4\n\t"
-        "smlad %[a], %[d0], %[w4], %[a]\n\t"
-        "smlatb %[b], %[d0], %[w4], %[b]\n\t"
-        "smlabt %[a], %[d1], %[w5], %[a]\n\t"
-        "smlad %[b], %[d1], %[w5], %[b]\n\t"
-        "strd %[a], %[b], [%[acc]], #8\n\t"
+        MCU_DW3_PAIR_
+        MCU_DW3_PAIR_
         "ldr %[d0], %[end]\n\t"
         "cmp %[acc], %[d0]\n\t"
         "bne 1b"
