@@ -24,3 +24,31 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 def models() -> Path:
     """The models the tests run (tests/models/README.md: provenance and licences)."""
     return MODELS
+
+
+def bit_exact_on_the_m4(tmp: Path, model, seed: int, samples: int = 2, kernel: str | None = None,
+                        force: bool = False):
+    """`model` (a tflite_writer.ModelSpec) built for the emulated Cortex-M4 with its DSP kernels, `samples`
+    consecutive random inputs bit-exact with the golden model there. `kernel`: the one its first layer must
+    run on; `force`: chosen as --tune's rounds choose, where the default takes another."""
+    from mcugen.boards import load_board
+    from mcugen.compare import random_inputs
+    from mcugen.firmware import build_board
+    from mcugen.outdir import OutDir
+    from mcugen.pipeline import compile_model
+    from mcugen.targets import Target
+    from mcugen.tune import Tuning
+    from mcugen.validate import run_on_target
+    from mcugen.variants import candidates
+
+    path = tmp / "op.tflite"
+    path.write_bytes(model.build())
+    g = compile_model(path, features=DSP)
+    if force:
+        kernels = [call.kernel for call in candidates(g, g.ops[0], DSP)]
+        g = compile_model(path, features=DSP, tuning=Tuning("mps2-an386", "", {}, round=kernels.index(kernel)))
+    if kernel is not None:
+        assert g.ops[0].call.kernel == kernel
+    program = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite").program
+    _, results = run_on_target(Target.of("mps2-an386"), program, g, random_inputs(g, samples, seed=seed))
+    assert all(r.passed for r in results), [r.outputs for r in results]

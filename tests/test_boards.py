@@ -16,7 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import DSP, MODELS, ROOT
+from conftest import DSP, MODELS, ROOT, bit_exact_on_the_m4
 from mcugen import golden
 from mcugen.boards import all_boards, all_cores, load_board, parse_board
 from mcugen.build import build_host
@@ -276,15 +276,7 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     m = _conv_model(c, depthwise)
     if m is None:
         return
-    tmp = tmp_path_factory.mktemp("dsp")
-    path = tmp / "op.tflite"
-    path.write_bytes(m.build())
-    g = compile_model(path, features=DSP)
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
-    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=c["seed"]))
-    assert all(r.passed for r in results), (c, [r.outputs for r in results])
-
-
+    bit_exact_on_the_m4(tmp_path_factory.mktemp("dsp"), m, c["seed"])
 
 
 @settings(max_examples=16, deadline=None)
@@ -302,17 +294,9 @@ def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     m = _conv_model(c, depthwise, activations="int16", bias_type="int64" if depthwise else bias_type)
     if m is None:
         return
-    tmp = tmp_path_factory.mktemp("dsp16")
-    path = tmp / "op.tflite"
-    path.write_bytes(m.build())
-    g = compile_model(path, features=DSP)
-    if not depthwise:
-        assert g.ops[0].call.kernel == "mcu_conv2d_s16_x6"
-    elif three and c["cin"] > 1:
-        assert g.ops[0].call.kernel == "mcu_depthwise_conv2d_s16_x2"
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
-    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=c["seed"]))
-    assert all(r.passed for r in results), (c, [r.outputs for r in results])
+    kernel = "mcu_conv2d_s16_x6" if not depthwise else "mcu_depthwise_conv2d_s16_x2" if three and c["cin"] > 1 else None
+    bit_exact_on_the_m4(tmp_path_factory.mktemp("dsp16"), m, c["seed"], kernel=kernel)
+
 
 @settings(max_examples=14, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
@@ -322,26 +306,13 @@ def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, 
     default keeps the four-channel kernel (narrower than depthwise_conv_2d.WIDE): odd widths (a pair
     straddling each row's end), one to thirteen columns, SAME and VALID, batches, in place, the SSAT-only
     and clamping epilogues, the exact (multiplier > 1) requantization."""
-    from mcugen.tune import Tuning
-    from mcugen.variants import candidates
-
     oh, ow = out_size(pad, h, 3, 1, 1), out_size(pad, w, 3, 1, 1)
     m = _conv_model(dict(h=h, w=w, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad=pad, oh=oh, ow=ow, cin=c, cout=c, mult=1,
                          w_scales=[0.02] * c, in_q=(0.05, 7), out_q=(0.0006, 3) if exact else (0.3, -4), act=act,
                          bias=True, seed=seed, batch=batch), True)
     if m is None:
         return
-    tmp = tmp_path_factory.mktemp("dw3")
-    path = tmp / "op.tflite"
-    path.write_bytes(m.build())
-    first = compile_model(path, features=DSP)
-    kernels = [call.kernel for call in candidates(first, first.ops[0], DSP)]
-    g = compile_model(path, features=DSP, tuning=Tuning("mps2-an386", "", {},
-                                                        round=kernels.index("mcu_depthwise_conv2d_s8_x2")))
-    assert g.ops[0].call.kernel == "mcu_depthwise_conv2d_s8_x2"
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
-    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 2, seed=seed))
-    assert all(r.passed for r in results), [r.outputs for r in results]
+    bit_exact_on_the_m4(tmp_path_factory.mktemp("dw3"), m, seed, kernel="mcu_depthwise_conv2d_s8_x2", force=True)
 
 
 @settings(max_examples=12, deadline=None)
@@ -356,14 +327,8 @@ def test_dsp_add_and_sub_on_qemu_for_drawn_shapes(tmp_path_factory, opcode, shap
     of int8, fused activations."""
     from single_op import binary_model
 
-    tmp = tmp_path_factory.mktemp("add_x4")
-    path = tmp / "op.tflite"
-    path.write_bytes(binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act).build())
-    g = compile_model(path, features=DSP)
-    assert g.ops[0].call.kernel == "mcu_add_s8_x4"
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite")
-    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 3, seed=len(shape)))
-    assert all(r.passed for r in results), [r.outputs for r in results]
+    model = binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act)
+    bit_exact_on_the_m4(tmp_path_factory.mktemp("add_x4"), model, len(shape), samples=3, kernel="mcu_add_s8_x4")
 
 def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):
     """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding."""

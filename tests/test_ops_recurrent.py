@@ -5,14 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DSP
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from conftest import bit_exact_on_the_m4
 from single_op import ZP, check_steps, scale
 from tflite_writer import ModelSpec
 
@@ -61,19 +54,8 @@ def test_svdf_dsp_kernel_on_qemu(tmp_path_factory, batch, size, rank, units, mem
     model on the emulated Cortex-M4 over six invocations; int16 states keep the reference kernel."""
     m = _svdf(batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state, s_wt, s_out, z_out,
               seed)
-    _on_qemu(tmp_path_factory.mktemp("svdf_dsp"), m, "mcu_svdf_s8_x4" if state_type == "int8" else "mcu_svdf_s8",
-             seed, 6)
-
-
-def _on_qemu(tmp, m: ModelSpec, kernel: str, seed: int, steps: int) -> None:
-    """The model built for the emulated Cortex-M4 with its DSP kernels, `steps` invocations bit-exact."""
-    path = tmp / "op.tflite"
-    path.write_bytes(m.build())
-    g = compile_model(path, features=DSP)
-    assert g.ops[0].call.kernel == kernel
-    program = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite").program
-    _, results = run_on_target(Target.of("mps2-an386"), program, g, random_inputs(g, steps, seed=seed))
-    assert all(r.passed for r in results), [r.outputs for r in results]
+    bit_exact_on_the_m4(tmp_path_factory.mktemp("svdf_dsp"), m, seed, samples=6,
+                        kernel="mcu_svdf_s8_x4" if state_type == "int8" else "mcu_svdf_s8")
 
 
 def _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed) -> ModelSpec:
@@ -115,4 +97,4 @@ def test_lstm_dsp_kernel_on_qemu(tmp_path_factory, batch, steps, size, units, ti
     """mcu_lstm_s8_x4 (gates four units at a time, units and input sizes not multiples of 4) bit-exact
     with the golden model on the emulated Cortex-M4 over four invocations, both states carried over."""
     m = _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed)
-    _on_qemu(tmp_path_factory.mktemp("lstm_dsp"), m, "mcu_lstm_s8_x4", seed, 4)
+    bit_exact_on_the_m4(tmp_path_factory.mktemp("lstm_dsp"), m, seed, samples=4, kernel="mcu_lstm_s8_x4")
