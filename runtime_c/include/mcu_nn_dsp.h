@@ -419,7 +419,7 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dims *i
  * (w0, w1), (w1, w2). With a = (x0, x1) and b = (x2, x3) of a window row, the left output takes
  * x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right one x1 w0 (SMLATB a) + x2 w1 + x3 w2
  * (SMLAD b): per pair of outputs, 6 loads and 12 multiplies for 18 MACs. */
-static inline __attribute__((noinline)) void mcu_dw3_sums(const int16_t *x, int32_t rs, const uint32_t w[6],
+static __attribute__((noinline, unused)) void mcu_dw3_sums(const int16_t *x, int32_t rs, const uint32_t w[6],
                                                          int32_t pairs, int32_t *acc)
 {
     pairs = (pairs + 1) & ~1;  /* two per pass: an odd count computes one more, whose sums nobody reads */
