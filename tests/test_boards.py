@@ -330,6 +330,20 @@ def test_dsp_add_and_sub_on_qemu_for_drawn_shapes(tmp_path_factory, opcode, shap
     model = binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act)
     bit_exact_on_the_m4(tmp_path_factory.mktemp("add_x4"), model, len(shape), samples=3, kernel="mcu_add_s8_x4")
 
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([("int16", "int8"), ("int8", "int16"), ("int16", "int16")]), st.integers(1, 40),
+       st.floats(1e-4, 1.0), st.integers(-128, 127), st.floats(2.5, 3000.0), st.integers(-128, 127))
+def test_dsp_requantize_on_qemu(tmp_path_factory, types, n, s_in, z_in, ratio, z_out):
+    """QUANTIZE between int8 and int16 ends with a right shift (an output scale over twice the input's)
+    on mcu_requantize_int_x4, bit-exact on the emulated Cortex-M4: counts off the fours, zero points."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, n], types[0], scale=s_in, zp=z_in if types[0] == "int8" else 0)
+    y = m.tensor("y", [1, n], types[1], scale=s_in * ratio, zp=z_out if types[1] == "int8" else 0)
+    m.op("QUANTIZE", [x], [y])
+    m.inputs, m.outputs = [x], [y]
+    bit_exact_on_the_m4(tmp_path_factory.mktemp("rq_x4"), m, n, samples=3, kernel="mcu_requantize_int_x4")
+
 def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):
     """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding."""
     _, h, w, cin = x_shape

@@ -168,4 +168,8 @@ void mcu_dequantize_f32(const mcu_float_quant *quant, int32_t size, const void *
  * twice, + zp_out, clamped to the output type. */
 void mcu_requantize_int(const mcu_requantize_params *rq, int32_t size, const void *input, void *output);
 
+/* mcu_requantize_int on DSP cores for int8 or int16 at both ends (not both int8) and a right shift
+ * (shift <= -1). */
+void mcu_requantize_int_x4(const mcu_requantize_params *rq, int32_t size, const void *input, void *output);
+
 #endif /* MCU_NN_ELEMENTWISE_H */
