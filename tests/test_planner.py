@@ -155,17 +155,18 @@ def test_pointwise_conv_that_widens_its_input_gets_its_own_buffer(tmp_path):
 def test_a_conv_fused_into_its_fc_has_no_buffer_and_its_input_lives_until_the_fc(tmp_path):
     """x [1,7,5,3] -> CONV 3x3 (3 -> 8) -> t [1,7,5,8] (280 B) -> FC (5 units). On DSP cores the FC's
     call runs the conv 6 rows at a time (6 x 5 positions fill 5 blocks of 6) into a 240 B tile: t
-    has no buffer, x lives until step 1, and the FC's scratch holds the conv's (6 x 28 int16 + 28 B:
-    27 taps rounded up to 28), the tile and 5 int32 accumulators. Unfused, step 0 holds x, t and the
-    conv's scratch: 105 + 280 + 364 = 749 B; fused, step 1 holds 105 + 5 + 624 = 734 B."""
+    has no buffer, x lives until step 1, and the FC's scratch holds the conv's (6 x 32 int16 + 32 B:
+    27 taps rounded up to 32, two groups of four values per pass of its loop), the tile and 5 int32
+    accumulators. Unfused, step 0 holds x, t and the conv's scratch: 105 + 280 + 416 = 801 B; fused,
+    step 1 holds 105 + 5 + 676 = 786 B."""
     path = tmp_path / "conv_fc.tflite"
     path.write_bytes(_conv_then_fc(7, 5, 3, 3, 1, 8, 5).build())
     g = compile_model(path, features=DSP)
     assert [op.fused_into for op in g.ops] == [1, None]
     buffers = {b.name: (b.first, b.last, b.size) for b in g.arena.plan.buffers}
     assert buffers == {"input_0": (0, 1, 105), "fully_connected_1_out": (1, 2, 5),
-                       "fully_connected_1_scratch": (1, 1, 364 + 240 + 20)}
-    assert g.arena.plan.conflicts() == [] and g.arena.plan.size == 740  # 105 -> 108, + 8, + 624
+                       "fully_connected_1_scratch": (1, 1, 416 + 240 + 20)}
+    assert g.arena.plan.conflicts() == [] and g.arena.plan.size == 792  # 105 -> 108, + 8, + 676
     reference = compile_model(path)  # the reference kernels don't fuse
     assert reference.ops[0].fused_into is None and reference.arena.plan.size == 280 + 108  # y where x was
 

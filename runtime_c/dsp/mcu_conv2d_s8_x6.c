@@ -115,8 +115,9 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p) {
-            const int8_t *src = mcu_patch_of(conv, input_dims, input, filter_dims, output_dims, first + p, k8, 1,
-                                             (int8_t)-conv->input_offset, direct, patch);
+            const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, output_dims,
+                                                             first + p, k8, 1, (int8_t)-conv->input_offset, direct,
+                                                             patch);
             widen_patch(src, k8, offset, cols + (p / HALF) * (k8 / 4) * 2 * HALF + (p % HALF) * 2);
         }
         for (int32_t h = 0; h * HALF < count; ++h) {
