@@ -39,7 +39,7 @@ ANCHORS = {
     "tflm_micro_speech": (9_311_342, 1_495_445, 6_788),
 }
 # The best published MLPerf Tiny v1.1-v1.3 closed-division result on a Cortex-M4 (NUCLEO-L4R5ZI at
-# 120 MHz), in ms: ST X-CUBE-AI 10.2 for KWS, VWW, IC; Plumerai for AD (../shared/anchors.md)
+# 120 MHz), in ms: ST X-CUBE-AI 10.2 for KWS, VWW, IC; Plumerai for AD (mlcommons.org results tables)
 MLPERF_M4_MS = {"mlperf_kws_dscnn": 43.4, "mlperf_vww_mobilenet": 89.4, "mlperf_ic_resnet8": 165.7,
                 "mlperf_ad_autoencoder": 4.05}
 # TFLM + CMSIS-NN estimated M4 cycles, where measured with the same timing model (anchors.md)
