@@ -77,6 +77,14 @@ def _avgpool_mve(g: Graph, op: Op) -> Call | None:
     return _pool_call(g, op, "mcu_avgpool_s8_mve", ", Helium: four channels per vector")
 
 
+@variant("AVERAGE_POOL_2D", kernel="mcu_avgpool_s8_x4", needs="dsp")
+def _avgpool_x4(g: Graph, op: Op) -> Call | None:
+    if op.input(g, 0).dtype != "int8":
+        return None
+    call = _pool_call(g, op, "mcu_avgpool_s8_x4", ", four channels per word")
+    return dataclasses.replace(call, extra_kernels=("mcu_avgpool",))  # windows of over 255 taps
+
+
 @variant("MAX_POOL_2D", kernel="mcu_maxpool_s8_mve", needs="mve")
 def _maxpool_mve(g: Graph, op: Op) -> Call | None:
     if op.input(g, 0).dtype != "int8":

@@ -39,6 +39,10 @@ typedef struct {
 void mcu_avgpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
                  const mcu_dims *output_dims, void *output);
 
+/* mcu_avgpool for int8 on DSP cores (four channels per word; windows of over 255 taps on mcu_avgpool). */
+void mcu_avgpool_s8_x4(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
+                       const mcu_dims *output_dims, int8_t *output);
+
 /* MAX_POOL_2D over the in-image taps. [N,H,W,C] -> [N,OH,OW,C]. */
 void mcu_maxpool(const mcu_pool_params *pool, const mcu_dims *input_dims, const void *input,
                  const mcu_dims *output_dims, void *output);
