@@ -116,3 +116,17 @@ def binary_model(opcode, shapes, dtype, q1, q2, q_out, act) -> ModelSpec:
         options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[opcode]
         m.op(opcode, [a, b], [y], options, version=2, FusedActivationFunction=act)
     return m
+
+
+def pool_model(opcode, h, w, kh, kw, stride, pad, channels, zp, act) -> ModelSpec | None:
+    """One int8 AVERAGE_POOL_2D or MAX_POOL_2D on [1, h, w, channels], or None when no output fits."""
+    oh, ow = out_size(pad, h, kh, stride), out_size(pad, w, kw, stride)
+    if oh < 1 or ow < 1:
+        return None
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, channels], "int8", scale=0.05, zp=zp)
+    y = m.tensor("y", [1, oh, ow, channels], "int8", scale=0.05, zp=zp)
+    m.inputs, m.outputs = [x], [y]
+    m.op(opcode, [x], [y], "Pool2DOptions", version=2, Padding=pad, StrideW=stride, StrideH=stride,
+         FilterWidth=kw, FilterHeight=kh, FusedActivationFunction=act)
+    return m

@@ -353,16 +353,11 @@ def test_dsp_requantize_on_qemu(tmp_path_factory, types, n, s_in, z_in, ratio, z
 def test_dsp_average_pool_on_qemu(tmp_path_factory, h, w, kh, kw, stride, pad, channels, zp, act):
     """mcu_avgpool_s8_x4 (four channels summed per word) bit-exact on the emulated Cortex-M4: channels
     off the fours, windows the padding clips (fewer taps to average), strides, fused activations."""
-    oh, ow = out_size(pad, h, kh, stride), out_size(pad, w, kw, stride)
-    if oh < 1 or ow < 1:
-        return
-    m = ModelSpec()
-    x = m.tensor("x", [1, h, w, channels], "int8", scale=0.05, zp=zp)
-    y = m.tensor("y", [1, oh, ow, channels], "int8", scale=0.05, zp=zp)
-    m.inputs, m.outputs = [x], [y]
-    m.op("AVERAGE_POOL_2D", [x], [y], "Pool2DOptions", version=2, Padding=pad, StrideW=stride, StrideH=stride,
-         FilterWidth=kw, FilterHeight=kh, FusedActivationFunction=act)
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("avgpool_x4"), m, h * w, kernel="mcu_avgpool_s8_x4")
+    from single_op import pool_model
+
+    m = pool_model("AVERAGE_POOL_2D", h, w, kh, kw, stride, pad, channels, zp, act)
+    if m is not None:
+        bit_exact_on_the_m4(tmp_path_factory.mktemp("avgpool_x4"), m, h * w, kernel="mcu_avgpool_s8_x4")
 
 def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):
     """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding."""

@@ -13,12 +13,11 @@ from conftest import MODELS
 from mcugen.boards import load_board
 from mcugen.compare import random_inputs
 from mcugen.firmware import build_board
-from mcugen.ops._window import out_size
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
-from single_op import binary_model
+from single_op import binary_model, pool_model
 from test_boards import _conv, _fc_model
 from test_cli import checked_report, run_cli
 from tflite_writer import ModelSpec
@@ -117,15 +116,9 @@ def test_add_and_mul_mve_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z
 def test_pools_mve_for_drawn_shapes(tmp_path_factory, opcode, h, w, kh, kw, stride, pad, channels, zp, act, seed):
     """Channels off the fours (average) and sixteens (max), windows the padding clips (fewer taps to
     average), strides, fused activations."""
-    oh, ow = out_size(pad, h, kh, stride), out_size(pad, w, kw, stride)
-    if oh < 1 or ow < 1:
+    m = pool_model(opcode, h, w, kh, kw, stride, pad, channels, zp, act)
+    if m is None:
         return
-    m = ModelSpec()
-    x = m.tensor("x", [1, h, w, channels], "int8", scale=0.05, zp=zp)
-    y = m.tensor("y", [1, oh, ow, channels], "int8", scale=0.05, zp=zp)
-    m.inputs, m.outputs = [x], [y]
-    m.op(opcode, [x], [y], "Pool2DOptions", version=2, Padding=pad, StrideW=stride, StrideH=stride,
-         FilterWidth=kw, FilterHeight=kh, FusedActivationFunction=act)
     kernel = "mcu_avgpool_s8_mve" if opcode == "AVERAGE_POOL_2D" else "mcu_maxpool_s8_mve"
     _on_the_m55(tmp_path_factory.mktemp("pool_mve"), m, kernel)
 
