@@ -72,7 +72,6 @@ class Instruction:
     writes_pc: bool
     address_regs: int  # bit mask: registers a load/store's address is made of
     written_regs: int  # bit mask: registers a load/store writes (loaded, written-back base)
-    text: str
 
 
 def _mask(insn, regs) -> int:
@@ -92,8 +91,7 @@ def classify(insn, timing: Timing) -> Instruction:
     written = _mask(insn, writes)
     writes_pc = bool(written & (1 << 15)) or insn.id in (a.ARM_INS_B, a.ARM_INS_BL, a.ARM_INS_BX, a.ARM_INS_BLX,
                                                          a.ARM_INS_CBZ, a.ARM_INS_CBNZ, a.ARM_INS_TBB, a.ARM_INS_TBH)
-    text = f"{insn.mnemonic} {insn.op_str}".strip()
-    made = dict(size=insn.size, writes_pc=writes_pc, address_regs=0, written_regs=0, text=text)
+    made = dict(size=insn.size, writes_pc=writes_pc, address_regs=0, written_regs=0)
     mnemonic = insn.mnemonic.split(".")[0]
     classes = _classes()
     if insn.id in classes["single"]:
@@ -162,8 +160,8 @@ class Program:
             symbols = image.get_section_by_name(".symtab")
             functions = sorted((s["st_value"] & ~1, s.name) for s in symbols.iter_symbols()
                                if s["st_info"]["type"] == "STT_FUNC" and s["st_size"]) if symbols else []
-            text = image.get_section_by_name(".text")
-            self.text = (text["sh_addr"], text.data()) if text else (0, b"")
+            section = image.get_section_by_name(".text")
+            text = (section["sh_addr"], section.data()) if section else (0, b"")
         self.starts = [a for a, _ in functions]
         self.names = [n for _, n in functions]
         named = dict((n, a) for a, n in functions)
@@ -171,7 +169,7 @@ class Program:
             raise McugenError(f"internal error: {elf} has no {INVOKE} or {LAYER_DONE} to time",
                               "build with mcugen's harness (it profiles each layer)")
         self.entry, self.layer_done = named[INVOKE], named[LAYER_DONE]
-        calls = [i.address + i.size for i in self.disassembler.disasm(self.text[1], self.text[0])
+        calls = [i.address + i.size for i in self.disassembler.disasm(text[1], text[0])
                  if i.mnemonic == "bl" and i.operands and i.operands[0].imm == self.entry]
         if len(calls) != 1:
             raise McugenError(f"internal error: {len(calls)} calls to {INVOKE} in {elf}, expected one",
@@ -337,21 +335,30 @@ def estimate_cycles(target, program: Path, g, inputs, timing: Timing, timeout: f
         os.mkfifo(fifo)
 
         def read() -> None:
-            try:
-                with open(fifo, "rb") as stream:
+            with open(fifo, "rb") as stream:
+                try:
                     read_exec_log(stream, counter)
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-                errors.append(exc)
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                    errors.append(exc)
+                    while stream.read(1 << 22):  # keep draining: QEMU blocks on a full pipe
+                        pass
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        with connect(target, program, timeout=5.0, trace=fifo) as link:
-            check_target(link.hello(), g, link.describe)
-            for k, x in enumerate(inputs):
-                link.write_input(k, np.ascontiguousarray(x).tobytes())
-            link.invoke(200 * expected_seconds(g, target), timeout)
-            link.read(0, 0, g.tensors[g.outputs[0]].nbytes)  # more log after the window: flushes it
-        reader.join()
+        try:
+            with connect(target, program, timeout=5.0, trace=fifo) as link:
+                check_target(link.hello(), g, link.describe)
+                for k, x in enumerate(inputs):
+                    link.write_input(k, np.ascontiguousarray(x).tobytes())
+                link.invoke(200 * expected_seconds(g, target), timeout)
+                link.read(0, 0, g.tensors[g.outputs[0]].nbytes)  # more log after the window: flushes it
+        finally:
+            if reader.is_alive():  # QEMU never opened the log (it did not start): end the reader's wait
+                try:
+                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+                except OSError:
+                    pass  # QEMU has it open: its exit ends the stream
+            reader.join()
     if errors:
         raise errors[0]
     return counter.estimate()

@@ -19,10 +19,11 @@ from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
                                weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
+from mcugen.runtime import c_define
 from mcugen.variants import Lowering, variant
 
 
-DW3_SUMS = 512  # mcu_nn_dsp.h: int32 sums per pass of the x2 kernels (MCU_DW3_CHUNK, and the pair it may add)
+DW3_CHUNK = c_define("MCU_DW3_CHUNK")  # int32 sums per pass of the x2 kernels, less the pair they may add
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,7 @@ def _x2_scratch(p: DepthwiseData) -> Scratch:
     then the sums."""
     rows, cols = p.window.span((3, 3))
     stride = cols + cols % 2
-    return Scratch(rows * stride * 2 + max(DW3_SUMS, stride + 4) * 4, "int16_t")
+    return Scratch(rows * stride * 2 + (max(DW3_CHUNK, stride) + 4) * 4, "int16_t")
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x2", needs="dsp")

@@ -8,7 +8,7 @@
  *   bias_folded:  bias[c] + input_offset * sum of channel c's taps (as the x4 variant's), so the
  *                 window holds the raw inputs and pads with -input_offset;
  *   scratch:      the channel's padded window, rows x stride int16 (stride = cols rounded up to
- *                 even, so that every pair of columns is one aligned word), then max(512, stride + 4)
+ *                 even, so that every pair of columns is one aligned word), then max(MCU_DW3_CHUNK, stride) + 4
  *                 int32 sums (mcu_dw3_sums).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
  * window row, the left output takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right

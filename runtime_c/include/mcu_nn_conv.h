@@ -130,7 +130,7 @@ void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_channel 
 /* DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores, a channel at a time:
  * filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2); bias_folded[c] = bias[c] + input_offset
  * * sum of channel c's taps (wrapping as int32); channels: one per output channel; scratch: (OH + 2) *
- * stride int16 (stride = OW + 2 rounded up to even) then max(512, stride + 4) int32, word-aligned. output may
+ * stride int16 (stride = OW + 2 rounded up to even) then max(MCU_DW3_CHUNK, stride) + 4 int32, word-aligned. output may
  * be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
 void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                  const mcu_dims *input_dims, const int8_t *input,
