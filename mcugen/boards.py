@@ -114,7 +114,8 @@ def _load_spec(path: Path, schema: dict, fix: str) -> dict:
 
 # what the firmware needs besides uart and uart_base to drive each kind of UART (runtime_c/harness/port_cortexm.c)
 UART_NEEDS = {"nrf-uarte": {"tx_pin", "rx_pin"},
-              "stm32-usart-v2": {"tx_pin", "rx_pin", "uart_clock_hz", "clock_enables", "gpio"}}
+              "stm32-usart-v2": {"tx_pin", "rx_pin", "uart_clock_hz", "clock_enables", "gpio"},
+              "dw-apb-uart": {"uart_clock_hz", "clock_enables", "pin_writes"}}
 CHIP_NEEDS = {"rp2040": {"tx_pin", "rx_pin", "uart_clock_hz"}}
 # the pins a UART kind or chip has (its driver indexes registers by them): an STM32 GPIO port's 16, the RP2040's 30
 PIN_COUNTS = {"stm32-usart-v2": 16, "rp2040": 30}

@@ -4,9 +4,16 @@ RP2040 (the Raspberry Pi Pico): its bootrom runs 256 bytes of second-stage boot 
 start of flash, checked by a CRC-32 in their last 4 bytes, and takes firmware as UF2 files copied to its
 USB drive (RPI-RP2). The board file links the firmware at 0x10000100; firmware.uf2 holds boot2 at
 0x10000000 followed by it.
+
+Alif Ensemble (the RTSS-HP Cortex-M55): no core runs until the Secure Enclave boots it, from a table of
+contents (ATOC) that Alif's Security Toolkit (SETOOLS: app-gen-toc, app-write-mram) builds from a JSON
+config and writes into MRAM with the images it names. firmware.bin is the image, executed in place at the
+board file's flash origin; firmware.atoc.json is the config naming it (the config format of Alif's CMSIS
+pack examples: the toolkit's own device config, then this image, unsigned, booted on M55_HP).
 """
 from __future__ import annotations
 
+import json
 import struct
 import subprocess
 from pathlib import Path
@@ -58,13 +65,35 @@ def uf2(image: bytes, base: int, family: int) -> bytes:
     return b"".join(blocks)
 
 
-def write_images(chip: str | None, elf: Path) -> Path | None:
-    """The files the chip boots from, beside elf (None: the ELF's own image is what is flashed)."""
-    if chip != "rp2040":
-        return None
+def binary_image(elf: Path) -> Path:
+    """The firmware as a raw image from its first loaded address (what flashers and boot tables take)."""
     binary = elf.with_suffix(".bin")
     subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(binary)], check=True)
-    image = boot2(elf.parent) + binary.read_bytes()
+    return binary
+
+
+def _rp2040(elf: Path, flash_origin: int) -> Path:
     out = elf.with_suffix(".uf2")
-    out.write_bytes(uf2(image, FLASH_BASE, RP2040_FAMILY))
+    out.write_bytes(uf2(boot2(elf.parent) + binary_image(elf).read_bytes(), FLASH_BASE, RP2040_FAMILY))
     return out
+
+
+ALIF_IMAGE = "mcugen-firmware.bin"  # its name in SETOOLS' build/images/
+
+
+def _alif_ensemble_hp(elf: Path, flash_origin: int) -> Path:
+    binary_image(elf)
+    config = {"DEVICE": {"disabled": False, "binary": "app-device-config.json", "version": "0.5.00", "signed": True},
+              "HP_APP": {"disabled": False, "binary": ALIF_IMAGE, "version": "1.0.0", "signed": False,
+                         "mramAddress": f"0x{flash_origin:08X}", "cpu_id": "M55_HP", "flags": ["boot"]}}
+    out = elf.with_suffix(".atoc.json")
+    out.write_text(json.dumps(config, indent=4) + "\n")
+    return out
+
+
+BOOT_FILES = {"rp2040": _rp2040, "alif-ensemble-hp": _alif_ensemble_hp}
+
+
+def write_images(chip: str | None, elf: Path, flash_origin: int) -> Path | None:
+    """The files the chip boots from, beside elf (None: the ELF's own image is what is flashed)."""
+    return BOOT_FILES[chip](elf, flash_origin) if chip in BOOT_FILES else None

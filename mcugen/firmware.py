@@ -34,8 +34,8 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), un
 HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
 CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
 UART_FLAGS = {"cmsdk": "MCU_UART_CMSDK", "stm32-usart": "MCU_UART_STM32_USART",
-              "stm32-usart-v2": "MCU_UART_STM32_USART_V2", "pl011": "MCU_UART_PL011",
-              "nrf-uarte": "MCU_UART_NRF_UARTE"}
+              "stm32-usart-v2": "MCU_UART_STM32_USART_V2", "dw-apb-uart": "MCU_UART_DW_APB",
+              "pl011": "MCU_UART_PL011", "nrf-uarte": "MCU_UART_NRF_UARTE"}
 PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABLE_TELEMETRY": "No",
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
 
@@ -111,14 +111,20 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     else:
         flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
         flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
-        flags += [f"-D{CHIP_FLAGS[o['chip']]}"] if "chip" in o else []
+        flags += [f"-D{CHIP_FLAGS[o['chip']]}"] if o.get("chip") in CHIP_FLAGS else []
         if o["uart"] == "pl011" and "uart_clock_hz" in o:  # the baud divisor in 1/64ths
             sixty_fourths = round(o["uart_clock_hz"] * 4 / 115200)
             flags += [f"-DMCU_UART_IBRD={sixty_fourths // 64}", f"-DMCU_UART_FBRD={sixty_fourths % 64}"]
-        if "gpio" in o:  # an STM32 USART whose clocks and pins the firmware sets up itself
-            enables = ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])
+        if o["uart"] == "dw-apb-uart":  # 16x oversampling, the divisor in 1/16ths
+            sixteenths = round(o["uart_clock_hz"] / 115200)
+            writes = ",".join(f"0x{w['register']:08X}u,0x{w['value']:08X}u" for w in o["pin_writes"])
+            flags += [f"-DMCU_UART_DIVISOR={sixteenths // 16}u", f"-DMCU_UART_DLF={sixteenths % 16}u",
+                      f"-DMCU_PIN_WRITES={writes}"]
+        if "gpio" in o:  # an STM32 USART whose pins the firmware sets up itself
             flags += [f"-DMCU_GPIO_BASE=0x{o['gpio']['base']:08X}u", f"-DMCU_GPIO_AF={o['gpio']['af']}",
-                      f"-DMCU_UART_BRR={round(o['uart_clock_hz'] / 115200)}u", f"-DMCU_CLOCK_ENABLES={enables}"]
+                      f"-DMCU_UART_BRR={round(o['uart_clock_hz'] / 115200)}u"]
+        if "clock_enables" in o:  # a UART whose clocks the firmware turns on itself
+            flags += ["-DMCU_CLOCK_ENABLES=" + ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])]
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
         # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float
@@ -173,7 +179,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
     build_dir = out.root / ".pio" / "build" / env_name
     elf = build_dir / "firmware.elf"
     if not stock:
-        write_images(board.offline.get("chip"), elf)
+        write_images(board.offline.get("chip"), elf, board.flash["origin"])
     # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones;
     # the other environment's port has none
     objects = {s: o for s in sources.all

@@ -3,7 +3,7 @@
 Emulated boards boot it in QEMU and answer the handshake (that is what flashing means there);
 the offline builds of real boards go through the board's own way in: the Nano 33 BLE's bootloader
 (bossac), an ST-LINK (st-flash), a J-Link (JLinkExe), the Pico's USB drive (firmware.uf2 copied
-onto it); stock PlatformIO environments use `pio run -t upload`.
+onto it), Alif's Security Toolkit (the Ensemble's Secure Enclave writes MRAM); stock PlatformIO environments use `pio run -t upload`.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcugen.chips import UF2_DRIVES
+from mcugen.chips import ALIF_IMAGE, UF2_DRIVES, binary_image
 from mcugen.errors import McugenError
 from mcugen.firmware import PIO_ENV
 from mcugen.outdir import stamp_of
@@ -48,11 +48,25 @@ def _uf2_drive(label: str) -> Path:
     return found[0]
 
 
-def _binary(elf: Path) -> Path:
-    """The firmware as a raw image from the start of the board's flash (what the flashers write)."""
-    binary = elf.with_suffix(".bin")
-    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(elf), str(binary)], check=True)
-    return binary
+def _alif_setools(elf: Path) -> list[str]:
+    """Alif's Security Toolkit (not in any package manager: a download from alifsemi.com, found through
+    ALIF_SETOOLS) takes the image and its boot table config into its build folders under mcugen's own
+    names, builds the table (app-gen-toc) and returns the command that writes MRAM (app-write-mram, on
+    the Secure Enclave's serial port its isp_config_data.cfg names)."""
+    root = Path(os.environ.get("ALIF_SETOOLS", ""))
+    if not os.environ.get("ALIF_SETOOLS") or not (root / "app-gen-toc").exists():
+        raise McugenError("Alif's Security Toolkit not found (ALIF_SETOOLS is not set to a folder holding app-gen-toc)",
+                          "download SETOOLS from alifsemi.com and export ALIF_SETOOLS=<its folder>")
+    config = Path("build") / "config" / ALIF_IMAGE.replace(".bin", ".json")
+    try:
+        shutil.copyfile(elf.with_suffix(".bin"), root / "build" / "images" / ALIF_IMAGE)
+        shutil.copyfile(elf.with_suffix(".atoc.json"), root / config)
+    except OSError as exc:
+        raise McugenError(f"copying the firmware into {root / 'build'} failed ({exc.strerror or exc})",
+                          "check that ALIF_SETOOLS is the toolkit's folder and writable") from None
+    if subprocess.run([str(root / "app-gen-toc"), "-f", str(config)], cwd=root).returncode != 0:
+        raise McugenError("app-gen-toc could not build the boot table", f"see its output above; the config is {root / config}")
+    return [str(root / "app-write-mram"), "-p"]
 
 
 def flash(target: Target, out: Path | None) -> int:
@@ -73,6 +87,7 @@ def flash(target: Target, out: Path | None) -> int:
               f"{info.layers} layers")
         return 0
     require_port(target)
+    cwd = None
     if stock:
         cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
                "--upload-port", port]
@@ -80,7 +95,7 @@ def flash(target: Target, out: Path | None) -> int:
         bossac = _tool("bossac", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
         # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
         cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash['origin']:x}", "-R",
-               str(_binary(elf))]
+               str(binary_image(elf))]
     elif board.upload["method"] == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
         drive = _uf2_drive(UF2_DRIVES[board.offline["chip"]])
         print(f"copying {elf.with_suffix('.uf2').name} to {drive}", file=sys.stderr)
@@ -91,21 +106,24 @@ def flash(target: Target, out: Path | None) -> int:
                               "put the board in its bootloader again (BOOTSEL) and retry") from None
         cmd = None
     elif board.upload["method"] == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
-        cmd = [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(_binary(elf)),
+        cmd = [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(binary_image(elf)),
                f"0x{board.flash['origin']:08x}"]
     elif board.upload["method"] == "jlink" and "device" in board.upload:  # SEGGER's J-Link Commander
         script = out / ".build" / "flash.jlink"
         script.parent.mkdir(parents=True, exist_ok=True)
-        script.write_text(f"loadfile {_binary(elf)} 0x{board.flash['origin']:08x}\nr\ng\nexit\n")
+        script.write_text(f"loadfile {binary_image(elf)} 0x{board.flash['origin']:08x}\nr\ng\nexit\n")
         cmd = [_tool("JLinkExe", "install SEGGER's J-Link Software Pack (JLinkExe on PATH)"), "-device",
                board.upload["device"], "-if", "SWD", "-speed", "4000", "-autoconnect", "1", "-CommanderScript",
                str(script)]
+    elif board.upload["method"] == "alif-setools":
+        cmd = _alif_setools(elf)
+        cwd = Path(cmd[0]).parent  # the toolkit reads its own files relative to its folder
     else:
         raise McugenError(f"{board.id} uploads with {board.upload['method']}, which needs its stock platform",
                           "build and flash with --stock")
     if cmd is not None:
         print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
-        proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV))
+        proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV), cwd=cwd)
         if proc.returncode != 0:
             retry = ("check the port, double-tap reset to enter the bootloader, and retry"
                      if not stock and board.upload["method"] == "bossac" else

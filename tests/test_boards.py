@@ -87,6 +87,8 @@ def test_a_board_claims_only_what_its_core_can_have(tmp_path, change, phrase):
     ("rpi-pico", ("rx_pin: 1", "rx_pin: 30"), "rx_pin 30 is not one of the 30 pins it can be"),
     ("nucleo-u575zi-q", ("uart_clock_hz: 4000000", "uart_clock_hz: 0"), "0 is less than the minimum of 1843200"),
     ("nucleo-u575zi-q", ("bit: 14", "bit: 32"), "32 is greater than the maximum of 31"),
+    ("alif-devkit-e7", ("  pin_writes:", "  pins:"), "Additional properties are not allowed ('pins' was unexpected)"),
+    ("alif-devkit-e7", ("value: 0x00000002}", "value: 0x100000000}"), "4294967296 is greater than the maximum"),
 ])
 def test_a_uart_kind_gets_the_fields_its_driver_reads_in_range(tmp_path, board, change, phrase):
     path = tmp_path / f"{board}.yaml"
@@ -131,6 +133,20 @@ def test_the_pico_firmware_is_a_uf2_image_with_its_boot2(tmp_path):
                             capture_output=True, check=True).stdout
     assert image[256:256 + len(binary)] == binary  # the firmware, linked at 0x10000100
     assert struct.unpack("<I", image[256 + 4:256 + 8])[0] & ~1 > 0x10000100  # its reset vector points into flash
+
+
+def test_the_alif_firmware_comes_with_the_boot_table_config_that_places_it(tmp_path):
+    """The Ensemble's Secure Enclave boots the HP core from a table SETOOLS builds from a JSON config: the
+    config names firmware.bin (the ELF's image from the board's flash origin) at that MRAM address."""
+    board = load_board("alif-devkit-e7")
+    _, result = _build(tmp_path, "tflm_hello_world.tflite", board.id)
+    config = json.loads(result.program.with_suffix(".atoc.json").read_text())
+    assert config["HP_APP"] == {"disabled": False, "binary": "mcugen-firmware.bin", "version": "1.0.0",
+                                "signed": False, "mramAddress": "0x80200000", "cpu_id": "M55_HP", "flags": ["boot"]}
+    binary = subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(result.program), "/dev/stdout"],
+                            capture_output=True, check=True).stdout
+    assert result.program.with_suffix(".bin").read_bytes() == binary
+    assert struct.unpack("<I", binary[4:8])[0] & ~1 > board.flash["origin"]  # the reset vector points into MRAM
 
 
 @pytest.mark.parametrize("core", sorted(all_cores()))

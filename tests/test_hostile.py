@@ -377,7 +377,8 @@ def test_flashing_a_pico_without_its_drive_mounted_is_one_line(capsys, tmp_path,
     assert_one_error_line(code, err, "no RPI-RP2 drive is mounted", "BOOTSEL")
 
 
-@pytest.mark.parametrize("board, tool", [("nucleo-u575zi-q", "st-flash"), ("nrf5340dk", "JLinkExe")])
+@pytest.mark.parametrize("board, tool", [("nucleo-u575zi-q", "st-flash"), ("nrf5340dk", "JLinkExe"),
+                                         ("alif-devkit-e7", "Alif's Security Toolkit")])
 def test_flashing_without_the_board_s_flasher_is_one_line(capsys, tmp_path, models, monkeypatch, board, tool):
     """The offline firmware of a probe-flashed board goes through the vendor's flasher; without it on
     PATH, one line says which to install, and the build is kept."""
@@ -386,6 +387,7 @@ def test_flashing_without_the_board_s_flasher_is_one_line(capsys, tmp_path, mode
     assert code == 0
     toolchain = os.path.dirname(shutil.which("arm-none-eabi-objcopy"))
     monkeypatch.setenv("PATH", toolchain)  # the compiler's folder only: no flasher
+    monkeypatch.delenv("ALIF_SETOOLS", raising=False)
     code, _, err = run_cli(capsys, "flash", "--board", board, "--port", "/dev/ttyACM0", "--out", out)
     assert_one_error_line(code, err, f"{tool} not found")
     assert (out / ".pio" / "build" / "offline" / "firmware.elf").exists()

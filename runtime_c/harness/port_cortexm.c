@@ -82,6 +82,18 @@ static void chip_init(void)
 }
 #endif
 
+#if defined(MCU_CLOCK_ENABLES)
+/* A UART on a chip nothing has set up: its clocks (the board file's register and bit pairs) first. */
+static void enable_clocks(void)
+{
+    static const uint32_t clocks[] = {MCU_CLOCK_ENABLES}; /* register, bit, ... */
+    for (uint32_t k = 0; k + 1 < sizeof clocks / sizeof clocks[0]; k += 2) {
+        REG(clocks[k]) |= 1u << clocks[k + 1];
+        (void)REG(clocks[k]); /* read back: the clock runs before the peripheral is written */
+    }
+}
+#endif
+
 #if defined(MCU_LINK_SEMIHOSTING)
 static void uart_init(void) /* the link is QEMU's semihosting console (below) */
 {
@@ -131,11 +143,7 @@ static uint8_t uart_getc(void)
  * pins given their alternate function here, from the board file, at the reset clock. */
 static void uart_init(void)
 {
-    static const uint32_t clocks[] = {MCU_CLOCK_ENABLES}; /* RCC register, bit, ... */
-    for (uint32_t k = 0; k + 1 < sizeof clocks / sizeof clocks[0]; k += 2) {
-        REG(clocks[k]) |= 1u << clocks[k + 1];
-        (void)REG(clocks[k]); /* read back: the clock runs before the peripheral is written */
-    }
+    enable_clocks();
     const uint32_t pins[] = {MCU_UART_TX_PIN, MCU_UART_RX_PIN};
     for (uint32_t k = 0; k < 2; ++k) {
         const uint32_t pin = pins[k], afr = MCU_GPIO_BASE + (pin < 8 ? 0x20u : 0x24u), at = 4u * (pin & 7u);
@@ -156,6 +164,39 @@ static uint8_t uart_getc(void)
     while (!(REG(MCU_UART_BASE + 0x1C) & (1u << 5))) {
     }
     return (uint8_t)REG(MCU_UART_BASE + 0x24);
+}
+#elif defined(MCU_UART_DW_APB)
+/* Synopsys DesignWare APB UART (16550 registers; Alif Ensemble): RBR/THR and DLL at 0x00, DLH 0x04, FCR 0x08,
+ * LCR 0x0C, LSR 0x14 (bit0 data ready, bit5 THR empty), DLF 0xC0 (sixteenths of the divisor). Clocks on and
+ * the pins muxed from the board file (MCU_PIN_WRITES: register, value pairs), then 8N1 at 115200. */
+static void uart_init(void)
+{
+    enable_clocks();
+    static const uint32_t pins[] = {MCU_PIN_WRITES};
+    for (uint32_t k = 0; k + 1 < sizeof pins / sizeof pins[0]; k += 2) {
+        REG(pins[k]) = pins[k + 1];
+    }
+    REG(MCU_UART_BASE + 0x0C) = 0x80u; /* LCR.DLAB: the divisor latches */
+    REG(MCU_UART_BASE + 0x00) = MCU_UART_DIVISOR & 0xFFu;
+    REG(MCU_UART_BASE + 0x04) = MCU_UART_DIVISOR >> 8;
+    REG(MCU_UART_BASE + 0xC0) = MCU_UART_DLF;
+    REG(MCU_UART_BASE + 0x0C) = 0x03u; /* 8 data bits, no parity, 1 stop bit */
+    REG(MCU_UART_BASE + 0x08) = 0x07u; /* FIFOs on, both reset */
+    /* Alif's driver waits 32 x divisor loop passes after a new divisor ("hardware requires this delay") */
+    for (volatile uint32_t i = 0; i < 32u * MCU_UART_DIVISOR; ++i) {
+    }
+}
+static void uart_putc(uint8_t c)
+{
+    while (!(REG(MCU_UART_BASE + 0x14) & (1u << 5))) {
+    }
+    REG(MCU_UART_BASE + 0x00) = c;
+}
+static uint8_t uart_getc(void)
+{
+    while (!(REG(MCU_UART_BASE + 0x14) & 1u)) {
+    }
+    return (uint8_t)REG(MCU_UART_BASE + 0x00);
 }
 #elif defined(MCU_UART_PL011)
 /* Arm PL011: DR, FR (bit4 RX empty, bit5 TX full); FIFOs on (LCRH.FEN) or input overruns. The baud
@@ -219,7 +260,7 @@ static uint8_t uart_getc(void)
     return c;
 }
 #else
-#error "the board file selects a UART: MCU_UART_CMSDK, MCU_UART_STM32_USART(_V2), MCU_UART_PL011 or MCU_UART_NRF_UARTE"
+#error "the board file selects a UART: MCU_UART_CMSDK, MCU_UART_STM32_USART(_V2), MCU_UART_DW_APB, MCU_UART_PL011 or MCU_UART_NRF_UARTE"
 #endif
 
 /* Cycle clock: DWT->CYCCNT where it runs (hardware); QEMU leaves it at 0, so fall back to SysTick,
