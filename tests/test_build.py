@@ -2,7 +2,6 @@
 and the generated C of the examples checked in as golden files (UPDATE_GOLDEN=1 rewrites them)."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

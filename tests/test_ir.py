@@ -1,12 +1,7 @@
 """Graph invariants and the text form passes are tested against."""
 from __future__ import annotations
 
-import dataclasses
-
-import pytest
-
 from mcugen.ops._conv import ConvData
-from mcugen.errors import McugenError
 from mcugen.passes.check_support import find_problems
 from mcugen.pipeline import lower
 from mcugen.read_tflite import read_tflite
