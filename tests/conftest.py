@@ -26,11 +26,11 @@ def models() -> Path:
     return MODELS
 
 
-def bit_exact_on_the_m4(tmp: Path, model, seed: int, samples: int = 2, kernel: str | None = None,
-                        force: bool = False):
-    """`model` (a tflite_writer.ModelSpec) built for the emulated Cortex-M4 with its DSP kernels, `samples`
-    consecutive random inputs bit-exact with the golden model there. `kernel`: the one its first layer must
-    run on; `force`: chosen as --tune's rounds choose, where the default takes another."""
+def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: str | None = None,
+                       force: bool = False, board: str = "mps2-an386"):
+    """`model` (a tflite_writer.ModelSpec) built for an emulated board (the Cortex-M4 with its DSP kernels
+    unless told), `samples` consecutive random inputs bit-exact with the golden model there. `kernel`: the
+    one its first layer must run on; `force`: chosen as --tune's rounds choose, where the default takes another."""
     from mcugen.boards import load_board
     from mcugen.compare import random_inputs
     from mcugen.firmware import build_board
@@ -43,12 +43,13 @@ def bit_exact_on_the_m4(tmp: Path, model, seed: int, samples: int = 2, kernel: s
 
     path = tmp / "op.tflite"
     path.write_bytes(model.build())
-    g = compile_model(path, features=DSP)
+    features = load_board(board).features
+    g = compile_model(path, features=features)
     if force:
-        kernels = [call.kernel for call in candidates(g, g.ops[0], DSP)]
-        g = compile_model(path, features=DSP, tuning=Tuning("mps2-an386", "", {}, round=kernels.index(kernel)))
+        kernels = [call.kernel for call in candidates(g, g.ops[0], features)]
+        g = compile_model(path, features=features, tuning=Tuning(board, "", {}, round=kernels.index(kernel)))
     if kernel is not None:
         assert g.ops[0].call.kernel == kernel
-    program = build_board(g, load_board("mps2-an386"), OutDir(tmp / "fw"), "op.tflite").program
-    _, results = run_on_target(Target.of("mps2-an386"), program, g, random_inputs(g, samples, seed=seed))
+    program = build_board(g, load_board(board), OutDir(tmp / "fw"), "op.tflite").program
+    _, results = run_on_target(Target.of(board), program, g, random_inputs(g, samples, seed=seed))
     assert all(r.passed for r in results), [r.outputs for r in results]

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import DSP, MODELS, ROOT, bit_exact_on_the_m4
+from conftest import DSP, MODELS, ROOT, bit_exact_on_board
 from mcugen import golden
 from mcugen.boards import all_boards, all_cores, load_board, parse_board
 from mcugen.build import build_host
@@ -292,7 +292,7 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     m = _conv_model(c, depthwise)
     if m is None:
         return
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("dsp"), m, c["seed"])
+    bit_exact_on_board(tmp_path_factory.mktemp("dsp"), m, c["seed"])
 
 
 @settings(max_examples=16, deadline=None)
@@ -311,7 +311,7 @@ def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     if m is None:
         return
     kernel = "mcu_conv2d_s16_x6" if not depthwise else "mcu_depthwise_conv2d_s16_x2" if three and c["cin"] > 1 else None
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("dsp16"), m, c["seed"], kernel=kernel)
+    bit_exact_on_board(tmp_path_factory.mktemp("dsp16"), m, c["seed"], kernel=kernel)
 
 
 @settings(max_examples=14, deadline=None)
@@ -328,7 +328,7 @@ def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, 
                          bias=True, seed=seed, batch=batch), True)
     if m is None:
         return
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("dw3"), m, seed, kernel="mcu_depthwise_conv2d_s8_x2", force=True)
+    bit_exact_on_board(tmp_path_factory.mktemp("dw3"), m, seed, kernel="mcu_depthwise_conv2d_s8_x2", force=True)
 
 
 @settings(max_examples=12, deadline=None)
@@ -344,7 +344,7 @@ def test_dsp_add_and_sub_on_qemu_for_drawn_shapes(tmp_path_factory, opcode, shap
     from single_op import binary_model
 
     model = binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act)
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("add_x4"), model, len(shape), samples=3, kernel="mcu_add_s8_x4")
+    bit_exact_on_board(tmp_path_factory.mktemp("add_x4"), model, len(shape), samples=3, kernel="mcu_add_s8_x4")
 
 
 @settings(max_examples=10, deadline=None)
@@ -358,7 +358,7 @@ def test_dsp_requantize_on_qemu(tmp_path_factory, types, n, s_in, z_in, ratio, z
     y = m.tensor("y", [1, n], types[1], scale=s_in * ratio, zp=z_out if types[1] == "int8" else 0)
     m.op("QUANTIZE", [x], [y])
     m.inputs, m.outputs = [x], [y]
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("rq_x4"), m, n, samples=3, kernel="mcu_requantize_int_x4")
+    bit_exact_on_board(tmp_path_factory.mktemp("rq_x4"), m, n, samples=3, kernel="mcu_requantize_int_x4")
 
 
 @settings(max_examples=10, deadline=None)
@@ -373,7 +373,7 @@ def test_dsp_average_pool_on_qemu(tmp_path_factory, h, w, kh, kw, stride, pad, c
 
     m = pool_model("AVERAGE_POOL_2D", h, w, kh, kw, stride, pad, channels, zp, act)
     if m is not None:
-        bit_exact_on_the_m4(tmp_path_factory.mktemp("avgpool_x4"), m, h * w, kernel="mcu_avgpool_s8_x4")
+        bit_exact_on_board(tmp_path_factory.mktemp("avgpool_x4"), m, h * w, kernel="mcu_avgpool_s8_x4")
 
 def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):
     """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding."""

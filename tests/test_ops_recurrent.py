@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import bit_exact_on_the_m4
+from conftest import bit_exact_on_board
 from single_op import ZP, check_steps, scale
 from tflite_writer import ModelSpec
 
@@ -54,7 +54,7 @@ def test_svdf_dsp_kernel_on_qemu(tmp_path_factory, batch, size, rank, units, mem
     model on the emulated Cortex-M4 over six invocations; int16 states keep the reference kernel."""
     m = _svdf(batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state, s_wt, s_out, z_out,
               seed)
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("svdf_dsp"), m, seed, samples=6,
+    bit_exact_on_board(tmp_path_factory.mktemp("svdf_dsp"), m, seed, samples=6,
                         kernel="mcu_svdf_s8_x4" if state_type == "int8" else "mcu_svdf_s8")
 
 
@@ -97,4 +97,15 @@ def test_lstm_dsp_kernel_on_qemu(tmp_path_factory, batch, steps, size, units, ti
     """mcu_lstm_s8_x4 (gates four units at a time, units and input sizes not multiples of 4) bit-exact
     with the golden model on the emulated Cortex-M4 over four invocations, both states carried over."""
     m = _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed)
-    bit_exact_on_the_m4(tmp_path_factory.mktemp("lstm_dsp"), m, seed, samples=4, kernel="mcu_lstm_s8_x4")
+    bit_exact_on_board(tmp_path_factory.mktemp("lstm_dsp"), m, seed, samples=4, kernel="mcu_lstm_s8_x4")
+
+
+@settings(max_examples=8, deadline=None)
+@given(*LSTM_CASES)
+def test_lstm_mve_kernel_on_qemu(tmp_path_factory, batch, steps, size, units, time_major, clip, cell_power, s_in,
+                                 z_in, s_h, z_h, s_w, seed):
+    """mcu_lstm_s8_mve (four units per vector: gates, table lookups by gathers, state updates; units and
+    input sizes off the fours and sixteens) bit-exact on the emulated Cortex-M55, both states carried over."""
+    m = _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed)
+    bit_exact_on_board(tmp_path_factory.mktemp("lstm_mve"), m, seed, samples=4, kernel="mcu_lstm_s8_mve",
+                       board="mps3-an547")

@@ -231,3 +231,15 @@ def _lstm_x4(g: Graph, op: Op) -> Call | None:
     return Call("mcu_lstm_s8_x4", (lstm_params(g, op, interleave4, units_of=4), reads(op), State(hk, writable=True),
                                    State(ck, writable=True), writes(op), Scratch(4 * ((units + 3) // 4 * 4) * 2)),
                 note=_note(g, op) + ", gates four units at a time")
+
+
+def _rows4(w: np.ndarray) -> np.ndarray:
+    return np.pad(w, ((0, -len(w) % 4), (0, 0)))
+
+
+@variant("UNIDIRECTIONAL_SEQUENCE_LSTM", kernel="mcu_lstm_s8_mve", needs="mve")
+def _lstm_mve(g: Graph, op: Op) -> Call | None:
+    hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+    return Call("mcu_lstm_s8_mve", (lstm_params(g, op, _rows4, units_of=4), reads(op), State(hk, writable=True),
+                                    State(ck, writable=True), writes(op)),
+                note=_note(g, op) + ", Helium: four units per vector")

@@ -47,6 +47,34 @@ static inline void mcu_store_x4_s8(int8_t *output, int32x4_t acc, const int32_t 
     vstrbq_s32(output, y);
 }
 
+/* The sums of four filter rows (row k at w + k * depth) with x over `depth` int8 values, each started at
+ * its bias: sixteen products per VMLADAVA, the four rows sharing each load of x, the tail predicated. */
+static inline int32x4_t mcu_dot4_rows_s8(const int8_t *x, int32_t depth, const int8_t *w, const int32_t *bias)
+{
+    const int32_t whole = depth & ~15;
+    const int8_t *w0 = w, *w1 = w0 + depth, *w2 = w1 + depth, *w3 = w2 + depth;
+    int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+    for (int32_t d = 0; d < whole; d += 16) {
+        const int8x16_t v = vldrbq_s8(x + d);
+        a0 = vmladavaq_s8(a0, v, vldrbq_s8(w0 + d));
+        a1 = vmladavaq_s8(a1, v, vldrbq_s8(w1 + d));
+        a2 = vmladavaq_s8(a2, v, vldrbq_s8(w2 + d));
+        a3 = vmladavaq_s8(a3, v, vldrbq_s8(w3 + d));
+    }
+    if (whole < depth) {
+        const mve_pred16_t tail = vctp8q((uint32_t)(depth - whole));
+        const int8x16_t v = vldrbq_z_s8(x + whole, tail);
+        a0 = vmladavaq_p_s8(a0, v, vldrbq_z_s8(w0 + whole, tail), tail);
+        a1 = vmladavaq_p_s8(a1, v, vldrbq_z_s8(w1 + whole, tail), tail);
+        a2 = vmladavaq_p_s8(a2, v, vldrbq_z_s8(w2 + whole, tail), tail);
+        a3 = vmladavaq_p_s8(a3, v, vldrbq_z_s8(w3 + whole, tail), tail);
+    }
+    int32x4_t acc = vdupq_n_s32(a0);
+    acc = vsetq_lane_s32(a1, acc, 1);
+    acc = vsetq_lane_s32(a2, acc, 2);
+    return vsetq_lane_s32(a3, acc, 3);
+}
+
 /* One row x of `depth` int8 values through `units` filter rows (unit o at filter + o * depth): sixteen
  * products per VMLADAVA, four units sharing each load of x, the tail predicated (VCTP), each group of
  * four requantized together; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
@@ -59,27 +87,8 @@ static inline void mcu_row_units_s8(const int8_t *x, int32_t depth, const int8_t
     const mve_pred16_t tail = vctp8q((uint32_t)(depth - whole));
     int32_t o = 0;
     for (; o + 4 <= units; o += 4) {
-        const int8_t *w0 = filter + o * depth, *w1 = w0 + depth, *w2 = w1 + depth, *w3 = w2 + depth;
-        int32_t a0 = bias_folded[o], a1 = bias_folded[o + 1], a2 = bias_folded[o + 2], a3 = bias_folded[o + 3];
-        for (int32_t d = 0; d < whole; d += 16) {
-            const int8x16_t v = vldrbq_s8(x + d);
-            a0 = vmladavaq_s8(a0, v, vldrbq_s8(w0 + d));
-            a1 = vmladavaq_s8(a1, v, vldrbq_s8(w1 + d));
-            a2 = vmladavaq_s8(a2, v, vldrbq_s8(w2 + d));
-            a3 = vmladavaq_s8(a3, v, vldrbq_s8(w3 + d));
-        }
-        if (whole < depth) {
-            const int8x16_t v = vldrbq_z_s8(x + whole, tail);
-            a0 = vmladavaq_p_s8(a0, v, vldrbq_z_s8(w0 + whole, tail), tail);
-            a1 = vmladavaq_p_s8(a1, v, vldrbq_z_s8(w1 + whole, tail), tail);
-            a2 = vmladavaq_p_s8(a2, v, vldrbq_z_s8(w2 + whole, tail), tail);
-            a3 = vmladavaq_p_s8(a3, v, vldrbq_z_s8(w3 + whole, tail), tail);
-        }
-        int32x4_t acc = vdupq_n_s32(a0);
-        acc = vsetq_lane_s32(a1, acc, 1);
-        acc = vsetq_lane_s32(a2, acc, 2);
-        acc = vsetq_lane_s32(a3, acc, 3);
-        mcu_store_x4_s8(output + o, acc, quant->multiplier + o, quant->shift + o, output_offset, act);
+        mcu_store_x4_s8(output + o, mcu_dot4_rows_s8(x, depth, filter + o * depth, bias_folded + o),
+                        quant->multiplier + o, quant->shift + o, output_offset, act);
     }
     for (; o < units; ++o) {
         const int8_t *w = filter + o * depth;
@@ -92,6 +101,60 @@ static inline void mcu_row_units_s8(const int8_t *x, int32_t depth, const int8_t
         }
         output[o] = mcu_clamp_s8(mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + output_offset, act);
     }
+}
+
+/* mcu_scale_s16 on four lanes (one multiplier and shift for all). */
+static inline int32x4_t mcu_scale_s16_x4(int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    if (multiplier == 0) {
+        return vmulq_n_s32(x, 3 << shift);
+    }
+    return vshlq_r_s32(vaddq_n_s32(vmulq_n_s32(x, multiplier), shift > 0 ? 1 << (shift - 1) : 0), -shift);
+}
+
+/* mcu_sigmoid_lookup on four lanes: the table's two entries around each |v| by gathers (the entry
+ * clamped to stay inside the table: lanes past its end are replaced by the caller), interpolated. */
+static inline uint32x4_t mcu_sigmoid_lookup_x4(const int16_t *table, uint32x4_t magnitude, int32_t fraction_bits)
+{
+    const uint32x4_t entry = vminq_u32(vshlq_r_u32(magnitude, -fraction_bits), vdupq_n_u32(254));
+    const uint32x4_t low = vldrhq_gather_shifted_offset_u32((const uint16_t *)table, entry);
+    const uint32x4_t high = vldrhq_gather_shifted_offset_u32((const uint16_t *)table, vaddq_n_u32(entry, 1));
+    const uint32x4_t fraction = vandq_u32(magnitude, vdupq_n_u32((1u << fraction_bits) - 1));
+    return vaddq_u32(vshlq_r_u32(low, fraction_bits), vmulq_u32(fraction, vsubq_u32(high, low)));
+}
+
+/* mcu_sigmoid_s16 on four lanes, each result in the low half of its lane (a truncating store gives
+ * the reference's int16). */
+static inline int32x4_t mcu_sigmoid_s16_x4(const int16_t *table, int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    const int32x4_t v = mcu_scale_s16_x4(x, multiplier, shift);
+    const uint32x4_t magnitude = vreinterpretq_u32_s32(vabsq_s32(v));
+    const mve_pred16_t beyond = vcmpcsq_n_u32(vshrq_n_u32(magnitude, 9), 255);
+    const uint32x4_t r = vpselq_u32(vdupq_n_u32(0x7FFFu << 10), mcu_sigmoid_lookup_x4(table, magnitude, 9), beyond);
+    const mve_pred16_t positive = vcmpgeq_n_s32(v, 0);
+    const uint32x4_t folded = vpselq_u32(vaddq_n_u32(r, 1u << 9), vsubq_u32(vdupq_n_u32((1u << 25) + (1u << 9) - 1), r),
+                                         positive);
+    return vreinterpretq_s32_u32(vshrq_n_u32(folded, 10));
+}
+
+/* mcu_tanh_s16 on four lanes, likewise. */
+static inline int32x4_t mcu_tanh_s16_x4(const int16_t *table, int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    const int32x4_t v = mcu_scale_s16_x4(x, multiplier, shift);
+    const uint32x4_t magnitude = vreinterpretq_u32_s32(vabsq_s32(v));
+    const mve_pred16_t beyond = vcmpcsq_n_u32(vshrq_n_u32(magnitude, 8), 255);
+    const int32x4_t r = vreinterpretq_s32_u32(
+        vpselq_u32(vdupq_n_u32(0xFFFFu << 8), mcu_sigmoid_lookup_x4(table, magnitude, 8), beyond));
+    const mve_pred16_t positive = vcmpgeq_n_s32(v, 0);
+    const int32x4_t folded = vpselq_s32(vaddq_n_s32(r, -(1 << 23) + (1 << 7)), vsubq_s32(vdupq_n_s32((1 << 23) + (1 << 7) - 1), r),
+                                        positive);
+    return vshrq_n_s32(folded, 8);
+}
+
+/* x saturated to int16 on four lanes. */
+static inline int32x4_t mcu_sat_s16_x4(int32x4_t x)
+{
+    return vmaxq_s32(vminq_s32(x, vdupq_n_s32(INT16_MAX)), vdupq_n_s32(INT16_MIN));
 }
 
 #endif /* MCU_NN_MVE_H */

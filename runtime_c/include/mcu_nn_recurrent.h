@@ -24,7 +24,7 @@ typedef struct {
 /* One LSTM gate: FC(input) + FC(hidden state), each int8 x int8 -> int16 at scale 2^-12. The offsets
  * are folded into the biases (as TFLM's Prepare does), so neither FC adds them to its inputs. */
 typedef struct {
-    const int8_t *input_weights;     /* [state_size, input_size] (mcu_lstm_s8_x4: interleaved by 4 units) */
+    const int8_t *input_weights;     /* [state_size, input_size] (mcu_lstm_s8_x4: interleaved by 4 units; _mve: padded) */
     const int8_t *recurrent_weights; /* [state_size, state_size] (likewise) */
     const int32_t *input_bias;       /* [state_size]: bias + input_offset * sum of the unit's input weights */
     const int32_t *recurrent_bias;   /* [state_size]: hidden_offset * sum of its recurrent weights */
@@ -82,5 +82,10 @@ void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidde
  * (state_size rounded up to 4) int16. */
 void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                     int8_t *output, int16_t *scratch);
+
+/* mcu_lstm_s8 with Helium, four units at a time (gates, activations and state updates on four lanes):
+ * weights row-major with units padded to a multiple of 4 by zero rows, biases padded with zeros. */
+void mcu_lstm_s8_mve(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
+                     int8_t *output);
 
 #endif /* MCU_NN_RECURRENT_H */
