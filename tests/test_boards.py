@@ -314,6 +314,20 @@ def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("dsp16"), m, c["seed"], kernel=kernel)
 
 
+@settings(max_examples=16, deadline=None)
+@given(st.sampled_from(["int32", "int64"]), st.data())
+def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, bias_type, data):
+    """mcu_conv2d_s16_mve (patches gathered with zeros, or read in place for unpadded 1x1 kernels; eight
+    products per VMLADAVA, the weights widened as they load, depths off the eights) bit-exact on the
+    emulated Cortex-M55 for drawn shapes, strides, dilations, padding, batches, both accumulators."""
+    c = data.draw(conv_case(depthwise=False))
+    m = _conv_model(c, False, activations="int16", bias_type=bias_type)
+    if m is None:
+        return
+    kernel = "mcu_conv2d_s16_mve" if c["kh"] * c["kw"] * c["cin"] * 32768 * 128 < 2 ** 31 else None
+    bit_exact_on_board(tmp_path_factory.mktemp("mve16"), m, c["seed"], kernel=kernel, board="mps3-an547")
+
+
 @settings(max_examples=14, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
        st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))

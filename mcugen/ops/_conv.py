@@ -153,6 +153,20 @@ def conv_s16_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data:
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
 
 
+def conv_s16_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+                      y_shape: tuple[int, ...], note: str) -> Call | None:
+    """A 16x8 CONV_2D on mcu_conv2d_s16_mve (Helium), when every sum of products fits int32; None otherwise."""
+    assert p.wide is not None
+    taps = int(np.prod(filter_data.shape[1:]))
+    if taps * 32768 * 128 >= 2 ** 31:
+        return None
+    return Call("mcu_conv2d_s16_mve", (
+        conv_params(p.window, p.quant), p.quant.per_channel(), p.wide.bits, dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), Const("filter", filter_data), Const("bias", p.wide.bias),
+        dims("output_dims", y_shape), writes(op), Scratch(taps * 2, "int16_t")),
+        note=note + f", int16 activations, int{p.wide.bits} accumulator, Helium: eight products per instruction")
+
+
 def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
                   y_shape: tuple[int, ...], note: str) -> Call:
     """The same int8 CONV_2D on mcu_conv2d_s8_mve (Helium): the input offset folded into the bias, and

@@ -9,8 +9,8 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_mve_call, conv_s16_x6_call, conv_x6_call,
-                              fc_params, wide_problems)
+from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_mve_call, conv_s16_mve_call, conv_s16_x6_call,
+                              conv_x6_call, fc_params, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
                                weight_problems)
@@ -141,3 +141,11 @@ def _conv_s16_x6(g: Graph, op: Op) -> Call | None:
     if p.wide is None:
         return None
     return conv_s16_x6_call(op, p, x.shape, w.values, y.shape, _note(op, w.shape))
+
+
+@variant("CONV_2D", kernel="mcu_conv2d_s16_mve", needs="mve")
+def _conv_s16_mve(g: Graph, op: Op) -> Call | None:
+    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(ConvData)
+    if p.wide is None:
+        return None
+    return conv_s16_mve_call(op, p, x.shape, w.values, y.shape, _note(op, w.shape))

@@ -175,6 +175,14 @@ void mcu_conv2d_s16(const mcu_conv_params *conv, const mcu_per_channel_quant *qu
                     const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
                     const mcu_dims *output_dims, int16_t *output);
 
+/* 16x8 CONV_2D with Helium (mcu_conv2d_s16's contract and results) for layers whose sums of products fit
+ * int32: the filter as the reference's; scratch (`patch`) of KH*KW*Cin int16, unused for 1x1 kernels
+ * without padding. */
+void mcu_conv2d_s16_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                        const mcu_dims *input_dims, const int16_t *input,
+                        const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                        const mcu_dims *output_dims, int16_t *output, int16_t *patch);
+
 /* 16x8 DEPTHWISE_CONV_2D: input [N,H,W,C] int16, filter [1,KH,KW,C*M] int8, bias int64, output int16. */
 void mcu_depthwise_conv2d_s16(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
                               const mcu_dims *input_dims, const int16_t *input,

@@ -75,6 +75,35 @@ static inline int32x4_t mcu_dot4_rows_s8(const int8_t *x, int32_t depth, const i
     return vsetq_lane_s32(a3, acc, 3);
 }
 
+/* The sums of four int8 filter rows (row k at w + k * depth) with `depth` int16 values of x, each started
+ * at its bias: eight products per VMLADAVA, the weights widened as they load, the tail predicated. The
+ * sums are int32: callers take only layers whose sums fit. */
+static inline int32x4_t mcu_dot4_rows_s16(const int16_t *x, int32_t depth, const int8_t *w, const int32_t *start)
+{
+    const int8_t *w0 = w, *w1 = w0 + depth, *w2 = w1 + depth, *w3 = w2 + depth;
+    int32_t a0 = start[0], a1 = start[1], a2 = start[2], a3 = start[3];
+    const int32_t whole = depth & ~7;
+    for (int32_t d = 0; d < whole; d += 8) {
+        const int16x8_t v = vldrhq_s16(x + d);
+        a0 = vmladavaq_s16(a0, v, vldrbq_s16(w0 + d));
+        a1 = vmladavaq_s16(a1, v, vldrbq_s16(w1 + d));
+        a2 = vmladavaq_s16(a2, v, vldrbq_s16(w2 + d));
+        a3 = vmladavaq_s16(a3, v, vldrbq_s16(w3 + d));
+    }
+    if (whole < depth) {
+        const mve_pred16_t p = vctp16q((uint32_t)(depth - whole));
+        const int16x8_t v = vldrhq_z_s16(x + whole, p);
+        a0 = vmladavaq_p_s16(a0, v, vldrbq_z_s16(w0 + whole, p), p);
+        a1 = vmladavaq_p_s16(a1, v, vldrbq_z_s16(w1 + whole, p), p);
+        a2 = vmladavaq_p_s16(a2, v, vldrbq_z_s16(w2 + whole, p), p);
+        a3 = vmladavaq_p_s16(a3, v, vldrbq_z_s16(w3 + whole, p), p);
+    }
+    int32x4_t acc = vdupq_n_s32(a0);
+    acc = vsetq_lane_s32(a1, acc, 1);
+    acc = vsetq_lane_s32(a2, acc, 2);
+    return vsetq_lane_s32(a3, acc, 3);
+}
+
 /* One row x of `depth` int8 values through `units` filter rows (unit o at filter + o * depth): sixteen
  * products per VMLADAVA, four units sharing each load of x, the tail predicated (VCTP), each group of
  * four requantized together; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
@@ -100,6 +129,49 @@ static inline void mcu_row_units_s8(const int8_t *x, int32_t depth, const int8_t
             acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x + whole, tail), vldrbq_z_s8(w + whole, tail), tail);
         }
         output[o] = mcu_clamp_s8(mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + output_offset, act);
+    }
+}
+
+/* n bytes from src (or, src NULL, the bytes of filler) to dst, 16 per vector, the tail predicated: inline,
+ * where a memcpy per tap would cost a call for the few channels early layers have. */
+static inline void mcu_copy_or_fill(int8_t *dst, const int8_t *src, int8x16_t filler, int32_t n)
+{
+    if (n == 1) { /* a one-channel input (audio features): a byte costs less than setting up a vector */
+        *dst = src ? *src : vgetq_lane_s8(filler, 0);
+        return;
+    }
+    for (int32_t k = 0; k < n; k += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)(n - k));
+        vstrbq_p_s8(dst + k, src ? vldrbq_z_s8(src + k, p) : filler, p);
+    }
+}
+
+/* Output position q's patch [KH, KW, Cin] of `size`-byte values gathered into patch, taps outside the
+ * image filled with the bytes of filler (the input zero point, or 0). */
+static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_dims *input_dims, const void *input,
+                                        const mcu_dims *filter_dims, const mcu_dims *output_dims, int32_t q,
+                                        int32_t size, int8x16_t filler, void *patch)
+{
+    const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c * size;
+    const int32_t k_h = filter_dims->h, k_w = filter_dims->w;
+    const int32_t ox = q % output_dims->w, oy = (q / output_dims->w) % output_dims->h;
+    const int8_t *image = (const int8_t *)input + q / (output_dims->w * output_dims->h) * in_h * in_w * in_c;
+    const int32_t y0 = oy * conv->stride.h - conv->padding.h, x0 = ox * conv->stride.w - conv->padding.w;
+    /* a row of taps wholly inside the image, adjacent (dilation 1), is one run of input bytes */
+    const int row_inside = conv->dilation.w == 1 && x0 >= 0 && x0 + k_w <= in_w;
+    int8_t *to = (int8_t *)patch;
+    for (int32_t ky = 0; ky < k_h; ++ky) {
+        const int32_t iy = y0 + ky * conv->dilation.h;
+        if (iy < 0 || iy >= in_h || row_inside) {
+            const int inside = iy >= 0 && iy < in_h;
+            mcu_copy_or_fill(to, inside ? image + (iy * in_w + x0) * in_c : NULL, filler, k_w * in_c);
+            to += k_w * in_c;
+            continue;
+        }
+        for (int32_t kx = 0; kx < k_w; ++kx, to += in_c) {
+            const int32_t ix = x0 + kx * conv->dilation.w;
+            mcu_copy_or_fill(to, ix >= 0 && ix < in_w ? image + (iy * in_w + ix) * in_c : NULL, filler, in_c);
+        }
     }
 }
 
