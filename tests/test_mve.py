@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import MODELS
+from conftest import MODELS, bit_exact_on_board
 from mcugen.boards import load_board
 from mcugen.compare import random_inputs
 from mcugen.firmware import build_board
@@ -20,6 +20,7 @@ from mcugen.validate import run_on_target
 from single_op import binary_model, pool_model
 from test_boards import _conv, _fc_model
 from test_cli import checked_report, run_cli
+from test_ops_conv import FC16_CASES, fc16_model
 from tflite_writer import ModelSpec
 
 M55 = load_board("mps3-an547")
@@ -56,6 +57,17 @@ def test_fully_connected_mve_for_drawn_shapes(tmp_path_factory, depth, units, ro
     above 1 (right and left shifts of the four-lane requantization), many rows of values."""
     _on_the_m55(tmp_path_factory.mktemp("fc_mve"), _fc(depth, units, rows, out_scale, act, seed),
                 "mcu_fully_connected_s8_mve")
+
+
+@settings(max_examples=12, deadline=None)
+@given(*FC16_CASES)
+def test_16x8_fully_connected_mve_for_drawn_shapes(tmp_path_factory, batch, depth, units, bias, bias_type, s_in, s_w,
+                                                   s_out, act, seed):
+    """mcu_fully_connected_s16_mve: depths off the eights, units off the fours, with and without a bias,
+    32- and 64-bit accumulators, bit-exact on the M55."""
+    bit_exact_on_board(tmp_path_factory.mktemp("fc16_mve"), fc16_model(batch, depth, units, bias, bias_type, s_in,
+                                                                       s_w, s_out, act, seed),
+                       seed, kernel="mcu_fully_connected_s16_mve", board="mps3-an547")
 
 
 def test_a_filter_offset_keeps_the_fully_connected_on_another_kernel(tmp_path):

@@ -105,9 +105,7 @@ def test_depthwise_conv_2d_16x8(tmp_path_factory, c):
         check(tmp_path_factory.mktemp("dw16"), m, c["seed"], oracles=("tflm",))
 
 
-@given(st.integers(1, 3), st.integers(1, 24), st.integers(1, 12), st.booleans(), st.sampled_from(["int64", "int32"]),
-       scale(1e-5, 1e-2), scale(1e-4, 0.1), scale(1e-5, 1e-2), ACTS, st.integers(0, 2**16))
-def test_fully_connected_16x8(tmp_path_factory, batch, depth, units, bias, bias_type, s_in, s_w, s_out, act, seed):
+def fc16_model(batch, depth, units, bias, bias_type, s_in, s_w, s_out, act, seed) -> ModelSpec:
     rng = np.random.default_rng(seed)
     m = ModelSpec()
     x = m.tensor("x", [batch, depth], "int16", scale=s_in, zp=0)
@@ -118,6 +116,16 @@ def test_fully_connected_16x8(tmp_path_factory, batch, depth, units, bias, bias_
     y = m.tensor("y", [batch, units], "int16", scale=s_out, zp=0)
     m.inputs, m.outputs = [x], [y]
     m.op("FULLY_CONNECTED", inputs, [y], "FullyConnectedOptions", version=7, FusedActivationFunction=act)
+    return m
+
+
+FC16_CASES = (st.integers(1, 3), st.integers(1, 24), st.integers(1, 12), st.booleans(),
+              st.sampled_from(["int64", "int32"]), scale(1e-5, 1e-2), scale(1e-4, 0.1), scale(1e-5, 1e-2), ACTS, st.integers(0, 2**16))
+
+
+@given(*FC16_CASES)
+def test_fully_connected_16x8(tmp_path_factory, batch, depth, units, bias, bias_type, s_in, s_w, s_out, act, seed):
+    m = fc16_model(batch, depth, units, bias, bias_type, s_in, s_w, s_out, act, seed)
     check(tmp_path_factory.mktemp("fc16"), m, seed, oracles=("tflm",))
 
 

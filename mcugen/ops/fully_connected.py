@@ -126,6 +126,17 @@ def _fully_connected_mve(g: Graph, op: Op) -> Call | None:
                 note=note + ", Helium: 16 products per instruction, input offset folded into the bias")
 
 
+@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s16_mve", needs="mve")
+def _fully_connected_s16_mve(g: Graph, op: Op) -> Call | None:
+    p, w = op.prepared(FullyConnectedData), op.input(g, 1)
+    if p.wide is None or p.quant.input_zp != 0 or p.filter_zp != 0 or w.shape[1] * 32768 * 128 >= 2 ** 31:
+        return None
+    rows_in, tail, note = _rows(g, op)
+    return Call("mcu_fully_connected_s16_mve", (_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
+                                                Const("filter", w.values), Const("bias", p.wide.bias), *tail),
+                note=note + f", int16 activations, int{p.wide.bits} accumulator, Helium: eight products per instruction")
+
+
 def _params(p: FullyConnectedData) -> Struct:
     return fc_params(p.quant, p.filter_zp)
 

@@ -204,4 +204,11 @@ void mcu_fully_connected_s16(const mcu_fc_params *fc, const mcu_per_channel_quan
                              const int8_t *filter, const int64_t *bias,
                              const mcu_dims *output_dims, int16_t *output);
 
+/* mcu_fully_connected_s16 with Helium, for layers without input or filter offsets whose sums of
+ * products fit int32 (depth * 32768 * 128 < 2^31). */
+void mcu_fully_connected_s16_mve(const mcu_fc_params *fc, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                                 const mcu_dims *input_dims, const int16_t *input,
+                                 const int8_t *filter, const int64_t *bias,
+                                 const mcu_dims *output_dims, int16_t *output);
+
 #endif /* MCU_NN_CONV_H */

@@ -104,6 +104,41 @@ static inline int32x4_t mcu_dot4_rows_s16(const int16_t *x, int32_t depth, const
     return vsetq_lane_s32(a3, acc, 3);
 }
 
+/* One row x of `depth` int16 values through `units` int8 filter rows (unit o at filter + o * depth), four
+ * units at a time on mcu_dot4_rows_s16 (the rest one by one); each int32 sum plus its int64 bias requantized
+ * as the 16x8 reference kernels do (mcu_requantize_wide), offset, clamped: units int16 outputs. */
+static inline void mcu_unit_s16(int32_t sum, const int64_t *bias, const mcu_per_channel_quant *quant,
+                                int32_t accumulator_bits, int32_t output_offset, mcu_activation act, int32_t o,
+                                int16_t *output)
+{
+    const int32_t y = mcu_requantize_wide(sum + bias[o], accumulator_bits, quant->multiplier[o], quant->shift[o]);
+    output[o] = mcu_clamp_s16((int32_t)((uint32_t)y + (uint32_t)output_offset), act);
+}
+
+static inline void mcu_row_units_s16(const int16_t *x, int32_t depth, const int8_t *filter, const int64_t *bias,
+                                     int32_t units, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
+                                     int32_t output_offset, mcu_activation act, int16_t *output)
+{
+    static const int32_t zeros[4] = {0, 0, 0, 0};
+    int32_t o = 0;
+    for (; o + 4 <= units; o += 4) {
+        int32_t sums[4];
+        vstrwq_s32(sums, mcu_dot4_rows_s16(x, depth, filter + o * depth, zeros));
+        for (int32_t k = 0; k < 4; ++k) {
+            mcu_unit_s16(sums[k], bias, quant, accumulator_bits, output_offset, act, o + k, output);
+        }
+    }
+    for (; o < units; ++o) {
+        const int8_t *w = filter + o * depth;
+        int32_t sum = 0;
+        for (int32_t d = 0; d < depth; d += 8) {
+            const mve_pred16_t p = vctp16q((uint32_t)(depth - d));
+            sum = vmladavaq_p_s16(sum, vldrhq_z_s16(x + d, p), vldrbq_z_s16(w + d, p), p);
+        }
+        mcu_unit_s16(sum, bias, quant, accumulator_bits, output_offset, act, o, output);
+    }
+}
+
 /* One row x of `depth` int8 values through `units` filter rows (unit o at filter + o * depth): sixteen
  * products per VMLADAVA, four units sharing each load of x, the tail predicated (VCTP), each group of
  * four requantized together; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
