@@ -315,16 +315,22 @@ def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
 
 
 @settings(max_examples=16, deadline=None)
-@given(st.sampled_from(["int32", "int64"]), st.data())
-def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, bias_type, data):
+@given(st.booleans(), st.sampled_from(["int32", "int64"]), st.data())
+def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, bias_type, data):
     """mcu_conv2d_s16_mve (patches gathered with zeros, or read in place for unpadded 1x1 kernels; eight
-    products per VMLADAVA, the weights widened as they load, depths off the eights) bit-exact on the
-    emulated Cortex-M55 for drawn shapes, strides, dilations, padding, batches, both accumulators."""
-    c = data.draw(conv_case(depthwise=False))
-    m = _conv_model(c, False, activations="int16", bias_type=bias_type)
+    products per VMLADAVA, the weights widened as they load, depths off the eights) and
+    mcu_depthwise_conv2d_s16_mve (four channels per vector, windows clipped, the last channels predicated)
+    bit-exact on the emulated Cortex-M55 for drawn shapes, strides, dilations, padding, batches, both
+    accumulators."""
+    c = data.draw(conv_case(depthwise=depthwise))
+    if depthwise:
+        c.update(mult=1, cout=c["cin"], w_scales=c["w_scales"][:1])
+    m = _conv_model(c, depthwise, activations="int16", bias_type="int64" if depthwise else bias_type)
     if m is None:
         return
-    kernel = "mcu_conv2d_s16_mve" if c["kh"] * c["kw"] * c["cin"] * 32768 * 128 < 2 ** 31 else None
+    three = (c["kh"], c["kw"], c["sh"], c["sw"], c["dh"], c["dw"]) == (3, 3, 1, 1, 1, 1)
+    kernel = ("mcu_conv2d_s16_mve" if not depthwise and c["kh"] * c["kw"] * c["cin"] * 32768 * 128 < 2 ** 31 else
+              "mcu_depthwise_conv2d_s16_mve" if depthwise and c["cin"] > 1 and not three else None)
     bit_exact_on_board(tmp_path_factory.mktemp("mve16"), m, c["seed"], kernel=kernel, board="mps3-an547")
 
 

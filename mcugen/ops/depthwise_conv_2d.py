@@ -218,6 +218,21 @@ def _depthwise_s16_x2(g: Graph, op: Op) -> Call | None:
         in_place=0)
 
 
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s16_mve", needs="mve")
+def _depthwise_s16_mve(g: Graph, op: Op) -> Call | None:
+    """16x8, depth multiplier 1, sums within int32: four channels per vector. Not the 3x3 stride-1 layers:
+    mcu_depthwise_conv2d_s16_x2 runs those in less on the M55 (ds_cnn_s_int16: 497 K instructions a layer
+    against 815 K; its requantization constants are loaded once a channel, here once an output)."""
+    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
+    if (p.wide is None or x.shape[3] == 1 or p.depth_multiplier != 1 or _three_by_three(w, p)
+            or w.shape[1] * w.shape[2] * 32768 * 128 >= 2 ** 31):
+        return None
+    return Call("mcu_depthwise_conv2d_s16_mve", (
+        _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
+        Const("filter", w.values), Const("bias", p.wide.bias), dims("output_dims", y.shape), writes(op)),
+        note=_note(op, w) + ", int16 activations, Helium: four channels per vector")
+
+
 def _x2_scratch(p: DepthwiseData) -> Scratch:
     """The channel-at-a-time kernels' scratch: the window, rows x stride int16 (columns rounded up to even),
     then the sums."""

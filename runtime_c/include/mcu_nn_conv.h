@@ -197,6 +197,13 @@ void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_cha
                                  const mcu_dims *filter_dims, const int16_t *filter_pairs, const int64_t *bias,
                                  const mcu_dims *output_dims, int16_t *output, int16_t *scratch);
 
+/* 16x8 DEPTHWISE_CONV_2D with Helium (mcu_depthwise_conv2d_s16's contract and results), depth multiplier
+ * 1, for layers whose sums of products fit int32 (KH * KW * 32768 * 128 < 2^31). */
+void mcu_depthwise_conv2d_s16_mve(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                                  const mcu_dims *input_dims, const int16_t *input,
+                                  const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
+                                  const mcu_dims *output_dims, int16_t *output);
+
 /* 16x8 FULLY_CONNECTED: rows [N, depth] int16, filter [units, depth] int8, bias [units] int64 (see
  * mcu_conv2d_s16), output [N, units] int16. */
 void mcu_fully_connected_s16(const mcu_fc_params *fc, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
