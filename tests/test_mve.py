@@ -70,6 +70,21 @@ def test_16x8_fully_connected_mve_for_drawn_shapes(tmp_path_factory, batch, dept
                        seed, kernel="mcu_fully_connected_s16_mve", board="mps3-an547")
 
 
+@settings(max_examples=12, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 70), st.sampled_from([1e-4, 0.02, 0.3]), st.integers(-20, 20),
+       st.sampled_from(["int8", "int16"]), st.integers(0, 99))
+@example(1, 600, 1e-4, 0, "int8", 1)  # every exponential near 1: the sum passes 2^28, no output bit survives the shift
+def test_softmax_mve_for_drawn_shapes(tmp_path_factory, rows, depth, s, z, out_type, seed):
+    """mcu_softmax_s8_mve: rows off the vectors' widths, int8 and int16 outputs, flat and peaked inputs."""
+    m = ModelSpec()
+    x = m.tensor("x", [rows, depth], "int8", scale=s, zp=z)
+    y = m.tensor("y", [rows, depth], out_type, scale=1 / 256 if out_type == "int8" else 1 / 65536,
+                 zp=-128 if out_type == "int8" else -32768)
+    m.inputs, m.outputs = [x], [y]
+    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=2, Beta=1.0)
+    bit_exact_on_board(tmp_path_factory.mktemp("softmax_mve"), m, seed, kernel="mcu_softmax_s8_mve", board="mps3-an547")
+
+
 def test_a_filter_offset_keeps_the_fully_connected_on_another_kernel(tmp_path):
     _on_the_m55(tmp_path, _fc_model(13, 7, 3, 5), "mcu_fully_connected_s8_x4")
 

@@ -151,6 +151,10 @@ void mcu_max_min(int32_t minimum, const mcu_broadcast *bc, const void *input1, c
 void mcu_prelu_s8(const mcu_prelu_params *prelu, const mcu_broadcast *bc, const int8_t *input, const int8_t *alpha,
                   int8_t *output);
 
+/* mcu_softmax_s8 with Helium: four values per vector, the exponentials gathered from the table. */
+void mcu_softmax_s8_mve(const mcu_softmax_params *softmax, int32_t rows, int32_t depth,
+                        const int8_t *input, void *output);
+
 /* SOFTMAX int16 -> int16 over the last axis (TFLM reference_ops::SoftmaxInt16). */
 void mcu_softmax_s16(const mcu_softmax_s16_params *softmax, int32_t rows, int32_t depth,
                      const int16_t *input, int16_t *output);

@@ -118,6 +118,23 @@ static inline int32_t mcu_clz(uint32_t x)
     return n;
 }
 
+/* Q0.31 x in [0, 1) -> 1 / (1 + x) in Q0.31: gemmlowp's three Newton-Raphson steps on the half
+ * denominator in Q2.29, starting from 48/17 - 32/17 * d. */
+static inline int32_t mcu_one_over_one_plus_x(int32_t x)
+{
+    const int64_t sum = (int64_t)x + INT32_MAX;
+    const int32_t half_denominator = (int32_t)((sum + (sum >= 0 ? 1 : -1)) / 2);
+    int32_t r = 1515870810 + mcu_srdhm(half_denominator, -1010580540);
+    for (int i = 0; i < 3; ++i) {
+        const int32_t one_minus = (1 << 29) - mcu_srdhm(half_denominator, r);
+        const int32_t step = mcu_srdhm(r, one_minus);
+        /* Rescale Q4 -> Q2: a saturating multiply by 4 */
+        r += step > (INT32_MAX >> 2) ? INT32_MAX : step < -(INT32_MAX >> 2) ? INT32_MIN : step * 4;
+    }
+    /* Q1 -> Q0: saturating doubling */
+    return r > (INT32_MAX >> 1) ? INT32_MAX : r < -(INT32_MAX >> 1) ? INT32_MIN : r * 2;
+}
+
 static inline int32_t mcu_clamp(int32_t x, mcu_activation act)
 {
     return x < act.min ? act.min : x > act.max ? act.max : x;

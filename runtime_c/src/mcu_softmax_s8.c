@@ -1,22 +1,5 @@
 #include "mcu_nn_support.h"
 
-/* Q0.31 x in [0, 1) -> 1 / (1 + x) in Q0.31: gemmlowp's three Newton-Raphson steps on the half
- * denominator in Q2.29, starting from 48/17 - 32/17 * d. */
-static int32_t one_over_one_plus_x(int32_t x)
-{
-    const int64_t sum = (int64_t)x + INT32_MAX;
-    const int32_t half_denominator = (int32_t)((sum + (sum >= 0 ? 1 : -1)) / 2);
-    int32_t r = 1515870810 + mcu_srdhm(half_denominator, -1010580540);
-    for (int i = 0; i < 3; ++i) {
-        const int32_t one_minus = (1 << 29) - mcu_srdhm(half_denominator, r);
-        const int32_t step = mcu_srdhm(r, one_minus);
-        /* Rescale Q4 -> Q2: a saturating multiply by 4 */
-        r += step > (INT32_MAX >> 2) ? INT32_MAX : step < -(INT32_MAX >> 2) ? INT32_MIN : step * 4;
-    }
-    /* Q1 -> Q0: saturating doubling */
-    return r > (INT32_MAX >> 1) ? INT32_MAX : r < -(INT32_MAX >> 1) ? INT32_MIN : r * 2;
-}
-
 /*
  * TFLM reference_ops::Softmax for int8 in, int8 or int16 out. exp(x - max) comes from the table
  * (Q0.31), the sum is kept in Q12.19, and 1/sum is TFLM's GetReciprocal (normalise by the leading
@@ -39,7 +22,7 @@ void mcu_softmax_s8(const mcu_softmax_params *softmax, int32_t rows, int32_t dep
         }
         const int32_t headroom = mcu_clz((uint32_t)sum);
         const int32_t bits_over_unit = 12 - headroom;
-        const int32_t scale = one_over_one_plus_x((int32_t)(((uint32_t)sum << headroom) - 0x80000000u));
+        const int32_t scale = mcu_one_over_one_plus_x((int32_t)(((uint32_t)sum << headroom) - 0x80000000u));
         for (int32_t c = 0; c < depth; ++c) {
             const int32_t e = softmax->exp_lut[max - input[c]];
             int32_t y = mcu_rdbpot(mcu_srdhm(scale, e), bits_over_unit + 31 - bits) + low;
