@@ -137,6 +137,18 @@ def test_add_and_mul_mve_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z
 
 
 @settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["ADD", "SUB", "MUL"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
+       st.floats(1e-5, 1e-2), st.floats(1e-5, 1e-2), st.floats(1e-5, 2e-2), st.sampled_from(["NONE", "RELU"]),
+       st.integers(0, 99))
+def test_int16_add_and_mul_mve_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, s2, so, act, seed):
+    """int16 (zero points 0, as TFLM takes them): the 15-bit left shift of ADD/SUB, products of two int16
+    for MUL, counts off the fours, values at the ends of int16."""
+    model = binary_model(opcode, (shape, shape), "int16", (s1, 0), (s2, 0), (so, 0), act)
+    _on_the_m55(tmp_path_factory.mktemp("add16_mve"), model,
+                "mcu_mul_s16_mve" if opcode == "MUL" else "mcu_add_s16_mve")
+
+
+@settings(max_examples=12, deadline=None)
 @given(st.sampled_from(["AVERAGE_POOL_2D", "MAX_POOL_2D"]), st.integers(1, 9), st.integers(1, 9), st.integers(1, 4),
        st.integers(1, 4), st.integers(1, 3), st.sampled_from(["SAME", "VALID"]), st.integers(1, 20),
        st.integers(-128, 127), st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(0, 99))

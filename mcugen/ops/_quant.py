@@ -239,11 +239,12 @@ class Lut:
     table: np.ndarray  # int64 values of the output's type
 
 
-def same_shape_int8_call(g: Graph, op: Op, kernel: str, params: Struct, note: str) -> Call | None:
-    """The call of an elementwise kernel variant (mcu_add_s8_mve, mcu_mul_s8_mve, mcu_add_s8_x4) for an int8
-    op whose inputs and output share one shape, else None: those kernels walk all three as one run of values."""
+def same_shape_call(g: Graph, op: Op, kernel: str, params: Struct, note: str, dtype: str = "int8") -> Call | None:
+    """The call of an elementwise kernel variant (mcu_add_s8_mve, mcu_mul_s16_mve, mcu_add_s8_x4...) for an op
+    of `dtype` whose inputs and output share one shape, else None: those kernels walk all three as one run of
+    values."""
     a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-    if y.dtype != "int8" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
+    if y.dtype != dtype or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
         return None
     return Call(kernel, (params, int(np.prod(y.shape)), reads(op, 0), reads(op, 1), writes(op)),
                 note="same shapes, " + note, in_place=0)

@@ -18,7 +18,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._conv import strips_of
-from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, same_shape_int8_call
+from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, same_shape_call
 from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_clamp
 from mcugen.variants import variant
 
@@ -110,12 +110,17 @@ class AddSub(PairOp):
 
 @variant("ADD", "SUB", kernel="mcu_add_s8_mve", needs="mve")
 def _add_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_int8_call(g, op, "mcu_add_s8_mve", _params(op), "Helium: four values per vector")
+    return same_shape_call(g, op, "mcu_add_s8_mve", _params(op), "Helium: four values per vector")
+
+
+@variant("ADD", "SUB", kernel="mcu_add_s16_mve", needs="mve")
+def _add_s16_mve(g: Graph, op: Op) -> Call | None:
+    return same_shape_call(g, op, "mcu_add_s16_mve", _params(op), "Helium: four values per vector", "int16")
 
 
 @variant("ADD", "SUB", kernel="mcu_add_s8_x4", needs="dsp")
 def _add_x4(g: Graph, op: Op) -> Call | None:
-    call = same_shape_int8_call(g, op, "mcu_add_s8_x4", _params(op), "each rescale in its SMMULR form")
+    call = same_shape_call(g, op, "mcu_add_s8_x4", _params(op), "each rescale in its SMMULR form")
     return None if call is None else dataclasses.replace(call, extra_kernels=("mcu_add",))  # its fallback
 
 

@@ -10,7 +10,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._quant import (PairOp, Paired, fused_range, problems_fused_activation, require_zero_points,
-                               same_shape_int8_call)
+                               same_shape_call)
 from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
 from mcugen.variants import variant
 
@@ -54,7 +54,7 @@ class Mul(PairOp):
 
 @variant("MUL", kernel="mcu_mul_s8_mve", needs="mve")
 def _mul_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_int8_call(g, op, "mcu_mul_s8_mve", _params(op), "Helium: four values per vector")
+    return same_shape_call(g, op, "mcu_mul_s8_mve", _params(op), "Helium: four values per vector")
 
 
 def _params(op: Op) -> Struct:
@@ -62,3 +62,8 @@ def _params(op: Op) -> Struct:
     return Struct("mcu_mul_params", "params", dict(
         input1_offset=-p.input1_zp, input2_offset=-p.input2_zp, output_offset=p.output_zp,
         multiplier=p.multiplier, shift=p.shift, activation=activation(p.act_min, p.act_max)))
+
+
+@variant("MUL", kernel="mcu_mul_s16_mve", needs="mve")
+def _mul_s16_mve(g: Graph, op: Op) -> Call | None:
+    return same_shape_call(g, op, "mcu_mul_s16_mve", _params(op), "Helium: four values per vector", "int16")

@@ -129,19 +129,23 @@ void mcu_add(const mcu_add_params *add, const mcu_broadcast *bc, const void *inp
 void mcu_add_s8_x4(const mcu_add_params *add, int32_t size, const int8_t *input1, const int8_t *input2,
                    int8_t *output);
 
-/* ADD or SUB (add->operation) of two int8 tensors of `size` values each, one shape (no broadcasting), on
+/* ADD or SUB (add->operation) of two int8 (int16) tensors of `size` values each, one shape (no broadcasting), on
  * Helium (MVE) cores: mcu_add's results. output may be input1 or input2 (in place). */
 void mcu_add_s8_mve(const mcu_add_params *add, int32_t size, const int8_t *input1, const int8_t *input2,
                     int8_t *output);
+void mcu_add_s16_mve(const mcu_add_params *add, int32_t size, const int16_t *input1, const int16_t *input2,
+                     int16_t *output);
 
 /* MUL with broadcasting, int8 or int16 (bc->bits); output contiguous over bc->shape. */
 void mcu_mul(const mcu_mul_params *mul, const mcu_broadcast *bc, const void *input1, const void *input2,
              void *output);
 
-/* MUL of two int8 tensors of `size` values each, one shape (no broadcasting), on Helium (MVE) cores:
+/* MUL of two int8 (int16) tensors of `size` values each, one shape (no broadcasting), on Helium (MVE) cores:
  * mcu_mul's results. output may be input1 or input2 (in place). */
 void mcu_mul_s8_mve(const mcu_mul_params *mul, int32_t size, const int8_t *input1, const int8_t *input2,
                     int8_t *output);
+void mcu_mul_s16_mve(const mcu_mul_params *mul, int32_t size, const int16_t *input1, const int16_t *input2,
+                     int16_t *output);
 
 /* MAXIMUM (minimum = 0) or MINIMUM (1) of the raw int8 or int16 values (bc->bits), with broadcasting,
  * as TFLM (no rescale). */

@@ -210,6 +210,27 @@ static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_d
     }
 }
 
+/* ADD (sign 1) or SUB (sign -1) of four pairs of values of one shape, mcu_add's arithmetic: each input
+ * offset, shifted left, rescaled; the two combined, rescaled to the output, offset and clamped. */
+static inline int32x4_t mcu_add_x4(const mcu_add_params *add, int32x4_t a, int32x4_t b, int32_t sign)
+{
+    const int32x4_t x1 = vshlq_r_s32(vaddq_n_s32(a, add->input1_offset), add->left_shift);
+    const int32x4_t x2 = vshlq_r_s32(vaddq_n_s32(b, add->input2_offset), add->left_shift);
+    const int32x4_t y1 = mcu_requantize_n(x1, add->input1_multiplier, add->input1_shift);
+    const int32x4_t y2 = vmulq_n_s32(mcu_requantize_n(x2, add->input2_multiplier, add->input2_shift), sign);
+    const int32x4_t y = vaddq_n_s32(mcu_requantize_n(vaddq_s32(y1, y2), add->output_multiplier, add->output_shift),
+                                    add->output_offset);
+    return vminq_s32(vmaxq_s32(y, vdupq_n_s32(add->activation.min)), vdupq_n_s32(add->activation.max));
+}
+
+/* MUL of four pairs, mcu_mul's arithmetic: (a + offset1) * (b + offset2) requantized, offset, clamped. */
+static inline int32x4_t mcu_mul_x4(const mcu_mul_params *mul, int32x4_t a, int32x4_t b)
+{
+    const int32x4_t product = vmulq_s32(vaddq_n_s32(a, mul->input1_offset), vaddq_n_s32(b, mul->input2_offset));
+    const int32x4_t y = vaddq_n_s32(mcu_requantize_n(product, mul->multiplier, mul->shift), mul->output_offset);
+    return vminq_s32(vmaxq_s32(y, vdupq_n_s32(mul->activation.min)), vdupq_n_s32(mul->activation.max));
+}
+
 /* mcu_scale_s16 on four lanes (one multiplier and shift for all). */
 static inline int32x4_t mcu_scale_s16_x4(int32x4_t x, int32_t multiplier, int32_t shift)
 {
