@@ -1,6 +1,7 @@
 """Instructions per inference of the six anchor models on every emulated core class: Cortex-M4 (mps2-an386),
 Cortex-M33 (mps2-an505), Cortex-M55 (mps3-an547), Cortex-M0 (microbit), each with the kernel variants its
-board's features allow; models that do not fit a board are named with the fit check's reason.
+board's features allow; models that do not fit a board are named with the fit check's reason. Then the
+public models with a Cortex-M55 anchor (int16, LSTM, SVDF, streaming) on the M55, per step.
 
     python benchmarks/bench_cores.py     # prints the table and rewrites it in benchmarks/README.md
 
@@ -25,6 +26,7 @@ from mcugen.validate import run_on_target
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402
 from bench_boards import ANCHORS, MODELS  # noqa: E402
+from bench_real_models import REAL  # noqa: E402
 
 BOARDS = ("mps2-an386", "mps2-an505", "mps3-an547", "microbit")
 # TFLM + CMSIS-NN (TFLM 90b983c2, CMSIS-NN 4ab83cc3, as ANCHORS) built for each core with TFLM's Makefile
@@ -39,17 +41,26 @@ M55_CMSIS = {"mlperf_kws_dscnn": 1_814_067, "mlperf_vww_mobilenet": 6_559_136, "
              "mlperf_ad_autoencoder": 150_286, "tflm_person_detect": 6_508_905, "tflm_micro_speech": 1_008_175}
 
 
-def measure(name: str, board_id: str) -> str:
+# The public models of tests/models/real with an M55 row in ../shared/anchors.md (TFLM + CMSIS-NN with Helium,
+# same build and count; per step for the stateful ones)
+M55_REAL = {"mlzoo_ds_cnn_s_int16": 10_822_063, "tflm_mnist_lstm_int8": 261_129, "tflm_keyword_scrambled_8bit": 54_434,
+            "pypi_pmw_hey_jarvis": 54_092, "mlex_ds_cnn_m_quantized": 4_169_604,
+            "stm_miniresnet_1stacks_64x50_tl_int8": 3_695_352}
+STEPS = 20  # consecutive invocations of a stateful model (its state kept), each bit-exact; the mean is reported
+
+
+def measure(path: Path, board_id: str) -> str:
     board = load_board(board_id)
-    g = compile_model(MODELS / f"{name}.tflite", features=board.features)
+    g = compile_model(path, features=board.features)
+    steps = STEPS if g.variables else 1
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            r = build_board(g, board, OutDir(Path(tmp) / board_id), name)
+            r = build_board(g, board, OutDir(Path(tmp) / board_id), path.stem)
         except McugenError as exc:
             return "does not fit: " + str(exc).split(": it needs")[0].split("fit ")[-1]
-        _, results = run_on_target(Target.of(board_id), r.program, g, random_inputs(g, 1, seed=0))
-    assert results[0].passed, f"{name} is not bit-exact on {board_id}"
-    return f"{int(results[0].cycles * 1e9 / board.clock_hz):,}"
+        _, results = run_on_target(Target.of(board_id), r.program, g, random_inputs(g, steps, seed=0))
+    assert all(x.passed for x in results), f"{path.stem} is not bit-exact on {board_id}"
+    return f"{int(sum(x.cycles for x in results) / steps * 1e9 / board.clock_hz):,}"
 
 
 def main() -> int:
@@ -60,7 +71,7 @@ def main() -> int:
     def versus(cell: str, anchor: int) -> str:
         return f"{cell} ({int(cell.replace(',', '')) / anchor:.2f})" if cell[0].isdigit() else cell
     for name, (_, cmsis, _) in ANCHORS.items():
-        cells = {b: measure(name, b) for b in BOARDS}
+        cells = {b: measure(MODELS / f"{name}.tflite", b) for b in BOARDS}
         rows.append(f"| {name} | {cmsis:,} | {versus(cells['mps2-an386'], cmsis)} | {M33_CMSIS[name]:,} | "
                     f"{versus(cells['mps2-an505'], M33_CMSIS[name])} | {M55_CMSIS[name]:,} | "
                     f"{versus(cells['mps3-an547'], M55_CMSIS[name])} | "
@@ -68,6 +79,11 @@ def main() -> int:
                        else f"not measured | {cells['microbit']} |"))
         print(rows[-1], flush=True)
     rewrite("core-table", rows)
+    rows = ["| model | TFLM + CMSIS-NN on the M55 (MVE) | M55 (an547) |", "|---|---|---|"]
+    for name, anchor in M55_REAL.items():
+        rows.append(f"| {name} | {anchor:,} | {versus(measure(REAL / f'{name}.tflite', 'mps3-an547'), anchor)} |")
+        print(rows[-1], flush=True)
+    rewrite("m55-real-table", rows)
     return 0
 
 

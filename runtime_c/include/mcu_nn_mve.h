@@ -181,17 +181,14 @@ static inline void mcu_copy_or_fill(int8_t *dst, const int8_t *src, int8x16_t fi
     }
 }
 
-/* Output position q's patch [KH, KW, Cin] of `size`-byte values gathered into patch, taps outside the
- * image filled with the bytes of filler (the input zero point, or 0). */
-static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_dims *input_dims, const void *input,
-                                        const mcu_dims *filter_dims, const mcu_dims *output_dims, int32_t q,
-                                        int32_t size, int8x16_t filler, void *patch)
+/* The patch [KH, KW, Cin] of `size`-byte values whose window starts at (y0, x0) of `image` (one batch's)
+ * gathered into patch, taps outside the image filled with the bytes of filler (the input zero point, or 0). */
+static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_dims *input_dims, const int8_t *image,
+                                        const mcu_dims *filter_dims, int32_t y0, int32_t x0, int32_t size,
+                                        int8x16_t filler, void *patch)
 {
     const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c * size;
     const int32_t k_h = filter_dims->h, k_w = filter_dims->w;
-    const int32_t ox = q % output_dims->w, oy = (q / output_dims->w) % output_dims->h;
-    const int8_t *image = (const int8_t *)input + q / (output_dims->w * output_dims->h) * in_h * in_w * in_c;
-    const int32_t y0 = oy * conv->stride.h - conv->padding.h, x0 = ox * conv->stride.w - conv->padding.w;
     /* a row of taps wholly inside the image, adjacent (dilation 1), is one run of input bytes */
     const int row_inside = conv->dilation.w == 1 && x0 >= 0 && x0 + k_w <= in_w;
     int8_t *to = (int8_t *)patch;

@@ -5,9 +5,10 @@
  * four elements per vector (each input widened as it loads; mcu_add_x4), the last vector predicated.
  * output may be input1 or input2.
  */
-void mcu_add_s8_mve(const mcu_add_params *add, int32_t size, const int8_t *input1, const int8_t *input2,
+void mcu_add_s8_mve(const mcu_add_params *params, int32_t size, const int8_t *input1, const int8_t *input2,
                     int8_t *output)
 {
+    const mcu_add_params add_copy = *params, *add = &add_copy; /* output stores cannot alias it */
     const int32_t sign = add->operation == MCU_SUB ? -1 : 1;
     for (int32_t i = 0; i < size; i += 4) {
         const mve_pred16_t p = vctp32q((uint32_t)(size - i));

@@ -13,16 +13,21 @@ void mcu_conv2d_s16_mve(const mcu_conv_params *conv, const mcu_per_channel_quant
 {
     const int32_t depth = filter_dims->h * filter_dims->w * input_dims->c, out_c = output_dims->c;
     const int direct = filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h == 0 && conv->padding.w == 0;
-    for (int32_t q = 0; q < output_dims->n * output_dims->h * output_dims->w; ++q, output += out_c) {
-        const int16_t *x = patch;
-        if (direct) {
-            const int32_t ox = q % output_dims->w, rest = q / output_dims->w;
-            const int32_t oy = rest % output_dims->h, b = rest / output_dims->h;
-            x = input + ((b * input_dims->h + oy * conv->stride.h) * input_dims->w + ox * conv->stride.w) *
-                            input_dims->c;
-        } else {
-            mcu_gather_patch_mve(conv, input_dims, input, filter_dims, output_dims, q, 2, vdupq_n_s8(0), patch);
+    for (int32_t b = 0; b < input_dims->n; ++b) {
+        const int16_t *image = input + b * input_dims->h * input_dims->w * input_dims->c;
+        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+            const int32_t y0 = oy * conv->stride.h - conv->padding.h;
+            for (int32_t ox = 0; ox < output_dims->w; ++ox, output += out_c) {
+                const int32_t x0 = ox * conv->stride.w - conv->padding.w;
+                const int16_t *x = patch;
+                if (direct) {
+                    x = image + (y0 * input_dims->w + x0) * input_dims->c;
+                } else {
+                    mcu_gather_patch_mve(conv, input_dims, (const int8_t *)image, filter_dims, y0, x0, 2,
+                                         vdupq_n_s8(0), patch);
+                }
+                mcu_row_units_s16(x, depth, filter, bias, out_c, quant, accumulator_bits, 0, conv->activation, output);
+            }
         }
-        mcu_row_units_s16(x, depth, filter, bias, out_c, quant, accumulator_bits, 0, conv->activation, output);
     }
 }

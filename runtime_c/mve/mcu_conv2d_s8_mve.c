@@ -13,10 +13,15 @@ void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant 
 {
     const int32_t depth = filter_dims->h * filter_dims->w * input_dims->c;
     const int8x16_t padding = vdupq_n_s8((int8_t)-conv->input_offset); /* the input zero point */
-    for (int32_t q = 0; q < output_dims->n * output_dims->h * output_dims->w; ++q) {
-        mcu_gather_patch_mve(conv, input_dims, input, filter_dims, output_dims, q, 1, padding, patch);
-        mcu_row_units_s8(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
-                         conv->activation, output);
-        output += output_dims->c;
+    for (int32_t b = 0; b < input_dims->n; ++b) {
+        const int8_t *image = input + b * input_dims->h * input_dims->w * input_dims->c;
+        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+            for (int32_t ox = 0; ox < output_dims->w; ++ox, output += output_dims->c) {
+                mcu_gather_patch_mve(conv, input_dims, image, filter_dims, oy * conv->stride.h - conv->padding.h,
+                                     ox * conv->stride.w - conv->padding.w, 1, padding, patch);
+                mcu_row_units_s8(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
+                                 conv->activation, output);
+            }
+        }
     }
 }
