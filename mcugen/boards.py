@@ -37,6 +37,22 @@ class Core:
 
 
 @dataclass(frozen=True)
+class MemoryRegion:
+    """A board's memory region: its ram or flash, or one of its `regions`."""
+
+    name: str
+    origin: int
+    bytes: int
+    kind: str  # "ram" or "flash"
+    external: bool
+    rank: int  # access cost, 0 the fastest
+
+    @property
+    def end(self) -> int:
+        return self.origin + self.bytes
+
+
+@dataclass(frozen=True)
 class Board:
     id: str
     spec: dict
@@ -50,6 +66,19 @@ class Board:
     @property
     def cpu(self) -> Core:
         return all_cores()[self.spec["core"]]
+
+    @property
+    def regions(self) -> tuple[MemoryRegion, ...]:
+        """Every memory region: RAM (code's data, the stack and the main arena), FLASH (code and, by
+        default, constants), then the board's other regions."""
+        main = tuple(MemoryRegion(key.upper(), self.spec[key]["origin"],
+                                  self.spec[key]["bytes"], key, False, self.spec[key].get("rank", 1))
+                     for key in ("ram", "flash"))
+        return main + tuple(MemoryRegion(r["name"], r["origin"], r["bytes"], r["kind"], r.get("external", False),
+                                         r["rank"]) for r in self.spec.get("regions", ()))
+
+    def region(self, name: str) -> MemoryRegion:
+        return next(r for r in self.regions if r.name == name)
 
     @property
     def emulated(self) -> bool:
@@ -147,7 +176,18 @@ def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
     wrong = [k for k in ("tx_pin", "rx_pin") if pins is not None and offline.get(k, 0) >= pins]
     if wrong:
         raise McugenError(f"{path}: offline: {wrong[0]} {offline[wrong[0]]} is not one of the {pins} pins it can be", fix)
-    return Board(spec["id"], spec, path)
+    board = Board(spec["id"], spec, path)
+    regions = board.regions
+    names = [r.name for r in regions]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise McugenError(f"{path}: two memory regions are named {twice}", fix)
+    for k, a in enumerate(regions):
+        for b in regions[k + 1:]:
+            if a.origin < b.end and b.origin < a.end:
+                raise McugenError(f"{path}: memory regions {a.name} and {b.name} overlap "
+                                  f"(0x{a.origin:08X}..0x{a.end:08X}, 0x{b.origin:08X}..0x{b.end:08X})", fix)
+    return board
 
 
 @cache

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcugen.elfsize import Sizes, sizes
-from mcugen.emit_c import GeneratedC, emit_c, state_layout
+from mcugen.emit_c import GeneratedC, emit_c
+from mcugen.planner import state_layout
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir

@@ -11,7 +11,7 @@ from mcugen import __version__, ops
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Slice, State, Struct, layer_name
-from mcugen.planner import ALIGN
+from mcugen.planner import ALIGN, state_layout
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
@@ -214,16 +214,6 @@ def slice_names(g: Graph) -> dict[int, str]:
 NAME_RULE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
 
 
-def state_layout(g: Graph) -> tuple[list[int], int]:
-    """Where each variable sits in the state array beside the arena (each aligned to ALIGN), and the
-    array's bytes: NAME_STATE_BYTES, and what the fit check counts."""
-    offsets, end = [], 0
-    for v in g.variables:
-        offsets.append(end)
-        end += (v.nbytes + ALIGN - 1) // ALIGN * ALIGN
-    return offsets, end
-
-
 def check_name(name: str) -> str:
     """The prefix of every symbol of a generated model: a C identifier that cannot meet the runtime's."""
     if not NAME_RULE.fullmatch(name) or name.lower().startswith("mcu_"):
@@ -261,12 +251,21 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     n, upper = name, name.upper()
     names = slice_names(g)
 
+    plan = g.arena.plan
+    main = plan.region_sizes[0][0] if plan.region_sizes else ""
+
+    def base(k: int) -> str:
+        """The arena a buffer is in: the caller's, or (a board's other RAM regions) a static one of NAME.c."""
+        return "arena" if plan.region(k) == main else f"arena_{plan.region(k).lower()}"
+
     def slice_name(t: int) -> str:
-        return f"arena + {names[g.arena.buffer_of[t]]}"
+        k = g.arena.buffer_of[t]
+        return f"{base(k)} + {names[k]}"
 
     def scratch_name(op: Op, ctype: str, offset: int) -> str:
         at = f" + {offset}" if offset else ""
-        return f"({ctype} *)(void *)(arena + {names[g.arena.scratch_of[op.index]]}{at})"
+        k = g.arena.scratch_of[op.index]
+        return f"({ctype} *)(void *)({base(k)} + {names[k]}{at})"
 
     layers = []
     for op in g.ops:
@@ -275,11 +274,12 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.locals, emitter.const_bytes))
 
-    plan = g.arena.plan
     slices = [dict(name=names[k], offset=off,
-                   comment=f"{b.size} B, steps {b.first}..{b.last}")
+                   comment=f"{b.size} B, steps {b.first}..{b.last}" + (f", in {plan.region(k)}" if plan.region_of else ""))
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
+    regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:]]
     options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
+                        *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if regions else []),
                         *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
     offsets, offset = state_layout(g)
@@ -291,7 +291,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
-        dtype_codes=DTYPE_CODES, cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
+        regions=regions, dtype_codes=DTYPE_CODES, cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),

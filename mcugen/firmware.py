@@ -23,10 +23,11 @@ from mcugen.boards import Board
 from mcugen.build import BuildResult, Sources, write_sources
 from mcugen.chips import CHIP_FLAGS, write_images
 from mcugen.elfsize import Sizes, sizes
-from mcugen.emit_c import GeneratedC, emit_c, state_layout
+from mcugen.emit_c import GeneratedC, emit_c
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
+from mcugen.planner import Region, state_layout
 
 PLATFORM_DIR = Path(__file__).resolve().parent / "platformio"
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), undefined=jinja2.StrictUndefined,
@@ -40,8 +41,24 @@ PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABL
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
 
 
+def arena_regions(board: Board) -> tuple[Region, ...] | None:
+    """The RAM regions a model's arena may use on the board (mcugen/planner.py place): its RAM less the
+    stack and the harness's buffers, then its other RAM regions whole; None when it has only its RAM."""
+    others = [r for r in board.regions[2:] if r.kind == "ram"]
+    if not others:
+        return None
+    ram = board.regions[0]
+    return (Region(ram.name, ram.bytes - board.stack_bytes - HARNESS_RAM, ram.rank),
+            *(Region(r.name, r.bytes, r.rank) for r in others))
+
+
 def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM) -> None:
-    """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, constants + code vs flash."""
+    """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, each other region's arena
+    vs that region, constants + code vs flash."""
+    for name, size in g.arena.plan.region_sizes[1:]:
+        if size > board.region(name).bytes:
+            raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, "
+                              f"{board.region(name).bytes:,} B there", "choose a board with more RAM or a smaller model")
     state = state_layout(g)[1]
     ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:

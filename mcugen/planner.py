@@ -13,11 +13,26 @@ That is never worse than TFLM's single ordering on the same lifetimes.
 
 The plan prints as a timeline (`Plan.timeline()`): one row per step, one column per arena slice,
 a letter where a buffer is live.
+
+Across memory regions (`place`, for boards whose RAM is several regions): the first region is the main
+one, the arena the caller passes (the graph's inputs and outputs are pinned there); each other region has
+an arena of its own. A buffer lives in exactly one region, never straddling two. Buffers are assigned to
+regions one at a time, the most accessed bytes first (accesses / size: the bytes a step reads and writes
+per inference, over the buffer's size), each to the fastest region (lowest rank) where the bytes live at
+every step of its lifetime, its own included, still fit. Then each region is planned as above; where
+fragmentation makes a region's plan exceed it, its least accessed buffer moves on to the next region that
+takes it. If the access order fails to place everything, the largest-first order is tried (it packs
+tighter); if that fails too, the model does not fit, and `PlacementError` names the step with the most
+live bytes.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcugen.ir import Graph
 
 ALIGN = 4  # word alignment: the Cortex-M's natural access size
 
@@ -36,22 +51,36 @@ class Buffer:
 @dataclass(frozen=True)
 class Plan:
     buffers: tuple[Buffer, ...]
-    offsets: tuple[int, ...]
-    size: int
+    offsets: tuple[int, ...]  # within each buffer's region
+    size: int  # the main arena's bytes (the only arena without regions)
     strategy: str = ""
+    region_of: tuple[str, ...] = ()  # each buffer's region; empty: all in the one arena
+    region_sizes: tuple[tuple[str, int], ...] = ()  # every region's arena bytes, the main one first
+
+    def region(self, k: int) -> str:
+        return self.region_of[k] if self.region_of else ""
+
+    def in_region(self, name: str) -> "Plan":
+        """The part of the plan in one region, as a plan of its own."""
+        keep = [k for k in range(len(self.buffers)) if self.region(k) == name]
+        return Plan(tuple(self.buffers[k] for k in keep), tuple(self.offsets[k] for k in keep),
+                    dict(self.region_sizes).get(name, self.size), self.strategy)
 
     def conflicts(self) -> list[tuple[str, str]]:
-        """Pairs of buffers live at the same time whose bytes overlap (always empty for a valid plan)."""
+        """Pairs of buffers live at the same time whose bytes overlap in one region (always empty for a valid plan)."""
         bad = []
-        items = list(zip(self.buffers, self.offsets))
-        for i, (a, oa) in enumerate(items):
-            for b, ob in items[i + 1:]:
-                if a.overlaps_in_time(b) and oa < ob + b.size and ob < oa + a.size:
+        items = [(b, o, self.region(k)) for k, (b, o) in enumerate(zip(self.buffers, self.offsets))]
+        for i, (a, oa, ra) in enumerate(items):
+            for b, ob, rb in items[i + 1:]:
+                if ra == rb and a.overlaps_in_time(b) and oa < ob + b.size and ob < oa + a.size:
                     bad.append((a.name, b.name))
         return bad
 
     def timeline(self, width: int = 64) -> str:
-        """ASCII picture: rows are steps, columns are arena bytes scaled to `width`."""
+        """ASCII picture: rows are steps, columns are arena bytes scaled to `width`; one per region."""
+        if self.region_of:
+            return "\n\n".join(f"region {name}: " + self.in_region(name).timeline(width)
+                                for name, _ in self.region_sizes)
         if not self.buffers:
             return "(empty arena)"
         scale = max(self.size, 1) / width
@@ -115,6 +144,107 @@ def plan(buffers: list[Buffer]) -> Plan:
             best = Plan(tuple(buffers), tuple(offsets), _align(size), name)
     assert best is not None  # ORDERS is not empty
     return best
+
+
+def state_layout(g: Graph) -> tuple[list[int], int]:
+    """Where each variable sits in the state array beside the arena (each aligned to ALIGN), and the
+    array's bytes: NAME_STATE_BYTES, and what the fit check counts."""
+    offsets, end = [], 0
+    for v in g.variables:
+        offsets.append(end)
+        end += (v.nbytes + ALIGN - 1) // ALIGN * ALIGN
+    return offsets, end
+
+
+@dataclass(frozen=True)
+class Region:
+    """A RAM region the arena may use: `capacity` bytes of it; `rank` its access cost, 0 the fastest."""
+
+    name: str
+    capacity: int
+    rank: int
+
+
+class PlacementError(Exception):
+    """No placement in the regions holds every step's live buffers."""
+
+    def __init__(self, step: int, live: int, regions: tuple[Region, ...]):
+        super().__init__(f"step {step}: {live} B live")
+        self.step, self.live, self.regions = step, live, regions
+
+
+def _live(buffers: list[Buffer], where: list[int], regions: int, steps: int) -> list[list[int]]:
+    """Bytes live at each step in each region, for the buffers assigned so far (where[i] >= 0)."""
+    live = [[0] * steps for _ in range(regions)]
+    for b, r in zip(buffers, where):
+        if r >= 0:
+            for s in range(b.first, b.last + 1):
+                live[r][s] += _align(b.size)
+    return live
+
+
+def _ranked(regions: tuple[Region, ...]) -> list[int]:
+    return sorted(range(len(regions)), key=lambda r: (regions[r].rank, -regions[r].capacity, r))
+
+
+def _assign(buffers: list[Buffer], regions: tuple[Region, ...], order: list[int], pinned: set[int],
+            steps: int) -> list[int] | None:
+    """Each buffer's region (an index into regions), or None: the live-bytes test of place()."""
+    where = [-1] * len(buffers)
+    live = _live(buffers, where, len(regions), steps)
+    for i in [k for k in order if k in pinned] + [k for k in order if k not in pinned]:
+        b = buffers[i]
+        for r in ([0] if i in pinned else _ranked(regions)):
+            if max(live[r][b.first:b.last + 1]) + _align(b.size) <= regions[r].capacity:
+                where[i] = r
+                for s in range(b.first, b.last + 1):
+                    live[r][s] += _align(b.size)
+                break
+        else:
+            return None
+    return where
+
+
+def _move(buffers: list[Buffer], regions: tuple[Region, ...], where: list[int], moved: int, away: int,
+          steps: int) -> list[int] | None:
+    """where with buffer `moved` in the fastest region other than `away` that takes it, or None."""
+    rest = [r if i != moved else -1 for i, r in enumerate(where)]
+    live = _live(buffers, rest, len(regions), steps)
+    b = buffers[moved]
+    for r in _ranked(regions):
+        if r != away and max(live[r][b.first:b.last + 1]) + _align(b.size) <= regions[r].capacity:
+            rest[moved] = r
+            return rest
+    return None
+
+
+def place(buffers: list[Buffer], regions: tuple[Region, ...], accesses: list[int], pinned: set[int]) -> Plan:
+    """A plan across `regions` (the first is the main one, where `pinned` buffers go); see the module's
+    docstring. Raises PlacementError when no assignment fits."""
+    steps = max((b.last for b in buffers), default=0) + 1
+    density = sorted(range(len(buffers)), key=lambda i: (-accesses[i] / max(buffers[i].size, 1), -buffers[i].size, i))
+    largest = sorted(range(len(buffers)), key=lambda i: (-buffers[i].size, i))
+    for order in (density, largest):
+        where = _assign(buffers, regions, order, pinned, steps)
+        for _ in range(len(buffers) * len(regions)):  # each move takes a buffer further down the ranks
+            if where is None:
+                break
+            plans = [plan([buffers[i] for i in range(len(buffers)) if where[i] == r]) for r in range(len(regions))]
+            over = next((r for r in range(len(regions)) if plans[r].size > regions[r].capacity), None)
+            if over is None:
+                offsets, cursor = [0] * len(buffers), [0] * len(regions)
+                for i, r in enumerate(where):
+                    offsets[i] = plans[r].offsets[cursor[r]]
+                    cursor[r] += 1
+                return Plan(tuple(buffers), tuple(offsets), plans[0].size, plans[0].strategy,
+                            tuple(regions[r].name for r in where),
+                            tuple((region.name, p.size) for region, p in zip(regions, plans)))
+            # fragmentation: the region's least accessed movable buffer goes elsewhere
+            movable = [i for i in density if where[i] == over and i not in pinned]
+            where = _move(buffers, regions, where, movable[-1], over, steps) if movable else None
+    live = [sum(_align(b.size) for b in buffers if b.first <= s <= b.last) for s in range(steps)]
+    peak = max(range(steps), key=lambda s: live[s])
+    raise PlacementError(peak, live[peak], regions)
 
 
 @dataclass(frozen=True)

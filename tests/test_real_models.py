@@ -269,7 +269,8 @@ def test_the_fit_check_counts_state_as_the_generated_c_lays_it_out():
     import dataclasses
     import re
 
-    from mcugen.emit_c import emit_c, state_layout
+    from mcugen.emit_c import emit_c
+    from mcugen.planner import state_layout
     from mcugen.errors import McugenError
     from mcugen.firmware import HARNESS_RAM, check_fit
     from mcugen.ir import Variable

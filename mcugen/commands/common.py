@@ -89,7 +89,7 @@ def steps_note(g, reset_every: int | None) -> str:
     if not g.variables:
         return ""
     kept = f"reset every {reset_every} steps" if reset_every else "never reset"
-    from mcugen.emit_c import state_layout
+    from mcugen.planner import state_layout
 
     return f"; consecutive steps: the model's state ({state_layout(g)[1]:,} B) is kept, {kept}"
 

@@ -13,14 +13,21 @@ them). Some tensors share a buffer instead of getting their own, and some get no
   exists whole: it has no buffer, nor do views of it, and the fused call reads the fused op's
   inputs, so they live until it runs.
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
+
+With `regions` (a board whose RAM is several regions, mcugen/planner.py place), each buffer also gets a
+region: the graph's inputs and outputs stay in the main one (the caller's arena), the others go where
+their accesses pay most. A buffer's accesses per inference are taken as its bytes written once and read
+once by every step that reads it (a scratch buffer: written and read once): a proxy that ranks the
+buffers, not a count of loads.
 """
 from __future__ import annotations
 
 import dataclasses
 
+from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Slice, layer_name
-from mcugen.planner import ArenaPlan, Buffer, plan
+from mcugen.planner import ArenaPlan, Buffer, PlacementError, Region, place, plan, state_layout
 
 
 def _reads(op: Op) -> set[int]:
@@ -40,7 +47,7 @@ def _read_once(call: Call, src: int, root: dict[int, int]) -> bool:
     return read.count(src) == 1 and all(root.get(t) != root[src] for t in read if t != src)
 
 
-def plan_memory(g: Graph) -> Graph:
+def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None) -> Graph:
     end = len(g.ops)  # the step after the last op: graph outputs are still live there
     last_read: dict[int, int] = {}
     for op in g.ops:
@@ -86,5 +93,23 @@ def plan_memory(g: Graph) -> Graph:
         if op.call is not None and op.call.scratch:
             scratch_of[op.index] = len(buffers)
             buffers.append(Buffer(f"{layer_name(g, op)}_scratch", op.call.scratch, op.index, op.index))
-    arena = ArenaPlan(plan(buffers), {t: position[r] for t, r in root.items()}, scratch_of)
+    buffer_of = {t: position[r] for t, r in root.items()}
+    if regions is None:
+        return dataclasses.replace(g, arena=ArenaPlan(plan(buffers), buffer_of, scratch_of))
+    readers = [0] * len(buffers)
+    for op in g.ops:
+        for k in {buffer_of[t] for t in _reads(op) if t in buffer_of}:
+            readers[k] += 1
+    accesses = [b.size * (1 + max(readers[k], 1 if k >= len(roots) else 0)) for k, b in enumerate(buffers)]
+    pinned = {buffer_of[t] for t in (*g.inputs, *g.outputs) if t in buffer_of}
+    main = regions[0]  # the variables live beside the main arena
+    regions = (Region(main.name, main.capacity - state_layout(g)[1], main.rank), *regions[1:])
+    try:
+        arena = ArenaPlan(place(buffers, regions, accesses, pinned), buffer_of, scratch_of)
+    except PlacementError as exc:
+        where = f"layer {exc.step} ({layer_name(g, g.ops[exc.step])})" if exc.step < len(g.ops) else "the end"
+        sizes = ", ".join(f"{r.name} {max(r.capacity, 0):,} B" for r in regions)
+        raise McugenError(f"the model's activations do not fit the RAM regions: at {where} {exc.live:,} B are live, "
+                          f"and no split of the live buffers fits the regions' room for them ({sizes})",
+                          "choose a board with more RAM or a smaller model") from None
     return dataclasses.replace(g, arena=arena)
