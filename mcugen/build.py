@@ -176,6 +176,11 @@ def format_report(r: BuildResult, g: Graph) -> str:
              f"  constants   {r.model.rodata:>9,} B  model.o rodata: weights {weights:,} B in the model file, "
              f"{r.const_bytes:,} B of arrays emitted",
              f"  code        {r.code_bytes:>9,} B  model {r.model.text:,} B + kernels {r.kernels.text:,} B"]
+    regions = g.arena.plan.region_sizes
+    if regions:
+        lines.insert(1, "  regions     " + ", ".join(f"{name} {size:,} B" for name, size in regions)
+                     + f": each buffer in one ({regions[0][0]}'s is the arena above; the most accessed bytes in the "
+                       "fastest region)")
     if g.variables:
         lines.insert(1, f"  variables   {state_layout(g)[1]:>9,} B  state kept between invocations "
                         f"({len(g.variables)} variable(s), beside the arena; NAME_reset() restores it)")

@@ -77,8 +77,10 @@ def build_report(g: Graph, model: str, board: str, r: BuildResult) -> dict:
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         layers=_layers(g),
         arena=dict(strategy=plan.strategy,
-                   buffers=[dict(name=b.name, offset=off, bytes=b.size, first_step=b.first, last_step=b.last)
-                            for b, off in zip(plan.buffers, plan.offsets)]))
+                   regions=[dict(name=name, bytes=size) for name, size in plan.region_sizes or (("RAM", plan.size),)],
+                   buffers=[dict(name=b.name, offset=off, bytes=b.size, first_step=b.first, last_step=b.last,
+                                 region=plan.region(k) or "RAM")
+                            for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]))
 
 
 def _spread(values: list[float]) -> dict:

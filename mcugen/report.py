@@ -6,6 +6,7 @@ from pathlib import Path
 
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
+from mcugen.planner import Plan
 
 
 def _pixels(ax, x0: float, x1: float, y0: float, y1: float) -> tuple[float, float]:
@@ -13,8 +14,8 @@ def _pixels(ax, x0: float, x1: float, y0: float, y1: float) -> tuple[float, floa
     return abs(px1 - px0), abs(py1 - py0)
 
 
-def arena_figure(g: Graph):
-    """The arena plan as a picture: one bar per buffer (steps across, bytes up), each named inside
+def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
+    """The arena plan (or its part in one memory region) as a picture: one bar per buffer (steps across, bytes up), each named inside
     its bar when the name fits, else by its number, else not at all; the legend on the right maps
     numbers to names. Tiny buffers get a minimum height so they stay visible. Below, the bytes live
     at each step, with the peak marked: the step that sets the arena's size."""
@@ -23,7 +24,7 @@ def arena_figure(g: Graph):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plan = g.arena.plan
+    plan = g.arena.plan if plan is None else plan
     steps = len(g.ops)
     fig = plt.figure(figsize=(13, 7.5), dpi=110)
     ax = fig.add_axes((0.07, 0.34, 0.62, 0.58))
@@ -57,7 +58,8 @@ def arena_figure(g: Graph):
         ax.annotate(f"peak: {extent[peak]:,} B at step {peak} ({g.ops[peak].opcode})", xy=(peak, top),
                     xytext=(4, -12), textcoords="offset points", fontsize=8, fontweight="bold")
     ax.set_ylabel("arena offset (bytes)")
-    ax.set_title(f"{g.name}: arena {plan.size:,} B, {len(plan.buffers)} buffers ({plan.strategy})")
+    where = f" in {region}" if region else ""
+    ax.set_title(f"{g.name}: arena{where} {plan.size:,} B, {len(plan.buffers)} buffers ({plan.strategy})")
     live_ax.step(range(steps), live, where="mid", color="tab:blue", label="bytes live")
     live_ax.step(range(steps), extent, where="mid", color="tab:red", linestyle=":", label="highest byte used")
     if steps:
@@ -76,13 +78,17 @@ def arena_figure(g: Graph):
 def write_report(g: Graph, out: OutDir) -> list[Path]:
     import matplotlib.pyplot as plt
 
-    timeline = out.write("report/arena_timeline.txt", g.arena.plan.timeline() + "\n")
-    fig = arena_figure(g)
-    png = io.BytesIO()
-    fig.savefig(png, format="png")
-    plt.close(fig)
-    picture = out.write("report/arena.png", png.getvalue())
-    return [timeline, picture]
+    plan = g.arena.plan
+    written = [out.write("report/arena_timeline.txt", plan.timeline() + "\n")]
+    # one picture per memory region: arena.png for the main arena, arena_<region>.png for the others
+    parts = [(name, plan.in_region(name)) for name, _ in plan.region_sizes] or [("", plan)]
+    for k, (name, part) in enumerate(parts):
+        fig = arena_figure(g, part, name)
+        png = io.BytesIO()
+        fig.savefig(png, format="png")
+        plt.close(fig)
+        written.append(out.write(f"report/arena_{name.lower()}.png" if k else "report/arena.png", png.getvalue()))
+    return written
 
 
 def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None) -> str:

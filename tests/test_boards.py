@@ -23,11 +23,12 @@ from mcugen.build import build_host
 from mcugen.chips import crc32_mpeg2
 from mcugen.compare import random_inputs
 from mcugen.errors import McugenError
-from mcugen.firmware import build_board
+from mcugen.firmware import arena_regions, build_board
 from mcugen.oracle import Tflm
 from mcugen.outdir import OutDir
 from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.plan_memory import plan_memory
+from mcugen.planner import Region
 from mcugen.pipeline import compile_model
 from mcugen.framing import Framer, encode
 from mcugen.protocol import ACK, Link
@@ -93,6 +94,19 @@ def test_a_board_claims_only_what_its_core_can_have(tmp_path, change, phrase):
 def test_a_uart_kind_gets_the_fields_its_driver_reads_in_range(tmp_path, board, change, phrase):
     path = tmp_path / f"{board}.yaml"
     path.write_text((ROOT / "boards" / f"{board}.yaml").read_text().replace(*change))
+    with pytest.raises(McugenError, match=re.escape(phrase)):
+        parse_board(path, SCHEMA, all_cores())
+
+
+@pytest.mark.parametrize("change, phrase", [
+    (("origin: 0x21000000", "origin: 0x2000A000"), "memory regions RAM and PSRAM overlap (0x20000000..0x2000C000"),
+    (("name: BRAM", "name: PSRAM"), "two memory regions are named PSRAM"),
+    (("name: BRAM", "name: bram"), "'bram' does not match"),
+    (("kind: ram, rank: 0", "kind: sram, rank: 0"), "'sram' is not one of ['ram', 'flash']"),
+])
+def test_memory_regions_are_named_once_and_never_overlap(tmp_path, change, phrase):
+    path = tmp_path / "mps2-an386-banks.yaml"
+    path.write_text((ROOT / "boards" / "mps2-an386-banks.yaml").read_text().replace(*change))
     with pytest.raises(McugenError, match=re.escape(phrase)):
         parse_board(path, SCHEMA, all_cores())
 
@@ -203,6 +217,40 @@ def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
     assert results[0].passed, results[0].outputs
     assert results[0].cycles > 0 and len(results[0].layer_cycles) == len(g.ops)
     assert sum(results[0].layer_cycles) <= results[0].cycles
+
+
+def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
+    """mps2-an386-banks: person_detect's 55.5 KB arena fits neither its 48 KB RAM (less stack and harness)
+    nor its 40 KB PSRAM alone; spread over RAM, PSRAM and the 16 KB block RAM it runs bit-exact, and every
+    region's arena lies inside that region (the ELF's symbols) with the plan's buffers inside the arena."""
+    board = load_board("mps2-an386-banks")
+    whole = compile_model(MODELS / "tflm_person_detect.tflite", features=board.features).arena.plan.size
+    regions = arena_regions(board)
+    assert all(whole > r.capacity for r in regions)
+    g = compile_model(MODELS / "tflm_person_detect.tflite", features=board.features, regions=regions)
+    plan = g.arena.plan
+    assert plan.conflicts() == [] and {r for r, _ in plan.region_sizes} == {"RAM", "PSRAM", "BRAM"}
+    assert all(plan.offsets[k] + b.size <= dict(plan.region_sizes)[plan.region(k)] for k, b in enumerate(plan.buffers))
+    assert all(plan.region(g.arena.buffer_of[t]) == "RAM" for t in (*g.inputs, *g.outputs))
+    result = build_board(g, board, OutDir(tmp_path / "fw"), "person_detect")
+    symbols = subprocess.run(["arm-none-eabi-nm", "-S", str(result.program)], capture_output=True, text=True).stdout
+    placed = {line.split()[3]: (int(line.split()[0], 16), int(line.split()[1], 16))
+              for line in symbols.splitlines() if len(line.split()) == 4 and line.split()[3].startswith("arena_")}
+    for name, size in plan.region_sizes[1:]:
+        at, length = placed[f"arena_{name.lower()}"]
+        region = board.region(name)
+        assert length == size and region.origin <= at and at + length <= region.end
+    _, results = run_on_target(Target.of(board.id), result.program, g, random_inputs(g, 2, seed=4))
+    assert all(r.passed for r in results)
+
+
+def test_a_model_no_split_of_the_banks_holds_is_one_line(tmp_path):
+    """Regions that together hold less than a step's live buffers: the step, its live bytes and each
+    region's room, before anything is compiled."""
+    with pytest.raises(McugenError, match=r"at layer \d+ \(\w+\) [\d,]+ B are live, and no split .* "
+                                          r"\(RAM 20,000 B, PSRAM 20,000 B\)"):
+        compile_model(MODELS / "tflm_person_detect.tflite",
+                      regions=(Region("RAM", 20_000, 1), Region("PSRAM", 20_000, 2)))
 
 
 def test_a_model_too_big_for_the_cortex_m0_board_is_one_line_before_compiling(capsys, tmp_path):
