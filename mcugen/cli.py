@@ -92,6 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", help=DATA_HELP)
     p.set_defaults(func=cmd_compare)
 
+    def region_args(p):
+        p.add_argument("--region-bytes", action="append", default=[], metavar="REGION=BYTES",
+                       help="let the model's arena use at most BYTES of a RAM region of the board (the rest stays "
+                            "free, e.g. for a second model)")
+        p.add_argument("--region-cost", action="append", default=[], metavar="REGION=RANK",
+                       help="rank a RAM region's access cost anew (0 the fastest) for this model's placement")
+        p.add_argument("--pin", action="append", default=[], metavar="TENSOR=REGION",
+                       help="put a tensor's buffer in this RAM region (names as `mcugen inspect` prints them)")
+
     def board_args(p, model=True):
         if model:
             p.add_argument("model")
@@ -105,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="measure each layer's kernels on the emulated core and keep the fastest")
             p.add_argument("--sanitize", action="store_true",
                            help="host only: build with -fsanitize=address,undefined")
+            region_args(p)
 
     p = sub.add_parser("build", help="generate C for a model and compile it for a board")
     board_args(p)
@@ -124,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--static-arena", action="store_true",
                    help="the library owns its arena (a static array) instead of taking the caller's")
     outputs_arg(p)
+    region_args(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit",

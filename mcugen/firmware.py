@@ -41,11 +41,12 @@ PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABL
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
 
 
-def arena_regions(board: Board) -> tuple[Region, ...] | None:
+def arena_regions(board: Board, always: bool = False) -> tuple[Region, ...] | None:
     """The RAM regions a model's arena may use on the board (mcugen/planner.py place): its RAM less the
-    stack and the harness's buffers, then its other RAM regions whole; None when it has only its RAM."""
+    stack and the harness's buffers, then its other RAM regions whole; None when it has only its RAM
+    (unless `always`: then that one region, for overrides to apply to)."""
     others = [r for r in board.regions[2:] if r.kind == "ram"]
-    if not others:
+    if not others and not always:
         return None
     ram = board.regions[0]
     return (Region(ram.name, ram.bytes - board.stack_bytes - HARNESS_RAM, ram.rank),

@@ -37,13 +37,14 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
 
 
 def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
-                  tuning=None, regions=None) -> Graph:
+                  tuning=None, regions=None, pins: tuple[tuple[str, str], ...] = ()) -> Graph:
     """Back end on top: each op's C kernel call, then every activation's place in the arena.
     `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.tune).
-    `regions`: the RAM regions the arena may use (mcugen.firmware.arena_regions), None for one arena."""
+    `regions`: the RAM regions the arena may use (mcugen.firmware.arena_regions), None for one arena;
+    `pins`: (tensor name, region name) pairs the placement must keep."""
     graph = lower(model_path, outputs)
     graph = lower_ops(graph, features, tuning)  # one kernel call per op (RESHAPE: none, it aliases)
     graph = fuse_strips(graph)        # a conv run strip by strip inside its only consumer's call
-    graph = plan_memory(graph, regions)  # lifetimes -> arena offsets (and regions)
+    graph = plan_memory(graph, regions, pins)  # lifetimes -> arena offsets (and regions)
     return graph

@@ -187,14 +187,14 @@ def _ranked(regions: tuple[Region, ...]) -> list[int]:
     return sorted(range(len(regions)), key=lambda r: (regions[r].rank, -regions[r].capacity, r))
 
 
-def _assign(buffers: list[Buffer], regions: tuple[Region, ...], order: list[int], pinned: set[int],
+def _assign(buffers: list[Buffer], regions: tuple[Region, ...], order: list[int], pinned: dict[int, int],
             steps: int) -> list[int] | None:
     """Each buffer's region (an index into regions), or None: the live-bytes test of place()."""
     where = [-1] * len(buffers)
     live = _live(buffers, where, len(regions), steps)
     for i in [k for k in order if k in pinned] + [k for k in order if k not in pinned]:
         b = buffers[i]
-        for r in ([0] if i in pinned else _ranked(regions)):
+        for r in ([pinned[i]] if i in pinned else _ranked(regions)):
             if max(live[r][b.first:b.last + 1]) + _align(b.size) <= regions[r].capacity:
                 where[i] = r
                 for s in range(b.first, b.last + 1):
@@ -218,9 +218,9 @@ def _move(buffers: list[Buffer], regions: tuple[Region, ...], where: list[int], 
     return None
 
 
-def place(buffers: list[Buffer], regions: tuple[Region, ...], accesses: list[int], pinned: set[int]) -> Plan:
-    """A plan across `regions` (the first is the main one, where `pinned` buffers go); see the module's
-    docstring. Raises PlacementError when no assignment fits."""
+def place(buffers: list[Buffer], regions: tuple[Region, ...], accesses: list[int], pinned: dict[int, int]) -> Plan:
+    """A plan across `regions` (the first is the main one); `pinned` buffers (index -> region index) go
+    where they are told; see the module's docstring. Raises PlacementError when no assignment fits."""
     steps = max((b.last for b in buffers), default=0) + 1
     density = sorted(range(len(buffers)), key=lambda i: (-accesses[i] / max(buffers[i].size, 1), -buffers[i].size, i))
     largest = sorted(range(len(buffers)), key=lambda i: (-buffers[i].size, i))

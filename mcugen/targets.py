@@ -12,7 +12,7 @@ import serial
 from mcugen.boards import HOST, Board, load_board
 from mcugen.build import BuildResult, build_host, find_c_compiler
 from mcugen.errors import McugenError
-from mcugen.firmware import arena_regions, build_board
+from mcugen.firmware import build_board
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 from mcugen.protocol import Link
@@ -63,11 +63,6 @@ class Target:
     def features(self) -> frozenset[str]:
         """The ISA features the model is lowered for (mcugen/variants.py)."""
         return frozenset() if self.board is None else self.board.features
-
-    @property
-    def regions(self):
-        """The RAM regions the model's arena may use (mcugen.firmware.arena_regions), None for one arena."""
-        return None if self.board is None else arena_regions(self.board)
 
     def wiring(self) -> str:
         return "" if self.board is None else self.board.wiring(self.stock)

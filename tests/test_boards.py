@@ -253,6 +253,41 @@ def test_a_model_no_split_of_the_banks_holds_is_one_line(tmp_path):
                       regions=(Region("RAM", 20_000, 1), Region("PSRAM", 20_000, 2)))
 
 
+@pytest.mark.parametrize("options, phrase", [
+    (("--region-bytes", "SRAM9=100"), "--region-bytes: mps2-an386-banks has no RAM region named SRAM9"),
+    (("--region-bytes", "PSRAM=abc"), "--region-bytes PSRAM=abc: abc is not a whole number from 1 to 40,960"),
+    (("--region-bytes", "PSRAM=99999"), "99999 is not a whole number from 1 to 40,960"),
+    (("--region-cost", "PSRAM"), "--region-cost 'PSRAM' is not NAME=VALUE"),
+    (("--pin", "nosuch=PSRAM"), "--pin nosuch=PSRAM: nosuch is no tensor of the model"),
+    (("--pin", "input=PSRAM"), "the model's inputs and outputs stay in RAM"),
+])
+def test_region_options_that_cannot_apply_are_one_line(capsys, tmp_path, options, phrase):
+    from test_cli import assert_one_error_line, run_cli
+
+    code, _, err = run_cli(capsys, "build", MODELS / "tflm_person_detect.tflite", "--board", "mps2-an386-banks",
+                           "--out", tmp_path / "b", *options)
+    assert_one_error_line(code, err, phrase)
+    assert not (tmp_path / "b").exists()
+
+
+def test_a_pinned_tensor_and_a_region_ranked_anew_are_kept(capsys, tmp_path):
+    """--pin puts a buffer where the user says; --region-cost BRAM=9 makes the block RAM the slowest, so
+    fewer buffers go there than by default (the kernels' scratch, most accessed per byte, went first)."""
+    from test_cli import run_cli
+
+    def placement(*options):
+        out = tmp_path / str(len(list(tmp_path.iterdir())))
+        code, _, err = run_cli(capsys, "build", MODELS / "tflm_person_detect.tflite", "--board", "mps2-an386-banks",
+                               "--out", out, "--json", out.with_suffix(".json"), *options)
+        assert code == 0, err
+        return {b["name"]: b["region"] for b in json.loads(out.with_suffix(".json").read_text())["arena"]["buffers"]}
+
+    default = placement()
+    ranked = placement("--pin", "MobilenetV1/MobilenetV1/Conv2d_6_pointwise/Relu6=PSRAM", "--region-cost", "BRAM=9")
+    assert default["conv_2d_12_out"] == "BRAM" and ranked["conv_2d_12_out"] == "PSRAM"
+    assert sum(r == "BRAM" for r in ranked.values()) < sum(r == "BRAM" for r in default.values())
+
+
 def test_a_model_too_big_for_the_cortex_m0_board_is_one_line_before_compiling(capsys, tmp_path):
     """The micro:bit's 16 KB: KWS's 16,000-byte arena plus stack and harness do not fit, and the fit
     check says by how much before any compiler runs."""

@@ -68,9 +68,11 @@ def cmake(source: Path, build: Path, *defs: str) -> None:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
 
-def two_model_project(capsys, root: Path, samples, fmt: str, board: str | None = None) -> Path:
+def two_model_project(capsys, root: Path, samples, fmt: str, board: str | None = None, shares=None) -> Path:
+    """Both models exported as `fmt` libraries; `shares`: each model's --region-bytes, by name."""
     for name, model in MODELS.items():
-        export(capsys, model, name, root / name, "--format", fmt, *(("--board", board) if board else ()))
+        share = [f"--region-bytes={s}" for s in (shares or {}).get(name, ())]
+        export(capsys, model, name, root / name, "--format", fmt, *(("--board", board) if board else ()), *share)
     write_inputs(root / "inputs.h", samples)
     return root
 
@@ -135,17 +137,23 @@ def run_on_qemu(elf: Path) -> str:
         return read_until_end(qemu.stream)
 
 
-def test_two_models_in_one_cpp_firmware_on_qemu_with_cmake(capsys, tmp_path, samples):
+@pytest.mark.parametrize("board", ["mps2-an386", "mps2-an386-banks"])
+def test_two_models_in_one_cpp_firmware_on_qemu_with_cmake(capsys, tmp_path, samples, board):
     """The cmake libraries cross-compiled with arm-none-eabi (DSP kernels), linked with mcugen's
-    bare-metal port and run on the emulated Cortex-M4."""
+    bare-metal port and run on the emulated Cortex-M4. mps2-an386-banks: each model's arena parts in the
+    board's other RAM regions are static arrays in sections .mcu_arena.<REGION> (NAME_ARENA_BYTES_<REGION>
+    in the header), which the board's linker script places there; both models link and run."""
     from mcugen.firmware import write_offline_board
     from mcugen.outdir import OutDir
 
-    root = two_model_project(capsys, tmp_path, samples, "cmake", board="mps2-an386")
+    # the banks are shared: each model is given a part of each (person_detect's 55.5 KB arena fits no bank alone)
+    shares = {"person": ("RAM=28000", "BRAM=10000", "PSRAM=36864"), "kws": ("RAM=10000", "BRAM=6000", "PSRAM=4096")}
+    root = two_model_project(capsys, tmp_path, samples, "cmake", board=board,
+                             shares=shares if board == "mps2-an386-banks" else None)
     shutil.copy(APP, root / "app.cpp")
     for f in ("port_cortexm.c", "mcu_port.h"):
         shutil.copy(ROOT / "runtime_c" / "harness" / f, root / f)
-    uart = write_offline_board(load_board("mps2-an386"), OutDir(root / "board"))
+    uart = write_offline_board(load_board(board), OutDir(root / "board"))
     (root / "arm.cmake").write_text(ARM_TOOLCHAIN)
     (root / "CMakeLists.txt").write_text(f"""cmake_minimum_required(VERSION 3.13)
 project(two_models C CXX)
@@ -164,6 +172,8 @@ target_link_options(app.elf PRIVATE -nostartfiles --specs=nano.specs --specs=nos
     symbols = subprocess.run(["arm-none-eabi-nm", str(root / "build" / "app.elf")], capture_output=True,
                              text=True).stdout
     assert " T kws_mcu_conv2d_s8" in symbols and " T person_mcu_conv2d_s8" in symbols  # each its own kernels
+    if board == "mps2-an386-banks":
+        assert "#define PERSON_ARENA_BYTES_PSRAM" in (root / "person" / "include" / "person.h").read_text()
     check_outputs(run_on_qemu(root / "build" / "app.elf"), samples)
 
 

@@ -61,7 +61,7 @@ def test_a_plan_that_fits_no_region_alone_is_split_between_two():
     """RAM 120 B (main, A pinned there as a graph input) and SRAM2 100 B, equally fast: A in RAM; B, the
     most accessed per byte, to the first region that holds it at steps 1..2 (RAM: 100 + 60 > 120, so
     SRAM2); C to RAM at A's offset (A is dead by step 2). No buffer straddles, none overlaps a live one."""
-    p = place(ABC, (Region("RAM", 120, 1), Region("SRAM2", 100, 1)), [200, 180, 200], {0})
+    p = place(ABC, (Region("RAM", 120, 1), Region("SRAM2", 100, 1)), [200, 180, 200], {0: 0})
     assert p.region_of == ("RAM", "SRAM2", "RAM") and p.offsets == (0, 0, 0)
     assert p.region_sizes == (("RAM", 100), ("SRAM2", 60)) and p.size == 100
     assert p.conflicts() == []
@@ -70,20 +70,20 @@ def test_a_plan_that_fits_no_region_alone_is_split_between_two():
 def test_the_most_accessed_bytes_go_to_the_fastest_region():
     """TCM 64 B (rank 0) takes B, the buffer with most accesses per byte (3 per byte against A's 1 and
     C's 2), though RAM could hold everything; A and C share RAM's bytes."""
-    p = place(ABC, (Region("RAM", 400, 1), Region("TCM", 64, 0)), [100, 180, 200], set())
+    p = place(ABC, (Region("RAM", 400, 1), Region("TCM", 64, 0)), [100, 180, 200], {})
     assert p.region_of == ("RAM", "TCM", "RAM") and p.region_sizes == (("RAM", 100), ("TCM", 60))
-    slow = place(ABC, (Region("RAM", 400, 1), Region("TCM", 64, 2)), [100, 180, 200], set())
+    slow = place(ABC, (Region("RAM", 400, 1), Region("TCM", 64, 2)), [100, 180, 200], {})
     assert slow.region_of == ("RAM", "RAM", "RAM")  # ranked slower, the small region is not used
 
 
 def test_when_no_split_fits_the_step_with_most_live_bytes_is_named():
     with pytest.raises(PlacementError) as error:
-        place(ABC, (Region("RAM", 100, 1), Region("SRAM2", 50, 1)), [1, 1, 1], set())
+        place(ABC, (Region("RAM", 100, 1), Region("SRAM2", 50, 1)), [1, 1, 1], {})
     assert (error.value.step, error.value.live) == (1, 160)
 
 
 def test_each_region_is_planned_on_its_own_and_drawn_so():
-    p = place(ABC, (Region("RAM", 120, 1), Region("SRAM2", 100, 1)), [200, 180, 200], {0})
+    p = place(ABC, (Region("RAM", 120, 1), Region("SRAM2", 100, 1)), [200, 180, 200], {0: 0})
     assert p.in_region("SRAM2").buffers == (ABC[1],)
     text = p.timeline(width=10)
     assert text.startswith("region RAM: arena 100 B") and "region SRAM2: arena 60 B" in text

@@ -5,7 +5,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mcugen.commands.common import refuse_overwrite, require_writable_folder, write_json
+from mcugen.commands.common import memory_of, refuse_overwrite, require_writable_folder, write_json
 from mcugen.errors import McugenError
 
 
@@ -40,8 +40,9 @@ def compile_for(args, target):
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work))
         print(tuning.summary(), file=sys.stderr)
+    regions, pins = memory_of(args, target.board)
     return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning,
-                         regions=target.regions)
+                         regions=regions, pins=pins)
 
 
 def cmd_build(args) -> int:
@@ -79,7 +80,7 @@ def cmd_export(args) -> int:
     from mcugen.boards import HOST, load_board
     from mcugen.emit_c import check_name, emit_c
     from mcugen.export import export_library, exported_files
-    from mcugen.firmware import arena_regions, check_fit
+    from mcugen.firmware import check_fit
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
 
@@ -88,8 +89,8 @@ def cmd_export(args) -> int:
     require_writable_folder(Path(args.out), f"--out {args.out}")
     out = OutDir(Path(args.out))
     features = board.features if board is not None else frozenset()
-    g = compile_model(args.model, tuple(args.outputs), features=features,
-                      regions=arena_regions(board) if board is not None else None)
+    regions, pins = memory_of(args, board)
+    g = compile_model(args.model, tuple(args.outputs), features=features, regions=regions, pins=pins)
     generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
     if board is not None:
         check_fit(g, board, generated.const_bytes, harness_ram=0)  # the application's own RAM is its business

@@ -105,3 +105,57 @@ def oracle_name(model: Path) -> str:
     if oracle is not None:
         oracle.close()
     return which if oracle is not None else f"none ({which})"
+
+
+def memory_of(args, board) -> tuple[tuple, tuple[tuple[str, str], ...]]:
+    """The RAM regions the model's arena may use on `board` (None: one arena) with --region-bytes and
+    --region-cost applied, and the --pin requests (tensor, region)."""
+    import dataclasses
+
+    from mcugen.firmware import arena_regions
+
+    overrides = args.region_bytes + args.region_cost + args.pin
+    if board is None:
+        if overrides:
+            raise McugenError("--region-bytes, --region-cost and --pin place the arena in a board's memory regions",
+                              "pass --board with a board id")
+        return None, ()
+    regions = arena_regions(board, always=bool(overrides))
+    if regions is None:
+        return None, ()
+    names = [r.name for r in regions]
+
+    def split(option: str, text: str) -> tuple[str, str]:
+        key, sep, value = text.partition("=")
+        if not sep or not key or not value:
+            raise McugenError(f"{option} {text!r} is not NAME=VALUE", f"e.g. {option} {names[-1]}=8192")
+        return key, value
+
+    def region(option: str, name: str) -> int:
+        if name not in names:
+            raise McugenError(f"{option}: {board.id} has no RAM region named {name}", f"use one of {', '.join(names)}")
+        return names.index(name)
+
+    def number(option: str, text: str, value: str, low: int, high: int) -> int:
+        if not value.isdigit() or not low <= int(value) <= high:
+            raise McugenError(f"{option} {text}: {value} is not a whole number from {low:,} to {high:,}",
+                              f"give {option} a number in that range")
+        return int(value)
+
+    regions = list(regions)
+    for text in args.region_bytes:
+        name, value = split("--region-bytes", text)
+        k = region("--region-bytes", name)
+        regions[k] = dataclasses.replace(regions[k], capacity=number("--region-bytes", text, value, 1,
+                                                                     regions[k].capacity))
+    for text in args.region_cost:
+        name, value = split("--region-cost", text)
+        k = region("--region-cost", name)
+        regions[k] = dataclasses.replace(regions[k], rank=number("--region-cost", text, value, 0, 99))
+    pins = []
+    for text in args.pin:
+        tensor, name = text.rpartition("=")[0], text.rpartition("=")[2]
+        if not tensor:
+            raise McugenError(f"--pin {text!r} is not TENSOR=REGION", f"e.g. --pin conv_out={names[-1]}")
+        pins.append((tensor, names[region("--pin", name)]))
+    return tuple(regions), tuple(pins)

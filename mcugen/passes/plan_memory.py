@@ -47,7 +47,8 @@ def _read_once(call: Call, src: int, root: dict[int, int]) -> bool:
     return read.count(src) == 1 and all(root.get(t) != root[src] for t in read if t != src)
 
 
-def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None) -> Graph:
+def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
+                pins: tuple[tuple[str, str], ...] = ()) -> Graph:
     end = len(g.ops)  # the step after the last op: graph outputs are still live there
     last_read: dict[int, int] = {}
     for op in g.ops:
@@ -101,7 +102,20 @@ def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None) -> Graph:
         for k in {buffer_of[t] for t in _reads(op) if t in buffer_of}:
             readers[k] += 1
     accesses = [b.size * (1 + max(readers[k], 1 if k >= len(roots) else 0)) for k, b in enumerate(buffers)]
-    pinned = {buffer_of[t] for t in (*g.inputs, *g.outputs) if t in buffer_of}
+    pinned = {buffer_of[t]: 0 for t in (*g.inputs, *g.outputs) if t in buffer_of}
+    region_names = [r.name for r in regions]
+    for tensor, region in pins:
+        found = [k for k, x in enumerate(g.tensors) if x.name == tensor]
+        if not found or found[0] not in buffer_of:
+            what = "no tensor of the model" if not found else "a tensor without a buffer of its own (a constant, " \
+                   "a variable, or computed inside a fused layer)"
+            raise McugenError(f"--pin {tensor}={region}: {tensor} is {what}",
+                              "pin an activation `mcugen inspect` lists")
+        k, r = buffer_of[found[0]], region_names.index(region)
+        if pinned.get(k, r) != r:
+            raise McugenError(f"--pin {tensor}={region}: the model's inputs and outputs stay in {region_names[0]}, "
+                              "the arena NAME_init takes", f"pin another tensor, or pin it to {region_names[0]}")
+        pinned[k] = r
     main = regions[0]  # the variables live beside the main arena
     regions = (Region(main.name, main.capacity - state_layout(g)[1], main.rank), *regions[1:])
     try:
