@@ -41,6 +41,7 @@ class _Layer:
     data: list[str] = field(default_factory=list)
     locals: list[str] = field(default_factory=list)  # declarations in a block around the call
     const_bytes: int = 0
+    external_bytes: int = 0
 
 
 def _shape(t: Tensor) -> str:
@@ -70,14 +71,16 @@ def _values(data: np.ndarray) -> str:
 class _LayerEmitter:
     """Turns one op's Call into C text, naming its constants after the layer."""
 
-    def __init__(self, g: Graph, op: Op, slice_name, scratch_name, section: str):
+    def __init__(self, g: Graph, op: Op, slice_name, scratch_name, section: str, weights_section: str = ""):
         self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
+        self.weights_section = weights_section  # where the layer's weight arrays go, when not with the rest
         self.scratch_name = scratch_name
         self.scratches = 0  # Scratch arguments rendered so far
         self.prefix = layer_name(g, op)
         self.data: list[str] = []
         self.locals: list[str] = []
         self.const_bytes = 0
+        self.external_bytes = 0
 
     def const(self, c: Const) -> str:
         name = f"{c.layer or self.prefix}_{c.name}"
@@ -88,9 +91,14 @@ class _LayerEmitter:
             self.const_bytes += data.nbytes
             return name
         ctype = _CTYPES[data.dtype]
-        self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) {self.section} = {{\n"
+        weights = self.weights_section and data.nbytes >= WEIGHTS_BYTES
+        section = self.weights_section if weights else self.section
+        self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) {section} = {{\n"
                          f"{_values(data) if data.size else '    0,'}\n}};")
-        self.const_bytes += data.nbytes
+        if weights:
+            self.external_bytes += data.nbytes
+        else:
+            self.const_bytes += data.nbytes
         return name
 
     def value(self, v) -> str:
@@ -222,13 +230,18 @@ def check_name(name: str) -> str:
     return name
 
 
+WEIGHTS_BYTES = 256  # arrays from this size on are a layer's weights: what --weights places
+
+
 @dataclass(frozen=True)
 class GeneratedC:
     name: str  # the API prefix: NAME.h, NAME.c, NAME_invoke()
     files: dict  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
-    const_bytes: int  # constant arrays (weights, biases, multipliers, tables)
+    const_bytes: int  # constant arrays (weights, biases, multipliers, tables) in the default section
     kernels: tuple[str, ...]  # the kernels the model calls (runtime_c/src/ or runtime_c/<feature>/<kernel>.c)
     features: frozenset[str] = frozenset()  # the ISA features it was lowered for (Graph.features)
+    layer_const_bytes: tuple[int, ...] = ()  # each layer's share of const_bytes
+    external_bytes: int = 0  # the weight arrays placed in the external flash section (emit_c's `external`)
 
 
 def _kernel_names(name: str, kernels) -> str:
@@ -240,12 +253,14 @@ def _kernel_names(name: str, kernels) -> str:
     return "\n".join(lines + ["", "#endif /* MCU_NN_NAMES_H */", ""])
 
 
-def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
+def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool = False,
+           external: tuple[str, frozenset[int]] = ("", frozenset())) -> GeneratedC:
     """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
 
     model_name: the model's file name (no folders, so the output does not depend on where it is);
     name: the prefix of the public API; static_arena: the arena is a static array of NAME.c rather
-    than the caller's.
+    than the caller's; external: (a flash region, layer indices): those layers' weight arrays go to
+    section .mcu_const.<region> (mcugen.firmware.emit_for_board decides which).
     """
     check_name(name)
     n, upper = name, name.upper()
@@ -269,10 +284,12 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
 
     layers = []
     for op in g.ops:
-        emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST")
+        region, layers_out = external
+        weights_section = f'__attribute__((section(".mcu_const.{region}")))' if op.index in layers_out else ""
+        emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section)
         call = emitter.render(op.call)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
-                             emitter.locals, emitter.const_bytes))
+                             emitter.locals, emitter.const_bytes, emitter.external_bytes))
 
     slices = [dict(name=names[k], offset=off,
                    comment=f"{b.size} B, steps {b.first}..{b.last}" + (f", in {plan.region(k)}" if plan.region_of else ""))
@@ -280,6 +297,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:]]
     options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
                         *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if regions else []),
+                        *([f"(weights of {len(external[1])} layers in {external[0]})"] if external[1] else []),
                         *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
     offsets, offset = state_layout(g)
@@ -304,4 +322,5 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
                              f"{n}.c": _ENV.get_template("model.c.j2").render(context),
                              "mcu_nn_names.h": _kernel_names(n, kernels)},
-                      context["const_bytes"], tuple(kernels), g.features)
+                      context["const_bytes"], tuple(kernels), g.features,
+                      tuple(layer.const_bytes for layer in layers), sum(layer.external_bytes for layer in layers))

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import jinja2
 
-from mcugen import __version__
+from mcugen import __version__, ops
 from mcugen.boards import Board
 from mcugen.build import BuildResult, Sources, write_sources
 from mcugen.chips import CHIP_FLAGS, write_images
 from mcugen.elfsize import Sizes, sizes
-from mcugen.emit_c import GeneratedC, emit_c
+from mcugen.emit_c import WEIGHTS_BYTES, GeneratedC, emit_c
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
@@ -53,7 +53,32 @@ def arena_regions(board: Board, always: bool = False) -> tuple[Region, ...] | No
             *(Region(r.name, r.bytes, r.rank) for r in others))
 
 
-def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM) -> None:
+def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto", **options) -> GeneratedC:
+    """emit_c with the weights placed (--weights): `internal`, every constant in the board's flash;
+    `external`, every layer's weight arrays in its external flash region; `auto`, internal unless the
+    constants and code would not fit, then the layers whose weights are read least per byte (MACs per
+    weight byte) go out first, until the rest fits."""
+    external = next((r for r in board.regions[2:] if r.kind == "flash" and r.external), None)
+    if weights == "external" and external is None:
+        raise McugenError(f"--weights external: {board.id} has no external flash region",
+                          "use --weights internal, or a board file that declares one (regions, kind: flash, external)")
+    generated = emit_c(g, model_name, **options)
+    room = board.flash["bytes"] - CODE_ALLOWANCE
+    if external is None or weights == "internal" or (weights == "auto" and generated.const_bytes <= room):
+        return generated
+    reads = sorted((ops.lookup(op.opcode).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
+                   for op in g.ops if generated.layer_const_bytes[op.index] >= WEIGHTS_BYTES)
+    moved, left = set(), generated.const_bytes
+    for _, k in reads:
+        if weights == "auto" and left <= room:
+            break
+        moved.add(k)
+        left -= generated.layer_const_bytes[k]
+    return emit_c(g, model_name, external=(external.name, frozenset(moved)), **options)
+
+
+def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM,
+              external_bytes: int = 0) -> None:
     """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, each other region's arena
     vs that region, constants + code vs flash."""
     for name, size in g.arena.plan.region_sizes[1:]:
@@ -69,6 +94,10 @@ def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNE
             f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
             f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
             f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
+    external = next((r for r in board.regions[2:] if r.kind == "flash" and r.external), None)
+    if external_bytes and external is not None and external_bytes > external.bytes:
+        raise McugenError(f"the model does not fit {board.id}'s {external.name}: {external_bytes:,} B of weights "
+                          f"needed, {external.bytes:,} B there", "choose a board with more flash or a smaller model")
     flash_needed = const_bytes + CODE_ALLOWANCE
     if flash_needed > board.flash["bytes"]:
         raise McugenError(
@@ -166,7 +195,7 @@ def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, mo
 
 
 def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: bool = False,
-                progress=None) -> BuildResult:
+                progress=None, weights: str = "auto") -> BuildResult:
     env_name = "stock" if stock else "offline"
     if stock and not board.stock:
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
@@ -174,8 +203,8 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
         raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
                           f"({board.stock['platform']})", "rerun with --stock on a machine with internet")
     _require_tools(stock)
-    generated = emit_c(g, model_name)
-    check_fit(g, board, generated.const_bytes)
+    generated = emit_for_board(g, board, model_name, weights)
+    check_fit(g, board, generated.const_bytes, external_bytes=generated.external_bytes)
     if stock:
         _stock_platform_reachable(board)
     sources = write_project(g, board, out, generated, model_name, env_name)

@@ -69,12 +69,12 @@ class Target:
 
 
 def build_for(target: Target, g: Graph, out: OutDir, model_name: str, *, sanitize: bool = False,
-              progress=None) -> BuildResult:
+              progress=None, weights: str = "auto") -> BuildResult:
     if target.board is None:
         return build_host(g, out, model_name, sanitize=sanitize, progress=progress)
     if sanitize:
         raise McugenError("--sanitize is for --board host only", "drop --sanitize")
-    return build_board(g, target.board, out, model_name, stock=target.stock, progress=progress)
+    return build_board(g, target.board, out, model_name, stock=target.stock, progress=progress, weights=weights)
 
 
 def firmware_of(target: Target, out_dir: Path) -> Path:

@@ -222,7 +222,8 @@ def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
 def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
     """mps2-an386-banks: person_detect's 55.5 KB arena fits neither its 48 KB RAM (less stack and harness)
     nor its 40 KB PSRAM alone; spread over RAM, PSRAM and the 16 KB block RAM it runs bit-exact, and every
-    region's arena lies inside that region (the ELF's symbols) with the plan's buffers inside the arena."""
+    region's arena lies inside that region (the ELF's symbols) with the plan's buffers inside the arena.
+    Its weight arrays go to the board's external flash region (--weights external), and are read from there."""
     board = load_board("mps2-an386-banks")
     whole = compile_model(MODELS / "tflm_person_detect.tflite", features=board.features).arena.plan.size
     regions = arena_regions(board)
@@ -232,8 +233,12 @@ def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
     assert plan.conflicts() == [] and {r for r, _ in plan.region_sizes} == {"RAM", "PSRAM", "BRAM"}
     assert all(plan.offsets[k] + b.size <= dict(plan.region_sizes)[plan.region(k)] for k, b in enumerate(plan.buffers))
     assert all(plan.region(g.arena.buffer_of[t]) == "RAM" for t in (*g.inputs, *g.outputs))
-    result = build_board(g, board, OutDir(tmp_path / "fw"), "person_detect")
+    result = build_board(g, board, OutDir(tmp_path / "fw"), "person_detect", weights="external")
     symbols = subprocess.run(["arm-none-eabi-nm", "-S", str(result.program)], capture_output=True, text=True).stdout
+    qspi = board.region("QSPI")
+    filters = [(int(line.split()[0], 16), int(line.split()[1], 16)) for line in symbols.splitlines()
+               if line.endswith("_filter") and int(line.split()[1], 16) >= 256]
+    assert len(filters) > 10 and all(qspi.origin <= at and at + n <= qspi.end for at, n in filters)
     placed = {line.split()[3]: (int(line.split()[0], 16), int(line.split()[1], 16))
               for line in symbols.splitlines() if len(line.split()) == 4 and line.split()[3].startswith("arena_")}
     for name, size in plan.region_sizes[1:]:
@@ -242,6 +247,14 @@ def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
         assert length == size and region.origin <= at and at + length <= region.end
     _, results = run_on_target(Target.of(board.id), result.program, g, random_inputs(g, 2, seed=4))
     assert all(r.passed for r in results)
+
+
+def test_weights_cannot_go_to_external_flash_a_board_does_not_have(capsys, tmp_path):
+    from test_cli import assert_one_error_line, run_cli
+
+    code, _, err = run_cli(capsys, "build", MODELS / "tflm_hello_world.tflite", "--board", "mps2-an386",
+                           "--out", tmp_path / "b", "--weights", "external")
+    assert_one_error_line(code, err, "--weights external: mps2-an386 has no external flash region")
 
 
 def test_a_model_no_split_of_the_banks_holds_is_one_line(tmp_path):

@@ -22,7 +22,7 @@ def build_in(args, target, out_dir: Path, g):
     out.claim(target.id, Path(args.model).name)
     say(f"building {Path(args.model).name} for {target.id} in {out_dir}/")
     result = build_for(target, g, out, Path(args.model).name, sanitize=args.sanitize,
-                       progress=lambda line: say(f"  {line}"))
+                       progress=lambda line: say(f"  {line}"), weights=args.weights)
     return result, out
 
 
@@ -80,7 +80,7 @@ def cmd_export(args) -> int:
     from mcugen.boards import HOST, load_board
     from mcugen.emit_c import check_name, emit_c
     from mcugen.export import export_library, exported_files
-    from mcugen.firmware import check_fit
+    from mcugen.firmware import check_fit, emit_for_board
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
 
@@ -91,9 +91,13 @@ def cmd_export(args) -> int:
     features = board.features if board is not None else frozenset()
     regions, pins = memory_of(args, board)
     g = compile_model(args.model, tuple(args.outputs), features=features, regions=regions, pins=pins)
-    generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
-    if board is not None:
-        check_fit(g, board, generated.const_bytes, harness_ram=0)  # the application's own RAM is its business
+    if board is None:
+        generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
+    else:
+        generated = emit_for_board(g, board, Path(args.model).name, args.weights, name=args.name,
+                                   static_arena=args.static_arena)
+        check_fit(g, board, generated.const_bytes, harness_ram=0,  # the application's own RAM is its business
+                  external_bytes=generated.external_bytes)
     export_library(g, out, generated, Path(args.model).name, args.format, features=features)
     files = exported_files(out.root)
     kernels = "the DSP kernels of " + board.id if "dsp" in features else "the reference kernels"

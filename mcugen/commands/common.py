@@ -116,9 +116,9 @@ def memory_of(args, board) -> tuple[tuple, tuple[tuple[str, str], ...]]:
 
     overrides = args.region_bytes + args.region_cost + args.pin
     if board is None:
-        if overrides:
-            raise McugenError("--region-bytes, --region-cost and --pin place the arena in a board's memory regions",
-                              "pass --board with a board id")
+        if overrides or args.weights != "auto":
+            raise McugenError("--region-bytes, --region-cost, --pin and --weights place the model in a board's "
+                              "memory regions", "pass --board with a board id")
         return None, ()
     regions = arena_regions(board, always=bool(overrides))
     if regions is None:
