@@ -254,6 +254,7 @@ class ArenaPlan:
     plan: Plan
     buffer_of: dict[int, int]  # tensor index -> index into plan.buffers
     scratch_of: dict[int, int] = field(default_factory=dict)  # op index -> index into plan.buffers
+    accesses: tuple[int, ...] = ()  # with regions: each buffer's bytes accessed per inference (the placement's proxy)
 
     def offset(self, tensor: int) -> int:
         return self.plan.offsets[self.buffer_of[tensor]]

@@ -135,17 +135,15 @@ variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_int8_conv(conv_mve_
 variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_int8_conv(conv_x6_call))
 
 
-@variant("CONV_2D", kernel="mcu_conv2d_s16_x6", needs="dsp")
-def _conv_s16_x6(g: Graph, op: Op) -> Call | None:
-    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(ConvData)
-    if p.wide is None:
-        return None
-    return conv_s16_x6_call(op, p, x.shape, w.values, y.shape, _note(op, w.shape))
+def _int16_conv(call: Callable[..., Call | None]) -> Lowering:
+    """A variant lowering for 16x8 CONV_2D layers: `call` (conv_s16_x6_call, conv_s16_mve_call)."""
+    def lower(g: Graph, op: Op) -> Call | None:
+        x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(ConvData)
+        if p.wide is None:
+            return None
+        return call(op, p, x.shape, w.values, y.shape, _note(op, w.shape))
+    return lower
 
 
-@variant("CONV_2D", kernel="mcu_conv2d_s16_mve", needs="mve")
-def _conv_s16_mve(g: Graph, op: Op) -> Call | None:
-    x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(ConvData)
-    if p.wide is None:
-        return None
-    return conv_s16_mve_call(op, p, x.shape, w.values, y.shape, _note(op, w.shape))
+variant("CONV_2D", kernel="mcu_conv2d_s16_x6", needs="dsp")(_int16_conv(conv_s16_x6_call))
+variant("CONV_2D", kernel="mcu_conv2d_s16_mve", needs="mve")(_int16_conv(conv_s16_mve_call))

@@ -119,7 +119,7 @@ def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
     main = regions[0]  # the variables live beside the main arena
     regions = (Region(main.name, main.capacity - state_layout(g)[1], main.rank), *regions[1:])
     try:
-        arena = ArenaPlan(place(buffers, regions, accesses, pinned), buffer_of, scratch_of)
+        arena = ArenaPlan(place(buffers, regions, accesses, pinned), buffer_of, scratch_of, tuple(accesses))
     except PlacementError as exc:
         where = f"layer {exc.step} ({layer_name(g, g.ops[exc.step])})" if exc.step < len(g.ops) else "the end"
         sizes = ", ".join(f"{r.name} {max(r.capacity, 0):,} B" for r in regions)

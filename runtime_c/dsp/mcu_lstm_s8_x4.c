@@ -30,11 +30,10 @@ void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hi
                                            &lstm->output_gate};
     for (int32_t t = 0; t < lstm->time_steps; ++t) {
         for (int32_t b = 0; b < lstm->batches; ++b) {
-            const int32_t row = lstm->time_major ? t * lstm->batches + b : b * lstm->time_steps + t;
-            const int8_t *x = input + row * lstm->input_size;
-            int8_t *h = hidden_state + b * units;
-            int16_t *c = cell_state + b * units;
-            int8_t *out = output + row * units;
+            const mcu_lstm_rows rows = mcu_lstm_rows_of(lstm, t, b, input, hidden_state, cell_state, output);
+            const int8_t *x = rows.x;
+            int8_t *h = rows.h, *out = rows.out;
+            int16_t *c = rows.c;
             for (int32_t k = 0; k < 4; ++k) {
                 const mcu_lstm_gate *g = gates[k];
                 const int8_t *wx = g->input_weights, *wh = g->recurrent_weights;

@@ -369,6 +369,24 @@ static inline __attribute__((always_inline)) int32_t mcu_lstm_activate(
     return sigmoid ? mcu_sigmoid_s16(lstm->sigmoid_table, sum, 0, 0) : mcu_tanh_s16(lstm->sigmoid_table, sum, 0, 0);
 }
 
+/* What one batch's time step t of an LSTM reads and writes: its input row, that batch's hidden and cell
+ * states, its output row (time-major or batch-major). */
+typedef struct {
+    const int8_t *x;
+    int8_t *h;
+    int16_t *c;
+    int8_t *out;
+} mcu_lstm_rows;
+
+static inline mcu_lstm_rows mcu_lstm_rows_of(const mcu_lstm_params *lstm, int32_t t, int32_t b, const int8_t *input,
+                                             int8_t *hidden_state, int16_t *cell_state, int8_t *output)
+{
+    const int32_t row = lstm->time_major ? t * lstm->batches + b : b * lstm->time_steps + t;
+    const mcu_lstm_rows rows = {input + row * lstm->input_size, hidden_state + b * lstm->state_size,
+                                cell_state + b * lstm->state_size, output + row * lstm->state_size};
+    return rows;
+}
+
 /* One LSTM unit's step from its gates (forget, input, cell, output; Q0.15): the new cell state in *c,
  * the new hidden value returned. */
 static inline __attribute__((always_inline)) int8_t mcu_lstm_unit(const mcu_lstm_params *lstm, int32_t f, int32_t i,

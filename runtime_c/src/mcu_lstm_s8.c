@@ -30,11 +30,10 @@ void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidde
     const int32_t units = lstm->state_size;
     for (int32_t t = 0; t < lstm->time_steps; ++t) {
         for (int32_t b = 0; b < lstm->batches; ++b) {
-            const int32_t row = lstm->time_major ? t * lstm->batches + b : b * lstm->time_steps + t;
-            const int8_t *x = input + row * lstm->input_size;
-            int8_t *h = hidden_state + b * units;
-            int16_t *c = cell_state + b * units;
-            int8_t *out = output + row * units;
+            const mcu_lstm_rows rows = mcu_lstm_rows_of(lstm, t, b, input, hidden_state, cell_state, output);
+            const int8_t *x = rows.x;
+            int8_t *h = rows.h, *out = rows.out;
+            int16_t *c = rows.c;
             for (int32_t u = 0; u < units; ++u) {
                 const int32_t f = gate(lstm, &lstm->forget_gate, u, x, h, 1);
                 const int32_t i = gate(lstm, &lstm->input_gate, u, x, h, 1);
