@@ -249,6 +249,26 @@ def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
     assert all(r.passed for r in results)
 
 
+@pytest.mark.parametrize("model, moved", [
+    ("tflm_xtensa_mobilenet_v2_224.tflite", "arena"),  # 2.45 MB of activations: DTCM, SRAM and ISRAM
+    ("real/efx_mediapipe_face_landmark.tflite", "weights"),  # 656 KB of constants: ITCM holds 512 KB
+])
+def test_the_m55_board_runs_what_its_tcms_alone_cannot_hold(tmp_path, model, moved):
+    """mps3-an547: a model whose arena exceeds the 512 KB DTCM runs with it spread over the board's SRAMs,
+    one whose weights exceed the 512 KB ITCM with the least read of them in the QSPI flash (--weights auto);
+    bit-exact on QEMU."""
+    board = load_board("mps3-an547")
+    g = compile_model(MODELS / model, features=board.features, regions=arena_regions(board))
+    result = build_board(g, board, OutDir(tmp_path / "fw"), model)
+    sizes = dict(g.arena.plan.region_sizes)
+    if moved == "arena":
+        assert sizes["RAM"] <= 524288 < g.arena.plan.size + sizes["SRAM"] + sizes["ISRAM"]
+    else:
+        assert "weights of" in (result.out_dir / "src" / "model.c").read_text().split("*/", 1)[0]
+    _, results = run_on_target(Target.of(board.id), result.program, g, random_inputs(g, 1, seed=2), timeout=300)
+    assert results[0].passed
+
+
 def test_weights_cannot_go_to_external_flash_a_board_does_not_have(capsys, tmp_path):
     from test_cli import assert_one_error_line, run_cli
 
