@@ -309,7 +309,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
-        regions=regions, dtype_codes=DTYPE_CODES, cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
+        regions=regions, weights_region=external[0] if external[1] else "", dtype_codes=DTYPE_CODES, cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),

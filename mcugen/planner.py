@@ -79,8 +79,11 @@ class Plan:
     def timeline(self, width: int = 64) -> str:
         """ASCII picture: rows are steps, columns are arena bytes scaled to `width`; one per region."""
         if self.region_of:
-            return "\n\n".join(f"region {name}: " + self.in_region(name).timeline(width)
-                                for name, _ in self.region_sizes)
+            why = (f"one region per buffer: the inputs and outputs in {self.region_sizes[0][0]} (the caller's arena), "
+                   "the others, most accessed bytes per inference first, in the fastest region holding them at "
+                   "every step of their lives\n\n")
+            return why + "\n\n".join(f"region {name}: " + self.in_region(name).timeline(width)
+                                      for name, _ in self.region_sizes)
         if not self.buffers:
             return "(empty arena)"
         scale = max(self.size, 1) / width

@@ -86,7 +86,8 @@ def test_each_region_is_planned_on_its_own_and_drawn_so():
     p = place(ABC, (Region("RAM", 120, 1), Region("SRAM2", 100, 1)), [200, 180, 200], {0: 0})
     assert p.in_region("SRAM2").buffers == (ABC[1],)
     text = p.timeline(width=10)
-    assert text.startswith("region RAM: arena 100 B") and "region SRAM2: arena 60 B" in text
+    assert text.startswith("one region per buffer: the inputs and outputs in RAM")
+    assert "\n\nregion RAM: arena 100 B" in text and "region SRAM2: arena 60 B" in text
 
 
 def _chain_model(tmp_path, middle: str):

@@ -100,7 +100,8 @@ def cmd_export(args) -> int:
                   external_bytes=generated.external_bytes)
     export_library(g, out, generated, Path(args.model).name, args.format, features=features)
     files = exported_files(out.root)
-    kernels = "the DSP kernels of " + board.id if "dsp" in features else "the reference kernels"
+    kernels = (f"the {' and '.join(sorted(f.upper() for f in features))} kernels of {board.id}" if features
+               else "the reference kernels")
     print(f"exported {Path(args.model).name} as {args.name} ({args.format}, {len(files)} files, {kernels}) "
           f"in {out.root}/")
     print(f"  arena {g.arena.plan.size:,} B ({args.name.upper()}_ARENA_BYTES), constants "
