@@ -41,7 +41,7 @@ M55_CMSIS = {"mlperf_kws_dscnn": 1_814_067, "mlperf_vww_mobilenet": 6_559_136, "
              "mlperf_ad_autoencoder": 150_286, "tflm_person_detect": 6_508_905, "tflm_micro_speech": 1_008_175}
 
 
-# The public models of tests/models/real with an M55 row in ../shared/anchors.md (TFLM + CMSIS-NN with Helium,
+# The public models of tests/models/real with an M55 anchor (TFLM + CMSIS-NN with Helium built from source,
 # same build and count; per step for the stateful ones)
 M55_REAL = {"mlzoo_ds_cnn_s_int16": 10_822_063, "tflm_mnist_lstm_int8": 261_129, "tflm_keyword_scrambled_8bit": 54_434,
             "pypi_pmw_hey_jarvis": 54_092, "mlex_ds_cnn_m_quantized": 4_169_604,
