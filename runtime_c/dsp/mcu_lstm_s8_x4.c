@@ -31,9 +31,6 @@ void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hi
     for (int32_t t = 0; t < lstm->time_steps; ++t) {
         for (int32_t b = 0; b < lstm->batches; ++b) {
             const mcu_lstm_rows rows = mcu_lstm_rows_of(lstm, t, b, input, hidden_state, cell_state, output);
-            const int8_t *x = rows.x;
-            int8_t *h = rows.h, *out = rows.out;
-            int16_t *c = rows.c;
             for (int32_t k = 0; k < 4; ++k) {
                 const mcu_lstm_gate *g = gates[k];
                 const int8_t *wx = g->input_weights, *wh = g->recurrent_weights;
@@ -42,8 +39,8 @@ void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hi
                     int32_t in[4], rec[4];
                     memcpy(in, g->input_bias + u, sizeof in);
                     memcpy(rec, g->recurrent_bias + u, sizeof rec);
-                    fc4(x, lstm->input_size, &wx, in);
-                    fc4(h, units, &wh, rec);
+                    fc4(rows.x, lstm->input_size, &wx, in);
+                    fc4(rows.h, units, &wh, rec);
                     for (int32_t j = 0; j < 4 && u + j < units; ++j) {
                         activation[u + j] = (int16_t)mcu_lstm_activate(lstm, g, in[j], rec[j], g != &lstm->cell_gate,
                                                                     mcu_requantize);
@@ -51,10 +48,10 @@ void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hi
                 }
             }
             for (int32_t u = 0; u < units; ++u) {
-                out[u] = mcu_lstm_unit(lstm, scratch[u], scratch[units4 + u], scratch[2 * units4 + u],
-                                       scratch[3 * units4 + u], &c[u], mcu_requantize_dsp);
+                rows.out[u] = mcu_lstm_unit(lstm, scratch[u], scratch[units4 + u], scratch[2 * units4 + u],
+                                       scratch[3 * units4 + u], &rows.c[u], mcu_requantize_dsp);
             }
-            memcpy(h, out, (size_t)units);
+            memcpy(rows.h, rows.out, (size_t)units);
         }
     }
 }

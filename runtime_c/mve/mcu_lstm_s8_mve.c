@@ -37,29 +37,26 @@ void mcu_lstm_s8_mve(const mcu_lstm_params *lstm, const int8_t *input, int8_t *h
     for (int32_t t = 0; t < lstm->time_steps; ++t) {
         for (int32_t b = 0; b < lstm->batches; ++b) {
             const mcu_lstm_rows rows = mcu_lstm_rows_of(lstm, t, b, input, hidden_state, cell_state, output);
-            const int8_t *x = rows.x;
-            int8_t *h = rows.h, *out = rows.out;
-            int16_t *c = rows.c;
             for (int32_t u = 0; u < units; u += 4) {
                 const mve_pred16_t lanes = vctp32q((uint32_t)(units - u));
-                const int32x4_t f = as_s16(gate(lstm, &lstm->forget_gate, u, x, h, 1));
-                const int32x4_t i = as_s16(gate(lstm, &lstm->input_gate, u, x, h, 1));
-                const int32x4_t g = as_s16(gate(lstm, &lstm->cell_gate, u, x, h, 0));
-                const int32x4_t o = as_s16(gate(lstm, &lstm->output_gate, u, x, h, 1));
-                int32x4_t cell = mcu_sat_s16_x4(mcu_requantize_n(vmulq_s32(f, vldrhq_z_s32(c + u, lanes)),
+                const int32x4_t f = as_s16(gate(lstm, &lstm->forget_gate, u, rows.x, rows.h, 1));
+                const int32x4_t i = as_s16(gate(lstm, &lstm->input_gate, u, rows.x, rows.h, 1));
+                const int32x4_t g = as_s16(gate(lstm, &lstm->cell_gate, u, rows.x, rows.h, 0));
+                const int32x4_t o = as_s16(gate(lstm, &lstm->output_gate, u, rows.x, rows.h, 1));
+                int32x4_t cell = mcu_sat_s16_x4(mcu_requantize_n(vmulq_s32(f, vldrhq_z_s32(rows.c + u, lanes)),
                                                                  lstm->forget_cell.multiplier, lstm->forget_cell.shift));
                 cell = mcu_sat_s16_x4(vaddq_s32(cell, mcu_sat_s16_x4(mcu_requantize_n(
                     vmulq_s32(i, g), lstm->input_cell.multiplier, lstm->input_cell.shift))));
                 cell = vmaxq_s32(vminq_s32(cell, high), low);
-                vstrhq_p_s32(c + u, cell, lanes);
+                vstrhq_p_s32(rows.c + u, cell, lanes);
                 const int32x4_t tanh = as_s16(mcu_tanh_s16_x4(lstm->sigmoid_table, cell, lstm->cell_tanh_multiplier,
                                                               lstm->cell_tanh_shift));
                 int32x4_t y = vsubq_n_s32(mcu_requantize_n(vmulq_s32(tanh, o), lstm->hidden.multiplier,
                                                            lstm->hidden.shift), lstm->hidden_offset);
                 y = vmaxq_s32(vminq_s32(y, vdupq_n_s32(127)), vdupq_n_s32(-128));
-                vstrbq_p_s32(out + u, y, lanes);
+                vstrbq_p_s32(rows.out + u, y, lanes);
             }
-            memcpy(h, out, (size_t)units);
+            memcpy(rows.h, rows.out, (size_t)units);
         }
     }
 }

@@ -31,18 +31,15 @@ void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidde
     for (int32_t t = 0; t < lstm->time_steps; ++t) {
         for (int32_t b = 0; b < lstm->batches; ++b) {
             const mcu_lstm_rows rows = mcu_lstm_rows_of(lstm, t, b, input, hidden_state, cell_state, output);
-            const int8_t *x = rows.x;
-            int8_t *h = rows.h, *out = rows.out;
-            int16_t *c = rows.c;
             for (int32_t u = 0; u < units; ++u) {
-                const int32_t f = gate(lstm, &lstm->forget_gate, u, x, h, 1);
-                const int32_t i = gate(lstm, &lstm->input_gate, u, x, h, 1);
-                const int32_t g = gate(lstm, &lstm->cell_gate, u, x, h, 0);
-                const int32_t o = gate(lstm, &lstm->output_gate, u, x, h, 1);
-                out[u] = mcu_lstm_unit(lstm, f, i, g, o, &c[u], mcu_requantize);
+                const int32_t f = gate(lstm, &lstm->forget_gate, u, rows.x, rows.h, 1);
+                const int32_t i = gate(lstm, &lstm->input_gate, u, rows.x, rows.h, 1);
+                const int32_t g = gate(lstm, &lstm->cell_gate, u, rows.x, rows.h, 0);
+                const int32_t o = gate(lstm, &lstm->output_gate, u, rows.x, rows.h, 1);
+                rows.out[u] = mcu_lstm_unit(lstm, f, i, g, o, &rows.c[u], mcu_requantize);
             }
             for (int32_t u = 0; u < units; ++u) {
-                h[u] = out[u];
+                rows.h[u] = rows.out[u];
             }
         }
     }
