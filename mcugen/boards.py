@@ -81,6 +81,11 @@ class Board:
         return next(r for r in self.regions if r.name == name)
 
     @property
+    def external_flash(self) -> MemoryRegion | None:
+        """The flash region outside the chip that weights may go to (--weights), if the board has one."""
+        return next((r for r in self.regions[2:] if r.kind == "flash" and r.external), None)
+
+    @property
     def emulated(self) -> bool:
         return "qemu" in self.spec
 
@@ -182,6 +187,10 @@ def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
         raise McugenError(f"{path}: two memory regions are named {twice}", fix)
+    beyond = next((r for r in regions if r.end > 1 << 32), None)
+    if beyond is not None:
+        raise McugenError(f"{path}: memory region {beyond.name} ends past the 4 GB address space "
+                          f"(0x{beyond.origin:08X} + {beyond.bytes:,} B)", fix)
     for k, a in enumerate(regions):
         for b in regions[k + 1:]:
             if a.origin < b.end and b.origin < a.end:

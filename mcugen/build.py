@@ -17,10 +17,10 @@ from pathlib import Path
 
 from mcugen.elfsize import Sizes, sizes
 from mcugen.emit_c import GeneratedC, emit_c
-from mcugen.planner import state_layout
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
+from mcugen.planner import state_layout
 from mcugen.runtime import FEATURE_HEADERS, HEADERS, RUNTIME, runtime_file
 
 HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMODEL_PROFILE", "-fno-asynchronous-unwind-tables")

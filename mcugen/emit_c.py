@@ -291,8 +291,8 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.locals, emitter.const_bytes, emitter.external_bytes))
 
-    slices = [dict(name=names[k], offset=off,
-                   comment=f"{b.size} B, steps {b.first}..{b.last}" + (f", in {plan.region(k)}" if plan.region_of else ""))
+    where = [f", in {plan.region(k)}" if plan.region_of else "" for k in range(len(plan.buffers))]
+    slices = [dict(name=names[k], offset=off, comment=f"{b.size} B, steps {b.first}..{b.last}{where[k]}")
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
     regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:] if size]  # an empty one gets no array
     options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
@@ -309,7 +309,8 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
-        regions=regions, weights_region=external[0] if external[1] else "", dtype_codes=DTYPE_CODES, cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
+        regions=regions, weights_region=external[0] if external[1] else "", dtype_codes=DTYPE_CODES,
+        cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
         macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),

@@ -58,7 +58,7 @@ def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto
     `external`, every layer's weight arrays in its external flash region; `auto`, internal unless the
     constants and code would not fit, then the layers whose weights are read least per byte (MACs per
     weight byte) go out first, until the rest fits."""
-    external = next((r for r in board.regions[2:] if r.kind == "flash" and r.external), None)
+    external = board.external_flash
     if weights == "external" and external is None:
         raise McugenError(f"--weights external: {board.id} has no external flash region",
                           "use --weights internal, or a board file that declares one (regions, kind: flash, external)")
@@ -82,9 +82,10 @@ def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNE
     """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, each other region's arena
     vs that region, constants + code vs flash."""
     for name, size in g.arena.plan.region_sizes[1:]:
-        if size > board.region(name).bytes:
-            raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, "
-                              f"{board.region(name).bytes:,} B there", "choose a board with more RAM or a smaller model")
+        there = board.region(name).bytes
+        if size > there:
+            raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, {there:,} B there",
+                              "choose a board with more RAM or a smaller model")
     state = state_layout(g)[1]
     ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:
@@ -94,7 +95,7 @@ def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNE
             f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
             f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
             f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
-    external = next((r for r in board.regions[2:] if r.kind == "flash" and r.external), None)
+    external = board.external_flash
     if external_bytes and external is not None and external_bytes > external.bytes:
         raise McugenError(f"the model does not fit {board.id}'s {external.name}: {external_bytes:,} B of weights "
                           f"needed, {external.bytes:,} B there", "choose a board with more flash or a smaller model")
@@ -171,7 +172,8 @@ def write_offline_board(board: Board, out: OutDir) -> str:
             flags += [f"-DMCU_GPIO_BASE=0x{o['gpio']['base']:08X}u", f"-DMCU_GPIO_AF={o['gpio']['af']}",
                       f"-DMCU_UART_BRR={round(o['uart_clock_hz'] / 115200)}u"]
         if "clock_enables" in o:  # a UART whose clocks the firmware turns on itself
-            flags += ["-DMCU_CLOCK_ENABLES=" + ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])]
+            enables = ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])
+            flags += [f"-DMCU_CLOCK_ENABLES={enables}"]
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
         # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float

@@ -3,7 +3,8 @@
 Emulated boards boot it in QEMU and answer the handshake (that is what flashing means there);
 the offline builds of real boards go through the board's own way in: the Nano 33 BLE's bootloader
 (bossac), an ST-LINK (st-flash), a J-Link (JLinkExe), the Pico's USB drive (firmware.uf2 copied
-onto it), Alif's Security Toolkit (the Ensemble's Secure Enclave writes MRAM); stock PlatformIO environments use `pio run -t upload`.
+onto it), Alif's Security Toolkit (the Ensemble's Secure Enclave writes MRAM); stock PlatformIO
+environments use `pio run -t upload`.
 """
 from __future__ import annotations
 
@@ -65,7 +66,8 @@ def _alif_setools(elf: Path) -> list[str]:
         raise McugenError(f"copying the firmware into {root / 'build'} failed ({exc.strerror or exc})",
                           "check that ALIF_SETOOLS is the toolkit's folder and writable") from None
     if subprocess.run([str(root / "app-gen-toc"), "-f", str(config)], cwd=root).returncode != 0:
-        raise McugenError("app-gen-toc could not build the boot table", f"see its output above; the config is {root / config}")
+        raise McugenError("app-gen-toc could not build the boot table",
+                          f"see its output above; the config is {root / config}")
     return [str(root / "app-write-mram"), "-p"]
 
 

@@ -171,9 +171,9 @@ class Region:
 class PlacementError(Exception):
     """No placement in the regions holds every step's live buffers."""
 
-    def __init__(self, step: int, live: int, regions: tuple[Region, ...]):
+    def __init__(self, step: int, live: int):
         super().__init__(f"step {step}: {live} B live")
-        self.step, self.live, self.regions = step, live, regions
+        self.step, self.live = step, live
 
 
 def _live(buffers: list[Buffer], where: list[int], regions: int, steps: int) -> list[list[int]]:
@@ -247,7 +247,7 @@ def place(buffers: list[Buffer], regions: tuple[Region, ...], accesses: list[int
             where = _move(buffers, regions, where, movable[-1], over, steps) if movable else None
     live = [sum(_align(b.size) for b in buffers if b.first <= s <= b.last) for s in range(steps)]
     peak = max(range(steps), key=lambda s: live[s])
-    raise PlacementError(peak, live[peak], regions)
+    raise PlacementError(peak, live[peak])
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ def _pixels(ax, x0: float, x1: float, y0: float, y1: float) -> tuple[float, floa
 
 
 def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
-    """The arena plan (or its part in one memory region) as a picture: one bar per buffer (steps across, bytes up), each named inside
-    its bar when the name fits, else by its number, else not at all; the legend on the right maps
-    numbers to names. Tiny buffers get a minimum height so they stay visible. Below, the bytes live
+    """The arena plan (or its part in one memory region) as a picture: one bar per buffer (steps across,
+    bytes up), each named inside its bar when the name fits, else by its number, else not at all; the
+    legend on the right maps numbers to names. Tiny buffers get a minimum height so they stay visible. Below, the bytes live
     at each step, with the peak marked: the step that sets the arena's size."""
     import matplotlib
 

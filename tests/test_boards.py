@@ -103,6 +103,8 @@ def test_a_uart_kind_gets_the_fields_its_driver_reads_in_range(tmp_path, board, 
     (("name: BRAM", "name: PSRAM"), "two memory regions are named PSRAM"),
     (("name: BRAM", "name: bram"), "'bram' does not match"),
     (("kind: ram, rank: 0", "kind: sram, rank: 0"), "'sram' is not one of ['ram', 'flash']"),
+    (("bytes: 1048576, kind: flash", "bytes: 4294967296, kind: flash"),
+     "memory region QSPI ends past the 4 GB address space (0x21100000 + 4,294,967,296 B)"),
 ])
 def test_memory_regions_are_named_once_and_never_overlap(tmp_path, change, phrase):
     path = tmp_path / "mps2-an386-banks.yaml"

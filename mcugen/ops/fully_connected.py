@@ -134,7 +134,8 @@ def _fully_connected_s16_mve(g: Graph, op: Op) -> Call | None:
     rows_in, tail, note = _rows(g, op)
     return Call("mcu_fully_connected_s16_mve", (_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
                                                 Const("filter", w.values), Const("bias", p.wide.bias), *tail),
-                note=note + f", int16 activations, int{p.wide.bits} accumulator, Helium: eight products per instruction")
+                note=f"{note}, int16 activations, int{p.wide.bits} accumulator, "
+                     "Helium: eight products per instruction")
 
 
 def _params(p: FullyConnectedData) -> Struct:
