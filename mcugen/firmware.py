@@ -53,6 +53,14 @@ def arena_regions(board: Board, always: bool = False) -> tuple[Region, ...] | No
             *(Region(r.name, r.bytes, r.rank) for r in others))
 
 
+def const_room(board: Board, weights: str = "auto") -> int:
+    """The flash the model's constants may take on the board: its flash less the code's allowance, and
+    the external flash region where --weights lets weights go there."""
+    external = board.external_flash
+    room = board.flash["bytes"] - CODE_ALLOWANCE
+    return room + (external.bytes if external is not None and weights != "internal" else 0)
+
+
 def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto", **options) -> GeneratedC:
     """emit_c with the weights placed (--weights): `internal`, every constant in the board's flash;
     `external`, every layer's weight arrays in its external flash region; `auto`, internal unless the

@@ -88,6 +88,21 @@ class Call:
         return self.scratch_offsets[-1]
 
 
+def const_bytes(value: object) -> int:
+    """The bytes of the constant arrays in a call's arguments (a Call, or any of its arguments)."""
+    if isinstance(value, Const):
+        return value.data.nbytes
+    if isinstance(value, Call):
+        return sum(const_bytes(a) for a in value.args)
+    if isinstance(value, Struct):
+        return const_bytes(value.fields)
+    if isinstance(value, dict):
+        return sum(const_bytes(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(const_bytes(v) for v in value)
+    return 0
+
+
 def reads(op: Op, i: int = 0) -> Slice:
     return Slice((op.inputs[i],))
 

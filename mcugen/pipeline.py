@@ -37,14 +37,16 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
 
 
 def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
-                  tuning=None, regions=None, pins: tuple[tuple[str, str], ...] = ()) -> Graph:
+                  tuning=None, regions=None, pins: tuple[tuple[str, str], ...] = (),
+                  const_room: int | None = None) -> Graph:
     """Back end on top: each op's C kernel call, then every activation's place in the arena.
     `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.tune).
+    `const_room`: the flash the constants may take (mcugen.firmware.const_room), None for no limit.
     `regions`: the RAM regions the arena may use (mcugen.firmware.arena_regions), None for one arena;
     `pins`: (tensor name, region name) pairs the placement must keep."""
     graph = lower(model_path, outputs)
-    graph = lower_ops(graph, features, tuning)  # one kernel call per op (RESHAPE: none, it aliases)
+    graph = lower_ops(graph, features, tuning, const_room)  # one kernel call per op (RESHAPE: none, it aliases)
     graph = fuse_strips(graph)        # a conv run strip by strip inside its only consumer's call
     graph = plan_memory(graph, regions, pins)  # lifetimes -> arena offsets (and regions)
     return graph

@@ -8,6 +8,10 @@ variant is one more C function, in a folder named after the ISA feature it needs
     def _conv_x6(g, op):
         ...  # the Call, or None when this layer is not for it (its types, its shapes)
 
+A variant that `widens` (its weights re-laid out wider, int16 for int8: faster for more flash) is
+taken where the board's flash has room for it: lowering narrows the layers with the most constant
+bytes first, to their next candidate, until the constants fit.
+
 Lowering (passes/lower_ops.py) gives each layer the first variant (Helium's before the DSP
 extension's, then in declaration order) whose feature the target's core has (Graph.features, from the board: boards/cores/ and its flags) and
 that takes the layer; else the reference call. `--tune` (mcugen/tune.py) measures every layer on
@@ -34,18 +38,19 @@ class Variant:
     kernel: str  # the C function (and file, runtime_c/<needs>/<kernel>.c) the call is built around
     needs: str  # one of FEATURES
     lower: Lowering
+    widens: bool = False  # its constants outgrow the next candidate's (weights widened to int16)
 
 
 _VARIANTS: dict[str, list[Variant]] = {}
 
 
-def variant(*opcodes: str, kernel: str, needs: str) -> Callable[[Lowering], Lowering]:
+def variant(*opcodes: str, kernel: str, needs: str, widens: bool = False) -> Callable[[Lowering], Lowering]:
     if needs not in FEATURES:
         raise ValueError(f"variant {kernel} needs {needs!r}, not one of {FEATURES}")
 
     def declare(lower: Lowering) -> Lowering:
         for opcode in opcodes:
-            _VARIANTS.setdefault(opcode, []).append(Variant(opcode, kernel, needs, lower))
+            _VARIANTS.setdefault(opcode, []).append(Variant(opcode, kernel, needs, lower, widens))
         return lower
     return declare
 
@@ -67,6 +72,11 @@ def candidates(g: Graph, op: Op, features: frozenset[str], stop: int | None = No
             if call is not None:
                 calls.append(call)
     return calls + [ops.get(op.opcode).lower(g, op)]
+
+
+def widens(op: Op, call: Call | None) -> bool:
+    """Whether the call is a variant whose constants outgrow the next candidate's."""
+    return call is not None and any(v.kernel == call.kernel and v.widens for v in variants_of(op.opcode))
 
 
 def lower_layer(g: Graph, op: Op, features: frozenset[str], rank: int = 0) -> Call | None:

@@ -334,16 +334,63 @@ def test_a_model_too_big_for_the_cortex_m0_board_is_one_line_before_compiling(ca
     assert not (tmp_path / "b" / ".pio").exists()
 
 
-def _fc_model(depth, units, filter_zp, seed):
+def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE"):
     rng = np.random.default_rng(seed)
     m = ModelSpec()
-    x = m.tensor("x", [2, depth], "int8", scale=0.05, zp=-3)
-    y = m.tensor("y", [2, units], "int8", scale=0.2, zp=5)
-    w = m.const("w", rng.integers(-120, 120, (units, depth)), "int8", scale=0.01, zp=filter_zp)
+    x = m.tensor("x", [batch, depth], "int8", scale=0.05, zp=-3)
+    y = m.tensor("y", [batch, units], "int8", scale=0.2, zp=5)
+    w = m.const("w", rng.integers(-128, 128, (units, depth)), "int8", scale=0.01, zp=filter_zp)
     b = m.const("b", rng.integers(-3000, 3000, units), "int32", scale=0.0005, zp=0)
     m.inputs, m.outputs = [x], [y]
-    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4, FusedActivationFunction="NONE")
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4, FusedActivationFunction=act)
     return m
+
+
+@pytest.mark.parametrize("kernel", ["mcu_fully_connected_s8_w16", "mcu_fully_connected_s8_x4"])
+@settings(max_examples=8, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 41), st.integers(1, 13), st.sampled_from([0, 0, 3]),
+       st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(0, 999))
+def test_dsp_fully_connected_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, batch, depth, units, filter_zp, act,
+                                                      seed):
+    """The DSP FULLY_CONNECTED kernels, on int16-widened weights (the default) and int8 ones, bit-exact on
+    QEMU: depths off the fours and eights (an odd number of words, a last partial word), units off the
+    fours, batches, filter offsets, int8 weights to -128, clamping activations."""
+    bit_exact_on_board(tmp_path_factory.mktemp("fc"), _fc_model(depth, units, filter_zp, seed, batch, act), seed,
+                       samples=3, kernel=kernel, force=kernel != "mcu_fully_connected_s8_w16")
+
+
+def test_widened_weights_give_way_where_the_flash_is_short(tmp_path):
+    """A layer's int16-widened weights (mcu_fully_connected_s8_w16) are taken only while the constants
+    fit the flash: short of room, the layer with the most constant bytes goes back to int8 weights
+    first, then the next; a board's room is its flash less the code's allowance."""
+    from mcugen.firmware import CODE_ALLOWANCE, const_room
+    from mcugen.lowering import const_bytes
+
+    m = ModelSpec()
+    rng = np.random.default_rng(3)
+    x = m.tensor("x", [1, 96], "int8", scale=0.05, zp=-3)
+    h = m.tensor("h", [1, 64], "int8", scale=0.2, zp=5)
+    y = m.tensor("y", [1, 40], "int8", scale=0.2, zp=5)
+    for a, b, n, depth, units in ((x, h, 0, 96, 64), (h, y, 1, 64, 40)):
+        w = m.const(f"w{n}", rng.integers(-128, 128, (units, depth)), "int8", scale=0.01, zp=0)
+        bias = m.const(f"b{n}", rng.integers(-3000, 3000, units), "int32", scale=0.0005, zp=0)
+        m.op("FULLY_CONNECTED", [a, w, bias], [b], "FullyConnectedOptions", FusedActivationFunction="NONE")
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "fc2.tflite"
+    path.write_bytes(m.build())
+
+    def kernels(room):
+        g = compile_model(path, features=DSP, const_room=room)
+        return [op.call.kernel for op in g.ops], sum(const_bytes(op.call) for op in g.ops)
+
+    wide, everything = kernels(None)
+    assert wide == ["mcu_fully_connected_s8_w16"] * 2
+    # the first layer's weights (96 x 64) are the larger: it narrows first, and that is enough here
+    assert kernels(everything - 1)[0] == ["mcu_fully_connected_s8_x4", "mcu_fully_connected_s8_w16"]
+    narrow, least = kernels(0)
+    assert narrow == ["mcu_fully_connected_s8_x4"] * 2 and least < everything - (96 * 64 + 64 * 40) + 1024
+    nano = load_board("nano33")
+    assert const_room(nano) == nano.flash["bytes"] - CODE_ALLOWANCE
 
 
 def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed, out_q=(0.3, -4), batch=1):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,14 +91,31 @@ def test_unidirectional_sequence_lstm(tmp_path_factory, batch, steps, size, unit
     check_steps(tmp_path_factory.mktemp("lstm"), m, seed, steps=4)
 
 
-@settings(max_examples=8, deadline=None)
+@pytest.mark.parametrize("kernel", ["mcu_lstm_s8_w16", "mcu_lstm_s8_x4"])
+@settings(max_examples=6, deadline=None)
 @given(*LSTM_CASES)
-def test_lstm_dsp_kernel_on_qemu(tmp_path_factory, batch, steps, size, units, time_major, clip, cell_power, s_in,
-                                 z_in, s_h, z_h, s_w, seed):
-    """mcu_lstm_s8_x4 (gates four units at a time, units and input sizes not multiples of 4) bit-exact
-    with the golden model on the emulated Cortex-M4 over four invocations, both states carried over."""
+def test_lstm_dsp_kernel_on_qemu(tmp_path_factory, kernel, batch, steps, size, units, time_major, clip, cell_power,
+                                 s_in, z_in, s_h, z_h, s_w, seed):
+    """The DSP LSTMs (gates four units at a time on int16-widened weights, the default, or int8 ones;
+    units and input sizes not multiples of 4) bit-exact with the golden model on the emulated Cortex-M4
+    over four invocations, both states carried over."""
     m = _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed)
-    bit_exact_on_board(tmp_path_factory.mktemp("lstm_dsp"), m, seed, samples=4, kernel="mcu_lstm_s8_x4")
+    bit_exact_on_board(tmp_path_factory.mktemp("lstm_dsp"), m, seed, samples=4, kernel=kernel,
+                       force=kernel != "mcu_lstm_s8_w16")
+
+
+@pytest.mark.parametrize("kernel", ["mcu_lstm_s8_w16", "mcu_lstm_s8_x4"])
+def test_lstm_dsp_kernel_where_the_short_requantization_is_not_exact(tmp_path_factory, kernel):
+    """Gates whose rescale is a left shift of 2^16 and more (large input and weight scales): the short
+    requantization could overflow, so mcugen does not choose it, and the general form is bit-exact too."""
+    from mcugen.pipeline import compile_model
+
+    m = _lstm(2, 3, 7, 5, False, 0.0, -11, 40.0, 3, 0.05, -2, 30.0, 7)
+    tmp = tmp_path_factory.mktemp("lstm_long")
+    (tmp / "m.tflite").write_bytes(m.build())
+    params = compile_model(tmp / "m.tflite", features=frozenset({"dsp"})).ops[0].call.args[0]
+    assert params.fields["short_requantize"] == 0
+    bit_exact_on_board(tmp, m, 7, samples=4, kernel=kernel, force=kernel != "mcu_lstm_s8_w16")
 
 
 @settings(max_examples=8, deadline=None)

@@ -40,9 +40,12 @@ def compile_for(args, target):
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work))
         print(tuning.summary(), file=sys.stderr)
+    from mcugen.firmware import const_room
+
     regions, pins = memory_of(args, target.board)
     return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning,
-                         regions=regions, pins=pins)
+                         regions=regions, pins=pins,
+                         const_room=const_room(target.board, args.weights) if target.board is not None else None)
 
 
 def cmd_build(args) -> int:
@@ -80,7 +83,7 @@ def cmd_export(args) -> int:
     from mcugen.boards import HOST, load_board
     from mcugen.emit_c import check_name, emit_c
     from mcugen.export import export_library, exported_files
-    from mcugen.firmware import check_fit, emit_for_board
+    from mcugen.firmware import check_fit, const_room, emit_for_board
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
 
@@ -90,7 +93,8 @@ def cmd_export(args) -> int:
     out = OutDir(Path(args.out))
     features = board.features if board is not None else frozenset()
     regions, pins = memory_of(args, board)
-    g = compile_model(args.model, tuple(args.outputs), features=features, regions=regions, pins=pins)
+    g = compile_model(args.model, tuple(args.outputs), features=features, regions=regions, pins=pins,
+                      const_room=const_room(board, args.weights) if board is not None else None)
     if board is None:
         generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
     else:

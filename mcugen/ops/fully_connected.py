@@ -100,6 +100,19 @@ class FullyConnected(OpDef):
             extra_kernels=strips.kernels)
 
 
+@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_w16", needs="dsp", widens=True)
+def _fully_connected_w16(g: Graph, op: Op) -> Call | None:
+    if op.input(g, 0).dtype != "int8":
+        return None
+    rows_in, tail, note = _rows(g, op)
+    w = op.input(g, 1)
+    folded, channels = _folded_bias(g, op)
+    return Call("mcu_fully_connected_s8_w16", (
+        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const("filter_pairs", widen4(w.values)),
+        Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),
+        note=note + ", filter widened to int16 pairs by 4 units, input offset folded into the bias")
+
+
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_x4", needs="dsp")
 def _fully_connected_x4(g: Graph, op: Op) -> Call | None:
     if op.input(g, 0).dtype != "int8":
@@ -170,3 +183,9 @@ def interleave4(w: np.ndarray) -> np.ndarray:
     padded[:units, :depth] = w
     groups, k4 = padded.shape[0] // 4, padded.shape[1]
     return padded.reshape(groups, 4, k4 // 4, 4).transpose(0, 2, 1, 3).copy()
+
+
+def widen4(w: np.ndarray) -> np.ndarray:
+    """interleave4's order widened to int16, each unit's four values as (w0, w2, w1, w3): the words
+    (w0, w2), (w1, w3) that SMLAD pairs with SXTB16's halves of an input word (MCU_DOT4_W16)."""
+    return interleave4(w)[..., [0, 2, 1, 3]].astype(np.int16)

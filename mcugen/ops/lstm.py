@@ -29,7 +29,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Scratch, State, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier, folded_bias
-from mcugen.ops.fully_connected import interleave4
+from mcugen.ops.fully_connected import interleave4, widen4
 from mcugen.requant import requantize, wrap_int32
 from mcugen.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
 from mcugen.variants import variant
@@ -221,16 +221,41 @@ def lstm_params(g: Graph, op: Op, layout: Callable[[np.ndarray], np.ndarray], un
         **{f"{name}_gate": gate(k, name) for k, name in enumerate(GATES)},
         forget_cell=p.forget_cell.fields(), input_cell=p.input_cell.fields(), hidden=p.hidden.fields(),
         cell_tanh_multiplier=p.cell_tanh[0], cell_tanh_shift=p.cell_tanh[1], cell_clip=p.cell_clip,
-        sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16))))
+        sigmoid_table=Const("sigmoid_table", SIGMOID_TABLE.astype(np.uint16).view(np.int16)),
+        short_requantize=int(_short_requantize(g, op))))
+
+
+def _short_requantize(g: Graph, op: Op) -> bool:
+    """Whether every accumulator the step requantizes is within mcu_requantize_short's bound, |x| <
+    2^(30 - max(shift, 0)): a gate's FC sums are within |bias| + depth x 255 x 128 (offset inputs times
+    int8 weights), the unit's three products of a Q0.15 gate and an int16 within 32767 x 32768 < 2^30."""
+    p = op.prepared(LstmData)
+    size, units = _sizes(g, op)[2:4]
+
+    def short(bound: int, m: Multiplier) -> bool:
+        return bound < 2 ** (30 - max(m.shift, 0))
+
+    gates = all(short(int(np.abs(op.input(g, BIASES + k).values.astype(np.int64)).max(initial=0)) + size * 255 * 128,
+                      gate.input) and short(units * 255 * 128, gate.recurrent) for k, gate in enumerate(p.gates))
+    return gates and all(short(32767 * 32768, m) for m in (p.forget_cell, p.input_cell, p.hidden))
+
+
+@variant("UNIDIRECTIONAL_SEQUENCE_LSTM", kernel="mcu_lstm_s8_w16", needs="dsp", widens=True)
+def _lstm_w16(g: Graph, op: Op) -> Call | None:
+    return _lstm_dsp(g, op, "mcu_lstm_s8_w16", widen4, ", weights widened to int16 pairs")
 
 
 @variant("UNIDIRECTIONAL_SEQUENCE_LSTM", kernel="mcu_lstm_s8_x4", needs="dsp")
 def _lstm_x4(g: Graph, op: Op) -> Call | None:
+    return _lstm_dsp(g, op, "mcu_lstm_s8_x4", interleave4, "")
+
+
+def _lstm_dsp(g: Graph, op: Op, kernel: str, layout: Callable[[np.ndarray], np.ndarray], note: str) -> Call:
     units = _sizes(g, op)[3]
     hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
-    return Call("mcu_lstm_s8_x4", (lstm_params(g, op, interleave4, units_of=4), reads(op), State(hk, writable=True),
-                                   State(ck, writable=True), writes(op), Scratch(4 * ((units + 3) // 4 * 4) * 2)),
-                note=_note(g, op) + ", gates four units at a time")
+    return Call(kernel, (lstm_params(g, op, layout, units_of=4), reads(op), State(hk, writable=True),
+                         State(ck, writable=True), writes(op), Scratch(4 * ((units + 3) // 4 * 4) * 2)),
+                note=_note(g, op) + ", gates four units at a time" + note)
 
 
 def _rows4(w: np.ndarray) -> np.ndarray:

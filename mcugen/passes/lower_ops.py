@@ -3,6 +3,9 @@
 features: the ISA features of the target's core (Graph.features): each layer gets the first kernel
 variant they allow and that takes it, else its reference kernel (mcugen/variants.py).
 tuning (mcugen.tune): each measured layer gets the candidate that measured fastest.
+const_room: the bytes of flash the constants may take (None: no limit). While they take more, the layer
+whose call widens its weights (a `widens` variant) and has the most constant bytes takes its next
+candidate: int8 weights rather than none of the model fitting.
 """
 from __future__ import annotations
 
@@ -10,13 +13,26 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from mcugen.ir import Graph
-from mcugen.variants import lower_layer
+from mcugen.lowering import const_bytes
+from mcugen.variants import lower_layer, widens
 
 if TYPE_CHECKING:  # tune.py builds and measures through the pipeline, which runs this pass
     from mcugen.tune import Tuning
 
 
-def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning | None = None) -> Graph:
+def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning | None = None,
+              const_room: int | None = None) -> Graph:
     g = dataclasses.replace(g, features=frozenset(features), tuning=tuning)
-    return g.replace_ops(dataclasses.replace(op, call=lower_layer(
-        g, op, g.features, tuning.rank_of(op.index) if tuning is not None else 0)) for op in g.ops)
+    ranks = {op.index: tuning.rank_of(op.index) if tuning is not None else 0 for op in g.ops}
+    calls = {op.index: lower_layer(g, op, g.features, ranks[op.index]) for op in g.ops}
+    if const_room is not None:
+        total = sum(const_bytes(call) for call in calls.values())
+        wide = sorted((op for op in g.ops if widens(op, calls[op.index])), key=lambda op: -const_bytes(calls[op.index]))
+        for op in wide:
+            if total <= const_room:
+                break
+            ranks[op.index] += 1
+            narrow = lower_layer(g, op, g.features, ranks[op.index])
+            total += const_bytes(narrow) - const_bytes(calls[op.index])
+            calls[op.index] = narrow
+    return g.replace_ops(dataclasses.replace(op, call=calls[op.index]) for op in g.ops)

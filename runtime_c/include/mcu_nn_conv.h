@@ -161,6 +161,14 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
                                const int8_t *filter, const int32_t *bias_folded,
                                const mcu_dims *output_dims, int8_t *output);
 
+/* mcu_fully_connected_s8_x4 on a filter widened to int16 at build time: per group of 4 units and per 4
+ * values, each unit's (w0, w2, w1, w3) ([ceil(Cout/4)][K4/4][4][4] int16, zero-padded, word-aligned), the
+ * pairs SXTB16 makes of an input word. Results equal mcu_fully_connected_s8's. */
+void mcu_fully_connected_s8_w16(const mcu_fc_params *fc, const mcu_channel *channels,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const int16_t *filter_pairs, const int32_t *bias_folded,
+                                const mcu_dims *output_dims, int8_t *output);
+
 /* TRANSPOSE_CONV, int8 or 16x8 (bits; accumulator_bits 32 wraps as TFLM's int8 scratch): input
  * [N,H,W,IC], filter [OC,KH,KW,IC], bias [OC] as int64, output [N,OH,OW,OC]; dilation unused. */
 void mcu_transpose_conv(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t bits,

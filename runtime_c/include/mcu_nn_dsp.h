@@ -94,6 +94,61 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
                          : "cc", "memory");                                                               \
     } while (0)
 
+/* Four values of input against the four units' int16 weights (two LDM of four words). */
+#define MCU_FC16_FOUR_VALUES_                                   \
+    "ldr %[even], [%[x]], #4\n\t"                          \
+    "ldmia %[w]!, {r8, r9, r10, r11}\n\t"                  \
+    "sxtb16 %[odd], %[even], ror #8\n\t"                   \
+    "sxtb16 %[even], %[even]\n\t"                          \
+    "smlad %[a0], %[even], r8, %[a0]\n\t"                  \
+    "smlad %[a0], %[odd], r9, %[a0]\n\t"                   \
+    "smlad %[a1], %[even], r10, %[a1]\n\t"                 \
+    "smlad %[a1], %[odd], r11, %[a1]\n\t"                  \
+    "ldmia %[w]!, {r8, r9, r10, r11}\n\t"                  \
+    "smlad %[a2], %[even], r8, %[a2]\n\t"                  \
+    "smlad %[a2], %[odd], r9, %[a2]\n\t"                   \
+    "smlad %[a3], %[even], r10, %[a3]\n\t"                 \
+    "smlad %[a3], %[odd], r11, %[a3]\n\t"
+
+/*
+ * MCU_DOT4 on weights widened to int16 at build time (ops/fully_connected.py widen4: per four values,
+ * each unit's pairs (w0, w2) and (w1, w3), the pairs SXTB16 makes of the input word), at w_, a word-
+ * aligned int16 pointer lvalue left past them. Per four values: one load and two SXTB16 of input, two
+ * LDM of four words, eight SMLAD: 13 instructions and 22 cycles on the M4 for 16 MACs where the int8
+ * layout takes 21 and 26 (the SXTB16 of the weights leave the loop, an LDM of four words costs 5
+ * cycles where two LDRD cost 6), for twice the weights' flash. LDM names its registers in ascending
+ * order, so the weights go to fixed ones (r8-r11, clobbered). Two blocks of four values per turn (an
+ * odd one first; the parity is that of the byte count / 4).
+ */
+#define MCU_DOT4_W16(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                  \
+    do {                                                                                                  \
+        const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
+        uint32_t mcu_even_, mcu_odd_;                                                                     \
+        __asm__ volatile("sub %[even], %[end], %[x]\n\t"                                                  \
+                         "tst %[even], #4\n\t"                                                            \
+                         "beq 2f\n\t" MCU_FC16_FOUR_VALUES_ "2:\n\t"                                       \
+                         "cmp %[x], %[end]\n\t"                                                           \
+                         "beq 3f\n\t"                                                                     \
+                         "1:\n\t" MCU_FC16_FOUR_VALUES_ MCU_FC16_FOUR_VALUES_ "cmp %[x], %[end]\n\t"       \
+                         "bne 1b\n\t"                                                                     \
+                         "3:"                                                                             \
+                         : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
+                           [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_)                   \
+                         : [end] "r"(mcu_end_)                                                            \
+                         : "r8", "r9", "r10", "r11", "cc", "memory");                                     \
+    } while (0)
+
+/* MCU_DOT4_W16 for a row's last depth % 4 values (zero-filled, unpacked: even_, odd_). */
+#define MCU_DOT4_W16_LAST(even_, odd_, w_, a0_, a1_, a2_, a3_)                                     \
+    do {                                                                                            \
+        const int16x2_t *mcu_p_ = (const int16x2_t *)(const void *)(w_);                            \
+        (a0_) = __smlad((odd_), mcu_p_[1], __smlad((even_), mcu_p_[0], (a0_)));                      \
+        (a1_) = __smlad((odd_), mcu_p_[3], __smlad((even_), mcu_p_[2], (a1_)));                      \
+        (a2_) = __smlad((odd_), mcu_p_[5], __smlad((even_), mcu_p_[4], (a2_)));                      \
+        (a3_) = __smlad((odd_), mcu_p_[7], __smlad((even_), mcu_p_[6], (a3_)));                      \
+        (w_) += 16;                                                                                 \
+    } while (0)
+
 /* acc + sum x[k] * w[k] over n int8 values, a word of each at a time (the last n % 4 one by one). */
 static inline int32_t mcu_dot_s8(int32_t acc, const int8_t *x, const int8_t *w, int32_t n)
 {
@@ -126,6 +181,37 @@ static inline int32_t mcu_dot_word(int32_t acc, int16x2_t even, int16x2_t odd, c
         (a3_) = mcu_dot_word((a3_), (even_), (odd_), (w_) + 12);     \
         (w_) += 16;                                                 \
     } while (0)
+
+/* Four units' sums over the `depth` values of x (added to *a0..*a3): whole words on MCU_DOT4, the last
+ * depth % 4 through a zero-filled word; *w (interleave4's layout) is left past them. */
+static inline __attribute__((always_inline)) void mcu_dot4_row(const int8_t *x, int32_t depth, const int8_t **w,
+                                                              int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3)
+{
+    const int8_t *p = *w;
+    int32_t s0 = *a0, s1 = *a1, s2 = *a2, s3 = *a3;
+    MCU_DOT4(x, depth / 4, p, s0, s1, s2, s3);
+    if (depth % 4 != 0) {
+        uint32_t last = 0;
+        memcpy(&last, x + depth / 4 * 4, (size_t)(depth % 4));
+        MCU_DOT4_LAST(mcu_even_bytes(last), mcu_odd_bytes(last), p, s0, s1, s2, s3);
+    }
+    *w = p, *a0 = s0, *a1 = s1, *a2 = s2, *a3 = s3;
+}
+
+/* mcu_dot4_row on weights widened to int16 pairs (widen4's layout, MCU_DOT4_W16). */
+static inline __attribute__((always_inline)) void mcu_dot4_row_w16(const int8_t *x, int32_t depth, const int16_t **w,
+                                                                  int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3)
+{
+    const int16_t *p = *w;
+    int32_t s0 = *a0, s1 = *a1, s2 = *a2, s3 = *a3;
+    MCU_DOT4_W16(x, depth / 4, p, s0, s1, s2, s3);
+    if (depth % 4 != 0) {
+        uint32_t last = 0;
+        memcpy(&last, x + depth / 4 * 4, (size_t)(depth % 4));
+        MCU_DOT4_W16_LAST(mcu_even_bytes(last), mcu_odd_bytes(last), p, s0, s1, s2, s3);
+    }
+    *w = p, *a0 = s0, *a1 = s1, *a2 = s2, *a3 = s3;
+}
 
 /* Bytes copied a word at a time: unaligned words are allowed on ARMv7-M. */
 static inline void mcu_copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
@@ -295,6 +381,19 @@ static inline int32_t mcu_requantize_dsp(int32_t x, int32_t multiplier, int32_t 
     return mcu_requantize(x, multiplier, shift);
 }
 
+/* mcu_requantize for |x| < 2^(30 - max(shift, 0)), which mcugen proves at build time for the layers it
+ * gives it: a right shift through mcu_requantize_fast; otherwise the doubling high multiply of x << shift,
+ * floor((x * 2^shift * m + 2^30) / 2^31), is SMMULR of x << (shift + 1), which fits under the bound. */
+static inline int32_t mcu_requantize_short(int32_t x, int32_t multiplier, int32_t shift)
+{
+    if (shift < 0) {
+        return mcu_requantize_fast(x, multiplier, 1 << (-shift - 1), -shift);
+    }
+    int32_t high;
+    __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"(x << (shift + 1)), "r"(multiplier));
+    return high;
+}
+
 /* A byte in all four lanes (SIMD bounds for mcu_pack4). */
 static inline uint32_t mcu_all_bytes(int32_t value)
 {
@@ -337,6 +436,38 @@ static inline int8_t mcu_channel_output(int32_t acc, const mcu_channel *ch, int 
                                         mcu_activation act)
 {
     return mcu_clamp_s8(mcu_channel_value(acc, ch, fast, output_offset), act);
+}
+
+/* The FC kernels' share of a filter offset in every unit's sum of a row: wo * sum (x + xo), taken out
+ * of their loops since sum (x + xo)(w + wo) = sum (x + xo) w + wo * sum (x + xo); 0 without one. */
+static inline int32_t mcu_fc_offset_share(const mcu_fc_params *fc, const int8_t *input, int32_t depth)
+{
+    int32_t sum = 0;
+    if (fc->filter_offset != 0) {
+        for (int32_t d = 0; d < depth; ++d) {
+            sum += input[d] + fc->input_offset;
+        }
+    }
+    return sum * fc->filter_offset;
+}
+
+/* The FC kernels' outputs o..o+3 (those below `units`) from their sums: one word when all four exist. */
+static inline void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3, const mcu_channel *ch, int32_t left,
+                                 int32_t output_offset, mcu_activation act, int8_t *output)
+{
+    if (left >= 4) {
+        const uint32_t word = mcu_pack4(mcu_channel_value(a0, &ch[0], ch[0].fast, output_offset),
+                                        mcu_channel_value(a1, &ch[1], ch[1].fast, output_offset),
+                                        mcu_channel_value(a2, &ch[2], ch[2].fast, output_offset),
+                                        mcu_channel_value(a3, &ch[3], ch[3].fast, output_offset),
+                                        mcu_all_bytes(act.min), mcu_all_bytes(act.max));
+        memcpy(output, &word, sizeof word);
+        return;
+    }
+    const int32_t a[3] = {a0, a1, a2};
+    for (int32_t u = 0; u < left; ++u) {
+        output[u] = mcu_channel_output(a[u], &ch[u], ch[u].fast, output_offset, act);
+    }
 }
 
 /*
@@ -442,6 +573,52 @@ static __attribute__((noinline, unused)) void mcu_dw3_sums(const int16_t *x, int
         : [w0] "r"(w[0]), [w1] "r"(w[1]), [w2] "r"(w[2]), [w3] "r"(w[3]), [w4] "r"(w[4]), [w5] "r"(w[5]),
           [end] "m"(end)
         : "cc", "memory");
+}
+
+/*
+ * The DSP LSTM kernels' time step (mcu_lstm_s8_x4, mcu_lstm_s8_w16), the results of src/mcu_lstm_s8.c's:
+ * each gate's two FCs four units at a time on the FC loop (`wide`: weights widened to int16 pairs,
+ * MCU_DOT4_W16; else int8, MCU_DOT4), offsets folded into the gates' biases (as TFLM's Prepare does),
+ * the four gates' activations of every unit into scratch (4 * units4 int16); then each unit's cell and
+ * hidden state (mcu_lstm_unit), from the hidden state as it was before the step, as in the reference.
+ * The requantizations: mcu_requantize_short where lstm->short_requantize says every accumulator allows it.
+ */
+static inline __attribute__((always_inline)) void mcu_lstm_step_dsp(const mcu_lstm_params *lstm, mcu_lstm_rows rows,
+                                                                   int16_t *scratch, int wide,
+                                                                   mcu_requantize_fn gate_requantize,
+                                                                   mcu_requantize_fn unit_requantize)
+{
+    const int32_t units = lstm->state_size, units4 = (units + 3) & ~3;
+    const mcu_lstm_gate *const gates[4] = {&lstm->forget_gate, &lstm->input_gate, &lstm->cell_gate,
+                                           &lstm->output_gate};
+    for (int32_t k = 0; k < 4; ++k) {
+        const mcu_lstm_gate *g = gates[k];
+        const int8_t *wx = (const int8_t *)g->input_weights, *wh = (const int8_t *)g->recurrent_weights;
+        const int16_t *wx16 = (const int16_t *)g->input_weights, *wh16 = (const int16_t *)g->recurrent_weights;
+        int16_t *activation = scratch + k * units4;
+        for (int32_t u = 0; u < units; u += 4) {
+            int32_t i0 = g->input_bias[u], i1 = g->input_bias[u + 1], i2 = g->input_bias[u + 2],
+                    i3 = g->input_bias[u + 3];
+            int32_t r0 = g->recurrent_bias[u], r1 = g->recurrent_bias[u + 1], r2 = g->recurrent_bias[u + 2],
+                    r3 = g->recurrent_bias[u + 3];
+            if (wide) {
+                mcu_dot4_row_w16(rows.x, lstm->input_size, &wx16, &i0, &i1, &i2, &i3);
+                mcu_dot4_row_w16(rows.h, units, &wh16, &r0, &r1, &r2, &r3);
+            } else {
+                mcu_dot4_row(rows.x, lstm->input_size, &wx, &i0, &i1, &i2, &i3);
+                mcu_dot4_row(rows.h, units, &wh, &r0, &r1, &r2, &r3);
+            }
+            const int32_t in[4] = {i0, i1, i2, i3}, rec[4] = {r0, r1, r2, r3};
+            for (int32_t j = 0; j < 4 && u + j < units; ++j) {
+                activation[u + j] = (int16_t)mcu_lstm_activate(lstm, g, in[j], rec[j], k != 2, gate_requantize);
+            }
+        }
+    }
+    for (int32_t u = 0; u < units; ++u) {
+        rows.out[u] = mcu_lstm_unit(lstm, scratch[u], scratch[units4 + u], scratch[2 * units4 + u],
+                                    scratch[3 * units4 + u], &rows.c[u], unit_requantize);
+    }
+    memcpy(rows.h, rows.out, (size_t)units);
 }
 
 #endif

@@ -24,8 +24,9 @@ typedef struct {
 /* One LSTM gate: FC(input) + FC(hidden state), each int8 x int8 -> int16 at scale 2^-12. The offsets
  * are folded into the biases (as TFLM's Prepare does), so neither FC adds them to its inputs. */
 typedef struct {
-    const int8_t *input_weights;     /* [state_size, input_size] (mcu_lstm_s8_x4: interleaved by 4 units; _mve: padded) */
-    const int8_t *recurrent_weights; /* [state_size, state_size] (likewise) */
+    const void *input_weights;     /* [state_size, input_size] int8 (mcu_lstm_s8_x4: interleaved by 4 units;
+                                      * _w16: widened to int16 pairs likewise; _mve: padded) */
+    const void *recurrent_weights; /* [state_size, state_size] (likewise) */
     const int32_t *input_bias;       /* [state_size]: bias + input_offset * sum of the unit's input weights */
     const int32_t *recurrent_bias;   /* [state_size]: hidden_offset * sum of its recurrent weights */
     mcu_rescale input;               /* s_input * s_weights / 2^-12 */
@@ -55,6 +56,8 @@ typedef struct {
     int32_t cell_tanh_shift;
     int32_t cell_clip;     /* |cell| <= cell_clip, 0: no clip */
     const int16_t *sigmoid_table; /* [256] TFLM's sigmoid(i / 24) in unsigned 0.16, stored as int16 */
+    int32_t short_requantize; /* 1: every accumulator requantized (gates' FC sums, the unit's products) is
+                               * within mcu_requantize_short's bound: the DSP kernels take it */
 } mcu_lstm_params;
 
 /* SVDF (TFLM's integer SVDF): shifts the state one slot left, stores each filter's requantized
@@ -82,6 +85,11 @@ void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidde
  * (state_size rounded up to 4) int16. */
 void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                     int8_t *output, int16_t *scratch);
+
+/* mcu_lstm_s8_x4 with each gate's weights widened to int16 pairs (ops/fully_connected.py widen4):
+ * MCU_DOT4_W16 for twice the weights' flash. */
+void mcu_lstm_s8_w16(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
+                     int8_t *output, int16_t *scratch);
 
 /* mcu_lstm_s8 with Helium, four units at a time (gates, activations and state updates on four lanes):
  * weights row-major with units padded to a multiple of 4 by zero rows, biases padded with zeros. */

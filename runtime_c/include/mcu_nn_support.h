@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__ARM_FEATURE_SAT)
+#include <arm_acle.h>
+#endif
+
 #include "mcu_nn.h"
 
 /* gemmlowp SaturatingRoundingDoublingHighMul: a * b / 2^31, rounded. gemmlowp adds a nudge of 2^30
@@ -145,9 +149,15 @@ static inline int16_t mcu_clamp_s16(int32_t x, mcu_activation act)
     return (int16_t)mcu_clamp(x, act);
 }
 
+/* SSAT where the core has it: GCC finds it in the clamp alone, but not once a loop holds the bounds in
+ * registers (the LSTM kernels' two compares and moves per value). */
 static inline int32_t mcu_sat_s16(int32_t x)
 {
+#if defined(__ARM_FEATURE_SAT)
+    return __ssat(x, 16);
+#else
     return x < INT16_MIN ? INT16_MIN : x > INT16_MAX ? INT16_MAX : x;
+#endif
 }
 
 /* TFLM's int16 LOGISTIC and TANH (reference_integer_ops), Q0.15 out: the input scaled by

@@ -11,11 +11,12 @@
 static inline int32x4_t gate(const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t u, const int8_t *x,
                              const int8_t *h, int32_t sigmoid)
 {
-    const int32x4_t in = mcu_requantize_n(mcu_dot4_rows_s8(x, lstm->input_size, g->input_weights + u * lstm->input_size,
+    const int8_t *wx = (const int8_t *)g->input_weights, *wh = (const int8_t *)g->recurrent_weights;
+    const int32x4_t in = mcu_requantize_n(mcu_dot4_rows_s8(x, lstm->input_size, wx + u * lstm->input_size,
                                                            g->input_bias + u),
                                           g->input.multiplier, g->input.shift);
     const int32x4_t rec = mcu_requantize_n(
-        mcu_dot4_rows_s8(h, lstm->state_size, g->recurrent_weights + u * lstm->state_size, g->recurrent_bias + u),
+        mcu_dot4_rows_s8(h, lstm->state_size, wh + u * lstm->state_size, g->recurrent_bias + u),
         g->recurrent.multiplier, g->recurrent.shift);
     const int32x4_t sum = mcu_sat_s16_x4(vaddq_s32(mcu_sat_s16_x4(in), mcu_sat_s16_x4(rec)));
     return sigmoid ? mcu_sigmoid_s16_x4(lstm->sigmoid_table, sum, 0, 0) : mcu_tanh_s16_x4(lstm->sigmoid_table, sum, 0, 0);

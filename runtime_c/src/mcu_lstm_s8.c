@@ -4,8 +4,8 @@
 static int32_t gate(const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t unit, const int8_t *x,
                     const int8_t *h, int32_t sigmoid)
 {
-    const int8_t *wx = g->input_weights + unit * lstm->input_size;
-    const int8_t *wh = g->recurrent_weights + unit * lstm->state_size;
+    const int8_t *wx = (const int8_t *)g->input_weights + unit * lstm->input_size;
+    const int8_t *wh = (const int8_t *)g->recurrent_weights + unit * lstm->state_size;
     int32_t in = g->input_bias[unit]; /* the offsets are folded in: sums wrap as int32, in any order */
     for (int32_t k = 0; k < lstm->input_size; ++k) {
         in += wx[k] * x[k];
