@@ -991,7 +991,7 @@ def test_tune_measures_each_layer_and_keeps_the_faster_kernel(capsys, tmp_path):
     for layer in tuned:
         assert layer["tuned"]["unit"] == "estimated cycles"  # the M4 has a timing table
         times = layer["tuned"]["time"]
-        assert len(times) == 2 and layer["kernel"] == min(times, key=times.get)
+        assert len(times) >= 2 and layer["kernel"] == min(times, key=times.get)
     source = (tmp_path / "fw" / "src" / "model.c").read_text()
     assert "--tune (measured on mps2-an386)" in source and source.count("tuned on mps2-an386 (estimated cycles):") == 2
 

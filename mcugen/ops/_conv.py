@@ -104,18 +104,31 @@ def conv_call(g: Graph, op: Op, p: ConvData, x_shape: tuple[int, ...], filter_da
 
 
 def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
-                 y_shape: tuple[int, ...], note: str) -> Call:
+                 y_shape: tuple[int, ...], note: str, wide: bool = False) -> Call:
     """The same int8 CONV_2D on mcu_conv2d_s8_x6 (DSP): a channel table, scratch, and the filter laid
-    out for it (x6_filter)."""
+    out for it (x6_filter); `wide`: on mcu_conv2d_s8_w16, the filter widened (w16_filter)."""
     taps = int(np.prod(filter_data.shape[1:]))
-    return Call("mcu_conv2d_s8_x6", (
+    kernel, filter_arg = (("mcu_conv2d_s8_w16", Const("filter_pairs", w16_filter(filter_data))) if wide else
+                          ("mcu_conv2d_s8_x6", Const("filter", x6_filter(filter_data))))
+    return Call(kernel, (
         conv_params(p.window, p.quant), channel_table(p.quant, bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", filter_data.shape), Const("filter", x6_filter(filter_data)),
+        dims("filter_dims", filter_data.shape), filter_arg,
         Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
         dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
-        note=note + ", six positions at a time",
+        note=note + ", six positions at a time" + (", weights widened to int16 pairs" if wide else ""),
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
+
+
+def conv_w16_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
+                  y_shape: tuple[int, ...], note: str) -> Call:
+    return conv_x6_call(op, p, x_shape, filter_data, bias, y_shape, note, wide=True)
+
+
+def w16_filter(filter_data: np.ndarray) -> np.ndarray:
+    """x6_filter widened to int16, each word of four taps as (w0, w2, w1, w3): the pairs SMLAD takes
+    against the widened patches' (x0, x2), (x1, x3), which SXTB16 made of the int8 words in the loop."""
+    return x6_filter(filter_data).reshape(-1, 4)[:, [0, 2, 1, 3]].reshape(-1).astype(np.int16)
 
 
 def x6_filter(filter_data: np.ndarray, int16_inputs: bool = False) -> np.ndarray:
@@ -196,23 +209,28 @@ def pointwise_in_place(window: Window, filter_shape: tuple[int, ...]) -> bool:
 
 @dataclass(frozen=True)
 class Strips:
-    """A CONV_2D on mcu_conv2d_s8_x6 run a strip of rows at a time inside its consumer's call
+    """A CONV_2D on mcu_conv2d_s8_x6 or _w16 run a strip of rows at a time inside its consumer's call
     (passes/fuse_strips.py): the arguments of mcu_conv2d_rows_s8_x6 before its rows, and the tile."""
 
-    args: tuple[object, ...]  # the conv's call arguments but its output and scratch, constants named after the conv
+    args: tuple[object, ...]  # the conv's call arguments but its output and scratch, constants named after the conv,
+    # and the filter's bits after it
     rows: int  # output rows per strip: the fewest whose positions fill whole blocks of CONV_BLOCK
     tile_bytes: int  # one strip of output
     scratch: Scratch  # the conv kernel's own
-    kernels: tuple[str, ...] = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_s8_x6")
+    kernels: tuple[str, ...] = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_s8_x6", "mcu_conv2d_s8_w16")
+
+
+STRIP_KERNELS = {"mcu_conv2d_s8_x6": 8, "mcu_conv2d_s8_w16": 16}  # the conv kernels a strip runs, and their filter's bits
 
 
 def strips_of(g: Graph, conv_op: Op) -> Strips | None:
     """How conv_op runs in strips, or None when it can't: only the DSP conv of one image does."""
     call = conv_op.call
     y = conv_op.output(g)
-    if call is None or call.kernel != "mcu_conv2d_s8_x6" or len(y.shape) != 4 or y.shape[0] != 1:
+    if call is None or call.kernel not in STRIP_KERNELS or len(y.shape) != 4 or y.shape[0] != 1:
         return None
     *args, _, scratch = call.args
+    args.insert(6, STRIP_KERNELS[call.kernel])  # after the filter: its bits
     assert isinstance(scratch, Scratch)
     renamed = tuple(dataclasses.replace(a, layer=layer_name(g, conv_op)) if isinstance(a, (Const, Struct)) else a
                     for a in args)

@@ -10,12 +10,12 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_mve_call, conv_s16_mve_call, conv_s16_x6_call,
-                              conv_x6_call, fc_params, wide_problems)
+                              conv_w16_call, conv_x6_call, fc_params, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
                                weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
-from mcugen.ops.fully_connected import interleave4
+from mcugen.ops.fully_connected import interleave4, widen4
 from mcugen.variants import Lowering, variant
 
 @register("CONV_2D")
@@ -94,12 +94,23 @@ def _pointwise_mve(g: Graph, op: Op) -> Call | None:
         "folded into the bias")
 
 
+@variant("CONV_2D", kernel="mcu_fully_connected_s8_w16", needs="dsp", widens=True)
+def _as_fully_connected_w16(g: Graph, op: Op) -> Call | None:
+    return _as_fully_connected(g, op, "mcu_fully_connected_s8_w16", "filter_pairs", widen4,
+                               "four units at a time, weights widened to int16 pairs")
+
+
 @variant("CONV_2D", kernel="mcu_fully_connected_s8_x4", needs="dsp")
 def _as_fully_connected_x4(g: Graph, op: Op) -> Call | None:
+    return _as_fully_connected(g, op, "mcu_fully_connected_s8_x4", "filter", interleave4, "four units at a time")
+
+
+def _as_fully_connected(g: Graph, op: Op, kernel: str, name: str, layout: Callable[[np.ndarray], np.ndarray],
+                        how: str) -> Call | None:
     """A conv that is a FULLY_CONNECTED and has fewer positions than a block of mcu_conv2d_s8_x6, which would
     compute its unused positions: a 1x1 conv at stride 1 without padding (positions as rows), or one whose
     kernel covers its unpadded input (an output of 1x1, the flattened image as the row; streaming models
-    are made of these)."""
+    are made of these). On an FC kernel whose filter `layout` lays out."""
     x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
     p = op.prepared(ConvData)
     if x.dtype != "int8" or p.window.pad != (0, 0) or p.window.dilation != (1, 1):
@@ -111,13 +122,13 @@ def _as_fully_connected_x4(g: Graph, op: Op) -> Call | None:
         return None
     units, depth = w.shape[0], int(np.prod(w.shape[1:]))
     folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
-    return Call("mcu_fully_connected_s8_x4", (
+    return Call(kernel, (
         fc_params(p.quant, 0), channel_table(p.quant, folded, 2 * depth),
         Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)), reads(op),
-        Const("filter", interleave4(w.values.reshape(units, depth))),
+        Const(name, layout(w.values.reshape(units, depth))),
         Const("bias_folded", np.pad(folded, (0, -units % 4))),
         Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
-        note=_note(op, w.shape) + f", {rows} position(s) as the rows of a FULLY_CONNECTED, four units at a time")
+        note=_note(op, w.shape) + f", {rows} position(s) as the rows of a FULLY_CONNECTED, {how}")
 
 
 def _int8_conv(call: Callable[..., Call]) -> Lowering:
@@ -132,6 +143,7 @@ def _int8_conv(call: Callable[..., Call]) -> Lowering:
 
 
 variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_int8_conv(conv_mve_call))
+variant("CONV_2D", kernel="mcu_conv2d_s8_w16", needs="dsp", widens=True)(_int8_conv(conv_w16_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_int8_conv(conv_x6_call))
 
 

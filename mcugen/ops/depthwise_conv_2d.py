@@ -14,7 +14,8 @@ import numpy as np
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import ConvData, Golden, conv_call, conv_mve_call, conv_x6_call, wide_problems
+from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_w16_call, conv_x6_call,
+                              wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
                                weight_problems)
@@ -174,6 +175,7 @@ def _one_channel(call: Callable[..., Call]) -> Lowering:
 
 
 variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_one_channel(conv_mve_call))
+variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_w16", needs="dsp", widens=True)(_one_channel(conv_w16_call))
 variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_one_channel(conv_x6_call))
 
 

@@ -9,7 +9,8 @@
  */
 void mcu_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                           const mcu_dims *input_dims, const int8_t *input,
-                          const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                          const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                          const int32_t *bias,
                           const mcu_dims *output_dims, int32_t strip_rows,
                           const mcu_add_params *add, const int8_t *residual, int8_t *output,
                           int16_t *scratch, int8_t *tile)
@@ -17,8 +18,8 @@ void mcu_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channe
     const int32_t row_values = output_dims->w * output_dims->c;
     for (int32_t first = 0; first < output_dims->h; first += strip_rows) {
         const int32_t rows = output_dims->h - first < strip_rows ? output_dims->h - first : strip_rows;
-        mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, bias, output_dims, first,
-                              rows, tile, scratch);
+        mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias, output_dims,
+                              first, rows, tile, scratch);
         mcu_add_s8_x4(add, rows * row_values, tile, residual + first * row_values, output + first * row_values);
     }
 }

@@ -36,7 +36,8 @@ static void accumulate4(const int8_t *x, int32_t n, const int8_t *w, int32_t dep
 
 void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                          const mcu_dims *input_dims, const int8_t *input,
-                         const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                         const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                         const int32_t *bias,
                          const mcu_dims *output_dims, int32_t strip_rows,
                          const mcu_fc_params *fc, const mcu_channel *fc_channels, const int8_t *fc_filter,
                          const int32_t *fc_bias_folded, const mcu_dims *fc_output_dims, int8_t *output,
@@ -50,8 +51,8 @@ void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channel
     for (int32_t first = 0; first < output_dims->h; first += strip_rows) {
         const int32_t rows = output_dims->h - first < strip_rows ? output_dims->h - first : strip_rows;
         const int32_t n = rows * row_values;
-        mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, bias, output_dims, first,
-                              rows, tile, scratch);
+        mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias, output_dims,
+                              first, rows, tile, scratch);
         const int8_t *w = fc_filter + first * row_values;
         int32_t u = 0;
         for (; u + 4 <= units; u += 4, w += 4 * depth) {

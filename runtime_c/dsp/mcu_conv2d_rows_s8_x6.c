@@ -5,11 +5,12 @@
  * `rows` rows: mcu_conv2d_s8_x6 with the window moved down. Output row r reads input rows from
  * r * stride_h - padding_h, so taking padding_h - first * stride_h as the padding (negative once
  * the strip is past the top padding) and `rows` as the output height computes exactly those rows;
- * the input's own height still bounds the window, so the bottom padding is as before.
+ * the input's own height still bounds the window, so the bottom padding is as before. filter_bits: 8
+ * for mcu_conv2d_s8_x6's filter, 16 for mcu_conv2d_s8_w16's (the conv's own call decides).
  */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
-                           const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                           const mcu_dims *filter_dims, const void *filter, int32_t filter_bits, const int32_t *bias,
                            const mcu_dims *output_dims, int32_t first, int32_t rows, int8_t *output,
                            int16_t *scratch)
 {
@@ -17,5 +18,11 @@ void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *chann
     strip.padding.h = conv->padding.h - first * conv->stride.h;
     mcu_dims strip_dims = *output_dims;
     strip_dims.h = rows;
-    mcu_conv2d_s8_x6(&strip, channels, input_dims, input, filter_dims, filter, bias, &strip_dims, output, scratch);
+    if (filter_bits == 16) {
+        mcu_conv2d_s8_w16(&strip, channels, input_dims, input, filter_dims, (const int16_t *)filter, bias, &strip_dims,
+                          output, scratch);
+    } else {
+        mcu_conv2d_s8_x6(&strip, channels, input_dims, input, filter_dims, (const int8_t *)filter, bias, &strip_dims,
+                         output, scratch);
+    }
 }

@@ -58,6 +58,13 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
+/* mcu_conv2d_s8_x6 on weights widened to int16 at build time: x6_filter's layout with each word of four
+ * taps as the int16 (w0, w2, w1, w3) (ops/_conv.py w16_filter, word-aligned). */
+void mcu_conv2d_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
+                       const mcu_dims *input_dims, const int8_t *input,
+                       const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
+                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
 /* 16x8 CONV_2D on DSP cores (mcu_conv2d_s16's contract and results) for layers whose sums of products fit
  * int32 (KH*KW*Cin * 32768 * 128 < 2^31), on mcu_conv2d_s8_x6's loop: the filter laid out as its, each four
  * taps reordered (w0, w2, w1, w3) (ops/_conv.py x6_filter); scratch (4-byte aligned) of MCU_CONV_BLOCK * K8
@@ -68,33 +75,35 @@ void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant 
                        const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
                        const mcu_dims *output_dims, int16_t *output, int16_t *scratch);
 
-/* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (one image), written as an image of `rows`
- * rows: how a fused call runs a conv strip by strip. */
+/* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8) or mcu_conv2d_s8_w16 (16) (one
+ * image), written as an image of `rows` rows: how a fused call runs a conv strip by strip. */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
-                           const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                           const mcu_dims *filter_dims, const void *filter, int32_t filter_bits, const int32_t *bias,
                            const mcu_dims *output_dims, int32_t first, int32_t rows, int8_t *output,
                            int16_t *scratch);
 
-/* mcu_conv2d_s8_x6 (one image) then FULLY_CONNECTED on its whole output as one row, strip_rows conv
+/* mcu_conv2d_rows_s8_x6's conv (one image) then FULLY_CONNECTED on its whole output as one row, strip_rows conv
  * rows at a time through `tile` (strip_rows * OW * C bytes): the conv's output never exists whole.
  * The FC takes fc_filter [units, OH*OW*C] (no filter offset), fc_bias_folded[u] = bias[u] +
  * input_offset * sum_k fc_filter[u][k] (wrapping as int32), one fc_channels entry per unit, and
  * acc (one int32 per unit); its output is [1, units] (fc_output_dims c). */
 void mcu_conv2d_fc_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                          const mcu_dims *input_dims, const int8_t *input,
-                         const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                         const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                         const int32_t *bias,
                          const mcu_dims *output_dims, int32_t strip_rows,
                          const mcu_fc_params *fc, const mcu_channel *fc_channels, const int8_t *fc_filter,
                          const int32_t *fc_bias_folded, const mcu_dims *fc_output_dims, int8_t *output,
                          int16_t *scratch, int8_t *tile, int32_t *acc);
 
-/* mcu_conv2d_s8_x6 (one image) then ADD (the conv's output as input 1) with a residual of the
+/* mcu_conv2d_rows_s8_x6's conv (one image) then ADD (the conv's output as input 1) with a residual of the
  * conv's output shape, strip_rows rows at a time through `tile` (strip_rows * OW * C bytes): the
  * conv's output never exists whole. output may be residual (in place). */
 void mcu_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                           const mcu_dims *input_dims, const int8_t *input,
-                          const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                          const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                          const int32_t *bias,
                           const mcu_dims *output_dims, int32_t strip_rows,
                           const mcu_add_params *add, const int8_t *residual, int8_t *output,
                           int16_t *scratch, int8_t *tile);

@@ -288,12 +288,16 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
 /* Positions a register-blocked conv pass covers (MCU_SUMS_2X3): half of MCU_CONV_BLOCK. */
 #define MCU_HALF_BLOCK 3
 
-#define MCU_POSITION_(a0, a1)                              \
+#define MCU_POSITION_(a0, a1, e0, o0, e1, o1)              \
     "ldrd %[lo], %[hi], [%[x]], #8\n\t"                    \
-    "smlad %[" a0 "], %[lo], %[e0], %[" a0 "]\n\t"         \
-    "smlad %[" a0 "], %[hi], %[o0], %[" a0 "]\n\t"         \
-    "smlad %[" a1 "], %[lo], %[e1], %[" a1 "]\n\t"         \
-    "smlad %[" a1 "], %[hi], %[o1], %[" a1 "]\n\t"
+    "smlad %[" a0 "], %[lo], " e0 ", %[" a0 "]\n\t"        \
+    "smlad %[" a0 "], %[hi], " o0 ", %[" a0 "]\n\t"        \
+    "smlad %[" a1 "], %[lo], " e1 ", %[" a1 "]\n\t"        \
+    "smlad %[" a1 "], %[hi], " o1 ", %[" a1 "]\n\t"
+
+#define MCU_POSITIONS_(e0, o0, e1, o1)                                                        \
+    MCU_POSITION_("p0c0", "p0c1", e0, o0, e1, o1) MCU_POSITION_("p1c0", "p1c1", e0, o0, e1, o1) \
+    MCU_POSITION_("p2c0", "p2c1", e0, o0, e1, o1)
 
 #define MCU_FOUR_VALUES_                                   \
     "ldrd %[e0], %[e1], [%[w]], #8\n\t"                    \
@@ -301,7 +305,11 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
     "sxtb16 %[e0], %[e0]\n\t"                              \
     "sxtb16 %[o1], %[e1], ror #8\n\t"                      \
     "sxtb16 %[e1], %[e1]\n\t"                              \
-    MCU_POSITION_("p0c0", "p0c1") MCU_POSITION_("p1c0", "p1c1") MCU_POSITION_("p2c0", "p2c1")
+    MCU_POSITIONS_("%[e0]", "%[o0]", "%[e1]", "%[o1]")
+
+#define MCU_FOUR_VALUES_W16_                               \
+    "ldmia %[w]!, {r8, r9, r10, r11}\n\t"                  \
+    MCU_POSITIONS_("r8", "r9", "r10", "r11")
 
 /*
  * The register-blocked conv loop: the sums of two output channels (c0, c1) at three positions (p0..p2),
@@ -330,6 +338,39 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
                          : "cc", "memory");                                                              \
     } while (0)
 
+/*
+ * MCU_SUMS_2X3 on weights widened to int16 at build time (ops/_conv.py w16_filter): per four values, c0's
+ * pairs (w0, w2), (w1, w3) then c1's, which one LDM of four words loads (5 cycles on the M4, where a
+ * double load and 4 SXTB16 take 7): 16 instructions per 24 MACs instead of 20, for twice the filter's
+ * flash. Sixteen values per pass of the loop (an odd eight first), which halves the loop's 6 cycles per
+ * 48 MACs. LDM names its registers in ascending order, so the weights go to fixed ones (r8-r11,
+ * clobbered); the other ten are the compiler's, and the loop's end and parity are read from the stack.
+ */
+#define MCU_SUMS_2X3_W16(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                       \
+    do {                                                                                                 \
+        const uint32_t *mcu_x_ = (cols_), *const mcu_end_ = (end_);                                      \
+        /* 2 * 2 * MCU_HALF_BLOCK words hold eight values of the three positions */                     \
+        const int32_t mcu_odd_ = (int32_t)((mcu_end_ - mcu_x_) / (2 * 2 * MCU_HALF_BLOCK)) & 1;           \
+        const int16_t *mcu_w_ = (w_);                                                                    \
+        uint32_t mcu_lo_, mcu_hi_;                                                                       \
+        __asm__ volatile("ldr %[lo], %[odd]\n\t"                                                          \
+                         "cmp %[lo], #0\n\t"                                                             \
+                         "beq 2f\n\t" MCU_FOUR_VALUES_W16_ MCU_FOUR_VALUES_W16_ "2:\n\t"                 \
+                         "ldr %[lo], %[end]\n\t"                                                         \
+                         "cmp %[x], %[lo]\n\t"                                                           \
+                         "beq 3f\n\t"                                                                    \
+                         "1:\n\t" MCU_FOUR_VALUES_W16_ MCU_FOUR_VALUES_W16_ MCU_FOUR_VALUES_W16_           \
+                         MCU_FOUR_VALUES_W16_ "ldr %[lo], %[end]\n\t"                                     \
+                         "cmp %[x], %[lo]\n\t"                                                           \
+                         "bne 1b\n\t"                                                                    \
+                         "3:"                                                                            \
+                         : [p0c0] "+r"(p0c0_), [p1c0] "+r"(p1c0_), [p2c0] "+r"(p2c0_), [p0c1] "+r"(p0c1_), \
+                           [p1c1] "+r"(p1c1_), [p2c1] "+r"(p2c1_), [x] "+r"(mcu_x_), [w] "+r"(mcu_w_),    \
+                           [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                                      \
+                         : [end] "m"(mcu_end_), [odd] "m"(mcu_odd_)                                       \
+                         : "r8", "r9", "r10", "r11", "cc", "memory");                                    \
+    } while (0)
+
 /* The sums of one channel at three positions over cols..end (MCU_SUMS_2X3's layout), its weights alone,
  * a word per four values: an odd channel count's last. */
 static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const int8_t *w, int32_t *s0,
@@ -339,6 +380,24 @@ static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const
     for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += 4) {
         const uint32_t v = mcu_load4(w);
         const int16x2_t even = mcu_even_bytes(v), odd = mcu_odd_bytes(v);
+        a0 = __smlad((int16x2_t)x[1], odd, __smlad((int16x2_t)x[0], even, a0));
+        a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
+        a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
+    }
+    *s0 = a0;
+    *s1 = a1;
+    *s2 = a2;
+}
+
+/* mcu_sums_1x3 on widened weights: per four values, the channel's pairs (w0, w2), (w1, w3). */
+static inline void mcu_sums_1x3_w16(const uint32_t *cols, const uint32_t *end, const int16_t *w, int32_t *s0,
+                                    int32_t *s1, int32_t *s2)
+{
+    int32_t a0 = *s0, a1 = *s1, a2 = *s2;
+    for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += 4) {
+        int16x2_t even, odd;
+        memcpy(&even, w, sizeof even);
+        memcpy(&odd, w + 2, sizeof odd);
         a0 = __smlad((int16x2_t)x[1], odd, __smlad((int16x2_t)x[0], even, a0));
         a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
         a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
@@ -619,6 +678,144 @@ static inline __attribute__((always_inline)) void mcu_lstm_step_dsp(const mcu_ls
                                     scratch[3 * units4 + u], &rows.c[u], unit_requantize);
     }
     memcpy(rows.h, rows.out, (size_t)units);
+}
+
+/*
+ * The DSP CONV_2D kernels (mcu_conv2d_s8_x6; mcu_conv2d_s8_w16, `wide`: the weights widened to int16 pairs,
+ * MCU_SUMS_2X3_W16): the results of src/mcu_conv2d_s8.c, on constants mcugen lays out for them (the
+ * filter, the channel table) and scratch.
+ *
+ * Output positions go MCU_CONV_BLOCK at a time, as two half-blocks of MCU_HALF_BLOCK. Each position's kernel
+ * patch (the taps times the input channels, K values, padded to K8 = K rounded up to 8) is widened
+ * once into int16 with the input offset added, in the order SMLAD pairs it with SXTB16-unpacked
+ * weights: of every four values, (v0, v2) then (v1, v3). Out-of-image taps and the padding lanes
+ * hold 0, exactly what skipping them gives. A half-block's patches are interleaved four values at a
+ * time, and output channels go two at a time, so the inner loop reads a word of weights of each
+ * channel, unpacks them once, and runs them against the three positions: per four values, one
+ * double load of weights and 4 SXTB16, 3 double loads of inputs and 12 SMLAD (24 MACs), twice per
+ * pass of the loop (hence K8), with every
+ * accumulator in a register (register blocking: each input word feeds two channels, each weight
+ * word three positions). A 1x1 kernel without padding whose channels are a multiple of 8 reads the
+ * input pixels directly; other kernels first gather the patch as int8 (word copies per in-image
+ * kernel row).
+ *
+ * filter: each channel's K taps padded with zeros to K8, channels in pairs whose words alternate
+ * (c's first four taps, c+1's, c's next four...), an odd last channel's words alone after them; widened,
+ * each word of four taps as the int16 (w0, w2, w1, w3).
+ * bias: one per output channel, never NULL (mcugen emits zeros for a conv without one).
+ * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
+ */
+
+/* Widens K8 values into the block's interleaved patches: `cols` is the position's first pair, and a
+ * half-block's positions are MCU_HALF_BLOCK * 2 words apart per four values. */
+static inline void mcu_conv_widen_patch(const int8_t *src, int32_t k8, int16x2_t offset, uint32_t *cols)
+{
+    for (int32_t k = 0; k < k8; k += 4, src += 4, cols += 2 * MCU_HALF_BLOCK) {
+        const uint32_t v = mcu_load4(src);
+        cols[0] = (uint32_t)__sadd16(mcu_even_bytes(v), offset);
+        cols[1] = (uint32_t)__sadd16(mcu_odd_bytes(v), offset);
+    }
+}
+
+/* One output: requantized, offset, clamped. `fast` and `full` (the activation clamps nothing SSAT does
+ * not) are constants where this is inlined. */
+static inline __attribute__((always_inline)) int8_t mcu_conv_output_of(int32_t sum, const mcu_channel *ch, int fast,
+                                                                       int full, int32_t offset, mcu_activation act)
+{
+    const int32_t v = mcu_channel_value(sum, ch, fast, offset);
+    return full ? (int8_t)__ssat(v, 8) : mcu_clamp_s8(v, act);
+}
+
+/* Channel c's sums of `count` <= MCU_HALF_BLOCK positions to out (out_c apart). The constants are locals,
+ * passed by value: through the int8 stores GCC would reload them per output. */
+static inline __attribute__((always_inline)) void mcu_conv_store_channel(
+    mcu_channel ch, int32_t offset, mcu_activation act, int full, int32_t s0, int32_t s1, int32_t s2,
+    int32_t count, int32_t out_c, int8_t *out)
+{
+    if (ch.fast && count == MCU_HALF_BLOCK && full) {
+        out[0] = mcu_conv_output_of(s0, &ch, 1, 1, offset, act);
+        out[out_c] = mcu_conv_output_of(s1, &ch, 1, 1, offset, act);
+        out[2 * out_c] = mcu_conv_output_of(s2, &ch, 1, 1, offset, act);
+    } else if (ch.fast && count == MCU_HALF_BLOCK) {
+        out[0] = mcu_conv_output_of(s0, &ch, 1, 0, offset, act);
+        out[out_c] = mcu_conv_output_of(s1, &ch, 1, 0, offset, act);
+        out[2 * out_c] = mcu_conv_output_of(s2, &ch, 1, 0, offset, act);
+    } else {
+        const int32_t sums[MCU_HALF_BLOCK] = {s0, s1, s2};
+        for (int32_t p = 0; p < count; ++p) {
+            out[p * out_c] = mcu_conv_output_of(sums[p], &ch, ch.fast, 0, offset, act);
+        }
+    }
+}
+
+/*
+ * All output channels of `count` <= MCU_HALF_BLOCK positions (a half-block), from their widened patches
+ * at `cols`; the output of position p goes to out[p * out_c + c]. Positions past `count` compute on
+ * stale scratch and are not stored.
+ */
+static inline __attribute__((always_inline)) void mcu_conv_half_channels(
+    const mcu_conv_params *conv, const mcu_channel *channels, const uint32_t *cols, int32_t count, int32_t k8,
+    int32_t out_c, const void *filter, const int32_t *bias, int8_t *out, int wide)
+{
+    const uint32_t *const end = cols + (k8 / 4) * 2 * MCU_HALF_BLOCK;
+    const int32_t offset = conv->output_offset;
+    const mcu_activation act = conv->activation;
+    const int full = act.min <= -128 && act.max >= 127;
+    /* pointers walk the channels: indices and their products would live on the stack around the loop */
+    const int8_t *w = (const int8_t *)filter;
+    const int16_t *w16 = (const int16_t *)filter;
+    const int32_t *b = bias;
+    const mcu_channel *ch = channels;
+    int8_t *o = out;
+    for (int8_t *const pairs_end = out + out_c / 2 * 2; o < pairs_end; w += 2 * k8, w16 += 2 * k8, b += 2, ch += 2,
+                                                                      o += 2) {
+        int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
+        if (wide) {
+            MCU_SUMS_2X3_W16(cols, end, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+        } else {
+            MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+        }
+        mcu_conv_store_channel(ch[0], offset, act, full, p0c0, p1c0, p2c0, count, out_c, o);
+        mcu_conv_store_channel(ch[1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, o + 1);
+    }
+    const int32_t c = out_c / 2 * 2;
+    if (c < out_c) {  /* the last of an odd count: its weights alone, a word per four values */
+        int32_t a0 = bias[c], a1 = bias[c], a2 = bias[c];
+        if (wide) {
+            mcu_sums_1x3_w16(cols, end, (const int16_t *)filter + c * k8, &a0, &a1, &a2);
+        } else {
+            mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8, &a0, &a1, &a2);
+        }
+        mcu_conv_store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + c);
+    }
+}
+
+static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
+    const mcu_conv_params *conv, const mcu_channel *channels, const mcu_dims *input_dims, const int8_t *input,
+    const mcu_dims *filter_dims, const void *filter, const int32_t *bias, const mcu_dims *output_dims, int8_t *output,
+    int16_t *scratch, int wide)
+{
+    const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k8 = (taps + 7) & ~7;
+    const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
+    const int direct = mcu_conv_direct(conv, filter_dims, input_dims->c);
+    const int16x2_t offset = mcu_both_halves(conv->input_offset);
+    uint32_t *cols = (uint32_t *)(void *)scratch;
+    int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
+
+    for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
+        const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
+        for (int32_t p = 0; p < count; ++p) {
+            const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, output_dims,
+                                                             first + p, k8, 1, (int8_t)-conv->input_offset, direct,
+                                                             patch);
+            mcu_conv_widen_patch(src, k8, offset, cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2);
+        }
+        for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
+            const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
+            mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c, filter,
+                                   bias, output + (first + h * MCU_HALF_BLOCK) * out_c, wide);
+        }
+    }
 }
 
 #endif
