@@ -460,6 +460,19 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("dsp"), m, c["seed"])
 
 
+@settings(max_examples=8, deadline=None)
+@given(st.data())
+def test_the_int8_weight_conv_on_qemu_for_drawn_shapes(tmp_path_factory, data):
+    """mcu_conv2d_s8_x6, the conv on int8 weights that a layer falls back to where the flash has no room
+    for widened ones (the default, mcu_conv2d_s8_w16, runs the cases above), forced: bit-exact on QEMU for
+    drawn shapes, strides, dilations, padding, channel counts and quantizations."""
+    c = data.draw(conv_case(depthwise=False))
+    m = _conv_model(c, False)
+    if m is None:
+        return
+    bit_exact_on_board(tmp_path_factory.mktemp("x6"), m, c["seed"], kernel="mcu_conv2d_s8_x6", force=True)
+
+
 @settings(max_examples=16, deadline=None)
 @given(st.booleans(), st.booleans(), st.sampled_from(["int32", "int64"]), st.data())
 def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, three, bias_type, data):
@@ -620,19 +633,22 @@ def _conv_then_add(h, w, c, stride, conv_first, residual_is_input):
     ("conv 3x3 -> ADD with its own input (forced; not in place: the conv still reads it)",
      lambda: _conv_then_add(6, 5, 4, 1, True, True), False),
 ])
-def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec, in_place):
-    """A conv run a strip of rows at a time inside its consumer's call (passes/fuse_strips.py): the
-    intermediate has no buffer, the residual is overwritten only when nothing else reads it, and the
-    outputs on the emulated Cortex-M4 equal the golden model's, which equal TFLM's."""
+@pytest.mark.parametrize("room, filter_bits", [(None, 16), (0, 8)])
+def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec, in_place, room, filter_bits):
+    """A conv run a strip of rows at a time inside its consumer's call (passes/fuse_strips.py), on
+    widened weights or (no flash to spare) int8 ones: the intermediate has no buffer, the residual is
+    overwritten only when nothing else reads it, and the outputs on the emulated Cortex-M4 equal the
+    golden model's, which equal TFLM's."""
     blob = spec().build()
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
-    g = compile_model(path, features=DSP)
+    g = compile_model(path, features=DSP, const_room=room)
     if "forced" in name:
         assert all(op.fused_into is None for op in g.ops)
         g = plan_memory(fuse_all(g))
     conv = next(op for op in g.ops if op.opcode in ("CONV_2D", "DEPTHWISE_CONV_2D"))
     consumer = g.ops[conv.fused_into]
+    assert consumer.call.args[6] == filter_bits  # mcu_conv2d_rows_s8_x6's: after the conv's filter
     assert conv.outputs[0] not in g.arena.buffer_of and g.arena.plan.conflicts() == []
     out = g.arena.buffer_of[consumer.outputs[0]]
     assert any(out == g.arena.buffer_of[t] for t in (*g.inputs, *conv.inputs) if t in g.arena.buffer_of) == in_place
