@@ -239,7 +239,7 @@ def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
     symbols = subprocess.run(["arm-none-eabi-nm", "-S", str(result.program)], capture_output=True, text=True).stdout
     qspi = board.region("QSPI")
     filters = [(int(line.split()[0], 16), int(line.split()[1], 16)) for line in symbols.splitlines()
-               if line.endswith("_filter") and int(line.split()[1], 16) >= 256]
+               if line.endswith(("_filter", "_filter_pairs")) and int(line.split()[1], 16) >= 256]
     assert len(filters) > 10 and all(qspi.origin <= at and at + n <= qspi.end for at, n in filters)
     placed = {line.split()[3]: (int(line.split()[0], 16), int(line.split()[1], 16))
               for line in symbols.splitlines() if len(line.split()) == 4 and line.split()[3].startswith("arena_")}

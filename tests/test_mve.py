@@ -86,7 +86,7 @@ def test_softmax_mve_for_drawn_shapes(tmp_path_factory, rows, depth, s, z, out_t
 
 
 def test_a_filter_offset_keeps_the_fully_connected_on_another_kernel(tmp_path):
-    _on_the_m55(tmp_path, _fc_model(13, 7, 3, 5), "mcu_fully_connected_s8_x4")
+    _on_the_m55(tmp_path, _fc_model(13, 7, 3, 5), "mcu_fully_connected_s8_w16")
 
 
 @settings(max_examples=12, deadline=None)
@@ -163,17 +163,17 @@ def test_pools_mve_for_drawn_shapes(tmp_path_factory, opcode, h, w, kh, kw, stri
 
 
 def test_tune_measures_every_candidate_of_each_layer_on_the_m55(capsys, tmp_path):
-    """On a core with Helium and the DSP extension a 1x1 conv has four candidates (Helium as a
-    FULLY_CONNECTED, the Helium conv, the DSP conv, the reference): --tune runs every one, keeps the
-    fastest of each layer, and the tuned build is bit-exact."""
+    """On a core with Helium and the DSP extension a 1x1 conv has five candidates (Helium as a
+    FULLY_CONNECTED, the Helium conv, the DSP conv on widened and on int8 weights, the reference): --tune
+    runs every one, keeps the fastest of each layer, and the tuned build is bit-exact."""
     report = tmp_path / "r.json"
     code, _, err = run_cli(capsys, "test", MODELS / "mlperf_kws_dscnn.tflite", "--board", "mps3-an547",
                            "--tune", "--samples", "1", "--out", tmp_path / "fw", "--json", report)
-    assert code == 0 and "tuning 4/4" in err and "tuned on mps3-an547" in err, err
+    assert code == 0 and "tuning 5/5" in err and "tuned on mps3-an547" in err, err
     r = checked_report(report, "test")
     assert r["passed"] == 1 and r["failed"] == 0
     tuned = {layer["name"]: layer for layer in r["layers"] if "tuned" in layer}
-    assert len(tuned["conv_2d_2"]["tuned"]["time"]) == 4 and len(tuned["conv_2d_0"]["tuned"]["time"]) == 3
+    assert len(tuned["conv_2d_2"]["tuned"]["time"]) == 5 and len(tuned["conv_2d_0"]["tuned"]["time"]) == 4
     for layer in tuned.values():
         times = layer["tuned"]["time"]
         assert layer["kernel"] == min(times, key=times.get)

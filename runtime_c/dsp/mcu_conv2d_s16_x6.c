@@ -60,11 +60,12 @@ void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant 
     uint32_t *cols = (uint32_t *)(void *)scratch;
     int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
 
+    mcu_position at = {0, 0, 0};
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
-        for (int32_t p = 0; p < count; ++p) {
-            const int16_t *src = (const int16_t *)mcu_patch_of(conv, input_dims, input, filter_dims, output_dims,
-                                                               first + p, k8, 2, 0, direct, patch);
+        for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
+            const int16_t *src = (const int16_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 2, 0,
+                                                               direct, patch);
             uint32_t *slot = cols + (p / HALF) * (k8 / 4) * 2 * HALF + (p % HALF) * 2;
             for (int32_t k = 0; k < k8; k += 4, slot += 2 * HALF) {
                 memcpy(slot, src + k, 2 * sizeof *slot);

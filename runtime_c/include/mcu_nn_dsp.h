@@ -267,17 +267,32 @@ static inline int mcu_conv_direct(const mcu_conv_params *conv, const mcu_dims *f
     return filter_dims->h == 1 && filter_dims->w == 1 && conv->padding.h <= 0 && conv->padding.w == 0 && in_c % 8 == 0;
 }
 
-/* Output position q's patch of K8 values of `size` bytes: in the image itself when `direct`, else
+/* An output position as (image, row, column), walked one position at a time: the DSP convs' blocks take
+ * consecutive positions, and three divisions per position cost more than the step. */
+typedef struct {
+    int32_t b, y, x;
+} mcu_position;
+
+static inline void mcu_position_next(mcu_position *at, const mcu_dims *output_dims)
+{
+    if (++at->x == output_dims->w) {
+        at->x = 0;
+        if (++at->y == output_dims->h) {
+            at->y = 0;
+            ++at->b;
+        }
+    }
+}
+
+/* Output position `at`'s patch of K8 values of `size` bytes: in the image itself when `direct`, else
  * gathered into `patch` (mcu_gather_patch, `fill` past the image). */
 static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_dims *input_dims, const void *input,
-                                       const mcu_dims *filter_dims, const mcu_dims *output_dims, int32_t q, int32_t k8,
-                                       int32_t size, int8_t fill, int direct, int8_t *patch)
+                                       const mcu_dims *filter_dims, mcu_position at, int32_t k8, int32_t size,
+                                       int8_t fill, int direct, int8_t *patch)
 {
-    const int32_t out_w = output_dims->w, out_h = output_dims->h;
-    const int32_t ox = q % out_w, oy = (q / out_w) % out_h, b = q / (out_w * out_h);
     const int32_t image_bytes = input_dims->h * input_dims->w * input_dims->c * size;
-    const int8_t *image = (const int8_t *)input + b * image_bytes;
-    const int32_t y0 = oy * conv->stride.h - conv->padding.h, x0 = ox * conv->stride.w - conv->padding.w;
+    const int8_t *image = (const int8_t *)input + at.b * image_bytes;
+    const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
     if (direct) {
         return image + (y0 * input_dims->w + x0) * input_dims->c * size;
     }
@@ -802,13 +817,14 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     uint32_t *cols = (uint32_t *)(void *)scratch;
     int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
 
+    mcu_position at = {0, 0, 0};
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
-        for (int32_t p = 0; p < count; ++p) {
-            const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, output_dims,
-                                                             first + p, k8, 1, (int8_t)-conv->input_offset, direct,
-                                                             patch);
-            mcu_conv_widen_patch(src, k8, offset, cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2);
+        for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
+            const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 1,
+                                                             (int8_t)-conv->input_offset, direct, patch);
+            mcu_conv_widen_patch(src, k8, offset,
+                                 cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2);
         }
         for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
             const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
