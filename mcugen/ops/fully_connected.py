@@ -6,6 +6,7 @@ LSB per layer; TFLM is the target.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -102,28 +103,26 @@ class FullyConnected(OpDef):
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_w16", needs="dsp", widens=True)
 def _fully_connected_w16(g: Graph, op: Op) -> Call | None:
-    if op.input(g, 0).dtype != "int8":
-        return None
-    rows_in, tail, note = _rows(g, op)
-    w = op.input(g, 1)
-    folded, channels = _folded_bias(g, op)
-    return Call("mcu_fully_connected_s8_w16", (
-        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const("filter_pairs", widen4(w.values)),
-        Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),
-        note=note + ", filter widened to int16 pairs by 4 units, input offset folded into the bias")
+    return _fully_connected_dsp(g, op, "mcu_fully_connected_s8_w16", "filter_pairs", widen4,
+                                "filter widened to int16 pairs by 4 units")
 
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_x4", needs="dsp")
 def _fully_connected_x4(g: Graph, op: Op) -> Call | None:
+    return _fully_connected_dsp(g, op, "mcu_fully_connected_s8_x4", "filter", interleave4, "filter interleaved by 4 units")
+
+
+def _fully_connected_dsp(g: Graph, op: Op, kernel: str, name: str, layout: Callable[[np.ndarray], np.ndarray],
+                         how: str) -> Call | None:
     if op.input(g, 0).dtype != "int8":
         return None
     rows_in, tail, note = _rows(g, op)
     w = op.input(g, 1)
     folded, channels = _folded_bias(g, op)
-    return Call("mcu_fully_connected_s8_x4", (
-        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const("filter", interleave4(w.values)),
+    return Call(kernel, (
+        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const(name, layout(w.values)),
         Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),  # whole groups of 4 units
-        note=note + ", filter interleaved by 4 units, input offset folded into the bias")
+        note=f"{note}, {how}, input offset folded into the bias")
 
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_mve", needs="mve")

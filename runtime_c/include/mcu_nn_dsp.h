@@ -75,22 +75,27 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
  * values per turn (an odd one first). A statement macro, so that the sums and the pointer stay the
  * caller's registers (through pointers, GCC keeps them in memory around the loop).
  */
-#define MCU_DOT4(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                             \
+/* The FC loops' turns (MCU_DOT4, MCU_DOT4_W16): `four` (four values against the four units) once where
+ * the count of four-value blocks, (end - x) / 4, is odd, then twice a turn. */
+#define MCU_DOT4_TURNS_(four)                             \
+    "sub %[even], %[end], %[x]\n\t"                       \
+    "tst %[even], #4\n\t"                                 \
+    "beq 2f\n\t" four "2:\n\t"                            \
+    "cmp %[x], %[end]\n\t"                                \
+    "beq 3f\n\t"                                          \
+    "1:\n\t" four four "cmp %[x], %[end]\n\t"              \
+    "bne 1b\n\t"                                          \
+    "3:"
+
+#define MCU_DOT4(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                      \
     do {                                                                                                  \
         const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
-        const int32_t mcu_n_ = (whole_);                                                                  \
         uint32_t mcu_even_, mcu_odd_, mcu_w01_, mcu_w23_, mcu_t_;                                         \
-        __asm__ volatile("tst %[n], #1\n\t"                                                                \
-                         "beq 2f\n\t" MCU_FC_FOUR_VALUES_ "2:\n\t"                                          \
-                         "cmp %[x], %[end]\n\t"                                                           \
-                         "beq 3f\n\t"                                                                     \
-                         "1:\n\t" MCU_FC_FOUR_VALUES_ MCU_FC_FOUR_VALUES_ "cmp %[x], %[end]\n\t"             \
-                         "bne 1b\n\t"                                                                     \
-                         "3:"                                                                             \
+        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC_FOUR_VALUES_)                                             \
                          : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
                            [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_), [w01] "=&r"(mcu_w01_), \
                            [w23] "=&r"(mcu_w23_), [t] "=&r"(mcu_t_)                                        \
-                         : [end] "r"(mcu_end_), [n] "r"(mcu_n_)                                           \
+                         : [end] "r"(mcu_end_)                                                            \
                          : "cc", "memory");                                                               \
     } while (0)
 
@@ -118,20 +123,13 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
  * layout takes 21 and 26 (the SXTB16 of the weights leave the loop, an LDM of four words costs 5
  * cycles where two LDRD cost 6), for twice the weights' flash. LDM names its registers in ascending
  * order, so the weights go to fixed ones (r8-r11, clobbered). Two blocks of four values per turn (an
- * odd one first; the parity is that of the byte count / 4).
+ * odd one first).
  */
 #define MCU_DOT4_W16(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                  \
     do {                                                                                                  \
         const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
         uint32_t mcu_even_, mcu_odd_;                                                                     \
-        __asm__ volatile("sub %[even], %[end], %[x]\n\t"                                                  \
-                         "tst %[even], #4\n\t"                                                            \
-                         "beq 2f\n\t" MCU_FC16_FOUR_VALUES_ "2:\n\t"                                       \
-                         "cmp %[x], %[end]\n\t"                                                           \
-                         "beq 3f\n\t"                                                                     \
-                         "1:\n\t" MCU_FC16_FOUR_VALUES_ MCU_FC16_FOUR_VALUES_ "cmp %[x], %[end]\n\t"       \
-                         "bne 1b\n\t"                                                                     \
-                         "3:"                                                                             \
+        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC16_FOUR_VALUES_)                                           \
                          : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
                            [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_)                   \
                          : [end] "r"(mcu_end_)                                                            \
@@ -182,35 +180,33 @@ static inline int32_t mcu_dot_word(int32_t acc, int16x2_t even, int16x2_t odd, c
         (w_) += 16;                                                 \
     } while (0)
 
-/* Four units' sums over the `depth` values of x (added to *a0..*a3): whole words on MCU_DOT4, the last
- * depth % 4 through a zero-filled word; *w (interleave4's layout) is left past them. */
-static inline __attribute__((always_inline)) void mcu_dot4_row(const int8_t *x, int32_t depth, const int8_t **w,
-                                                              int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3)
+/* Four units' sums over the `depth` values of x (added to *a0..*a3): whole words on MCU_DOT4 (`wide` 0:
+ * interleave4's int8 layout) or MCU_DOT4_W16 (1: widen4's int16 pairs), the last depth % 4 through a
+ * zero-filled word; *w is left past them. */
+static inline __attribute__((always_inline)) void mcu_dot4_row_of(const int8_t *x, int32_t depth, const void **w,
+                                                                 int wide, int32_t *a0, int32_t *a1, int32_t *a2,
+                                                                 int32_t *a3)
 {
-    const int8_t *p = *w;
+    const int8_t *p8 = (const int8_t *)*w;
+    const int16_t *p16 = (const int16_t *)*w;
     int32_t s0 = *a0, s1 = *a1, s2 = *a2, s3 = *a3;
-    MCU_DOT4(x, depth / 4, p, s0, s1, s2, s3);
+    if (wide) {
+        MCU_DOT4_W16(x, depth / 4, p16, s0, s1, s2, s3);
+    } else {
+        MCU_DOT4(x, depth / 4, p8, s0, s1, s2, s3);
+    }
     if (depth % 4 != 0) {
         uint32_t last = 0;
         memcpy(&last, x + depth / 4 * 4, (size_t)(depth % 4));
-        MCU_DOT4_LAST(mcu_even_bytes(last), mcu_odd_bytes(last), p, s0, s1, s2, s3);
+        const int16x2_t even = mcu_even_bytes(last), odd = mcu_odd_bytes(last);
+        if (wide) {
+            MCU_DOT4_W16_LAST(even, odd, p16, s0, s1, s2, s3);
+        } else {
+            MCU_DOT4_LAST(even, odd, p8, s0, s1, s2, s3);
+        }
     }
-    *w = p, *a0 = s0, *a1 = s1, *a2 = s2, *a3 = s3;
-}
-
-/* mcu_dot4_row on weights widened to int16 pairs (widen4's layout, MCU_DOT4_W16). */
-static inline __attribute__((always_inline)) void mcu_dot4_row_w16(const int8_t *x, int32_t depth, const int16_t **w,
-                                                                  int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3)
-{
-    const int16_t *p = *w;
-    int32_t s0 = *a0, s1 = *a1, s2 = *a2, s3 = *a3;
-    MCU_DOT4_W16(x, depth / 4, p, s0, s1, s2, s3);
-    if (depth % 4 != 0) {
-        uint32_t last = 0;
-        memcpy(&last, x + depth / 4 * 4, (size_t)(depth % 4));
-        MCU_DOT4_W16_LAST(mcu_even_bytes(last), mcu_odd_bytes(last), p, s0, s1, s2, s3);
-    }
-    *w = p, *a0 = s0, *a1 = s1, *a2 = s2, *a3 = s3;
+    *w = wide ? (const void *)p16 : (const void *)p8;
+    *a0 = s0, *a1 = s1, *a2 = s2, *a3 = s3;
 }
 
 /* Bytes copied a word at a time: unaligned words are allowed on ARMv7-M. */
@@ -545,6 +541,30 @@ static inline void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
 }
 
 /*
+ * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide`): the
+ * results of src/mcu_fully_connected_s8.c, units four at a time on mcu_dot4_row_of's loop (the input
+ * offset in the bias, input_offset * sum(w) added at build time, so input words are only unpacked), a
+ * filter offset taken out of the loop (mcu_fc_offset_share).
+ */
+static inline __attribute__((always_inline)) void mcu_fully_connected_dsp(
+    const mcu_fc_params *fc, const mcu_channel *channels, const mcu_dims *input_dims, const int8_t *input,
+    const void *filter, const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output, int wide)
+{
+    const int32_t depth = input_dims->c, units = output_dims->c;
+    for (int32_t n = 0; n < input_dims->n; ++n, input += depth, output += units) {
+        const int32_t offset_share = mcu_fc_offset_share(fc, input, depth);
+        const void *w = filter;
+        for (int32_t o = 0; o < units; o += 4) {
+            /* scalars, not an array: GCC keeps them in registers from the bias to the store */
+            int32_t a0 = bias_folded[o] + offset_share, a1 = bias_folded[o + 1] + offset_share,
+                    a2 = bias_folded[o + 2] + offset_share, a3 = bias_folded[o + 3] + offset_share;
+            mcu_dot4_row_of(input, depth, &w, wide, &a0, &a1, &a2, &a3);
+            mcu_fc_store4(a0, a1, a2, a3, &channels[o], units - o, fc->output_offset, fc->activation, output + o);
+        }
+    }
+}
+
+/*
  * The 3x3 stride-1 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2):
  * the channel's window as int16 pairs, then two outputs per load of each window row.
  *
@@ -667,21 +687,15 @@ static inline __attribute__((always_inline)) void mcu_lstm_step_dsp(const mcu_ls
                                            &lstm->output_gate};
     for (int32_t k = 0; k < 4; ++k) {
         const mcu_lstm_gate *g = gates[k];
-        const int8_t *wx = (const int8_t *)g->input_weights, *wh = (const int8_t *)g->recurrent_weights;
-        const int16_t *wx16 = (const int16_t *)g->input_weights, *wh16 = (const int16_t *)g->recurrent_weights;
+        const void *wx = g->input_weights, *wh = g->recurrent_weights;
         int16_t *activation = scratch + k * units4;
         for (int32_t u = 0; u < units; u += 4) {
             int32_t i0 = g->input_bias[u], i1 = g->input_bias[u + 1], i2 = g->input_bias[u + 2],
                     i3 = g->input_bias[u + 3];
             int32_t r0 = g->recurrent_bias[u], r1 = g->recurrent_bias[u + 1], r2 = g->recurrent_bias[u + 2],
                     r3 = g->recurrent_bias[u + 3];
-            if (wide) {
-                mcu_dot4_row_w16(rows.x, lstm->input_size, &wx16, &i0, &i1, &i2, &i3);
-                mcu_dot4_row_w16(rows.h, units, &wh16, &r0, &r1, &r2, &r3);
-            } else {
-                mcu_dot4_row(rows.x, lstm->input_size, &wx, &i0, &i1, &i2, &i3);
-                mcu_dot4_row(rows.h, units, &wh, &r0, &r1, &r2, &r3);
-            }
+            mcu_dot4_row_of(rows.x, lstm->input_size, &wx, wide, &i0, &i1, &i2, &i3);
+            mcu_dot4_row_of(rows.h, units, &wh, wide, &r0, &r1, &r2, &r3);
             const int32_t in[4] = {i0, i1, i2, i3}, rec[4] = {r0, r1, r2, r3};
             for (int32_t j = 0; j < 4 && u + j < units; ++j) {
                 activation[u + j] = (int16_t)mcu_lstm_activate(lstm, g, in[j], rec[j], k != 2, gate_requantize);
@@ -693,6 +707,24 @@ static inline __attribute__((always_inline)) void mcu_lstm_step_dsp(const mcu_ls
                                     scratch[3 * units4 + u], &rows.c[u], unit_requantize);
     }
     memcpy(rows.h, rows.out, (size_t)units);
+}
+
+/* The DSP LSTM kernels' whole layer: every time step of every batch, in the short requantization where
+ * lstm->short_requantize allows it. */
+static inline __attribute__((always_inline)) void mcu_lstm_dsp(const mcu_lstm_params *lstm, const int8_t *input,
+                                                              int8_t *hidden_state, int16_t *cell_state,
+                                                              int8_t *output, int16_t *scratch, int wide)
+{
+    for (int32_t t = 0; t < lstm->time_steps; ++t) {
+        for (int32_t b = 0; b < lstm->batches; ++b) {
+            const mcu_lstm_rows rows = mcu_lstm_rows_of(lstm, t, b, input, hidden_state, cell_state, output);
+            if (lstm->short_requantize) {
+                mcu_lstm_step_dsp(lstm, rows, scratch, wide, mcu_requantize_short, mcu_requantize_short);
+            } else {
+                mcu_lstm_step_dsp(lstm, rows, scratch, wide, mcu_requantize, mcu_requantize_dsp);
+            }
+        }
+    }
 }
 
 /*
