@@ -460,7 +460,7 @@ static inline int32_t mcu_requantize_short(int32_t x, int32_t multiplier, int32_
         return mcu_requantize_fast(x, multiplier, 1 << (-shift - 1), -shift);
     }
     int32_t high;
-    __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"(x << (shift + 1)), "r"(multiplier));
+    __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"((int32_t)((uint32_t)x << (shift + 1))), "r"(multiplier));
     return high;
 }
 

@@ -47,6 +47,15 @@ static inline void mcu_store_x4_s8(int8_t *output, int32x4_t acc, const int32_t 
     vstrbq_s32(output, y);
 }
 
+/* Four scalars as the lanes of a vector. */
+static inline int32x4_t mcu_lanes4(int32_t a0, int32_t a1, int32_t a2, int32_t a3)
+{
+    int32x4_t v = vdupq_n_s32(a0);
+    v = vsetq_lane_s32(a1, v, 1);
+    v = vsetq_lane_s32(a2, v, 2);
+    return vsetq_lane_s32(a3, v, 3);
+}
+
 /* The sums of four filter rows (row k at w + k * depth) with x over `depth` int8 values, each started at
  * its bias: sixteen products per VMLADAVA, the four rows sharing each load of x, the tail predicated. */
 static inline int32x4_t mcu_dot4_rows_s8(const int8_t *x, int32_t depth, const int8_t *w, const int32_t *bias)
@@ -69,10 +78,7 @@ static inline int32x4_t mcu_dot4_rows_s8(const int8_t *x, int32_t depth, const i
         a2 = vmladavaq_p_s8(a2, v, vldrbq_z_s8(w2 + whole, tail), tail);
         a3 = vmladavaq_p_s8(a3, v, vldrbq_z_s8(w3 + whole, tail), tail);
     }
-    int32x4_t acc = vdupq_n_s32(a0);
-    acc = vsetq_lane_s32(a1, acc, 1);
-    acc = vsetq_lane_s32(a2, acc, 2);
-    return vsetq_lane_s32(a3, acc, 3);
+    return mcu_lanes4(a0, a1, a2, a3);
 }
 
 /* The sums of four int8 filter rows (row k at w + k * depth) with `depth` int16 values of x, each started
@@ -98,10 +104,7 @@ static inline int32x4_t mcu_dot4_rows_s16(const int16_t *x, int32_t depth, const
         a2 = vmladavaq_p_s16(a2, v, vldrbq_z_s16(w2 + whole, p), p);
         a3 = vmladavaq_p_s16(a3, v, vldrbq_z_s16(w3 + whole, p), p);
     }
-    int32x4_t acc = vdupq_n_s32(a0);
-    acc = vsetq_lane_s32(a1, acc, 1);
-    acc = vsetq_lane_s32(a2, acc, 2);
-    return vsetq_lane_s32(a3, acc, 3);
+    return mcu_lanes4(a0, a1, a2, a3);
 }
 
 /* One row x of `depth` int16 values through `units` int8 filter rows (unit o at filter + o * depth), four
