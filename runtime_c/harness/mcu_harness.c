@@ -40,7 +40,6 @@ enum {
 enum { NAK_CRC = 0, NAK_UNKNOWN = 1, NAK_RANGE = 2 };
 enum { REGION_OUTPUT = 0, REGION_LAYER_CYCLES = 1 };
 
-static uint8_t reply[MAX_PAYLOAD];
 static uint64_t layer_cycles[MODEL_LAYER_COUNT + 1];
 static uint64_t layer_start;
 
@@ -82,18 +81,33 @@ static uint32_t get_u32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void send_frame(uint8_t type, uint8_t seq, const uint8_t *payload, uint32_t size)
+/* A frame is written as it is produced (header, payload pieces, trailer) so that no reply needs a
+ * buffer of its own: the CRC runs along. */
+static uint32_t frame_begin(uint8_t type, uint8_t seq, uint32_t size)
 {
     uint8_t header[6] = {SYNC0, SYNC1, type, seq, 0, 0};
-    uint8_t trailer[4];
     put_u16(header + 4, size);
-    uint32_t crc = crc32_update(0, header + 2, 4);
-    crc = crc32_update(crc, payload, size);
-    put_u32(trailer, crc);
     mcu_port_write(header, 6);
+    return crc32_update(0, header + 2, 4);
+}
+
+static uint32_t frame_put(uint32_t crc, const uint8_t *payload, uint32_t size)
+{
     mcu_port_write(payload, size);
+    return crc32_update(crc, payload, size);
+}
+
+static void frame_end(uint32_t crc)
+{
+    uint8_t trailer[4];
+    put_u32(trailer, crc);
     mcu_port_write(trailer, 4);
     mcu_port_flush();
+}
+
+static void send_frame(uint8_t type, uint8_t seq, const uint8_t *payload, uint32_t size)
+{
+    frame_end(frame_put(frame_begin(type, seq, size), payload, size));
 }
 
 static void send_nak(uint8_t seq, uint8_t reason)
@@ -180,21 +194,27 @@ static int receive_frame(uint8_t *type, uint8_t *seq, uint32_t *size)
  * (HELLO carries the page's offset), so any number of tensors of any rank fits:
  *   clock u8, arena u32, layers u16, inputs u16, outputs u16, sha256[32],
  *   per input then output: bytes u32, rank u8, dims u32[rank]
- * Each reply is version u8 | total length u32 | the page. The description is produced again for
- * every page, keeping only the bytes that fall into the page: no buffer the size of the whole. */
+ * Each reply is version u8 | total length u32 | the page. The description is produced twice, once
+ * to measure the page and once to send it, keeping only the bytes that fall into the page: the
+ * reply needs no buffer (its 240 bytes of RAM would be a third of a small model's arena). */
 #define INFO_PAGE (MAX_PAYLOAD - 5)
 
 typedef struct {
     uint32_t at;     /* bytes of the description produced so far */
     uint32_t start;  /* the page's offset */
-    uint32_t used;   /* bytes of the page filled */
+    uint32_t used;   /* bytes of the page produced */
+    int send;        /* 0: measuring */
+    uint32_t crc;    /* of the frame so far, when sending */
 } info_page;
 
 static void info_put(info_page *page, const uint8_t *bytes, uint32_t n)
 {
     for (uint32_t i = 0; i < n; ++i, ++page->at) {
         if (page->at >= page->start && page->used < INFO_PAGE) {
-            reply[5 + page->used++] = bytes[i];
+            ++page->used;
+            if (page->send) {
+                page->crc = frame_put(page->crc, bytes + i, 1);
+            }
         }
     }
 }
@@ -215,28 +235,37 @@ static void info_put_tensor(info_page *page, const model_tensor_info *t)
     }
 }
 
-static void send_info(uint8_t seq, uint32_t size)
+static void describe(info_page *page)
 {
-    info_page page = {0, size >= 4 ? get_u32(request) : 0, 0};
-    info_put_u32(&page, mcu_port_clock_kind(), 1);
-    info_put_u32(&page, MODEL_ARENA_BYTES, 4);
-    info_put_u32(&page, MODEL_LAYER_COUNT, 2);
-    info_put_u32(&page, MODEL_INPUT_COUNT, 2);
-    info_put_u32(&page, MODEL_OUTPUT_COUNT, 2);
-    info_put(&page, model_sha256, 32);
+    info_put_u32(page, mcu_port_clock_kind(), 1);
+    info_put_u32(page, MODEL_ARENA_BYTES, 4);
+    info_put_u32(page, MODEL_LAYER_COUNT, 2);
+    info_put_u32(page, MODEL_INPUT_COUNT, 2);
+    info_put_u32(page, MODEL_OUTPUT_COUNT, 2);
+    info_put(page, model_sha256, 32);
     for (int32_t i = 0; i < MODEL_INPUT_COUNT; ++i) {
-        info_put_tensor(&page, &model_inputs[i]);
+        info_put_tensor(page, &model_inputs[i]);
     }
     for (int32_t i = 0; i < MODEL_OUTPUT_COUNT; ++i) {
-        info_put_tensor(&page, &model_outputs[i]);
+        info_put_tensor(page, &model_outputs[i]);
     }
+}
+
+static void send_info(uint8_t seq, uint32_t size)
+{
+    info_page page = {0, size >= 4 ? get_u32(request) : 0, 0, 0, 0};
+    describe(&page);
     if (page.start > page.at) {
         send_nak(seq, NAK_RANGE);
         return;
     }
-    reply[0] = PROTOCOL_VERSION;
-    put_u32(reply + 1, page.at);
-    send_frame(REP_INFO, seq, reply, 5 + page.used);
+    uint8_t head[5] = {PROTOCOL_VERSION};
+    put_u32(head + 1, page.at);
+    page.crc = frame_put(frame_begin(REP_INFO, seq, 5 + page.used), head, 5);
+    page.at = page.used = 0;
+    page.send = 1;
+    describe(&page);
+    frame_end(page.crc);
 }
 
 static int have_result;
