@@ -420,6 +420,12 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
     ("conv whose kernel covers its input (streaming), 5x1 x 6, batch 2",
      lambda: _conv(5, 1, 5, 1, 1, 1, "VALID", 6, 5, 1, False, 21, batch=2)),
     ("first layer, 1 input channel, 10x4 stride 2, SAME", lambda: _conv(13, 6, 10, 4, 2, 1, "SAME", 1, 10, 1, False, 10)),
+    # windows inside the image widen without the per-tap gather: rows of whole words, rows copied past
+    # their end (9 bytes; 3; 2, the shortest), batches
+    ("first layer, 3 input channels, 3x3 stride 2, SAME, batch 2",
+     lambda: _conv(11, 10, 3, 3, 2, 1, "SAME", 3, 8, 1, False, 22, batch=2)),
+    ("first layer, 1 input channel, 3x3 stride 2, VALID", lambda: _conv(9, 9, 3, 3, 2, 1, "VALID", 1, 5, 1, False, 23)),
+    ("conv, 3x1 kernel over 2 channels, VALID", lambda: _conv(7, 4, 3, 1, 1, 1, "VALID", 2, 3, 1, False, 24)),
     ("conv with multiplier > 1 (the exact requantization)",
      lambda: _conv(6, 6, 3, 3, 1, 1, "SAME", 4, 6, 1, False, 11, out_q=(0.0006, 3))),
     ("depthwise on 1 input channel, multiplier 3 (runs as conv)", lambda: _conv(9, 8, 4, 3, 2, 1, "SAME", 1, 3, 3, True, 12)),

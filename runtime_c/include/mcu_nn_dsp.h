@@ -764,6 +764,48 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t k8, int16x2_t
     }
 }
 
+/*
+ * The widened patch of a window that lies inside the image with dilation 1 across (`corner`: its first
+ * value; its k_h rows of `row` bytes `pitch` apart), without mcu_gather_patch's per-tap bounds: rows of
+ * whole words go from the image into the block's interleaved `cols` directly; other rows (a 3-channel
+ * 3x3 kernel's 9 bytes) are copied into `patch` a word at a time, past their end (the next row's copy
+ * overwrites the excess, which stays below K for rows of 2 bytes or more; the rows below the window,
+ * pitch >= 4 bytes on, hold what is over-read), the last one exactly, then widened. Both leave the values from K = k_h * row to K8 as they were:
+ * mcu_conv_pad_tails writes them once per call.
+ */
+static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t k_h, int32_t row, int32_t k8,
+                                    int16x2_t offset, int8_t *patch, uint32_t *cols)
+{
+    if (row % 4 == 0) {
+        for (int32_t ky = 0; ky < k_h; ++ky, corner += pitch, cols += row / 4 * 2 * MCU_HALF_BLOCK) {
+            mcu_conv_widen_patch(corner, row, offset, cols);
+        }
+        return;
+    }
+    int8_t *dst = patch;
+    for (int32_t ky = 1; ky < k_h; ++ky, corner += pitch, dst += row) {
+        for (int32_t i = 0; i < row; i += 4) {
+            const uint32_t v = mcu_load4(corner + i);
+            memcpy(dst + i, &v, sizeof v);
+        }
+    }
+    mcu_copy_bytes(dst, corner, row);
+    mcu_conv_widen_patch(patch, k8, offset, cols);
+}
+
+/* The part of every patch past its K taps, which no position changes: fill bytes in `patch`, zero pairs
+ * (fill + offset) in each of the block's widened patches. */
+static inline void mcu_conv_pad_tails(int32_t k, int32_t k8, int8_t fill, int8_t *patch, uint32_t *cols)
+{
+    memset(patch + k, fill, (size_t)(k8 - k));
+    for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {
+        uint32_t *tail = cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2;
+        for (int32_t g = k / 4; g < k8 / 4; ++g) {
+            tail[g * 2 * MCU_HALF_BLOCK] = tail[g * 2 * MCU_HALF_BLOCK + 1] = 0;
+        }
+    }
+}
+
 /* One output: requantized, offset, clamped. `fast` and `full` (the activation clamps nothing SSAT does
  * not) are constants where this is inlined. */
 static inline __attribute__((always_inline)) int8_t mcu_conv_output_of(int32_t sum, const mcu_channel *ch, int fast,
@@ -849,14 +891,28 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     uint32_t *cols = (uint32_t *)(void *)scratch;
     int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
 
+    const int8_t fill = (int8_t)-conv->input_offset;
+    /* windows inside the image skip mcu_gather_patch: first layers with 1-3 channels spent most of their
+     * time there */
+    const int32_t in_c = input_dims->c, in_w = input_dims->w, in_h = input_dims->h;
+    const int32_t row = filter_dims->w * in_c, pitch = conv->dilation.h * in_w * in_c;
+    const int32_t last_row = (filter_dims->h - 1) * conv->dilation.h, last_col = filter_dims->w - 1;
+    const int windows = !direct && conv->dilation.w == 1 && pitch >= 4 && row >= 2;
+    mcu_conv_pad_tails(taps, k8, fill, patch, cols);
     mcu_position at = {0, 0, 0};
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
-            const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 1,
-                                                             (int8_t)-conv->input_offset, direct, patch);
-            mcu_conv_widen_patch(src, k8, offset,
-                                 cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2);
+            uint32_t *dst = cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2;
+            const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
+            if (windows && y0 >= 0 && y0 + last_row < in_h && x0 >= 0 && x0 + last_col < in_w) {
+                const int8_t *corner = input + ((at.b * in_h + y0) * in_w + x0) * in_c;
+                mcu_widen_window(corner, pitch, filter_dims->h, row, k8, offset, patch, dst);
+                continue;
+            }
+            const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 1, fill,
+                                                             direct, patch);
+            mcu_conv_widen_patch(src, k8, offset, dst);
         }
         for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
             const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
