@@ -627,7 +627,34 @@ def _conv_then_add(h, w, c, stride, conv_first, residual_is_input):
     return m
 
 
+def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
+    """DEPTHWISE_CONV_2D (depth multiplier 1) of conv(x): MobileNet's pointwise -> depthwise pairs."""
+    rng = np.random.default_rng(h * w * cin + dw_k * stride)
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, cin], "int8", scale=0.05, zp=7)
+    t, (_, th, tw, _) = _conv_into(m, rng, x, (1, h, w, cin), k, 1, cout)
+    oh, ow = (out_size(padding, n, dw_k, stride, dilation) for n in (th, tw))
+    f = m.const("dwf", rng.integers(-127, 128, (1, dw_k, dw_k, cout)), "int8", scale=[0.03] * cout, zp=[0] * cout,
+                axis=3)
+    b = m.const("dwb", rng.integers(-2000, 2000, cout), "int32", scale=[0.4 * 0.03] * cout, zp=[0] * cout)
+    y = m.tensor("y", [1, oh, ow, cout], "int8", scale=0.5, zp=-3)
+    m.op("DEPTHWISE_CONV_2D", [t, f, b], [y], "DepthwiseConv2DOptions", Padding=padding, StrideW=stride,
+         StrideH=stride, DepthMultiplier=1, DilationWFactor=dilation, DilationHFactor=dilation,
+         FusedActivationFunction="RELU6")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
 @pytest.mark.parametrize("name, spec, in_place", [
+    # the depthwise's output rows each read a few of the conv's, held in a buffer (rows skipped by stride 2
+    # never computed, top padding, rows past the bottom)
+    ("1x1 conv -> depthwise 3x3 stride 2 SAME", lambda: _conv_then_depthwise(12, 10, 3, 1, 16, 3, 2, "SAME"), False),
+    ("conv 3x3 -> depthwise 3x3 stride 1 VALID, 7 wide (forced)", lambda: _conv_then_depthwise(11, 9, 4, 3, 12, 3, 1, "VALID"),
+     False),
+    ("1x1 conv -> depthwise 5x5 stride 2 SAME, odd sizes",
+     lambda: _conv_then_depthwise(13, 7, 2, 1, 20, 5, 2, "SAME"), False),
+    ("1x1 conv -> depthwise 3x3 dilation 2 SAME, 10 channels (forced)",
+     lambda: _conv_then_depthwise(9, 6, 3, 1, 10, 3, 1, "SAME", dilation=2), False),
     ("conv 3x3 -> FC: 7 rows in strips of 6 and 1, 280 values, 5 units", lambda: _conv_then_fc(7, 5, 3, 3, 1, 8, 5),
      False),
     ("conv 3x3 -> FC: 135 values (not a multiple of 4)", lambda: _conv_then_fc(9, 3, 3, 3, 1, 5, 5), False),

@@ -14,7 +14,7 @@ import numpy as np
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_w16_call, conv_x6_call,
+from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_w16_call, conv_x6_call, strips_of,
                               wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
@@ -105,6 +105,24 @@ class DepthwiseConv2D(OpDef):
         return Call("mcu_depthwise_conv2d_s8", (_dw_params(p), p.quant.per_channel(), *shapes, Const("filter", w.values),
                                                 Const("bias", b.values) if b is not None else None,
                                                 dims("output_dims", y.shape), writes(op)), note=_note(op, w))
+
+    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
+        """A conv whose output only this layer reads (MobileNet's pointwise layers, whose outputs are the
+        largest tensors of its early layers): run a few of the conv's rows at a time into a buffer of the
+        rows one depthwise output row reads, on the four-channel kernel."""
+        strips = strips_of(g, conv)
+        if strips is None or operand != 0 or op.call is None or op.call.kernel != "mcu_depthwise_conv2d_s8_x4":
+            return None
+        params, channels, _, _, filter_dims, filter_x4, bias_folded, output_dims, output, _ = op.call.args
+        x, w, p = op.input(g, 0), op.input(g, 1), op.prepared(DepthwiseData)
+        span, cols = (w.shape[1] - 1) * p.window.dilation[0] + 1, p.window.span(w.shape[1:3])[1]
+        held = span * x.shape[2] * x.shape[3]
+        return Call("mcu_conv2d_depthwise_s8_x4", (
+            *strips.args, params, channels, filter_dims, filter_x4, bias_folded, output_dims, output, strips.scratch,
+            Scratch(held, "int8_t"), Scratch(span * cols * 4, "int8_t")),
+            note=f"with layer {conv.index} ({conv.opcode}) run into a buffer of the {span} rows each output row "
+                 f"reads ({held} bytes); " + op.call.note.replace(", in place", ""),
+            extra_kernels=(*strips.kernels, "mcu_depthwise_conv2d_s8_x4"))
 
 
 def _note(op: Op, w: Tensor) -> str:

@@ -26,7 +26,19 @@ def fuse_strips(g: Graph) -> Graph:
     # peaks elsewhere, fusing would cost RAM. It must never.
     if fused is g or _peak(fused) > _peak(g):
         return g
+    # A fusion also costs time (a call per strip or row): each is undone, in order, where the arena
+    # stays as small without it, so those left are the ones the peak needs.
+    peak = _peak(fused)
+    for conv in [op for op in fused.ops if op.fused_into is not None]:
+        undone = fused.replace_ops(_unfused(g, fused, conv, op) for op in fused.ops)
+        if _peak(undone) <= peak:
+            fused = undone
     return fused
+
+
+def _unfused(g: Graph, fused: Graph, conv: Op, op: Op) -> Op:
+    """op of `fused` with conv's fusion undone: the conv and its consumer as g lowered them."""
+    return g.ops[op.index] if op.index in (conv.index, conv.fused_into) else op
 
 
 def _peak(g: Graph) -> int:

@@ -108,6 +108,19 @@ void mcu_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channe
                           const mcu_add_params *add, const int8_t *residual, int8_t *output,
                           int16_t *scratch, int8_t *tile);
 
+/* mcu_conv2d_rows_s8_x6's conv (one image, output mid_dims) then mcu_depthwise_conv2d_s8_x4 on its output,
+ * one depthwise output row at a time from `rows` ((KH-1) * dilation_h + 1 conv output rows, OW * C bytes
+ * each): the conv's output never exists whole. window: the depthwise's for one output row. output must
+ * not be input. */
+void mcu_conv2d_depthwise_s8_x4(const mcu_conv_params *conv, const mcu_channel *channels,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                                const int32_t *bias, const mcu_dims *mid_dims,
+                                const mcu_dw_conv_params *dw, const mcu_channel *dw_channels,
+                                const mcu_dims *dw_filter_dims, const int16_t *filter_x4,
+                                const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
+                                int16_t *scratch, int8_t *rows, int8_t *window);
+
 /* DEPTHWISE_CONV_2D. input [N,H,W,Cin], filter [1,KH,KW,Cout] (Cout = Cin * depth_multiplier),
  * bias [Cout] or NULL, output [N,OH,OW,Cout]. */
 void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
