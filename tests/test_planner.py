@@ -4,10 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import DSP
+from conftest import DSP, MODELS
 from mcugen.passes.fuse_strips import fuse_all
+from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
-from mcugen.pipeline import compile_model
+from mcugen.pipeline import compile_model, lower
 from mcugen.planner import Buffer, PlacementError, Region, place, plan
 from test_boards import _conv_then_add, _conv_then_fc
 from tflite_writer import ModelSpec
@@ -223,3 +224,20 @@ def test_a_fusion_that_would_cost_ram_is_not_made(tmp_path):
     add_out = forced.arena.buffer_of[forced.ops[1].outputs[0]]
     assert add_out != forced.arena.buffer_of[forced.inputs[0]]  # not in place: the conv still reads z
     assert forced.arena.plan.size > g.arena.plan.size
+
+
+def test_a_pointwise_conv_runs_into_its_depthwise_where_the_peak_needs_it():
+    """person_detect: the 48x48x8 -> 48x48x16 pointwise conv (layer 2) and its stride-2 depthwise (layer 3)
+    peaked at 18,432 + 36,864 B. Fused, the 36,864 B output is three rows (3 * 48 * 16 = 2,304 B) for the
+    depthwise's next output row; that step holds the conv's input, those rows, the depthwise's window for
+    one row ((24 - 1) * 2 + 3 = 49 columns * 3 rows * 4 B), the conv's scratch (6 * 8 int16 + 8 B) and
+    the 24x24x16 output. Every other pair fuses too (fuse_all), but the peak does not need them: undone."""
+    path = MODELS / "tflm_person_detect.tflite"
+    g = compile_model(path, features=DSP)
+    assert [(op.index, op.fused_into) for op in g.ops if op.fused_into is not None] == [(2, 3)]
+    assert g.ops[3].call.kernel == "mcu_conv2d_depthwise_s8_x4"
+    assert g.arena.plan.size == 48 * 48 * 8 + 3 * 48 * 16 + 49 * 3 * 4 + (6 * 8 * 2 + 8) + 24 * 24 * 16
+    assert g.arena.plan.conflicts() == []
+    every = plan_memory(fuse_all(lower_ops(lower(path), DSP, None, None)))
+    assert len([op for op in every.ops if op.fused_into is not None]) > 1
+    assert every.arena.plan.size == g.arena.plan.size

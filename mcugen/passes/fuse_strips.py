@@ -4,10 +4,11 @@ exists whole (patch-based execution, as in MCUNetV2 and TinyEngine).
 A CONV_2D (or a DEPTHWISE_CONV_2D lowered as one) whose output only one op reads, through views
 (RESHAPE) at most, and is no graph output, is fused into that op when the op's lower_fused takes
 it: the conv computes a few output rows into a small tile, the consumer uses them at once (a
-FULLY_CONNECTED accumulates them into its units, an ADD adds them to the residual's rows) and
-the next strip reuses the tile. The intermediate tensor, often a layer's largest, is gone from
-the arena. The consumer's call runs at the consumer's step, so the conv's input lives until then;
-the fusions are kept only if the planned arena is no larger with them.
+FULLY_CONNECTED accumulates them into its units, an ADD adds them to the residual's rows, a
+DEPTHWISE_CONV_2D keeps the few rows its next output row reads) and the next strip reuses the tile.
+The intermediate tensor, often a layer's largest, is gone from the arena. The consumer's call runs
+at the consumer's step, so the conv's input lives until then; the fusions are kept only if the
+planned arena is no larger with them, and only those its peak needs.
 The fused op keeps its place with no call (Op.fused_into) so layer numbers stay the model's.
 """
 from __future__ import annotations
