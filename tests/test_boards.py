@@ -129,6 +129,14 @@ def test_every_real_board_with_an_offline_platform_builds_and_fits(tmp_path, boa
     assert addresses["vectors"] == board.flash["origin"]  # where the core (or its bootloader) starts it
 
 
+def _objcopy_binary(tmp_path, program):
+    """The ELF's flat image as binutils makes it, into a file: objcopy replaces its output path by a rename,
+    so /dev/stdout is no place for it (run as root, it turns the device link into a file)."""
+    subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(program), str(tmp_path / "image.bin")],
+                   capture_output=True, check=True)
+    return (tmp_path / "image.bin").read_bytes()
+
+
 def test_the_pico_firmware_is_a_uf2_image_with_its_boot2(tmp_path):
     """The RP2040 boots 256 bytes of boot2 checked by CRC-32/MPEG-2 (whose catalogue check value is
     0x0376E6E7 for "123456789"), then the firmware at 0x10000100; its USB drive takes UF2 blocks (the
@@ -145,8 +153,7 @@ def test_the_pico_firmware_is_a_uf2_image_with_its_boot2(tmp_path):
                                                                  0xE48BFF56)
         image += block[32:32 + size]
     assert struct.unpack("<I", image[252:256])[0] == crc32_mpeg2(image[:252])
-    binary = subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(result.program), "/dev/stdout"],
-                            capture_output=True, check=True).stdout
+    binary = _objcopy_binary(tmp_path, result.program)
     assert image[256:256 + len(binary)] == binary  # the firmware, linked at 0x10000100
     assert struct.unpack("<I", image[256 + 4:256 + 8])[0] & ~1 > 0x10000100  # its reset vector points into flash
 
@@ -159,8 +166,7 @@ def test_the_alif_firmware_comes_with_the_boot_table_config_that_places_it(tmp_p
     config = json.loads(result.program.with_suffix(".atoc.json").read_text())
     assert config["HP_APP"] == {"disabled": False, "binary": "mcugen-firmware.bin", "version": "1.0.0",
                                 "signed": False, "mramAddress": "0x80200000", "cpu_id": "M55_HP", "flags": ["boot"]}
-    binary = subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", str(result.program), "/dev/stdout"],
-                            capture_output=True, check=True).stdout
+    binary = _objcopy_binary(tmp_path, result.program)
     assert result.program.with_suffix(".bin").read_bytes() == binary
     assert struct.unpack("<I", binary[4:8])[0] & ~1 > board.flash["origin"]  # the reset vector points into MRAM
 
