@@ -115,7 +115,7 @@ class DepthwiseConv2D(OpDef):
             return None
         params, channels, _, _, filter_dims, filter_x4, bias_folded, output_dims, output, _ = op.call.args
         x, w, p = op.input(g, 0), op.input(g, 1), op.prepared(DepthwiseData)
-        span, cols = (w.shape[1] - 1) * p.window.dilation[0] + 1, p.window.span(w.shape[1:3])[1]
+        span, cols = (w.shape[1] - 1) * p.window.dilation[0] + 1, p.window.span((w.shape[1], w.shape[2]))[1]
         held = span * x.shape[2] * x.shape[3]
         return Call("mcu_conv2d_depthwise_s8_x4", (
             *strips.args, params, channels, filter_dims, filter_x4, bias_folded, output_dims, output, strips.scratch,
