@@ -31,14 +31,14 @@ def fuse_strips(g: Graph) -> Graph:
     # stays as small without it, so those left are the ones the peak needs.
     peak = _peak(fused)
     for conv in [op for op in fused.ops if op.fused_into is not None]:
-        undone = fused.replace_ops(_unfused(g, fused, conv, op) for op in fused.ops)
+        undone = fused.replace_ops(_unfused(g, conv, op) for op in fused.ops)
         if _peak(undone) <= peak:
             fused = undone
     return fused
 
 
-def _unfused(g: Graph, fused: Graph, conv: Op, op: Op) -> Op:
-    """op of `fused` with conv's fusion undone: the conv and its consumer as g lowered them."""
+def _unfused(g: Graph, conv: Op, op: Op) -> Op:
+    """op, or as g lowered it where it is conv or the consumer conv is fused into."""
     return g.ops[op.index] if op.index in (conv.index, conv.fused_into) else op
 
 

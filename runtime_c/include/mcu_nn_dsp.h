@@ -753,11 +753,11 @@ static inline __attribute__((always_inline)) void mcu_lstm_dsp(const mcu_lstm_pa
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
  */
 
-/* Widens K8 values into the block's interleaved patches: `cols` is the position's first pair, and a
- * half-block's positions are MCU_HALF_BLOCK * 2 words apart per four values. */
-static inline void mcu_conv_widen_patch(const int8_t *src, int32_t k8, int16x2_t offset, uint32_t *cols)
+/* Widens n values (a multiple of 4) into the block's interleaved patches: `cols` is the position's first
+ * pair, and a half-block's positions are MCU_HALF_BLOCK * 2 words apart per four values. */
+static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, int16x2_t offset, uint32_t *cols)
 {
-    for (int32_t k = 0; k < k8; k += 4, src += 4, cols += 2 * MCU_HALF_BLOCK) {
+    for (int32_t k = 0; k < n; k += 4, src += 4, cols += 2 * MCU_HALF_BLOCK) {
         const uint32_t v = mcu_load4(src);
         cols[0] = (uint32_t)__sadd16(mcu_even_bytes(v), offset);
         cols[1] = (uint32_t)__sadd16(mcu_odd_bytes(v), offset);
@@ -770,10 +770,10 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t k8, int16x2_t
  * whole words go from the image into the block's interleaved `cols` directly; other rows (a 3-channel
  * 3x3 kernel's 9 bytes) are copied into `patch` a word at a time, past their end (the next row's copy
  * overwrites the excess, which stays below K for rows of 2 bytes or more; the rows below the window,
- * pitch >= 4 bytes on, hold what is over-read), the last one exactly, then widened. Both leave the values from K = k_h * row to K8 as they were:
- * mcu_conv_pad_tails writes them once per call.
+ * pitch >= 4 bytes on, hold what is over-read), the last one exactly, then widened up to k4, K rounded
+ * up to whole words. The words past k4 stay as mcu_conv_pad_tails wrote them once per call.
  */
-static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t k_h, int32_t row, int32_t k8,
+static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t k_h, int32_t row, int32_t k4,
                                     int16x2_t offset, int8_t *patch, uint32_t *cols)
 {
     if (row % 4 == 0) {
@@ -790,17 +790,23 @@ static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t
         }
     }
     mcu_copy_bytes(dst, corner, row);
-    mcu_conv_widen_patch(patch, k8, offset, cols);
+    mcu_conv_widen_patch(patch, k4, offset, cols);
+}
+
+/* Position p's first pair in the block's widened patches. */
+static inline uint32_t *mcu_conv_cols_of(uint32_t *cols, int32_t p, int32_t k8)
+{
+    return cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2;
 }
 
 /* The part of every patch past its K taps, which no position changes: fill bytes in `patch`, zero pairs
- * (fill + offset) in each of the block's widened patches. */
+ * (fill + offset) in each of the block's widened patches past K rounded up to whole words. */
 static inline void mcu_conv_pad_tails(int32_t k, int32_t k8, int8_t fill, int8_t *patch, uint32_t *cols)
 {
     memset(patch + k, fill, (size_t)(k8 - k));
     for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {
-        uint32_t *tail = cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2;
-        for (int32_t g = k / 4; g < k8 / 4; ++g) {
+        uint32_t *tail = mcu_conv_cols_of(cols, p, k8);
+        for (int32_t g = (k + 3) / 4; g < k8 / 4; ++g) {
             tail[g * 2 * MCU_HALF_BLOCK] = tail[g * 2 * MCU_HALF_BLOCK + 1] = 0;
         }
     }
@@ -884,7 +890,7 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const mcu_dims *filter_dims, const void *filter, const int32_t *bias, const mcu_dims *output_dims, int8_t *output,
     int16_t *scratch, int wide)
 {
-    const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k8 = (taps + 7) & ~7;
+    const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k4 = (taps + 3) & ~3, k8 = (taps + 7) & ~7;
     const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
     const int direct = mcu_conv_direct(conv, filter_dims, input_dims->c);
     const int16x2_t offset = mcu_both_halves(conv->input_offset);
@@ -903,16 +909,16 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
-            uint32_t *dst = cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2;
+            uint32_t *dst = mcu_conv_cols_of(cols, p, k8);
             const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
             if (windows && y0 >= 0 && y0 + last_row < in_h && x0 >= 0 && x0 + last_col < in_w) {
                 const int8_t *corner = input + ((at.b * in_h + y0) * in_w + x0) * in_c;
-                mcu_widen_window(corner, pitch, filter_dims->h, row, k8, offset, patch, dst);
+                mcu_widen_window(corner, pitch, filter_dims->h, row, k4, offset, patch, dst);
                 continue;
             }
             const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 1, fill,
                                                              direct, patch);
-            mcu_conv_widen_patch(src, k8, offset, dst);
+            mcu_conv_widen_patch(src, k4, offset, dst);
         }
         for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
             const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
