@@ -72,6 +72,7 @@ class Call:
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
     in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
+    fuses: tuple[int, ...] = ()  # ops besides the fused conv whose work a fused call does (a chain of convs)
 
     @property
     def scratch_offsets(self) -> list[int]:

@@ -458,6 +458,37 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
 
 
+def test_pruned_channels_take_the_fast_requantization_and_stay_bit_exact(tmp_path):
+    """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them, one
+    with a multiplier > 1) output one value each: the DSP conv gives it through the fast requantization
+    (ops/_quant.py settle_dead_channels), bit-exact on the emulated Cortex-M4 with TFLM."""
+    rng = np.random.default_rng(5)
+    taps = rng.integers(-127, 128, (6, 3, 3, 4))
+    taps[[1, 3, 4]] = 0
+    scales = [0.02, 0.02, 0.02, 0.02, 9.0, 0.02]  # channel 4: input * weight scale > output scale
+    m = ModelSpec()
+    x = m.tensor("x", [1, 5, 6, 4], "int8", scale=0.05, zp=7)
+    f = m.const("f", taps, "int8", scale=scales, zp=[0] * 6, axis=0)
+    b = m.const("b", [300, 2 ** 30 + 128, -900, -2 ** 30, 5, 77], "int32", scale=[0.05 * s for s in scales], zp=[0] * 6)
+    y = m.tensor("y", [1, 5, 6, 6], "int8", scale=0.3, zp=-4)
+    m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1,
+         FusedActivationFunction="RELU")
+    m.inputs, m.outputs = [x], [y]
+    blob = m.build()
+    path = tmp_path / "op.tflite"
+    path.write_bytes(blob)
+    g = compile_model(path, features=DSP)
+    channels = next(a for a in g.ops[0].call.args if getattr(a, "name", "") == "channels")
+    assert channels.data[:, 4].all()  # every channel fast
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
+    samples = random_inputs(g, 3, seed=6)
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, samples)
+    assert all(r.passed for r in results), [r.outputs for r in results]
+    tflm = Tflm(blob)
+    for xs in samples:
+        assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1)))
+
+
 @settings(max_examples=16, deadline=None)
 @given(st.booleans(), st.data())
 def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, data):
@@ -633,6 +664,20 @@ def _conv_then_add(h, w, c, stride, conv_first, residual_is_input):
     return m
 
 
+def _conv_conv_add(h, w, cin, c, k1, stride, residual_is_input):
+    """ADD(conv(conv(z)), r): a ResNet block, whose residual r is a second input or z itself."""
+    rng = np.random.default_rng(h * w * c + k1 + stride)
+    m = ModelSpec()
+    z = m.tensor("z", [1, h, w, cin], "int8", scale=0.05, zp=-2)
+    t, shape = _conv_into(m, rng, z, (1, h, w, cin), k1, stride, c)
+    u, shape = _conv_into(m, rng, t, shape, 3, 1, c)
+    r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
+    y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
+    m.op("ADD", [u, r], [y], "AddOptions", FusedActivationFunction="RELU")
+    m.inputs, m.outputs = ([z] if residual_is_input else [z, r]), [y]
+    return m
+
+
 def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
     """DEPTHWISE_CONV_2D (depth multiplier 1) of conv(x): MobileNet's pointwise -> depthwise pairs."""
     rng = np.random.default_rng(h * w * cin + dw_k * stride)
@@ -668,6 +713,13 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
      lambda: _conv_then_fc(11, 8, 1, 3, 2, 4, 4, depthwise=True, view=True), False),
     ("conv 3x3 stride 2 -> ADD with a second input, conv second (in place)",
      lambda: _conv_then_add(5, 4, 6, 2, False, False), True),
+    # both convs of a block inside the ADD's call, a row at a time
+    ("conv 3x3 -> conv 3x3 -> ADD with the first conv's input (in place: rows written behind the reads)",
+     lambda: _conv_conv_add(9, 7, 5, 5, 3, 1, True), True),
+    ("conv 3x3 stride 2 -> conv 3x3 -> ADD with a second input, 7 channels (forced; in place over it)",
+     lambda: _conv_conv_add(11, 8, 4, 7, 3, 2, False), True),
+    ("conv 5x5 -> conv 3x3 -> ADD with the first conv's input (forced; not in place: it reads a row behind)",
+     lambda: _conv_conv_add(8, 6, 3, 3, 5, 1, True), False),
     # fusing saves nothing here, so the pass leaves it; forced, the residual keeps its bytes
     ("conv 3x3 -> ADD with its own input (forced; not in place: the conv still reads it)",
      lambda: _conv_then_add(6, 5, 4, 1, True, True), False),

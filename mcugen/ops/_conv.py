@@ -13,7 +13,7 @@ from mcugen.epilogue import OutputStage, input_zero_point_in_bias
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, dims, layer_name, reads, tile, writes
 from mcugen.ops._int16 import Wide
-from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias
+from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias, settle_dead_channels
 from mcugen.ops._window import Taps, Window
 from mcugen.runtime import c_define
 
@@ -110,8 +110,9 @@ def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.
     taps = int(np.prod(filter_data.shape[1:]))
     kernel, filter_arg = (("mcu_conv2d_s8_w16", Const("filter_pairs", w16_filter(filter_data))) if wide else
                           ("mcu_conv2d_s8_x6", Const("filter", x6_filter(filter_data))))
+    quant, bias = settle_dead_channels(p.quant, filter_data, bias)
     return Call(kernel, (
-        conv_params(p.window, p.quant), channel_table(p.quant, bias, taps), dims("input_dims", x_shape), reads(op),
+        conv_params(p.window, p.quant), channel_table(quant, bias, taps), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", filter_data.shape), filter_arg,
         Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
         dims("output_dims", y_shape), writes(op),
@@ -238,3 +239,20 @@ def strips_of(g: Graph, conv_op: Op) -> Strips | None:
     _, out_h, out_w, out_c = y.shape
     rows = min(CONV_BLOCK // math.gcd(out_w, CONV_BLOCK), out_h)
     return Strips(renamed, rows, rows * out_w * out_c, scratch)
+
+
+def feeding_strips(g: Graph, conv_op: Op) -> tuple[Op, Strips] | None:
+    """The conv that writes conv_op's input, when only conv_op reads it (no view between) and it runs in
+    strips: a consumer of conv_op may run both (a chain, Call.fuses)."""
+    t = conv_op.inputs[0]
+    writer = next((op for op in g.ops if t in op.outputs), None)
+    if writer is None or t in g.outputs or sum(op.inputs.count(t) for op in g.ops) != 1:
+        return None
+    strips = strips_of(g, writer)
+    return None if strips is None else (writer, strips)
+
+
+def rows_read(g: Graph, conv_op: Op) -> tuple[int, int, int]:
+    """conv_op's input rows as one output row reads them: (stride, leading pad, span)."""
+    window = conv_op.prepared(ConvData).window
+    return window.stride[0], window.pad[0], (conv_op.input(g, 1).shape[1] - 1) * window.dilation[0] + 1

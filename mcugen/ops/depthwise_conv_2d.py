@@ -122,7 +122,7 @@ class DepthwiseConv2D(OpDef):
             Scratch(held, "int8_t"), Scratch(span * cols * 4, "int8_t")),
             note=f"with layer {conv.index} ({conv.opcode}) run into a buffer of the {span} rows each output row "
                  f"reads ({held} bytes); " + op.call.note.replace(", in place", ""),
-            extra_kernels=(*strips.kernels, "mcu_depthwise_conv2d_s8_x4"))
+            extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_depthwise_conv2d_s8_x4"))
 
 
 def _note(op: Op, w: Tensor) -> str:

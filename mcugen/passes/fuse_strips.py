@@ -6,6 +6,8 @@ A CONV_2D (or a DEPTHWISE_CONV_2D lowered as one) whose output only one op reads
 it: the conv computes a few output rows into a small tile, the consumer uses them at once (a
 FULLY_CONNECTED accumulates them into its units, an ADD adds them to the residual's rows, a
 DEPTHWISE_CONV_2D keeps the few rows its next output row reads) and the next strip reuses the tile.
+A consumer may take a chain (Call.fuses): an ADD whose conv reads a conv that only it reads runs
+both, the first's rows held as the second's input (a ResNet block's two convs and its residual).
 The intermediate tensor, often a layer's largest, is gone from the arena. The consumer's call runs
 at the consumer's step, so the conv's input lives until then; the fusions are kept only if the
 planned arena is no larger with them, and only those its peak needs.
@@ -30,16 +32,12 @@ def fuse_strips(g: Graph) -> Graph:
     # A fusion also costs time (a call per strip or row): each is undone, in order, where the arena
     # stays as small without it, so those left are the ones the peak needs.
     peak = _peak(fused)
-    for conv in [op for op in fused.ops if op.fused_into is not None]:
-        undone = fused.replace_ops(_unfused(g, conv, op) for op in fused.ops)
+    for consumer in sorted({op.fused_into for op in fused.ops if op.fused_into is not None}):
+        undone = fused.replace_ops(g.ops[op.index] if consumer in (op.index, op.fused_into) else op
+                                   for op in fused.ops)
         if _peak(undone) <= peak:
             fused = undone
     return fused
-
-
-def _unfused(g: Graph, conv: Op, op: Op) -> Op:
-    """op, or as g lowered it where it is conv or the consumer conv is fused into."""
-    return g.ops[op.index] if op.index in (conv.index, conv.fused_into) else op
 
 
 def _peak(g: Graph) -> int:
@@ -63,8 +61,9 @@ def fuse_all(g: Graph) -> Graph:
         if consumer is None or consumer.index in fused or (tuning is not None and not tuning.may_fuse(consumer.index)):
             continue
         call = ops.get(consumer.opcode).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
-        if call is not None:
-            fused[op.index] = dataclasses.replace(op, call=None, fused_into=consumer.index)
+        if call is not None and not any(k in fused for k in call.fuses):
+            for k in (op.index, *call.fuses):
+                fused[k] = dataclasses.replace(g.ops[k], call=None, fused_into=consumer.index)
             fused[consumer.index] = dataclasses.replace(consumer, call=call)
     return g.replace_ops(fused.get(op.index, op) for op in g.ops) if fused else g
 

@@ -3,9 +3,8 @@
 /*
  * A one-image CONV_2D whose output only a DEPTHWISE_CONV_2D reads, without that output ever existing
  * whole (MCUNetV2's patch-based execution): `rows` holds the conv output rows the depthwise's current
- * output row reads, the conv (mcu_conv2d_rows_s8_x6) adds the rows it has not computed yet, rows no
- * longer read leave from the front, and mcu_depthwise_conv2d_s8_x4 computes one output row from them
- * (its padding moved so that `rows` is its whole input). Rows a stride skips are never computed.
+ * output row reads (mcu_conv2d_hold_rows_s8_x6), and mcu_depthwise_conv2d_s8_x4 computes one output
+ * row from them (its padding moved so that `rows` is its whole input).
  * scratch: the conv's; rows: ((KH-1) * dilation_h + 1) * OW_conv * C bytes; window: the depthwise's for
  * one output row. output must not be input.
  */
@@ -18,28 +17,18 @@ void mcu_conv2d_depthwise_s8_x4(const mcu_conv_params *conv, const mcu_channel *
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                 int16_t *scratch, int8_t *rows, int8_t *window)
 {
-    const int32_t row_bytes = mid_dims->w * mid_dims->c, span = (dw_filter_dims->h - 1) * dw->dilation.h + 1;
-    const int32_t out_row = output_dims->w * output_dims->c;
-    int32_t lo = 0, hi = 0; /* the conv output rows held: [lo, hi) */
+    const int32_t span = (dw_filter_dims->h - 1) * dw->dilation.h + 1, out_row = output_dims->w * output_dims->c;
+    int32_t held[2] = {0, 0};
     for (int32_t oy = 0; oy < output_dims->h; ++oy) {
         const int32_t top = oy * dw->stride.h - dw->padding.h;
-        const int32_t need_lo = top > 0 ? top : 0, need_hi = top + span < mid_dims->h ? top + span : mid_dims->h;
-        if (need_lo >= hi) {
-            lo = hi = need_lo;
-        } else if (need_lo > lo) {
-            memmove(rows, rows + (need_lo - lo) * row_bytes, (size_t)((hi - need_lo) * row_bytes));
-            lo = need_lo;
-        }
-        if (need_hi > hi) {
-            mcu_conv2d_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias, mid_dims,
-                                  hi, need_hi - hi, rows + (hi - lo) * row_bytes, scratch);
-            hi = need_hi;
-        }
+        mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias, mid_dims,
+                                   top > 0 ? top : 0, top + span < mid_dims->h ? top + span : mid_dims->h, held, rows,
+                                   scratch);
         mcu_dw_conv_params one = *dw;
-        one.padding.h = lo - top;
-        const mcu_dims held = {1, hi - lo, mid_dims->w, mid_dims->c};
+        one.padding.h = held[0] - top;
+        const mcu_dims in = {1, held[1] - held[0], mid_dims->w, mid_dims->c};
         const mcu_dims line = {1, 1, output_dims->w, output_dims->c};
-        mcu_depthwise_conv2d_s8_x4(&one, dw_channels, &held, rows, dw_filter_dims, filter_x4, bias_folded, &line,
+        mcu_depthwise_conv2d_s8_x4(&one, dw_channels, &in, rows, dw_filter_dims, filter_x4, bias_folded, &line,
                                    output + oy * out_row, window);
     }
 }

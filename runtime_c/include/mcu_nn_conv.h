@@ -83,6 +83,15 @@ void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *chann
                            const mcu_dims *output_dims, int32_t first, int32_t rows, int8_t *output,
                            int16_t *scratch);
 
+/* Make `rows` hold output rows [need_lo, need_hi) of mcu_conv2d_rows_s8_x6's conv (one image, whole output
+ * mid_dims) when it held [held[0], held[1]) (updated): rows no longer needed leave from the front, the
+ * missing ones are computed after the kept ones. Windows asked for only move down. */
+void mcu_conv2d_hold_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                                const int32_t *bias, const mcu_dims *mid_dims, int32_t need_lo, int32_t need_hi,
+                                int32_t *held, int8_t *rows, int16_t *scratch);
+
 /* mcu_conv2d_rows_s8_x6's conv (one image) then FULLY_CONNECTED on its whole output as one row, strip_rows conv
  * rows at a time through `tile` (strip_rows * OW * C bytes): the conv's output never exists whole.
  * The FC takes fc_filter [units, OH*OW*C] (no filter offset), fc_bias_folded[u] = bias[u] +
@@ -120,6 +129,22 @@ void mcu_conv2d_depthwise_s8_x4(const mcu_conv_params *conv, const mcu_channel *
                                 const mcu_dims *dw_filter_dims, const int16_t *filter_x4,
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                 int16_t *scratch, int8_t *rows, int8_t *window);
+
+/* mcu_conv2d_rows_s8_x6's conv (one image, output mid_dims), a second such conv (conv2, filter2, ...) on its
+ * output, and ADD (the second conv's output as input 1) with a residual of the output's shape, one output
+ * row at a time: `rows` ((KH2-1) * dilation2_h + 1 rows of mid_dims) holds the first conv's rows it reads,
+ * `tile` (OW * C bytes) the second's row; neither conv's output exists whole. residual NULL: it is input.
+ * scratch: the larger of the two convs'. output may be residual, or input when the first conv reads no
+ * input row after the output row written over it (mcugen checks). */
+void mcu_conv2d_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                                 const mcu_dims *input_dims, const int8_t *input,
+                                 const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                                 const int32_t *bias, const mcu_dims *mid_dims,
+                                 const mcu_conv_params *conv2, const mcu_channel *channels2,
+                                 const mcu_dims *filter2_dims, const void *filter2, int32_t filter2_bits,
+                                 const int32_t *bias2, const mcu_dims *output_dims,
+                                 const mcu_add_params *add, const int8_t *residual, int8_t *output,
+                                 int16_t *scratch, int8_t *rows, int8_t *tile);
 
 /* DEPTHWISE_CONV_2D. input [N,H,W,Cin], filter [1,KH,KW,Cout] (Cout = Cin * depth_multiplier),
  * bias [Cout] or NULL, output [N,OH,OW,Cout]. */
