@@ -330,12 +330,12 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * SXTB16 (then its rotation by 8) pairs with those words. Eight values per pass: (end - cols) is a
  * multiple of 48 bytes. Per four values: a double load of weights and 4 SXTB16, 3 double loads of
  * inputs, 12 SMLAD (24 MACs). In assembly because GCC splits the pair loads (LDRD) and spills under
- * this register pressure: all 14 allocatable registers are live, so the loop's end is read from the
- * stack. A statement macro, so that the sums stay the caller's registers.
+ * this register pressure: all 14 allocatable registers are live, so the loop's end (end_, an lvalue) is
+ * read from the stack. A statement macro, so that the sums stay the caller's registers.
  */
 #define MCU_SUMS_2X3(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                           \
     do {                                                                                                 \
-        const uint32_t *mcu_x_ = (cols_), *const mcu_end_ = (end_);                                      \
+        const uint32_t *mcu_x_ = (cols_);                                                                \
         const int8_t *mcu_w_ = (w_);                                                                     \
         uint32_t mcu_e0_, mcu_o0_, mcu_e1_, mcu_o1_, mcu_lo_, mcu_hi_;                                   \
         __asm__ volatile("1:\n\t" MCU_FOUR_VALUES_ MCU_FOUR_VALUES_ "ldr %[lo], %[end]\n\t"                 \
@@ -345,7 +345,7 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
                            [p1c1] "+r"(p1c1_), [p2c1] "+r"(p2c1_), [x] "+r"(mcu_x_), [w] "+r"(mcu_w_),    \
                            [e0] "=&r"(mcu_e0_), [o0] "=&r"(mcu_o0_), [e1] "=&r"(mcu_e1_), [o1] "=&r"(mcu_o1_), \
                            [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                                      \
-                         : [end] "m"(mcu_end_)                                                           \
+                         : [end] "m"(end_)                                                               \
                          : "cc", "memory");                                                              \
     } while (0)
 
@@ -355,13 +355,12 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * double load and 4 SXTB16 take 7): 16 instructions per 24 MACs instead of 20, for twice the filter's
  * flash. Sixteen values per pass of the loop (an odd eight first), which halves the loop's 6 cycles per
  * 48 MACs. LDM names its registers in ascending order, so the weights go to fixed ones (r8-r11,
- * clobbered); the other ten are the compiler's, and the loop's end and parity are read from the stack.
+ * clobbered); the other ten are the compiler's, and the loop's end and parity of eights (odd_: the
+ * caller's, set once per half-block, not per pass) are read from the stack.
  */
-#define MCU_SUMS_2X3_W16(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                       \
+#define MCU_SUMS_2X3_W16(cols_, end_, odd_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                \
     do {                                                                                                 \
-        const uint32_t *mcu_x_ = (cols_), *const mcu_end_ = (end_);                                      \
-        /* 2 * 2 * MCU_HALF_BLOCK words hold eight values of the three positions */                     \
-        const int32_t mcu_odd_ = (int32_t)((mcu_end_ - mcu_x_) / (2 * 2 * MCU_HALF_BLOCK)) & 1;           \
+        const uint32_t *mcu_x_ = (cols_);                                                                \
         const int16_t *mcu_w_ = (w_);                                                                    \
         uint32_t mcu_lo_, mcu_hi_;                                                                       \
         __asm__ volatile("ldr %[lo], %[odd]\n\t"                                                          \
@@ -378,7 +377,7 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
                          : [p0c0] "+r"(p0c0_), [p1c0] "+r"(p1c0_), [p2c0] "+r"(p2c0_), [p0c1] "+r"(p0c1_), \
                            [p1c1] "+r"(p1c1_), [p2c1] "+r"(p2c1_), [x] "+r"(mcu_x_), [w] "+r"(mcu_w_),    \
                            [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                                      \
-                         : [end] "m"(mcu_end_), [odd] "m"(mcu_odd_)                                       \
+                         : [end] "m"(end_), [odd] "m"(odd_)                                               \
                          : "r8", "r9", "r10", "r11", "cc", "memory");                                    \
     } while (0)
 
@@ -853,6 +852,7 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     int32_t out_c, const void *filter, const int32_t *bias, int8_t *out, int wide)
 {
     const uint32_t *const end = cols + (k8 / 4) * 2 * MCU_HALF_BLOCK;
+    const int32_t odd = k8 / 8 & 1; /* an odd eight of values before the loop's sixteens */
     const int32_t offset = conv->output_offset;
     const mcu_activation act = conv->activation;
     const int full = act.min <= -128 && act.max >= 127;
@@ -866,7 +866,7 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
                                                                       o += 2) {
         int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
         if (wide) {
-            MCU_SUMS_2X3_W16(cols, end, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+            MCU_SUMS_2X3_W16(cols, end, odd, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         } else {
             MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         }
