@@ -458,34 +458,35 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
 
 
-def test_pruned_channels_take_the_fast_requantization_and_stay_bit_exact(tmp_path):
-    """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them, one
-    with a multiplier > 1) output one value each: the DSP conv gives it through the fast requantization
-    (ops/_quant.py settle_dead_channels), bit-exact on the emulated Cortex-M4 with TFLM."""
-    rng = np.random.default_rng(5)
-    taps = rng.integers(-127, 128, (6, 3, 3, 4))
-    taps[[1, 3, 4]] = 0
-    scales = [0.02, 0.02, 0.02, 0.02, 9.0, 0.02]  # channel 4: input * weight scale > output scale
+@pytest.mark.parametrize("shape, dead, kernel", [
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_w16_live"),  # three live: a pair and an odd one
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6"),  # every channel computed, the pruned ones' requantization settled
+    ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_s8_w16_live"),  # 1x1 in place, one live channel
+])
+def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel):
+    """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
+    one value each: mcu_conv2d_s8_w16_live computes only the others and writes those values from a row; the
+    int8-weight conv computes them all, their requantization made the fast one (ops/_quant.py
+    settle_dead_channels). One pruned channel has a multiplier > 1. Bit-exact on the emulated Cortex-M4, the
+    golden model with TFLM."""
+    rng = np.random.default_rng(len(dead))
+    taps = rng.integers(-127, 128, shape)
+    taps[list(dead)] = 0
+    cout = shape[0]
+    scales = [9.0 if c == dead[-1] else 0.02 for c in range(cout)]  # input * weight scale > output scale
+    biases = [(-1) ** c * (2 ** 30 + 128 * c) if c in dead else int(rng.integers(-900, 900)) for c in range(cout)]
     m = ModelSpec()
-    x = m.tensor("x", [1, 5, 6, 4], "int8", scale=0.05, zp=7)
-    f = m.const("f", taps, "int8", scale=scales, zp=[0] * 6, axis=0)
-    b = m.const("b", [300, 2 ** 30 + 128, -900, -2 ** 30, 5, 77], "int32", scale=[0.05 * s for s in scales], zp=[0] * 6)
-    y = m.tensor("y", [1, 5, 6, 6], "int8", scale=0.3, zp=-4)
+    x = m.tensor("x", [1, 5, 6, shape[3]], "int8", scale=0.05, zp=7)
+    f = m.const("f", taps, "int8", scale=scales, zp=[0] * cout, axis=0)
+    b = m.const("b", biases, "int32", scale=[0.05 * s for s in scales], zp=[0] * cout)
+    y = m.tensor("y", [1, 5, 6, cout], "int8", scale=0.3, zp=-4)
     m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1,
          FusedActivationFunction="RELU")
     m.inputs, m.outputs = [x], [y]
-    blob = m.build()
-    path = tmp_path / "op.tflite"
-    path.write_bytes(blob)
-    g = compile_model(path, features=DSP)
-    channels = next(a for a in g.ops[0].call.args if getattr(a, "name", "") == "channels")
-    assert channels.data[:, 4].all()  # every channel fast
-    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
-    samples = random_inputs(g, 3, seed=6)
-    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, samples)
-    assert all(r.passed for r in results), [r.outputs for r in results]
-    tflm = Tflm(blob)
-    for xs in samples:
+    bit_exact_on_board(tmp_path, m, 6, samples=3, kernel=kernel, force=kernel == "mcu_conv2d_s8_x6")
+    g = compile_model(tmp_path / "op.tflite", features=DSP)
+    tflm = Tflm(m.build())
+    for xs in random_inputs(g, 3, seed=6):
         assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1)))
 
 

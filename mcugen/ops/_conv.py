@@ -13,7 +13,7 @@ from mcugen.epilogue import OutputStage, input_zero_point_in_bias
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, dims, layer_name, reads, tile, writes
 from mcugen.ops._int16 import Wide
-from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias, settle_dead_channels
+from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias, pruned_channels, settle_dead_channels
 from mcugen.ops._window import Taps, Window
 from mcugen.runtime import c_define
 
@@ -118,6 +118,28 @@ def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.
         dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time" + (", weights widened to int16 pairs" if wide else ""),
+        in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
+
+
+def conv_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
+                   y_shape: tuple[int, ...], note: str) -> Call | None:
+    """mcu_conv2d_s8_w16 on the channels whose weights are not all zero, where some are (pruned: MLPerf's
+    MobileNet has 4-234 of 64-256 in its last nine pointwise layers); the others' one value each is
+    written from a row of them. None for a layer with none pruned, or all."""
+    dead, values = pruned_channels(p.quant, filter_data, bias)
+    if not dead.any() or dead.all():
+        return None
+    live = np.flatnonzero(~dead)
+    quant = dataclasses.replace(p.quant, multiplier=p.quant.multiplier[live], shift=p.quant.shift[live])
+    kept, kept_bias = filter_data[live], (bias[live] if bias is not None else np.zeros(len(live), np.int32))
+    taps = int(np.prod(filter_data.shape[1:]))
+    return Call("mcu_conv2d_s8_w16_live", (
+        conv_params(p.window, p.quant), channel_table(quant, kept_bias, taps), dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", kept.shape), Const("filter_pairs", w16_filter(kept)), Const("bias", kept_bias),
+        Const("live", live.astype(np.int16)), Const("pruned", np.where(dead, values, 0).astype(np.int8)),
+        dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(taps))),
+        note=note + f", six positions at a time, weights widened to int16 pairs, {len(live)} of "
+                    f"{len(dead)} channels computed (the others' weights are all zero)",
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
 
 

@@ -296,18 +296,24 @@ def folded_bias(filter_rows: np.ndarray, bias: np.ndarray | None, input_zp: int)
 FAST_BOUND = c_define("MCU_REQUANTIZE_FAST_BOUND")
 
 
+def pruned_channels(p: Rescale, weights: np.ndarray, bias: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Which channels have weights all zero (pruned; weights [OC, ...]), and each channel's output if it
+    were: clamp(requantize(bias) + output zero point), the one value a pruned channel gives."""
+    dead = np.logical_not(weights.reshape(weights.shape[0], -1).any(axis=1))
+    start = bias.astype(np.int64) if bias is not None else np.zeros(weights.shape[0], np.int64)
+    return dead, np.clip(requantize(start, p.multiplier, p.shift) + p.output_zp, p.act_min, p.act_max)
+
+
 def settle_dead_channels(p: Rescale, weights: np.ndarray, bias: np.ndarray | None) -> tuple[Rescale, np.ndarray | None]:
-    """p and bias with every channel whose weights are all zero (a pruned channel; weights [OC, ...])
-    made to give its one output, clamp(requantize(bias) + output zero point), through the fast
+    """p and bias with every pruned channel made to give its one output through the fast
     requantization: multiplier 2^30 and shift -1 halve twice, so bias 4 * (value - zero point) gives it
     exactly. MobileNets keep biases near 2^30 on such channels, which the accumulator bound of
     channel_table would send to the slow requantization on every output."""
-    dead = ~weights.reshape(weights.shape[0], -1).any(axis=1)
+    dead, value = pruned_channels(p, weights, bias)
     if not dead.any():
         return p, bias
-    start = bias.astype(np.int64) if bias is not None else np.zeros(weights.shape[0], np.int64)
-    value = np.clip(requantize(start, p.multiplier, p.shift) + p.output_zp, p.act_min, p.act_max)
     settled = dataclasses.replace(p, multiplier=np.where(dead, 1 << 30, p.multiplier), shift=np.where(dead, -1, p.shift))
+    start = bias if bias is not None else np.zeros(len(value), np.int32)
     return settled, np.where(dead, 4 * (value - p.output_zp), start).astype(np.int32)
 
 

@@ -10,7 +10,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_mve_call, conv_s16_mve_call, conv_s16_x6_call,
-                              conv_w16_call, conv_x6_call, fc_params, wide_problems)
+                              conv_live_call, conv_w16_call, conv_x6_call, fc_params, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
                                weight_problems)
@@ -131,8 +131,8 @@ def _as_fully_connected(g: Graph, op: Op, kernel: str, name: str, layout: Callab
         note=_note(op, w.shape) + f", {rows} position(s) as the rows of a FULLY_CONNECTED, {how}")
 
 
-def _int8_conv(call: Callable[..., Call]) -> Lowering:
-    """A variant lowering for int8 CONV_2D layers: `call` (conv_mve_call, conv_x6_call) on the op's own filter."""
+def _int8_conv(call: Callable[..., Call | None]) -> Lowering:
+    """A variant lowering for int8 CONV_2D layers: `call` (conv_mve_call, conv_x6_call, ...) on the op's own filter."""
     def lower(g: Graph, op: Op) -> Call | None:
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
         if x.dtype != "int8":
@@ -143,6 +143,7 @@ def _int8_conv(call: Callable[..., Call]) -> Lowering:
 
 
 variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_int8_conv(conv_mve_call))
+variant("CONV_2D", kernel="mcu_conv2d_s8_w16_live", needs="dsp", widens=True)(_int8_conv(conv_live_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_w16", needs="dsp", widens=True)(_int8_conv(conv_w16_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_int8_conv(conv_x6_call))
 

@@ -75,6 +75,15 @@ void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant 
                        const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
                        const mcu_dims *output_dims, int16_t *output, int16_t *scratch);
 
+/* mcu_conv2d_s8_w16 on a layer's live channels only (weights not all zero): filter_dims n of them, their
+ * filter_pairs, bias and channels rows; live[i]: the output channel of the i-th; fill: out_c bytes, the
+ * value of every pruned channel at each position. */
+void mcu_conv2d_s8_w16_live(const mcu_conv_params *conv, const mcu_channel *channels,
+                            const mcu_dims *input_dims, const int8_t *input,
+                            const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
+                            const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
+                            int16_t *scratch);
+
 /* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8) or mcu_conv2d_s8_w16 (16) (one
  * image), written as an image of `rows` rows: how a fused call runs a conv strip by strip. */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,

@@ -750,6 +750,8 @@ static inline __attribute__((always_inline)) void mcu_lstm_dsp(const mcu_lstm_pa
  * each word of four taps as the int16 (w0, w2, w1, w3).
  * bias: one per output channel, never NULL (mcugen emits zeros for a conv without one).
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
+ * live, pruned: NULL, or mcu_conv2d_s8_w16_live's: the filter, bias and channels hold filter_dims->n channels,
+ * live[i] the output channel of the i-th, and pruned the output row the other channels keep.
  */
 
 /* Widens n values (a multiple of 4) into the block's interleaved patches: `cols` is the position's first
@@ -849,7 +851,8 @@ static inline __attribute__((always_inline)) void mcu_conv_store_channel(
  */
 static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const mcu_conv_params *conv, const mcu_channel *channels, const uint32_t *cols, int32_t count, int32_t k8,
-    int32_t out_c, const void *filter, const int32_t *bias, int8_t *out, int wide)
+    int32_t out_c, int32_t computed, const int16_t *live, const void *filter, const int32_t *bias, int8_t *out,
+    int wide)
 {
     const uint32_t *const end = cols + (k8 / 4) * 2 * MCU_HALF_BLOCK;
     const int32_t odd = k8 / 8 & 1; /* an odd eight of values before the loop's sixteens */
@@ -861,34 +864,35 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int16_t *w16 = (const int16_t *)filter;
     const int32_t *b = bias;
     const mcu_channel *ch = channels;
+    const int16_t *lv = live;
     int8_t *o = out;
-    for (int8_t *const pairs_end = out + out_c / 2 * 2; o < pairs_end; w += 2 * k8, w16 += 2 * k8, b += 2, ch += 2,
-                                                                      o += 2) {
+    for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += 2 * k8, w16 += 2 * k8, b += 2,
+                                                                          ch += 2, o += 2, lv += 2) {
         int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
         if (wide) {
             MCU_SUMS_2X3_W16(cols, end, odd, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         } else {
             MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         }
-        mcu_conv_store_channel(ch[0], offset, act, full, p0c0, p1c0, p2c0, count, out_c, o);
-        mcu_conv_store_channel(ch[1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, o + 1);
+        mcu_conv_store_channel(ch[0], offset, act, full, p0c0, p1c0, p2c0, count, out_c, live ? out + lv[0] : o);
+        mcu_conv_store_channel(ch[1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, live ? out + lv[1] : o + 1);
     }
-    const int32_t c = out_c / 2 * 2;
-    if (c < out_c) {  /* the last of an odd count: its weights alone, a word per four values */
+    const int32_t c = computed / 2 * 2;
+    if (c < computed) {  /* the last of an odd count: its weights alone, a word per four values */
         int32_t a0 = bias[c], a1 = bias[c], a2 = bias[c];
         if (wide) {
             mcu_sums_1x3_w16(cols, end, (const int16_t *)filter + c * k8, &a0, &a1, &a2);
         } else {
             mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8, &a0, &a1, &a2);
         }
-        mcu_conv_store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + c);
+        mcu_conv_store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + (live ? live[c] : c));
     }
 }
 
 static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const mcu_conv_params *conv, const mcu_channel *channels, const mcu_dims *input_dims, const int8_t *input,
-    const mcu_dims *filter_dims, const void *filter, const int32_t *bias, const mcu_dims *output_dims, int8_t *output,
-    int16_t *scratch, int wide)
+    const mcu_dims *filter_dims, const void *filter, const int32_t *bias, const int16_t *live, const int8_t *pruned,
+    const mcu_dims *output_dims, int8_t *output, int16_t *scratch, int wide)
 {
     const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k4 = (taps + 3) & ~3, k8 = (taps + 7) & ~7;
     const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
@@ -920,10 +924,15 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
                                                              direct, patch);
             mcu_conv_widen_patch(src, k4, offset, dst);
         }
+        /* pruned channels' outputs, written once the block's patches are read (the conv may run in place) */
+        for (int32_t p = 0; live != NULL && p < count; ++p) {
+            memcpy(output + (first + p) * out_c, pruned, (size_t)out_c);
+        }
         for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
             const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
-            mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c, filter,
-                                   bias, output + (first + h * MCU_HALF_BLOCK) * out_c, wide);
+            mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c,
+                                   live != NULL ? filter_dims->n : out_c, live, filter, bias,
+                                   output + (first + h * MCU_HALF_BLOCK) * out_c, wide);
         }
     }
 }
