@@ -25,13 +25,11 @@ void mcu_conv2d_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel 
     const int8_t *skip = residual != NULL ? residual : input;
     int32_t held[2] = {0, 0};
     for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-        const int32_t top = oy * conv2->stride.h - conv2->padding.h;
-        mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias, mid_dims,
-                                   top > 0 ? top : 0, top + span < mid_dims->h ? top + span : mid_dims->h, held, rows,
-                                   scratch);
         mcu_conv_params one = *conv2;
-        one.padding.h = held[0] - top;
-        const mcu_dims in = {1, held[1] - held[0], mid_dims->w, mid_dims->c};
+        mcu_dims in;
+        one.padding.h = mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits,
+                                                   bias, mid_dims, oy * conv2->stride.h - conv2->padding.h, span,
+                                                   held, rows, scratch, &in);
         mcu_conv2d_rows_s8_x6(&one, channels2, &in, rows, filter2_dims, filter2, filter2_bits, bias2, output_dims, 0, 1,
                               tile, scratch);
         mcu_add_s8_x4(add, row_values, tile, skip + oy * row_values, output + oy * row_values);

@@ -20,13 +20,11 @@ void mcu_conv2d_depthwise_s8_x4(const mcu_conv_params *conv, const mcu_channel *
     const int32_t span = (dw_filter_dims->h - 1) * dw->dilation.h + 1, out_row = output_dims->w * output_dims->c;
     int32_t held[2] = {0, 0};
     for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-        const int32_t top = oy * dw->stride.h - dw->padding.h;
-        mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias, mid_dims,
-                                   top > 0 ? top : 0, top + span < mid_dims->h ? top + span : mid_dims->h, held, rows,
-                                   scratch);
         mcu_dw_conv_params one = *dw;
-        one.padding.h = held[0] - top;
-        const mcu_dims in = {1, held[1] - held[0], mid_dims->w, mid_dims->c};
+        mcu_dims in;
+        one.padding.h = mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits,
+                                                   bias, mid_dims, oy * dw->stride.h - dw->padding.h, span, held,
+                                                   rows, scratch, &in);
         const mcu_dims line = {1, 1, output_dims->w, output_dims->c};
         mcu_depthwise_conv2d_s8_x4(&one, dw_channels, &in, rows, dw_filter_dims, filter_x4, bias_folded, &line,
                                    output + oy * out_row, window);

@@ -92,14 +92,15 @@ void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *chann
                            const mcu_dims *output_dims, int32_t first, int32_t rows, int8_t *output,
                            int16_t *scratch);
 
-/* Make `rows` hold output rows [need_lo, need_hi) of mcu_conv2d_rows_s8_x6's conv (one image, whole output
- * mid_dims) when it held [held[0], held[1]) (updated): rows no longer needed leave from the front, the
- * missing ones are computed after the kept ones. Windows asked for only move down. */
-void mcu_conv2d_hold_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
-                                const mcu_dims *input_dims, const int8_t *input,
-                                const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
-                                const int32_t *bias, const mcu_dims *mid_dims, int32_t need_lo, int32_t need_hi,
-                                int32_t *held, int8_t *rows, int16_t *scratch);
+/* Make `rows` hold the rows of mcu_conv2d_rows_s8_x6's conv (one image, whole output mid_dims) that an output
+ * row of the next layer reads (`span` from `top`) when it held [held[0], held[1]) (updated): rows no longer
+ * needed leave from the front, the missing ones are computed after the kept ones. Sets `in` to the held
+ * rows' dims and returns the next layer's top padding moved so that they are its input. Rows only go down. */
+int32_t mcu_conv2d_hold_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                                   const mcu_dims *input_dims, const int8_t *input,
+                                   const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                                   const int32_t *bias, const mcu_dims *mid_dims, int32_t top, int32_t span,
+                                   int32_t *held, int8_t *rows, int16_t *scratch, mcu_dims *in);
 
 /* mcu_conv2d_rows_s8_x6's conv (one image) then FULLY_CONNECTED on its whole output as one row, strip_rows conv
  * rows at a time through `tile` (strip_rows * OW * C bytes): the conv's output never exists whole.
