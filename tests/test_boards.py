@@ -459,13 +459,13 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
 
 
 @pytest.mark.parametrize("shape, dead, kernel", [
-    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_w16_live"),  # three live: a pair and an odd one
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16"),  # three live: a pair and an odd one
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6"),  # every channel computed, the pruned ones' requantization settled
-    ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_s8_w16_live"),  # 1x1 in place, one live channel
+    ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_live_s8_w16"),  # 1x1 in place, one live channel
 ])
 def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel):
     """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
-    one value each: mcu_conv2d_s8_w16_live computes only the others and writes those values from a row; the
+    one value each: mcu_conv2d_live_s8_w16 computes only the others and writes those values from a row; the
     int8-weight conv computes them all, their requantization made the fast one (ops/_quant.py
     settle_dead_channels). One pruned channel has a multiplier > 1. Bit-exact on the emulated Cortex-M4, the
     golden model with TFLM."""

@@ -133,7 +133,7 @@ def conv_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: n
     quant = dataclasses.replace(p.quant, multiplier=p.quant.multiplier[live], shift=p.quant.shift[live])
     kept, kept_bias = filter_data[live], (bias[live] if bias is not None else np.zeros(len(live), np.int32))
     taps = int(np.prod(filter_data.shape[1:]))
-    return Call("mcu_conv2d_s8_w16_live", (
+    return Call("mcu_conv2d_live_s8_w16", (
         conv_params(p.window, p.quant), channel_table(quant, kept_bias, taps), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", kept.shape), Const("filter_pairs", w16_filter(kept)), Const("bias", kept_bias),
         Const("live", live.astype(np.int16)), Const("pruned", np.where(dead, values, 0).astype(np.int8)),

@@ -143,7 +143,7 @@ def _int8_conv(call: Callable[..., Call | None]) -> Lowering:
 
 
 variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_int8_conv(conv_mve_call))
-variant("CONV_2D", kernel="mcu_conv2d_s8_w16_live", needs="dsp", widens=True)(_int8_conv(conv_live_call))
+variant("CONV_2D", kernel="mcu_conv2d_live_s8_w16", needs="dsp", widens=True)(_int8_conv(conv_live_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_w16", needs="dsp", widens=True)(_int8_conv(conv_w16_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_int8_conv(conv_x6_call))
 

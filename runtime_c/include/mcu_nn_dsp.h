@@ -750,7 +750,7 @@ static inline __attribute__((always_inline)) void mcu_lstm_dsp(const mcu_lstm_pa
  * each word of four taps as the int16 (w0, w2, w1, w3).
  * bias: one per output channel, never NULL (mcugen emits zeros for a conv without one).
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
- * live, pruned: NULL, or mcu_conv2d_s8_w16_live's: the filter, bias and channels hold filter_dims->n channels,
+ * live, pruned: NULL, or mcu_conv2d_live_s8_w16's: the filter, bias and channels hold filter_dims->n channels,
  * live[i] the output channel of the i-th, and pruned the output row the other channels keep.
  */
 

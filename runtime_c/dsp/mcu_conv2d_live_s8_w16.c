@@ -4,7 +4,7 @@
  * others, pruned, output one value each whatever the input): filter_dims n of them, their filter, bias
  * and channel table rows in order, `live` their output channels; `fill` holds every output channel's
  * value at a position (the live ones' overwritten). */
-void mcu_conv2d_s8_w16_live(const mcu_conv_params *conv, const mcu_channel *channels,
+void mcu_conv2d_live_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
                             const mcu_dims *input_dims, const int8_t *input,
                             const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
                             const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
