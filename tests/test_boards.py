@@ -617,11 +617,13 @@ def test_dsp_average_pool_on_qemu(tmp_path_factory, h, w, kh, kw, stride, pad, c
     if m is not None:
         bit_exact_on_board(tmp_path_factory.mktemp("avgpool_x4"), m, h * w, kernel="mcu_avgpool_s8_x4")
 
-def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False):
-    """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding."""
+def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False, pruned=()):
+    """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding; `pruned`:
+    output channels whose weights are all zero."""
     _, h, w, cin = x_shape
     oh, ow = -(-h // stride), -(-w // stride)
     taps = rng.integers(-127, 128, (1, k, k, cout) if depthwise else (cout, k, k, cin))
+    taps[list(pruned)] = 0
     f = m.const("f", taps, "int8", scale=[0.02] * cout, zp=[0] * cout, axis=3 if depthwise else 0)
     b = m.const("b", rng.integers(-900, 900, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
     t = m.tensor("t", [1, oh, ow, cout], "int8", scale=0.4, zp=-6)
@@ -652,12 +654,12 @@ def _conv_then_fc(h, w, cin, k, stride, cout, units, depthwise=False, view=False
     return m
 
 
-def _conv_then_add(h, w, c, stride, conv_first, residual_is_input):
+def _conv_then_add(h, w, c, stride, conv_first, residual_is_input, pruned=()):
     """ADD(conv(z), r) (or ADD(r, conv(z))) where r is a second input, or the conv's own input."""
     rng = np.random.default_rng(h * w * c + stride)
     m = ModelSpec()
     z = m.tensor("z", [1, h * stride, w * stride, c], "int8", scale=0.05, zp=-2)
-    t, shape = _conv_into(m, rng, z, (1, h * stride, w * stride, c), 3, stride, c)
+    t, shape = _conv_into(m, rng, z, (1, h * stride, w * stride, c), 3, stride, c, pruned=pruned)
     r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
     y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
     m.op("ADD", [t, r] if conv_first else [r, t], [y], "AddOptions", FusedActivationFunction="RELU")
@@ -721,6 +723,9 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
      lambda: _conv_conv_add(11, 8, 4, 7, 3, 2, False), True),
     ("conv 5x5 -> conv 3x3 -> ADD with the first conv's input (forced; not in place: it reads a row behind)",
      lambda: _conv_conv_add(8, 6, 3, 3, 5, 1, True), False),
+    # a conv run on its live channels alone runs its strips on all of them
+    ("conv 3x3 with pruned channels -> ADD with a second input (in place over it)",
+     lambda: _conv_then_add(5, 4, 6, 1, True, False, pruned=(1, 4)), True),
     # fusing saves nothing here, so the pass leaves it; forced, the residual keeps its bytes
     ("conv 3x3 -> ADD with its own input (forced; not in place: the conv still reads it)",
      lambda: _conv_then_add(6, 5, 4, 1, True, True), False),

@@ -250,6 +250,11 @@ def strips_of(g: Graph, conv_op: Op) -> Strips | None:
     """How conv_op runs in strips, or None when it can't: only the DSP conv of one image does."""
     call = conv_op.call
     y = conv_op.output(g)
+    if call is not None and call.kernel == "mcu_conv2d_live_s8_w16":
+        # the rows kernel computes every channel: a layer on its live channels alone runs its strips dense
+        x, w, b = conv_op.input(g, 0), conv_op.input(g, 1), conv_op.optional_input(g, 2)
+        call = conv_w16_call(conv_op, conv_op.prepared(ConvData), x.shape, w.values,
+                             b.values if b is not None else None, y.shape, "")
     if call is None or call.kernel not in STRIP_KERNELS or len(y.shape) != 4 or y.shape[0] != 1:
         return None
     *args, _, scratch = call.args

@@ -5,7 +5,7 @@ variant they allow and that takes it, else its reference kernel (mcugen/variants
 tuning (mcugen.tune): each measured layer gets the candidate that measured fastest.
 const_room: the bytes of flash the constants may take (None: no limit). While they take more, the layer
 whose call widens its weights (a `widens` variant) and has the most constant bytes takes its next
-candidate: int8 weights rather than none of the model fitting.
+candidate that does not: int8 weights rather than none of the model fitting.
 """
 from __future__ import annotations
 
@@ -31,8 +31,10 @@ def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning |
         for op in wide:
             if total <= const_room:
                 break
-            ranks[op.index] += 1
-            narrow = lower_layer(g, op, g.features, ranks[op.index])
+            narrow = calls[op.index]
+            while widens(op, narrow):  # past every widening variant (the live-channel conv's next is the dense one)
+                ranks[op.index] += 1
+                narrow = lower_layer(g, op, g.features, ranks[op.index])
             total += const_bytes(narrow) - const_bytes(calls[op.index])
             calls[op.index] = narrow
     return g.replace_ops(dataclasses.replace(op, call=calls[op.index]) for op in g.ops)
