@@ -104,12 +104,18 @@ def conv_call(g: Graph, op: Op, p: ConvData, x_shape: tuple[int, ...], filter_da
 
 
 def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
-                 y_shape: tuple[int, ...], note: str, wide: bool = False) -> Call:
+                 y_shape: tuple[int, ...], note: str, wide: bool = False, split: bool = False) -> Call:
     """The same int8 CONV_2D on mcu_conv2d_s8_x6 (DSP): a channel table, scratch, and the filter laid
-    out for it (x6_filter); `wide`: on mcu_conv2d_s8_w16, the filter widened (w16_filter)."""
+    out for it (x6_filter); `wide`: on mcu_conv2d_s8_w16, the filter widened (w16_filter); `split`: on
+    mcu_conv2d_split_s8_w16, the widened filter's taps in patch_order."""
     taps = int(np.prod(filter_data.shape[1:]))
-    kernel, filter_arg = (("mcu_conv2d_s8_w16", Const("filter_pairs", w16_filter(filter_data))) if wide else
-                          ("mcu_conv2d_s8_x6", Const("filter", x6_filter(filter_data))))
+    if split:
+        kernel, filter_arg = "mcu_conv2d_split_s8_w16", Const("filter_pairs", w16_filter(filter_data, split=True))
+        note += ", kernel rows split into whole words and tails"
+    elif wide:
+        kernel, filter_arg = "mcu_conv2d_s8_w16", Const("filter_pairs", w16_filter(filter_data))
+    else:
+        kernel, filter_arg = "mcu_conv2d_s8_x6", Const("filter", x6_filter(filter_data))
     quant, bias = settle_dead_channels(p.quant, filter_data, bias)
     return Call(kernel, (
         conv_params(p.window, p.quant), channel_table(quant, bias, taps), dims("input_dims", x_shape), reads(op),
@@ -117,7 +123,7 @@ def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.
         Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
         dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
-        note=note + ", six positions at a time" + (", weights widened to int16 pairs" if wide else ""),
+        note=note + ", six positions at a time" + (", weights widened to int16 pairs" if wide or split else ""),
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
 
 
@@ -148,19 +154,40 @@ def conv_w16_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np
     return conv_x6_call(op, p, x_shape, filter_data, bias, y_shape, note, wide=True)
 
 
-def w16_filter(filter_data: np.ndarray) -> np.ndarray:
+def conv_split_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+                    bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call | None:
+    """mcu_conv2d_split_s8_w16 for kernels whose rows (KW * IC values) are longer than a word and not
+    whole words, as a first layer's 3x3 over 3 channels; None for others."""
+    row = filter_data.shape[2] * filter_data.shape[3]
+    if row <= 4 or row % 4 == 0:
+        return None
+    return conv_x6_call(op, p, x_shape, filter_data, bias, y_shape, note, split=True)
+
+
+def w16_filter(filter_data: np.ndarray, split: bool = False) -> np.ndarray:
     """x6_filter widened to int16, each word of four taps as (w0, w2, w1, w3): the pairs SMLAD takes
     against the widened patches' (x0, x2), (x1, x3), which SXTB16 made of the int8 words in the loop."""
-    return x6_filter(filter_data).reshape(-1, 4)[:, [0, 2, 1, 3]].reshape(-1).astype(np.int16)
+    return x6_filter(filter_data, split=split).reshape(-1, 4)[:, [0, 2, 1, 3]].reshape(-1).astype(np.int16)
 
 
-def x6_filter(filter_data: np.ndarray, int16_inputs: bool = False) -> np.ndarray:
-    """Filter [OC, KH, KW, IC] as mcu_conv2d_s8_x6 reads it: each channel's K taps padded with zeros to
-    K8 (a multiple of 8), channels in pairs whose words (four taps each) alternate, an odd last
-    channel's words alone after them. For int16 inputs (mcu_conv2d_s16_x6), each four taps ordered
-    (w0, w2, w1, w3): SXTB16 then pairs them as the inputs come, (w0, w1) and (w2, w3)."""
-    oc = filter_data.shape[0]
+def patch_order(k_h: int, row: int) -> np.ndarray:
+    """The order mcu_conv2d_split_s8_w16 widens a patch of k_h kernel rows of `row` values in
+    (mcu_widen_rows): each row's whole words, row after row, then the values past them, row after row.
+    A 3x3x3 first layer's rows of 9 then go into the patch as two words each, straight from the image."""
+    whole = row // 4 * 4
+    taps = np.arange(k_h * row).reshape(k_h, row)
+    return np.concatenate([taps[:, :whole].reshape(-1), taps[:, whole:].reshape(-1)])
+
+
+def x6_filter(filter_data: np.ndarray, int16_inputs: bool = False, split: bool = False) -> np.ndarray:
+    """Filter [OC, KH, KW, IC] as mcu_conv2d_s8_x6 reads it: each channel's K taps (in patch_order when
+    `split`) padded with zeros to K8 (a multiple of 8), channels in pairs whose words (four taps each)
+    alternate, an odd last channel's words alone after them. For int16 inputs (mcu_conv2d_s16_x6), each
+    four taps ordered (w0, w2, w1, w3): SXTB16 then pairs them as the inputs come, (w0, w1) and (w2, w3)."""
+    oc, k_h, k_w, in_c = filter_data.shape
     rows = filter_data.reshape(oc, -1)
+    if split:
+        rows = rows[:, patch_order(k_h, k_w * in_c)]
     k8 = -(-rows.shape[1] // 8) * 8
     words = np.zeros((oc, k8), dtype=filter_data.dtype)
     words[:, :rows.shape[1]] = rows
@@ -250,8 +277,9 @@ def strips_of(g: Graph, conv_op: Op) -> Strips | None:
     """How conv_op runs in strips, or None when it can't: only the DSP conv of one image does."""
     call = conv_op.call
     y = conv_op.output(g)
-    if call is not None and call.kernel == "mcu_conv2d_live_s8_w16":
-        # the rows kernel computes every channel: a layer on its live channels alone runs its strips dense
+    if call is not None and call.kernel in ("mcu_conv2d_live_s8_w16", "mcu_conv2d_split_s8_w16"):
+        # the rows kernel computes every channel with taps in their own order: a layer on its live channels
+        # alone, or on split kernel rows, runs its strips as the dense widened conv
         x, w, b = conv_op.input(g, 0), conv_op.input(g, 1), conv_op.optional_input(g, 2)
         call = conv_w16_call(conv_op, conv_op.prepared(ConvData), x.shape, w.values,
                              b.values if b is not None else None, y.shape, "")

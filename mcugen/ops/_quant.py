@@ -318,16 +318,18 @@ def settle_dead_channels(p: Rescale, weights: np.ndarray, bias: np.ndarray | Non
 
 
 def channel_table(p: Rescale, bias: np.ndarray | None, taps: int, groups_of: int = 1) -> Const:
-    """The DSP kernels' mcu_channel per output channel. A channel is fast when it shifts right and
-    no accumulator can reach 2^30: |accumulator| <= |bias| + taps * 255 * 128, as an offset input
-    lies in [-255, 255] and a weight in [-128, 127] (kernels that fold offsets pass the bias they
-    start from and count their taps so that the bound still holds). The last channel is repeated up
-    to a whole group for kernels that read channels `groups_of` at a time."""
+    """The DSP kernels' mcu_channel per output channel. A channel is fast when it shifts right, its
+    multiplier is not negative, no accumulator can reach 2^30 (|accumulator| <= |bias| + taps * 255 *
+    128, as an offset input lies in [-255, 255] and a weight in [-128, 127]; kernels that fold offsets
+    pass the bias they start from and count their taps so that the bound still holds), and its rounding
+    term with the output zero point folded in, 2^(r-1) + (zero point << r), stays below 2^30. The last
+    channel is repeated up to a whole group for kernels that read channels `groups_of` at a time."""
     mult, shift = p.multiplier, p.shift
     start = np.abs(bias.astype(np.int64)) if bias is not None else np.zeros_like(mult)
-    fast = (shift <= -1) & (start + taps * 255 * 128 < FAST_BOUND)
-    right = -shift
-    round_ = np.where(fast, np.left_shift(1, np.maximum(right - 1, 0)), 0)
+    right = -shift.astype(np.int64)
+    folded = np.left_shift(1, np.clip(right - 1, 0, 40)) + np.left_shift(np.int64(p.output_zp), np.clip(right, 0, 40))
+    fast = (shift <= -1) & (mult >= 0) & (start + taps * 255 * 128 < FAST_BOUND) & (np.abs(folded) < FAST_BOUND)
+    round_ = np.where(fast, folded, 0)
     table = np.stack([mult, shift, round_, right, fast.astype(np.int64)], axis=1).astype(np.int32)
     table = np.concatenate([table, np.repeat(table[-1:], -len(table) % groups_of, axis=0)])
     return Const("channels", table, ctype="mcu_channel")

@@ -10,7 +10,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_mve_call, conv_s16_mve_call, conv_s16_x6_call,
-                              conv_live_call, conv_w16_call, conv_x6_call, fc_params, wide_problems)
+                              conv_live_call, conv_split_call, conv_w16_call, conv_x6_call, fc_params, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
                                weight_problems)
@@ -144,6 +144,7 @@ def _int8_conv(call: Callable[..., Call | None]) -> Lowering:
 
 variant("CONV_2D", kernel="mcu_conv2d_s8_mve", needs="mve")(_int8_conv(conv_mve_call))
 variant("CONV_2D", kernel="mcu_conv2d_live_s8_w16", needs="dsp", widens=True)(_int8_conv(conv_live_call))
+variant("CONV_2D", kernel="mcu_conv2d_split_s8_w16", needs="dsp", widens=True)(_int8_conv(conv_split_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_w16", needs="dsp", widens=True)(_int8_conv(conv_w16_call))
 variant("CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_int8_conv(conv_x6_call))
 

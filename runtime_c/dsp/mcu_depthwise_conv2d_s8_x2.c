@@ -40,8 +40,8 @@ static inline __attribute__((always_inline)) int8_t *store_rows(
 #pragma GCC unroll 2
         for (int32_t ox = 0; ox < out_w; ++ox, out += c) {
             const int32_t sum = (int32_t)((uint32_t)acc[ox] + (uint32_t)bias);  /* wraps as the x4's */
-            const int32_t v = (fast ? mcu_requantize_fast(sum, q.multiplier, q.round, q.right)
-                                    : mcu_requantize(sum, q.multiplier, q.shift)) + offset;
+            const int32_t v = fast ? mcu_requantize_fast(sum, q.multiplier, q.round, q.right)
+                                   : mcu_requantize(sum, q.multiplier, q.shift) + offset;
             *out = full ? (int8_t)__ssat(v, 8) : mcu_clamp_s8(v, act);
         }
     }

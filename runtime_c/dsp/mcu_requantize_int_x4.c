@@ -2,7 +2,7 @@
 
 /*
  * mcu_requantize_int on DSP cores, for int8 and int16 ends and a right shift (mcugen takes only those):
- * |x - zero point| < 2^17, far below 2^30, so the five-instruction SMMULR form is exact for every value.
+ * |x - zero point| < 2^17, far below 2^30, so the four-instruction SMMLAR form is exact for every value.
  * Four values per pass of the loop.
  */
 static inline __attribute__((always_inline)) void requantize_as(const mcu_requantize_params *rq, int32_t size,

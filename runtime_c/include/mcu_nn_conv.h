@@ -84,6 +84,14 @@ void mcu_conv2d_live_s8_w16(const mcu_conv_params *conv, const mcu_channel *chan
                             const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
                             int16_t *scratch);
 
+/* mcu_conv2d_s8_w16 for kernels whose rows (KW*Cin bytes) are longer than a word and not whole words (a
+ * first layer on a 3-channel image): each patch's rows split into their whole words, widened straight
+ * from the image, and their tails, gathered; the filter's taps in that order (ops/_conv.py patch_order). */
+void mcu_conv2d_split_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
+                             const mcu_dims *input_dims, const int8_t *input,
+                             const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
+                             const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
 /* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8) or mcu_conv2d_s8_w16 (16) (one
  * image), written as an image of `rows` rows: how a fused call runs a conv strip by strip. */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,

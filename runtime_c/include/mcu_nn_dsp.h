@@ -10,6 +10,7 @@
 #define MCU_NN_DSP_H
 
 #include <arm_acle.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "mcu_nn_support.h"
@@ -427,17 +428,20 @@ static inline int16x2_t mcu_both_halves(int32_t value)
 #define MCU_REQUANTIZE_FAST_BOUND (1 << 30)
 
 /*
- * The requantization of mcu_requantize in five instructions, for the cases a kernel can prove
- * before its loop: a right shift (shift <= -1, r = -shift) and an accumulator with |x| < 2^30.
- * The doubling high multiply floor((x * m + 2^30) / 2^31) (mcu_srdhm's exact form) is
- * floor((2x * m + 2^31) / 2^32), which is SMMULR of 2x (2x fits in int32 under the bound); the
- * second rounding is mcu_rdbpot's (h + 2^(r-1) - [h < 0]) >> r, with `round` = 2^(r-1).
+ * The requantization of mcu_requantize in four instructions, for the cases a kernel can prove before
+ * its loop: a right shift (shift <= -1, r = -shift), an accumulator with |x| < 2^30 and a multiplier
+ * m >= 0. The doubling high multiply h = floor((x * m + 2^30) / 2^31) (mcu_srdhm's exact form) is
+ * floor((2x * m + 2^31) / 2^32), SMMULR of 2x (2x fits in int32 under the bound), and SMMLAR adds
+ * `round` to it on the way. The second rounding is mcu_rdbpot's (h + 2^(r-1) - [h < 0]) >> r, with
+ * [x < 0] for [h < 0]: they differ only where x < 0 and h = 0, and there (2^(r-1) - 1) >> r and
+ * 2^(r-1) >> r are both 0. `round` is 2^(r-1), plus o << r to have o added to the result (a channel
+ * folds its output offset in so: mcu_channel), within |round| < 2^30 so that h + round fits.
  */
 static inline int32_t mcu_requantize_fast(int32_t x, int32_t multiplier, int32_t round, int32_t right)
 {
-    int32_t high;
-    __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"(x * 2), "r"(multiplier));
-    return (high + round - (int32_t)((uint32_t)high >> 31)) >> right;
+    int32_t v;
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(v) : "r"(x * 2), "r"(multiplier), "r"(round));
+    return (v + (x >> 31)) >> right;
 }
 
 /* mcu_requantize, through the five-instruction form wherever it is exact (a right shift and |x| < 2^30),
@@ -492,11 +496,12 @@ static inline uint32_t mcu_pack4(int32_t v0, int32_t v1, int32_t v2, int32_t v3,
     return word;
 }
 
-/* requantize(acc) + output_offset, before the clamp (mcu_pack4's input). */
+/* requantize(acc) + output_offset, before the clamp (mcu_pack4's input): a fast channel's round holds
+ * the offset. */
 static inline int32_t mcu_channel_value(int32_t acc, const mcu_channel *ch, int fast, int32_t output_offset)
 {
-    return (fast ? mcu_requantize_fast(acc, ch->multiplier, ch->round, ch->right)
-                 : mcu_requantize(acc, ch->multiplier, ch->shift)) + output_offset;
+    return fast ? mcu_requantize_fast(acc, ch->multiplier, ch->round, ch->right)
+                : mcu_requantize(acc, ch->multiplier, ch->shift) + output_offset;
 }
 
 /* clamp(requantize(acc) + output_offset). `fast` is ch->fast: a caller that tests it once, outside
@@ -747,7 +752,8 @@ static inline __attribute__((always_inline)) void mcu_lstm_dsp(const mcu_lstm_pa
  *
  * filter: each channel's K taps padded with zeros to K8, channels in pairs whose words alternate
  * (c's first four taps, c+1's, c's next four...), an odd last channel's words alone after them; widened,
- * each word of four taps as the int16 (w0, w2, w1, w3).
+ * each word of four taps as the int16 (w0, w2, w1, w3). The taps in the order of [KH][KW][C], or with
+ * `split` (mcu_conv2d_split_s8_w16) in mcu_widen_rows' order.
  * bias: one per output channel, never NULL (mcugen emits zeros for a conv without one).
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
  * live, pruned: NULL, or mcu_conv2d_live_s8_w16's: the filter, bias and channels hold filter_dims->n channels,
@@ -763,6 +769,38 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, int16x2_t 
         cols[0] = (uint32_t)__sadd16(mcu_even_bytes(v), offset);
         cols[1] = (uint32_t)__sadd16(mcu_odd_bytes(v), offset);
     }
+}
+
+/*
+ * The widened patch of k_h kernel rows of `row` bytes, `pitch` apart from `first`, in the order mcugen
+ * lays the filter out in (ops/_conv.py x6_filter): every row's whole words, row after row, straight into
+ * the block's interleaved `cols`, then the bytes past them (row % 4 of each row) gathered into `tails`
+ * and widened after, up to K rounded up to whole words. A first layer's 3x3x3 patch is so six words
+ * and one. The gather goes forward a byte at a time, so `tails` may be `first` itself when that is a
+ * gathered patch (pitch = row): no byte is overwritten before it is read.
+ */
+static inline __attribute__((always_inline)) void mcu_widen_rows(const int8_t *first, int32_t pitch, int32_t k_h,
+                                                               int32_t row, int16x2_t offset, int8_t *tails,
+                                                               uint32_t *cols)
+{
+    const int32_t whole = row & ~3, rest = row - whole;
+    const int8_t *src = first;
+#pragma GCC unroll 3
+    for (int32_t ky = 0; ky < k_h; ++ky, src += pitch, cols += whole / 4 * 2 * MCU_HALF_BLOCK) {
+        mcu_conv_widen_patch(src, whole, offset, cols);
+    }
+    if (rest == 0) {
+        return;
+    }
+    int8_t *dst = tails;
+    src = first + whole;
+#pragma GCC unroll 3
+    for (int32_t ky = 0; ky < k_h; ++ky, src += pitch) {
+        for (int32_t i = 0; i < rest; ++i) {
+            *dst++ = src[i];
+        }
+    }
+    mcu_conv_widen_patch(tails, (k_h * rest + 3) & ~3, offset, cols);
 }
 
 /*
@@ -793,6 +831,7 @@ static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t
     mcu_copy_bytes(dst, corner, row);
     mcu_conv_widen_patch(patch, k4, offset, cols);
 }
+
 
 /* Position p's first pair in the block's widened patches. */
 static inline uint32_t *mcu_conv_cols_of(uint32_t *cols, int32_t p, int32_t k8)
@@ -844,6 +883,131 @@ static inline __attribute__((always_inline)) void mcu_conv_store_channel(
     }
 }
 
+/* What mcu_conv_pairs_w16 reads: one half-block's channel pairs (field offsets are its assembly's). */
+typedef struct {
+    const uint32_t *end;   /* the half-block's widened patches end */
+    int32_t odd;           /* an odd eight of values before the sixteens */
+    const uint32_t *cols;  /* ... and start */
+    const int32_t *bias;   /* the first pair's */
+    const mcu_channel *ch; /* the first pair's, every one fast */
+    int8_t *out;           /* position 0's output row (with live) or its first pair's first byte (without) */
+    int32_t out_c;         /* bytes between positions */
+    int32_t pairs;         /* at least 1 */
+    const int16_t *live;   /* the pairs' output channels, or NULL: consecutive from out */
+    const int16_t *w;      /* the first pair's widened weights */
+} mcu_pairs_job;
+
+_Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 && offsetof(mcu_channel, right) == 12,
+               "mcu_conv_pairs_w16 reads mcu_channel at these offsets");
+_Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
+               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as ten words");
+
+/* One position's sums of a channel pair in mcu_conv_pairs_w16: inputs r12, lr; c0's weights r8, r9, c1's
+ * r10, r11. */
+#define MCU_PAIR_POSITION_(a0, a1)              \
+    "ldrd r12, lr, [r6], #8\n\t"                \
+    "smlad " a0 ", r12, r8, " a0 "\n\t"         \
+    "smlad " a0 ", lr, r9, " a0 "\n\t"          \
+    "smlad " a1 ", r12, r10, " a1 "\n\t"        \
+    "smlad " a1 ", lr, r11, " a1 "\n\t"
+
+#define MCU_PAIR_FOUR_VALUES_                                                                             \
+    "ldmia r7!, {r8, r9, r10, r11}\n\t" MCU_PAIR_POSITION_("r0", "r3") MCU_PAIR_POSITION_("r1", "r4")     \
+    MCU_PAIR_POSITION_("r2", "r5")
+
+/* One output of mcu_conv_pairs_w16: sum `a` requantized (mcu_requantize_fast: r8 multiplier, r9 round with
+ * the output offset, r10 right), saturated (the activation clamps nothing more) and stored by `store`. */
+#define MCU_PAIR_OUTPUT_(a, store)              \
+    "lsl r12, " a ", #1\n\t"                    \
+    "smmlar r12, r12, r8, r9\n\t"               \
+    "add r12, r12, " a ", asr #31\n\t"          \
+    "asr r12, r12, r10\n\t"                     \
+    "ssat r12, #8, r12\n\t"                     \
+    store "\n\t"
+
+/*
+ * The channel pairs of a full half-block (three positions) in one loop of assembly, for the widened conv
+ * (MCU_SUMS_2X3_W16's loop) where every channel is fast and the activation clamps nothing SSAT does not:
+ * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
+ * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
+ * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7; the job is copied to the
+ * frame, which the loop's end and parity are read from, and each pass stores only what moved.
+ */
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(const mcu_pairs_job *job)
+{
+    (void)job;
+    __asm__ volatile(
+        "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
+        "sub sp, sp, #40\n\t"
+        "ldmia r0, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "1:\n\t"
+        /* the sums start from the pair's biases */
+        "ldr r12, [sp, #12]\n\t"
+        "ldrd r0, r3, [r12], #8\n\t"
+        "str r12, [sp, #12]\n\t"
+        "mov r1, r0\n\t"
+        "mov r2, r0\n\t"
+        "mov r4, r3\n\t"
+        "mov r5, r3\n\t"
+        "ldr r6, [sp, #8]\n\t"
+        "ldr r7, [sp, #36]\n\t"
+        "ldr r12, [sp, #4]\n\t"
+        "cmp r12, #0\n\t"
+        "beq 2f\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        "2:\n\t"
+        "ldr r12, [sp]\n\t"
+        "cmp r6, r12\n\t"
+        "beq 4f\n\t"
+        "3:\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        "ldr r12, [sp]\n\t"
+        "cmp r6, r12\n\t"
+        "bne 3b\n\t"
+        "4:\n\t"
+        "str r7, [sp, #36]\n\t"
+        /* where the pair's outputs go: r7 (c0), r6 (c1) at position 0 */
+        "ldr r6, [sp, #32]\n\t"
+        "ldr lr, [sp, #20]\n\t"
+        "cmp r6, #0\n\t"
+        "beq 5f\n\t"
+        "ldrsh r7, [r6], #2\n\t"
+        "ldrsh r12, [r6], #2\n\t"
+        "str r6, [sp, #32]\n\t"
+        "add r7, lr, r7\n\t"
+        "add r6, lr, r12\n\t"
+        "b 6f\n\t"
+        "5:\n\t"
+        "mov r7, lr\n\t"
+        "add r6, lr, #1\n\t"
+        "add lr, lr, #2\n\t"
+        "str lr, [sp, #20]\n\t"
+        "6:\n\t"
+        "ldr r11, [sp, #24]\n\t"
+        "ldr lr, [sp, #16]\n\t"
+        "ldr r8, [lr]\n\t"
+        "ldrd r9, r10, [lr, #8]\n\t"
+        MCU_PAIR_OUTPUT_("r0", "strb r12, [r7]")
+        MCU_PAIR_OUTPUT_("r1", "strb r12, [r7, r11]")
+        "add r7, r7, r11, lsl #1\n\t"
+        MCU_PAIR_OUTPUT_("r2", "strb r12, [r7]")
+        "ldr r8, [lr, #20]\n\t"
+        "ldrd r9, r10, [lr, #28]\n\t"
+        "add lr, lr, #40\n\t"
+        "str lr, [sp, #16]\n\t"
+        MCU_PAIR_OUTPUT_("r3", "strb r12, [r6]")
+        MCU_PAIR_OUTPUT_("r4", "strb r12, [r6, r11]")
+        "add r6, r6, r11, lsl #1\n\t"
+        MCU_PAIR_OUTPUT_("r5", "strb r12, [r6]")
+        "ldr r12, [sp, #28]\n\t"
+        "subs r12, r12, #1\n\t"
+        "str r12, [sp, #28]\n\t"
+        "bne 1b\n\t"
+        "add sp, sp, #40\n\t"
+        "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}");
+}
+
 /*
  * All output channels of `count` <= MCU_HALF_BLOCK positions (a half-block), from their widened patches
  * at `cols`; the output of position p goes to out[p * out_c + c]. Positions past `count` compute on
@@ -852,7 +1016,7 @@ static inline __attribute__((always_inline)) void mcu_conv_store_channel(
 static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const mcu_conv_params *conv, const mcu_channel *channels, const uint32_t *cols, int32_t count, int32_t k8,
     int32_t out_c, int32_t computed, const int16_t *live, const void *filter, const int32_t *bias, int8_t *out,
-    int wide)
+    int wide, int fast_pairs)
 {
     const uint32_t *const end = cols + (k8 / 4) * 2 * MCU_HALF_BLOCK;
     const int32_t odd = k8 / 8 & 1; /* an odd eight of values before the loop's sixteens */
@@ -866,6 +1030,11 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const mcu_channel *ch = channels;
     const int16_t *lv = live;
     int8_t *o = out;
+    if (wide && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
+        const mcu_pairs_job job = {end, odd, cols, bias, channels, out, out_c, computed / 2, live, w16};
+        mcu_conv_pairs_w16(&job);
+        o += computed / 2 * 2;  /* the loop below has nothing left */
+    }
     for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += 2 * k8, w16 += 2 * k8, b += 2,
                                                                           ch += 2, o += 2, lv += 2) {
         int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
@@ -892,7 +1061,7 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
 static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const mcu_conv_params *conv, const mcu_channel *channels, const mcu_dims *input_dims, const int8_t *input,
     const mcu_dims *filter_dims, const void *filter, const int32_t *bias, const int16_t *live, const int8_t *pruned,
-    const mcu_dims *output_dims, int8_t *output, int16_t *scratch, int wide)
+    const mcu_dims *output_dims, int8_t *output, int16_t *scratch, int wide, int split)
 {
     const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k4 = (taps + 3) & ~3, k8 = (taps + 7) & ~7;
     const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
@@ -909,6 +1078,11 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const int32_t last_row = (filter_dims->h - 1) * conv->dilation.h, last_col = filter_dims->w - 1;
     const int windows = !direct && conv->dilation.w == 1 && pitch >= 4 && row >= 2;
     mcu_conv_pad_tails(taps, k8, fill, patch, cols);
+    const int32_t computed = live != NULL ? filter_dims->n : out_c;
+    int fast_pairs = 1;  /* every channel the pairs cover: mcu_conv_pairs_w16 requantizes them all so */
+    for (int32_t c = 0; c < computed / 2 * 2; ++c) {
+        fast_pairs &= channels[c].fast;
+    }
     mcu_position at = {0, 0, 0};
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
@@ -917,12 +1091,22 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
             const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
             if (windows && y0 >= 0 && y0 + last_row < in_h && x0 >= 0 && x0 + last_col < in_w) {
                 const int8_t *corner = input + ((at.b * in_h + y0) * in_w + x0) * in_c;
-                mcu_widen_window(corner, pitch, filter_dims->h, row, k4, offset, patch, dst);
+                if (split && filter_dims->h == 3 && row == 9) {  /* most image models' first layer, unrolled */
+                    mcu_widen_rows(corner, pitch, 3, 9, offset, patch, dst);
+                } else if (split) {
+                    mcu_widen_rows(corner, pitch, filter_dims->h, row, offset, patch, dst);
+                } else {
+                    mcu_widen_window(corner, pitch, filter_dims->h, row, k4, offset, patch, dst);
+                }
                 continue;
             }
             const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 1, fill,
                                                              direct, patch);
-            mcu_conv_widen_patch(src, k4, offset, dst);
+            if (split) {
+                mcu_widen_rows(src, row, filter_dims->h, row, offset, patch, dst);
+            } else {
+                mcu_conv_widen_patch(src, k4, offset, dst);
+            }
         }
         /* pruned channels' outputs, written once the block's patches are read (the conv may run in place) */
         for (int32_t p = 0; live != NULL && p < count; ++p) {
@@ -930,9 +1114,8 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
         }
         for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
             const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
-            mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c,
-                                   live != NULL ? filter_dims->n : out_c, live, filter, bias,
-                                   output + (first + h * MCU_HALF_BLOCK) * out_c, wide);
+            mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c, computed,
+                                   live, filter, bias, output + (first + h * MCU_HALF_BLOCK) * out_c, wide, fast_pairs);
         }
     }
 }

@@ -43,12 +43,13 @@ typedef struct {
 } mcu_per_channel_quant;
 
 /* One output channel's requantization as the DSP kernels use it, worked out by mcugen at build
- * time (ops/_quant.py channel_table): `fast` when the 5-instruction mcu_requantize_fast is exact
- * for every accumulator the layer can produce (a right shift and |accumulator| < 2^30). */
+ * time (ops/_quant.py channel_table): `fast` when the 4-instruction mcu_requantize_fast is exact
+ * for every accumulator the layer can produce (a right shift, |accumulator| < 2^30, multiplier >= 0)
+ * and the output offset folds into its rounding term. */
 typedef struct {
     int32_t multiplier;
     int32_t shift;
-    int32_t round; /* 2^(-shift - 1) when fast */
+    int32_t round; /* 2^(-shift - 1) + (output offset << -shift) when fast: mcu_requantize_fast adds the offset */
     int32_t right; /* -shift */
     int32_t fast;
 } mcu_channel;
