@@ -432,6 +432,17 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
      lambda: _conv(11, 10, 3, 3, 2, 1, "SAME", 3, 8, 1, False, 22, batch=2)),
     ("first layer, 1 input channel, 3x3 stride 2, VALID", lambda: _conv(9, 9, 3, 3, 2, 1, "VALID", 1, 5, 1, False, 23)),
     ("conv, 3x1 kernel over 2 channels, VALID", lambda: _conv(7, 4, 3, 1, 1, 1, "VALID", 2, 3, 1, False, 24)),
+    # kernel rows longer than a word and not whole words (mcu_conv2d_split_s8_w16): 9 bytes, the first layer's
+    # unrolled copy, from windows inside the image and gathered patches; 15 bytes (12 + 3) through gathered
+    # patches only (dilation)
+    ("first layer, 3 channels, 3x3 stride 2, SAME, rows split, 5 outputs, batch 2",
+     lambda: _conv(11, 10, 3, 3, 2, 1, "SAME", 3, 5, 1, False, 26, out_q=(0.3, -128), batch=2)),
+    ("conv, 2x3 kernel over 5 channels (rows of 12 + 3), dilation 2",
+     lambda: _conv(8, 9, 2, 3, 1, 2, "SAME", 5, 6, 1, False, 27, out_q=(0.3, -128))),
+    # ReLU at zero point -128 clamps nothing SSAT does not: channel pairs of full half-blocks go through
+    # one assembly loop (mcu_conv_pairs_w16), an odd last channel and a short last half-block do not
+    ("1x1 conv, 8 inputs, 7 outputs, 35 positions, ReLU at -128",
+     lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 8, 7, 1, False, 25, out_q=(0.3, -128))),
     ("conv with multiplier > 1 (the exact requantization)",
      lambda: _conv(6, 6, 3, 3, 1, 1, "SAME", 4, 6, 1, False, 11, out_q=(0.0006, 3))),
     ("depthwise on 1 input channel, multiplier 3 (runs as conv)", lambda: _conv(9, 8, 4, 3, 2, 1, "SAME", 1, 3, 3, True, 12)),
@@ -458,17 +469,19 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
 
 
-@pytest.mark.parametrize("shape, dead, kernel", [
-    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16"),  # three live: a pair and an odd one
-    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6"),  # every channel computed, the pruned ones' requantization settled
-    ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_live_s8_w16"),  # 1x1 in place, one live channel
+@pytest.mark.parametrize("shape, dead, kernel, zp", [
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16", -4),  # three live: a pair and an odd one
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16", -128),  # ... the pair in the assembly loop
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6", -4),  # every channel computed, the pruned ones' requantization settled
+    ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_live_s8_w16", -4),  # 1x1 in place, one live channel
 ])
-def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel):
+def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp):
     """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
     one value each: mcu_conv2d_live_s8_w16 computes only the others and writes those values from a row; the
     int8-weight conv computes them all, their requantization made the fast one (ops/_quant.py
-    settle_dead_channels). One pruned channel has a multiplier > 1. Bit-exact on the emulated Cortex-M4, the
-    golden model with TFLM."""
+    settle_dead_channels). One pruned channel has a multiplier > 1. With an activation that clamps nothing
+    SSAT does not (zero point -128), the live pair goes through the assembly loop and its outputs to their
+    channels. Bit-exact on the emulated Cortex-M4, the golden model with TFLM."""
     rng = np.random.default_rng(len(dead))
     taps = rng.integers(-127, 128, shape)
     taps[list(dead)] = 0
@@ -479,7 +492,7 @@ def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, sha
     x = m.tensor("x", [1, 5, 6, shape[3]], "int8", scale=0.05, zp=7)
     f = m.const("f", taps, "int8", scale=scales, zp=[0] * cout, axis=0)
     b = m.const("b", biases, "int32", scale=[0.05 * s for s in scales], zp=[0] * cout)
-    y = m.tensor("y", [1, 5, 6, cout], "int8", scale=0.3, zp=-4)
+    y = m.tensor("y", [1, 5, 6, cout], "int8", scale=0.3, zp=zp)
     m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1,
          FusedActivationFunction="RELU")
     m.inputs, m.outputs = [x], [y]

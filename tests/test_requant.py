@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from mcugen import fixedpoint as fp
@@ -49,6 +49,29 @@ def test_srdhm_and_rdbpot_short_forms_match_gemmlowp(pairs, exponent):
 def test_requantize_matches_definition(x, real):
     m, shift = quantize_multiplier(real)
     assert int(requantize(np.int64(x), m, shift)) == reference(x, m, shift)
+
+
+def dsp_fast_form(x: int, m: int, right: int, offset: int) -> int:
+    """runtime_c's mcu_requantize_fast with a channel's rounding term (ops/_quant.py channel_table) as ARM
+    executes it: SMMLAR of 2x, m and 2^(r-1) + (offset << r), the sign of x added, shifted right by r."""
+    def wrap(v: int) -> int:
+        return ((v + (1 << 31)) % (1 << 32)) - (1 << 31)
+    round_ = (1 << (right - 1)) + (offset << right)
+    v = wrap((((round_ << 32) + wrap(2 * x) * m + (1 << 31)) >> 32))
+    return (v + (x >> 31)) >> right
+
+
+@example(-1, 1 << 30, 1, 0)  # x < 0 with a high product of 0: the sign of x stands in for that of the product
+@example(-1, 1 << 30, 1, -128)
+@example(-(1 << 30) + 1, (1 << 31) - 1, 22, 127)
+@example(7, 0, 5, 3)
+@given(st.integers(-(1 << 30) + 1, (1 << 30) - 1), st.integers(1 << 30, (1 << 31) - 1), st.integers(1, 31),
+       st.integers(-128, 127))
+def test_the_dsp_four_instruction_requantization_matches_the_definition(x, m, right, offset):
+    """Within the bounds channel_table makes a channel fast by (|x| < 2^30, a right shift, m >= 0, the
+    rounding term below 2^30), the SMMLAR form is TFLM's requantization plus the output offset."""
+    assume(abs((1 << (right - 1)) + (offset << right)) < 1 << 30)
+    assert dsp_fast_form(x, m, right, offset) == reference(x, m, -right) + offset
 
 
 @given(st.floats(1e-9, 1e6))
