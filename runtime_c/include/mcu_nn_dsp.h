@@ -933,9 +933,10 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
  * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7; the job is copied to the
  * frame, which the loop's end and parity are read from, and each pass stores only what moved.
  */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(const mcu_pairs_job *job)
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
+    const mcu_pairs_job *job __attribute__((unused)))
 {
-    (void)job;
+    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only */
     __asm__ volatile(
         "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
         "sub sp, sp, #40\n\t"
