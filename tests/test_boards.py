@@ -421,6 +421,8 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
     ("1x1 conv, 8 inputs (direct), 35 positions, 5 outputs", lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 8, 5, 1, False, 7)),
     ("1x1 conv, stride 2, 12 inputs, batch 2", lambda: _conv(7, 5, 1, 1, 2, 1, "VALID", 12, 9, 1, False, 8, batch=2)),
     ("1x1 conv, 6 inputs (gathered, padded to 8)", lambda: _conv(4, 5, 1, 1, 1, 1, "VALID", 6, 7, 1, False, 9)),
+    ("1x1 conv, 16 inputs, batch 2: each position's pixel read where the last one ended",
+     lambda: _conv(3, 5, 1, 1, 1, 1, "VALID", 16, 6, 1, False, 28, batch=2)),
     # fewer positions than a block: the rows of a FULLY_CONNECTED
     ("1x1 conv on 5 positions, 9 inputs, 7 outputs", lambda: _conv(1, 5, 1, 1, 1, 1, "VALID", 9, 7, 1, False, 20)),
     ("conv whose kernel covers its input (streaming), 5x1 x 6, batch 2",

@@ -968,18 +968,12 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "bne 3b\n\t"
         "4:\n\t"
         "str r7, [sp, #36]\n\t"
-        /* where the pair's outputs go: r7 (c0), r6 (c1) at position 0 */
+        /* where the pair's outputs go: r7 (c0), r6 (c1) at position 0; live channels' out of line, so that
+         * the dense conv takes no branch */
         "ldr r6, [sp, #32]\n\t"
         "ldr lr, [sp, #20]\n\t"
         "cmp r6, #0\n\t"
-        "beq 5f\n\t"
-        "ldrsh r7, [r6], #2\n\t"
-        "ldrsh r12, [r6], #2\n\t"
-        "str r6, [sp, #32]\n\t"
-        "add r7, lr, r7\n\t"
-        "add r6, lr, r12\n\t"
-        "b 6f\n\t"
-        "5:\n\t"
+        "bne 7f\n\t"
         "mov r7, lr\n\t"
         "add r6, lr, #1\n\t"
         "add lr, lr, #2\n\t"
@@ -1006,7 +1000,14 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "str r12, [sp, #28]\n\t"
         "bne 1b\n\t"
         "add sp, sp, #40\n\t"
-        "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}");
+        "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
+        "7:\n\t"
+        "ldrsh r7, [r6], #2\n\t"
+        "ldrsh r12, [r6], #2\n\t"
+        "str r6, [sp, #32]\n\t"
+        "add r7, lr, r7\n\t"
+        "add r6, lr, r12\n\t"
+        "b 6b");
 }
 
 /*
@@ -1078,6 +1079,10 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const int32_t row = filter_dims->w * in_c, pitch = conv->dilation.h * in_w * in_c;
     const int32_t last_row = (filter_dims->h - 1) * conv->dilation.h, last_col = filter_dims->w - 1;
     const int windows = !direct && conv->dilation.w == 1 && pitch >= 4 && row >= 2;
+    /* a 1x1 stride-1 conv reads position p's pixel at p * in_c (a strip's rows start -padding.h rows down) */
+    const int contiguous = direct && conv->stride.h == 1 && conv->stride.w == 1 &&
+                           (input_dims->n == 1 || conv->padding.h == 0);
+    const int8_t *const pixels = input - conv->padding.h * in_w * in_c;
     mcu_conv_pad_tails(taps, k8, fill, patch, cols);
     const int32_t computed = live != NULL ? filter_dims->n : out_c;
     int fast_pairs = 1;  /* every channel the pairs cover: mcu_conv_pairs_w16 requantizes them all so */
@@ -1089,6 +1094,10 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
             uint32_t *dst = mcu_conv_cols_of(cols, p, k8);
+            if (contiguous) {
+                mcu_conv_widen_patch(pixels + (first + p) * in_c, k4, offset, dst);
+                continue;
+            }
             const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
             if (windows && y0 >= 0 && y0 + last_row < in_h && x0 >= 0 && x0 + last_col < in_w) {
                 const int8_t *corner = input + ((at.b * in_h + y0) * in_w + x0) * in_c;
