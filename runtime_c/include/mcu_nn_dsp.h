@@ -300,12 +300,18 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
 /* Positions a register-blocked conv pass covers (MCU_SUMS_2X3): half of MCU_CONV_BLOCK. */
 #define MCU_HALF_BLOCK 3
 
-#define MCU_POSITION_(a0, a1, e0, o0, e1, o1)              \
-    "ldrd %[lo], %[hi], [%[x]], #8\n\t"                    \
-    "smlad %[" a0 "], %[lo], " e0 ", %[" a0 "]\n\t"        \
-    "smlad %[" a0 "], %[hi], " o0 ", %[" a0 "]\n\t"        \
-    "smlad %[" a1 "], %[lo], " e1 ", %[" a1 "]\n\t"        \
-    "smlad %[" a1 "], %[hi], " o1 ", %[" a1 "]\n\t"
+/* One position's sums of a channel pair: a double load of its widened inputs (lo, hi) from x, each
+ * against c0's weight pairs (e0, o0) and c1's (e1, o1); the operands spelled as the assembly around it
+ * names them (extended assembly's %[names], or registers). */
+#define MCU_POSITION_AT_(x, lo, hi, a0, a1, e0, o0, e1, o1) \
+    "ldrd " lo ", " hi ", [" x "], #8\n\t"                  \
+    "smlad " a0 ", " lo ", " e0 ", " a0 "\n\t"              \
+    "smlad " a0 ", " hi ", " o0 ", " a0 "\n\t"              \
+    "smlad " a1 ", " lo ", " e1 ", " a1 "\n\t"              \
+    "smlad " a1 ", " hi ", " o1 ", " a1 "\n\t"
+
+#define MCU_POSITION_(a0, a1, e0, o0, e1, o1) \
+    MCU_POSITION_AT_("%[x]", "%[lo]", "%[hi]", "%[" a0 "]", "%[" a1 "]", e0, o0, e1, o1)
 
 #define MCU_POSITIONS_(e0, o0, e1, o1)                                                        \
     MCU_POSITION_("p0c0", "p0c1", e0, o0, e1, o1) MCU_POSITION_("p1c0", "p1c1", e0, o0, e1, o1) \
@@ -444,7 +450,7 @@ static inline int32_t mcu_requantize_fast(int32_t x, int32_t multiplier, int32_t
     return (v + (x >> 31)) >> right;
 }
 
-/* mcu_requantize, through the five-instruction form wherever it is exact (a right shift and |x| < 2^30),
+/* mcu_requantize, through the four-instruction form wherever it is exact (a right shift and |x| < 2^30),
  * which is tested per value: for kernels whose accumulators mcugen cannot bound at build time. */
 static inline int32_t mcu_requantize_dsp(int32_t x, int32_t multiplier, int32_t shift)
 {
@@ -773,7 +779,7 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, int16x2_t 
 
 /*
  * The widened patch of k_h kernel rows of `row` bytes, `pitch` apart from `first`, in the order mcugen
- * lays the filter out in (ops/_conv.py x6_filter): every row's whole words, row after row, straight into
+ * lays the filter out in (ops/_conv.py patch_order): every row's whole words, row after row, straight into
  * the block's interleaved `cols`, then the bytes past them (row % 4 of each row) gathered into `tails`
  * and widened after, up to K rounded up to whole words. A first layer's 3x3x3 patch is so six words
  * and one. The gather goes forward a byte at a time, so `tails` may be `first` itself when that is a
@@ -831,7 +837,6 @@ static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t
     mcu_copy_bytes(dst, corner, row);
     mcu_conv_widen_patch(patch, k4, offset, cols);
 }
-
 
 /* Position p's first pair in the block's widened patches. */
 static inline uint32_t *mcu_conv_cols_of(uint32_t *cols, int32_t p, int32_t k8)
@@ -902,15 +907,9 @@ _Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 &&
 _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
                "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as ten words");
 
-/* One position's sums of a channel pair in mcu_conv_pairs_w16: inputs r12, lr; c0's weights r8, r9, c1's
- * r10, r11. */
-#define MCU_PAIR_POSITION_(a0, a1)              \
-    "ldrd r12, lr, [r6], #8\n\t"                \
-    "smlad " a0 ", r12, r8, " a0 "\n\t"         \
-    "smlad " a0 ", lr, r9, " a0 "\n\t"          \
-    "smlad " a1 ", r12, r10, " a1 "\n\t"        \
-    "smlad " a1 ", lr, r11, " a1 "\n\t"
-
+/* MCU_FOUR_VALUES_W16_ in mcu_conv_pairs_w16's registers: patches r6, weights r7 (into r8-r11), inputs r12
+ * and lr, the sums of c0 r0-r2 and of c1 r3-r5. */
+#define MCU_PAIR_POSITION_(a0, a1) MCU_POSITION_AT_("r6", "r12", "lr", a0, a1, "r8", "r9", "r10", "r11")
 #define MCU_PAIR_FOUR_VALUES_                                                                             \
     "ldmia r7!, {r8, r9, r10, r11}\n\t" MCU_PAIR_POSITION_("r0", "r3") MCU_PAIR_POSITION_("r1", "r4")     \
     MCU_PAIR_POSITION_("r2", "r5")
