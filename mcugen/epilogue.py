@@ -43,6 +43,7 @@ class OutputStage:
                  weights: np.ndarray, bias: np.ndarray):
         """weights: [taps, channels]; bias: [channels], with the input zero point's share folded in
         (see input_zero_point_in_bias)."""
+        bias = np.reshape(bias, -1)  # TFLM reads a bias's values whatever its shape ([1, C] too)
         self.rq = Requant.of(multiplier, shift, zero_point, low, high)
         self.bias = bias.astype(np.float64)
         span = np.array([-128.0, 127.0])[:, None, None] * weights  # [2, taps, channels]

@@ -6,6 +6,7 @@ from pathlib import Path
 from mcugen.ir import Graph
 from mcugen.passes.check_support import check_support
 from mcugen.passes.cut_outputs import cut_outputs
+from mcugen.passes.flatten_biases import flatten_biases
 from mcugen.passes.fold_constants import fold_constants
 from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
@@ -22,6 +23,7 @@ def read(model_path: str | Path) -> Graph:
     graph = graph.verify()            # structural invariants
     graph = resolve_variables(graph)  # resource variables: state, initialised at build time
     graph = validate_model(graph)     # every field a kernel relies on, as TFLM accepts it
+    graph = flatten_biases(graph)     # a bias is its values, whatever shape the file gives it
     graph = fold_constants(graph)     # shape arithmetic on static shapes, done at build time
     return graph
 

@@ -111,25 +111,14 @@ def _fields(options_class, table) -> dict:
     return attrs
 
 
-PLACEHOLDER_FOR_GREATER_OP_CODES = 127
-
-
-def _opcode_name(code, index: int) -> str:
-    """The op as TFLM's schema utilities resolve it: the larger of builtin_code and the int8
-    deprecated_builtin_code (files older than the field keep builtin_code 0). The two must agree:
-    below 127 they are equal, from 127 on the deprecated one says 127."""
+def _opcode_name(code) -> str:
+    """The op as TFLM's schema utilities resolve it (GetBuiltinCode): the larger of builtin_code and
+    the int8 deprecated_builtin_code, whatever the two say (files older than the field keep
+    builtin_code 0; the LiteRT quantizer writes the ops it adds with deprecated_builtin_code 0)."""
     # the field itself: the tflite package's BuiltinCode() already answers the deprecated one below 127
     offset = code._tab.Offset(10)  # noqa: SLF001 - the generated accessor hides the stored value
     builtin = code._tab.Get(flatbuffers.number_types.Int32Flags, offset + code._tab.Pos) if offset else 0  # noqa: SLF001
-    deprecated = code.DeprecatedBuiltinCode()
-    agree = (builtin == 0 or builtin == deprecated if builtin < PLACEHOLDER_FOR_GREATER_OP_CODES
-             else deprecated == PLACEHOLDER_FOR_GREATER_OP_CODES)
-    if not agree:
-        raise McugenError(f"operator code {index} says two ops: builtin_code {builtin} "
-                          f"({BUILTIN_OPCODE2NAME.get(builtin, '?')}) and deprecated_builtin_code {deprecated} "
-                          f"({BUILTIN_OPCODE2NAME.get(deprecated, '?')})",
-                          "the file is corrupt or was not written by the TFLite converter; re-export it")
-    builtin = max(builtin, deprecated)
+    builtin = max(builtin, code.DeprecatedBuiltinCode())
     name = BUILTIN_OPCODE2NAME.get(builtin, f"BUILTIN_{builtin}")
     if name == "CUSTOM":
         custom = code.CustomCode()
@@ -242,7 +231,7 @@ def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
     for k in range(sub.OperatorsLength()):
         op = sub.Operators(k)
         code = codes[op.OpcodeIndex()]
-        opcode = _opcode_name(code, op.OpcodeIndex())
+        opcode = _opcode_name(code)
         attrs, problem = (_call_once_options(op), None) if opcode == "CALL_ONCE" else _options(op, opcode)
         ops.append(Op(index=k, opcode=opcode, version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),

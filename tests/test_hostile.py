@@ -185,9 +185,6 @@ CASES = {
                                                 ["DEPTHWISE_CONV_2D at index 0: no options"]),
     "conv options type 250": (lambda m, r: _conv(m, r, False), _set(lambda m: m.ops[0], "options_type", 250),
                               ["no options (the file gives type 250"]),
-    "builtin and deprecated codes disagree": (_softmax, lambda m: m.deprecated_codes.update(SOFTMAX=22),
-                                              ["says two ops: builtin_code 25 (SOFTMAX) and "
-                                               "deprecated_builtin_code 22 (RESHAPE)"]),
 }
 
 

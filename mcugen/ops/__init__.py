@@ -72,6 +72,11 @@ class OpDef:
     parameters: Mapping[int, tuple[str, ...]] | Mapping[str, Mapping[int, tuple[str, ...]]] = {}
     # inputs within the minimum count that may be omitted (-1): LSTM's peepholes, projection, ...
     optional_inputs: tuple[int, ...] = ()
+    # True: the inputs past the minimum count are more data (CONCATENATION's, PACK's), not optional
+    # parameters (a bias): TFLM's kernel reads every one, so none may be omitted
+    variadic = False
+    # the input that is a bias, whose shape TFLM's kernel ignores (its values are read flat)
+    bias_input: int | None = None
     # the output has the first input's shape (elementwise ops)
     same_shape = False
     # the golden kernel reads or writes Graph.variables: run_state(g, op, xs, state) instead of run

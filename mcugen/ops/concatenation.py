@@ -14,6 +14,7 @@ from mcugen.ops._quant import Axis, require_axis, require_same_quant, require_ze
 @register("CONCATENATION")
 class Concatenation(OpDef):
     arity = ((1, 10), (1, 1))  # TFLM's kMaxInputNum
+    variadic = True
     input_types = output_types = ("int8", "int16")
     copies_values = foldable = True  # its quantization checks are TFLM's, in check()
 

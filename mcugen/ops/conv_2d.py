@@ -21,6 +21,7 @@ from mcugen.variants import Lowering, variant
 @register("CONV_2D")
 class Conv2D(OpDef):
     arity = ((2, 3), (1, 1))
+    bias_input = 2
     parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
     input_types = output_types = ("int8", "int16")
 

@@ -23,6 +23,7 @@ from mcugen.variants import variant
 @register("FULLY_CONNECTED")
 class FullyConnected(OpDef):
     arity = ((2, 3), (1, 1))
+    bias_input = 2
     parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
     input_types = output_types = ("int8", "int16")
 

@@ -51,6 +51,10 @@ class Q4Activation(LutOp):
         if y.q.zp != self.output_zp or y.q.s != np.float32(self.output_scale):
             return [f"output quantization must be scale {self.output_scale:g}, "
                     f"zero point {self.output_zp}"]
+        left_shift = math.frexp(float(x.q.s) * (1 << (31 - INPUT_INTEGER_BITS)))[1]
+        if not 0 <= left_shift < 63:  # TFLM's CalculateInputRadius shifts 1LL by it: undefined outside that
+            return [f"input scale {float(x.q.s):g} is outside [2^-28, 2^35): TFLM's Prepare shifts by "
+                    f"{left_shift} bits there, which C leaves undefined"]
         return []
 
     def _int16_problems(self, x: Tensor, y: Tensor) -> list[str]:

@@ -99,6 +99,9 @@ class Lstm(OpDef):
         if len(x.shape) != 3 or any(t is None for t in present):
             raise ValueError("the LSTM takes a 3-D input, eight weights, four biases and two states")
         batches, _, size, state, _ = _sizes(g, op)
+        hidden = op.input(g, HIDDEN).shape
+        if len(hidden) < 2 or hidden[1] != state:  # TFLM takes the units from the hidden state's dimension 1
+            raise ValueError(f"hidden state {list(hidden)}: TFLM reads its {state} units from dimension 1")
         for k in range(INPUT_WEIGHTS, INPUT_WEIGHTS + 4):
             if op.input(g, k).shape != (state, size):
                 raise ValueError(f"input weights {list(op.input(g, k).shape)}, expected {[state, size]}")

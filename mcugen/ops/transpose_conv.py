@@ -36,6 +36,7 @@ class TransposeConvData:
 @register("TRANSPOSE_CONV")
 class TransposeConv(OpDef):
     arity = ((3, 4), (1, 1))
+    bias_input = BIAS
     parameters = {SHAPE: ("int32",), FILTER: ("int8",), BIAS: ("int32", "int64")}
     input_types = output_types = ("int8", "int16")
 

@@ -32,7 +32,9 @@ def _legacy_uint8(g: Graph) -> str | None:
     return None
 
 
-def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object]) -> list[str]:
+def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object], bad: set[int]) -> list[str]:
+    """The op's tensors that its kernel can't take; each tensor named once (its index then joins
+    `bad`, and no later op that touches it is prepared: its problem is already said)."""
     problems = []
     parameters = opdef.parameter_types(op.opcode)
     for k, idx in enumerate(op.inputs):
@@ -54,6 +56,7 @@ def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object]) -> l
         if t is None or key in seen:
             continue
         seen.add(key)
+        said = len(problems)
         if t.dtype == "int16" and "int16" not in allowed:
             problems.append(f"tensor '{t.name}' is int16: an int16 {op.opcode} is not supported "
                             f"({' or '.join(allowed)} only)")
@@ -65,6 +68,8 @@ def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object]) -> l
             problems.append(f"{t.dtype} tensor '{t.name}' has no quantization parameters")
         elif t.quant is not None and t.quant.per_channel:
             problems.append(f"activation '{t.name}' is quantized per channel")
+        if len(problems) > said:
+            bad.add(idx)
     return problems
 
 
@@ -93,6 +98,7 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
         model.append(f"dynamic shapes: {len(dynamic)} tensor(s) with unknown dimensions, "
                      f"e.g. '{dynamic[0].name}' {list(dynamic[0].shape)} (re-export with fixed shapes)")
     seen: set[object] = set()
+    bad: set[int] = set()
     written = set(g.inputs)
     for op in g.ops:
         where = f"{op.opcode} at index {op.origin}"
@@ -115,7 +121,9 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
                          if t >= 0 and not g.tensors[t].is_const and t not in written
                          and not g.tensors[t].variable]
             own = [f"reads tensor '{unwritten[0]}' that no earlier op writes"] if unwritten else []
-            own = own or _tensor_problems(g, op, opdef, seen) or opdef.check(g, op) or _prepare_problems(g, op, opdef)
+            own = own or _tensor_problems(g, op, opdef, seen, bad)
+            if not own and not bad.intersection(op.inputs + op.outputs):
+                own = opdef.check(g, op) or _prepare_problems(g, op, opdef)
             problems.extend(f"{where}: {p}" for p in own)
         if problems:
             by_op[op.index] = problems

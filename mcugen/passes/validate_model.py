@@ -34,6 +34,7 @@ ZERO_POINT_RANGE = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32
 # into state before this pass (passes/resolve_variables.py)
 VALUE_TYPES = {"float32", "float16", "float64", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32",
                "uint64", "bool", "resource"}
+HANDLE_READERS = ("READ_VARIABLE", "ASSIGN_VARIABLE")  # the only kernels a resource tensor may reach
 UNRUN_TYPE = "a type mcugen does not run"  # a valid schema type: the model needs converting, not mending
 FIX = "the file is corrupt or was not written by the TFLite converter; re-export it"
 TYPE_FIX = ("convert the model with int8 (or 16x8) full-integer quantization: mcugen runs int8 and int16 "
@@ -83,10 +84,14 @@ def _op_problem(g: Graph, op: Op, opdef: ops.OpDef) -> str | None:
     if not out_low <= len(op.outputs) <= out_high:
         return f"{len(op.outputs)} outputs, TFLM's kernel makes {out_low}" + (
             f" to {out_high}" if out_high != out_low else "")
-    omitted = [k for k in range(in_low) if op.inputs[k] < 0 and k not in opdef.optional_inputs]
+    required = len(op.inputs) if opdef.variadic else in_low
+    omitted = [k for k in range(required) if op.inputs[k] < 0 and k not in opdef.optional_inputs]
     if omitted:  # only inputs past the minimum count are optional, and those the op lists
         return f"input {omitted[0]} is omitted, TFLM's kernel needs it"
-    for t in [op.optional_input(g, i) for i in range(len(op.inputs))] + [op.output(g, i) for i in range(len(op.outputs))]:
+    tensors = [op.optional_input(g, i) for i in range(len(op.inputs))] + [op.output(g, i) for i in range(len(op.outputs))]
+    for k, t in enumerate(tensors):
+        if t is not None and t.dtype == "resource" and not (k == 0 and op.opcode in HANDLE_READERS):
+            return f"tensor '{t.name}' is a resource handle, which {op.opcode} does not take"
         problem = t is not None and _tensor_problem(t)
         if problem:
             return problem
@@ -111,7 +116,8 @@ def validate_model(g: Graph) -> Graph:
         if not ends:
             raise McugenError(f"{g.name}: invalid model: the graph declares no {what}", FIX)
     for idx in (*g.inputs, *g.outputs):
-        problem = _tensor_problem(g.tensors[idx])
+        problem = (_tensor_problem(g.tensors[idx]) if g.tensors[idx].dtype != "resource"
+                   else f"tensor '{g.tensors[idx].name}' is a resource handle, not data")
         if problem:
             raise McugenError(f"{g.name}: invalid model: {problem}", _fix(problem))
     for ends, what in ((g.inputs, "input"), (g.outputs, "output")):
