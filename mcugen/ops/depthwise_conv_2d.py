@@ -51,7 +51,7 @@ class DepthwiseConv2D(OpDef):
         require_bias_length(op.optional_input(g, 2), w.shape[3])
         return window_shape(op.attrs, x.shape, w.shape[1:3], w.shape[3])
     def check(self, g: Graph, op: Op) -> list[str]:
-        problems = weight_problems(g, op, channel_axis=3) + problems_fused_activation(op)
+        problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
         if w.shape[3] % x.shape[3]:
             problems.append(f"{w.shape[3]} output channels is not a multiple of {x.shape[3]} input channels")

@@ -56,7 +56,7 @@ class TransposeConv(OpDef):
 
     def check(self, g: Graph, op: Op) -> list[str]:
         x, w, b = op.input(g, INPUT), op.input(g, FILTER), op.optional_input(g, BIAS)
-        problems = weight_problems(g, op, FILTER, BIAS, input_index=INPUT) + problems_fused_activation(op)
+        problems = weight_problems(g, op, FILTER, BIAS) + problems_fused_activation(op)
         if x.shape[3] != w.shape[3]:
             problems.append(f"input has {x.shape[3]} channels, the filter {w.shape[3]}")
         if w.quant is not None and np.any(w.q.zero_point != 0):

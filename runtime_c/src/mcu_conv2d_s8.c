@@ -5,7 +5,8 @@
  *   acc = bias[oc] + sum over in-image taps of (input + input_offset) * filter
  *   out = clamp(requantize(acc, multiplier[oc], shift[oc]) + output_offset)
  * Taps outside the image contribute nothing, which is what zero-padding in the real domain means.
- * The int32 accumulator cannot overflow for kernels below 2^16 taps: |(x + offset) * w| <= 2^15.
+ * The int32 sum wraps past 2^31 as TFLM's does on every Arm and x86 target (unsigned here: C leaves
+ * a signed overflow undefined).
  */
 typedef struct {
     const mcu_conv_params *conv;
@@ -30,18 +31,18 @@ static inline void conv_s8_position(void *state, const mcu_window *window)
     const int32_t runs = dx == 1 ? 1 : win.kx1 - win.kx0, run = dx == 1 ? (win.kx1 - win.kx0) * in_c : in_c;
     for (int32_t oc = 0; oc < s->out_c; ++oc) {
         const int8_t *kernel = s->filter + oc * taps;
-        int32_t acc = s->bias ? s->bias[oc] : 0;
+        uint32_t acc = s->bias ? (uint32_t)s->bias[oc] : 0u; /* wraps as TFLM's int32 sum does on every target */
         for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
             const int8_t *x = image + ((win.y0 + ky * conv->dilation.h) * in_w + win.x0 + win.kx0 * dx) * in_c;
             const int8_t *w = kernel + (ky * k_w + win.kx0) * in_c;
             for (int32_t r = 0; r < runs; ++r, x += dx * in_c, w += in_c) {
                 for (int32_t i = 0; i < run; ++i) {
-                    acc += (x[i] + offset) * w[i];
+                    acc += (uint32_t)((x[i] + offset) * w[i]);
                 }
             }
         }
-        acc = mcu_requantize(acc, s->quant->multiplier[oc], s->quant->shift[oc]) + conv->output_offset;
-        *s->output++ = mcu_clamp_s8(acc, conv->activation);
+        const int32_t y = mcu_requantize((int32_t)acc, s->quant->multiplier[oc], s->quant->shift[oc]) + conv->output_offset;
+        *s->output++ = mcu_clamp_s8(y, conv->activation);
     }
 }
 

@@ -23,16 +23,16 @@ static inline void dw_s8_position(void *state, const mcu_window *window)
     const int8_t *image = s->input + win.batch * s->input_dims->h * in_w * in_c;
     for (int32_t oc = 0; oc < out_c; ++oc) {
         const int32_t ic = oc / dw->depth_multiplier;
-        int32_t acc = s->bias ? s->bias[oc] : 0;
+        uint32_t acc = s->bias ? (uint32_t)s->bias[oc] : 0u; /* wraps as TFLM's int32 sum does on every target */
         for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
             const int32_t iy = win.y0 + ky * dw->dilation.h;
             for (int32_t kx = win.kx0; kx < win.kx1; ++kx) {
                 const int32_t ix = win.x0 + kx * dw->dilation.w;
-                acc += (image[(iy * in_w + ix) * in_c + ic] + dw->input_offset) * s->filter[(ky * k_w + kx) * out_c + oc];
+                acc += (uint32_t)((image[(iy * in_w + ix) * in_c + ic] + dw->input_offset) * s->filter[(ky * k_w + kx) * out_c + oc]);
             }
         }
-        acc = mcu_requantize(acc, s->quant->multiplier[oc], s->quant->shift[oc]) + dw->output_offset;
-        *s->output++ = mcu_clamp_s8(acc, dw->activation);
+        const int32_t y = mcu_requantize((int32_t)acc, s->quant->multiplier[oc], s->quant->shift[oc]) + dw->output_offset;
+        *s->output++ = mcu_clamp_s8(y, dw->activation);
     }
 }
 

@@ -14,12 +14,12 @@ void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant
         const int8_t *x = input + n * depth;
         for (int32_t o = 0; o < units; ++o) {
             const int8_t *w = filter + o * depth;
-            int32_t acc = bias ? bias[o] : 0;
+            uint32_t acc = bias ? (uint32_t)bias[o] : 0u; /* wraps as TFLM's int32 sum does on every target */
             for (int32_t d = 0; d < depth; ++d) {
-                acc += (x[d] + fc->input_offset) * (w[d] + fc->filter_offset);
+                acc += (uint32_t)((x[d] + fc->input_offset) * (w[d] + fc->filter_offset));
             }
-            acc = mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + fc->output_offset;
-            *output++ = mcu_clamp_s8(acc, fc->activation);
+            const int32_t y = mcu_requantize((int32_t)acc, quant->multiplier[o], quant->shift[o]) + fc->output_offset;
+            *output++ = mcu_clamp_s8(y, fc->activation);
         }
     }
 }

@@ -1,0 +1,41 @@
+"""Edit a real .tflite file through the FlatBuffer object API of the schema the LiteRT oracle ships
+(ai_edge_litert.schema_py_generated): unpack, change any field, pack. For hostile-input tests and the
+fuzzer's real base models, where tflite_writer builds small models from nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import flatbuffers
+from ai_edge_litert import schema_py_generated as schema
+
+OPCODE_NAMES = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
+
+
+def load(path: Path) -> schema.ModelT:
+    """The model with every vector an edit may change as a writable copy (the unpacked ones view the file)."""
+    model = schema.ModelT.InitFromPackedBuf(path.read_bytes(), 0)
+    for sub in model.subgraphs:
+        for item in [*sub.tensors, *sub.operators]:
+            for field in ("shape", "shapeSignature", "inputs", "outputs"):
+                if getattr(item, field, None) is not None:
+                    setattr(item, field, [int(v) for v in getattr(item, field)])
+    for buffer in model.buffers:
+        if buffer.data is not None:
+            buffer.data = bytes(buffer.data)
+    return model
+
+
+def pack(model: schema.ModelT) -> bytes:
+    b = flatbuffers.Builder(1024)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def opcode(model: schema.ModelT, op) -> str:
+    """As TFLM resolves it: the larger of builtin_code and deprecated_builtin_code."""
+    code = model.operatorCodes[op.opcodeIndex]
+    return OPCODE_NAMES.get(max(code.builtinCode, code.deprecatedBuiltinCode), "?")
+
+
+def ops_of(model: schema.ModelT, name: str, subgraph: int = 0) -> list:
+    return [op for op in model.subgraphs[subgraph].operators or [] if opcode(model, op) == name]
