@@ -68,6 +68,22 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     return q_fixed, shift
 
 
+def multiplier_shift(real: float) -> int:
+    """The shift QuantizeMultiplier gives a finite, positive factor, without judging it."""
+    q, shift = math.frexp(real)
+    return shift + (round_half_away(q * (1 << 31)) == 1 << 31)
+
+
+def quantize_multiplier_below_one(real: float) -> tuple[int, int]:
+    """TFLM QuantizeMultiplierSmallerThanOneExp (ADD's and SUB's rescales): QuantizeMultiplier of a
+    factor that TFLM CHECKs (aborting the program) lies in (0, 1) and rounds to no left shift."""
+    multiplier, shift = quantize_multiplier(real) if 0.0 < real < 1.0 else (0, 1)
+    if shift > 0:
+        raise McugenError(f"a rescale factor of {real:g} is outside (0, 1), where TFLM's Prepare aborts",
+                          "check the scales of this layer's inputs and output")
+    return multiplier, shift
+
+
 def int64(x: Ints) -> Ints:
     """Python ints as they are; anything else as a numpy int64 array."""
     return x if isinstance(x, int) else np.asarray(x, dtype=np.int64)

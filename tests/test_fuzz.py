@@ -5,8 +5,10 @@ Cases: valid small models from the project's writer with one field or constant p
 to a hostile value (the structure-aware part: options, scales on every tensor kind, zero points,
 shapes, types in and outside the schema, quantization removed, options tables deleted or under
 another union type, builtin/deprecated op codes that disagree, constant or repeated graph inputs
-and outputs, ...), and byte flips and truncations of small
-models (check_flatbuffer.py refuses flips anywhere in the file, as TFLM's loader does). Accepted cases
+and outputs, ...), byte flips and truncations of small
+models (check_flatbuffer.py refuses flips anywhere in the file, as TFLM's loader does), and real stateful,
+recurrent and int16 models edited field by field (resource variables' names, containers and CALL_ONCE
+index, the init subgraph, op codes, an output's quantization, inputs omitted, ranks, tiny scales). Accepted cases
 run golden vs TFLM (in its child process) on a random input, and some of them as host C under
 ASan+UBSan. CI runs the fast budget (>= 500 cases); HYPOTHESIS_PROFILE=long runs >= 5,000.
 """
@@ -31,6 +33,7 @@ from mcugen.oracle import Tflm
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
+from model_edit import load, opcode, pack
 from tflite_writer import ModelSpec
 
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
@@ -41,7 +44,8 @@ CASE_SECONDS = 60
 HOSTILE_INTS = [0, -1, -5, 2, 3, 127, 128, 255, 256, 65535, 1 << 30, (1 << 31) - 1, -(1 << 31)]
 ENUM_FIELDS = ("Padding", "FusedActivationFunction")  # int8 in the schema
 HOSTILE_ENUMS = [-1, 2, 4, 6, 7, 100, -128]
-HOSTILE_SCALES = [0.0, -0.5, float("nan"), float("inf"), float("-inf"), 1e-38, 1e-45, 3.4e38, 1e30, 1e-20]
+HOSTILE_SCALES = [0.0, -0.5, float("nan"), float("inf"), float("-inf"), 1e-38, 1e-45, 3.4e38, 1e30, 1e-20, 1e-9, 1e-12,
+                  1e-15]
 
 
 @contextmanager
@@ -134,10 +138,45 @@ def _softmax(m, rng):
     return x, y
 
 
+def _softmax16(m):
+    x = m.tensor("x", [2, 10], "int16", scale=0.001, zp=0)
+    y = m.tensor("y", [2, 10], "int16", scale=1 / 32768, zp=0)
+    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=3, Beta=1.0)
+    return x, y
+
+
 def _reshape(m, rng):
     x = m.tensor("x", [1, 2, 6], "int8", scale=0.1, zp=3)
     y = m.tensor("y", [1, 12], "int8", scale=0.1, zp=3)
     m.op("RESHAPE", [x, m.const("shape", [1, 12], "int32")], [y], "ReshapeOptions", NewShape=[1, 12])
+    return x, y
+
+
+def _activation(opcode, out_scale, out_zp, bits=8, options=None, **fields):
+    """One activation op (LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ...) on int8 or int16 values."""
+    def make(m, rng):
+        dtype = f"int{bits}"
+        x = m.tensor("x", [2, 5], dtype, scale=0.03 if bits == 8 else 0.001, zp=-3 if bits == 8 else 0)
+        y = m.tensor("y", [2, 5], dtype, scale=out_scale, zp=out_zp)
+        m.op(opcode, [x], [y], options, version=2, **fields)
+        return x, y
+    return make
+
+
+def _mul(m, rng):
+    x = m.tensor("x", [1, 4, 3], "int8", scale=0.05, zp=1)
+    c = m.const("c", rng.integers(-128, 128, (1, 1, 3)), "int8", scale=0.03, zp=-4)
+    y = m.tensor("y", [1, 4, 3], "int8", scale=0.01, zp=2)
+    m.op("MUL", [x, c], [y], "MulOptions", version=2, FusedActivationFunction="NONE")
+    return x, y
+
+
+def _fc16(m, rng):
+    x = m.tensor("x", [2, 8], "int16", scale=0.001, zp=0)
+    w = m.const("w", rng.integers(-127, 128, (5, 8)), "int8", scale=0.02, zp=0)
+    b = m.const("b", rng.integers(-500, 500, 5), "int64", scale=0.00002, zp=0)
+    y = m.tensor("y", [2, 5], "int16", scale=0.002, zp=0)
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=7)
     return x, y
 
 
@@ -161,7 +200,14 @@ BASES = {"conv": lambda m, r: _conv(m, r, False), "depthwise": lambda m, r: _con
          "slice": _shaping("STRIDED_SLICE", "StridedSliceOptions", [2, 2, 2],
                            [("begin", [0, 1, 0]), ("end", [2, 3, 4]), ("strides", [1, 1, 2])]),
          "split": _shaping("SPLIT", "SplitOptions", [2, 3, 4], [("axis", [1])], NumSplits=1),
-         "gather": _shaping("GATHER", "GatherOptions", [2, 2, 4], [("indices", [2, 0])], Axis=1)}  # not TILE: TFLM has no int8 TILE to judge by
+         "gather": _shaping("GATHER", "GatherOptions", [2, 2, 4], [("indices", [2, 0])], Axis=1),
+         "mul": _mul, "fc16": _fc16,
+         "logistic": _activation("LOGISTIC", 1 / 256, -128), "tanh": _activation("TANH", 1 / 128, 0),
+         "hard swish": _activation("HARD_SWISH", 0.02, -5),
+         "leaky relu": _activation("LEAKY_RELU", 0.03, -3, options="LeakyReluOptions", Alpha=0.2),
+         "logistic16": _activation("LOGISTIC", 1 / 32768, 0, bits=16),
+         "leaky relu16": _activation("LEAKY_RELU", 0.002, 0, bits=16, options="LeakyReluOptions", Alpha=0.2),
+         "softmax16": lambda m, r: _softmax16(m)}  # not TILE: TFLM has no int8 TILE to judge by
 
 
 @st.composite
@@ -264,3 +310,60 @@ def test_flipped_bytes_are_refused_or_bit_exact(tmp_path_factory, name, flips):
     for where, mask in flips:
         blob[int(where * len(blob))] ^= mask
     event(judge(bytes(blob), tmp_path_factory.mktemp("fuzz")))
+
+
+# -- real models, one field edited: stateful (resource variables, SVDF, LSTM) and int16 bases -------------
+REAL = ["pypi_pmw_hey_jarvis.tflite", "tflm_mnist_lstm_int8.tflite", "tflm_keyword_scrambled_8bit.tflite",
+        "mlzoo_ds_cnn_s_int16.tflite"]
+TINY_SCALES = [1e-9, 1e-12, 1e-15, 1e-18, 3e-39]
+
+
+@st.composite
+def edited_real_models(draw):
+    name = draw(st.sampled_from(REAL))
+    model = load(MODELS / "real" / name)
+    sub = model.subgraphs[0]
+    kind = draw(st.sampled_from(["variable name", "container", "call once", "init subgraph", "op code",
+                                 "output quantization", "input omitted", "rank", "tiny scale"]))
+    k = draw(st.integers(0, len(sub.operators) - 1))
+    op = sub.operators[k]
+    handles = [o for s in model.subgraphs for o in s.operators if opcode(model, o) == "VAR_HANDLE"]
+    calls = [o for o in sub.operators if opcode(model, o) == "CALL_ONCE"]
+    t = sub.tensors[draw(st.integers(0, len(sub.tensors) - 1))]
+    if kind in ("variable name", "container") and handles:
+        handle = draw(st.sampled_from(handles)).builtinOptions
+        value = draw(st.sampled_from([b"", b"other", handles[0].builtinOptions.sharedName, None]))
+        setattr(handle, "sharedName" if kind == "variable name" else "container", value)
+    elif kind == "call once" and calls:
+        calls[0].builtinOptions.initSubgraphIndex = draw(st.sampled_from([-1, 0, 2, 1 << 20]))
+    elif kind == "init subgraph" and len(model.subgraphs) > 1:
+        del model.subgraphs[1:]
+    elif kind == "op code":
+        code = model.operatorCodes[op.opcodeIndex]
+        new = draw(st.sampled_from([("deprecated 0", None), ("unknown", 250), ("custom", 32), ("ADD", 0),
+                                    ("RESHAPE", 22), ("QUANTIZE", 114)]))
+        if new[1] is None:
+            code.deprecatedBuiltinCode = 0
+        else:
+            code.builtinCode, code.deprecatedBuiltinCode = new[1], min(new[1], 127)
+            code.customCode = b"Mine" if new[0] == "custom" else None
+    elif kind == "output quantization" and op.outputs:
+        sub.tensors[op.outputs[0]].quantization = None
+    elif kind == "input omitted" and op.inputs:
+        op.inputs[draw(st.integers(0, len(op.inputs) - 1))] = -1
+    elif kind == "rank" and t.shape is not None:
+        shape = list(t.shape)
+        t.shape = draw(st.sampled_from([[1, *shape], [*shape, 1], [1] * max(0, 7 - len(shape)) + shape, shape[1:]]))
+        t.shapeSignature = None
+    elif kind == "tiny scale" and t.quantization is not None and t.quantization.scale is not None:
+        t.quantization.scale = [draw(st.sampled_from(TINY_SCALES))] * len(t.quantization.scale)
+    return pack(model), f"{name}: {kind}"
+
+
+@settings(**dict(BUDGET, max_examples=BUDGET["max_examples"] * 3 // 5))
+@given(edited_real_models())
+def test_an_edited_real_model_is_refused_or_bit_exact(tmp_path_factory, case):
+    blob, description = case
+    verdict = judge(blob, tmp_path_factory.mktemp("fuzz"))
+    event(verdict)
+    event(f"{description}: {verdict}")

@@ -22,6 +22,7 @@ from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from model_edit import load, ops_of, pack
 from test_cli import assert_one_error_line, run_cli
+from test_fuzz import _add, _fc16
 from tflite_writer import ModelSpec
 
 JARVIS = MODELS / "real" / "pypi_pmw_hey_jarvis.tflite"  # streaming: resource variables, CALL_ONCE
@@ -127,6 +128,37 @@ def test_tflm_refuses_or_crashes_on_them_too(tmp_path, case):
     source, edit, _ = REFUSED[case]
     with pytest.raises(Exception, match="TFLM (refuses this model|crashed)"):
         Tflm(_edited(tmp_path, source, edit))
+
+
+def _written(tmp_path, make, scale):
+    """A one-op model from the fuzzer's bases with its output's scale set."""
+    m = ModelSpec()
+    x, y = make(m, np.random.default_rng(0))
+    m.inputs, m.outputs = [x], [y]
+    m.tensors[y]["scale"] = scale
+    path = tmp_path / "written.tflite"
+    path.write_bytes(m.build())
+    return path
+
+
+SCALES = {  # where TFLM's Prepare aborts or its int64 requantize shifts by a negative amount
+    "ADD output scale 1e-9": (_add, 1e-9, ["ADD at index 0", "rescale factor of", "outside (0, 1)"]),
+    "16x8 FULLY_CONNECTED output scale 1e-10": (_fc16, 1e-10, ["FULLY_CONNECTED at index 0: a rescale of 2^18"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCALES))
+def test_scales_tflm_cannot_rescale_are_one_line(capsys, tmp_path, case):
+    make, scale, phrases = SCALES[case]
+    code, _, err = run_cli(capsys, "build", _written(tmp_path, make, scale), "--board", "host", "--out",
+                           tmp_path / "build")
+    assert_one_error_line(code, err, *phrases)
+    assert code == 1 and not (tmp_path / "build").exists()
+
+
+def test_tflm_aborts_on_the_add(tmp_path):
+    with pytest.raises(Exception, match="TFLM crashed on this model"):
+        Tflm(_written(tmp_path, _add, 1e-9))
 
 
 def _bit_exact_with_tflm(path, samples) -> None:

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mcugen.epilogue import OutputStage, input_zero_point_in_bias
-from mcugen.ir import Graph, Op
+from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, dims, layer_name, reads, tile, writes
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias, pruned_channels, settle_dead_channels
 from mcugen.ops._window import Taps, Window
+from mcugen.requant import multiplier_shift
 from mcugen.runtime import c_define
 
 
@@ -71,6 +72,18 @@ def wide_problems(g: Graph, op: Op) -> list[str]:
         return ["int64 bias with int8 activations: TFLM's int8 kernel reads int32 there"]
     if b is not None and b.is_const and b.dtype == "int64" and np.abs(b.values.astype(np.float64)).max(initial=0) >= 2.0 ** 47:
         return ["an int64 bias of 2^47 or more: TFLM's 16x8 kernels assume accumulators below that"]
+    return wide_shift_problems(x, op.input(g, 1), b, op.output(g))
+
+
+def wide_shift_problems(x: Tensor, w: Tensor, b: Tensor | None, y: Tensor) -> list[str]:
+    """A 16x8 layer with an int64 accumulator: TFLM's int64 requantize rounds by 2^(14 - shift) and
+    shifts by 15 - shift, which C defines for no shift past 14."""
+    if x.dtype != "int16" or (b is not None and b.dtype != "int64") or not (x.quant and w.quant and y.quant):
+        return []
+    shift = max(multiplier_shift(float(x.q.s) * float(s) / float(y.q.s)) for s in w.q.scale)
+    if shift > 14:
+        return [f"a rescale of 2^{shift} (input scale x weight scale / output scale): TFLM's int64 requantize "
+                "shifts by a negative amount there, which C leaves undefined"]
     return []
 
 

@@ -19,7 +19,7 @@ from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads,
 from mcugen.ops import register
 from mcugen.ops._conv import Strips, feeding_strips, rows_read, strips_of
 from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, same_shape_call
-from mcugen.requant import Requant, quantize_multiplier, requantize, requantize_clamp
+from mcugen.requant import Requant, quantize_multiplier, quantize_multiplier_below_one, requantize, requantize_clamp
 from mcugen.variants import variant
 
 LEFT_SHIFT = {("ADD", "int8"): 20, ("SUB", "int8"): 20, ("SQUARED_DIFFERENCE", "int8"): 7,
@@ -74,9 +74,10 @@ class AddSub(PairOp):
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
         left = LEFT_SHIFT[op.opcode, y.dtype]
         r1, r2, r_out = _real_multipliers(op.opcode, float(a.q.s), float(b.q.s), float(y.q.s), left)
+        below = quantize_multiplier_below_one  # TFLM aborts on anything else (SQUARED_DIFFERENCE's output: any)
         return self.tabulated(g, op, AddData(
-            op.opcode, left, Operand(a.q.zp, *quantize_multiplier(r1)), Operand(b.q.zp, *quantize_multiplier(r2)),
-            y.q.zp, *quantize_multiplier(r_out), *fused_range(g, op)))
+            op.opcode, left, Operand(a.q.zp, *below(r1)), Operand(b.q.zp, *below(r2)),
+            y.q.zp, *(quantize_multiplier if op.opcode == "SQUARED_DIFFERENCE" else below)(r_out), *fused_range(g, op)))
 
     def arithmetic(self, p: AddData, x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
         y1 = requantize((x1 - p.input1.zp) << p.left_shift, p.input1.multiplier, p.input1.shift)

@@ -18,6 +18,7 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
+from mcugen.ops._conv import wide_shift_problems
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, problems_fused_activation, require_bias_length, weight_problems
 from mcugen.ops._window import MAX_SPAN, Pair, out_size, pad_before
@@ -64,7 +65,7 @@ class TransposeConv(OpDef):
         wanted = "int64" if x.dtype == "int16" else "int32"
         if b is not None and b.dtype != wanted:
             problems.append(f"bias '{b.name}' is {b.dtype}; TFLM's {x.dtype} kernel reads {wanted} there")
-        return problems
+        return problems + wide_shift_problems(x, w, b, op.output(g))
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)

@@ -12,7 +12,8 @@ from mcugen.ir import Graph
 
 
 def flatten_biases(g: Graph) -> Graph:
-    as_bias, otherwise = set(), set(g.outputs)
+    as_bias: set[int] = set()
+    otherwise = set(g.outputs)
     for op in g.ops:
         opdef = ops.lookup(op.opcode)
         bias = opdef.bias_input if opdef is not None else None
