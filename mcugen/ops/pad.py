@@ -52,7 +52,8 @@ class Pad(OpDef):
         value = op.optional_input(g, 2)
         y = op.output(g)
         pad_value = int(value.values.reshape(-1)[0]) if value is not None else y.q.zp if y.dtype == "int8" else 0
-        return PadData(tuple((int(a), int(b)) for a, b in op.input(g, 1).values.astype(np.int64)), pad_value)
+        pairs = op.input(g, 1).values.astype(np.int64).reshape(-1, 2)  # TFLM reads flat pairs, whatever the shape
+        return PadData(tuple((int(a), int(b)) for a, b in pairs), pad_value)
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(PadData)
