@@ -8,6 +8,7 @@ from mcugen.passes.check_support import check_support
 from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.flatten_biases import flatten_biases
 from mcugen.passes.fold_constants import fold_constants
+from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
@@ -24,6 +25,7 @@ def read(model_path: str | Path) -> Graph:
     graph = resolve_variables(graph)  # resource variables: state, initialised at build time
     graph = validate_model(graph)     # every field a kernel relies on, as TFLM accepts it
     graph = flatten_biases(graph)     # a bias is its values, whatever shape the file gives it
+    graph = expand_groups(graph)      # a grouped conv as the plain one it equals
     graph = fold_constants(graph)     # shape arithmetic on static shapes, done at build time
     return graph
 

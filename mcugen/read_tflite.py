@@ -168,9 +168,9 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
         if len(payload) != expected:
             raise IndexError(f"tensor {index} has {len(payload)} data bytes, shape needs {expected}")
         data = np.frombuffer(payload, dtype=np.dtype(dtype).newbyteorder("<")).reshape(shape)
-    # A -1 batch in shape_signature is what every converter writes; the stored
-    # shape (batch 1) is what TFLM runs, so only other unknown dims are dynamic.
-    dynamic = any(d < 0 for d in shape) or any(d < 0 for d in signature[1:])
+    # TFLM allocates from `shape` and never reads shape_signature: a -1 there (a batch or time axis the
+    # converter left open) runs as the stored shape does, so only an unknown stored dimension is dynamic.
+    dynamic = any(d < 0 for d in shape)
     return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=_quant(t, name), data=data,
                   dynamic=dynamic, variable=bool(t.IsVariable()))
 

@@ -42,11 +42,11 @@ def checked_report(path, kind: str) -> dict:
 
 
 def one_op_model(tmp_path, dtype="int8", signature=None, opcode="RELU", custom=None, subgraphs=0,
-                 options=None, **fields):
+                 options=None, shape=(1, 4), **fields):
     m = ModelSpec()
     q = dict(scale=0.1, zp=0) if dtype in ("int8", "int16") else {}
-    x = m.tensor("x", [1, 4], dtype, signature=signature, **q)
-    y = m.tensor("y", [1, 4], dtype, signature=signature, **q)
+    x = m.tensor("x", shape, dtype, signature=signature, **q)
+    y = m.tensor("y", shape, dtype, signature=signature, **q)
     m.op(opcode, [x], [y], options, custom=custom, **fields)
     m.inputs, m.outputs, m.extra_subgraphs = [x], [y], subgraphs
     path = tmp_path / "model.tflite"
@@ -134,7 +134,7 @@ def test_refused_models(capsys, tmp_path, kind, phrases):
     path = {
         "float32": lambda: one_op_model(tmp_path, dtype="float32"),
         "int16": lambda: one_op_model(tmp_path, dtype="int16"),
-        "dynamic": lambda: one_op_model(tmp_path, signature=[1, -1]),
+        "dynamic": lambda: one_op_model(tmp_path, shape=[1, -1]),
         "custom": lambda: one_op_model(tmp_path, opcode="CUSTOM", custom="MyOp"),
         "flex": lambda: one_op_model(tmp_path, opcode="CUSTOM", custom="FlexErf"),
         "subgraphs": lambda: one_op_model(tmp_path, subgraphs=1),

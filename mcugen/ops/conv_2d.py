@@ -34,9 +34,14 @@ class Conv2D(OpDef):
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
-        if not problems and x.shape[3] != w.shape[3]:
-            problems.append(f"grouped convolution ({x.shape[3]} input channels, filter depth "
-                            f"{w.shape[3]}) is not supported")
+        if not problems and x.shape[3] != w.shape[3]:  # what passes/expand_groups.py left grouped
+            depth, groups = w.shape[3], x.shape[3] // w.shape[3]
+            problems.append(f"a filter of depth {depth} for {x.shape[3]} input channels that another op reads too "
+                            "(mcugen widens a grouped filter only where the conv alone reads it)"
+                            if x.shape[3] % depth == 0 and w.shape[0] % groups == 0 else
+                            f"grouped convolution ({x.shape[3]} input channels, filter depth {depth}, {w.shape[0]} "
+                            "output channels): TFLM's kernel reads past its groups unless the filter depth divides "
+                            "the input channels and the groups the output channels")
         if w.quant is not None and np.any(w.q.zero_point != 0):
             problems.append("filter zero point is not 0")
         return problems + wide_problems(g, op)
@@ -64,8 +69,8 @@ class Conv2D(OpDef):
         return p.output(acc).reshape(n, oh, ow, cout)
 
     def macs(self, g: Graph, op: Op) -> int:
-        w, y = op.input(g, 1), op.output(g)
-        return int(np.prod(y.shape)) * int(np.prod(w.shape[1:]))
+        w, y = op.input(g, 1), op.output(g)  # a grouped conv's: its filter's own depth, not the widened one
+        return int(np.prod(y.shape)) * int(np.prod(w.shape[1:])) // op.attrs.get("groups", 1)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
