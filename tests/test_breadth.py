@@ -71,3 +71,51 @@ def test_a_time_axis_left_open_in_shape_signature_runs(tmp_path_factory):
     m.op("RELU", [x], [y])
     m.inputs, m.outputs = [x], [y]
     check(tmp_path_factory.mktemp("signature"), m, 0, oracles=("tflm",))
+
+
+@st.composite
+def batch_matmuls(draw):
+    """Operands of rank 2 to 4 whose batch dimensions broadcast, adjoint flags, a constant or computed R."""
+    dtype = draw(st.sampled_from(["int8", "int16"]))
+    rank = draw(st.integers(2, 4))
+    batch = [draw(st.integers(1, 3)) for _ in range(rank - 2)]
+    lhs_batch = [b if draw(st.booleans()) else 1 for b in batch]
+    rhs_batch = [b if draw(st.booleans()) else 1 for b in batch][draw(st.integers(0, len(batch))):]
+    rows, depth, cols = draw(st.integers(1, 5)), draw(st.integers(1, 9)), draw(st.integers(1, 5))
+    adj_x, adj_y = draw(st.booleans()), draw(st.booleans())
+    return dtype, lhs_batch, rhs_batch, rows, depth, cols, adj_x, adj_y, draw(st.booleans())
+
+
+@given(batch_matmuls(), st.data(), st.integers(0, 99))
+def test_batch_matmul(tmp_path_factory, case, data, seed):
+    dtype, lhs_batch, rhs_batch, rows, depth, cols, adj_x, adj_y, constant = case
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    wide = dtype == "int16"
+    zl, zr, zo = (0, 0, 0) if wide else (data.draw(ZP), data.draw(ZP), data.draw(ZP))
+    s = (1e-3, 2e-3, 5e-3) if wide else (0.02, 0.03, 0.4)
+    lhs_shape = [*lhs_batch, *([depth, rows] if adj_x else [rows, depth])]
+    rhs_shape = [*rhs_batch, *([cols, depth] if adj_y else [depth, cols])]
+    x = m.tensor("x", lhs_shape, dtype, scale=s[0], zp=zl)
+    info = np.iinfo(dtype)
+    r = (m.const("r", rng.integers(info.min, info.max + 1, rhs_shape), dtype, scale=s[1], zp=zr) if constant
+         else m.tensor("r", rhs_shape, dtype, scale=s[1], zp=zr))
+    lead = max(len(lhs_batch), len(rhs_batch))
+    a = [1] * (lead - len(lhs_batch)) + lhs_batch
+    b = [1] * (lead - len(rhs_batch)) + rhs_batch
+    y = m.tensor("y", [*(max(p, q) for p, q in zip(a, b)), rows, cols], dtype, scale=s[2], zp=zo)
+    m.op("BATCH_MATMUL", [x, r], [y], "BatchMatMulOptions", version=4 if wide else 1, AdjX=adj_x, AdjY=adj_y)
+    m.inputs, m.outputs = ([x] if constant else [x, r]), [y]
+    check(tmp_path_factory.mktemp("batch_matmul"), m, seed, oracles=("tflm",))
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "microbit"])
+def test_batch_matmul_on_the_emulated_cores(tmp_path, board):
+    rng = np.random.default_rng(4)
+    m = ModelSpec()
+    q = m.tensor("q", [2, 3, 8], "int8", scale=0.02, zp=3)
+    k = m.const("k", rng.integers(-128, 128, (2, 5, 8)), "int8", scale=0.03, zp=-2)
+    y = m.tensor("y", [2, 3, 5], "int8", scale=0.5, zp=-1)
+    m.op("BATCH_MATMUL", [q, k], [y], "BatchMatMulOptions", AdjX=False, AdjY=True)
+    m.inputs, m.outputs = [q], [y]
+    bit_exact_on_board(tmp_path, m, seed=3, board=board)

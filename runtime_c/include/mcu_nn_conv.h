@@ -31,6 +31,26 @@ typedef struct {
     mcu_activation activation;
 } mcu_fc_params;
 
+/* BATCH_MATMUL's shape and quantization: `batches` output matrices of rows x cols, each summing depth
+ * products; where each batch's operands start (broadcasting) and how their elements are strided
+ * (transposed where adj_x / adj_y). bits: 8 (int8) or 16 (16x8, zero points 0). */
+typedef struct {
+    int32_t batches;
+    const int32_t *lhs_offsets;
+    const int32_t *rhs_offsets;
+    int32_t rows, cols, depth;
+    int32_t lhs_row_stride, lhs_depth_stride;
+    int32_t rhs_depth_stride, rhs_col_stride;
+    int32_t lhs_offset, rhs_offset, output_offset; /* -zero points; the output's zero point */
+    mcu_rescale rescale;
+    mcu_activation activation;
+    int32_t bits;
+} mcu_batch_matmul_params;
+
+/* BATCH_MATMUL: L [..., rows, depth] (or [..., depth, rows] with adj_x), R [..., depth, cols] (or
+ * [..., cols, depth] with adj_y), output [..., rows, cols]; int8 or int16 (mcu_batch_matmul_params.bits). */
+void mcu_batch_matmul(const mcu_batch_matmul_params *p, const void *lhs, const void *rhs, void *output);
+
 /* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin], bias [Cout] or NULL, output [N,OH,OW,Cout]. */
 void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                    const mcu_dims *input_dims, const int8_t *input,
