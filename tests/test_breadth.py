@@ -119,3 +119,17 @@ def test_batch_matmul_on_the_emulated_cores(tmp_path, board):
     m.op("BATCH_MATMUL", [q, k], [y], "BatchMatMulOptions", AdjX=False, AdjY=True)
     m.inputs, m.outputs = [q], [y]
     bit_exact_on_board(tmp_path, m, seed=3, board=board)
+
+
+@given(st.sampled_from(["int8", "int16"]), st.lists(st.integers(1, 3), min_size=1, max_size=5), st.data(),
+       st.integers(0, 99))
+def test_broadcast_to(tmp_path_factory, dtype, target, data, seed):
+    """Any input whose every axis is 1 or the target's, with fewer axes or as many, up to 5-D."""
+    rank = data.draw(st.integers(1, len(target)))
+    shape = [d if data.draw(st.booleans()) else 1 for d in target[len(target) - rank:]]
+    m = ModelSpec()
+    x = m.tensor("x", shape, dtype, scale=0.1, zp=0)
+    y = m.tensor("y", target, dtype, scale=0.1, zp=0)
+    m.op("BROADCAST_TO", [x, m.const("shape", target, data.draw(st.sampled_from(["int32", "int64"])))], [y], version=2)
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path_factory.mktemp("broadcast_to"), m, seed, oracles=("tflm",))

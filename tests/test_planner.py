@@ -159,7 +159,7 @@ def _pointwise_then_depthwise(tmp_path, x_shape, conv_out: int, dw_stride: int):
     dw = m.const("dw", np.ones((1, 3, 3, conv_out)), "int8", scale=[0.01] * conv_out, zp=[0] * conv_out, axis=3)
     oh, ow = (-(-n // dw_stride) for n in x_shape[1:3])
     y = m.tensor("y", [1, oh, ow, conv_out], "int8", scale=0.1, zp=0)
-    m.op("DEPTHWISE_CONV_2D", [t, dw, -1], [y], "DepthwiseConv2DOptions", Padding="SAME", StrideW=dw_stride,
+    m.op("DEPTHWISE_CONV_2D", [t, dw], [y], "DepthwiseConv2DOptions", Padding="SAME", StrideW=dw_stride,
          StrideH=dw_stride, DepthMultiplier=1)
     m.inputs, m.outputs = [x], [y]
     path = tmp_path / "pw_dw.tflite"
