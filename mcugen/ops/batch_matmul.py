@@ -90,7 +90,7 @@ class BatchMatmul(OpDef):
             rhs = np.swapaxes(rhs, -1, -2)
         acc = np.matmul(lhs, rhs)  # int64: exact
         if y.dtype == "int16":
-            out = requantize64(acc, p.multiplier, p.shift)
+            out = requantize64(acc, np.array(p.multiplier), np.array(p.shift))
         else:
             out = requantize(wrap_int32(acc), p.multiplier, p.shift) + p.output_zp
         info = np.iinfo(y.dtype)
