@@ -133,3 +133,40 @@ def test_broadcast_to(tmp_path_factory, dtype, target, data, seed):
     m.op("BROADCAST_TO", [x, m.const("shape", target, data.draw(st.sampled_from(["int32", "int64"])))], [y], version=2)
     m.inputs, m.outputs = [x], [y]
     check(tmp_path_factory.mktemp("broadcast_to"), m, seed, oracles=("tflm",))
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=4), st.floats(1e-5, 1e-2), st.floats(1e-4, 1e-1),
+       st.integers(0, 99))
+def test_int16_rsqrt(tmp_path_factory, shape, s_in, s_out, seed):
+    """1 / sqrt by TFLM's integer Newton-Raphson per value, zero points 0; inputs of 0 give 32767."""
+    m = ModelSpec()
+    x = m.tensor("x", shape, "int16", scale=float(np.float32(s_in)), zp=0)
+    y = m.tensor("y", shape, "int16", scale=float(np.float32(s_out)), zp=0)
+    m.op("RSQRT", [x], [y], version=3)
+    m.inputs, m.outputs = [x], [y]
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 32768, shape).astype(np.int16)
+    values.reshape(-1)[:3] = [0, 1, 32767][:values.size]
+    check(tmp_path_factory.mktemp("rsqrt16"), m, seed, oracles=("tflm",), xs=[values])
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "microbit"])
+def test_int16_rsqrt_on_the_emulated_cores(tmp_path, board):
+    from mcugen.boards import load_board
+    from mcugen.firmware import build_board
+    from mcugen.outdir import OutDir
+    from mcugen.pipeline import compile_model
+    from mcugen.targets import Target
+    from mcugen.validate import run_on_target
+    m = ModelSpec()
+    x = m.tensor("x", [4, 9], "int16", scale=2e-4, zp=0)
+    y = m.tensor("y", [4, 9], "int16", scale=3e-3, zp=0)
+    m.op("RSQRT", [x], [y], version=3)
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "rsqrt.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path, features=load_board(board).features)
+    xs = [[np.random.default_rng(k).integers(0, 32768, (4, 9)).astype(np.int16)] for k in range(2)]
+    program = build_board(g, load_board(board), OutDir(tmp_path / "fw"), "rsqrt.tflite").program
+    _, results = run_on_target(Target.of(board), program, g, xs)
+    assert all(r.passed for r in results), [r.outputs for r in results]

@@ -1,4 +1,5 @@
-"""ABS and RSQRT int8, as TFLM's elementwise kernels: both tabulated for the 256 inputs.
+"""ABS and RSQRT int8, as TFLM's elementwise kernels: both tabulated for the 256 inputs; RSQRT int16 too
+(zero points 0), computed per value by mcu_rsqrt_s16.
 
 ABS: |x - zp_in|, requantized by s_in / s_out only when the scales differ (else just re-offset).
 RSQRT: 1/sqrt(x - zp_in) by TFLM's integer Newton-Raphson (GetInvSqrtQuantizedMultiplierExp),
@@ -14,8 +15,9 @@ import numpy as np
 from mcugen.errors import McugenError
 from mcugen.fixedpoint import inv_sqrt_multiplier
 from mcugen.ir import Graph, Op
+from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._quant import LutOp
+from mcugen.ops._quant import LutOp, Multiplier, require_zero_points
 from mcugen.requant import quantize_multiplier, requantize
 
 RSQRT_SHIFT = 20  # TFLM's headroom for the integer 1/sqrt
@@ -32,21 +34,40 @@ class Abs(LutOp):
         return requantize(value, *quantize_multiplier(float(s_in / s_out))) + y.q.zp
 
 
+def _rescale(g: Graph, op: Op) -> tuple[int, int]:
+    """TFLM's SetRsqrtOutputMultiplier: the sqrt and product in float32, the reciprocal in double."""
+    xt, y = op.input(g, 0), op.output(g)
+    return quantize_multiplier(1.0 / float(np.sqrt(np.float32(xt.q.s)) * np.float32(y.q.s)))
+
+
+def _rsqrt(values: np.ndarray, zp: int, multiplier: int, shift: int, high: int) -> np.ndarray:
+    """TFLM's RsqrtEvalQuantized of each value (its table of distinct ones); at or below zp: `high`."""
+    distinct, where = np.unique(values.astype(np.int64), return_inverse=True)
+    out = []
+    for value in (int(v) - zp for v in distinct):
+        if value <= 0:
+            out.append(high)
+            continue
+        inv_m, inv_s = inv_sqrt_multiplier(value)
+        data = int(requantize(1, inv_m, inv_s + RSQRT_SHIFT))
+        out.append(int(requantize(data, multiplier, shift - RSQRT_SHIFT)))
+    return np.array(out, dtype=np.int64)[where].reshape(values.shape)
+
+
 @register("RSQRT")
 class Rsqrt(LutOp):
+    input_types = output_types = ("int8", "int16")
+
+    def check(self, g: Graph, op: Op) -> list[str]:
+        if op.input(g, 0).dtype == "int16":
+            return require_zero_points((op.input(g, 0), op.output(g)), "RSQRT")
+        return []
+
+    def prepare(self, g: Graph, op: Op) -> object:
+        return Multiplier(*_rescale(g, op)) if op.input(g, 0).dtype == "int16" else super().prepare(g, op)
+
     def table(self, g: Graph, op: Op, x: np.ndarray) -> np.ndarray:
-        xt, y = op.input(g, 0), op.output(g)
-        # TFLM: sqrt and product in float32, the reciprocal in double
-        m, s = quantize_multiplier(1.0 / float(np.sqrt(np.float32(xt.q.s)) * np.float32(y.q.s)))
-        out = []
-        for value in (int(v) - xt.q.zp for v in x):
-            if value <= 0:
-                out.append(127)
-                continue
-            inv_m, inv_s = inv_sqrt_multiplier(value)
-            data = int(requantize(1, inv_m, inv_s + RSQRT_SHIFT))
-            out.append(int(requantize(data, m, s - RSQRT_SHIFT)) + y.q.zp)
-        return np.array(out, dtype=np.int64)
+        return _rsqrt(x, op.input(g, 0).q.zp, *_rescale(g, op), 127 - op.output(g).q.zp) + op.output(g).q.zp
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         zp = op.input(g, 0).q.zp
@@ -54,4 +75,13 @@ class Rsqrt(LutOp):
             raise McugenError(f"RSQRT (op {op.origin}) got a negative input (below the zero point {zp}), where "
                               "TFLM fails the invoke ('Rsqrt is only defined for positive values')",
                               "feed inputs that keep it non-negative (models add an epsilon before RSQRT)")
-        return super().run(g, op, xs)
+        if xs[0].dtype != np.int16:
+            return super().run(g, op, xs)
+        p = op.prepared(Multiplier)
+        return np.clip(_rsqrt(xs[0], 0, p.multiplier, p.shift, 32767), -32768, 32767).astype(np.int16)
+
+    def lower(self, g: Graph, op: Op) -> Call | None:
+        if op.input(g, 0).dtype != "int16":
+            return super().lower(g, op)
+        params = Struct("mcu_rescale", "rescale", op.prepared(Multiplier).fields())
+        return Call("mcu_rsqrt_s16", (params, int(np.prod(op.input(g, 0).shape)), reads(op), writes(op)), in_place=0)

@@ -116,6 +116,11 @@ void mcu_lut(const int8_t *table, int32_t size, const int8_t *input, int8_t *out
 /* int16 LEAKY_RELU of `size` values (TFLM QuantizeLeakyRelu). Safe in place. */
 void mcu_leaky_relu_s16(const mcu_leaky_relu_params *leaky, int32_t size, const int16_t *input, int16_t *output);
 
+/* int16 RSQRT of `size` values, zero points 0 (TFLM's elementwise kernel): 1 / sqrt(x) by TFLM's integer
+ * Newton-Raphson (mcu_inv_sqrt), scaled by 2^20, then requantized by `rescale` (1 / (sqrt(s_in) * s_out),
+ * its shift less 20); 0 gives 32767, and so does a negative input (where TFLM fails the invoke). Safe in place. */
+void mcu_rsqrt_s16(const mcu_rescale *rescale, int32_t size, const int16_t *input, int16_t *output);
+
 /* int16 LOGISTIC or TANH of `size` values, Q0.15 out. Safe in place. */
 void mcu_sigmoid_s16_array(const mcu_sigmoid_params *sigmoid, int32_t size, const int16_t *input, int16_t *output);
 

@@ -122,6 +122,48 @@ static inline int32_t mcu_clz(uint32_t x)
     return n;
 }
 
+/* gemmlowp SaturatingRoundingMultiplyByPOT with a positive exponent: x << exponent, saturated where
+ * |x| passes 2^(31 - exponent) - 1. */
+static inline int32_t mcu_sat_shl(int32_t x, int32_t exponent)
+{
+    const int32_t threshold = (int32_t)((1u << (31 - exponent)) - 1u);
+    return x > threshold ? INT32_MAX : x < -threshold ? INT32_MIN : (int32_t)((uint32_t)x << exponent);
+}
+
+/* TFLM GetInvSqrtQuantizedMultiplierExp(value, kReverseShift): 1 / sqrt(value) as the (multiplier,
+ * shift) MultiplyByQuantizedMultiplier takes (0 and 1 give (INT32_MAX, 0)). The value normalised to
+ * [2^27, 2^29) by bit pairs, five Newton-Raphson steps x <- 1.5x - (v/2)x^3 in Q3.28, x scaled by
+ * sqrt(2)/2 in Q0.31; mcugen/fixedpoint.py inv_sqrt_multiplier is the Python twin. */
+static inline mcu_rescale mcu_inv_sqrt(int32_t value)
+{
+    mcu_rescale r = {INT32_MAX, 0};
+    if (value <= 1) {
+        return r;
+    }
+    int32_t shift = 11;
+    while (value >= (1 << 29)) {
+        value /= 4;
+        ++shift;
+    }
+    const int32_t pairs = (mcu_clz((uint32_t)value) - 1) / 2 - 1;
+    shift -= pairs;
+    value <<= 2 * pairs;
+    const int32_t half_input = mcu_rdbpot(value >> 1, 1), half_three = (1 << 28) + (1 << 27);
+    int32_t x = 1 << 28; /* 1.0 in Q3.28 */
+    for (int32_t i = 0; i < 5; ++i) {
+        const int32_t x3 = mcu_sat_shl(mcu_srdhm(mcu_srdhm(x, x), x), 6);
+        x = mcu_sat_shl((int32_t)((uint32_t)mcu_srdhm(half_three, x) - (uint32_t)mcu_srdhm(half_input, x3)), 3);
+    }
+    x = mcu_srdhm(x, 1518500250); /* sqrt(2)/2 in Q0.31 */
+    if (shift < 0) {
+        x = (int32_t)((uint32_t)x << -shift);
+        shift = 0;
+    }
+    r.multiplier = x;
+    r.shift = -shift;
+    return r;
+}
+
 /* Q0.31 x in [0, 1) -> 1 / (1 + x) in Q0.31: gemmlowp's three Newton-Raphson steps on the half
  * denominator in Q2.29, starting from 48/17 - 32/17 * d. */
 static inline int32_t mcu_one_over_one_plus_x(int32_t x)
