@@ -83,5 +83,6 @@ class Rsqrt(LutOp):
     def lower(self, g: Graph, op: Op) -> Call | None:
         if op.input(g, 0).dtype != "int16":
             return super().lower(g, op)
-        params = Struct("mcu_rescale", "rescale", op.prepared(Multiplier).fields())
+        p = op.prepared(Multiplier)
+        params = Struct("mcu_rescale", "rescale", dict(multiplier=p.multiplier, shift=p.shift))
         return Call("mcu_rsqrt_s16", (params, int(np.prod(op.input(g, 0).shape)), reads(op), writes(op)), in_place=0)
