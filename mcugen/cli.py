@@ -64,12 +64,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mcugen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    def signature_arg(p):
+        p.add_argument("--signature", metavar="NAME", help="the entry point to run, of a file with several "
+                       "signatures (`mcugen inspect` lists them; a file with one needs no flag)")
+
     p = sub.add_parser("inspect", help="describe a model and say whether mcugen supports it")
     p.add_argument("model")
+    signature_arg(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_inspect)
 
     def outputs_arg(p):
+        signature_arg(p)
         p.add_argument("--outputs", action="append", default=[], metavar="T1,T2",
                        help="make these tensors the outputs and leave out the layers after them "
                             "(names as `mcugen inspect` prints them; repeat for names with commas)")

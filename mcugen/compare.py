@@ -69,12 +69,12 @@ def compare_with_tflm(g: Graph, model_path: Path, samples, progress=None) -> Mis
     """Golden vs TFLM itself (tests: the target, bit for bit); McugenError where TFLM refuses the model."""
     from mcugen.oracle import Tflm
 
-    return compare_layers(g, Tflm(model_path, preserve_all_tensors=True), samples, progress)
+    return compare_layers(g, Tflm(model_path, preserve_all_tensors=True, signature=g.signature), samples, progress)
 
 
 def compare_with_oracle(g: Graph, model_path: Path, samples, progress=None) -> tuple[str, Mismatch | None]:
     """(which oracle and why, the first mismatch or None); McugenError where no oracle runs the model."""
-    oracle, which = oracle_for(model_path, preserve_all_tensors=True)
+    oracle, which = oracle_for(model_path, preserve_all_tensors=True, signature=g.signature)
     if oracle is None:
         raise McugenError(f"no oracle can run this model to check the golden model against: {which}",
                           "mcugen test still validates the target against the golden model")

@@ -295,7 +295,8 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     slices = [dict(name=names[k], offset=off, comment=f"{b.size} B, steps {b.first}..{b.last}{where[k]}")
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
     regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:] if size]  # an empty one gets no array
-    options = " ".join([f"--name {name}", *(["--static-arena"] if static_arena else []),
+    options = " ".join([f"--name {name}", *([f"--signature {g.signature}"] if g.signature else []),
+                        *(["--static-arena"] if static_arena else []),
                         *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if regions else []),
                         *([f"(weights of {len(external[1])} layers in {external[0]})"] if external[1] else []),
                         *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),

@@ -55,7 +55,8 @@ def summarize(g: Graph) -> dict:
         rows.append(dict(index=op.origin, op=op.opcode, version=op.version, precision=precision(g, op),
                          output_shape=list(out.shape) if out else [], macs=macs, weight_bytes=weights,
                          output_bytes=sum(g.tensors[t].nbytes for t in op.outputs)))
-    return dict(model=g.name, sha256=g.sha256,
+    return dict(model=g.name, sha256=g.sha256, signatures=list(g.signatures),
+                signature=g.signature or (g.signatures[0] if g.signatures else None),
                 inputs=[_io(g.tensors[i]) for i in g.inputs],
                 outputs=[_io(g.tensors[i]) for i in g.outputs],
                 ops=rows,
@@ -71,7 +72,10 @@ def format_text(s: dict, path: str) -> str:
         q = f"scale {t['scale']:.6g}  zero point {t['zero_point']}" if t["scale"] is not None else "not quantized"
         return f"  {k}  {t['name']}  {describe(t['dtype'], t['shape'])}  {q}"
 
-    lines = [f"model    {s['model']}  (sha256 {s['sha256'][:16]}…)", "inputs"]
+    lines = [f"model    {s['model']}  (sha256 {s['sha256'][:16]}…)"]
+    if s["signatures"]:
+        lines.append(f"signature  {s['signature']}  (the file's: {', '.join(s['signatures'])})")
+    lines.append("inputs")
     lines += [io_line(k, t) for k, t in enumerate(s["inputs"])]
     lines += ["outputs"] + [io_line(k, t) for k, t in enumerate(s["outputs"])]
     lines += ["ops", f"  {'idx':>4}  {'op':<24} {'precision':<14} {'output shape':<20} {'MACs':>12} "

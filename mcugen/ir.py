@@ -144,12 +144,20 @@ class Graph:
     outputs: tuple[int, ...]
     sha256: str = ""
     subgraph_count: int = 1
-    subgraphs: tuple = ()  # the other subgraphs (Graphs), by index - 1, until a pass resolves them
+    subgraphs: tuple = ()  # the file's other subgraphs (Graphs) in file order, until a pass resolves them
+    subgraph_index: int = 0  # this subgraph's index in the file (its signature's)
+    signature: str = ""  # the signature the user picked (--signature), if any
+    signatures: tuple[str, ...] = ()  # every signature the file names, in file order
     variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     arena: ArenaPlan | None = None  # where activations live, set by plan_memory
     features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/variants.py)
     tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
+
+    def file_subgraphs(self) -> tuple["Graph", ...]:
+        """Every subgraph in file order, this one at subgraph_index (what subgraph indices count)."""
+        k = self.subgraph_index
+        return (*self.subgraphs[:k], self, *self.subgraphs[k:])
 
     def replace_ops(self, ops) -> "Graph":
         return dataclasses.replace(self, ops=tuple(ops))

@@ -105,15 +105,46 @@ def _require_tflm() -> None:
                           "pip install tflite-micro (or: pip install 'mcugen[oracles]')")
 
 
+def entry_first(content: bytes, signature: str | None) -> bytes:
+    """The model with `signature`'s subgraph moved to the front: TFLM runs subgraph 0 and has no way to
+    pick a signature. Subgraph indices (CALL_ONCE, IF, WHILE, the signature table) follow the move."""
+    if not signature:
+        return content
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as schema
+
+    model = schema.ModelT.InitFromPackedBuf(content, 0)
+    main = next((s.subgraphIndex for s in model.signatureDefs or []
+                 if (s.signatureKey or b"").decode("utf-8", "replace") == signature), 0)
+    if main == 0:
+        return content
+    order = [main] + [k for k in range(len(model.subgraphs)) if k != main]
+    moved = {old: new for new, old in enumerate(order)}
+    model.subgraphs = [model.subgraphs[k] for k in order]
+    for sub in model.subgraphs:
+        for op in sub.operators or []:
+            options = op.builtinOptions
+            for field in ("initSubgraphIndex", "thenSubgraphIndex", "elseSubgraphIndex", "condSubgraphIndex",
+                          "bodySubgraphIndex", "subgraph"):
+                if isinstance(getattr(options, field, None), int) and getattr(options, field) in moved:
+                    setattr(options, field, moved[getattr(options, field)])
+    for s in model.signatureDefs or []:
+        s.subgraphIndex = moved[s.subgraphIndex]
+    builder = flatbuffers.Builder(len(content) + 1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
 class Tflm:
     """TFLM in a child process, so that a model TFLM crashes on (it does, on some invalid files)
-    ends the child with a signal instead of mcugen. Refusals and crashes are McugenErrors."""
+    ends the child with a signal instead of mcugen. Refusals and crashes are McugenErrors.
+    `signature`: the entry point to run, of a file with several (TFLM itself runs subgraph 0)."""
 
     name = "TFLM"
 
-    def __init__(self, model: Path | bytes, preserve_all_tensors: bool = False):
+    def __init__(self, model: Path | bytes, preserve_all_tensors: bool = False, signature: str | None = None):
         _require_tflm()
-        content = model if isinstance(model, bytes) else Path(model).read_bytes()
+        content = entry_first(model if isinstance(model, bytes) else Path(model).read_bytes(), signature)
         context = multiprocessing.get_context("fork")  # cheap, and the child needs nothing re-imported
         self._conn, child = context.Pipe()
         self._process = context.Process(target=_serve, args=(child, self._conn, content, preserve_all_tensors),
@@ -164,12 +195,12 @@ class LiteRtRef:
 
     name = "LiteRT BUILTIN_REF"
 
-    def __init__(self, model: Path | bytes, preserve_all_tensors: bool = False):
+    def __init__(self, model: Path | bytes, preserve_all_tensors: bool = False, signature: str | None = None):
         try:
             from ai_edge_litert.interpreter import Interpreter, OpResolverType
         except ImportError:
             raise McugenError("LiteRT is not installed", "pip install ai-edge-litert") from None
-        content = model if isinstance(model, bytes) else Path(model).read_bytes()
+        content = entry_first(model if isinstance(model, bytes) else Path(model).read_bytes(), signature)
         try:
             with _quiet_stderr():
                 self._it = Interpreter(model_content=content, num_threads=1,
@@ -197,15 +228,15 @@ class LiteRtRef:
         self._it = None
 
 
-def oracle_for(model: Path, preserve_all_tensors: bool = False):
+def oracle_for(model: Path, preserve_all_tensors: bool = False, signature: str | None = None):
     """(the oracle, what it is and why): TFLM, or LiteRT BUILTIN_REF where TFLM refuses the model
     (its reason said), or (None, why neither can run it). Without TFLM installed: McugenError."""
     _require_tflm()
     try:
-        return Tflm(model, preserve_all_tensors), "TFLM"
+        return Tflm(model, preserve_all_tensors, signature), "TFLM"
     except McugenError as exc:
         tflm_said = exc.problem
     try:
-        return LiteRtRef(model, preserve_all_tensors), f"LiteRT BUILTIN_REF ({tflm_said})"
+        return LiteRtRef(model, preserve_all_tensors, signature), f"LiteRT BUILTIN_REF ({tflm_said})"
     except McugenError as exc:
         return None, f"{tflm_said}; {exc.problem}"

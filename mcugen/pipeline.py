@@ -18,9 +18,10 @@ from mcugen.passes.validate_model import validate_model
 from mcugen.read_tflite import read_tflite
 
 
-def read(model_path: str | Path) -> Graph:
-    """The model as mcugen judges it (what `inspect` describes): parsed, checked, constants folded."""
-    graph = read_tflite(model_path)   # parse the FlatBuffer
+def read(model_path: str | Path, signature: str | None = None) -> Graph:
+    """The model as mcugen judges it (what `inspect` describes): parsed, checked, constants folded.
+    `signature`: the entry point of a file with several (--signature)."""
+    graph = read_tflite(model_path, signature)  # parse the FlatBuffer
     graph = graph.verify()            # structural invariants
     graph = resolve_variables(graph)  # resource variables: state, initialised at build time
     graph = validate_model(graph)     # every field a kernel relies on, as TFLM accepts it
@@ -30,10 +31,10 @@ def read(model_path: str | Path) -> Graph:
     return graph
 
 
-def lower(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
+def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str | None = None) -> Graph:
     """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs).
     `outputs`: tensor names to make the outputs, leaving out the layers after them."""
-    graph = read(model_path)
+    graph = read(model_path, signature)
     graph = cut_outputs(graph, outputs)  # --outputs: only the part the user asked for
     graph = check_support(graph)      # int8 layers, every op has a kernel
     graph = prepare_ops(graph)        # TFLM's Prepare, done at build time
@@ -42,14 +43,14 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = ()) -> Graph:
 
 def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
                   tuning=None, regions=None, pins: tuple[tuple[str, str], ...] = (),
-                  const_room: int | None = None) -> Graph:
+                  const_room: int | None = None, signature: str | None = None) -> Graph:
     """Back end on top: each op's C kernel call, then every activation's place in the arena.
     `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.tune).
     `const_room`: the flash the constants may take (mcugen.firmware.const_room), None for no limit.
     `regions`: the RAM regions the arena may use (mcugen.firmware.arena_regions), None for one arena;
     `pins`: (tensor name, region name) pairs the placement must keep."""
-    graph = lower(model_path, outputs)
+    graph = lower(model_path, outputs, signature)
     graph = lower_ops(graph, features, tuning, const_room)  # one kernel call per op (RESHAPE: none, it aliases)
     graph = fuse_strips(graph)        # a conv run strip by strip inside its only consumer's call
     graph = plan_memory(graph, regions, pins)  # lifetimes -> arena offsets (and regions)

@@ -178,7 +178,9 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
 MAX_FILE_BYTES = 1 << 30  # TFLite's own FlatBuffer limit is 2 GiB; no microcontroller model comes near
 
 
-def read_tflite(path: str | Path) -> Graph:
+def read_tflite(path: str | Path, signature: str | None = None) -> Graph:
+    """The model's graph: its one signature's subgraph, or `signature`'s where the file has several
+    (LiteRT 2.x writes one per entry point), or subgraph 0 where it names none."""
     path = Path(path)
     try:
         if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block, a device never end
@@ -198,7 +200,7 @@ def read_tflite(path: str | Path) -> Graph:
                           "pass a .tflite file produced by the TFLite converter")
     try:
         check_flatbuffer(raw)
-        return _parse(raw, path.stem)
+        return _parse(raw, path.stem, signature, path)
     except (IndexError, struct.error, ValueError, TypeError, UnicodeDecodeError, AttributeError) as exc:
         raise McugenError(f"{path}: corrupt or truncated TFLite file ({exc})",
                           "re-export or re-download the model") from None
@@ -213,16 +215,51 @@ def _call_once_options(op) -> dict:
     return {"init_subgraph_index": table.Get(flatbuffers.number_types.Int32Flags, table.Pos + offset) if offset else 0}
 
 
-def _parse(raw: bytes, name: str) -> Graph:
+def signatures(model) -> dict[str, int]:
+    """Signature key -> the subgraph it runs, in file order."""
+    found = {}
+    for k in range(model.SignatureDefsLength()):
+        sig = model.SignatureDefs(k)
+        key = sig.SignatureKey().decode("utf-8", "replace") if sig.SignatureKey() else f"signature{k}"
+        found[key] = int(sig.SubgraphIndex())
+    return found
+
+
+def _main_subgraph(model, signature: str | None, path: Path) -> tuple[int, bool]:
+    """(the subgraph to run, whether other signatures' subgraphs are left out)."""
+    named = signatures(model)
+    if signature is not None and signature not in named:
+        raise McugenError(f"{path}: no signature '{signature}' (the file has "
+                          f"{', '.join(named) if named else 'none'})",
+                          "pass one of them to --signature, or leave the flag out" if named else
+                          "leave --signature out: the file's one subgraph runs")
+    if signature is None and len(named) > 1:
+        raise McugenError(f"{path}: the file has {len(named)} signatures ({', '.join(named)})",
+                          "pick one with --signature NAME (`mcugen inspect --signature NAME` describes it)")
+    if signature is None and not named:
+        return 0, False
+    index = named[signature] if signature is not None else next(iter(named.values()))
+    if not 0 <= index < model.SubgraphsLength():
+        raise ValueError(f"signature '{signature}' runs subgraph {index}, the file has {model.SubgraphsLength()}")
+    return index, len(named) > 1
+
+
+def _parse(raw: bytes, name: str, signature: str | None, path: Path) -> Graph:
     model = tflite.Model.GetRootAs(raw, 0)
     if model.SubgraphsLength() < 1:
         raise ValueError("the model has no subgraph")
     if model.BuffersLength() < 1:
         raise ValueError("the model has no buffers (TFLM refuses that)")
+    main, alone = _main_subgraph(model, signature, path)
+    entries = set(signatures(model).values()) - {main} if alone else set()
     codes = [model.OperatorCodes(i) for i in range(model.OperatorCodesLength())]
-    graphs = [_subgraph(model, raw, codes, model.Subgraphs(k), name) for k in range(model.SubgraphsLength())]
-    return dataclasses.replace(graphs[0], sha256=hashlib.sha256(raw).hexdigest(),
-                               subgraph_count=model.SubgraphsLength(), subgraphs=tuple(graphs[1:]))
+    # another signature's subgraph is another program: an empty stand-in keeps the indices
+    graphs = [_subgraph(model, raw, codes, model.Subgraphs(k), name) if k not in entries else
+              Graph(name=name, tensors=(), ops=(), inputs=(), outputs=()) for k in range(model.SubgraphsLength())]
+    return dataclasses.replace(graphs[main], sha256=hashlib.sha256(raw).hexdigest(),
+                               subgraph_count=model.SubgraphsLength(), subgraph_index=main,
+                               subgraphs=tuple(graphs[:main] + graphs[main + 1:]), signature=signature or "",
+                               signatures=tuple(signatures(model)))
 
 
 def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:

@@ -80,16 +80,17 @@ def emulator_for(board: Board) -> Board:
                       "build without --tune")
 
 
-def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path) -> Tuning:
+def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
+         signature: str | None = None) -> Tuning:
     emulator = emulator_for(board)
-    first = compile_model(model_path, outputs, features=board.features)
+    first = compile_model(model_path, outputs, features=board.features, signature=signature)
     rounds = max((len(candidates(first, op, board.features)) for op in first.ops), default=1)
     runs: list[tuple[Graph, list[int]]] = []
     unit = ""
     for r in range(rounds):
         print(f"tuning {r + 1}/{rounds}: each layer on its kernel #{r + 1} (or its reference) on {emulator.id}",
               file=sys.stderr, flush=True)
-        g = first if r == 0 else compile_model(model_path, outputs, features=board.features,
+        g = first if r == 0 else compile_model(model_path, outputs, features=board.features, signature=signature,
                                                tuning=Tuning(emulator.id, "", {}, round=r))
         result = build_board(g, emulator, OutDir(work / f"round-{r}"), Path(model_path).name)
         inputs = random_inputs(g, 1, seed=0)

@@ -39,3 +39,39 @@ def opcode(model: schema.ModelT, op) -> str:
 
 def ops_of(model: schema.ModelT, name: str, subgraph: int = 0) -> list:
     return [op for op in model.subgraphs[subgraph].operators or [] if opcode(model, op) == name]
+
+
+def with_signatures(models: dict[str, bytes]) -> bytes:
+    """One file holding each model's (single) subgraph as a signature of that name, in order, as LiteRT
+    2.x writes a model with several entry points."""
+    merged = None
+    for key, blob in models.items():
+        model = schema.ModelT.InitFromPackedBuf(blob, 0)
+        sub = model.subgraphs[0]
+        if merged is None:
+            merged, sub.name = model, key.encode()
+            merged.signatureDefs = []
+        else:
+            first_buffer, codes = len(merged.buffers), []
+            merged.buffers += model.buffers[1:]  # buffer 0 is the empty sentinel
+            for t in sub.tensors:
+                t.buffer = t.buffer + first_buffer - 1 if t.buffer else 0
+            for code in model.operatorCodes:
+                codes.append(len(merged.operatorCodes))
+                merged.operatorCodes.append(code)
+            for op in sub.operators:
+                op.opcodeIndex = codes[op.opcodeIndex]
+            sub.name = key.encode()
+            merged.subgraphs.append(sub)
+        signature = schema.SignatureDefT()
+        signature.signatureKey, signature.subgraphIndex = key.encode(), len(merged.subgraphs) - 1
+        signature.inputs = [_tensor_map(sub, t) for t in sub.inputs]
+        signature.outputs = [_tensor_map(sub, t) for t in sub.outputs]
+        merged.signatureDefs.append(signature)
+    return pack(merged)
+
+
+def _tensor_map(sub, index: int):
+    entry = schema.TensorMapT()
+    entry.name, entry.tensorIndex = sub.tensors[index].name, int(index)
+    return entry

@@ -170,3 +170,53 @@ def test_int16_rsqrt_on_the_emulated_cores(tmp_path, board):
     program = build_board(g, load_board(board), OutDir(tmp_path / "fw"), "rsqrt.tflite").program
     _, results = run_on_target(Target.of(board), program, g, xs)
     assert all(r.passed for r in results), [r.outputs for r in results]
+
+
+# -- several signatures in one file (LiteRT 2.x) ------------------------------------------------------
+def _signatures(tmp_path):
+    from model_edit import with_signatures
+    rng = np.random.default_rng(6)
+    encode, decode = ModelSpec(), ModelSpec()
+    x = encode.tensor("x", [1, 8], "int8", scale=0.05, zp=2)
+    w = encode.const("w", rng.integers(-127, 128, (4, 8)), "int8", scale=0.02, zp=0)
+    y = encode.tensor("y", [1, 4], "int8", scale=0.1, zp=-3)
+    encode.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions", version=4)
+    encode.inputs, encode.outputs = [x], [y]
+    z = decode.tensor("z", [2, 3, 5], "int8", scale=0.03, zp=1)
+    r = decode.tensor("r", [2, 3, 5], "int8", scale=0.03, zp=-128)
+    decode.op("RELU", [z], [r])
+    decode.inputs, decode.outputs = [z], [r]
+    path = tmp_path / "two.tflite"
+    path.write_bytes(with_signatures({"encode": encode.build(), "decode": decode.build()}))
+    return path, {"encode": encode.build(), "decode": decode.build()}
+
+
+@pytest.mark.parametrize("name", ["encode", "decode"])
+def test_a_signature_picked_runs_its_subgraph_bit_exact(capsys, tmp_path, name):
+    from mcugen.compare import random_inputs
+    from mcugen.oracle import Tflm
+    from mcugen.pipeline import compile_model
+    from mcugen import golden
+    path, alone = _signatures(tmp_path)
+    g = compile_model(path, signature=name)
+    xs = random_inputs(g, 2, seed=1)
+    for sample in xs:  # the signature's subgraph, as TFLM runs the same subgraph saved alone
+        for ours, theirs in zip(golden.run(g, sample), Tflm(alone[name]).run(sample, 1)):
+            np.testing.assert_array_equal(ours, theirs)
+    code, out, err = run_cli(capsys, "compare", path, "--signature", name, "--samples", "2")
+    assert code == 0 and "bit-exact" in out + err, out + err
+    code, out, err = run_cli(capsys, "test", path, "--signature", name, "--board", "host", "--samples", "2",
+                             "--out", tmp_path / "build")
+    assert code == 0, out + err
+
+
+def test_signatures_listed_and_the_bad_ones_one_line(capsys, tmp_path):
+    path, _ = _signatures(tmp_path)
+    code, out, _ = run_cli(capsys, "inspect", path, "--signature", "decode")
+    assert code == 0 and "signature" in out and "encode" in out and "decode" in out, out
+    code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "b")
+    assert_one_error_line(code, err, "the file has 2 signatures (encode, decode)", "--signature NAME")
+    code, _, err = run_cli(capsys, "run", path, "--signature", "train", "--input", tmp_path / "x.npy",
+                           "--output", tmp_path / "o.npz")
+    assert_one_error_line(code, err, "no signature 'train' (the file has encode, decode)")
+    assert not (tmp_path / "b").exists() and not (tmp_path / "o.npz").exists()

@@ -121,6 +121,17 @@ def test_corrupt_file(capsys, tmp_path, models):
 
 
 # -- models mcugen refuses ----------------------------------------------------
+def _second_subgraph(path):
+    """The model with a second subgraph of ops that nothing calls (an empty one changes nothing)."""
+    import copy
+
+    from model_edit import load, pack
+    model = load(path)
+    model.subgraphs.append(copy.deepcopy(model.subgraphs[0]))
+    path.write_bytes(pack(model))
+    return path
+
+
 @pytest.mark.parametrize("kind,phrases", [
     ("float32", ["float layer", "TFLITE_BUILTINS_INT8"]),
     ("int16", ["int16", "not supported"]),
@@ -137,7 +148,7 @@ def test_refused_models(capsys, tmp_path, kind, phrases):
         "dynamic": lambda: one_op_model(tmp_path, shape=[1, -1]),
         "custom": lambda: one_op_model(tmp_path, opcode="CUSTOM", custom="MyOp"),
         "flex": lambda: one_op_model(tmp_path, opcode="CUSTOM", custom="FlexErf"),
-        "subgraphs": lambda: one_op_model(tmp_path, subgraphs=1),
+        "subgraphs": lambda: _second_subgraph(one_op_model(tmp_path)),
         "unsupported": lambda: one_op_model(tmp_path, opcode="L2_NORMALIZATION"),
     }[kind]()
     out_file = tmp_path / "o.npz"

@@ -38,13 +38,13 @@ def compile_for(args, target):
         from mcugen.tune import tune
 
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
-            tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work))
+            tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work), args.signature)
         print(tuning.summary(), file=sys.stderr)
     from mcugen.firmware import const_room
 
     regions, pins = memory_of(args, target.board)
     return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning,
-                         regions=regions, pins=pins,
+                         regions=regions, pins=pins, signature=args.signature,
                          const_room=const_room(target.board, args.weights) if target.board is not None else None)
 
 
@@ -94,6 +94,7 @@ def cmd_export(args) -> int:
     features = board.features if board is not None else frozenset()
     regions, pins = memory_of(args, board)
     g = compile_model(args.model, tuple(args.outputs), features=features, regions=regions, pins=pins,
+                      signature=args.signature,
                       const_room=const_room(board, args.weights) if board is not None else None)
     if board is None:
         generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)

@@ -94,12 +94,12 @@ def steps_note(g, reset_every: int | None) -> str:
     return f"; consecutive steps: the model's state ({state_layout(g)[1]:,} B) is kept, {kept}"
 
 
-def oracle_name(model: Path) -> str:
+def oracle_name(model: Path, signature: str | None = None) -> str:
     """What mcugen checks the golden model against for this model, and why not TFLM."""
     from mcugen.oracle import oracle_for
 
     try:
-        oracle, which = oracle_for(model)
+        oracle, which = oracle_for(model, signature=signature)
     except McugenError as exc:  # the oracles are not installed
         return f"none ({exc.problem})"
     if oracle is not None:

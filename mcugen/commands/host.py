@@ -18,9 +18,9 @@ def cmd_inspect(args) -> int:
     from mcugen.inspect_model import format_text, summarize
     from mcugen.pipeline import read
 
-    summary = summarize(read(args.model))
+    summary = summarize(read(args.model, args.signature))
     if summary["supported"]:
-        summary["oracle"] = oracle_name(Path(args.model))
+        summary["oracle"] = oracle_name(Path(args.model), args.signature)
     print(json.dumps(summary, indent=2) if args.json else format_text(summary, args.model))
     return 0 if summary["supported"] else EXIT_ERROR
 
@@ -39,7 +39,7 @@ def cmd_run(args) -> int:
         require_writable_folder(dump, f"--dump-layers {dump}")
         if dump.exists() and any(dump.iterdir()) and not args.force:
             raise McugenError(f"{dump} is not empty", "choose an empty directory or pass --force")
-    g = lower(args.model, tuple(args.outputs))
+    g = lower(args.model, tuple(args.outputs), args.signature)
     samples = load_samples(g, Path(args.data))
     if dump and len(samples) > 1:
         raise McugenError(f"{args.data} holds {len(samples)} samples; --dump-layers writes one sample's layers",
@@ -71,7 +71,7 @@ def cmd_compare(args) -> int:
     from mcugen.dataset import load_samples
     from mcugen.pipeline import lower
 
-    g = lower(args.model, tuple(args.outputs))
+    g = lower(args.model, tuple(args.outputs), args.signature)
     samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
     source = args.data or f"random inputs, seed {args.seed}"
     print(f"comparing golden model with its oracle on {len(samples)} sample(s) ({source}){steps_note(g, None)}",

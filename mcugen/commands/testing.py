@@ -133,7 +133,7 @@ def check_golden(g, model: Path, inputs: list) -> str:
     from mcugen.oracle import oracle_for
 
     try:
-        oracle, which = oracle_for(model, preserve_all_tensors=True)  # --outputs: inner tensors
+        oracle, which = oracle_for(model, preserve_all_tensors=True, signature=g.signature)  # --outputs: inner
     except McugenError as exc:  # the oracles are not installed
         return f"no oracle ({exc.problem})"
     if oracle is None:

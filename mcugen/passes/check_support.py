@@ -87,7 +87,7 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
     every message naming the op by its index in the model file. Both empty means supported."""
     model: list[str] = []
     by_op: dict[int, list[str]] = {}
-    if g.subgraphs:
+    if any(sub.ops for sub in g.subgraphs):  # other signatures' subgraphs are empty stand-ins
         model.append(f"model has {g.subgraph_count} subgraphs: mcugen runs one, plus a CALL_ONCE "
                      "initialisation of resource variables (WHILE, IF and other subgraph uses are not supported)")
     legacy = _legacy_uint8(g)

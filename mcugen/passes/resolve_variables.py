@@ -76,7 +76,7 @@ RESOURCE_OPS = ("VAR_HANDLE", "CALL_ONCE", "READ_VARIABLE", "ASSIGN_VARIABLE")
 def _resource_variables(g: Graph) -> Graph:
     if not any(op.opcode in RESOURCE_OPS for sub in (g, *g.subgraphs) for op in sub.ops):
         return g
-    graphs = (g, *g.subgraphs)
+    graphs, main = g.file_subgraphs(), g.subgraph_index
     ids = _resource_ids(g, graphs)
     values = _allocate(g, graphs, ids)
     calls = [op for op in g.ops if op.opcode == "CALL_ONCE"]
@@ -84,10 +84,10 @@ def _resource_variables(g: Graph) -> Graph:
         if op.inputs or op.outputs:
             _refuse(g, op, "a CALL_ONCE takes no input and makes no output")
         index = op.attrs.get("init_subgraph_index", 0)
-        if not 1 <= index < len(graphs):  # 0 calls itself for ever, a negative one reads past TFLM's table
+        if not 0 <= index < len(graphs) or index == main:  # itself for ever; a negative one reads past TFLM's table
             _refuse(g, op, f"init_subgraph_index {index} names no other subgraph (the file has {len(graphs)})")
     uses = [op for op in g.ops if op.opcode in ("READ_VARIABLE", "ASSIGN_VARIABLE")]
-    if any((0, op.inputs[0]) not in ids for op in uses) or len(calls) > 1 \
+    if any((main, op.inputs[0]) not in ids for op in uses) or len(calls) > 1 \
             or (calls and uses and uses[0].index < calls[0].index):
         return g  # a handle from elsewhere, several initialisations, a read before it: check_support names it
     rest = g.subgraphs
@@ -95,20 +95,21 @@ def _resource_variables(g: Graph) -> Graph:
         index = calls[0].attrs["init_subgraph_index"]
         if not _run_init(g, graphs[index], index, ids, values):
             return g
-        rest = g.subgraphs[:index - 1] + g.subgraphs[index:]
+        at = index - (index > main)  # its place among the other subgraphs
+        rest = g.subgraphs[:at] + g.subgraphs[at + 1:]
     for op in uses:
-        if op.opcode == "READ_VARIABLE" and ids[(0, op.inputs[0])] not in values:
+        if op.opcode == "READ_VARIABLE" and ids[(main, op.inputs[0])] not in values:
             _refuse(g, op, "reads a resource variable that no ASSIGN_VARIABLE gives a buffer (TFLM reads a null one)")
     if any(op.opcode in RESOURCE_OPS for sub in rest for op in sub.ops):
         return g
-    number = {k: n for n, k in enumerate(sorted({ids[(0, op.inputs[0])] for op in uses}))}
+    number = {k: n for n, k in enumerate(sorted({ids[(main, op.inputs[0])] for op in uses}))}
     variables = tuple(Variable(_name(g, ids, k), values[k]) for k in number)
     ops = []
     for op in g.ops:
         if op.opcode in ("VAR_HANDLE", "CALL_ONCE"):
             continue
         if op.opcode in ("READ_VARIABLE", "ASSIGN_VARIABLE"):
-            op = dataclasses.replace(op, inputs=op.inputs[1:], attrs={"variable": number[ids[(0, op.inputs[0])]]})
+            op = dataclasses.replace(op, inputs=op.inputs[1:], attrs={"variable": number[ids[(main, op.inputs[0])]]})
         ops.append(op)
     return dataclasses.replace(g.renumber(ops), variables=variables, subgraphs=rest)
 
@@ -116,8 +117,8 @@ def _resource_variables(g: Graph) -> Graph:
 Handle = tuple[int, int]  # (subgraph, tensor) of a VAR_HANDLE's output
 
 
-def _refuse(g: Graph, op: Op, problem: str, sub: int = 0) -> NoReturn:
-    where = f"subgraph {sub}: " if sub else ""
+def _refuse(g: Graph, op: Op, problem: str, sub: int | None = None) -> NoReturn:
+    where = f"subgraph {sub}: " if sub is not None and sub != g.subgraph_index else ""
     raise McugenError(f"{g.name}: invalid model: {where}{op.opcode} at index {op.origin}: {problem}", FIX)
 
 
@@ -182,7 +183,7 @@ def _allocate(g: Graph, graphs: tuple[Graph, ...], ids: dict[Handle, int]) -> di
 
 
 def _name(g: Graph, ids: dict[Handle, int], key: int) -> str:
-    handle = next(op for op in g.ops if op.opcode == "VAR_HANDLE" and ids[(0, op.outputs[0])] == key)
+    handle = next(op for op in g.ops if op.opcode == "VAR_HANDLE" and ids[(g.subgraph_index, op.outputs[0])] == key)
     return bytes(handle.attrs["shared_name"]).decode("utf-8", "replace")
 
 
