@@ -59,7 +59,7 @@ def library_files(generated: GeneratedC, features: frozenset[str] = frozenset())
     files = dict(generated.files)
     for header in HEADERS + tuple(FEATURE_HEADERS[f] for f in sorted(generated.features) if f in FEATURE_HEADERS):
         files[Path(header).name] = runtime_file(header).read_text()
-    for k in generated.kernels:
+    for k in (k for k in generated.kernels if k not in generated.custom_kernels):
         folder = next((f for f in sorted(generated.features) if (RUNTIME / f / f"{k}.c").is_file()), "src")
         files[f"{k}.c"] = runtime_file(f"{folder}/{k}.c").read_text()
     return files
@@ -86,8 +86,9 @@ def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...],
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", text)
     for file in ("mcu_harness.c", *ports, "mcu_port.h"):
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", runtime_file(f"harness/{file}").read_text())
-    return Sources(f"src/{generated.name}.c", tuple(f"src/{k}.c" for k in generated.kernels),
-                   tuple(f"src/{f}" for f in ("mcu_harness.c", *ports)))
+    custom = sorted(f for f in generated.files if f.endswith(".c") and f != f"{generated.name}.c")
+    kernels = [f"src/{k}.c" for k in generated.kernels if k not in generated.custom_kernels] + [f"src/{f}" for f in custom]
+    return Sources(f"src/{generated.name}.c", tuple(kernels), tuple(f"src/{f}" for f in ("mcu_harness.c", *ports)))
 
 
 def find_c_compiler() -> str:

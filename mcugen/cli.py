@@ -67,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     def signature_arg(p):
         p.add_argument("--signature", metavar="NAME", help="the entry point to run, of a file with several "
                        "signatures (`mcugen inspect` lists them; a file with one needs no flag)")
+        p.add_argument("--ops", metavar="FILE.py", help="your custom ops: the Python file that declares each "
+                       "one's C kernel and numpy function (mcugen/custom_ops.py says how)")
 
     p = sub.add_parser("inspect", help="describe a model and say whether mcugen supports it")
     p.add_argument("model")
@@ -190,6 +192,10 @@ def main(argv=None) -> int:
     from mcugen.outdir import release_locks
 
     try:
+        if getattr(args, "ops", None):
+            from mcugen.custom_ops import load_ops
+
+            load_ops(args.ops)
         return args.func(args)
     except McugenError as exc:
         print(f"mcugen: error: {exc}", file=sys.stderr)
@@ -208,3 +214,7 @@ def main(argv=None) -> int:
         return EXIT_INTERNAL
     finally:
         release_locks()
+        if getattr(args, "ops", None):
+            from mcugen.custom_ops import forget_ops
+
+            forget_ops()

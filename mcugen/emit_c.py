@@ -8,6 +8,7 @@ import jinja2
 import numpy as np
 
 from mcugen import __version__, ops
+from mcugen.custom_ops import sources_of
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Slice, State, Struct, layer_name
@@ -242,6 +243,7 @@ class GeneratedC:
     features: frozenset[str] = frozenset()  # the ISA features it was lowered for (Graph.features)
     layer_const_bytes: tuple[int, ...] = ()  # each layer's share of const_bytes
     external_bytes: int = 0  # the weight arrays placed in the external flash section (emit_c's `external`)
+    custom_kernels: tuple[str, ...] = ()  # the user's kernels (--ops), whose C files are among `files`
 
 
 def _kernel_names(name: str, kernels) -> str:
@@ -321,8 +323,11 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         input_slices=[names[g.arena.buffer_of[t]] for t in g.inputs],
         output_slices=[names[g.arena.buffer_of[t]] for t in g.outputs])
     kernels = sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)})
+    custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model
+    context["custom_headers"] = sorted(f for f in custom if f.endswith(".h"))
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
                              f"{n}.c": _ENV.get_template("model.c.j2").render(context),
-                             "mcu_nn_names.h": _kernel_names(n, kernels)},
+                             "mcu_nn_names.h": _kernel_names(n, kernels), **custom},
                       context["const_bytes"], tuple(kernels), g.features,
-                      tuple(layer.const_bytes for layer in layers), sum(layer.external_bytes for layer in layers))
+                      tuple(layer.const_bytes for layer in layers), sum(layer.external_bytes for layer in layers),
+                      custom_kernels)

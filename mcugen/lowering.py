@@ -6,6 +6,7 @@ know which op it is looking at.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -162,8 +163,9 @@ def padded(values: Sequence[int], fill: int = 0) -> list[int]:
 
 
 def layer_name(g: Graph, op: Op) -> str:
-    """Named after the op's index in the model file, as Netron and mcugen's messages number it."""
-    return f"{op.opcode.lower()}_{op.origin}"
+    """Named after the op's index in the model file, as Netron and mcugen's messages number it (a custom
+    op after its code, made a C identifier: CUSTOM:SquareClip -> custom_squareclip_1)."""
+    return re.sub(r"\W", "_", f"{op.opcode.lower()}_{op.origin}")
 
 
 def broadcast(shape1: Sequence[int], shape2: Sequence[int], out_shape: Sequence[int], dtype: str = "int8") -> Struct:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import flatbuffers
 import numpy as np
+from flatbuffers import flexbuffers
 import tflite
 from tflite.utils import BUILTIN_OPCODE2NAME
 
@@ -206,6 +207,15 @@ def read_tflite(path: str | Path, signature: str | None = None) -> Graph:
                           "re-export or re-download the model") from None
 
 
+def _custom_options(raw: bytes) -> dict:
+    """A custom op's options: the FlexBuffer map its converter writes, decoded; else the bytes."""
+    try:
+        decoded = flexbuffers.Loads(raw)
+    except Exception:  # not a FlexBuffer: the op's own format, which only its kernel reads
+        decoded = None
+    return decoded if isinstance(decoded, dict) else {"bytes": raw}
+
+
 def _call_once_options(op) -> dict:
     """CallOnceOptions' one field, read from the table (the tflite package predates it)."""
     table = op.BuiltinOptions()
@@ -270,6 +280,8 @@ def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
         code = codes[op.OpcodeIndex()]
         opcode = _opcode_name(code)
         attrs, problem = (_call_once_options(op), None) if opcode == "CALL_ONCE" else _options(op, opcode)
+        if opcode.startswith("CUSTOM:") and op.CustomOptionsLength():
+            attrs = {**attrs, "custom_options": _custom_options(op.CustomOptionsAsNumpy().tobytes())}
         ops.append(Op(index=k, opcode=opcode, version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),

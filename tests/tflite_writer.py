@@ -51,10 +51,12 @@ class ModelSpec:
         array = np.asarray(array, dtype=dtype)
         return self.tensor(name, array.shape, dtype, data=array, **quant)
 
-    def op(self, opcode, inputs, outputs, options=None, custom=None, version=1, options_type=None, **fields):
+    def op(self, opcode, inputs, outputs, options=None, custom=None, version=1, options_type=None,
+           custom_options: bytes | None = None, **fields):
         """`options_type`: the union type to declare instead of the table's own (hostile files)."""
         self.ops.append(dict(opcode=opcode, inputs=list(inputs), outputs=list(outputs),
                              options=options, fields=fields, custom=custom, version=version,
+                             custom_options=custom_options,
                              options_type=options_type))
 
     # -- serialisation ------------------------------------------------------
@@ -165,7 +167,11 @@ class ModelSpec:
             options = getattr(tflite, f"{name}End")(b)
         ins = _vector(b, tflite.OperatorStartInputsVector, o["inputs"], "int32")
         outs = _vector(b, tflite.OperatorStartOutputsVector, o["outputs"], "int32")
+        custom = (_vector(b, tflite.OperatorStartCustomOptionsVector, o["custom_options"], "uint8")
+                  if o.get("custom_options") else None)
         tflite.OperatorStart(b)
+        if custom is not None:
+            tflite.OperatorAddCustomOptions(b, custom)
         tflite.OperatorAddOpcodeIndex(b, code_index)
         tflite.OperatorAddInputs(b, ins)
         tflite.OperatorAddOutputs(b, outs)

@@ -141,6 +141,16 @@ def register(*opcodes: str) -> Callable[[D], D]:
     return decorate
 
 
+def register_external(opcode: str, opdef: OpDef | None) -> None:
+    """Register an op defined outside this package (a user's custom op: mcugen/custom_ops.py); None
+    forgets it."""
+    lookup(opcode)  # mcugen's own first, so that a later import never replaces the user's
+    if opdef is None:
+        _REGISTRY.pop(opcode, None)
+    else:
+        _REGISTRY[opcode] = opdef
+
+
 def lookup(opcode: str) -> OpDef | None:
     global _loaded
     if not _loaded:

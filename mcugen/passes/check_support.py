@@ -109,9 +109,9 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
         if state:
             problems.append(f"{where}: keeps state in variable tensor '{state[0]}'; {STATE}")
         opdef = ops.lookup(op.opcode)
-        if op.opcode.startswith("CUSTOM:"):
+        if op.opcode.startswith("CUSTOM:") and opdef is None:
             problems.append(f"unsupported op {op.opcode} (custom op: only a runtime that registers it "
-                            f"can run it) at index {op.origin}")
+                            f"can run it; bring its kernel with --ops FILE.py) at index {op.origin}")
         elif opdef is None:
             problems.append(f"unsupported op {op.opcode} at index {op.origin}")
         elif not op.outputs and opdef.counts(op.opcode)[1][0] > 0:

@@ -1,0 +1,107 @@
+"""Your own op (`--ops FILE.py`): examples/custom_op/'s SquareClip between two of mcugen's layers, its C kernel
+built into the host program and the emulated boards' firmware and checked bit-exact against its numpy
+function; a user op that fails its own checks, and a model whose custom op nobody brought, are one line."""
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from flatbuffers import flexbuffers
+
+from conftest import ROOT
+from test_cli import assert_one_error_line, run_cli
+from tflite_writer import ModelSpec
+
+EXAMPLE = ROOT / "examples" / "custom_op"
+OPS = EXAMPLE / "square_clip.py"
+
+
+def model(shift: int = 3) -> ModelSpec:
+    """x -> RELU -> SquareClip(shift) -> FULLY_CONNECTED -> y."""
+    rng = np.random.default_rng(2)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 12], "int8", scale=0.05, zp=-3)
+    r = m.tensor("r", [1, 12], "int8", scale=0.05, zp=-3)
+    s = m.tensor("s", [1, 12], "int8", scale=0.02, zp=-100)
+    w = m.const("w", rng.integers(-127, 128, (4, 12)), "int8", scale=0.01, zp=0)
+    y = m.tensor("y", [1, 4], "int8", scale=0.1, zp=5)
+    m.op("RELU", [x], [r])
+    m.op("CUSTOM", [r], [s], custom="SquareClip", custom_options=bytes(flexbuffers.Dumps({"shift": shift})))
+    m.op("FULLY_CONNECTED", [s, w, -1], [y], "FullyConnectedOptions", version=4)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_the_example_model_is_the_one_the_test_writes():
+    assert (EXAMPLE / "square_clip.tflite").read_bytes() == model().build()
+
+
+@pytest.mark.parametrize("board", ["host", "mps2-an386", "microbit"])
+def test_a_user_op_runs_bit_exact_with_its_numpy_function(capsys, tmp_path, board):
+    code, out, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", OPS, "--board", board,
+                             "--samples", "3", "--out", tmp_path / "build")
+    assert code == 0, out + err
+    assert f"bit-exact on 3 sample(s) on {board}" in out + err, out + err
+    generated = (tmp_path / "build" / "src" / "model.c").read_text()
+    assert "square_clip_s8(" in generated and '#include "square_clip.h"' in generated
+
+
+def test_the_golden_model_is_the_user_s_numpy(capsys, tmp_path):
+    from mcugen import golden
+    from mcugen.custom_ops import forget_ops, load_ops
+    from mcugen.pipeline import compile_model
+    path = tmp_path / "m.tflite"
+    path.write_bytes(model(shift=2).build())
+    x = np.arange(-6, 6, dtype=np.int8).reshape(1, 12)
+    inner = {}
+    load_ops(OPS)
+    try:
+        g = compile_model(path)
+        golden.Runner(g).run([x], on_tensor=lambda t, v: inner.__setitem__(g.tensors[t].name, v))
+    finally:
+        forget_ops()
+    d = np.maximum(x.astype(np.int32), -3) + 3  # RELU at zero point -3, then x - zp
+    np.testing.assert_array_equal(inner["s"], np.clip((d * d >> 2) - 100, -128, 127).astype(np.int8))
+
+
+def test_export_carries_the_user_kernel(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "export", EXAMPLE / "square_clip.tflite", "--ops", OPS, "--name", "sq",
+                           "--out", tmp_path / "lib")
+    assert code == 0, err
+    assert (tmp_path / "lib" / "square_clip.c").exists() and (tmp_path / "lib" / "square_clip.h").exists()
+
+
+def test_a_custom_op_nobody_brought_is_one_line(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "build", EXAMPLE / "square_clip.tflite", "--board", "host", "--out", tmp_path / "b")
+    assert_one_error_line(code, err, "unsupported op CUSTOM:SquareClip", "--ops FILE.py")
+
+
+def _broken(tmp_path, replace: tuple[str, str]):
+    folder = tmp_path / "ops"
+    shutil.copytree(EXAMPLE, folder)
+    text = (folder / "square_clip.py").read_text()
+    assert replace[0] in text
+    (folder / "square_clip.py").write_text(text.replace(*replace))
+    return folder / "square_clip.py"
+
+
+@pytest.mark.parametrize("replace, phrases", [
+    (("return [np.clip(y, -128, 127).astype(np.int8)]", "return [np.clip(y, -128, 127)]"),
+     ["custom op SquareClip (op 1): run() returned int32[1, 12] for output 0, the model declares int8[1, 12]"]),
+    (('source, header = "square_clip.c"', 'source, header = "missing.c"'),
+     ["custom op SquareClip's missing.c is not beside it"]),
+    (("return []", "return ['shift too large']"), ["CUSTOM:SquareClip at index 1: shift too large"]),
+    (("import numpy as np", "import numpy as np\nraise ValueError('broken on purpose')"),
+     ["ValueError: broken on purpose"]),
+])
+def test_user_ops_that_fail_their_own_checks_are_one_line(capsys, tmp_path, replace, phrases):
+    ops_file = _broken(tmp_path, replace)
+    code, _, err = run_cli(capsys, "run", EXAMPLE / "square_clip.tflite", "--ops", ops_file,
+                           "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
+    if "run() returned" in phrases[0]:  # only a run shows it: give it an input
+        np.save(tmp_path / "x.npy", np.zeros((1, 12), np.int8))
+        code, _, err = run_cli(capsys, "run", EXAMPLE / "square_clip.tflite", "--ops", ops_file,
+                               "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
+    assert_one_error_line(code, err, *phrases)
+    assert not (tmp_path / "o.npz").exists()
