@@ -138,7 +138,7 @@ def _softmax(m, rng):
     return x, y
 
 
-def _softmax16(m):
+def _softmax16(m, rng):
     x = m.tensor("x", [2, 10], "int16", scale=0.001, zp=0)
     y = m.tensor("y", [2, 10], "int16", scale=1 / 32768, zp=0)
     m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=3, Beta=1.0)
@@ -207,7 +207,7 @@ BASES = {"conv": lambda m, r: _conv(m, r, False), "depthwise": lambda m, r: _con
          "leaky relu": _activation("LEAKY_RELU", 0.03, -3, options="LeakyReluOptions", Alpha=0.2),
          "logistic16": _activation("LOGISTIC", 1 / 32768, 0, bits=16),
          "leaky relu16": _activation("LEAKY_RELU", 0.002, 0, bits=16, options="LeakyReluOptions", Alpha=0.2),
-         "softmax16": lambda m, r: _softmax16(m)}  # not TILE: TFLM has no int8 TILE to judge by
+         "softmax16": lambda m, r: _softmax16(m, r)}  # not TILE: TFLM has no int8 TILE to judge by
 
 
 @st.composite

@@ -12,7 +12,7 @@ import pytest
 from mcugen.errors import McugenError
 from mcugen.oracle import Tflm
 from test_cli import assert_one_error_line, run_cli
-from test_fuzz import _conv, _fc, _softmax
+from test_fuzz import _conv, _fc, _fc16, _softmax, _softmax16
 from tflite_writer import ModelSpec
 
 
@@ -30,22 +30,6 @@ def _set(where, key, value):
     def mutate(m):
         where(m)[key] = value
     return mutate
-
-
-def _softmax16(m, rng):
-    x = m.tensor("x", [2, 10], "int16", scale=0.001, zp=0)
-    y = m.tensor("y", [2, 10], "int16", scale=1 / 32768, zp=0)
-    m.op("SOFTMAX", [x], [y], "SoftmaxOptions", version=3, Beta=1.0)
-    return x, y
-
-
-def _fc16(m, rng):
-    x = m.tensor("x", [2, 8], "int16", scale=0.001, zp=0)
-    w = m.const("w", rng.integers(-127, 128, (5, 8)), "int8", scale=0.02, zp=0)
-    b = m.const("b", rng.integers(-500, 500, 5), "int64", scale=0.00002, zp=0)
-    y = m.tensor("y", [2, 5], "int16", scale=0.002, zp=0)
-    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=7)
-    return x, y
 
 
 def _mul16(m, rng):
