@@ -220,3 +220,28 @@ def test_signatures_listed_and_the_bad_ones_one_line(capsys, tmp_path):
                            "--output", tmp_path / "o.npz")
     assert_one_error_line(code, err, "no signature 'train' (the file has encode, decode)")
     assert not (tmp_path / "b").exists() and not (tmp_path / "o.npz").exists()
+
+
+def test_a_16x8_transpose_conv_with_an_int32_bias_stays_one_line(capsys, tmp_path):
+    """TFLM's 16x8 TRANSPOSE_CONV reads an int32 bias as int64: past its end, saturated garbage (measured
+    here against the same bias as int64), so mcugen refuses it rather than match that."""
+    from mcugen.oracle import Tflm
+    rng = np.random.default_rng(0)
+
+    def model(bias_type):
+        m = ModelSpec()
+        x = m.tensor("x", [1, 3, 3, 2], "int16", scale=1e-4, zp=0)
+        w = m.const("w", rng.integers(-127, 128, (3, 2, 2, 2)), "int8", scale=[0.01] * 3, zp=[0] * 3)
+        b = m.const("b", [1000, -2000, 30000], bias_type, scale=1e-6, zp=0)
+        y = m.tensor("y", [1, 6, 6, 3], "int16", scale=5e-4, zp=0)
+        m.op("TRANSPOSE_CONV", [m.const("shape", [1, 6, 6, 3], "int32"), w, x, b], [y], "TransposeConvOptions",
+             version=3, Padding="SAME", StrideH=2, StrideW=2)
+        m.inputs, m.outputs = [x], [y]
+        return m.build()
+
+    xs = [np.random.default_rng(1).integers(-3000, 3000, (1, 3, 3, 2)).astype(np.int16)]
+    assert not np.array_equal(Tflm(model("int32")).run(xs, 1)[0], Tflm(model("int64")).run(xs, 1)[0])
+    path = tmp_path / "m.tflite"
+    path.write_bytes(model("int32"))
+    code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "b")
+    assert_one_error_line(code, err, "bias 'b' is int32; TFLM's int16 kernel reads int64 or int16 there")
