@@ -97,6 +97,7 @@ class Op:
     fused_into: int | None = None  # the op whose call does this op's work (passes/fuse_strips.py); its call is None
     origin: int = -1  # its index in the model file (what Netron and error messages show)
     options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
+    intermediates: tuple[int, ...] = ()  # tensors the converter names for a kernel's scratch (LSTM's): TFLM gives none bytes
 
     def prepared(self, kind: type[R]) -> R:
         """The op's prepared data, as the record type its op module makes (another is mcugen's bug)."""

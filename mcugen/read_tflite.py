@@ -285,7 +285,8 @@ def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
         ops.append(Op(index=k, opcode=opcode, version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),
-                      attrs=attrs, origin=k, options_problem=problem))
+                      attrs=attrs, origin=k, options_problem=problem,
+                      intermediates=tuple(int(i) for i in op.IntermediatesAsNumpy()) if op.IntermediatesLength() else ()))
     return Graph(name=name, tensors=tensors, ops=tuple(ops),
                  inputs=tuple(int(i) for i in sub.InputsAsNumpy()) if sub.InputsLength() else (),
                  outputs=tuple(int(i) for i in sub.OutputsAsNumpy()) if sub.OutputsLength() else ())

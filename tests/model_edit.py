@@ -16,7 +16,7 @@ def load(path: Path) -> schema.ModelT:
     model = schema.ModelT.InitFromPackedBuf(path.read_bytes(), 0)
     for sub in model.subgraphs:
         for item in [*sub.tensors, *sub.operators]:
-            for field in ("shape", "shapeSignature", "inputs", "outputs"):
+            for field in ("shape", "shapeSignature", "inputs", "outputs", "intermediates"):
                 if getattr(item, field, None) is not None:
                     setattr(item, field, [int(v) for v in getattr(item, field)])
     for buffer in model.buffers:

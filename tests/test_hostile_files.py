@@ -105,6 +105,10 @@ REFUSED = {
     "LOGISTIC input scale 1e-9": (JARVIS, lambda m: setattr(_tensor_of(m, "LOGISTIC", "input").quantization,
                                                             "scale", [1e-9]),
                                   ["LOGISTIC at index 43: input scale 1e-09", "undefined"]),
+    "an LSTM intermediate tensor given bytes": (LSTM, lambda m: setattr(m.subgraphs[0].tensors[ops_of(
+        m, "UNIDIRECTIONAL_SEQUENCE_LSTM")[0].intermediates[0]], "shape", [1]),
+                                                ["UNIDIRECTIONAL_SEQUENCE_LSTM at index 0: intermediate tensor",
+                                                 "where TFLM allows intermediate tensors none"]),
     "LSTM hidden state of rank 3": (LSTM, lambda m: setattr(m.subgraphs[0].tensors[ops_of(
         m, "UNIDIRECTIONAL_SEQUENCE_LSTM")[0].inputs[18]], "shape", [1, 1, 20]),
                                     ["UNIDIRECTIONAL_SEQUENCE_LSTM at index 0: hidden state [1, 1, 20]"]),
@@ -123,7 +127,7 @@ def test_one_line_exit_1_nothing_written(capsys, tmp_path, case):
 
 
 @pytest.mark.parametrize("case", ["CALL_ONCE calling itself", "init subgraph removed", "a variable in two containers",
-                                  "LSTM hidden state of rank 3"])
+                                  "LSTM hidden state of rank 3", "an LSTM intermediate tensor given bytes"])
 def test_tflm_refuses_or_crashes_on_them_too(tmp_path, case):
     source, edit, _ = REFUSED[case]
     with pytest.raises(Exception, match="TFLM (refuses this model|crashed)"):

@@ -70,6 +70,11 @@ def _tensor_problem(t: Tensor) -> str | None:
     return None
 
 
+def _holds_bytes(t: Tensor) -> bool:
+    """What TFLM's TfLiteEvalTensorByteLength says is not 0 (a type without a size fails it too)."""
+    return t.dtype not in VALUE_TYPES or t.dtype == "resource" or math.prod(t.shape) != 0
+
+
 def _fix(problem: str) -> str:
     return TYPE_FIX if UNRUN_TYPE in problem else FIX
 
@@ -125,6 +130,12 @@ def validate_model(g: Graph) -> Graph:
         if constant:  # an input the file fills in itself; an output no op computes
             raise McugenError(f"{g.name}: invalid model: {what} '{constant[0]}' is a constant tensor", FIX)
     for op in g.ops:
+        sized = [t for t in op.intermediates if not 0 <= t < len(g.tensors) or _holds_bytes(g.tensors[t])]
+        if sized:  # TFLM's allocator refuses the model ("intermediate tensor with non-zero size")
+            what = (f"'{g.tensors[sized[0]].name}' {list(g.tensors[sized[0]].shape)} holds bytes"
+                    if 0 <= sized[0] < len(g.tensors) else f"{sized[0]} is no tensor")
+            raise McugenError(f"{g.name}: invalid model: {op.opcode} at index {op.origin}: intermediate tensor {what}, "
+                              "where TFLM allows intermediate tensors none", FIX)
         opdef = ops.lookup(op.opcode)
         if opdef is None or op.opcode.startswith("CUSTOM:"):
             continue
