@@ -91,6 +91,11 @@ def _spec(t: Tensor) -> TensorSpec:
                       q.zp if q is not None else None, t.data)
 
 
+def _specs(g: Graph, op: Op) -> tuple[list[TensorSpec], list[TensorSpec]]:
+    return ([_spec(op.input(g, k)) for k in range(len(op.inputs))],
+            [_spec(op.output(g, k)) for k in range(len(op.outputs))])
+
+
 class UserOp(ops.OpDef):
     """A declared custom op as mcugen's pipeline sees every op."""
 
@@ -105,13 +110,10 @@ class UserOp(ops.OpDef):
     def check(self, g: Graph, op: Op) -> list[str]:
         if any(t < 0 for t in op.inputs):
             return [f"custom op {self.code} has an omitted input: custom kernels take every input they list"]
-        return list(self.impl.check([_spec(op.input(g, k)) for k in range(len(op.inputs))],
-                                    [_spec(op.output(g, k)) for k in range(len(op.outputs))]))
+        return list(self.impl.check(*_specs(g, op)))
 
     def prepare(self, g: Graph, op: Op) -> object:
-        fields = self.impl.params(dict(op.attrs.get("custom_options", {})),
-                                  [_spec(op.input(g, k)) for k in range(len(op.inputs))],
-                                  [_spec(op.output(g, k)) for k in range(len(op.outputs))])
+        fields = self.impl.params(dict(op.attrs.get("custom_options", {})), *_specs(g, op))
         if not isinstance(fields, dict) or not all(isinstance(k, str) for k in fields):
             raise McugenError(f"custom op {self.code}: params() returned {type(fields).__name__}, not a dict of "
                               f"{self.impl.params_type}'s fields", "return dict(field=value, ...)")

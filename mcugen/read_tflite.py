@@ -158,7 +158,6 @@ def _quant(t, name: str) -> Quant | None:
 
 def _tensor(model, raw: bytes, t, index: int) -> Tensor:
     shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
-    signature = tuple(int(d) for d in t.ShapeSignatureAsNumpy()) if t.ShapeSignatureLength() else ()
     dtype = _TENSOR_TYPES.get(t.Type(), f"type{t.Type()}")
     name = t.Name().decode("utf-8", "replace") if t.Name() else f"tensor{index}"
     data = None
@@ -235,9 +234,8 @@ def signatures(model) -> dict[str, int]:
     return found
 
 
-def _main_subgraph(model, signature: str | None, path: Path) -> tuple[int, bool]:
-    """(the subgraph to run, whether other signatures' subgraphs are left out)."""
-    named = signatures(model)
+def _main_subgraph(named: dict[str, int], signature: str | None, path: Path, count: int) -> tuple[int, str]:
+    """(the subgraph to run, the signature that names it where it is not simply subgraph 0)."""
     if signature is not None and signature not in named:
         raise McugenError(f"{path}: no signature '{signature}' (the file has "
                           f"{', '.join(named) if named else 'none'})",
@@ -247,11 +245,12 @@ def _main_subgraph(model, signature: str | None, path: Path) -> tuple[int, bool]
         raise McugenError(f"{path}: the file has {len(named)} signatures ({', '.join(named)})",
                           "pick one with --signature NAME (`mcugen inspect --signature NAME` describes it)")
     if signature is None and not named:
-        return 0, False
-    index = named[signature] if signature is not None else next(iter(named.values()))
-    if not 0 <= index < model.SubgraphsLength():
-        raise ValueError(f"signature '{signature}' runs subgraph {index}, the file has {model.SubgraphsLength()}")
-    return index, len(named) > 1
+        return 0, ""
+    key = signature if signature is not None else next(iter(named))
+    if not 0 <= named[key] < count:
+        raise ValueError(f"signature '{key}' runs subgraph {named[key]}, the file has {count}")
+    # the oracles run a subgraph other than 0 only when told which (Graph.signature)
+    return named[key], signature or (key if named[key] else "")
 
 
 def _parse(raw: bytes, name: str, signature: str | None, path: Path) -> Graph:
@@ -260,16 +259,17 @@ def _parse(raw: bytes, name: str, signature: str | None, path: Path) -> Graph:
         raise ValueError("the model has no subgraph")
     if model.BuffersLength() < 1:
         raise ValueError("the model has no buffers (TFLM refuses that)")
-    main, alone = _main_subgraph(model, signature, path)
-    entries = set(signatures(model).values()) - {main} if alone else set()
+    named = signatures(model)
+    main, picked = _main_subgraph(named, signature, path, model.SubgraphsLength())
+    entries = set(named.values()) - {main}  # other signatures' subgraphs: other programs
     codes = [model.OperatorCodes(i) for i in range(model.OperatorCodesLength())]
-    # another signature's subgraph is another program: an empty stand-in keeps the indices
+    # an empty stand-in keeps the indices
     graphs = [_subgraph(model, raw, codes, model.Subgraphs(k), name) if k not in entries else
               Graph(name=name, tensors=(), ops=(), inputs=(), outputs=()) for k in range(model.SubgraphsLength())]
     return dataclasses.replace(graphs[main], sha256=hashlib.sha256(raw).hexdigest(),
                                subgraph_count=model.SubgraphsLength(), subgraph_index=main,
-                               subgraphs=tuple(graphs[:main] + graphs[main + 1:]), signature=signature or "",
-                               signatures=tuple(signatures(model)))
+                               subgraphs=tuple(graphs[:main] + graphs[main + 1:]), signature=picked,
+                               signatures=tuple(named))
 
 
 def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:

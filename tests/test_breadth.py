@@ -245,3 +245,18 @@ def test_a_16x8_transpose_conv_with_an_int32_bias_stays_one_line(capsys, tmp_pat
     path.write_bytes(model("int32"))
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "b")
     assert_one_error_line(code, err, "bias 'b' is int32; TFLM's int16 kernel reads int64 or int16 there")
+
+
+def test_a_file_s_one_signature_on_another_subgraph_needs_no_flag(capsys, tmp_path):
+    """One signature naming subgraph 1 (subgraph 0 left with no ops): it runs without --signature, and the
+    oracle runs that subgraph too, not the subgraph 0 TFLM would."""
+    from model_edit import load, pack
+    path, _ = _signatures(tmp_path)
+    model = load(path)
+    model.signatureDefs = model.signatureDefs[1:]  # only "decode" (subgraph 1) is left
+    model.subgraphs[0].operators = []
+    path.write_bytes(pack(model))
+    code, out, err = run_cli(capsys, "compare", path, "--samples", "2")
+    assert code == 0 and "bit-exact" in out + err, out + err
+    code, out, _ = run_cli(capsys, "inspect", path)
+    assert code == 0 and "signature  decode" in out and "RELU" in out, out

@@ -123,12 +123,18 @@ def _pool(m, rng):
     return x, y
 
 
-def _add(m, rng):
-    x = m.tensor("x", [1, 4, 3], "int8", scale=0.05, zp=1)
-    c = m.const("c", rng.integers(-128, 128, (1, 1, 3)), "int8", scale=0.03, zp=-4)
-    y = m.tensor("y", [1, 4, 3], "int8", scale=0.07, zp=2)
-    m.op("ADD", [x, c], [y], "AddOptions", version=2, FusedActivationFunction="NONE")
-    return x, y
+def _binary(opcode: str, out_scale: float):
+    """x [1, 4, 3] (op) a constant [1, 1, 3], broadcast, int8."""
+    def make(m, rng):
+        x = m.tensor("x", [1, 4, 3], "int8", scale=0.05, zp=1)
+        c = m.const("c", rng.integers(-128, 128, (1, 1, 3)), "int8", scale=0.03, zp=-4)
+        y = m.tensor("y", [1, 4, 3], "int8", scale=out_scale, zp=2)
+        m.op(opcode, [x, c], [y], f"{opcode.capitalize()}Options", version=2, FusedActivationFunction="NONE")
+        return x, y
+    return make
+
+
+_add = _binary("ADD", 0.07)
 
 
 def _softmax(m, rng):
@@ -163,14 +169,6 @@ def _activation(opcode, out_scale, out_zp, bits=8, options=None, **fields):
     return make
 
 
-def _mul(m, rng):
-    x = m.tensor("x", [1, 4, 3], "int8", scale=0.05, zp=1)
-    c = m.const("c", rng.integers(-128, 128, (1, 1, 3)), "int8", scale=0.03, zp=-4)
-    y = m.tensor("y", [1, 4, 3], "int8", scale=0.01, zp=2)
-    m.op("MUL", [x, c], [y], "MulOptions", version=2, FusedActivationFunction="NONE")
-    return x, y
-
-
 def _fc16(m, rng):
     x = m.tensor("x", [2, 8], "int16", scale=0.001, zp=0)
     w = m.const("w", rng.integers(-127, 128, (5, 8)), "int8", scale=0.02, zp=0)
@@ -201,7 +199,7 @@ BASES = {"conv": lambda m, r: _conv(m, r, False), "depthwise": lambda m, r: _con
                            [("begin", [0, 1, 0]), ("end", [2, 3, 4]), ("strides", [1, 1, 2])]),
          "split": _shaping("SPLIT", "SplitOptions", [2, 3, 4], [("axis", [1])], NumSplits=1),
          "gather": _shaping("GATHER", "GatherOptions", [2, 2, 4], [("indices", [2, 0])], Axis=1),
-         "mul": _mul, "fc16": _fc16,
+         "mul": _binary("MUL", 0.01), "fc16": _fc16,
          "logistic": _activation("LOGISTIC", 1 / 256, -128), "tanh": _activation("TANH", 1 / 128, 0),
          "hard swish": _activation("HARD_SWISH", 0.02, -5),
          "leaky relu": _activation("LEAKY_RELU", 0.03, -3, options="LeakyReluOptions", Alpha=0.2),

@@ -134,6 +134,13 @@ def test_tflm_refuses_or_crashes_on_them_too(tmp_path, case):
         Tflm(_edited(tmp_path, source, edit))
 
 
+def _rsqrt(m, rng):
+    x = m.tensor("x", [2, 4], "int8", scale=0.05, zp=-128)
+    y = m.tensor("y", [2, 4], "int8", scale=0.1, zp=-128)
+    m.op("RSQRT", [x], [y], version=2)
+    return x, y
+
+
 def _written(tmp_path, make, scale):
     """A one-op model from the fuzzer's bases with its output's scale set."""
     m = ModelSpec()
@@ -148,6 +155,7 @@ def _written(tmp_path, make, scale):
 SCALES = {  # where TFLM's Prepare aborts or its int64 requantize shifts by a negative amount
     "ADD output scale 1e-9": (_add, 1e-9, ["ADD at index 0", "rescale factor of", "outside (0, 1)"]),
     "16x8 FULLY_CONNECTED output scale 1e-10": (_fc16, 1e-10, ["FULLY_CONNECTED at index 0: a rescale of 2^18"]),
+    "RSQRT output scale 4e6": (_rsqrt, 4e6, ["RSQRT at index 0: a rescale factor of", "past the 31 bits"]),
 }
 
 

@@ -72,6 +72,8 @@ def wide_problems(g: Graph, op: Op) -> list[str]:
         return ["int64 bias with int8 activations: TFLM's int8 kernel reads int32 there"]
     if b is not None and b.is_const and b.dtype == "int64" and np.abs(b.values.astype(np.float64)).max(initial=0) >= 2.0 ** 47:
         return ["an int64 bias of 2^47 or more: TFLM's 16x8 kernels assume accumulators below that"]
+    if b is None and op.attrs.get("quantized_bias_type") == 2:  # TensorType INT32: an int32 accumulator
+        return []
     return wide_shift_problems(x, op.input(g, 1), b, op.output(g))
 
 

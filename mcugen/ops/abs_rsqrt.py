@@ -18,7 +18,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._quant import LutOp, Multiplier, require_zero_points
-from mcugen.requant import quantize_multiplier, requantize
+from mcugen.requant import multiplier_shift, quantize_multiplier, requantize
 
 RSQRT_SHIFT = 20  # TFLM's headroom for the integer 1/sqrt
 
@@ -59,9 +59,13 @@ class Rsqrt(LutOp):
     input_types = output_types = ("int8", "int16")
 
     def check(self, g: Graph, op: Op) -> list[str]:
-        if op.input(g, 0).dtype == "int16":
-            return require_zero_points((op.input(g, 0), op.output(g)), "RSQRT")
-        return []
+        xt, y = op.input(g, 0), op.output(g)
+        real = 1.0 / float(np.sqrt(np.float32(xt.q.s)) * np.float32(y.q.s))
+        shift = multiplier_shift(real)
+        if -31 <= shift and shift - RSQRT_SHIFT < -31:  # below 2^-32 the rescale flushes to 0, as in TFLM
+            return [f"a rescale factor of {real:g} (1 / (sqrt(input scale) x output scale)): TFLM then divides "
+                    f"by 2^{RSQRT_SHIFT - shift}, past the 31 bits C defines"]
+        return require_zero_points((xt, y), "RSQRT") if xt.dtype == "int16" else []
 
     def prepare(self, g: Graph, op: Op) -> object:
         return Multiplier(*_rescale(g, op)) if op.input(g, 0).dtype == "int16" else super().prepare(g, op)
