@@ -163,7 +163,7 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool 
         objects = dict(zip(sources.all, pool.map(compile_one, sources.all)))
     program = out.root / "mcugen_host"
     link_flags = ["-fsanitize=address,undefined"] if sanitize else []
-    _run([cc, *link_flags, *map(str, objects.values()), "-o", str(program)], "linking")
+    _run([cc, *link_flags, *map(str, objects.values()), "-lm", "-o", str(program)], "linking")
     out.written.add("mcugen_host")
     out.finish()
     return BuildResult(out.root, program, g.arena.plan.size, generated.const_bytes,

@@ -55,10 +55,19 @@ def random_inputs(g: Graph, samples: int, seed: int) -> list[list[np.ndarray]]:
     return [[random_input(g, i, rng) for i in g.inputs] for _ in range(samples)]
 
 
+def differing(ours: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """Where two arrays of one shape differ: floats where their bit patterns do, but any NaN equals
+    any other (IEEE leaves a made NaN's sign and payload to the hardware: x86 makes -NaN, Arm +NaN)."""
+    if ours.dtype.kind != "f":
+        return ours != theirs
+    bits = f"u{ours.itemsize}"
+    return (ours.view(bits) != theirs.view(bits)) & ~(np.isnan(ours) & np.isnan(theirs))
+
+
 def differences(ours: np.ndarray, theirs: np.ndarray) -> tuple[int, float]:
-    """(elements that differ, max abs difference); floats differ when their bit patterns do."""
+    """(elements that differ, max abs difference), as `differing` judges them."""
     if ours.dtype.kind == "f":
-        differ = ours.view(f"u{ours.itemsize}") != theirs.view(f"u{theirs.itemsize}")
+        differ = differing(ours, theirs)
         gap = np.abs(ours.astype(np.float64) - theirs.astype(np.float64))[differ]
         return int(np.count_nonzero(differ)), float(np.nan_to_num(gap, nan=np.inf).max(initial=0.0))
     diff = np.abs(ours.astype(np.int64) - theirs.astype(np.int64))

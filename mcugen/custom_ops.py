@@ -185,7 +185,7 @@ def sources_of(g: Graph) -> tuple[dict[str, str], tuple[str, ...]]:
     """The C file and header of every custom op the graph runs (by file name), and their kernels."""
     files, kernels = {}, []
     for op in g.ops:
-        opdef = ops.lookup(op.opcode)
+        opdef = ops.definition(g, op)
         if isinstance(opdef, UserOp) and op.call is not None:
             files[opdef.source.name] = opdef.source.read_text()
             files[opdef.header.name] = opdef.header.read_text()

@@ -18,7 +18,7 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), ke
                           undefined=jinja2.StrictUndefined, autoescape=False)
 
 _CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t",
-           np.dtype(np.int64): "int64_t"}
+           np.dtype(np.int64): "int64_t", np.dtype(np.float32): "float"}
 # How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
 # byte kernels index tables by them), wider types get their own pointer type.
 _SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)"}
@@ -27,8 +27,12 @@ DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4}
 
 
 def c_float(value: float) -> str:
-    """A C float literal that reads back as the same float32 (9 significant digits always do)."""
-    text = f"{float(np.float32(value)):.9g}"
+    """A C float literal that reads back as the same float32 (9 significant digits always do; the
+    infinities and NaN as math.h's macros)."""
+    value = float(np.float32(value))
+    if not np.isfinite(value):
+        return "NAN" if np.isnan(value) else ("INFINITY" if value > 0 else "-INFINITY")
+    text = f"{value:.9g}"
     return text + ("f" if any(c in text for c in ".e") else ".0f")
 
 
@@ -63,7 +67,7 @@ def _quant(t: Tensor) -> str:
 
 
 def _values(data: np.ndarray) -> str:
-    flat = [str(int(v)) for v in np.asarray(data).reshape(-1)]
+    flat = [c_float(v) if data.dtype == np.float32 else str(int(v)) for v in np.asarray(data).reshape(-1)]
     per_line = 16 if np.asarray(data).dtype == np.int8 else 8
     return "\n".join("    " + ", ".join(flat[i:i + per_line]) + ","
                      for i in range(0, len(flat), per_line))
@@ -201,7 +205,7 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
         lines.append("no code: a view of a fused layer's output")
     elif op.call is None:
         lines.append(f"no code: the output is the input's bytes ({slice_name(op.outputs[0])})")
-    macs = ops.lookup(op.opcode).macs(g, op)
+    macs = ops.definition(g, op).macs(g, op)
     if macs:
         lines.append(f"{macs:,} MACs")
     return lines
@@ -315,7 +319,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         regions=regions, weights_region=external[0] if external[1] else "", dtype_codes=DTYPE_CODES,
         cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
-        macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
+        macs=sum(ops.definition(g, op).macs(g, op) for op in g.ops),
         const_bytes=sum(layer.const_bytes for layer in layers),
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
         inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],

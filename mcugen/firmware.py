@@ -74,7 +74,7 @@ def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto
     room = board.flash["bytes"] - CODE_ALLOWANCE
     if external is None or weights == "internal" or (weights == "auto" and generated.const_bytes <= room):
         return generated
-    reads = sorted((ops.lookup(op.opcode).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
+    reads = sorted((ops.definition(g, op).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
                    for op in g.ops if generated.layer_const_bytes[op.index] >= WEIGHTS_BYTES)
     moved, left = set(), generated.const_bytes
     for _, k in reads:

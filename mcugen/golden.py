@@ -35,7 +35,7 @@ class Runner:
         self.g = g
         # one slot per tensor plus a last one that stays None: an omitted input (-1) reads it
         self.slots = [t.data for t in g.tensors] + [None]
-        self.steps = [(self._kernel(ops.lookup(op.opcode)), op, op.inputs, op.outputs,
+        self.steps = [(self._kernel(ops.definition(g, op)), op, op.inputs, op.outputs,
                        [g.tensors[t].shape for t in op.outputs]) for op in g.ops]
         self.reset()
 

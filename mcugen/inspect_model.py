@@ -45,7 +45,7 @@ def summarize(g: Graph) -> dict:
     problems = model_problems + [p for k in sorted(by_op) for p in by_op[k]]
     rows = []
     for op in g.ops:
-        opdef = ops.lookup(op.opcode)
+        opdef = ops.definition(g, op)
         try:
             macs = opdef.macs(g, op) if opdef else 0
         except (IndexError, AttributeError, TypeError):  # malformed op: reported as a problem

@@ -52,7 +52,7 @@ def _layers(g: Graph) -> list[dict]:
         return call.kernel if call else None
 
     layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin, kernel=kernel(op),
-                   macs=ops.lookup(op.opcode).macs(g, op))
+                   macs=ops.definition(g, op).macs(g, op))
               for k, op in enumerate(g.ops)]
     for layer, op in zip(layers, g.ops):
         if op.fused_into is not None:
@@ -74,7 +74,7 @@ def build_report(g: Graph, model: str, board: str, r: BuildResult) -> dict:
         code_bytes=dict(model=r.model.text, kernels=r.kernels.text, total=r.code_bytes),
         firmware=firmware,
         kernels=sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}),
-        macs=sum(ops.lookup(op.opcode).macs(g, op) for op in g.ops),
+        macs=sum(ops.definition(g, op).macs(g, op) for op in g.ops),
         layers=_layers(g),
         arena=dict(strategy=plan.strategy,
                    regions=[dict(name=name, bytes=size) for name, size in plan.region_sizes or (("RAM", plan.size),)],

@@ -170,7 +170,7 @@ def layer_name(g: Graph, op: Op) -> str:
 
 def broadcast(shape1: Sequence[int], shape2: Sequence[int], out_shape: Sequence[int], dtype: str = "int8") -> Struct:
     """mcu_broadcast for numpy-style broadcasting of two inputs onto a contiguous output, all three
-    of one integer dtype."""
+    of one dtype."""
     rank = len(out_shape)
 
     def strides(shape: Sequence[int]) -> list[int]:
@@ -180,7 +180,7 @@ def broadcast(shape1: Sequence[int], shape2: Sequence[int], out_shape: Sequence[
     shape, (_, s1, s2) = merge_axes(out_shape, strides_of(out_shape), strides(shape1), strides(shape2))
     return Struct("mcu_broadcast", "broadcast", dict(
         rank=len(shape), shape=padded(shape), stride1=padded(s1), stride2=padded(s2),
-        bits=int(np.iinfo(dtype).bits)))
+        bits=8 * np.dtype(dtype).itemsize))
 
 
 def copy(shape: Sequence[int], in_stride: Sequence[int], out_stride: Sequence[int], in_offset: int = 0,

@@ -10,7 +10,7 @@ import numpy as np
 
 from mcugen import golden, ops
 from mcugen.accuracy import judge
-from mcugen.compare import differences
+from mcugen.compare import differences, differing
 from mcugen.dataset import slices
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
@@ -115,7 +115,7 @@ def expected_seconds(g: Graph, target: Target) -> float:
     instructions per MAC and 20 per value written (what mcugen's kernels take on a Cortex-M4),
     at half the board's clock, 20 MIPS under QEMU on a loaded machine, 100 MIPS on the host
     (sanitizer builds are that slow)."""
-    instructions = sum(4 * ops.get(op.opcode).macs(g, op)
+    instructions = sum(4 * ops.get(g, op).macs(g, op)
                        + 20 * sum(math.prod(g.tensors[t].shape) for t in op.outputs) for op in g.ops)
     if target.board is None:
         rate = 1e8
@@ -157,7 +157,7 @@ def run_samples(link: Link, g: Graph, samples, *, clock: str, timeout: float,
             got = np.frombuffer(link.read(0, k, g.tensors[t].nbytes), dtype=want.dtype).reshape(want.shape)
             diffs.append(OutputDiff.of(got, want, scales[k]))
             values.append(got)
-            passed &= got.tobytes() == want.tobytes()  # floats too: the same bit patterns
+            passed &= not differing(got, want).any()  # floats too: the same bit patterns
         layers = link.layer_cycles(len(g.ops)) if profile else []
         judged = judge(g, values, expected, None if labels is None else labels[s])
         results.append(SampleResult(s, passed, cycles, clock, diffs, layers, unit, values, judged))

@@ -66,12 +66,13 @@ def candidates(g: Graph, op: Op, features: frozenset[str], stop: int | None = No
     a feature, in declaration order), then the reference kernel's. `stop`: no more than that many
     variants are lowered (building a call lays out its constants)."""
     calls: list[Call | None] = []
-    for v in sorted(variants_of(op.opcode), key=lambda v: -FEATURES.index(v.needs)):
+    declared = [] if ops.computes_float(g, op) else variants_of(op.opcode)  # variants are integer kernels
+    for v in sorted(declared, key=lambda v: -FEATURES.index(v.needs)):
         if v.needs in features and (stop is None or len(calls) < stop):
             call = v.lower(g, op)
             if call is not None:
                 calls.append(call)
-    return calls + [ops.get(op.opcode).lower(g, op)]
+    return calls + [ops.get(g, op).lower(g, op)]
 
 
 def widens(op: Op, call: Call | None) -> bool:

@@ -44,6 +44,7 @@ Outputs = np.ndarray | list[np.ndarray]  # a list for ops with several outputs
 Arity = tuple[tuple[int, int], tuple[int, int]]
 
 _REGISTRY: dict[str, "OpDef"] = {}
+_FLOAT: dict[str, "OpDef"] = {}  # float32 kernels (ops/float_*.py), chosen for layers that compute in float
 _loaded = False
 
 
@@ -131,12 +132,18 @@ class OpDef:
 D = TypeVar("D", bound=type[OpDef])
 
 
-def register(*opcodes: str) -> Callable[[D], D]:
+def register(*opcodes: str, dtype: str = "") -> Callable[[D], D]:
+    """`dtype="float32"`: the definition of the op's float32 kernel, taken for layers whose first
+    input and first output are float32 (see `definition`)."""
+    table = _FLOAT if dtype == "float32" else _REGISTRY
+    if dtype not in ("", "float32"):
+        raise ValueError(f"no kernel family for dtype {dtype!r}")
+
     def decorate(cls: D) -> D:
         instance = cls()
         instance.opcodes = opcodes
         for opcode in opcodes:
-            _REGISTRY[opcode] = instance
+            table[opcode] = instance
         return cls
     return decorate
 
@@ -161,11 +168,28 @@ def lookup(opcode: str) -> OpDef | None:
     return _REGISTRY.get(opcode)
 
 
-def get(opcode: str) -> OpDef:
-    """The definition of an op check_support has accepted (a missing one is mcugen's bug)."""
-    opdef = lookup(opcode)
+def computes_float(g: Graph, op: Op) -> bool:
+    """Whether the layer runs a float32 kernel: its first input and first output are float32
+    (QUANTIZE from float and DEQUANTIZE to float convert, so stay with the integer kernels)."""
+    first = op.optional_input(g, 0)
+    return (first is not None and first.dtype == "float32" and bool(op.outputs) and op.outputs[0] >= 0
+            and g.tensors[op.outputs[0]].dtype == "float32")
+
+
+def definition(g: Graph, op: Op) -> OpDef | None:
+    """The definition of this layer's kernel: the float32 one for a layer that computes in float,
+    where there is one; else the opcode's (whose type checks then decide)."""
+    opdef = lookup(op.opcode)
+    if computes_float(g, op) and op.opcode in _FLOAT:
+        return _FLOAT[op.opcode]
+    return opdef
+
+
+def get(g: Graph, op: Op) -> OpDef:
+    """The definition of a layer check_support has accepted (a missing one is mcugen's bug)."""
+    opdef = definition(g, op)
     if opdef is None:
-        raise KeyError(f"no op definition for {opcode} past check_support")
+        raise KeyError(f"no op definition for {op.opcode} past check_support")
     return opdef
 
 

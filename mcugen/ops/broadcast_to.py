@@ -23,7 +23,7 @@ class Target:
 class BroadcastTo(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32", "int64")}
-    input_types = output_types = ("int8", "int16")
+    input_types = output_types = ("int8", "int16", "float32")
     copies_values = foldable = True
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:

@@ -15,7 +15,7 @@ from mcugen.ops._quant import Axis, require_axis, require_same_quant, require_ze
 class Concatenation(OpDef):
     arity = ((1, 10), (1, 1))  # TFLM's kMaxInputNum
     variadic = True
-    input_types = output_types = ("int8", "int16")
+    input_types = output_types = ("int8", "int16", "float32")
     copies_values = foldable = True  # its quantization checks are TFLM's, in check()
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
@@ -30,8 +30,10 @@ class Concatenation(OpDef):
         if op.output(g).dtype == "int16":
             problems = require_zero_points([op.input(g, i) for i in range(len(op.inputs))] + [op.output(g)],
                                            "CONCATENATION")
-        else:
+        elif op.output(g).dtype == "int8":
             problems = require_same_quant(g, op, range(len(op.inputs)))
+        else:  # float32: TFLM copies, whatever quantization a float tensor carries
+            problems = []
         if op.attrs.get("fused_activation_function", "NONE") != "NONE":
             problems.append("fused activation on CONCATENATION has no int8 kernel")
         return problems

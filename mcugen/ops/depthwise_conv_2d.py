@@ -32,6 +32,13 @@ class DepthwiseData(ConvData):
     depth_multiplier: int
 
 
+def omitted_bias_problems(g: Graph, op: Op) -> list[str]:
+    if len(op.inputs) == 3 and op.optional_input(g, 2) is None:
+        return ["input 2 (the bias) is omitted among three inputs: TFLM's kernel frees the absent "
+                "bias and crashes (a model without a bias gives two inputs)"]
+    return []
+
+
 @register("DEPTHWISE_CONV_2D")
 class DepthwiseConv2D(OpDef):
     arity = ((2, 3), (1, 1))
@@ -58,9 +65,7 @@ class DepthwiseConv2D(OpDef):
         if w.quant is not None and np.any(w.q.zero_point != 0):
             problems.append("filter zero point is not 0")
         b = op.optional_input(g, 2)
-        if len(op.inputs) == 3 and b is None:
-            problems.append("input 2 (the bias) is omitted among three inputs: TFLM's kernel frees the absent "
-                            "bias and crashes (a model without a bias gives two inputs)")
+        problems += omitted_bias_problems(g, op)
         if x.dtype == "int16" and b is not None and b.dtype != "int64":
             problems.append(f"{b.dtype} bias with int16 activations: TFLM's int16 kernel reads int64 there")
         return problems + wide_problems(g, op)

@@ -33,7 +33,7 @@ class SplitData:
 class Split(OpDef):
     arity = {"SPLIT": ((2, 2), (1, 65536)), "SPLIT_V": ((3, 3), (1, 65536)), "UNPACK": ((1, 1), (1, 65536))}
     parameters = {"SPLIT": {0: ("int32",)}, "SPLIT_V": {1: ("int32",), 2: ("int32",)}, "UNPACK": {}}
-    input_types = output_types = ("int8", "int16")
+    input_types = output_types = ("int8", "int16", "float32")
     copies_values = foldable = True
     options_unread = ("SPLIT", "SPLIT_V")  # UNPACK's axis is an option
 

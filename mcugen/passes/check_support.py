@@ -108,7 +108,7 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
                  if t >= 0 and g.tensors[t].variable and k not in kept]
         if state:
             problems.append(f"{where}: keeps state in variable tensor '{state[0]}'; {STATE}")
-        opdef = ops.lookup(op.opcode)
+        opdef = ops.definition(g, op)
         if op.opcode.startswith("CUSTOM:") and opdef is None:
             problems.append(f"unsupported op {op.opcode} (custom op: only a runtime that registers it "
                             f"can run it; bring its kernel with --ops FILE.py) at index {op.origin}")

@@ -5,7 +5,9 @@ sums the zero points fold into), so every kernel, reference and optimized, gives
 cost is groups times the weights and MACs, and `attrs["groups"]` keeps the file's count (for MACs).
 
 Only what TFLM defines is widened: groups dividing the output channels too (TFLM only DCHECKs both),
-and a filter no other op reads; check() refuses the rest.
+and a filter no other op reads; check() refuses the rest. A float32 conv is left grouped: its
+kernel takes groups as TFLM's does, and a widened float filter's zeros could add products TFLM never
+makes (0 * inf).
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ def expand_groups(g: Graph) -> Graph:
     for op in g.ops:
         if op.opcode == "CONV_2D" and len(op.inputs) >= 2 and min(op.inputs[:2]) >= 0:
             x, w = tensors[op.inputs[0]], tensors[op.inputs[1]]
-            if len(x.shape) == 4 and len(w.shape) == 4 and w.data is not None and readers[w.index] == 1:
+            if (len(x.shape) == 4 and len(w.shape) == 4 and w.data is not None and readers[w.index] == 1
+                    and x.dtype != "float32"):  # the float kernel runs groups as they are
                 depth, cout = x.shape[3], w.shape[0]
                 if w.shape[3] < depth and depth % w.shape[3] == 0 and cout % (depth // w.shape[3]) == 0:
                     groups = depth // w.shape[3]

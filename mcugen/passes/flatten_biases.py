@@ -15,7 +15,7 @@ def flatten_biases(g: Graph) -> Graph:
     as_bias: set[int] = set()
     otherwise = set(g.outputs)
     for op in g.ops:
-        opdef = ops.lookup(op.opcode)
+        opdef = ops.definition(g, op)
         bias = opdef.bias_input if opdef is not None else None
         for k, t in enumerate(op.inputs):
             (as_bias if k == bias else otherwise).add(t)

@@ -21,7 +21,7 @@ def fold_constants(g: Graph) -> Graph:
     current = g
     kept = []
     for op in g.ops:
-        opdef = ops.lookup(op.opcode)
+        opdef = ops.definition(g, op)
         values = None
         if opdef is not None and op.outputs and not set(op.outputs) & set(g.outputs):
             try:

@@ -60,7 +60,7 @@ def fuse_all(g: Graph) -> Graph:
         consumer, tensor = _only_reader(g, readers, op.outputs[0])
         if consumer is None or consumer.index in fused or (tuning is not None and not tuning.may_fuse(consumer.index)):
             continue
-        call = ops.get(consumer.opcode).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
+        call = ops.get(g, consumer).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
         if call is not None and not any(k in fused for k in call.fuses):
             for k in (op.index, *call.fuses):
                 fused[k] = dataclasses.replace(g.ops[k], call=None, fused_into=consumer.index)

@@ -8,5 +8,5 @@ from mcugen.ir import Graph
 
 
 def prepare_ops(g: Graph) -> Graph:
-    return g.replace_ops(dataclasses.replace(op, params=ops.get(op.opcode).prepare(g, op))
+    return g.replace_ops(dataclasses.replace(op, params=ops.get(g, op).prepare(g, op))
                          for op in g.ops)

@@ -52,7 +52,7 @@ def _variable_tensors(g: Graph) -> Graph:
     variables = list(g.variables)
     new_ops = []
     for op in g.ops:
-        opdef = ops.lookup(op.opcode)
+        opdef = ops.definition(g, op)
         state = {}
         for k in opdef.state_inputs if opdef else ():
             t = op.optional_input(g, k)

@@ -136,7 +136,7 @@ def validate_model(g: Graph) -> Graph:
                     if 0 <= sized[0] < len(g.tensors) else f"{sized[0]} is no tensor")
             raise McugenError(f"{g.name}: invalid model: {op.opcode} at index {op.origin}: intermediate tensor {what}, "
                               "where TFLM allows intermediate tensors none", FIX)
-        opdef = ops.lookup(op.opcode)
+        opdef = ops.definition(g, op)
         if opdef is None or op.opcode.startswith("CUSTOM:"):
             continue
         problem = _op_problem(g, op, opdef)

@@ -11,8 +11,8 @@
  * - Kernels do no checking and never fail: mcugen validated every shape and range when it generated the call.
  *   They take no locks; the few that need working memory (scratch) get it as an argument, planned by
  *   mcugen in the arena (sizes computed in one place, by the op's lowering in mcugen/ops/).
- * - Only the two float32 boundary kernels (QUANTIZE from float32, DEQUANTIZE to float32) use floating
- *   point: the FPU where the core has one, else soft float.
+ * - Floating point is used by the float32 boundary kernels (QUANTIZE from float32, DEQUANTIZE to
+ *   float32) and by the float32 layers (mcu_nn_float.h): the FPU where the core has one, else soft float.
  */
 #ifndef MCU_NN_H
 #define MCU_NN_H
@@ -24,5 +24,6 @@
 #include "mcu_nn_elementwise.h"
 #include "mcu_nn_movement.h"
 #include "mcu_nn_recurrent.h"
+#include "mcu_nn_float.h"
 
 #endif /* MCU_NN_H */

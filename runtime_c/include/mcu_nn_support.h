@@ -331,6 +331,13 @@ typedef struct {
     int32_t at;
 } mcu_pool_walk;
 
+/* TFLM's ActivationFunctionWithMinMax on a float: std::min(std::max(x, lo), hi), so a NaN passes through. */
+static inline float mcu_clamp_f32(float x, mcu_float_activation act)
+{
+    x = x < act.min ? act.min : x;
+    return act.max < x ? act.max : x;
+}
+
 /* Walks the output positions of a window op (conv, depthwise, pooling) in output order, batch then row
  * then column, calling `position` with each one's window clipped to the image; `state` holds the op's
  * pointers, which `position` advances as it writes. Static inline, and `position` should be too: GCC -O2

@@ -25,7 +25,7 @@ env.Append(
     LINKFLAGS=machine + ["-nostartfiles", "--specs=nano.specs", "--specs=nosys.specs", "-Wl,--gc-sections",
                          "-T", os.path.join(env.subst("$PROJECT_DIR"), "link.ld"),
                          "-Wl,-Map,${BUILD_DIR}/${PROGNAME}.map"],
-    LIBS=["c_nano", "gcc"],
+    LIBS=["c_nano", "m", "gcc"],  # libm: sqrtf, for float layers
 )
 env.ProcessFlags(board.get("build.extra_flags", ""))
 

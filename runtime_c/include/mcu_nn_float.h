@@ -1,0 +1,115 @@
+#ifndef MCU_NN_FLOAT_H
+#define MCU_NN_FLOAT_H
+
+/*
+ * float32 kernels, bit-exact with TFLM's float reference kernels: each sums and rounds in TFLM's
+ * order (conv: filter row, filter column, input channel, then the bias; pooling: row then column),
+ * one IEEE float32 operation at a time, never contracted into fused multiply-adds (mcu_nn_fp_exact.h:
+ * TFLM's reference build has none).
+ * Hard float on cores with an FPU, soft float (libgcc's IEEE routines) elsewhere: the same bits.
+ *
+ * Layouts as the integer kernels': activations [N,H,W,C]; conv filters [OC,KH,KW,IC/groups];
+ * depthwise filters [1,KH,KW,OC]; fully-connected weights [OC,IC]; biases [OC] or NULL.
+ *
+ * Fused activations clamp as TFLM's ActivationFunctionWithMinMax: min(max(x, lo), hi) with
+ * std::max/std::min's NaN behaviour (a NaN passes through); no activation is [-FLT_MAX, FLT_MAX],
+ * so an infinite sum is clamped to the largest float, as TFLM does.
+ */
+#include <math.h> /* INFINITY and NAN, which generated float constants may hold */
+
+#include "mcu_nn_elementwise.h" /* mcu_broadcast */
+#include "mcu_nn_types.h"
+
+typedef struct {
+    float min;
+    float max;
+} mcu_float_activation;
+
+typedef struct {
+    mcu_tile stride;
+    mcu_tile padding;  /* leading pad (top, left) */
+    mcu_tile dilation;
+    int32_t depth_multiplier; /* DEPTHWISE_CONV_2D only */
+    mcu_float_activation activation;
+} mcu_float_conv_params;
+
+typedef struct {
+    mcu_tile stride;
+    mcu_tile padding;
+    mcu_tile filter;
+    mcu_float_activation activation;
+} mcu_float_pool_params;
+
+typedef enum {
+    MCU_F32_ADD,
+    MCU_F32_SUB,
+    MCU_F32_MUL,
+    MCU_F32_DIV,
+    MCU_F32_MAXIMUM,
+    MCU_F32_MINIMUM,
+    MCU_F32_SQUARED_DIFFERENCE
+} mcu_binary_f32_op;
+
+typedef struct {
+    mcu_binary_f32_op operation;
+    mcu_float_activation activation; /* ADD, SUB, MUL, DIV: the fused activation; else unused */
+} mcu_binary_f32_params;
+
+typedef enum {
+    MCU_F32_RELU,
+    MCU_F32_RELU6,
+    MCU_F32_ABS,
+    MCU_F32_NEG,
+    MCU_F32_SQUARE,
+    MCU_F32_SQRT,
+    MCU_F32_RSQRT,
+    MCU_F32_EXP,
+    MCU_F32_LOGISTIC,
+    MCU_F32_ELU,
+    MCU_F32_HARD_SWISH,
+    MCU_F32_LEAKY_RELU
+} mcu_unary_f32_op;
+
+typedef struct {
+    mcu_unary_f32_op operation;
+    float alpha; /* LEAKY_RELU's slope */
+} mcu_unary_f32_params;
+
+/* e^x as Arm's optimized-routines expf computes it (a 32-entry table of 2^(i/32) and a cubic, in
+ * double): within 0.502 ULP, the same bits on every core and in mcugen's golden model. */
+float mcu_expf(float x);
+
+/* CONV_2D, float32, grouped when the filter's depth divides the input's. */
+void mcu_conv2d_f32(const mcu_float_conv_params *params, const mcu_dims *input_dims, const float *input,
+                    const mcu_dims *filter_dims, const float *filter, const float *bias,
+                    const mcu_dims *output_dims, float *output);
+
+/* DEPTHWISE_CONV_2D, float32: output channel ic * depth_multiplier + m reads input channel ic. */
+void mcu_depthwise_conv2d_f32(const mcu_float_conv_params *params, const mcu_dims *input_dims,
+                              const float *input, const mcu_dims *filter_dims, const float *filter,
+                              const float *bias, const mcu_dims *output_dims, float *output);
+
+/* FULLY_CONNECTED, float32: [batches, depth] x [units, depth]^T + bias -> [batches, units]. */
+void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t batches, int32_t depth,
+                             int32_t units, const float *input, const float *weights, const float *bias,
+                             float *output);
+
+/* AVERAGE_POOL_2D, float32: the in-image taps summed, divided by their count. */
+void mcu_avgpool_f32(const mcu_float_pool_params *params, const mcu_dims *input_dims, const float *input,
+                     const mcu_dims *output_dims, float *output);
+
+/* MAX_POOL_2D, float32: the largest in-image tap (from the lowest float up). */
+void mcu_maxpool_f32(const mcu_float_pool_params *params, const mcu_dims *input_dims, const float *input,
+                     const mcu_dims *output_dims, float *output);
+
+/* Elementwise binary ops with numpy broadcasting (bc's strides count floats; its bits are 32). */
+void mcu_binary_f32(const mcu_binary_f32_params *params, const mcu_broadcast *bc, const float *input1,
+                    const float *input2, float *output);
+
+/* Elementwise unary ops, as TFLM's float kernels spell them. */
+void mcu_unary_f32(const mcu_unary_f32_params *params, int32_t size, const float *input, float *output);
+
+/* SOFTMAX, float32, over the last axis of [rows, depth]: e^((x - max) * beta) / their sum. */
+void mcu_softmax_f32(float beta, int32_t rows, int32_t depth, const float *input, float *output);
+
+#endif /* MCU_NN_FLOAT_H */
