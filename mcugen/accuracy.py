@@ -74,9 +74,10 @@ def _real(g: Graph, t: int, values: np.ndarray) -> np.ndarray:
 
 def _sums(y: np.ndarray, r: np.ndarray) -> dict:
     """What the metrics need of one sample, y and r its real values."""
-    d = y - r
-    return dict(n=int(y.size), sq=math.fsum(d * d), abs=math.fsum(np.abs(d)), yy=math.fsum(y * y),
-                rr=math.fsum(r * r), yr=math.fsum(y * r))
+    with np.errstate(invalid="ignore", over="ignore"):  # float outputs may hold infinities and NaNs
+        d = y - r
+        return dict(n=int(y.size), sq=math.fsum(d * d), abs=math.fsum(np.abs(d)), yy=math.fsum(y * y),
+                    rr=math.fsum(r * r), yr=math.fsum(y * r))
 
 
 def _top1(v: np.ndarray, classes: int) -> int:

@@ -68,7 +68,8 @@ def differences(ours: np.ndarray, theirs: np.ndarray) -> tuple[int, float]:
     """(elements that differ, max abs difference), as `differing` judges them."""
     if ours.dtype.kind == "f":
         differ = differing(ours, theirs)
-        gap = np.abs(ours.astype(np.float64) - theirs.astype(np.float64))[differ]
+        with np.errstate(invalid="ignore"):  # inf - inf where both are infinite
+            gap = np.abs(ours.astype(np.float64) - theirs.astype(np.float64))[differ]
         return int(np.count_nonzero(differ)), float(np.nan_to_num(gap, nan=np.inf).max(initial=0.0))
     diff = np.abs(ours.astype(np.int64) - theirs.astype(np.int64))
     return int(np.count_nonzero(diff)), int(diff.max(initial=0))

@@ -34,12 +34,13 @@ class OutputDiff:
     def of(cls, ours: np.ndarray, theirs: np.ndarray, scale: float) -> "OutputDiff":
         differing, worst = differences(ours, theirs)
         a, b = ours.astype(np.float64).ravel(), theirs.astype(np.float64).ravel()
-        d = a - b
-        norm = np.linalg.norm(a) * np.linalg.norm(b)
-        return cls(worst, differing,
-                   float(np.sqrt(np.mean((d * scale) ** 2))) if d.size else 0.0,
-                   float(a @ b / norm) if norm else float(np.array_equal(a, b)),
-                   "real" if ours.dtype.kind == "f" else "LSB")
+        with np.errstate(invalid="ignore", over="ignore"):  # float outputs may hold infinities and NaNs
+            d = a - b
+            norm = np.linalg.norm(a) * np.linalg.norm(b)
+            return cls(worst, differing,
+                       float(np.sqrt(np.mean((d * scale) ** 2))) if d.size else 0.0,
+                       float(a @ b / norm) if norm else float(np.array_equal(a, b)),
+                       "real" if ours.dtype.kind == "f" else "LSB")
 
 
 @dataclass(frozen=True)

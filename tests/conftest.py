@@ -41,6 +41,7 @@ def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: st
     from mcugen.validate import run_on_target
     from mcugen.variants import candidates
 
+    tmp.mkdir(parents=True, exist_ok=True)
     path = tmp / "op.tflite"
     path.write_bytes(model.build())
     features = load_board(board).features

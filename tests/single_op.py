@@ -33,6 +33,7 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
     """Golden vs each oracle and vs the generated C on the host, on one random input (or `xs`);
     reference(xs) is a plain numpy definition."""
     blob = m.build()
+    tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
     g = compile_model(path)

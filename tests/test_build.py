@@ -60,9 +60,9 @@ def test_build_refuses_a_directory_with_foreign_files(capsys, tmp_path, models):
 
 
 def test_build_of_an_unsupported_model_gives_the_inspect_error(capsys, tmp_path):
-    path = one_op_model(tmp_path, dtype="float32")
+    path = one_op_model(tmp_path, opcode="CUSTOM", custom="NoSuchOp")
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
-    assert_one_error_line(code, err, "unsupported model", "float32")
+    assert_one_error_line(code, err, "unsupported model", "CUSTOM:NoSuchOp", "mcugen inspect")
     assert not (tmp_path / "out").exists()
 
 

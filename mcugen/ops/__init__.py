@@ -142,6 +142,9 @@ def register(*opcodes: str, dtype: str = "") -> Callable[[D], D]:
     def decorate(cls: D) -> D:
         instance = cls()
         instance.opcodes = opcodes
+        if dtype:  # the whole layer is of that type (a float kernel may extend an integer one's shapes)
+            instance.input_types = instance.output_types = (dtype,)
+            instance.converts = False
         for opcode in opcodes:
             table[opcode] = instance
         return cls
@@ -195,4 +198,10 @@ def get(g: Graph, op: Op) -> OpDef:
 
 def supported_opcodes() -> list[str]:
     lookup("")
-    return sorted(_REGISTRY)
+    return sorted(_REGISTRY.keys() | _FLOAT.keys())
+
+
+def float_opcodes() -> list[str]:
+    """The ops with a float32 kernel (besides those that copy values of any type, RESHAPE, ...)."""
+    lookup("")
+    return sorted(_FLOAT)

@@ -43,12 +43,8 @@ class FloatActivation:
 
 
 class FloatKernel:
-    """Mixed into a float32 OpDef (before the integer one it may extend for shapes and MACs): float32
-    data, and no fused strips (those are integer kernels)."""
-
-    input_types: tuple[str, ...] = ("float32",)
-    output_types: tuple[str, ...] = ("float32",)
-    converts = False
+    """Mixed into a float32 OpDef (before the integer one it may extend for shapes and MACs): no fused
+    strips (those are integer kernels). `register(..., dtype="float32")` sets its types."""
 
     def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         return None
@@ -88,3 +84,80 @@ def expf(x: np.ndarray) -> np.ndarray:
         out = np.where(np.isnan(x), x + x, out)
     out = np.where(x > _OVERFLOW, F32(np.inf), out)
     return np.where(x < _UNDERFLOW, F32(0.0), out).astype(F32)
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return x.view(np.uint32)
+
+
+def _from_bits(u: np.ndarray) -> np.ndarray:
+    return u.astype(np.uint32).view(F32)
+
+
+# fdlibm's expm1f constants (mcu_expm1f)
+_LN2_HI, _LN2_LO, _INVLN2 = F32(6.9313812256e-01), F32(9.0580006145e-06), F32(1.4426950216e+00)
+_Q = [F32(v) for v in (-3.3333335072e-02, 1.5873016091e-03, -7.9365076090e-05, 4.0082177293e-06, -2.0109921195e-07)]
+
+
+def expm1f(x: np.ndarray) -> np.ndarray:
+    """mcu_expm1f (fdlibm's expm1f, glibc's bit for bit) on float32 values: every branch computed,
+    each element taking its own."""
+    x = np.asarray(x, dtype=F32)
+    hx = _bits(x) & np.uint32(0x7fffffff)
+    negative = (_bits(x) & np.uint32(0x80000000)) != 0
+    with np.errstate(all="ignore"):
+        # x = k ln2 + (hi - lo), k = +-1 for ln2/2 < |x| < 1.5 ln2, else rounded; k = 0 below ln2/2
+        near = (hx > 0x3eb17218) & (hx < 0x3f851592)
+        far = hx >= 0x3f851592
+        guess = _INVLN2 * x + np.where(negative, F32(-0.5), F32(0.5))
+        k = np.where(far, np.trunc(np.nan_to_num(guess, posinf=0.0, neginf=0.0)), 0).astype(np.int32)
+        k = np.where(near, np.where(negative, -1, 1), k).astype(np.int32)
+        t = k.astype(F32)
+        hi = np.where(near, np.where(negative, x + _LN2_HI, x - _LN2_HI), x - t * _LN2_HI)
+        lo = np.where(near, np.where(negative, -_LN2_LO, _LN2_LO), t * _LN2_LO)
+        reduced = near | far
+        r = np.where(reduced, hi - lo, x)
+        c = np.where(reduced, (hi - r) - lo, F32(0.0))
+        hfx = F32(0.5) * r
+        hxs = r * hfx
+        r1 = F32(1.0) + hxs * (_Q[0] + hxs * (_Q[1] + hxs * (_Q[2] + hxs * (_Q[3] + hxs * _Q[4]))))
+        t3 = F32(3.0) - r1 * hfx
+        e = hxs * ((r1 - t3) / (F32(6.0) - r * t3))
+        unreduced = r - (r * e - hxs)
+        e = (r * (e - c) - c) - hxs
+        exponent = (k.astype(np.int64) << 23).astype(np.uint32)  # times 2^k, on the exponent's bits
+        low_k, high_k = np.clip(k, 2, 22).astype(np.uint32), np.clip(k, 23, 56).astype(np.uint32)  # where each is taken
+        by_k = {
+            "minus1": F32(0.5) * (r - e) - F32(0.5),
+            "plus1": np.where(r < F32(-0.25), F32(-2.0) * (e - (r + F32(0.5))), F32(1.0) + F32(2.0) * (r - e)),
+            "wide": _from_bits(_bits(F32(1.0) - (e - r)) + exponent) - F32(1.0),
+            "mid": _from_bits(_bits(_from_bits(np.uint32(0x3f800000) - (np.uint32(0x1000000) >> low_k)) - (e - r))
+                              + exponent),
+            "high": _from_bits(_bits(r - (e + _from_bits((np.uint32(0x7f) - high_k) << np.uint32(23))) + F32(1.0))
+                               + exponent)}
+        result = np.select([k == 0, k == -1, k == 1, (k <= -2) | (k > 56), k < 23],
+                           [unreduced, by_k["minus1"], by_k["plus1"], by_k["wide"], by_k["mid"]], by_k["high"])
+        result = np.where(~reduced & (hx < 0x33000000), x, result)  # |x| < 2^-25
+        # |x| >= 27 ln2: -1 below, +inf past 88.7228, NaN as x + x
+        result = np.where((hx >= 0x4195b844) & negative, F32(-1.0), result)
+        result = np.where((hx >= 0x42b17218) & ~negative, F32(np.inf), result)
+        result = np.where(hx > 0x7f800000, x + x, result)
+    return result.astype(F32)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """mcu_tanhf (fdlibm's tanhf, glibc's bit for bit) on float32 values."""
+    x = np.asarray(x, dtype=F32)
+    ix = _bits(x) & np.uint32(0x7fffffff)
+    negative = (_bits(x) & np.uint32(0x80000000)) != 0
+    with np.errstate(all="ignore"):
+        a = np.abs(x)
+        up = expm1f(F32(2.0) * a)
+        down = expm1f(F32(-2.0) * a)
+        z = np.where(ix >= 0x3f800000, F32(1.0) - F32(2.0) / (up + F32(2.0)), -down / (down + F32(2.0)))
+        z = np.where(ix >= 0x41b00000, F32(1.0), z)  # |x| >= 22
+        z = np.where(negative, -z, z)
+        z = np.where(ix < 0x24000000, x * (F32(1.0) + x), z)  # |x| < 2^-55, and +-0 as it is
+        z = np.where(ix == 0, x, z)
+        z = np.where(ix >= 0x7f800000, np.where(negative, F32(1.0) / x - F32(1.0), F32(1.0) / x + F32(1.0)), z)
+    return z.astype(F32)

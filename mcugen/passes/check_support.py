@@ -1,9 +1,9 @@
 """Refuse what mcugen cannot run exactly like TFLM, naming every reason.
 
-mcugen runs int8 layers: int8 activations, int8 weights, int32 biases, static shapes, one
-subgraph, builtin ops that have a kernel here (see mcugen/ops/). The model's ends may have other
-types where TFLM's boundary ops take them: each OpDef lists the activation dtypes its kernel
-takes and makes (QUANTIZE from float32 or uint8, DEQUANTIZE to float32, ARG_MAX to int32, ...).
+mcugen runs int8 and 16x8 layers (int8 or int16 activations, int8 weights, int32 or int64 biases) and
+float32 layers of the ops with a float kernel (mcugen/ops/float_*.py), static shapes, one subgraph,
+builtin ops that have a kernel here (see mcugen/ops/). Each OpDef lists the activation dtypes its
+kernel takes and makes (QUANTIZE from float32 or uint8, DEQUANTIZE to float32, ARG_MAX to int32, ...).
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from mcugen import ops
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op
 
-FLOAT_FIX = ("mcugen runs int8 layers (float32 inputs and outputs are fine): convert with TFLiteConverter "
-             "using optimizations=[tf.lite.Optimize.DEFAULT], a representative_dataset and "
-             "target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8]")
+FLOAT_FIX = ("quantize those layers (TFLiteConverter with optimizations=[tf.lite.Optimize.DEFAULT], a "
+             "representative_dataset and target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8]); "
+             "mcugen's float32 kernels: {}")
 LEGACY_FIX = ("re-convert the model with full-integer int8 quantization (TFLiteConverter with a "
               "representative_dataset)")
 QUANTIZED = ("int8", "uint8", "int16")  # types that are always quantized where a kernel reads them
@@ -61,7 +61,8 @@ def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object], bad:
             problems.append(f"tensor '{t.name}' is int16: an int16 {op.opcode} is not supported "
                             f"({' or '.join(allowed)} only)")
         elif t.dtype.startswith("float") and t.dtype not in allowed:
-            problems.append(f"tensor '{t.name}' is {t.dtype}: a float layer (mcugen runs int8 layers)")
+            problems.append(f"tensor '{t.name}' is {t.dtype}: mcugen has no {t.dtype} {op.opcode} kernel (a float "
+                            "layer)")
         elif t.dtype not in allowed:
             problems.append(f"tensor '{t.name}' is {t.dtype}; this op runs on {' or '.join(allowed)}")
         elif t.dtype in QUANTIZED and t.quant is None and not opdef.copies_values:
@@ -144,7 +145,7 @@ def check_support(g: Graph) -> Graph:
     problems = find_problems(g)
     if problems:
         fix = (LEGACY_FIX if problems[-1].startswith("legacy") else
-               FLOAT_FIX if any("float" in p for p in problems) else
+               FLOAT_FIX.format(", ".join(ops.float_opcodes())) if any("float" in p for p in problems) else
                "run `mcugen inspect MODEL` for the full list")
         raise McugenError(f"{g.name}: unsupported model: " + "; ".join(problems[:4])
                           + (f"; and {len(problems) - 4} more" if len(problems) > 4 else ""), fix)

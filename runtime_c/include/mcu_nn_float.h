@@ -66,6 +66,7 @@ typedef enum {
     MCU_F32_EXP,
     MCU_F32_LOGISTIC,
     MCU_F32_ELU,
+    MCU_F32_TANH,
     MCU_F32_HARD_SWISH,
     MCU_F32_LEAKY_RELU
 } mcu_unary_f32_op;
@@ -78,6 +79,10 @@ typedef struct {
 /* e^x as Arm's optimized-routines expf computes it (a 32-entry table of 2^(i/32) and a cubic, in
  * double): within 0.502 ULP, the same bits on every core and in mcugen's golden model. */
 float mcu_expf(float x);
+
+/* e^x - 1 and tanh(x) as fdlibm's expm1f and tanhf compute them (glibc's and newlib's): the same bits. */
+float mcu_expm1f(float x);
+float mcu_tanhf(float x);
 
 /* CONV_2D, float32, grouped when the filter's depth divides the input's. */
 void mcu_conv2d_f32(const mcu_float_conv_params *params, const mcu_dims *input_dims, const float *input,

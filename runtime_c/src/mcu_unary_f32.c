@@ -18,7 +18,8 @@ static inline float unary(const mcu_unary_f32_params *p, float x)
     case MCU_F32_LOGISTIC:
         /* TFLM's cut-offs: past 16.619047 the quotient rounds to 1 anyway; below -9, e^x alone */
         return x > 16.619047164916992188f ? 1.0f : x < -9.0f ? mcu_expf(x) : 1.0f / (1.0f + mcu_expf(-x));
-    case MCU_F32_ELU: return x < 0.0f ? mcu_expf(x) - 1.0f : x;
+    case MCU_F32_ELU: return x < 0.0f ? mcu_expm1f(x) : x;
+    case MCU_F32_TANH: return mcu_tanhf(x);
     case MCU_F32_HARD_SWISH: {
         const float r = 0.0f < x + 3.0f ? x + 3.0f : 0.0f; /* std::max(0, x + 3): NaN -> 0 */
         return x * (r < 6.0f ? r : 6.0f) / 6.0f;
@@ -29,8 +30,9 @@ static inline float unary(const mcu_unary_f32_params *p, float x)
 
 /*
  * Elementwise float32 ops, each spelled as TFLM's float kernel spells it (comparisons in its order, so
- * NaNs go where TFLM's go). e^x is mcu_expf, bit for bit the host glibc's expf (measured on every
- * 7th float); square roots are IEEE's, correctly rounded everywhere.
+ * NaNs go where TFLM's go). e^x, e^x - 1 and tanh are mcu_expf, mcu_expm1f and mcu_tanhf, bit for bit
+ * the host glibc's expf, expm1f and tanhf (measured on every 7th float); square roots are IEEE's,
+ * correctly rounded everywhere.
  */
 void mcu_unary_f32(const mcu_unary_f32_params *params, int32_t size, const float *input, float *output)
 {

@@ -1,0 +1,235 @@
+"""float32 layers (ops/float_*.py, runtime_c mcu_*_f32.c): bit-exact with TFLM's float reference
+kernels on the host, every layer of a real float model, and on the emulated cores with and without an
+FPU; float islands inside integer models; e^x as glibc's expf computes it."""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+
+import numpy as np
+import pytest
+
+from conftest import MODELS, bit_exact_on_board
+from mcugen.compare import compare_with_tflm, random_inputs
+from mcugen.ops._float import expf, expm1f, tanhf
+from mcugen.pipeline import compile_model
+from single_op import check
+from test_cli import assert_one_error_line, one_op_model, run_cli
+from tflite_writer import ModelSpec
+
+ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
+# what a float layer must get right besides ordinary values (IEEE's specials, and where TFLM's
+# comparisons send them)
+SPECIAL = np.float32([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 3.4e38, -3.4e38, 88.8, -104.0, 16.7, -9.5,
+                      -3.0, 6.0])
+
+
+def _const(m: ModelSpec, name: str, rng: np.random.Generator, shape) -> int:
+    return m.const(name, rng.standard_normal(shape).astype(np.float32), "float32")
+
+
+def _with_specials(xs, rng):
+    """xs with a few of SPECIAL scattered into the first input."""
+    x = xs[0].copy().reshape(-1)
+    x[rng.choice(x.size, min(x.size, len(SPECIAL)), replace=False)] = SPECIAL[:min(x.size, len(SPECIAL))]
+    return [x.reshape(xs[0].shape), *xs[1:]]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_conv2d_and_depthwise_random_geometry(tmp_path, seed):
+    rng = np.random.default_rng(seed)
+    h, w, groups = int(rng.integers(3, 9)), int(rng.integers(3, 9)), int(rng.choice([1, 1, 2]))
+    depth = int(rng.integers(1, 4))
+    cin, cout = depth * groups, groups * int(rng.integers(1, 4))
+    kh, kw, s, d = int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(1, 3)), int(rng.integers(1, 3))
+    pad = int(rng.integers(0, 2))  # SAME, VALID
+    act = ACTIVATIONS[seed % 4]
+
+    if pad == 1 and (h - (kh - 1) * d < 1 or w - (kw - 1) * d < 1):
+        pad = 0  # VALID leaves no output
+    oh = (h + s - 1) // s if pad == 0 else (h - (kh - 1) * d - 1) // s + 1
+    ow = (w + s - 1) // s if pad == 0 else (w - (kw - 1) * d - 1) // s + 1
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, cin], "float32")
+    c = m.tensor("c", [1, oh, ow, cout], "float32")
+    m.op("CONV_2D", [x, _const(m, "w", rng, (cout, kh, kw, depth)), _const(m, "b", rng, (cout,))], [c], "Conv2DOptions",
+         Padding=pad, StrideW=s, StrideH=s, DilationWFactor=d, DilationHFactor=d, FusedActivationFunction=act)
+    mult = int(rng.integers(1, 3))
+    y = m.tensor("y", [1, oh, ow, cout * mult], "float32")
+    m.op("DEPTHWISE_CONV_2D", [c, _const(m, "dw", rng, (1, 3, 3, cout * mult)), _const(m, "db", rng, (cout * mult,))],
+         [y], "DepthwiseConv2DOptions", Padding=0, StrideW=1, StrideH=1, DepthMultiplier=mult,
+         FusedActivationFunction=ACTIVATIONS[(seed + 1) % 4])
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path, m, seed, oracles=("tflm",))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fully_connected_pools_softmax(tmp_path, seed):
+    rng = np.random.default_rng(100 + seed)
+    h, w, c = int(rng.integers(2, 9)), int(rng.integers(2, 9)), int(rng.integers(1, 6))
+    k, s = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, c], "float32")
+    oh, ow = (h + s - 1) // s, (w + s - 1) // s
+    mx = m.tensor("mx", [1, oh, ow, c], "float32")
+    m.op("MAX_POOL_2D", [x], [mx], "Pool2DOptions", Padding=0, StrideW=s, StrideH=s, FilterWidth=k, FilterHeight=k,
+         FusedActivationFunction=ACTIVATIONS[seed])
+    av = m.tensor("av", [1, (oh + s - 1) // s, (ow + s - 1) // s, c], "float32")
+    m.op("AVERAGE_POOL_2D", [mx], [av], "Pool2DOptions", Padding=0, StrideW=s, StrideH=s, FilterWidth=k,
+         FilterHeight=k)
+    units = int(rng.integers(1, 12))
+    fc = m.tensor("fc", [1, units], "float32")
+    depth = (oh + s - 1) // s * ((ow + s - 1) // s) * c
+    m.op("FULLY_CONNECTED", [av, _const(m, "fw", rng, (units, depth)), _const(m, "fb", rng, (units,))], [fc],
+         "FullyConnectedOptions", FusedActivationFunction=ACTIVATIONS[(seed + 2) % 4])
+    y = m.tensor("y", [1, units], "float32")
+    m.op("SOFTMAX", [fc], [y], "SoftmaxOptions", Beta=float(rng.uniform(0.1, 3)))
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path, m, seed, oracles=("tflm", "litert"))
+
+
+BINARY = ["ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE"]
+OPTIONS = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions", "DIV": "DivOptions"}
+
+
+@pytest.mark.parametrize("opcode", BINARY)
+def test_binary_ops_broadcast_and_ieee_specials(tmp_path, opcode):
+    rng = np.random.default_rng(BINARY.index(opcode))
+    m = ModelSpec()
+    a = m.tensor("a", [2, 3, 4], "float32")
+    b = m.tensor("b", [3, 1], "float32")
+    y = m.tensor("y", [2, 3, 4], "float32")
+    fields = dict(FusedActivationFunction="RELU6") if opcode in OPTIONS else {}
+    m.op(opcode, [a, b], [y], OPTIONS.get(opcode), **fields)
+    m.inputs, m.outputs = [a, b], [y]
+    xs = [rng.standard_normal((2, 3, 4)).astype(np.float32), rng.standard_normal((3, 1)).astype(np.float32)]
+    check(tmp_path / "plain", m, 0, oracles=("tflm",), xs=_with_specials(xs, rng))
+    xs[1] = np.float32([[0.0], [np.nan], [-np.inf]])  # division by zero, NaN second: where TFLM's ternaries send it
+    check(tmp_path / "special", m, 0, oracles=("tflm",), xs=xs)
+
+
+UNARY = ["RELU", "RELU6", "ABS", "NEG", "SQUARE", "SQRT", "RSQRT", "EXP", "LOGISTIC", "ELU", "TANH", "HARD_SWISH",
+         "LEAKY_RELU"]
+
+
+@pytest.mark.parametrize("opcode", UNARY)
+def test_unary_ops_ieee_specials(tmp_path, opcode):
+    rng = np.random.default_rng(UNARY.index(opcode))
+    m = ModelSpec()
+    x = m.tensor("x", [4, 64], "float32")
+    y = m.tensor("y", [4, 64], "float32")
+    options = dict(options="LeakyReluOptions", Alpha=-0.3) if opcode == "LEAKY_RELU" else {}
+    m.op(opcode, [x], [y], **options)
+    m.inputs, m.outputs = [x], [y]
+    xs = [(rng.standard_normal((4, 64)) * 10 ** rng.uniform(-2, 2, (4, 64))).astype(np.float32)]
+    for name, values in (("wide", xs), ("special", _with_specials(xs, rng))):
+        check(tmp_path / name, m, 0, oracles=("tflm",), xs=values)
+
+
+@pytest.mark.parametrize("name,ours,span", [("expf", expf, 105), ("expm1f", expm1f, 90), ("tanhf", tanhf, 12)])
+def test_transcendentals_equal_the_hosts_glibc_on_half_a_million_floats(name, ours, span):
+    """The golden model's (and mcu_expf's, mcu_expm1f's, mcu_tanhf's) functions are the oracle's:
+    glibc's, bit for bit (TFLM's float SOFTMAX, LOGISTIC and EXP call expf, ELU expm1f, TANH tanhf).
+    Every 7th float of all 2^32 was measured equal once, with the C functions."""
+    function = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.integers(0, 2 ** 32, 200_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+                        rng.uniform(-span, span, 300_000).astype(np.float32), SPECIAL])
+    theirs = np.array([function(float(v)) for v in x], np.float32)
+    got = ours(x)
+    same = (got.view(np.uint32) == theirs.view(np.uint32)) | (np.isnan(got) & np.isnan(theirs))
+    assert same.all(), x[~same][:5]
+
+
+def float_cnn() -> ModelSpec:
+    """Every float kernel once: a conv, a depthwise conv, both pools, binary and unary ops, a
+    fully-connected layer and softmax."""
+    rng = np.random.default_rng(42)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 10, 10, 3], "float32")
+    c = m.tensor("c", [1, 10, 10, 8], "float32")
+    m.op("CONV_2D", [x, _const(m, "w", rng, (8, 3, 3, 3)), _const(m, "b", rng, (8,))], [c], "Conv2DOptions",
+         Padding=0, StrideW=1, StrideH=1, FusedActivationFunction="RELU")
+    d = m.tensor("d", [1, 5, 5, 8], "float32")
+    m.op("DEPTHWISE_CONV_2D", [c, _const(m, "dw", rng, (1, 3, 3, 8)), _const(m, "db", rng, (8,))], [d],
+         "DepthwiseConv2DOptions", Padding=0, StrideW=2, StrideH=2, DepthMultiplier=1)
+    e = m.tensor("e", [1, 5, 5, 8], "float32")
+    m.op("HARD_SWISH", [d], [e])
+    s = m.tensor("s", [1, 5, 5, 8], "float32")
+    m.op("MUL", [e, _const(m, "scale", rng, (8,))], [s], "MulOptions")
+    r = m.tensor("r", [1, 5, 5, 8], "float32")
+    m.op("ADD", [s, d], [r], "AddOptions", FusedActivationFunction="RELU6")
+    p = m.tensor("p", [1, 3, 3, 8], "float32")
+    m.op("MAX_POOL_2D", [r], [p], "Pool2DOptions", Padding=0, StrideW=2, StrideH=2, FilterWidth=2, FilterHeight=2)
+    a = m.tensor("a", [1, 1, 1, 8], "float32")
+    m.op("AVERAGE_POOL_2D", [p], [a], "Pool2DOptions", Padding=1, StrideW=3, StrideH=3, FilterWidth=3,
+         FilterHeight=3)
+    f = m.tensor("f", [1, 6], "float32")
+    m.op("FULLY_CONNECTED", [a, _const(m, "fw", rng, (6, 8)), _const(m, "fb", rng, (6,))], [f],
+         "FullyConnectedOptions")
+    l = m.tensor("l", [1, 6], "float32")
+    m.op("LOGISTIC", [f], [l])
+    y = m.tensor("y", [1, 6], "float32")
+    m.op("SOFTMAX", [l], [y], "SoftmaxOptions", Beta=2.0)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_a_float_cnn_on_the_host(tmp_path):
+    check(tmp_path, float_cnn(), 3, oracles=("tflm",))
+
+
+# hard float on every core with an FPU (M4F, M7, M33, M55), soft float without (M0, M3)
+@pytest.mark.parametrize("board", ["mps2-an386", "mps2-an500", "mps2-an505", "mps3-an547", "microbit", "lm3s6965evb"])
+def test_a_float_cnn_on_every_emulated_core(tmp_path, board):
+    bit_exact_on_board(tmp_path, float_cnn(), 11, samples=2, board=board)
+
+
+def test_the_float_mlperf_resnet8_every_layer_equals_tflm_and_runs_on_the_m4f(tmp_path, capsys):
+    path = MODELS / "mlperf_ic_resnet8_float.tflite"
+    g = compile_model(path)
+    assert {g.tensors[t].dtype for op in g.ops for t in op.outputs} == {"float32"}
+    assert compare_with_tflm(g, path, random_inputs(g, 2, seed=1)) is None
+    code, out, _ = run_cli(capsys, "test", path, "--board", "mps2-an386", "--samples", "2", "--out", tmp_path / "fw")
+    assert code == 0 and "bit-exact on 2 sample(s) on mps2-an386" in out
+
+
+def island_model() -> ModelSpec:
+    """An int8 model with a float island, as converters leave an op without an integer kernel:
+    DEQUANTIZE -> ELU -> QUANTIZE, then an int8 FULLY_CONNECTED."""
+    rng = np.random.default_rng(5)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 16], "int8", scale=0.05, zp=3)
+    f = m.tensor("f", [1, 16], "float32")
+    m.op("DEQUANTIZE", [x], [f])
+    e = m.tensor("e", [1, 16], "float32")
+    m.op("ELU", [f], [e])
+    q = m.tensor("q", [1, 16], "int8", scale=0.03, zp=-20)
+    m.op("QUANTIZE", [e], [q])
+    w = m.const("w", rng.integers(-127, 128, (4, 16)), "int8", scale=[0.02], zp=[0])
+    b = m.const("b", rng.integers(-500, 500, 4), "int32", scale=[0.03 * 0.02], zp=[0])
+    y = m.tensor("y", [1, 4], "int8", scale=0.1, zp=0)
+    m.op("FULLY_CONNECTED", [q, w, b], [y], "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_a_float_island_in_an_int8_model(tmp_path, capsys):
+    check(tmp_path, island_model(), 2, oracles=("tflm",))
+    bit_exact_on_board(tmp_path / "m4", island_model(), 4, samples=3)
+    (tmp_path / "island.tflite").write_bytes(island_model().build())
+    code, out, _ = run_cli(capsys, "inspect", tmp_path / "island.tflite")
+    assert code == 0 and "ELU" in out and "float32" in out
+
+
+def test_a_float_op_without_a_float_kernel_is_one_line(capsys, tmp_path):
+    m = ModelSpec()
+    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("y", [1, 6, 6, 2], "float32")
+    m.op("PAD", [x, m.const("paddings", [[0, 0], [1, 1], [1, 1], [0, 0]], "int32")], [y], "PadOptions")
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "pad.tflite"
+    path.write_bytes(m.build())
+    code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
+    assert_one_error_line(code, err, "no float32 PAD kernel", "TFLITE_BUILTINS_INT8", "float32 kernels: ABS, ADD")
+    assert not (tmp_path / "out").exists()
