@@ -11,7 +11,7 @@ from mcugen import __version__, ops
 from mcugen.custom_ops import sources_of
 from mcugen.errors import McugenError
 from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, Scratch, Slice, State, Struct, layer_name
+from mcugen.lowering import Call, Const, Packed4, Scratch, Slice, State, Struct, layer_name
 from mcugen.planner import ALIGN, state_layout
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
@@ -122,6 +122,20 @@ class _LayerEmitter:
             return v
         return str(int(v))
 
+    def packed(self, p: Packed4) -> str:
+        """The weights two to a byte (low nibble first, as in the .tflite file) and, in the call's block,
+        their unpacking into the call's scratch, which the call then reads."""
+        values = p.const.data.reshape(-1)
+        nibbles = np.append(values.astype(np.int8), np.int8(0))[:(values.size + 1) // 2 * 2]
+        packed = Const(f"{p.const.name}_s4", ((nibbles[0::2] & 0x0F) | (nibbles[1::2] << 4)).astype(np.int8),
+                       layer=p.const.layer)
+        name = self.const(packed)
+        offset = self.op.call.scratch_offsets[self.scratches]
+        self.scratches += 1
+        unpacked = self.scratch_name(self.op, _CTYPES[values.dtype], offset)
+        self.locals.append(f"{p.kernel}({name}, {values.size}, {unpacked});")
+        return unpacked
+
     def struct(self, s: Struct) -> str:
         name = f"{s.layer or self.prefix}_{s.name}"
         fields = "\n".join(f"    .{k} = {self.value(v)}," for k, v in s.fields.items())
@@ -154,6 +168,8 @@ class _LayerEmitter:
             offset = self.op.call.scratch_offsets[self.scratches]
             self.scratches += 1
             return self.scratch_name(self.op, a.ctype, offset)
+        if isinstance(a, Packed4):
+            return self.packed(a)
         if isinstance(a, Struct):
             return self.struct(a)
         if isinstance(a, Slice):

@@ -48,7 +48,7 @@ class Tensor:
     index: int
     name: str
     shape: tuple[int, ...]
-    dtype: str  # numpy dtype name: int8, int32, float32, ...
+    dtype: str  # numpy dtype name: int8, int32, float32, ...; int4 (constants only: data holds them as int8)
     quant: Quant | None = None
     data: np.ndarray | None = None  # set for constants (weights, biases, shapes)
     dynamic: bool = False  # shape_signature holds -1
@@ -78,7 +78,10 @@ class Tensor:
 
     @property
     def nbytes(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64)) * self.itemsize
+        count = int(np.prod(self.shape, dtype=np.int64))
+        if self.dtype == "int4":  # two to a byte, as the file and the flash hold them
+            return (count + 1) // 2
+        return count * self.itemsize
 
 
 R = TypeVar("R")

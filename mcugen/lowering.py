@@ -67,9 +67,25 @@ class Scratch:
 
 
 @dataclass(frozen=True)
+class Packed4:
+    """An int8 or int16 weight array whose values fit 4 bits (from an INT4 filter): kept two to a byte
+    in flash and unpacked into the call's scratch just before the call, which reads it there."""
+
+    const: Const
+
+    @property
+    def bytes(self) -> int:
+        return self.const.data.nbytes
+
+    @property
+    def kernel(self) -> str:
+        return "mcu_unpack_s4" if self.const.data.dtype == np.int8 else "mcu_unpack_s4_s16"
+
+
+@dataclass(frozen=True)
 class Call:
     kernel: str  # C function, one per file: runtime_c/src/<kernel>.c (and/or runtime_c/dsp/<kernel>.c)
-    args: tuple[object, ...]  # Const, Struct, Slice, int, or None (NULL)
+    args: tuple[object, ...]  # Const, Packed4, Struct, Slice, Scratch, State, int, float, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
     in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
@@ -77,10 +93,11 @@ class Call:
 
     @property
     def scratch_offsets(self) -> list[int]:
-        """Where each Scratch argument starts in the call's scratch buffer: one after the other, word aligned."""
+        """Where each Scratch (and Packed4's unpacked weights) starts in the call's scratch buffer: one after
+        the other, word aligned."""
         offsets, end = [], 0
         for a in self.args:
-            if isinstance(a, Scratch):
+            if isinstance(a, (Scratch, Packed4)):
                 offsets.append(end)
                 end += (a.bytes + 3) // 4 * 4
         return offsets + [end]
@@ -94,6 +111,8 @@ def const_bytes(value: object) -> int:
     """The bytes of the constant arrays in a call's arguments (a Call, or any of its arguments)."""
     if isinstance(value, Const):
         return value.data.nbytes
+    if isinstance(value, Packed4):
+        return (value.const.data.size + 1) // 2
     if isinstance(value, Call):
         return sum(const_bytes(a) for a in value.args)
     if isinstance(value, Struct):

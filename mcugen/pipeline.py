@@ -11,6 +11,7 @@ from mcugen.passes.fold_constants import fold_constants
 from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
+from mcugen.passes.pack_int4 import pack_int4
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
 from mcugen.passes.resolve_variables import resolve_variables
@@ -53,5 +54,6 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     graph = lower(model_path, outputs, signature)
     graph = lower_ops(graph, features, tuning, const_room)  # one kernel call per op (RESHAPE: none, it aliases)
     graph = fuse_strips(graph)        # a conv run strip by strip inside its only consumer's call
+    graph = pack_int4(graph)          # INT4 filters two to a byte in flash, unpacked before their call
     graph = plan_memory(graph, regions, pins)  # lifetimes -> arena offsets (and regions)
     return graph

@@ -168,11 +168,24 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
         if len(payload) != expected:
             raise IndexError(f"tensor {index} has {len(payload)} data bytes, shape needs {expected}")
         data = np.frombuffer(payload, dtype=np.dtype(dtype).newbyteorder("<")).reshape(shape)
+    elif payload is not None and dtype == "int4":
+        data = _unpack_int4(payload, int(np.prod(shape, dtype=np.int64)), index).reshape(shape)
     # TFLM allocates from `shape` and never reads shape_signature: a -1 there (a batch or time axis the
     # converter left open) runs as the stored shape does, so only an unknown stored dimension is dynamic.
     dynamic = any(d < 0 for d in shape)
     return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=_quant(t, name), data=data,
                   dynamic=dynamic, variable=bool(t.IsVariable()))
+
+
+def _unpack_int4(payload: bytes, count: int, index: int) -> np.ndarray:
+    """INT4 values as TFLM's UnpackDenseInt4IntoInt8 reads them: two to a byte, the low nibble first,
+    each sign-extended; an odd count leaves the last byte's high nibble unused."""
+    if len(payload) != (count + 1) // 2:
+        raise IndexError(f"tensor {index} has {len(payload)} data bytes, {count} int4 values need {(count + 1) // 2}")
+    packed = np.frombuffer(payload, dtype=np.int8)
+    low = (packed << 4).astype(np.int8) >> 4
+    high = packed >> 4
+    return np.stack([low, high], axis=-1).reshape(-1)[:count].astype(np.int8)
 
 
 MAX_FILE_BYTES = 1 << 30  # TFLite's own FlatBuffer limit is 2 GiB; no microcontroller model comes near

@@ -48,7 +48,7 @@ class ModelSpec:
         return len(self.tensors) - 1
 
     def const(self, name, array: np.ndarray, dtype: str, **quant) -> int:
-        array = np.asarray(array, dtype=dtype)
+        array = np.asarray(array, dtype="int8" if dtype == "int4" else dtype)  # int4: values in [-8, 7]
         return self.tensor(name, array.shape, dtype, data=array, **quant)
 
     def op(self, opcode, inputs, outputs, options=None, custom=None, version=1, options_type=None,
@@ -68,8 +68,13 @@ class ModelSpec:
             buffer_index = 0
             if t["data"] is not None:
                 raw = np.ascontiguousarray(t["data"])  # a raw type code: the bytes as given
-                buffers.append(self._buffer(b, (raw if isinstance(t["dtype"], int) else raw.astype(
-                    np.dtype(t["dtype"]).newbyteorder("<"))).tobytes()))
+                if t["dtype"] == "int4":  # two to a byte, the low nibble first (TFLM's packing)
+                    nibbles = np.append(raw.reshape(-1).astype(np.int8), np.int8(0))[:(raw.size + 1) // 2 * 2]
+                    packed = (nibbles[0::2] & 0x0F) | (nibbles[1::2] << 4)
+                    buffers.append(self._buffer(b, packed.astype(np.int8).tobytes()))
+                else:
+                    buffers.append(self._buffer(b, (raw if isinstance(t["dtype"], int) else raw.astype(
+                        np.dtype(t["dtype"]).newbyteorder("<"))).tobytes()))
                 buffer_index = len(buffers) - 1
             tensor_offsets.append(self._tensor(b, t, buffer_index))
         codes = sorted({(o["opcode"], o["custom"], o["version"]) for o in self.ops}, key=str)

@@ -179,6 +179,11 @@ def computes_float(g: Graph, op: Op) -> bool:
             and g.tensors[op.outputs[0]].dtype == "float32")
 
 
+def int4_filter(g: Graph, op: Op) -> bool:
+    """Whether the layer's filter (input 1 of a conv, depthwise or fully-connected layer) is INT4."""
+    return len(op.inputs) > 1 and op.inputs[1] >= 0 and g.tensors[op.inputs[1]].dtype == "int4"
+
+
 def definition(g: Graph, op: Op) -> OpDef | None:
     """The definition of this layer's kernel: the float32 one for a layer that computes in float,
     where there is one; else the opcode's (whose type checks then decide)."""

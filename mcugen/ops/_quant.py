@@ -82,6 +82,21 @@ def problems_fused_activation(op: Op) -> list[str]:
     return []
 
 
+def int4_problems(g: Graph, op: Op, per_channel: bool = True) -> list[str]:
+    """Where TFLM takes an INT4 filter (conv, depthwise: int8 activations; FULLY_CONNECTED: those, and
+    quantized per tensor); everywhere else its kernels refuse one."""
+    w = op.input(g, 1)
+    if w.dtype != "int4":
+        return []
+    if op.input(g, 0).dtype != "int8":
+        return [f"an INT4 filter with {op.input(g, 0).dtype} activations: TFLM's kernel takes INT4 filters with "
+                "int8 activations only"]
+    if not per_channel and w.quant is not None and w.q.per_channel:
+        return [f"an INT4 filter quantized per channel: TFLM's {op.opcode} takes INT4 filters quantized per "
+                "tensor only"]
+    return []
+
+
 def weight_problems(g: Graph, op: Op, weight_index: int = 1, bias_index: int = 2) -> list[str]:
     """Weights and bias must be constants. Their sums may pass int32: the kernels wrap them as TFLM's
     int32 accumulator does on every Arm and x86 target (two's complement), golden model and C alike."""

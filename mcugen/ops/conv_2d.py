@@ -12,8 +12,8 @@ from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_mve_call, conv_s16_mve_call, conv_s16_x6_call,
                               conv_live_call, conv_split_call, conv_w16_call, conv_x6_call, fc_params, wide_problems)
 from mcugen.ops._int16 import Wide
-from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
-                               weight_problems)
+from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
+                               require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
 from mcugen.ops.fully_connected import interleave4, widen4
 from mcugen.variants import Lowering, variant
@@ -22,7 +22,7 @@ from mcugen.variants import Lowering, variant
 class Conv2D(OpDef):
     arity = ((2, 3), (1, 1))
     bias_input = 2
-    parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
+    parameters = {1: ("int8", "int4"), 2: ("int32", "int64")}  # weights (INT4: int8 activations), bias
     input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
@@ -44,7 +44,7 @@ class Conv2D(OpDef):
                             "the input channels and the groups the output channels")
         if w.quant is not None and np.any(w.q.zero_point != 0):
             problems.append("filter zero point is not 0")
-        return problems + wide_problems(g, op)
+        return problems + wide_problems(g, op) + int4_problems(g, op)
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)

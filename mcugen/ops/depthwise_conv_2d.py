@@ -17,8 +17,8 @@ from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_w16_call, conv_x6_call, strips_of,
                               wide_problems)
 from mcugen.ops._int16 import Wide
-from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, problems_fused_activation, require_bias_length,
-                               weight_problems)
+from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, int4_problems, problems_fused_activation,
+                               require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
 from mcugen.runtime import c_define
 from mcugen.variants import Lowering, variant
@@ -43,7 +43,7 @@ def omitted_bias_problems(g: Graph, op: Op) -> list[str]:
 class DepthwiseConv2D(OpDef):
     arity = ((2, 3), (1, 1))
     bias_input = 2
-    parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
+    parameters = {1: ("int8", "int4"), 2: ("int32", "int64")}  # weights (INT4: int8 activations), bias
     input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
@@ -68,7 +68,7 @@ class DepthwiseConv2D(OpDef):
         problems += omitted_bias_problems(g, op)
         if x.dtype == "int16" and b is not None and b.dtype != "int64":
             problems.append(f"{b.dtype} bias with int16 activations: TFLM's int16 kernel reads int64 there")
-        return problems + wide_problems(g, op)
+        return problems + wide_problems(g, op) + int4_problems(g, op)
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)

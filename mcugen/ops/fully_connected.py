@@ -15,8 +15,8 @@ from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, strips_of, wide_problems
 from mcugen.ops._int16 import Wide
-from mcugen.ops._quant import (Rescale, channel_table, folded_bias, problems_fused_activation, require_bias_length,
-                               weight_problems)
+from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
+                               require_bias_length, weight_problems)
 from mcugen.variants import variant
 
 
@@ -24,7 +24,7 @@ from mcugen.variants import variant
 class FullyConnected(OpDef):
     arity = ((2, 3), (1, 1))
     bias_input = 2
-    parameters = {1: ("int8",), 2: ("int32", "int64")}  # weights, bias
+    parameters = {1: ("int8", "int4"), 2: ("int32", "int64")}  # weights (INT4: int8 activations), bias
     input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
@@ -51,7 +51,7 @@ class FullyConnected(OpDef):
             if abs(product - bias_scale) / float(y.q.s) > 0.02:
                 problems.append(f"bias scale {bias_scale:.9g} is not input scale x weight scale ({product:.9g}); "
                                 "TFLM refuses it")
-        return problems + wide_problems(g, op)
+        return problems + wide_problems(g, op) + int4_problems(g, op, per_channel=False)
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)

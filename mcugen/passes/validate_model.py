@@ -29,16 +29,16 @@ from mcugen.ir import Graph, Op, Tensor
 
 MAX_ELEMENTS = 1 << 26  # 64 MiB of int8: past every board's flash and RAM by far
 MIN_SCALE, MAX_SCALE = 2.0 ** -60, 2.0 ** 60
-ZERO_POINT_RANGE = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+ZERO_POINT_RANGE = {"int4": (-8, 7), "int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
 # types that have numpy values (read_tflite reads their constants); resource handles are resolved
 # into state before this pass (passes/resolve_variables.py)
-VALUE_TYPES = {"float32", "float16", "float64", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32",
-               "uint64", "bool", "resource"}
+VALUE_TYPES = {"float32", "float16", "float64", "int4", "int8", "uint8", "int16", "int32", "int64", "uint16",
+               "uint32", "uint64", "bool", "resource"}
 HANDLE_READERS = ("READ_VARIABLE", "ASSIGN_VARIABLE")  # the only kernels a resource tensor may reach
 UNRUN_TYPE = "a type mcugen does not run"  # a valid schema type: the model needs converting, not mending
 FIX = "the file is corrupt or was not written by the TFLite converter; re-export it"
-TYPE_FIX = ("convert the model with int8 (or 16x8) full-integer quantization: mcugen runs int8 and int16 "
-            "layers, with float32, uint8 or int32 at the model's ends")
+TYPE_FIX = ("convert the model with int8 (or 16x8) full-integer quantization: mcugen runs int8, int16 and "
+            "float32 layers (and INT4 filters), with uint8 or int32 at the model's ends")
 
 
 def _tensor_problem(t: Tensor) -> str | None:

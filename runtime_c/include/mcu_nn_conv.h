@@ -51,6 +51,11 @@ typedef struct {
  * [..., cols, depth] with adj_y), output [..., rows, cols]; int8 or int16 (mcu_batch_matmul_params.bits). */
 void mcu_batch_matmul(const mcu_batch_matmul_params *p, const void *lhs, const void *rhs, void *output);
 
+/* INT4 weights (two to a byte, low nibble first) to int8 or int16 values in [-8, 7]: an INT4 filter's
+ * layer unpacks its weights, in the layout its kernel reads, into its scratch before the kernel runs. */
+void mcu_unpack_s4(const int8_t *packed, int32_t count, int8_t *output);
+void mcu_unpack_s4_s16(const int8_t *packed, int32_t count, int16_t *output);
+
 /* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin], bias [Cout] or NULL, output [N,OH,OW,Cout]. */
 void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                    const mcu_dims *input_dims, const int8_t *input,
