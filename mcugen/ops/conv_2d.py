@@ -2,7 +2,7 @@
 (int16 activations, int32 or int64 bias: mcugen.ops._int16)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -22,7 +22,8 @@ from mcugen.variants import Lowering, variant
 class Conv2D(OpDef):
     arity = ((2, 3), (1, 1))
     bias_input = 2
-    parameters = {1: ("int8", "int4"), 2: ("int32", "int64")}  # weights (INT4: int8 activations), bias
+    # weights (INT4 with int8 activations), bias
+    parameters: Mapping[int, tuple[str, ...]] = {1: ("int8", "int4"), 2: ("int32", "int64")}
     input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:

@@ -6,7 +6,7 @@ channel's filters [KH*KW, depth_multiplier], batched over channels.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,7 +43,8 @@ def omitted_bias_problems(g: Graph, op: Op) -> list[str]:
 class DepthwiseConv2D(OpDef):
     arity = ((2, 3), (1, 1))
     bias_input = 2
-    parameters = {1: ("int8", "int4"), 2: ("int32", "int64")}  # weights (INT4: int8 activations), bias
+    # weights (INT4 with int8 activations), bias
+    parameters: Mapping[int, tuple[str, ...]] = {1: ("int8", "int4"), 2: ("int32", "int64")}
     input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:

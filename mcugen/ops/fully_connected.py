@@ -6,7 +6,7 @@ LSB per layer; TFLM is the target.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -24,7 +24,8 @@ from mcugen.variants import variant
 class FullyConnected(OpDef):
     arity = ((2, 3), (1, 1))
     bias_input = 2
-    parameters = {1: ("int8", "int4"), 2: ("int32", "int64")}  # weights (INT4: int8 activations), bias
+    # weights (INT4 with int8 activations), bias
+    parameters: Mapping[int, tuple[str, ...]] = {1: ("int8", "int4"), 2: ("int32", "int64")}
     input_types = output_types = ("int8", "int16")
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
