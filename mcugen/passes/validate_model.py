@@ -46,6 +46,8 @@ def _tensor_problem(t: Tensor) -> str | None:
         return f"tensor '{t.name}' has type {t.dtype[4:]}, not a TensorType of the TFLite schema"
     if t.dtype not in VALUE_TYPES:
         return f"tensor '{t.name}' is {t.dtype.upper()}, {UNRUN_TYPE}"
+    if t.dtype == "int4" and t.data is None:
+        return f"tensor '{t.name}' is INT4, {UNRUN_TYPE} but as a constant filter (as TFLM)"
     if any(d == 0 or d < -1 for d in t.shape):
         return f"tensor '{t.name}' has shape {list(t.shape)}"
     if math.prod(max(d, 1) for d in t.shape) > MAX_ELEMENTS:

@@ -1,0 +1,104 @@
+"""float32 models and INT4 filters on the emulated Cortex-M4F (mps2-an386), issue 42.
+
+    python benchmarks/bench_precisions.py     # prints both tables and rewrites them in benchmarks/README.md
+
+float32: the MLPerf Tiny float reference models (tests/models), mcugen's instructions per inference,
+each bit-exact on the board, next to TFLM's float reference kernels built and counted the same way
+(../shared/toolchain/anchor_tflm, TFLM 90b983c2, cortex-m4+fp, release_with_logs, around Invoke).
+
+INT4: the six anchors with their CONV_2D and DEPTHWISE_CONV_2D filters re-quantized to INT4 (per output
+channel, scale = max |w| / 7: a size and speed study, not an accuracy one) next to the int8 files:
+constant bytes in flash (the build's .rodata of the model) and instructions, each bit-exact on the board.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from mcugen.boards import load_board
+from mcugen.compare import random_inputs
+from mcugen.firmware import build_board
+from mcugen.outdir import OutDir
+from mcugen.pipeline import compile_model
+from mcugen.targets import Target
+from mcugen.validate import run_on_target
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _tables import rewrite  # noqa: E402
+from bench_boards import ANCHORS, MODELS  # noqa: E402
+from model_edit import load, opcode, pack  # noqa: E402
+
+BOARD = "mps2-an386"
+FLOAT_MODELS = ("mlperf_ic_resnet8_float", "mlperf_vww_mobilenet_float", "mlperf_ad_autoencoder_float")
+# TFLM's float reference kernels, the same board and count (instructions, mean of invokes 2..20)
+TFLM_FLOAT: dict[str, int] = {}
+
+
+def measure(path: Path) -> tuple[int, int]:
+    """(instructions per inference, the model's constant bytes) on BOARD, bit-exact or an error."""
+    board = load_board(BOARD)
+    g = compile_model(path, features=board.features)
+    with tempfile.TemporaryDirectory() as tmp:
+        built = build_board(g, board, OutDir(Path(tmp) / "fw"), path.stem)
+        _, results = run_on_target(Target.of(BOARD), built.program, g, random_inputs(g, 2, seed=0))
+    if not all(r.passed for r in results):
+        raise SystemExit(f"{path.name}: not bit-exact on {BOARD}")
+    return results[-1].cycles, built.model.rodata
+
+
+def with_int4_filters(path: Path, out: Path) -> Path:
+    """The model with each CONV_2D's and DEPTHWISE_CONV_2D's int8 filter re-quantized to INT4."""
+    model = load(path)
+    sub = model.subgraphs[0]
+    for op in sub.operators:
+        if opcode(model, op) not in ("CONV_2D", "DEPTHWISE_CONV_2D"):
+            continue
+        t = sub.tensors[op.inputs[1]]
+        q = t.quantization
+        values = np.frombuffer(model.buffers[t.buffer].data, np.int8).reshape(t.shape).astype(np.float64)
+        axis = q.quantizedDimension
+        real = values * np.expand_dims(np.asarray(q.scale), [d for d in range(values.ndim) if d != axis])
+        peak = np.max(np.abs(real), axis=tuple(d for d in range(values.ndim) if d != axis))
+        scale = np.where(peak > 0, peak / 7, 1.0).astype(np.float32)
+        w4 = np.clip(np.round(real / np.expand_dims(scale, [d for d in range(values.ndim) if d != axis])), -8, 7)
+        nibbles = np.append(w4.reshape(-1).astype(np.int8), np.int8(0))[:(w4.size + 1) // 2 * 2]
+        model.buffers[t.buffer].data = ((nibbles[0::2] & 0x0F) | (nibbles[1::2] << 4)).astype(np.int8).tobytes()
+        q.scale = [float(s) for s in scale]
+        t.type = 17  # INT4
+        # the bias keeps its int32 values: TFLM reads them as they are (scale input x filter only in Prepare's check)
+    out.write_bytes(pack(model))
+    return out
+
+
+def float_rows() -> list[str]:
+    rows = ["| model | mcugen (instr.) | TFLM float reference (instr.) | ratio |", "|---|---:|---:|---:|"]
+    for name in FLOAT_MODELS:
+        path = MODELS / f"{name}.tflite"
+        instructions, _ = measure(path)
+        tflm = TFLM_FLOAT.get(name)
+        rows.append(f"| {name} | {instructions:,} | {f'{tflm:,}' if tflm else 'not measured'} | "
+                    f"{f'{instructions / tflm:.2f}' if tflm else ''} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def int4_rows() -> list[str]:
+    rows = ["| model | int8 constants (B) | INT4 constants (B) | ratio | int8 instr. | INT4 instr. | ratio |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ANCHORS:
+            path = MODELS / f"{name}.tflite"
+            (i8, c8), (i4, c4) = measure(path), measure(with_int4_filters(path, Path(tmp) / f"{name}_int4.tflite"))
+            rows.append(f"| {name} | {c8:,} | {c4:,} | {c4 / c8:.2f} | {i8:,} | {i4:,} | {i4 / i8:.2f} |")
+            print(rows[-1], flush=True)
+    return rows
+
+
+if __name__ == "__main__":
+    tables = {"float32": float_rows(), "int4": int4_rows()}
+    for key, rows in tables.items():
+        rewrite(f"precisions-{key}", rows)
