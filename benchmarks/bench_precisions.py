@@ -3,8 +3,8 @@
     python benchmarks/bench_precisions.py     # prints both tables and rewrites them in benchmarks/README.md
 
 float32: the MLPerf Tiny float reference models (tests/models), mcugen's instructions per inference,
-each bit-exact on the board, next to TFLM's float reference kernels built and counted the same way
-(../shared/toolchain/anchor_tflm, TFLM 90b983c2, cortex-m4+fp, release_with_logs, around Invoke).
+each bit-exact on the board, next to TFLM's float reference kernels built and counted as ANCHORS are
+(TFLM 90b983c2 with its Makefile, TARGET_ARCH=cortex-m4+fp, release_with_logs, around Invoke).
 
 INT4: the six anchors with their CONV_2D and DEPTHWISE_CONV_2D filters re-quantized to INT4 (per output
 channel, scale = max |w| / 7: a size and speed study, not an accuracy one) next to the int8 files:

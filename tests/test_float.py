@@ -233,3 +233,30 @@ def test_a_float_op_without_a_float_kernel_is_one_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
     assert_one_error_line(code, err, "no float32 PAD kernel", "TFLITE_BUILTINS_INT8", "float32 kernels: ABS, ADD")
     assert not (tmp_path / "out").exists()
+
+
+def test_pad_gather_mean_sum_and_movement_in_float(tmp_path):
+    rng = np.random.default_rng(9)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4, 5, 3], "float32")
+    p = m.tensor("p", [1, 6, 8, 3], "float32")
+    m.op("PADV2", [x, m.const("paddings", [[0, 0], [1, 1], [2, 1], [0, 0]], "int32"),
+                   m.const("value", [-2.5], "float32")], [p], "PadV2Options")
+    t = m.tensor("t", [1, 8, 6, 3], "float32")
+    m.op("TRANSPOSE", [p, m.const("perm", [0, 2, 1, 3], "int32")], [t])
+    gth = m.tensor("gth", [1, 3, 6, 3], "float32")
+    m.op("GATHER", [t, m.const("indices", [7, 0, 3], "int32")], [gth], "GatherOptions", Axis=1)
+    mean = m.tensor("mean", [1, 1, 1, 3], "float32")
+    m.op("MEAN", [gth, m.const("axes", [1, 2], "int32")], [mean], "ReducerOptions", KeepDims=True)
+    s = m.tensor("s", [1, 3], "float32")
+    m.op("SUM", [gth, m.const("axes2", [2, 1], "int32")], [s], "ReducerOptions", KeepDims=False)
+    r = m.tensor("r", [1, 3], "float32")
+    m.op("RESHAPE", [mean, m.const("shape", [1, 3], "int32")], [r], "ReshapeOptions", NewShape=[1, 3])
+    y = m.tensor("y", [1, 3], "float32")
+    m.op("ADD", [r, s], [y], "AddOptions")
+    c = m.tensor("c", [1, 12, 8, 3], "float32")
+    m.op("CONCATENATION", [p, p], [c], "ConcatenationOptions", Axis=1)
+    m.inputs, m.outputs = [x], [y, c]
+    xs = [(rng.standard_normal((1, 4, 5, 3)) * 100).astype(np.float32)]
+    check(tmp_path, m, 0, oracles=("tflm",), xs=xs)
+    bit_exact_on_board(tmp_path / "m0", m, 2, samples=2, board="microbit")

@@ -23,7 +23,8 @@ class GatherData:
 class Gather(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
-    copies_values = foldable = True  # int8 only: TFLM's GATHER has no int16 kernel
+    input_types = output_types = ("int8", "float32")  # as TFLM's GATHER: no int16 kernel
+    copies_values = foldable = True
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         x, idx = op.input(g, 0), op.input(g, 1)

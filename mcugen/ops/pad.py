@@ -1,6 +1,7 @@
-"""PAD and PADV2, int8 or int16, as TFLM: the pad value is the given constant, else the output zero
-point (int8) or 0 (int16). TFLM copies the input's values as they are, whatever the input's and the
-output's quantization, and so does mcugen; an int8 pad value must be quantized as the output."""
+"""PAD and PADV2, int8, int16 or float32, as TFLM: the pad value is the given constant, else the output
+zero point (int8) or 0 (int16, float32). TFLM copies the input's values as they are, whatever the
+input's and the output's quantization, and so does mcugen; an int8 pad value must be quantized as the
+output. mcu_pad fills with the value's bits (a float32's as an int32)."""
 from __future__ import annotations
 
 import math
@@ -23,7 +24,7 @@ class PadData:
 @register("PAD", "PADV2")
 class Pad(OpDef):
     arity = {"PAD": ((2, 3), (1, 1)), "PADV2": ((3, 3), (1, 1))}
-    input_types = output_types = ("int8", "int16")
+    input_types = output_types = ("int8", "int16", "float32")
     parameters = {1: ("int32",)}
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
@@ -51,13 +52,18 @@ class Pad(OpDef):
     def prepare(self, g: Graph, op: Op) -> object:
         value = op.optional_input(g, 2)
         y = op.output(g)
-        pad_value = int(value.values.reshape(-1)[0]) if value is not None else y.q.zp if y.dtype == "int8" else 0
+        given = value.values.reshape(-1)[:1] if value is not None else None
+        if y.dtype == "float32":  # its bits, which mcu_pad stores as an int32
+            pad_value = int(given.astype(np.float32).view(np.int32)[0]) if given is not None else 0
+        else:
+            pad_value = int(given[0]) if given is not None else y.q.zp if y.dtype == "int8" else 0
         pairs = op.input(g, 1).values.astype(np.int64).reshape(-1, 2)  # TFLM reads flat pairs, whatever the shape
         return PadData(tuple((int(a), int(b)) for a, b in pairs), pad_value)
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(PadData)
-        return np.pad(xs[0], p.paddings, mode="constant", constant_values=p.pad_value)
+        value = np.int32(p.pad_value).view(np.float32) if xs[0].dtype == np.float32 else p.pad_value
+        return np.pad(xs[0], p.paddings, mode="constant", constant_values=value)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         x_shape, y = op.input(g, 0).shape, op.output(g)
@@ -65,7 +71,7 @@ class Pad(OpDef):
         start = sum(before * s for (before, _), s in zip(op.prepared(PadData).paddings, out_stride))
         pad = Struct("mcu_pad_params", "params", dict(
             copy=copy(x_shape, strides_of(x_shape), out_stride, out_offset=start, itemsize=np.dtype(y.dtype).itemsize),
-            output_size=int(np.prod(y.shape)), pad_value=op.prepared(PadData).pad_value, bits=int(np.iinfo(y.dtype).bits)))
+            output_size=int(np.prod(y.shape)), pad_value=op.prepared(PadData).pad_value, bits=8 * y.itemsize))
         return Call("mcu_pad", (pad, reads(op), writes(op)), extra_kernels=("mcu_copy_strided",),
                     note=f"paddings {[list(pair) for pair in op.prepared(PadData).paddings]}, "
                          f"value {op.prepared(PadData).pad_value}")

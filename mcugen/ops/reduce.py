@@ -59,23 +59,26 @@ class _Reduce(OpDef):
         return ReduceData(axes, int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        p = op.prepared(ReduceData)
-        shape = op.input(g, 0).shape
-        stride = strides_of(shape)
-        kept = [k for k in range(len(shape)) if k not in p.axes]
-        kept_shape, (kept_stride, _) = merge_axes([shape[k] for k in kept], [stride[k] for k in kept],
-                                                  strides_of([shape[k] for k in kept]))
-        red_shape, (red_stride,) = merge_axes([shape[k] for k in p.axes], [stride[k] for k in p.axes])
-        mean = p.mean or MeanRescale(0, 0, 0, 0)
-        fields = dict(kept_rank=len(kept_shape), kept_shape=padded(kept_shape), kept_stride=padded(kept_stride),
-                      reduced_rank=len(red_shape), reduced_shape=padded(red_shape),
-                      reduced_stride=padded(red_stride),
-                      input_offset=-mean.input_zp, output_offset=mean.output_zp,
-                      multiplier=mean.multiplier, shift=mean.shift,
-                      bits=int(np.iinfo(op.input(g, 0).dtype).bits))
         kernel = "mcu_mean" if op.opcode == "MEAN" else "mcu_reduce_max_s8"
-        return Call(kernel, (Struct("mcu_reduce_params", "params", fields), reads(op), writes(op)),
-                    note=f"over axes {list(p.axes)}")
+        return Call(kernel, (reduce_params(g, op), reads(op), writes(op)),
+                    note=f"over axes {list(op.prepared(ReduceData).axes)}")
+
+
+def reduce_params(g: Graph, op: Op) -> Struct:
+    """mcu_reduce_params: the kept and the reduced axes (each merged where contiguous), MEAN's rescale."""
+    p = op.prepared(ReduceData)
+    shape = op.input(g, 0).shape
+    stride = strides_of(shape)
+    kept = [k for k in range(len(shape)) if k not in p.axes]
+    kept_shape, (kept_stride, _) = merge_axes([shape[k] for k in kept], [stride[k] for k in kept],
+                                              strides_of([shape[k] for k in kept]))
+    red_shape, (red_stride,) = merge_axes([shape[k] for k in p.axes], [stride[k] for k in p.axes])
+    mean = p.mean or MeanRescale(0, 0, 0, 0)
+    return Struct("mcu_reduce_params", "params", dict(
+        kept_rank=len(kept_shape), kept_shape=padded(kept_shape), kept_stride=padded(kept_stride),
+        reduced_rank=len(red_shape), reduced_shape=padded(red_shape), reduced_stride=padded(red_stride),
+        input_offset=-mean.input_zp, output_offset=mean.output_zp, multiplier=mean.multiplier, shift=mean.shift,
+        bits=8 * op.input(g, 0).itemsize))
 
 
 @register("MEAN")

@@ -18,6 +18,7 @@
 #include <math.h> /* INFINITY and NAN, which generated float constants may hold */
 
 #include "mcu_nn_elementwise.h" /* mcu_broadcast */
+#include "mcu_nn_pool.h"        /* mcu_reduce_params */
 #include "mcu_nn_types.h"
 
 typedef struct {
@@ -113,6 +114,10 @@ void mcu_binary_f32(const mcu_binary_f32_params *params, const mcu_broadcast *bc
 
 /* Elementwise unary ops, as TFLM's float kernels spell them. */
 void mcu_unary_f32(const mcu_unary_f32_params *params, int32_t size, const float *input, float *output);
+
+/* SUM and MEAN (mean = 1: divided by the count) in float32 over the reduced axes of `params` (its
+ * integer fields unused). */
+void mcu_reduce_sum_f32(const mcu_reduce_params *params, int32_t mean, const float *input, float *output);
 
 /* SOFTMAX, float32, over the last axis of [rows, depth]: e^((x - max) * beta) / their sum. */
 void mcu_softmax_f32(float beta, int32_t rows, int32_t depth, const float *input, float *output);
