@@ -225,13 +225,14 @@ def test_a_float_island_in_an_int8_model(tmp_path, capsys):
 
 def test_a_float_op_without_a_float_kernel_is_one_line(capsys, tmp_path):
     m = ModelSpec()
-    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("y", [1, 6, 6, 2], "float32")
-    m.op("PAD", [x, m.const("paddings", [[0, 0], [1, 1], [1, 1], [0, 0]], "int32")], [y], "PadOptions")
+    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("y", [1, 2, 2, 8], "float32")
+    m.op("SPACE_TO_DEPTH", [x], [y], "SpaceToDepthOptions", BlockSize=2)
     m.inputs, m.outputs = [x], [y]
-    path = tmp_path / "pad.tflite"
+    path = tmp_path / "s2d.tflite"
     path.write_bytes(m.build())
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
-    assert_one_error_line(code, err, "no float32 PAD kernel", "TFLITE_BUILTINS_INT8", "float32 kernels: ABS, ADD")
+    assert_one_error_line(code, err, "no float32 SPACE_TO_DEPTH kernel", "TFLITE_BUILTINS_INT8",
+                          "float32 kernels: ABS, ADD")
     assert not (tmp_path / "out").exists()
 
 

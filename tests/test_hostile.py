@@ -104,7 +104,7 @@ CASES = {
                               ["declared output shape [1, 10], the op computes [2, 5]"]),
     "input index -5": (_fc, lambda m: m.ops[0]["inputs"].__setitem__(2, -5), ["reads missing tensor -5"]),
     "int32 weights": (_fc, lambda m: m.tensors[1].update(dtype="int32", data=m.tensors[1]["data"].astype("int32")),
-                      ["input 1 'w' is int32; TFLM's kernel reads int8 there"]),
+                      ["input 1 'w' is int32; TFLM's kernel reads int8 or int4 there"]),
     "extra input": (_softmax, lambda m: m.ops[0]["inputs"].append(0), ["SOFTMAX at index 0: 2 inputs"]),
     "huge dimension": (_fc, _set(lambda m: m.tensors[0], "shape", [(1 << 31) - 1]), ["more than"]),
     "per-channel count": (lambda m, r: _conv(m, r, False), lambda m: m.tensors[1].update(scale=[0.02] * 3, zp=[0] * 3),
