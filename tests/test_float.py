@@ -88,7 +88,7 @@ def test_fully_connected_pools_softmax(tmp_path, seed):
     check(tmp_path, m, seed, oracles=("tflm", "litert"))
 
 
-BINARY = ["ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE"]
+BINARY = ["ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE", "PRELU"]
 OPTIONS = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions", "DIV": "DivOptions"}
 
 

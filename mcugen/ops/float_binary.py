@@ -1,7 +1,8 @@
-"""ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM and SQUARED_DIFFERENCE in float32, broadcasting as numpy
+"""ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE and PRELU in float32, broadcasting as numpy
 (and TFLM) do: one IEEE operation per element, as TFLM's float kernels spell it (then the fused
 activation's clamp for the four arithmetic ops; `a > b ? a : b` for MAXIMUM, `a < b ? a : b` for
-MINIMUM, so a NaN in the second input wins; (a - b) * (a - b) for SQUARED_DIFFERENCE)."""
+MINIMUM, so a NaN in the second input wins; (a - b) * (a - b) for SQUARED_DIFFERENCE; `a >= 0 ? a :
+a * alpha` for PRELU, alpha broadcast as its second input)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,7 +19,7 @@ ARITHMETIC: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "ADD": np.add, "SUB": np.subtract, "MUL": np.multiply, "DIV": np.divide}
 OTHERS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "MAXIMUM": lambda a, b: np.where(a > b, a, b), "MINIMUM": lambda a, b: np.where(a < b, a, b),
-    "SQUARED_DIFFERENCE": lambda a, b: (a - b) * (a - b)}
+    "SQUARED_DIFFERENCE": lambda a, b: (a - b) * (a - b), "PRELU": lambda a, b: np.where(a >= 0, a, a * b)}
 
 
 @register(*ARITHMETIC, *OTHERS, dtype="float32")

@@ -48,7 +48,8 @@ typedef enum {
     MCU_F32_DIV,
     MCU_F32_MAXIMUM,
     MCU_F32_MINIMUM,
-    MCU_F32_SQUARED_DIFFERENCE
+    MCU_F32_SQUARED_DIFFERENCE,
+    MCU_F32_PRELU
 } mcu_binary_f32_op;
 
 typedef struct {

@@ -11,6 +11,7 @@ static inline float binary(const mcu_binary_f32_params *p, float a, float b)
     case MCU_F32_DIV: return mcu_clamp_f32(a / b, p->activation);
     case MCU_F32_MAXIMUM: return a > b ? a : b;
     case MCU_F32_MINIMUM: return a < b ? a : b;
+    case MCU_F32_PRELU: return a >= 0.0f ? a : a * b;
     default: {
         const float d = a - b;
         return d * d;
@@ -20,7 +21,8 @@ static inline float binary(const mcu_binary_f32_params *p, float a, float b)
 
 /*
  * Elementwise float32 ADD, SUB, MUL, DIV (then the fused activation), MAXIMUM, MINIMUM (TFLM's
- * `a > b ? a : b`, `a < b ? a : b`) and SQUARED_DIFFERENCE ((a - b) * (a - b)), broadcasting as numpy
+ * `a > b ? a : b`, `a < b ? a : b`), SQUARED_DIFFERENCE ((a - b) * (a - b)) and PRELU (`a >= 0 ? a : a * b`,
+ * b the broadcast alpha), broadcasting as numpy
  * does: one IEEE operation per element, as TFLM's float kernels compute them.
  */
 void mcu_binary_f32(const mcu_binary_f32_params *params, const mcu_broadcast *bc, const float *input1,
