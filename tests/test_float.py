@@ -236,7 +236,7 @@ def test_a_float_op_without_a_float_kernel_is_one_line(capsys, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_pad_gather_mean_sum_and_movement_in_float(tmp_path):
+def test_pad_gather_reductions_and_movement_in_float(tmp_path):
     rng = np.random.default_rng(9)
     m = ModelSpec()
     x = m.tensor("x", [1, 4, 5, 3], "float32")
@@ -255,9 +255,14 @@ def test_pad_gather_mean_sum_and_movement_in_float(tmp_path):
     m.op("RESHAPE", [mean, m.const("shape", [1, 3], "int32")], [r], "ReshapeOptions", NewShape=[1, 3])
     y = m.tensor("y", [1, 3], "float32")
     m.op("ADD", [r, s], [y], "AddOptions")
+    mx = m.tensor("mx", [1, 3], "float32")
+    m.op("REDUCE_MAX", [gth, m.const("axes3", [1, 2], "int32")], [mx], "ReducerOptions", KeepDims=False)
+    mn = m.tensor("mn", [3, 3], "float32")
+    m.op("REDUCE_MIN", [gth, m.const("axes4", [0, 2], "int32")], [mn], "ReducerOptions", KeepDims=False)
     c = m.tensor("c", [1, 12, 8, 3], "float32")
     m.op("CONCATENATION", [p, p], [c], "ConcatenationOptions", Axis=1)
-    m.inputs, m.outputs = [x], [y, c]
+    m.inputs, m.outputs = [x], [y, c, mx, mn]
     xs = [(rng.standard_normal((1, 4, 5, 3)) * 100).astype(np.float32)]
+    xs[0][0, 1, 2, 0] = np.nan  # max and min pass a NaN over
     check(tmp_path, m, 0, oracles=("tflm",), xs=xs)
     bit_exact_on_board(tmp_path / "m0", m, 2, samples=2, board="microbit")

@@ -120,6 +120,10 @@ void mcu_unary_f32(const mcu_unary_f32_params *params, int32_t size, const float
  * integer fields unused). */
 void mcu_reduce_sum_f32(const mcu_reduce_params *params, int32_t mean, const float *input, float *output);
 
+/* REDUCE_MAX (minimum = 0) and REDUCE_MIN (minimum = 1) in float32: from the lowest (largest) float, each
+ * value taken where it is greater (less), in the input's row-major order. */
+void mcu_reduce_max_f32(const mcu_reduce_params *params, int32_t minimum, const float *input, float *output);
+
 /* SOFTMAX, float32, over the last axis of [rows, depth]: e^((x - max) * beta) / their sum. */
 void mcu_softmax_f32(float beta, int32_t rows, int32_t depth, const float *input, float *output);
 
