@@ -161,3 +161,43 @@ def tanhf(x: np.ndarray) -> np.ndarray:
         z = np.where(ix == 0, x, z)
         z = np.where(ix >= 0x7f800000, np.where(negative, F32(1.0) / x - F32(1.0), F32(1.0) / x + F32(1.0)), z)
     return z.astype(F32)
+
+
+# mcu_logf's table (1/c, log c) and constants
+_INV_C = np.array([float.fromhex(v) for v in (
+    "0x1.661ec79f8f3bep+0", "0x1.571ed4aaf883dp+0", "0x1.49539f0f010bp+0", "0x1.3c995b0b80385p+0",
+    "0x1.30d190c8864a5p+0", "0x1.25e227b0b8eap+0", "0x1.1bb4a4a1a343fp+0", "0x1.12358f08ae5bap+0",
+    "0x1.0953f419900a7p+0", "0x1p+0", "0x1.e608cfd9a47acp-1", "0x1.ca4b31f026aap-1",
+    "0x1.b2036576afce6p-1", "0x1.9c2d163a1aa2dp-1", "0x1.886e6037841edp-1", "0x1.767dcf5534862p-1")])
+_LOG_C = np.array([float.fromhex(v) for v in (
+    "-0x1.57bf7808caadep-2", "-0x1.2bef0a7c06ddbp-2", "-0x1.01eae7f513a67p-2", "-0x1.b31d8a68224e9p-3",
+    "-0x1.6574f0ac07758p-3", "-0x1.1aa2bc79c81p-3", "-0x1.a4e76ce8c0e5ep-4", "-0x1.1973c5a611cccp-4",
+    "-0x1.252f438e10c1ep-5", "0x0p+0", "0x1.aa5aa5df25984p-5", "0x1.c5e53aa362eb4p-4",
+    "0x1.526e57720db08p-3", "0x1.bc2860d22477p-3", "0x1.1058bc8a07ee1p-2", "0x1.4043057b6ee09p-2")])
+_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_A = [float.fromhex(v) for v in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2")]
+
+
+def logf(x: np.ndarray) -> np.ndarray:
+    """mcu_logf (Arm optimized-routines' logf, glibc's bit for bit) on float32 values, step for step in
+    float64."""
+    x = np.asarray(x, dtype=F32)
+    ix = _bits(x).astype(np.uint32)
+    subnormal = (ix > 0) & (ix < 0x00800000)
+    with np.errstate(all="ignore"):
+        ix = np.where(subnormal, _bits((x * F32(2.0 ** 23)).astype(F32)) - np.uint32(23 << 23), ix).astype(np.uint32)
+        tmp = ix - np.uint32(0x3f330000)
+        i = ((tmp >> np.uint32(19)) % np.uint32(16)).astype(np.intp)
+        k = (tmp.view(np.int32) >> 23).astype(np.float64)
+        z = _from_bits(ix - (tmp & np.uint32(0xff800000))).astype(np.float64)
+        r = z * _INV_C[i] - 1.0
+        y0 = _LOG_C[i] + k * _LN2
+        r2 = r * r
+        y = (_A[0] * r2 + (_A[1] * r + _A[2])) * r2 + (y0 + r)
+        out = y.astype(F32)
+        # mcu_logf's early returns: -inf at +-0, inf at inf, NaN below 0 and at NaN
+        out = np.where(_bits(x) * np.uint32(2) == 0, F32(-np.inf), out)
+        out = np.where(x == F32(np.inf), x, out)
+        out = np.where(((_bits(x) & np.uint32(0x80000000)) != 0) & (_bits(x) * np.uint32(2) != 0) | np.isnan(x),
+                       F32(np.nan), out)
+    return out.astype(F32)

@@ -1,7 +1,7 @@
 """Elementwise float32 ops, each as TFLM's float kernel spells it, in numpy float32 here and in
-mcu_unary_f32 on the target (comparisons in TFLM's order, so NaNs go where TFLM's go). e^x, e^x - 1
-and tanh are mcu_expf's, mcu_expm1f's and mcu_tanhf's (mcugen.ops._float: glibc's bit for bit); square
-roots are IEEE's, correctly rounded everywhere."""
+mcu_unary_f32 on the target (comparisons in TFLM's order, so NaNs go where TFLM's go). e^x, e^x - 1,
+log and tanh are mcu_expf's, mcu_expm1f's, mcu_logf's and mcu_tanhf's (mcugen.ops._float: glibc's bit
+for bit); square roots are IEEE's, correctly rounded everywhere."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -12,7 +12,7 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
-from mcugen.ops._float import F32, FloatKernel, expf, expm1f, tanhf
+from mcugen.ops._float import F32, FloatKernel, expf, expm1f, logf, tanhf
 
 ONE, ZERO, SIX = F32(1.0), F32(0.0), F32(6.0)
 
@@ -36,6 +36,7 @@ FUNCTIONS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
     "SQRT": lambda x, _: np.sqrt(x),
     "RSQRT": lambda x, _: ONE / np.sqrt(x),
     "EXP": lambda x, _: expf(x),
+    "LOG": lambda x, _: logf(x),
     "LOGISTIC": lambda x, _: _logistic(x),
     "ELU": lambda x, _: np.where(x < ZERO, expm1f(x), x),
     "TANH": lambda x, _: tanhf(x),
@@ -64,4 +65,4 @@ class FloatUnary(FloatKernel, OpDef):
         params = Struct("mcu_unary_f32_params", "params", dict(operation=f"MCU_F32_{op.opcode}",
                                                                 alpha=op.prepared(UnaryData).alpha))
         return Call("mcu_unary_f32", (params, int(np.prod(op.output(g).shape)), reads(op), writes(op)), in_place=0,
-                    extra_kernels=("mcu_expf", "mcu_expm1f", "mcu_tanhf"))
+                    extra_kernels=("mcu_expf", "mcu_expm1f", "mcu_logf", "mcu_tanhf"))

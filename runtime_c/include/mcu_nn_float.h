@@ -66,6 +66,7 @@ typedef enum {
     MCU_F32_SQRT,
     MCU_F32_RSQRT,
     MCU_F32_EXP,
+    MCU_F32_LOG,
     MCU_F32_LOGISTIC,
     MCU_F32_ELU,
     MCU_F32_TANH,
@@ -81,6 +82,9 @@ typedef struct {
 /* e^x as Arm's optimized-routines expf computes it (a 32-entry table of 2^(i/32) and a cubic, in
  * double): within 0.502 ULP, the same bits on every core and in mcugen's golden model. */
 float mcu_expf(float x);
+
+/* log(x) as Arm's optimized-routines logf computes it (glibc's logf): the same bits. */
+float mcu_logf(float x);
 
 /* e^x - 1 and tanh(x) as fdlibm's expm1f and tanhf compute them (glibc's and newlib's): the same bits. */
 float mcu_expm1f(float x);

@@ -15,6 +15,7 @@ static inline float unary(const mcu_unary_f32_params *p, float x)
     case MCU_F32_SQRT: return sqrtf(x);
     case MCU_F32_RSQRT: return 1.0f / sqrtf(x);
     case MCU_F32_EXP: return mcu_expf(x);
+    case MCU_F32_LOG: return mcu_logf(x);
     case MCU_F32_LOGISTIC:
         /* TFLM's cut-offs: past 16.619047 the quotient rounds to 1 anyway; below -9, e^x alone */
         return x > 16.619047164916992188f ? 1.0f : x < -9.0f ? mcu_expf(x) : 1.0f / (1.0f + mcu_expf(-x));
@@ -30,9 +31,9 @@ static inline float unary(const mcu_unary_f32_params *p, float x)
 
 /*
  * Elementwise float32 ops, each spelled as TFLM's float kernel spells it (comparisons in its order, so
- * NaNs go where TFLM's go). e^x, e^x - 1 and tanh are mcu_expf, mcu_expm1f and mcu_tanhf, bit for bit
- * the host glibc's expf, expm1f and tanhf (measured on every 7th float); square roots are IEEE's,
- * correctly rounded everywhere.
+ * NaNs go where TFLM's go). e^x, e^x - 1, log and tanh are mcu_expf, mcu_expm1f, mcu_logf and mcu_tanhf,
+ * bit for bit the host glibc's expf, expm1f, logf and tanhf (measured on every 7th float); square roots
+ * are IEEE's, correctly rounded everywhere.
  */
 void mcu_unary_f32(const mcu_unary_f32_params *params, int32_t size, const float *input, float *output)
 {
