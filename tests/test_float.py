@@ -224,15 +224,27 @@ def test_a_float_island_in_an_int8_model(tmp_path, capsys):
     assert code == 0 and "ELU" in out and "float32" in out
 
 
+def test_space_depth_and_resize_in_float(tmp_path):
+    m = ModelSpec()
+    x, s = m.tensor("x", [1, 4, 6, 2], "float32"), m.tensor("s", [1, 2, 3, 8], "float32")
+    m.op("SPACE_TO_DEPTH", [x], [s], "SpaceToDepthOptions", BlockSize=2)
+    d = m.tensor("d", [1, 4, 6, 2], "float32")
+    m.op("DEPTH_TO_SPACE", [s], [d], "DepthToSpaceOptions", BlockSize=2)
+    y = m.tensor("y", [1, 7, 9, 2], "float32")
+    m.op("RESIZE_NEAREST_NEIGHBOR", [d, m.const("size", [7, 9], "int32")], [y], "ResizeNearestNeighborOptions")
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path, m, 4, oracles=("tflm",))
+
+
 def test_a_float_op_without_a_float_kernel_is_one_line(capsys, tmp_path):
     m = ModelSpec()
-    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("y", [1, 2, 2, 8], "float32")
-    m.op("SPACE_TO_DEPTH", [x], [y], "SpaceToDepthOptions", BlockSize=2)
+    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("y", [1, 8, 8, 2], "float32")
+    m.op("RESIZE_BILINEAR", [x, m.const("size", [8, 8], "int32")], [y], "ResizeBilinearOptions")
     m.inputs, m.outputs = [x], [y]
-    path = tmp_path / "s2d.tflite"
+    path = tmp_path / "resize.tflite"
     path.write_bytes(m.build())
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
-    assert_one_error_line(code, err, "no float32 SPACE_TO_DEPTH kernel", "TFLITE_BUILTINS_INT8",
+    assert_one_error_line(code, err, "no float32 RESIZE_BILINEAR kernel", "TFLITE_BUILTINS_INT8",
                           "float32 kernels: ABS, ADD")
     assert not (tmp_path / "out").exists()
 

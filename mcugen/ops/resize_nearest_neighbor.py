@@ -48,7 +48,7 @@ class Nearest:
 class ResizeNearestNeighbor(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
-    input_types = output_types = ("int8", "int16")
+    input_types = output_types = ("int8", "int16", "float32")
     copies_values = True
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:

@@ -22,6 +22,7 @@ class Block:
 
 @register("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")
 class SpaceDepth(OpDef):
+    input_types = output_types = ("int8", "float32")  # TFLM's kernels' types
     copies_values = True
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         b, shape = op.attrs.get("block_size", 0), op.input(g, 0).shape
@@ -71,5 +72,6 @@ class SpaceDepth(OpDef):
         else:  # walk the output as (n, h, w, i, j, c)
             shape = [n, h, w, b, b, c]
             source = [h * b * w * b * c, b * w * b * c, b * c, w * b * c, c, 1]
-        params = Struct("mcu_copy_params", "params", copy(shape, source, strides_of(shape)))
+        params = Struct("mcu_copy_params", "params", copy(shape, source, strides_of(shape),
+                                                          itemsize=op.input(g, 0).itemsize))
         return Call("mcu_copy_strided", (params, reads(op), writes(op)), note=f"block {b}")
