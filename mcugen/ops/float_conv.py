@@ -38,10 +38,8 @@ def _prepare(g: Graph, op: Op, kernel_hw: tuple[int, ...], depth_multiplier: int
 
 
 def _finish(p: FloatConvData, total: np.ndarray, bias: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray:
-    if bias is not None:
-        total = total + bias.reshape(-1).astype(F32)
-    else:
-        total = total + F32(0.0)
+    """The bias added (TFLM adds 0.0f without one) and the fused activation's clamp."""
+    total = total + (bias.reshape(-1).astype(F32) if bias is not None else F32(0.0))
     return p.activation.clamp(total.astype(F32)).reshape(shape)
 
 
