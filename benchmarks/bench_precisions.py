@@ -21,6 +21,7 @@ import numpy as np
 
 from mcugen.boards import load_board
 from mcugen.compare import random_inputs
+from mcugen.cycles import estimate_cycles
 from mcugen.firmware import build_board
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
@@ -36,22 +37,27 @@ from model_edit import load, opcode, pack  # noqa: E402
 BOARD = "mps2-an386"
 FLOAT_MODELS = ("mlperf_ic_resnet8_float", "mlperf_vww_mobilenet_float", "mlperf_ad_autoencoder_float")
 # TFLM's float reference kernels (the only float kernels TFLM has for the M4: CMSIS-NN is integer),
-# the same board and count, instructions per Invoke (every invoke equal but for ResNet-8's +-7), 2026-11-25;
+# the same board and count: (instructions, est. Cortex-M4 cycles by the m4cycles plugin, the model
+# mcugen/cycles.py follows) per Invoke, every invoke equal but for ResNet-8's +-7, 2026-11-25;
 # TFLM's arena_used_bytes: 201,760, 321,808, 4,528
-TFLM_FLOAT = {"mlperf_ic_resnet8_float": 85_806_271, "mlperf_vww_mobilenet_float": 78_834_003,
-              "mlperf_ad_autoencoder_float": 1_360_472}
+TFLM_FLOAT = {"mlperf_ic_resnet8_float": (85_806_271, 165_739_975),
+              "mlperf_vww_mobilenet_float": (78_834_003, 139_726_985),
+              "mlperf_ad_autoencoder_float": (1_360_472, 2_953_762)}
 
 
-def measure(path: Path) -> tuple[int, int]:
-    """(instructions per inference, the model's constant bytes) on BOARD, bit-exact or an error."""
+def measure(path: Path, cycles: bool = False) -> tuple[int, int, int]:
+    """(instructions per inference, the model's constant bytes, est. cycles if asked else 0) on BOARD,
+    bit-exact or an error."""
     board = load_board(BOARD)
     g = compile_model(path, features=board.features)
     with tempfile.TemporaryDirectory() as tmp:
         built = build_board(g, board, OutDir(Path(tmp) / "fw"), path.stem)
         _, results = run_on_target(Target.of(BOARD), built.program, g, random_inputs(g, 2, seed=0))
+        estimate = (estimate_cycles(Target.of(BOARD), built.program, g, random_inputs(g, 1, seed=0)[0],
+                                    board.cpu.timing).cycles if cycles else 0)
     if not all(r.passed for r in results):
         raise SystemExit(f"{path.name}: not bit-exact on {BOARD}")
-    return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata  # ticks of -icount shift=0
+    return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata, estimate  # ticks of -icount shift=0
 
 
 def with_int4_filters(path: Path, out: Path) -> Path:
@@ -79,13 +85,13 @@ def with_int4_filters(path: Path, out: Path) -> Path:
 
 
 def float_rows() -> list[str]:
-    rows = ["| model | mcugen (instr.) | TFLM float reference (instr.) | ratio |", "|---|---:|---:|---:|"]
+    rows = ["| model | mcugen instr. | est. cycles | TFLM float reference instr. | est. cycles | ratio (cycles) |",
+            "|---|---:|---:|---:|---:|---:|"]
     for name in FLOAT_MODELS:
-        path = MODELS / f"{name}.tflite"
-        instructions, _ = measure(path)
-        tflm = TFLM_FLOAT.get(name)
-        rows.append(f"| {name} | {instructions:,} | {f'{tflm:,}' if tflm else 'not measured'} | "
-                    f"{f'{instructions / tflm:.2f}' if tflm else ''} |")
+        instructions, _, cycles = measure(MODELS / f"{name}.tflite", cycles=True)
+        theirs, their_cycles = TFLM_FLOAT[name]
+        rows.append(f"| {name} | {instructions:,} | {cycles:,} | {theirs:,} | {their_cycles:,} | "
+                    f"{cycles / their_cycles:.2f} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -96,7 +102,8 @@ def int4_rows() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         for name in ANCHORS:
             path = MODELS / f"{name}.tflite"
-            (i8, c8), (i4, c4) = measure(path), measure(with_int4_filters(path, Path(tmp) / f"{name}_int4.tflite"))
+            int4 = with_int4_filters(path, Path(tmp) / f"{name}_int4.tflite")
+            (i8, c8, _), (i4, c4, _) = measure(path), measure(int4)
             rows.append(f"| {name} | {c8:,} | {c4:,} | {c4 / c8:.2f} | {i8:,} | {i4:,} | {i4 / i8:.2f} |")
             print(rows[-1], flush=True)
     return rows

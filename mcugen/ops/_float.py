@@ -2,9 +2,10 @@
 
 TFLM's float reference kernels round after every operation in a fixed order; the golden model does
 the same in numpy float32 (one array operation per step, never a reduction whose order numpy picks),
-and the C kernels never contract a multiply and an add (runtime_c/include/mcu_nn_fp_exact.h). e^x is computed as Arm's optimized-routines
-expf computes it (the host glibc's expf bit for bit, measured), in numpy float64 here and in
-mcu_expf on the target, so golden model, host and every core agree.
+and the C kernels never contract a multiply and an add (runtime_c/include/mcu_nn_fp_exact.h). The libm
+functions TFLM calls are mcugen's own, with their twins here: e^x and log as Arm's optimized-routines
+compute them (in float64), e^x - 1 and tanh as fdlibm does (in float32), each the host glibc's bit for
+bit (measured), so golden model, host and every core agree.
 """
 from __future__ import annotations
 
