@@ -23,6 +23,7 @@ from mcugen.boards import load_board
 from mcugen.compare import random_inputs
 from mcugen.cycles import estimate_cycles
 from mcugen.firmware import build_board
+from mcugen.lowering import Const, Packed4
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
@@ -75,8 +76,7 @@ def with_int4_filters(path: Path, out: Path) -> Path:
         peak = np.max(np.abs(real), axis=tuple(d for d in range(values.ndim) if d != axis))
         scale = np.where(peak > 0, peak / 7, 1.0).astype(np.float32)
         w4 = np.clip(np.round(real / np.expand_dims(scale, [d for d in range(values.ndim) if d != axis])), -8, 7)
-        nibbles = np.append(w4.reshape(-1).astype(np.int8), np.int8(0))[:(w4.size + 1) // 2 * 2]
-        model.buffers[t.buffer].data = ((nibbles[0::2] & 0x0F) | (nibbles[1::2] << 4)).astype(np.int8).tobytes()
+        model.buffers[t.buffer].data = Packed4(Const("filter", w4.astype(np.int8))).nibbles().tobytes()
         q.scale = [float(s) for s in scale]
         t.type = 17  # INT4
         # the bias keeps its int32 values: TFLM reads them as they are (scale input x filter only in Prepare's check)

@@ -126,10 +126,7 @@ class _LayerEmitter:
         """The weights two to a byte (low nibble first, as in the .tflite file) and, in the call's block,
         their unpacking into the call's scratch, which the call then reads."""
         values = p.const.data.reshape(-1)
-        nibbles = np.append(values.astype(np.int8), np.int8(0))[:(values.size + 1) // 2 * 2]
-        packed = Const(f"{p.const.name}_s4", ((nibbles[0::2] & 0x0F) | (nibbles[1::2] << 4)).astype(np.int8),
-                       layer=p.const.layer)
-        name = self.const(packed)
+        name = self.const(Const(f"{p.const.name}_s4", p.nibbles(), layer=p.const.layer))
         offset = self.op.call.scratch_offsets[self.scratches]
         self.scratches += 1
         unpacked = self.scratch_name(self.op, _CTYPES[values.dtype], offset)

@@ -21,12 +21,12 @@ def pack_int4(g: Graph) -> Graph:
     if not int4_layers:
         return g
 
-    def fits(a: object, own: str) -> bool:
-        return (isinstance(a, Const) and a.name.startswith("filter") and (a.layer or own) in int4_layers
-                and a.data.dtype in (np.int8, np.int16) and a.data.size > 0 and -8 <= a.data.min() <= a.data.max() <= 7)
+    def fits(a: Const, own: str) -> bool:
+        return (a.name.startswith("filter") and (a.layer or own) in int4_layers and a.data.dtype in (np.int8, np.int16)
+                and a.data.size > 0 and -8 <= a.data.min() <= a.data.max() <= 7)
 
     def packed(call: Call, own: str) -> Call:
-        args = tuple(Packed4(a) if fits(a, own) and isinstance(a, Const) else a for a in call.args)
+        args = tuple(Packed4(a) if isinstance(a, Const) and fits(a, own) else a for a in call.args)
         unpacks = tuple(sorted({a.kernel for a in args if isinstance(a, Packed4)}))
         return dataclasses.replace(call, args=args, extra_kernels=(*call.extra_kernels, *unpacks)) if unpacks else call
 

@@ -331,6 +331,14 @@ typedef struct {
     int32_t at;
 } mcu_pool_walk;
 
+/* The same for the float32 pools. */
+typedef struct {
+    const mcu_float_pool_params *params;
+    const mcu_dims *input_dims;
+    const float *input;
+    float *output;
+} mcu_float_pool_walk;
+
 /* TFLM's ActivationFunctionWithMinMax on a float: std::min(std::max(x, lo), hi), so a NaN passes through. */
 static inline float mcu_clamp_f32(float x, mcu_float_activation act)
 {

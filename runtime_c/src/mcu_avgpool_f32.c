@@ -2,6 +2,25 @@
 
 #include "mcu_nn_support.h"
 
+static inline void avgpool_position(void *state, const mcu_window *window)
+{
+    const mcu_window win = *window;
+    mcu_float_pool_walk *s = (mcu_float_pool_walk *)state;
+    const int32_t ch = s->input_dims->c;
+    const float count = (float)((win.ky1 - win.ky0) * (win.kx1 - win.kx0));
+    for (int32_t c = 0; c < ch; ++c) {
+        float total = 0.0f;
+        for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
+            const int32_t row = (win.batch * s->input_dims->h + win.y0 + ky) * s->input_dims->w;
+            const float *x = s->input + (row + win.x0 + win.kx0) * ch + c;
+            for (int32_t kx = 0; kx < win.kx1 - win.kx0; ++kx) {
+                total += x[kx * ch];
+            }
+        }
+        *s->output++ = mcu_clamp_f32(total / count, s->params->activation);
+    }
+}
+
 /*
  * Reference AVERAGE_POOL_2D in float32 (TFLM reference_ops::AveragePool): the in-image taps summed
  * row by row from 0.0f and divided by their count (a float); the padding counts for nothing.
@@ -9,28 +28,8 @@
 void mcu_avgpool_f32(const mcu_float_pool_params *params, const mcu_dims *input_dims, const float *input,
                      const mcu_dims *output_dims, float *output)
 {
-    const int32_t ch = input_dims->c;
-    for (int32_t b = 0; b < output_dims->n; ++b) {
-        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-            const int32_t y0 = oy * params->stride.h - params->padding.h;
-            int32_t ky0, ky1;
-            mcu_window_taps(y0, params->filter.h, 1, input_dims->h, &ky0, &ky1);
-            for (int32_t ox = 0; ox < output_dims->w; ++ox) {
-                const int32_t x0 = ox * params->stride.w - params->padding.w;
-                int32_t kx0, kx1;
-                mcu_window_taps(x0, params->filter.w, 1, input_dims->w, &kx0, &kx1);
-                const float count = (float)((ky1 - ky0) * (kx1 - kx0));
-                for (int32_t c = 0; c < ch; ++c) {
-                    float total = 0.0f;
-                    for (int32_t ky = ky0; ky < ky1; ++ky) {
-                        const float *x = input + ((b * input_dims->h + y0 + ky) * input_dims->w + x0) * ch + c;
-                        for (int32_t kx = kx0; kx < kx1; ++kx) {
-                            total += x[kx * ch];
-                        }
-                    }
-                    *output++ = mcu_clamp_f32(total / count, params->activation);
-                }
-            }
-        }
-    }
+    mcu_float_pool_walk state = {params, input_dims, input, output};
+    const mcu_tile one = {1, 1};
+    mcu_window_walk(input_dims, output_dims, params->stride, params->padding, one, params->filter, avgpool_position,
+                    &state);
 }
