@@ -8,6 +8,7 @@ import sys
 from mcugen import __version__
 from mcugen.commands.board import cmd_build, cmd_export, cmd_flash
 from mcugen.commands.host import cmd_compare, cmd_inspect, cmd_run
+from mcugen.commands.quantize import cmd_quantize
 from mcugen.commands.testing import cmd_report_merge, cmd_test
 from mcugen.errors import EXIT_ERROR, EXIT_INTERNAL, McugenError
 from mcugen.export import FORMATS
@@ -99,6 +100,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data", help=DATA_HELP)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("quantize", help="quantize a float model, calibrated on your samples, checked with TFLM",
+                       description="Post-training full-integer quantization (the LiteRT quantizer: "
+                                   "pip install 'mcugen[quantize]'), the result checked with TFLM and the golden "
+                                   "model before it is written, each layer's error against the float model printed.")
+    p.add_argument("model", help="the float32 .tflite model")
+    p.add_argument("--data", required=True, help="calibration samples (at least 10; a few hundred like the data "
+                                                 "the model will see): " + DATA_HELP)
+    p.add_argument("--out", required=True, metavar="MODEL.tflite", help="where to write the quantized model")
+    p.add_argument("--precision", choices=("int8", "16x8", "w4a8"), default="int8",
+                   help="int8 activations and weights, int16 activations with int8 weights, or int8 activations "
+                        "with INT4 weights where TFLM takes them (conv, depthwise; the rest int8)")
+    p.add_argument("--io", choices=("int8", "uint8", "float32"), default="int8",
+                   help="the type of the model's inputs and outputs (float32: QUANTIZE/DEQUANTIZE at the ends)")
+    p.add_argument("--per-tensor", action="store_true",
+                   help="one weight scale per tensor instead of one per output channel")
+    p.add_argument("--signature", metavar="NAME", help="the entry point to quantize, of a file with several")
+    p.add_argument("--json", metavar="REPORT", help="write the per-layer errors and sizes here")
+    p.add_argument("--force", action="store_true", help="overwrite existing output files")
+    p.set_defaults(func=cmd_quantize)
 
     def region_args(p):
         p.add_argument("--region-bytes", action="append", default=[], metavar="REGION=BYTES",

@@ -24,7 +24,7 @@ from mcugen.errors import McugenError
 
 
 @contextlib.contextmanager
-def _quiet_stderr(said: list | None = None):
+def quiet_stderr(said: list | None = None):
     """TFLM prints allocation chatter, and its reasons for refusing a model, on fd 2: keep the
     user's terminal clean, and the lines in `said`."""
     saved = os.dup(2)
@@ -57,7 +57,7 @@ class TflmInProcess:
         while True:
             said: list[str] = []
             try:
-                with _quiet_stderr(said):
+                with quiet_stderr(said):
                     self._it = runtime.Interpreter.from_bytes(content, arena_size=arena, intrepreter_config=config)
                 return
             except RuntimeError as exc:
@@ -70,7 +70,7 @@ class TflmInProcess:
     def run(self, inputs, n_outputs: int) -> list[np.ndarray]:
         for k, x in enumerate(inputs):
             self._it.set_input(x, k)
-        with _quiet_stderr():
+        with quiet_stderr():
             self._it.invoke()
         return [self._it.get_output(k).copy() for k in range(n_outputs)]
 
@@ -110,10 +110,9 @@ def entry_first(content: bytes, signature: str | None) -> bytes:
     pick a signature. Subgraph indices (CALL_ONCE, IF, WHILE, the signature table) follow the move."""
     if not signature:
         return content
-    import flatbuffers
-    from ai_edge_litert import schema_py_generated as schema
+    from mcugen import model_object
 
-    model = schema.ModelT.InitFromPackedBuf(content, 0)
+    model = model_object.load(content)
     main = next((s.subgraphIndex for s in model.signatureDefs or []
                  if (s.signatureKey or b"").decode("utf-8", "replace") == signature), 0)
     if main == 0:
@@ -130,9 +129,7 @@ def entry_first(content: bytes, signature: str | None) -> bytes:
                     setattr(options, field, moved[getattr(options, field)])
     for s in model.signatureDefs or []:
         s.subgraphIndex = moved[s.subgraphIndex]
-    builder = flatbuffers.Builder(len(content) + 1024)
-    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
-    return bytes(builder.Output())
+    return model_object.save(model)
 
 
 class Tflm:
@@ -202,7 +199,7 @@ class LiteRtRef:
             raise McugenError("LiteRT is not installed", "pip install ai-edge-litert") from None
         content = entry_first(model if isinstance(model, bytes) else Path(model).read_bytes(), signature)
         try:
-            with _quiet_stderr():
+            with quiet_stderr():
                 self._it = Interpreter(model_content=content, num_threads=1,
                                        experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
                                        experimental_preserve_all_tensors=preserve_all_tensors)

@@ -133,11 +133,14 @@ def _buffer_bytes(model, raw: bytes, index: int) -> bytes | None:
     if index == 0:  # buffer 0 is the converter's empty sentinel
         return None
     buf = model.Buffers(index)
-    offset, size = buf.Offset(), buf.Size()
-    if offset > 1:  # models over 2 GB keep data after the FlatBuffer
-        if offset + size > len(raw):
-            raise IndexError("buffer beyond end of file")
-        return raw[offset:offset + size]
+    if buf.Offset() > 1:
+        # Data kept after the FlatBuffer (models over 2 GB; the LiteRT quantizer's above 256 KB of
+        # constants): TFLM reads only a buffer's own data, and would take the tensor for an
+        # activation nobody writes, its values whatever the arena holds.
+        raise McugenError(f"buffer {index} keeps its data after the FlatBuffer (offset {buf.Offset()}), "
+                          "which TFLM does not read",
+                          "write the model with its buffers inline (mcugen quantize does; or the converter "
+                          "without external buffers)")
     if buf.DataLength() == 0:
         return None
     return buf.DataAsNumpy().tobytes()

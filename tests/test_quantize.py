@@ -1,0 +1,132 @@
+"""`mcugen quantize`: a float model and the user's samples to an integer model that TFLM runs and mcugen
+runs bit-exact (checked by the command before it writes, checked again here with the oracles, the
+generated C and the emulated cores), each layer's error printed; bad input one line, nothing written."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import MODELS
+from mcugen.compare import compare_with_tflm, random_inputs
+from mcugen.pipeline import compile_model
+from test_cli import assert_one_error_line, run_cli
+from test_float import float_cnn
+
+pytest.importorskip("ai_edge_quantizer")
+
+
+def samples(tmp_path, shape, count=24, seed=0, name="calib.npz"):
+    """Calibration samples for a one-input model: non-negative, like images or spectra."""
+    path = tmp_path / name
+    np.savez(path, input_0=np.random.default_rng(seed).uniform(0, 1, (count, *shape)).astype(np.float32))
+    return path
+
+
+def quantize(capsys, tmp_path, model, data, *options, name="q"):
+    out = tmp_path / f"{name}.tflite"
+    code, stdout, err = run_cli(capsys, "quantize", model, "--data", data, "--out", out, *options)
+    assert code == 0, err
+    return out, stdout
+
+
+def assert_bit_exact_with_tflm(path):
+    g = compile_model(path)
+    assert compare_with_tflm(g, path, random_inputs(g, 3, seed=5)) is None
+
+
+@pytest.mark.parametrize("precision, weights", [("int8", "int8"), ("16x8", "int8"), ("w4a8", "int4")])
+def test_a_float_model_written_by_the_test_each_precision(tmp_path, capsys, precision, weights):
+    model = tmp_path / "cnn.tflite"
+    model.write_bytes(float_cnn().build())
+    out, stdout = quantize(capsys, tmp_path, model, samples(tmp_path, (1, 10, 10, 3)), "--precision", precision,
+                           "--json", tmp_path / "q.json")
+    g = compile_model(out)
+    activations = "int16" if precision == "16x8" else "int8"
+    assert g.tensors[g.ops[0].outputs[0]].dtype == activations
+    assert g.tensors[g.ops[0].inputs[1]].dtype == weights  # the conv's filter
+    assert_bit_exact_with_tflm(out)
+    # the table names every layer, the report holds the same
+    report = json.loads((tmp_path / "q.json").read_text())
+    assert [layer["op"] for layer in report["layers"]] == [op.opcode for op in g.ops]
+    assert report["plan"]["precision"] == precision and report["bytes"]["quantized"] == out.stat().st_size
+    assert "CONV_2D" in stdout and "SNR" in stdout and "checked: TFLM runs it" in stdout
+    code, stdout, err = run_cli(capsys, "test", out, "--board", "host", "--samples", "2", "--out", tmp_path / "host")
+    assert code == 0 and "bit-exact on 2 sample(s)" in stdout, err
+
+
+@pytest.mark.parametrize("io", ["float32", "uint8"])
+def test_the_mlperf_float_autoencoder_with_other_ends_on_the_m4(tmp_path, capsys, io):
+    """A public float model (mlcommons/tiny, tests/models/README.md) whose constants pass 256 KB, past
+    which the quantizer keeps them after the FlatBuffer, where TFLM does not read: written inline."""
+    out, stdout = quantize(capsys, tmp_path, MODELS / "mlperf_ad_autoencoder_float.tflite",
+                           samples(tmp_path, (640,), count=12), "--io", io)
+    g = compile_model(out)
+    assert [g.tensors[i].dtype for i in (*g.inputs, *g.outputs)] == [io, io]
+    assert_bit_exact_with_tflm(out)
+    code, stdout, err = run_cli(capsys, "test", out, "--board", "mps2-an386", "--samples", "2",
+                                "--out", tmp_path / "fw")
+    assert code == 0 and "bit-exact on 2 sample(s) on mps2-an386" in stdout, err
+
+
+def test_int4_resnet8_from_the_quantizer_on_the_m4_and_m55(tmp_path, capsys):
+    """The float MLPerf ResNet-8 with INT4 conv filters, as the LiteRT quantizer writes them: bit-exact on
+    the M4's DSP kernels and the M55's Helium ones, its constants about half of int8's."""
+    data = samples(tmp_path, (32, 32, 3), count=12)
+    sizes = {}
+    for precision in ("int8", "w4a8"):
+        out, _ = quantize(capsys, tmp_path, MODELS / "mlperf_ic_resnet8_float.tflite", data,
+                          "--precision", precision, name=precision)
+        g = compile_model(out)
+        sizes[precision] = sum(t.nbytes for t in g.tensors if t.is_const)
+    assert sizes["w4a8"] < 0.6 * sizes["int8"]
+    assert {g.tensors[op.inputs[1]].dtype for op in g.ops if op.opcode == "CONV_2D"} == {"int4"}
+    for board in ("mps2-an386", "mps3-an547"):
+        code, stdout, err = run_cli(capsys, "test", tmp_path / "w4a8.tflite", "--board", board, "--samples", "1",
+                                    "--out", tmp_path / board)
+        assert code == 0 and f"bit-exact on 1 sample(s) on {board}" in stdout, err
+
+
+def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
+    model = tmp_path / "cnn.tflite"
+    model.write_bytes(float_cnn().build())
+    good = samples(tmp_path, (1, 10, 10, 3))
+    out = tmp_path / "q.tflite"
+    cases = [
+        ((MODELS / "mlperf_ad_autoencoder.tflite", good), "is already quantized"),
+        ((model, samples(tmp_path, (1, 10, 10, 4), name="wide.npz")), "needs float32[1, 10, 10, 3]"),
+        ((model, samples(tmp_path, (1, 10, 10, 3), count=4, name="few.npz")), "calibration needs at least 10"),
+        ((model, good, "--precision", "int3"), "invalid choice: 'int3'"),
+        ((model, good, "--out", model), "is the float model itself"),
+    ]
+    for (source, data, *options), phrase in cases:
+        argv = ["quantize", source, "--data", data, *(options if "--out" in options else ["--out", out, *options])]
+        try:
+            code, _, err = run_cli(capsys, *argv)
+        except SystemExit as exc:  # the argument parser's own refusal: its one line, exit 1
+            code, err = exc.code, capsys.readouterr().err
+        assert_one_error_line(code, err, phrase)
+        assert not out.exists()
+    out.write_bytes(b"the user's")
+    code, _, err = run_cli(capsys, "quantize", model, "--data", good, "--out", out)
+    assert_one_error_line(code, err, "already exists")
+    assert out.read_bytes() == b"the user's"
+
+
+def test_constants_kept_after_the_flatbuffer_are_refused_as_tflm_never_reads_them(tmp_path, capsys):
+    """TFLM reads a buffer's own data only: a tensor whose bytes sit at an offset past the FlatBuffer
+    would run as an activation nobody wrote."""
+    from mcugen import model_object
+
+    model = model_object.load((MODELS / "tflm_hello_world.tflite").read_bytes())
+    index = next(k for k, b in enumerate(model.buffers) if b.data is not None and len(b.data) > 16)
+    data = bytes(model.buffers[index].data)
+    model.buffers[index].data, model.buffers[index].offset, model.buffers[index].size = None, 1, 1
+    head = model_object.save(model)
+    model.buffers[index].offset, model.buffers[index].size = len(head) + (-len(head) % 16), len(data)
+    head = model_object.save(model)  # the same length: only two numbers changed
+    path = tmp_path / "external.tflite"
+    path.write_bytes(head + bytes(-len(head) % 16) + data)
+    code, _, err = run_cli(capsys, "inspect", path)
+    assert_one_error_line(code, err, f"buffer {index} keeps its data after the FlatBuffer", "inline")
