@@ -238,15 +238,97 @@ def test_space_depth_and_resize_in_float(tmp_path):
 
 def test_a_float_op_without_a_float_kernel_is_one_line(capsys, tmp_path):
     m = ModelSpec()
-    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("y", [1, 8, 8, 2], "float32")
-    m.op("RESIZE_BILINEAR", [x, m.const("size", [8, 8], "int32")], [y], "ResizeBilinearOptions")
+    x, y = m.tensor("x", [1, 4, 6], "float32"), m.tensor("y", [1, 4, 5], "float32")
+    m.op("BATCH_MATMUL", [x, m.const("k", np.ones((6, 5), np.float32), "float32")], [y], "BatchMatMulOptions")
     m.inputs, m.outputs = [x], [y]
-    path = tmp_path / "resize.tflite"
+    path = tmp_path / "matmul.tflite"
     path.write_bytes(m.build())
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
-    assert_one_error_line(code, err, "no float32 RESIZE_BILINEAR kernel", "TFLITE_BUILTINS_INT8",
+    assert_one_error_line(code, err, "no float32 BATCH_MATMUL kernel", "TFLITE_BUILTINS_INT8",
                           "float32 kernels: ABS, ADD")
     assert not (tmp_path / "out").exists()
+
+
+def transpose_conv(m: ModelSpec, rng, x: int, shape, cout: int, k: int, stride: int, padding: str, bias: bool,
+                   act: str) -> int:
+    """A float TRANSPOSE_CONV from x ([N, H, W, C]) on `m`, its output tensor."""
+    n, h, w, cin = shape
+    if padding == "SAME":
+        oh, ow = h * stride, w * stride
+    else:
+        oh, ow = (h - 1) * stride + k, (w - 1) * stride + k
+    y = m.tensor(f"t{x}", [n, oh, ow, cout], "float32")
+    inputs = [m.const(f"shape{x}", [n, oh, ow, cout], "int32"), _const(m, f"w{x}", rng, (cout, k, k, cin)), x]
+    m.op("TRANSPOSE_CONV", inputs + ([_const(m, f"b{x}", rng, (cout,))] if bias else []), [y],
+         "TransposeConvOptions", version=3, Padding=padding, StrideH=stride, StrideW=stride,
+         FusedActivationFunction=act)
+    return y
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_transpose_conv_random_geometry(tmp_path, seed):
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(1, 6)), int(rng.integers(1, 5)))
+    m = ModelSpec()
+    x = m.tensor("x", list(shape), "float32")
+    y = transpose_conv(m, rng, x, shape, int(rng.integers(1, 5)), int(rng.integers(1, 4)), int(rng.integers(1, 4)),
+                       ["SAME", "VALID"][seed % 2], seed % 3 != 0, ACTIVATIONS[seed % 4])
+    m.inputs, m.outputs = [x], [y]
+    xs = [rng.standard_normal(shape).astype(np.float32)]
+    check(tmp_path, m, seed, oracles=("tflm",), xs=_with_specials(xs, rng) if seed == 5 else xs)
+
+
+@pytest.mark.parametrize("flags", [{}, {"AlignCorners": True}, {"HalfPixelCenters": True}])
+def test_resize_bilinear(tmp_path, flags):
+    m = ModelSpec()
+    x = m.tensor("x", [2, 3, 5, 2], "float32")
+    up, down = m.tensor("up", [2, 7, 11, 2], "float32"), m.tensor("down", [2, 2, 3, 2], "float32")
+    m.op("RESIZE_BILINEAR", [x, m.const("size", [7, 11], "int32")], [up], "ResizeBilinearOptions", **flags)
+    m.op("RESIZE_BILINEAR", [up, m.const("size2", [2, 3], "int32")], [down], "ResizeBilinearOptions", **flags)
+    m.inputs, m.outputs = [x], [up, down]
+    rng = np.random.default_rng(len(flags))
+    check(tmp_path, m, 0, oracles=("tflm",), xs=_with_specials([rng.standard_normal((2, 3, 5, 2)).astype(np.float32)],
+                                                               rng))
+
+
+def float_decoder() -> ModelSpec:
+    """TRANSPOSE_CONV, RESIZE_BILINEAR and the pair around a dilated conv (their crops and no padding,
+    where TFLM's fill is defined), in float."""
+    rng = np.random.default_rng(7)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 3, 3, 4], "float32")
+    t = transpose_conv(m, rng, x, (1, 3, 3, 4), 3, 3, 2, "SAME", True, "RELU")
+    r = m.tensor("r", [1, 8, 8, 3], "float32")
+    m.op("RESIZE_BILINEAR", [t, m.const("size", [8, 8], "int32")], [r], "ResizeBilinearOptions",
+         HalfPixelCenters=True)
+    s = m.tensor("s", [4, 4, 4, 3], "float32")
+    m.op("SPACE_TO_BATCH_ND", [r, m.const("block", [2, 2], "int32"), m.const("pads", [[0, 0], [0, 0]], "int32")],
+         [s], "SpaceToBatchNDOptions")
+    y = m.tensor("y", [1, 7, 6, 3], "float32")
+    m.op("BATCH_TO_SPACE_ND", [s, m.const("block2", [2, 2], "int32"), m.const("crops", [[1, 0], [0, 2]], "int32")],
+         [y], "BatchToSpaceNDOptions")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_a_float_decoder_on_the_host_and_on_cores_with_and_without_an_fpu(tmp_path):
+    check(tmp_path, float_decoder(), 1, oracles=("tflm", "litert"))
+    for board in ("mps2-an386", "microbit"):
+        bit_exact_on_board(tmp_path / board, float_decoder(), 2, board=board)
+
+
+def test_padding_space_to_batch_and_tile_in_float(tmp_path):
+    """Where TFLM has no answer (its SPACE_TO_BATCH_ND pads with memory it never set; it has no TILE),
+    LiteRT's reference kernels: padding with 0.0, np.tile."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 3, 5, 2], "float32")
+    s = m.tensor("s", [6, 2, 2, 2], "float32")
+    m.op("SPACE_TO_BATCH_ND", [x, m.const("block", [2, 3], "int32"), m.const("pads", [[1, 0], [0, 1]], "int32")],
+         [s], "SpaceToBatchNDOptions")
+    y = m.tensor("y", [12, 2, 6, 2], "float32")
+    m.op("TILE", [s, m.const("multiples", [2, 1, 3, 1], "int32")], [y])
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path, m, 3, oracles=("litert",))
 
 
 def test_pad_gather_reductions_and_movement_in_float(tmp_path):

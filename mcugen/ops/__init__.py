@@ -172,9 +172,12 @@ def lookup(opcode: str) -> OpDef | None:
 
 
 def computes_float(g: Graph, op: Op) -> bool:
-    """Whether the layer runs a float32 kernel: its first input and first output are float32
-    (QUANTIZE from float and DEQUANTIZE to float convert, so stay with the integer kernels)."""
-    first = op.optional_input(g, 0)
+    """Whether the layer runs a float32 kernel: its first data input (TRANSPOSE_CONV's is input 2) and
+    first output are float32 (QUANTIZE from float and DEQUANTIZE to float convert, so stay with the
+    integer kernels)."""
+    opdef = lookup(op.opcode)
+    parameters = opdef.parameter_types(op.opcode) if opdef is not None else {}
+    first = next((op.optional_input(g, i) for i in range(len(op.inputs)) if i not in parameters), None)
     return (first is not None and first.dtype == "float32" and bool(op.outputs) and op.outputs[0] >= 0
             and g.tensors[op.outputs[0]].dtype == "float32")
 

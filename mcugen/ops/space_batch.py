@@ -7,7 +7,7 @@ around a dilated convolution. Both relate a "space" tensor [N, H, W, C] to a "ba
 where (top, left) are the paddings (SPACE_TO_BATCH_ND: positions outside the input are filled)
 or the crops (BATCH_TO_SPACE_ND: positions outside the output are dropped). Values are copied.
 
-The padding is filled with the output zero point (real 0), as TFLite's kernel does. TFLM never
+The padding is filled with real 0 (the output zero point; 0.0 in float32), as TFLite's kernel does. TFLM never
 sets its fill value: it lives in an uninitialised persistent buffer, so TFLM pads with whatever
 that memory holds (0 on a fresh arena, other values run to run in its Python interpreter, whatever
 the zero point). mcugen follows the definition; the layer comment says so wherever it pads.
@@ -41,6 +41,7 @@ class Blocks:
 class SpaceBatch(OpDef):
     arity = ((3, 3), (1, 1))
     parameters = {1: ("int32",), 2: ("int32",)}
+    input_types = output_types = ("int8", "float32")  # TFLM's kernels' types
 
     def check(self, g: Graph, op: Op) -> list[str]:
         what = "the paddings" if op.opcode == "SPACE_TO_BATCH_ND" else "the crops"
@@ -84,7 +85,7 @@ class SpaceBatch(OpDef):
         _, bh_rows, bw_cols, _ = p.batched
         if op.opcode == "SPACE_TO_BATCH_ND":
             padded = np.pad(xs[0].reshape(n, h, w, c), [(0, 0), (top, bottom), (left, right), (0, 0)],
-                            constant_values=op.output(g).q.zp)
+                            constant_values=_fill(g, op))
             out = padded.reshape(n, bh_rows, bh, bw_cols, bw, c).transpose(2, 4, 0, 1, 3, 5)
         else:
             full = xs[0].reshape(bh, bw, n, bh_rows, bw_cols, c).transpose(2, 3, 0, 4, 1, 5)
@@ -97,10 +98,16 @@ class SpaceBatch(OpDef):
         n, h, w, c = p.space
         to_batch = op.opcode == "SPACE_TO_BATCH_ND"
         params = Struct("mcu_space_batch_params", "params", dict(
-            batch=n, space_h=h, space_w=w, batched_h=p.batched[1], batched_w=p.batched[2], depth=c,
-            block_h=p.block[0], block_w=p.block[1], top=p.edges[0][0], left=p.edges[1][0],
-            to_batch=int(to_batch), fill=op.output(g).q.zp))
+            batch=n, space_h=h, space_w=w, batched_h=p.batched[1], batched_w=p.batched[2],
+            depth=c * op.output(g).itemsize, block_h=p.block[0], block_w=p.block[1], top=p.edges[0][0],
+            left=p.edges[1][0], to_batch=int(to_batch), fill=_fill(g, op)))
         note = f"block {list(p.block)}, {'paddings' if to_batch else 'crops'} {[list(e) for e in p.edges]}"
         if to_batch and any(map(any, p.edges)):
-            note += "; pads with the zero point as TFLite (TFLM pads with uninitialised memory)"
-        return Call("mcu_space_batch_s8", (params, reads(op), writes(op)), note=note)
+            note += "; pads with real 0 as TFLite (TFLM pads with uninitialised memory)"
+        return Call("mcu_space_batch", (params, reads(op), writes(op)), note=note)
+
+
+def _fill(g: Graph, op: Op) -> int:
+    """What a padded position holds: real 0, the zero point (0.0f, all bits 0, in float32)."""
+    y = op.output(g)
+    return y.q.zp if y.dtype == "int8" else 0

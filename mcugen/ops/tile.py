@@ -20,6 +20,7 @@ class Multiples:
 class Tile(OpDef):
     arity = ((2, 2), (1, 1))
     parameters = {1: ("int32",)}
+    input_types = output_types = ("int8", "float32")
     foldable = True
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
@@ -48,6 +49,6 @@ class Tile(OpDef):
             shape += [reps, n]
             si += [0, s_in]
             so += [n * s_out, s_out]
-        params = Struct("mcu_copy_params", "params", copy(shape, si, so))
+        params = Struct("mcu_copy_params", "params", copy(shape, si, so, itemsize=op.input(g, 0).itemsize))
         return Call("mcu_copy_strided", (params, reads(op), writes(op)),
                     note=f"multiples {list(op.prepared(Multiples).multiples)}")

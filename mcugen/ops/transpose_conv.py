@@ -26,6 +26,17 @@ from mcugen.ops._window import MAX_SPAN, Pair, out_size, pad_before
 SHAPE, FILTER, INPUT, BIAS = 0, 1, 2, 3
 
 
+def geometry(g: Graph, op: Op) -> tuple[Pair, Pair]:
+    """(stride, leading pad): TFLM's ComputePaddingHeightWidth with the output in the forward conv's
+    input role."""
+    w, y = op.input(g, FILTER), op.output(g)
+    stride = (op.attrs.get("stride_h", 1), op.attrs.get("stride_w", 1))
+    padding = op.attrs.get("padding", "SAME")
+    pad_h, pad_w = (pad_before(y.shape[1 + k], w.shape[1 + k], stride[k], 1,
+                               out_size(padding, y.shape[1 + k], w.shape[1 + k], stride[k])) for k in range(2))
+    return stride, (pad_h, pad_w)
+
+
 @dataclass(frozen=True)
 class TransposeConvData:
     stride: Pair
@@ -70,12 +81,8 @@ class TransposeConv(OpDef):
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
-        stride = (op.attrs.get("stride_h", 1), op.attrs.get("stride_w", 1))
-        padding = op.attrs.get("padding", "SAME")
-        pad_h, pad_w = (pad_before(y.shape[1 + k], w.shape[1 + k], stride[k], 1,
-                                   out_size(padding, y.shape[1 + k], w.shape[1 + k], stride[k])) for k in range(2))
         wide = x.dtype == "int16"
-        return TransposeConvData(stride, (pad_h, pad_w), Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide),
+        return TransposeConvData(*geometry(g, op), Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide),
                                  Wide.of(g, op, BIAS, w.shape[0], bits=64 if wide else 32))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:

@@ -100,6 +100,25 @@ void mcu_depthwise_conv2d_f32(const mcu_float_conv_params *params, const mcu_dim
                               const float *input, const mcu_dims *filter_dims, const float *filter,
                               const float *bias, const mcu_dims *output_dims, float *output);
 
+/* TRANSPOSE_CONV, float32: filter [OC,KH,KW,IC]; input pixel (iy, ix) tap (fy, fx) lands on output
+ * (iy * stride + fy - padding, ix * stride + fx - padding); the bias is added after every product.
+ * `dilation` and `depth_multiplier` are unused. */
+void mcu_transpose_conv_f32(const mcu_float_conv_params *params, const mcu_dims *input_dims, const float *input,
+                            const mcu_dims *filter_dims, const float *filter, const float *bias,
+                            const mcu_dims *output_dims, float *output);
+
+/* RESIZE_BILINEAR, float32 [N,H,W,C]: each output blends its four neighbours with TFLM's float weights
+ * (computed at build time, as TFLM computes them at run time). */
+typedef struct {
+    const int32_t *y0, *y1; /* [output height]: the input rows blended */
+    const float *dy;        /* [output height]: the weight of row y1 (TFLM's input_y - y0) */
+    const int32_t *x0, *x1; /* [output width] */
+    const float *dx;        /* [output width] */
+} mcu_resize_bilinear_f32_params;
+
+void mcu_resize_bilinear_f32(const mcu_resize_bilinear_f32_params *resize, const mcu_dims *input_dims,
+                             const float *input, const mcu_dims *output_dims, float *output);
+
 /* FULLY_CONNECTED, float32: [batches, depth] x [units, depth]^T + bias -> [batches, units]. */
 void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t batches, int32_t depth,
                              int32_t units, const float *input, const float *weights, const float *bias,

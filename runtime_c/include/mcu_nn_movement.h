@@ -40,13 +40,13 @@ typedef struct {
     int32_t space_w;
     int32_t batched_h;
     int32_t batched_w;
-    int32_t depth;
+    int32_t depth; /* bytes per pixel */
     int32_t block_h;
     int32_t block_w;
     int32_t top;
     int32_t left;
     int32_t to_batch;
-    int32_t fill; /* in [-128, 127] */
+    int32_t fill; /* the byte every padded one takes (an int8 zero point; 0 for float32's 0.0f) */
 } mcu_space_batch_params;
 
 /* CONCATENATION: the output is `outer` repetitions of each input's next inner[i] bytes, inputs in order.
@@ -75,8 +75,8 @@ typedef struct {
 void mcu_resize_bilinear_s8(const mcu_resize_bilinear_params *resize, const mcu_dims *input_dims,
                             const int8_t *input, const mcu_dims *output_dims, int8_t *output);
 
-/* SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND (values copied). */
-void mcu_space_batch_s8(const mcu_space_batch_params *sb, const int8_t *input, int8_t *output);
+/* SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND (values copied, of any size: `depth` counts bytes). */
+void mcu_space_batch(const mcu_space_batch_params *sb, const void *input, void *output);
 
 /* Strided N-D copy of bytes: TRANSPOSE, STRIDED_SLICE, TILE and data-movement in general (a wider
  * element is one more axis of its bytes). */

@@ -3,8 +3,10 @@
 #include "mcu_nn.h"
 
 /* Walks the batched side in order; each pixel's depth bytes go one way or the other. */
-void mcu_space_batch_s8(const mcu_space_batch_params *sb, const int8_t *input, int8_t *output)
+void mcu_space_batch(const mcu_space_batch_params *sb, const void *from, void *to)
 {
+    const uint8_t *input = from;
+    uint8_t *output = to;
     const size_t depth = (size_t)sb->depth;
     int32_t batched = 0; /* byte offset of the current batched pixel */
     for (int32_t i = 0; i < sb->block_h; ++i) {
