@@ -13,7 +13,7 @@ from conftest import MODELS, bit_exact_on_board
 from mcugen.compare import compare_with_tflm, random_inputs
 from mcugen.ops._float import expf, expm1f, logf, tanhf
 from mcugen.pipeline import compile_model
-from single_op import check
+from single_op import check, check_steps
 from test_cli import assert_one_error_line, one_op_model, run_cli
 from tflite_writer import ModelSpec
 
@@ -361,3 +361,34 @@ def test_pad_gather_reductions_and_movement_in_float(tmp_path):
     xs[0][0, 1, 2, 0] = np.nan  # max and min pass a NaN over
     check(tmp_path, m, 0, oracles=("tflm",), xs=xs)
     bit_exact_on_board(tmp_path / "m0", m, 2, samples=2, board="microbit")
+
+
+def float_lstm(batch: int, steps: int, size: int, units: int, time_major: bool, clip: float, seed: int) -> ModelSpec:
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    major = [steps, batch] if time_major else [batch, steps]
+    x = m.tensor("x", [*major, size], "float32")
+    weights = [_const(m, f"w{k}", rng, (units, size if k < 4 else units)) for k in range(8)]
+    biases = [_const(m, f"b{k}", rng, (units,)) for k in range(4)]
+    hidden = m.tensor("hidden", [batch, units], "float32", variable=True)
+    state = m.tensor("cell", [batch, units], "float32", variable=True)
+    y = m.tensor("y", [*major, units], "float32")
+    m.inputs, m.outputs = [x], [y]
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *weights, -1, -1, -1, *biases, -1, -1, hidden, state, -1, -1, -1, -1],
+         [y], "UnidirectionalSequenceLSTMOptions", FusedActivationFunction="TANH", CellClip=clip,
+         TimeMajor=time_major)
+    return m
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lstm_over_several_invocations(tmp_path, seed):
+    """Both states carried over four invocations: batch or time major, with and without a cell clip."""
+    rng = np.random.default_rng(seed)
+    m = float_lstm(int(rng.integers(1, 3)), int(rng.integers(1, 5)), int(rng.integers(1, 9)), int(rng.integers(1, 7)),
+                   seed % 2 == 1, [0.0, 0.5, 3.0][seed % 3], seed)
+    check_steps(tmp_path, m, seed, steps=4)
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "microbit"])
+def test_lstm_on_cores_with_and_without_an_fpu(tmp_path, board):
+    bit_exact_on_board(tmp_path, float_lstm(2, 3, 5, 4, False, 1.5, 3), 4, samples=3, board=board)

@@ -32,11 +32,7 @@ class FloatFullyConnected(FloatKernel, FullyConnected):
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         w, b = xs[1], xs[2] if len(xs) > 2 else None
-        x = xs[0].reshape(-1, w.shape[1])
-        products = x[:, None, :] * w[None, :, :]  # [batches, units, depth], each rounded to float32
-        start = np.zeros((*products.shape[:2], 1), F32)
-        total = np.add.accumulate(np.concatenate([start, products], axis=-1), axis=-1)[..., -1]
-        total = total + (b.reshape(-1).astype(F32) if b is not None else F32(0.0))
+        total = dense(xs[0].reshape(-1, w.shape[1]), w, b)
         return op.prepared(FloatActivation).clamp(total).reshape(op.output(g).shape)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
@@ -47,3 +43,12 @@ class FloatFullyConnected(FloatKernel, FullyConnected):
             Struct("mcu_float_activation", "activation", op.prepared(FloatActivation).fields()), batches, depth, units,
             reads(op, 0), Const("filter", w.values), Const("bias", b.values.reshape(-1)) if b is not None else None,
             writes(op)), note=f"{batches} x {depth} -> {units} units")
+
+
+def dense(x: np.ndarray, w: np.ndarray, b: np.ndarray | None) -> np.ndarray:
+    """[batches, depth] x [units, depth]^T + bias, unclamped: TFLM's sums from 0.0f in input order."""
+    with np.errstate(all="ignore"):
+        products = x[:, None, :] * w[None, :, :]  # [batches, units, depth], each rounded to float32
+        start = np.zeros((*products.shape[:2], 1), F32)
+        total = np.add.accumulate(np.concatenate([start, products], axis=-1), axis=-1)[..., -1]
+        return total + (b.reshape(-1).astype(F32) if b is not None else F32(0.0))

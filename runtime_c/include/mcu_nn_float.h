@@ -119,6 +119,30 @@ typedef struct {
 void mcu_resize_bilinear_f32(const mcu_resize_bilinear_f32_params *resize, const mcu_dims *input_dims,
                              const float *input, const mcu_dims *output_dims, float *output);
 
+/* UNIDIRECTIONAL_SEQUENCE_LSTM, float32 (TFLM's lstm_eval with float weights and states): per step and
+ * batch row, gate = activation(FC(x) + FC(h)), c = f * c + i * g (clipped), h = tanh(c) * o, the
+ * products and the FCs clamped to +-FLT_MAX as TFLM's float MUL and FULLY_CONNECTED do. Weights are
+ * [state_size, input_size] and [state_size, state_size]; input and output [batches, steps, ...], or
+ * [steps, batches, ...] when time major; the states [batches, state_size], updated in place. */
+typedef struct {
+    const float *input_weights;
+    const float *recurrent_weights;
+    const float *bias; /* [state_size], added to the input FC */
+} mcu_lstm_f32_gate;
+
+typedef struct {
+    int32_t batches;
+    int32_t time_steps;
+    int32_t input_size;
+    int32_t state_size;
+    int32_t time_major;
+    mcu_lstm_f32_gate input_gate, forget_gate, cell_gate, output_gate;
+    float cell_clip; /* 0: none */
+} mcu_lstm_f32_params;
+
+void mcu_lstm_f32(const mcu_lstm_f32_params *lstm, const float *input, float *hidden_state, float *cell_state,
+                  float *output);
+
 /* FULLY_CONNECTED, float32: [batches, depth] x [units, depth]^T + bias -> [batches, units]. */
 void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t batches, int32_t depth,
                              int32_t units, const float *input, const float *weights, const float *bias,

@@ -346,6 +346,12 @@ static inline float mcu_clamp_f32(float x, mcu_float_activation act)
     return act.max < x ? act.max : x;
 }
 
+/* TFLM's float LOGISTIC: past 16.619047 the quotient rounds to 1 anyway; below -9, e^x alone. */
+static inline float mcu_logistic_f32(float x)
+{
+    return x > 16.619047164916992188f ? 1.0f : x < -9.0f ? mcu_expf(x) : 1.0f / (1.0f + mcu_expf(-x));
+}
+
 /* Walks the output positions of a window op (conv, depthwise, pooling) in output order, batch then row
  * then column, calling `position` with each one's window clipped to the image; `state` holds the op's
  * pointers, which `position` advances as it writes. Static inline, and `position` should be too: GCC -O2

@@ -16,9 +16,7 @@ static inline float unary(const mcu_unary_f32_params *p, float x)
     case MCU_F32_RSQRT: return 1.0f / sqrtf(x);
     case MCU_F32_EXP: return mcu_expf(x);
     case MCU_F32_LOG: return mcu_logf(x);
-    case MCU_F32_LOGISTIC:
-        /* TFLM's cut-offs: past 16.619047 the quotient rounds to 1 anyway; below -9, e^x alone */
-        return x > 16.619047164916992188f ? 1.0f : x < -9.0f ? mcu_expf(x) : 1.0f / (1.0f + mcu_expf(-x));
+    case MCU_F32_LOGISTIC: return mcu_logistic_f32(x);
     case MCU_F32_ELU: return x < 0.0f ? mcu_expm1f(x) : x;
     case MCU_F32_TANH: return mcu_tanhf(x);
     case MCU_F32_HARD_SWISH: {
