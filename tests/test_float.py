@@ -236,17 +236,57 @@ def test_space_depth_and_resize_in_float(tmp_path):
     check(tmp_path, m, 4, oracles=("tflm",))
 
 
-def test_a_float_op_without_a_float_kernel_is_one_line(capsys, tmp_path):
+def test_a_float_layer_without_a_float_kernel_is_one_line(capsys, tmp_path):
+    """Every op mcugen runs in integers has its float kernel; a float -> float QUANTIZE is none (TFLM
+    refuses it too)."""
     m = ModelSpec()
-    x, y = m.tensor("x", [1, 4, 6], "float32"), m.tensor("y", [1, 4, 5], "float32")
-    m.op("BATCH_MATMUL", [x, m.const("k", np.ones((6, 5), np.float32), "float32")], [y], "BatchMatMulOptions")
+    x, y = m.tensor("x", [1, 4], "float32"), m.tensor("y", [1, 4], "float32")
+    m.op("QUANTIZE", [x], [y])
     m.inputs, m.outputs = [x], [y]
-    path = tmp_path / "matmul.tflite"
+    path = tmp_path / "quantize.tflite"
     path.write_bytes(m.build())
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
-    assert_one_error_line(code, err, "no float32 BATCH_MATMUL kernel", "TFLITE_BUILTINS_INT8",
-                          "float32 kernels: ABS, ADD")
+    assert_one_error_line(code, err, "no float32 QUANTIZE kernel", "float32 kernels: ABS, ADD")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("act", ["NONE", "RELU", "RELU6", "TANH", "RELU_N1_TO_1"])
+def test_svdf_over_several_invocations(tmp_path, act):
+    rng = np.random.default_rng(len(act))
+    m = ModelSpec()
+    batch, size, rank, units, memory = 2, 5, 2, 3, 4
+    x, y = m.tensor("x", [batch, size], "float32"), m.tensor("y", [batch, units], "float32")
+    m.op("SVDF", [x, _const(m, "wf", rng, (units * rank, size)), _const(m, "wt", rng, (units * rank, memory)),
+                  _const(m, "b", rng, (units,)),
+                  m.tensor("state", [batch, units * rank * memory], "float32", variable=True)], [y], "SVDFOptions",
+         Rank=rank, FusedActivationFunction=act)
+    m.inputs, m.outputs = [x], [y]
+    check_steps(tmp_path, m, 3, steps=5)
+    if act == "TANH":
+        bit_exact_on_board(tmp_path / "m0", m, 1, samples=3, board="microbit")
+
+
+@pytest.mark.parametrize("adj_x, adj_y", [(False, False), (True, False), (False, True), (True, True)])
+def test_batch_matmul_arg_max_and_variables(tmp_path, adj_x, adj_y):
+    """A float BATCH_MATMUL (broadcast batches, either operand computed or constant, read transposed),
+    ARG_MAX and ARG_MIN over float values with NaNs, and a float resource variable read and written."""
+    rng = np.random.default_rng(int(adj_x) * 2 + int(adj_y))
+    m = ModelSpec()
+    lhs_shape = [2, 1, 5, 3] if adj_x else [2, 1, 3, 5]
+    x = m.tensor("x", lhs_shape, "float32")
+    k = _const(m, "k", rng, [4, 6, 5] if adj_y else [4, 5, 6])
+    y = m.tensor("y", [2, 4, 3, 6], "float32")
+    m.op("BATCH_MATMUL", [x, k], [y], "BatchMatMulOptions", AdjX=adj_x, AdjY=adj_y)
+    yy = m.tensor("yy", [2, 4, 3, 3], "float32")
+    m.op("BATCH_MATMUL", [y, y], [yy], "BatchMatMulOptions", AdjY=True)
+    best, worst = m.tensor("best", [2, 4, 3], "int32"), m.tensor("worst", [2, 4, 3], "int32")
+    m.op("ARG_MAX", [yy, m.const("axis", [3], "int32")], [best], "ArgMaxOptions")
+    m.op("ARG_MIN", [yy, m.const("axis2", [3], "int32")], [worst], "ArgMinOptions")
+    m.inputs, m.outputs = [x], [yy, best, worst]
+    xs = [rng.standard_normal(lhs_shape).astype(np.float32)]
+    xs[0].reshape(-1)[[1, 7, 20]] = np.nan
+    check(tmp_path, m, 0, oracles=("tflm",), xs=xs)
+    bit_exact_on_board(tmp_path / "m0", m, 1, board="microbit")
 
 
 def transpose_conv(m: ModelSpec, rng, x: int, shape, cout: int, k: int, stride: int, padding: str, bias: bool,

@@ -19,8 +19,6 @@ from mcugen.requant import multiplier_shift, quantize_multiplier, requantize, wr
 
 @dataclass(frozen=True)
 class BatchMatmulData:
-    lhs_offsets: tuple[int, ...]  # each output batch's first element of L, and of R (broadcasting)
-    rhs_offsets: tuple[int, ...]
     lhs_zp: int
     rhs_zp: int
     output_zp: int
@@ -76,10 +74,8 @@ class BatchMatmul(OpDef):
 
     def prepare(self, g: Graph, op: Op) -> object:
         lhs, rhs, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        batches = tuple(y.shape[:-2])
         multiplier, shift = quantize_multiplier(float(lhs.q.s) * float(rhs.q.s) / float(y.q.s))
-        return BatchMatmulData(_offsets(lhs.shape, batches), _offsets(rhs.shape, batches), lhs.q.zp, rhs.q.zp,
-                               y.q.zp, multiplier, shift)
+        return BatchMatmulData(lhs.q.zp, rhs.q.zp, y.q.zp, multiplier, shift)
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p, y = op.prepared(BatchMatmulData), op.output(g)
@@ -102,21 +98,29 @@ class BatchMatmul(OpDef):
         return int(np.prod(y.shape)) * depth
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        p, lhs, rhs, y = op.prepared(BatchMatmulData), op.input(g, 0), op.input(g, 1), op.output(g)
-        rows, cols = y.shape[-2], y.shape[-1]
-        depth = _matrices(lhs.shape, bool(op.attrs.get("adj_x")))[1]
-        # where element (i, k) of L and (k, j) of R lie in their matrices
-        lhs_strides = (1, lhs.shape[-1]) if op.attrs.get("adj_x") else (lhs.shape[-1], 1)
-        rhs_strides = (1, rhs.shape[-1]) if op.attrs.get("adj_y") else (rhs.shape[-1], 1)
+        p, y = op.prepared(BatchMatmulData), op.output(g)
         info = np.iinfo(y.dtype)
-        params = Struct("mcu_batch_matmul_params", "params", dict(
-            batches=len(p.lhs_offsets), lhs_offsets=Const("lhs_offsets", np.array(p.lhs_offsets, np.int32)),
-            rhs_offsets=Const("rhs_offsets", np.array(p.rhs_offsets, np.int32)),
-            rows=rows, cols=cols, depth=depth, lhs_row_stride=lhs_strides[0], lhs_depth_stride=lhs_strides[1],
-            rhs_depth_stride=rhs_strides[0], rhs_col_stride=rhs_strides[1],
+        return matmul_call(g, op, "mcu_batch_matmul", dict(
             lhs_offset=-p.lhs_zp, rhs_offset=-p.rhs_zp, output_offset=p.output_zp,
             rescale=dict(multiplier=p.multiplier, shift=p.shift), activation=activation(info.min, info.max),
             bits=info.bits))
-        adjoint = "".join(f", adj_{a}" for a in "xy" if op.attrs.get(f"adj_{a}"))
-        return Call("mcu_batch_matmul", (params, reads(op, 0), reads(op, 1), writes(op)),
-                    note=f"{len(p.lhs_offsets)} x [{rows}, {depth}] x [{depth}, {cols}]{adjoint}")
+
+
+def matmul_call(g: Graph, op: Op, kernel: str, arithmetic: dict[str, object]) -> Call:
+    """The call of `kernel` on mcu_batch_matmul_params: the operands' geometry, and `arithmetic`."""
+    lhs, rhs, y = op.input(g, 0), op.input(g, 1), op.output(g)
+    batches = tuple(y.shape[:-2])
+    lhs_offsets, rhs_offsets = _offsets(lhs.shape, batches), _offsets(rhs.shape, batches)
+    rows, cols = y.shape[-2], y.shape[-1]
+    depth = _matrices(lhs.shape, bool(op.attrs.get("adj_x")))[1]
+    # where element (i, k) of L and (k, j) of R lie in their matrices
+    lhs_strides = (1, lhs.shape[-1]) if op.attrs.get("adj_x") else (lhs.shape[-1], 1)
+    rhs_strides = (1, rhs.shape[-1]) if op.attrs.get("adj_y") else (rhs.shape[-1], 1)
+    params = Struct("mcu_batch_matmul_params", "params", dict(
+        batches=len(lhs_offsets), lhs_offsets=Const("lhs_offsets", np.array(lhs_offsets, np.int32)),
+        rhs_offsets=Const("rhs_offsets", np.array(rhs_offsets, np.int32)),
+        rows=rows, cols=cols, depth=depth, lhs_row_stride=lhs_strides[0], lhs_depth_stride=lhs_strides[1],
+        rhs_depth_stride=rhs_strides[0], rhs_col_stride=rhs_strides[1], **arithmetic))
+    adjoint = "".join(f", adj_{a}" for a in "xy" if op.attrs.get(f"adj_{a}"))
+    return Call(kernel, (params, reads(op, 0), reads(op, 1), writes(op)),
+                note=f"{len(lhs_offsets)} x [{rows}, {depth}] x [{depth}, {cols}]{adjoint}")

@@ -11,6 +11,7 @@ from mcugen.ops import OpDef, Outputs, register
 
 @register("READ_VARIABLE", "ASSIGN_VARIABLE")
 class Variables(OpDef):
+    input_types = output_types = ("int8", "int16", "float32")  # bytes copied, whatever they hold
     # before resolve_variables, each also takes the VAR_HANDLE's resource tensor first
     arity = {"READ_VARIABLE": ((0, 1), (1, 1)), "ASSIGN_VARIABLE": ((1, 2), (0, 0))}
     stateful = True

@@ -17,6 +17,7 @@
  */
 #include <math.h> /* INFINITY and NAN, which generated float constants may hold */
 
+#include "mcu_nn_conv.h"        /* mcu_batch_matmul_params */
 #include "mcu_nn_elementwise.h" /* mcu_broadcast */
 #include "mcu_nn_pool.h"        /* mcu_reduce_params */
 #include "mcu_nn_types.h"
@@ -142,6 +143,33 @@ typedef struct {
 
 void mcu_lstm_f32(const mcu_lstm_f32_params *lstm, const float *input, float *hidden_state, float *cell_state,
                   float *output);
+
+/* BATCH_MATMUL, float32: the operands' geometry as mcu_batch_matmul's (mcu_nn_conv.h), no quantization. */
+void mcu_batch_matmul_f32(const mcu_batch_matmul_params *p, const float *lhs, const float *rhs, float *output);
+
+/* SVDF, float32 (TFLM's EvalFloatSvdfReference): input [batches, input_size], feature weights [filters,
+ * input_size], time weights [filters, memory], bias [filters / rank] (TFLM's kernel needs one), the state [batches, filters *
+ * memory] updated in place; the fused activation as TFLM's ActivationValFloat applies it. */
+typedef enum {
+    MCU_F32_ACT_NONE,
+    MCU_F32_ACT_RELU,
+    MCU_F32_ACT_RELU_N1_TO_1,
+    MCU_F32_ACT_RELU6,
+    MCU_F32_ACT_TANH,
+    MCU_F32_ACT_SIGN_BIT
+} mcu_f32_activation;
+
+typedef struct {
+    int32_t batches;
+    int32_t input_size;
+    int32_t filters;
+    int32_t memory;
+    int32_t rank;
+    mcu_f32_activation activation;
+} mcu_svdf_f32_params;
+
+void mcu_svdf_f32(const mcu_svdf_f32_params *p, const float *input, const float *weights_feature,
+                  const float *weights_time, const float *bias, float *state, float *output);
 
 /* FULLY_CONNECTED, float32: [batches, depth] x [units, depth]^T + bias -> [batches, units]. */
 void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t batches, int32_t depth,

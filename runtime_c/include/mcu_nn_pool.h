@@ -32,7 +32,8 @@ typedef struct {
     int32_t outer;
     int32_t axis_size;
     int32_t inner;
-    int32_t minimum; /* 1: ARG_MIN */
+    int32_t minimum;  /* 1: ARG_MIN */
+    int32_t is_float; /* float32 values, else int8 */
 } mcu_arg_params;
 
 /* AVERAGE_POOL_2D: mean of the in-image taps, rounded half away from zero. [N,H,W,C] -> [N,OH,OW,C]. */
@@ -54,8 +55,9 @@ void mcu_avgpool_s8_mve(const mcu_pool_params *pool, const mcu_dims *input_dims,
 void mcu_maxpool_s8_mve(const mcu_pool_params *pool, const mcu_dims *input_dims, const int8_t *input,
                         const mcu_dims *output_dims, int8_t *output);
 
-/* ARG_MAX / ARG_MIN: the int32 position of the first largest (smallest) value along the axis. */
-void mcu_arg_min_max_s8(const mcu_arg_params *arg, const int8_t *input, int32_t *output);
+/* ARG_MAX / ARG_MIN of int8 or float32: the int32 position of the first largest (smallest) value along the
+ * axis (a NaN is never taken, nor passed: one at position 0 stays the answer). */
+void mcu_arg_min_max(const mcu_arg_params *arg, const void *input, int32_t *output);
 
 /* MEAN, int8 or int16: requantized sum over the reduced axes (TFLM's QuantizedMeanOrSum). */
 void mcu_mean(const mcu_reduce_params *reduce, const void *input, void *output);
