@@ -171,6 +171,30 @@ typedef struct {
 void mcu_svdf_f32(const mcu_svdf_f32_params *p, const float *input, const float *weights_feature,
                   const float *weights_time, const float *bias, float *state, float *output);
 
+/* TFLite_Detection_PostProcess (SSD detectors' custom op, as TFLM's kernel): box encodings [1, boxes,
+ * encoding_size >= 4] (y, x, h, w), scores [1, boxes, classes_with_background], anchors [boxes, 4]
+ * -> boxes [rows, 4] (ymin, xmin, ymax, xmax), classes and scores [rows], the count [1]; rows past the
+ * count are zeros. scratch: mcugen/ops/detection_postprocess.py scratch_bytes. */
+typedef struct {
+    int32_t boxes;
+    int32_t encoding_size;
+    int32_t classes_with_background;
+    int32_t num_classes;
+    int32_t max_detections;
+    int32_t detections_per_class; /* regular NMS */
+    int32_t regular;
+    float score_threshold;
+    float iou_threshold;
+    struct {
+        float y, x, h, w;
+    } scales;
+    int32_t output_sizes[4]; /* each output's values */
+} mcu_detection_params;
+
+void mcu_detection_postprocess_f32(const mcu_detection_params *p, const float *encodings, const float *scores,
+                                   const float *anchors, float *boxes, float *classes, float *out_scores,
+                                   float *count, void *scratch);
+
 /* FULLY_CONNECTED, float32: [batches, depth] x [units, depth]^T + bias -> [batches, units]. */
 void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t batches, int32_t depth,
                              int32_t units, const float *input, const float *weights, const float *bias,
