@@ -117,7 +117,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-tensor", action="store_true",
                    help="one weight scale per tensor instead of one per output channel")
     p.add_argument("--signature", metavar="NAME", help="the entry point to quantize, of a file with several")
-    p.add_argument("--json", metavar="REPORT", help="write the per-layer errors and sizes here")
+    p.add_argument("--search", action="store_true",
+                   help="choose each layer's precision (int8, 16x8, INT4 weights, float32) by accuracy on --eval "
+                        "and cost measured for --board; writes the cheapest model within --max-drop")
+    p.add_argument("--eval", metavar="EVAL", help="--search: evaluation samples (" + DATA_HELP + ")")
+    p.add_argument("--labels", metavar="LABELS",
+                   help="--search: .npy of one class index per --eval sample; without, accuracy is agreement "
+                        "with the float model's top-1")
+    p.add_argument("--board", help="--search: the board whose core measures each candidate's cycles, flash and RAM")
+    p.add_argument("--max-drop", type=float, default=1.0, metavar="POINTS",
+                   help="--search: the top-1 accuracy (percentage points) the choice may lose against the float "
+                        "model (default 1)")
+    p.add_argument("--cost", choices=("time", "flash", "ram"), default="time",
+                   help="--search: what cheapest means: estimated cycles (instructions where the core has no "
+                        "timing table), flash or RAM")
+    p.add_argument("--json", metavar="REPORT", help="write the per-layer errors and sizes (with --search: every "
+                                                     "candidate, and a picture of the front beside it) here")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_quantize)
 

@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import math
 import sys
+import tempfile
 from pathlib import Path
+
+import numpy as np
 
 from mcugen.commands.common import refuse_overwrite, write_atomically, write_json
 from mcugen.errors import McugenError
 
 MIN_SAMPLES = 10  # fewer ranges than this describe the samples, not the data
+VALIDATE_SAMPLES = 3  # evaluation samples the chosen model runs on the board's emulator
 CHECK_SAMPLES = 2  # samples on which TFLM and the golden model must agree at every layer
 ERROR_SAMPLES = 32  # samples the per-layer error is measured on
 
@@ -22,15 +26,26 @@ def cmd_quantize(args) -> int:
     source, out = Path(args.model), Path(args.out)
     if out.resolve() == source.resolve():
         raise McugenError(f"--out {out} is the float model itself", "write the quantized model to another file")
+    given = [flag for flag, value in (("--eval", args.eval), ("--labels", args.labels), ("--board", args.board))
+             if value is not None]
+    if not args.search and given:
+        raise McugenError(f"{given[0]} is for --search", "add --search to choose each layer's precision")
+    if args.search and (args.eval is None or args.board is None):
+        raise McugenError("--search needs --eval (samples to measure accuracy on) and --board (whose core measures "
+                          "the cost)", "add both")
     refuse_overwrite(out, args.force)
     if args.json:
         refuse_overwrite(Path(args.json), args.force)
+    if args.search:
+        refuse_overwrite(picture_path(out), args.force)
     model = load_float_model(source, args.signature)
     samples = load_samples(model.graph, Path(args.data))
     if len(samples) < MIN_SAMPLES:
         raise McugenError(f"{args.data} holds {len(samples)} sample(s); calibration needs at least {MIN_SAMPLES}",
                           "give a few hundred samples like the data the model will see")
     plan = Plan(args.precision, io=args.io, per_tensor=args.per_tensor)
+    if args.search:
+        return search_precisions(args, model, samples, plan)
     say(f"calibrating {source.name} on {len(samples)} samples")
     ranges = calibrate(model, samples)
     say(f"quantizing: {describe(plan)}")
@@ -81,3 +96,84 @@ def format_errors(errors) -> str:
         lines.append(f"{e.index:>5}  {e.opcode:<22} {e.precision:<14} {_db(e.snr_db):>9}  {worst:>11}  "
                      f"{e.tensor[:60]}")
     return "\n".join(lines)
+
+
+def picture_path(out: Path) -> Path:
+    return out.with_suffix(".front.png")
+
+
+def search_precisions(args, model, samples, plan) -> int:
+    """--search: the candidates measured, the front drawn, the choice validated and written."""
+    from mcugen.accuracy import load_labels
+    from mcugen.boards import load_board
+    from mcugen.dataset import load_samples
+    from mcugen.quantize.recipe import calibrate
+    from mcugen.quantize.search import format_search, front_picture, measuring_board, search
+
+    board = load_board(args.board)
+    twin = measuring_board(board)
+    evaluation = load_samples(model.graph, Path(args.eval))
+    classes = int(np.prod(model.graph.tensors[model.graph.outputs[0]].shape))
+    labels = load_labels(Path(args.labels), len(evaluation), classes) if args.labels else None
+    if twin.cpu.timing is None:
+        say(f"{twin.cpu.name} has no timing table: the candidates' time is their instructions")
+    say(f"calibrating {Path(args.model).name} on {len(samples)} samples")
+    ranges = calibrate(model, samples)
+    say(f"searching each layer's precision: accuracy on {len(evaluation)} samples, cost on {twin.id}"
+        + ("" if twin is board else f" ({board.id}'s {board.cpu.name})"))
+    out = Path(args.out)
+    with tempfile.TemporaryDirectory(prefix="mcugen-search-") as work:
+        result = search(model, ranges, plan, board, evaluation, labels, args.max_drop, args.cost, Path(work),
+                        samples[:CHECK_SAMPLES])
+        print(format_search(result, model.weighted))
+        write_atomically(picture_path(out), lambda f: f.write(front_picture(result)), ".png")
+        print(f"wrote {picture_path(out)}")
+        if args.json:
+            write_json(Path(args.json), search_report(args, result, model, board, twin))
+            print(f"wrote {args.json}")
+        if result.chosen is None:
+            best = max(result.candidates, key=lambda c: c.accuracy.top1)
+            raise McugenError(f"no candidate is within {args.max_drop:g} points of the float model's accuracy "
+                              f"({100 * result.target:.1f}% needed; the best quantized, {best.name}, has "
+                              f"{100 * best.accuracy.top1:.1f}%)", "allow a larger --max-drop, or give more "
+                              "calibration samples like the evaluation data")
+        validate_choice(result.chosen.content, board, twin, evaluation, Path(work))
+    write_atomically(out, lambda f: f.write(result.chosen.content), ".tflite")
+    print(f"wrote {out}: {result.chosen.name}")
+    return 0
+
+
+def validate_choice(content: bytes, board, twin, samples, work: Path) -> None:
+    """The chosen model bit-exact on the board's emulator (or its emulated twin's) against the golden model."""
+    from mcugen.firmware import build_board, const_room
+    from mcugen.outdir import OutDir
+    from mcugen.pipeline import compile_model
+    from mcugen.quantize.recipe import model_inputs
+    from mcugen.targets import Target
+    from mcugen.validate import run_on_target
+
+    path = work / "chosen.tflite"
+    path.write_bytes(content)
+    g = compile_model(path, features=board.features, const_room=const_room(board))
+    program = build_board(g, twin, OutDir(work / "chosen"), path.name).program
+    chosen = [model_inputs(g, xs) for xs in samples[:VALIDATE_SAMPLES]]
+    _, results = run_on_target(Target.of(twin.id), program, g, chosen)
+    if not all(r.passed for r in results):
+        raise McugenError(f"internal error: the chosen model differs from the golden model on {twin.id}",
+                          "report this model")
+    say(f"the choice is bit-exact on {twin.id} on {len(chosen)} samples")
+
+
+def search_report(args, result, model, board, twin) -> dict:
+    names = [f"{layer.opcode} {layer.index} ({layer.output})" for layer in model.weighted]
+    return dict(
+        model=str(args.model), out=str(args.out), board=board.id, measured_on=twin.id, cost=result.cost,
+        max_drop_points=args.max_drop, target_top1=result.target, why=result.why,
+        against=result.candidates[0].accuracy.against, layers=names,
+        chosen=None if result.chosen is None else result.chosen.name,
+        candidates=[dict(name=c.name, precisions=dict(zip(names, c.precisions)), top1=c.accuracy.top1,
+                         snr_db=_finite(c.accuracy.snr_db), time=c.cost.time, time_unit=c.cost.unit,
+                         flash_bytes=c.cost.flash, ram_bytes=c.cost.ram, front=c.front,
+                         reference=c.name in ("float model", "all int8", "all 16x8"),
+                         chosen=result.chosen is not None and c.name == result.chosen.name)
+                    for c in result.candidates])

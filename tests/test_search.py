@@ -1,0 +1,81 @@
+"""`mcugen quantize --search`: each layer's precision chosen by accuracy on evaluation data (the golden model)
+and cost measured on the board's core (real builds run once on its emulator), on the digits example (a
+small CNN trained on scikit-learn's 8x8 digits: examples/digits/train.py); bad input one line."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import ROOT
+from mcugen.pipeline import compile_model
+from test_cli import assert_one_error_line, run_cli
+
+pytest.importorskip("ai_edge_quantizer")
+
+DIGITS = ROOT / "examples" / "digits"
+
+
+def search(capsys, tmp_path, *options):
+    out = tmp_path / "chosen.tflite"
+    code, stdout, err = run_cli(capsys, "quantize", DIGITS / "digits_float.tflite", "--data",
+                                DIGITS / "calibration.npz", "--search", "--eval", DIGITS / "evaluation.npz",
+                                "--out", out, "--json", tmp_path / "search.json", *options)
+    assert code == 0, err
+    return out, stdout, err, json.loads((tmp_path / "search.json").read_text())
+
+
+def test_the_choice_is_within_the_drop_and_cheaper_than_all_16x8(tmp_path, capsys):
+    out, stdout, err, report = search(capsys, tmp_path, "--labels", DIGITS / "labels.npy", "--board", "mps2-an386")
+    by_name = {c["name"]: c for c in report["candidates"]}
+    assert {"float model", "all int8", "all 16x8"} <= set(by_name)
+    chosen = by_name[report["chosen"]]
+    assert chosen["top1"] >= by_name["float model"]["top1"] - 0.01 and chosen["top1"] == report["target_top1"] + (
+        chosen["top1"] - report["target_top1"])
+    assert chosen["time"] < by_name["all 16x8"]["time"] and chosen["time_unit"] == "cycles"
+    assert report["against"] == "labels" and any(c["front"] for c in report["candidates"])
+    assert all(set(c["precisions"]) == set(report["layers"]) for c in report["candidates"])
+    assert (tmp_path / "chosen.front.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "the choice is bit-exact on mps2-an386" in err and "wrote" in stdout
+    compile_model(out)  # mcugen runs what it wrote
+
+
+def test_a_tight_drop_widens_layers_until_it_is_met(tmp_path, capsys):
+    """No labels: accuracy is agreement with the float model's top-1; 0.1 points needs more than int8."""
+    out, stdout, _, report = search(capsys, tmp_path, "--board", "mps2-an386", "--max-drop", "0.1")
+    by_name = {c["name"]: c for c in report["candidates"]}
+    assert report["against"] == "float model" and by_name["float model"]["top1"] == 1.0
+    assert by_name["all int8"]["top1"] < report["target_top1"]
+    assert by_name[report["chosen"]]["top1"] >= report["target_top1"]
+    assert len(report["candidates"]) > 4 and "widened" in report["why"]
+    assert " at 16x8" in stdout
+
+
+def test_a_real_board_is_measured_on_its_emulated_twin_and_a_core_without_timing_in_instructions(tmp_path, capsys):
+    _, _, err, report = search(capsys, tmp_path, "--board", "nano33", "--labels", DIGITS / "labels.npy")
+    assert report["measured_on"] == "mps2-an386" and "nano33's Arm Cortex-M4" in err
+    _, _, err, report = search(capsys, tmp_path / "m0", "--board", "microbit", "--labels", DIGITS / "labels.npy",
+                               "--cost", "flash")
+    assert "no timing table: the candidates' time is their instructions" in err
+    assert {c["time_unit"] for c in report["candidates"]} == {"instructions"} and report["cost"] == "flash"
+
+
+def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
+    import numpy as np
+
+    np.save(tmp_path / "short.npy", np.zeros(5, np.int64))
+    out = tmp_path / "chosen.tflite"
+    base = ["quantize", DIGITS / "digits_float.tflite", "--data", DIGITS / "calibration.npz", "--out", out]
+    cases = [
+        ((*base, "--search", "--board", "mps2-an386"), "--search needs --eval"),
+        ((*base, "--eval", DIGITS / "evaluation.npz"), "--eval is for --search"),
+        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--labels",
+          tmp_path / "short.npy"), "has 5 labels for 597 samples"),
+        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "no-such-board"), "no-such-board"),
+        ((*base, "--search", "--eval", DIGITS / "calibration.npz", "--board", "mps2-an386", "--max-drop", "-200"),
+         "no candidate is within -200 points"),
+    ]
+    for argv, phrase in cases:
+        code, _, err = run_cli(capsys, *argv)
+        assert_one_error_line(code, err, phrase)
+        assert not out.exists()
