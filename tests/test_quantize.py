@@ -130,3 +130,30 @@ def test_constants_kept_after_the_flatbuffer_are_refused_as_tflm_never_reads_the
     path.write_bytes(head + bytes(-len(head) % 16) + data)
     code, _, err = run_cli(capsys, "inspect", path)
     assert_one_error_line(code, err, f"buffer {index} keeps its data after the FlatBuffer", "inline")
+
+
+def test_a_keras_model_and_a_saved_model_are_converted_first(tmp_path, capsys):
+    tf = pytest.importorskip("tensorflow")
+    tf.keras.utils.set_random_seed(1)
+    model = tf.keras.Sequential([tf.keras.Input((6,), batch_size=1), tf.keras.layers.Dense(8, activation="relu"),
+                                 tf.keras.layers.Dense(3)])
+    model.save(tmp_path / "net.keras")
+    model.export(tmp_path / "saved")
+    data = samples(tmp_path, (6,), count=12)
+    for source, name in ((tmp_path / "net.keras", "from_keras"), (tmp_path / "saved", "from_saved_model")):
+        out, _ = quantize(capsys, tmp_path, source, data, name=name)
+        g = compile_model(out)
+        assert [op.opcode for op in g.ops] == ["FULLY_CONNECTED", "FULLY_CONNECTED"]
+        assert_bit_exact_with_tflm(out)
+
+
+def test_models_from_other_frameworks_name_their_converter(tmp_path, capsys):
+    for name, phrase in (("net.onnx", "onnx2tf"), ("net.pt2", "litert-torch")):
+        (tmp_path / name).write_bytes(b"not read")
+        code, _, err = run_cli(capsys, "quantize", tmp_path / name, "--data", tmp_path / "x.npz", "--out",
+                               tmp_path / "q.tflite")
+        assert_one_error_line(code, err, phrase)
+    (tmp_path / "folder").mkdir()
+    code, _, err = run_cli(capsys, "quantize", tmp_path / "folder", "--data", tmp_path / "x.npz", "--out",
+                           tmp_path / "q.tflite")
+    assert_one_error_line(code, err, "without saved_model.pb")

@@ -49,13 +49,16 @@ class FloatModel:
         return tuple(layer for layer in self.layers if layer.opcode in WEIGHTED_OPS and layer.weights)
 
 
-def load_float_model(path: Path, signature: str | None = None) -> FloatModel:
+def load_float_model(source: Path, signature: str | None = None) -> FloatModel:
+    """The float model of a .tflite, a Keras model or a SavedModel (front_end.py)."""
     from mcugen.pipeline import lower, read
+    from mcugen.quantize.front_end import float_tflite
 
-    refuse_quantized(read(path, signature), path)
-    content, entry, names = _as_quantizer_takes(path.read_bytes(), signature)
     with tempfile.TemporaryDirectory(prefix="mcugen-quantize-") as work:
-        prepared = Path(work) / path.name
+        path = float_tflite(source, Path(work))
+        refuse_quantized(read(path, signature), source)
+        content, entry, names = _as_quantizer_takes(path.read_bytes(), signature)
+        prepared = Path(work) / f"{source.stem}.tflite"  # a converted file is read by now
         prepared.write_bytes(content)
         graph = lower(prepared, (), entry)
     layers = []
