@@ -97,14 +97,15 @@ def float_rows() -> list[str]:
 
 
 def int4_rows() -> list[str]:
-    rows = ["| model | int8 constants (B) | INT4 constants (B) | ratio | int8 instr. | INT4 instr. | ratio |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = ["| model | int8 constants (B) | INT4 constants (B) | ratio | int8 instr. | INT4 instr. | ratio | "
+            "int8 est. cycles | INT4 est. cycles | ratio |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
         for name in ANCHORS:
             path = MODELS / f"{name}.tflite"
             int4 = with_int4_filters(path, Path(tmp) / f"{name}_int4.tflite")
-            (i8, c8, _), (i4, c4, _) = measure(path), measure(int4)
-            rows.append(f"| {name} | {c8:,} | {c4:,} | {c4 / c8:.2f} | {i8:,} | {i4:,} | {i4 / i8:.2f} |")
+            (i8, c8, e8), (i4, c4, e4) = measure(path, cycles=True), measure(int4, cycles=True)
+            rows.append(f"| {name} | {c8:,} | {c4:,} | {c4 / c8:.2f} | {i8:,} | {i4:,} | {i4 / i8:.2f} | "
+                        f"{e8:,} | {e4:,} | {e4 / e8:.2f} |")
             print(rows[-1], flush=True)
     return rows
 

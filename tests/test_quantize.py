@@ -157,3 +157,19 @@ def test_models_from_other_frameworks_name_their_converter(tmp_path, capsys):
     code, _, err = run_cli(capsys, "quantize", tmp_path / "folder", "--data", tmp_path / "x.npz", "--out",
                            tmp_path / "q.tflite")
     assert_one_error_line(code, err, "without saved_model.pb")
+
+
+def test_weights_stored_as_float16_are_unfolded_for_the_quantizer(tmp_path, capsys):
+    """The converter's float16 option keeps weights as float16 behind DEQUANTIZE ops (which TFLM does not
+    run): quantize reads them as the float32 constants they stand for."""
+    tf = pytest.importorskip("tensorflow")
+    tf.keras.utils.set_random_seed(2)
+    model = tf.keras.Sequential([tf.keras.Input((8, 8, 1), batch_size=1), tf.keras.layers.Conv2D(4, 3, activation="relu"),
+                                 tf.keras.layers.Flatten(), tf.keras.layers.Dense(3)])
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations, converter.target_spec.supported_types = [tf.lite.Optimize.DEFAULT], [tf.float16]
+    source = tmp_path / "fp16.tflite"
+    source.write_bytes(converter.convert())
+    out, _ = quantize(capsys, tmp_path, source, samples(tmp_path, (1, 8, 8, 1), count=12))
+    assert [op.opcode for op in compile_model(out).ops] == ["CONV_2D", "RESHAPE", "FULLY_CONNECTED"]
+    assert_bit_exact_with_tflm(out)

@@ -35,6 +35,8 @@ def test_the_choice_is_within_the_drop_and_cheaper_than_all_16x8(tmp_path, capsy
     assert chosen["time"] < by_name["all 16x8"]["time"] and chosen["time_unit"] == "cycles"
     assert report["against"] == "labels" and any(c["front"] for c in report["candidates"])
     assert all(set(c["precisions"]) == set(report["layers"]) for c in report["candidates"])
+    # each candidate's time is its layers' (QUANTIZE ops where precisions meet included)
+    assert all(sum(layer["time"] for layer in c["layer_time"]) == c["time"] for c in report["candidates"])
     assert (tmp_path / "chosen.front.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "the choice is bit-exact on mps2-an386" in err and "wrote" in stdout
     compile_model(out)  # mcugen runs what it wrote

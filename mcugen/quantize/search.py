@@ -36,6 +36,7 @@ class Cost:
     unit: str  # "cycles" or "instructions"
     flash: int  # the model's code and constants, and the kernels it calls (bytes)
     ram: int  # the arena and the model's state (bytes)
+    layers: tuple[tuple[str, int], ...] = ()  # each op of the built model: (opcode, its time)
 
     def of(self, kind: str) -> int:
         return int(getattr(self, kind))
@@ -92,8 +93,10 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample),
                                timing or Timing(refill=1, divide=1, exception=1), timeout=600)
     state = sum(v.nbytes for v in g.variables)
+    per_layer = estimate.layers if timing else estimate.layer_instructions
     return Cost(estimate.cycles if timing else estimate.instructions, "cycles" if timing else "instructions",
-                result.model.flash + result.kernels.flash, result.arena_bytes + state)
+                result.model.flash + result.kernels.flash, result.arena_bytes + state,
+                tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)))
 
 
 def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
