@@ -4,12 +4,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from mcugen import __version__
 from mcugen.commands.board import cmd_build, cmd_export, cmd_flash
 from mcugen.commands.host import cmd_compare, cmd_inspect, cmd_run
 from mcugen.commands.quantize import cmd_quantize
 from mcugen.commands.testing import cmd_report_merge, cmd_test
+from mcugen.dump_ir import ENV as DUMP_ENV
 from mcugen.errors import EXIT_ERROR, EXIT_INTERNAL, McugenError
 from mcugen.export import FORMATS
 
@@ -63,6 +65,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mcugen", description=__doc__)
     parser.add_argument("--version", action="version", version=f"mcugen {__version__}")
+    parser.add_argument("--dump-ir", metavar="DIR", help="write the IR after every compiler pass as text into DIR "
+                                                         "(NN_<pass>.txt; MCUGEN_DUMP_IR=DIR does the same)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def signature_arg(p):
@@ -225,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    dumping = os.environ.get(DUMP_ENV)
+    if args.dump_ir:
+        os.environ[DUMP_ENV] = str(Path(args.dump_ir).resolve())  # the child processes' passes write there too
     from mcugen.outdir import release_locks
 
     try:
@@ -249,6 +256,10 @@ def main(argv=None) -> int:
               "and report it with the model", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
+        if args.dump_ir and dumping is None:  # as it was: main() may be called again in this process
+            os.environ.pop(DUMP_ENV, None)
+        elif args.dump_ir:
+            os.environ[DUMP_ENV] = dumping
         release_locks()
         if getattr(args, "ops", None):
             from mcugen.custom_ops import forget_ops

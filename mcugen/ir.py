@@ -210,6 +210,32 @@ class Graph:
             lines.append(f"  {op.index}: {outs} = {op.opcode}({ins}) -> [{shape}]")
         return "\n".join(lines)
 
+    def text(self) -> str:
+        """The whole IR as text (what --dump-ir writes after each pass): the graph line, every tensor with
+        its type and quantization, every op with what the passes gave it (its kernel call, the op its
+        work went into), the state and where the arena put each tensor."""
+        ends = {**{i: "input" for i in self.inputs}, **{i: "output" for i in self.outputs}}
+        lines = [str(self).splitlines()[0], "tensors"]
+        for t in self.tensors:
+            role = ends.get(t.index, "const" if t.is_const else "variable" if t.variable else "")
+            quant = "" if t.quant is None else (f" scale {t.q.s:.6g} zp {t.q.zp}" if not t.q.per_channel else
+                                                f" {t.q.scale.size} scales on axis {t.q.axis}")
+            placed = f" @{self.arena.offset(t.index)}" if self.arena and t.index in self.arena.buffer_of else ""
+            lines.append(f"  t{t.index} {t.dtype}[{', '.join(map(str, t.shape))}]{quant}{placed} "
+                         f"{role + ' ' if role else ''}'{t.name}'")
+        lines.append("ops")
+        for op, line in zip(self.ops, str(self).splitlines()[1:]):
+            lines.append(line)
+            if op.call is not None:
+                lines.append(f"     call {op.call.kernel}" + (f" ({op.call.note})" if op.call.note else ""))
+            if op.fused_into is not None:
+                lines.append(f"     runs inside op {op.fused_into}'s call")
+        for k, v in enumerate(self.variables):
+            lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]")
+        if self.arena is not None:
+            lines.append(f"arena {self.arena.plan.size} B ({self.arena.plan.strategy})")
+        return "\n".join(lines)
+
 
 
 def _require(cond: bool, message: str) -> None:

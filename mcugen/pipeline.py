@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mcugen.dump_ir import after
 from mcugen.ir import Graph
 from mcugen.passes.check_support import check_support
 from mcugen.passes.cut_outputs import cut_outputs
@@ -22,13 +23,13 @@ from mcugen.read_tflite import read_tflite
 def read(model_path: str | Path, signature: str | None = None) -> Graph:
     """The model as mcugen judges it (what `inspect` describes): parsed, checked, constants folded.
     `signature`: the entry point of a file with several (--signature)."""
-    graph = read_tflite(model_path, signature)  # parse the FlatBuffer
-    graph = graph.verify()            # structural invariants
-    graph = resolve_variables(graph)  # resource variables: state, initialised at build time
-    graph = validate_model(graph)     # every field a kernel relies on, as TFLM accepts it
-    graph = flatten_biases(graph)     # a bias is its values, whatever shape the file gives it
-    graph = expand_groups(graph)      # a grouped conv as the plain one it equals
-    graph = fold_constants(graph)     # shape arithmetic on static shapes, done at build time
+    graph = after("read_tflite", read_tflite(model_path, signature))  # parse the FlatBuffer
+    graph = after("verify", graph.verify())                        # structural invariants
+    graph = after("resolve_variables", resolve_variables(graph))  # resource variables: state, initialised at build time
+    graph = after("validate_model", validate_model(graph))        # every field a kernel relies on, as TFLM accepts it
+    graph = after("flatten_biases", flatten_biases(graph))        # a bias is its values, whatever shape the file gives
+    graph = after("expand_groups", expand_groups(graph))          # a grouped conv as the plain one it equals
+    graph = after("fold_constants", fold_constants(graph))        # shape arithmetic on static shapes, at build time
     return graph
 
 
@@ -36,9 +37,9 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
     """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs).
     `outputs`: tensor names to make the outputs, leaving out the layers after them."""
     graph = read(model_path, signature)
-    graph = cut_outputs(graph, outputs)  # --outputs: only the part the user asked for
-    graph = check_support(graph)      # int8 layers, every op has a kernel
-    graph = prepare_ops(graph)        # TFLM's Prepare, done at build time
+    graph = after("cut_outputs", cut_outputs(graph, outputs))  # --outputs: only the part the user asked for
+    graph = after("check_support", check_support(graph))       # int8 layers, every op has a kernel
+    graph = after("prepare_ops", prepare_ops(graph))           # TFLM's Prepare, done at build time
     return graph
 
 
@@ -52,8 +53,8 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     `regions`: the RAM regions the arena may use (mcugen.firmware.arena_regions), None for one arena;
     `pins`: (tensor name, region name) pairs the placement must keep."""
     graph = lower(model_path, outputs, signature)
-    graph = lower_ops(graph, features, tuning, const_room)  # one kernel call per op (RESHAPE: none, it aliases)
-    graph = fuse_strips(graph)        # a conv run strip by strip inside its only consumer's call
-    graph = pack_int4(graph)          # INT4 filters two to a byte in flash, unpacked before their call
-    graph = plan_memory(graph, regions, pins)  # lifetimes -> arena offsets (and regions)
+    graph = after("lower_ops", lower_ops(graph, features, tuning, const_room))  # one kernel call per op
+    graph = after("fuse_strips", fuse_strips(graph))      # a conv run strip by strip inside its only consumer's call
+    graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
+    graph = after("plan_memory", plan_memory(graph, regions, pins))  # lifetimes -> arena offsets (and regions)
     return graph
