@@ -8,6 +8,7 @@ from pathlib import Path
 
 from mcugen import __version__
 from mcugen.commands.board import cmd_build, cmd_export, cmd_flash
+from mcugen.commands.boards import cmd_boards
 from mcugen.commands.host import cmd_compare, cmd_inspect, cmd_run
 from mcugen.commands.quantize import cmd_quantize
 from mcugen.commands.testing import cmd_report_merge, cmd_test
@@ -62,8 +63,16 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_ERROR, f"mcugen: error: {message}; see {self.prog} --help\n")
 
 
+MODEL_HELP = "the .tflite model"
+WORKFLOW = """example (a float model first: mcugen quantize model_float.tflite --data calib.npz --out model.tflite):
+  mcugen inspect model.tflite                  # what it is, and whether mcugen runs it
+  mcugen test model.tflite --board mps2-an386  # build, run on the emulated Cortex-M4, compare bit for bit
+  mcugen build model.tflite --board nano33     # firmware for a real board (then: mcugen flash --board nano33)"""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mcugen", description=__doc__)
+    parser = _Parser(prog="mcugen", description=__doc__, epilog=WORKFLOW,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"mcugen {__version__}")
     parser.add_argument("--dump-ir", metavar="DIR", help="write the IR after every compiler pass as text into DIR "
                                                          "(NN_<pass>.txt; MCUGEN_DUMP_IR=DIR does the same)")
@@ -75,8 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--ops", metavar="FILE.py", help="your custom ops: the Python file that declares each "
                        "one's C kernel and numpy function (mcugen/custom_ops.py says how)")
 
+    p = sub.add_parser("boards", help="list the boards mcugen builds for (or show one in full)")
+    p.add_argument("board", nargs="?", help="a board id: show everything about that one")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=cmd_boards)
+
     p = sub.add_parser("inspect", help="describe a model and say whether mcugen supports it")
-    p.add_argument("model")
+    p.add_argument("model", help=MODEL_HELP)
     signature_arg(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_inspect)
@@ -88,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "(names as `mcugen inspect` prints them; repeat for names with commas)")
 
     p = sub.add_parser("run", help="run the golden model on the host")
-    p.add_argument("model")
+    p.add_argument("model", help=MODEL_HELP)
     outputs_arg(p)
     p.add_argument("--data", "--input", required=True, help=DATA_HELP)
     p.add_argument("--output", required=True, help=".npz to write (output_0, output_1, …)")
@@ -98,10 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="golden model vs TFLM, layer by layer",
                        description=STEPS_HELP + ", in TFLM as in the golden model, every layer compared at every step.")
-    p.add_argument("model")
+    p.add_argument("model", help=MODEL_HELP)
     outputs_arg(p)
-    p.add_argument("--samples", type=_sample_count, default=3)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--samples", type=_sample_count, default=3,
+                   help="how many random inputs to try when --data gives none (default 3)")
+    p.add_argument("--seed", type=int, default=0, help="the random inputs' seed (default 0)")
     p.add_argument("--data", help=DATA_HELP)
     p.set_defaults(func=cmd_compare)
 
@@ -154,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def board_args(p, model=True):
         if model:
-            p.add_argument("model")
+            p.add_argument("model", help=MODEL_HELP)
         p.add_argument("--board", required=True, help="host, or a board id from boards/")
         p.add_argument("--out", metavar="DIR", help="build directory (mcugen writes nothing outside it)")
         p.add_argument("--stock", action="store_true",
@@ -175,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("export", help="write the model as a C library for your own firmware")
-    p.add_argument("model")
+    p.add_argument("model", help=MODEL_HELP)
     p.add_argument("--name", required=True, help="prefix of the API (NAME_invoke, NAME_ARENA_BYTES) and file names")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the library (mcugen writes nothing else)")
     p.add_argument("--format", choices=FORMATS, default="plain",
@@ -191,10 +206,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit",
                        description=STEPS_HELP + ", on the board as in the golden model.")
     board_args(p)
-    p.add_argument("--samples", type=_sample_count, default=3)
+    p.add_argument("--samples", type=_sample_count, default=3,
+                   help="how many random inputs to validate when --data gives none (default 3)")
     p.add_argument("--reset-every", type=_sample_count, metavar="K",
                    help="reset the model's state (on the board and in the golden model) before every K-th step")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the random inputs' seed (default 0)")
     p.add_argument("--data", help=DATA_HELP)
     p.add_argument("--labels", metavar="LABELS",
                    help=".npy of one class index per --data sample (or one-hot rows): report top-1 accuracy, "
@@ -215,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="work with test reports")
     actions = p.add_subparsers(dest="action", required=True)
     m = actions.add_parser("merge", help="join the --json reports of the shards of one run (mcugen test --shard)")
-    m.add_argument("reports", nargs="+", metavar="REPORT.json")
+    m.add_argument("reports", nargs="+", metavar="REPORT.json", help="the shards' reports, in any order")
     m.add_argument("--json", metavar="REPORT", required=True, help="write the merged report here")
     m.add_argument("--force", action="store_true", help="overwrite an existing report")
     m.set_defaults(func=cmd_report_merge)

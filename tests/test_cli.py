@@ -328,3 +328,43 @@ def test_dequantize_to_int8_is_refused_as_tflm_refuses_it(capsys, tmp_path):
         Tflm(path).run([np.zeros((1, 4), np.int8)], 1)
     code, out, _ = run_cli(capsys, "inspect", path)
     assert "DEQUANTIZE" in out and "float32" in out and "verdict  supported" not in out
+
+
+def test_every_argument_of_every_command_has_help():
+    import argparse
+
+    from mcugen.cli import build_parser
+
+    missing = []
+
+    def walk(parser, command):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, f"{command} {name}")
+            elif not action.help and not isinstance(action, argparse._HelpAction):
+                missing.append(f"{command}: {action.dest}")
+
+    walk(build_parser(), "mcugen")
+    assert missing == []
+    assert "mcugen test model.tflite --board" in build_parser().format_help()
+
+
+def test_boards_lists_every_board_file(capsys):
+    import json
+
+    from conftest import ROOT
+
+    files = sorted(p.stem for p in (ROOT / "boards").glob("*.yaml"))
+    code, out, _ = run_cli(capsys, "boards")
+    assert code == 0 and sorted(line.split()[0] for line in out.splitlines()[1:]) == files
+    code, out, _ = run_cli(capsys, "boards", "--json")
+    rows = json.loads(out)
+    assert sorted(r["id"] for r in rows) == files
+    m55 = next(r for r in rows if r["id"] == "mps3-an547")
+    assert m55["emulated"] and "mve" in m55["features"] and m55["flasher"] == "qemu"
+    code, out, _ = run_cli(capsys, "boards", "nano33", "--json")
+    nano = json.loads(out)
+    assert not nano["emulated"] and nano["flasher"] == "bossac" and "UARTE0" in nano["serial"]
+    code, _, err = run_cli(capsys, "boards", "no-such-board")
+    assert_one_error_line(code, err, "unknown board 'no-such-board'")
