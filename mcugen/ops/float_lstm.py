@@ -22,7 +22,8 @@ from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FLT_MAX, FloatKernel
 from mcugen.ops.float_fully_connected import dense
 from mcugen.ops.float_unary import FUNCTIONS
-from mcugen.ops.lstm import (ABSENT, BIASES, CELL, GATES, HIDDEN, INPUT_WEIGHTS, RECURRENT_WEIGHTS, Lstm, _sizes)
+from mcugen.ops.lstm import (BIASES, CELL, GATES, HIDDEN, INPUT_WEIGHTS, RECURRENT_WEIGHTS, Lstm, _sizes,
+                              structure_problems)
 
 SIGMOID, TANH = FUNCTIONS["LOGISTIC"], FUNCTIONS["TANH"]
 
@@ -43,17 +44,7 @@ class FloatLstm(FloatKernel, Lstm):
                   HIDDEN: ("float32",), CELL: ("float32",)}
 
     def check(self, g: Graph, op: Op) -> list[str]:
-        problems = []
-        used = [k for k in ABSENT if op.optional_input(g, k) is not None]
-        if used:
-            problems.append(f"uses inputs {used} (peepholes, projection or layer norm): TFLM's LSTM has none")
-        missing = [k for k in (HIDDEN, CELL) if k not in op.attrs.get("state", {})]
-        if missing:
-            problems.append(f"input {missing[0]} is not a variable tensor: TFLM's Prepare requires one")
-        activation = op.attrs.get("fused_activation_function", "NONE")
-        if activation != "TANH":
-            problems.append(f"cell activation {activation}: TFLM's LSTM takes TANH (or a sigmoid no file can name)")
-        return problems
+        return structure_problems(g, op)
 
     def prepare(self, g: Graph, op: Op) -> object:
         return FloatLstmData(float(F32(op.attrs.get("cell_clip", 0.0))))

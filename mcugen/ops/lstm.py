@@ -84,6 +84,22 @@ def _sat16(x: np.ndarray) -> np.ndarray:
     return np.clip(x, -32768, 32767)
 
 
+def structure_problems(g: Graph, op: Op) -> list[str]:
+    """What TFLM's LSTM (integer or float) takes: no peepholes, projection or layer norm, variable
+    states, a tanh cell (of the activations a file can name, the one its kernel computes)."""
+    problems = []
+    used = [k for k in ABSENT if op.optional_input(g, k) is not None]
+    if used:
+        problems.append(f"uses inputs {used} (peepholes, projection or layer norm): TFLM's LSTM has none")
+    missing = [k for k in (HIDDEN, CELL) if k not in op.attrs.get("state", {})]
+    if missing:
+        problems.append(f"input {missing[0]} is not a variable tensor: TFLM's Prepare requires one")
+    if op.attrs.get("fused_activation_function", "NONE") != "TANH":
+        problems.append(f"cell activation {op.attrs.get('fused_activation_function', 'NONE')}: TFLM's LSTM takes "
+                        "TANH only")
+    return problems
+
+
 @register("UNIDIRECTIONAL_SEQUENCE_LSTM")
 class Lstm(OpDef):
     arity = ((24, 24), (1, 1))
@@ -117,16 +133,7 @@ class Lstm(OpDef):
         return (*x.shape[:2], state)
 
     def check(self, g: Graph, op: Op) -> list[str]:
-        problems = []
-        used = [k for k in ABSENT if op.optional_input(g, k) is not None]
-        if used:
-            problems.append(f"uses inputs {used} (peepholes, projection or layer norm): TFLM's LSTM has none")
-        missing = [k for k in (HIDDEN, CELL) if k not in op.attrs.get("state", {})]
-        if missing:
-            problems.append(f"input {missing[0]} is not a variable tensor: TFLM's Prepare requires one")
-        if op.attrs.get("fused_activation_function", "NONE") != "TANH":
-            problems.append(f"cell activation {op.attrs.get('fused_activation_function', 'NONE')}: TFLM's "
-                            "integer LSTM takes TANH only")
+        problems = structure_problems(g, op)
         weights = [op.input(g, k) for k in range(1, 9)]
         if any(w.quant is None or w.q.per_channel or w.q.zp != 0 for w in weights):
             problems.append("weights must be quantized per tensor with zero point 0")
