@@ -81,3 +81,18 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
         code, _, err = run_cli(capsys, *argv)
         assert_one_error_line(code, err, phrase)
         assert not out.exists()
+
+
+def test_the_front_and_the_choice_leave_out_what_does_not_fit_the_board():
+    """Hand-checked: b beats c (as accurate, cheaper); d is the cheapest within 0.9 but does not fit."""
+    from mcugen.quantize.measure import Accuracy
+    from mcugen.quantize.search import Candidate, Cost, pareto
+
+    def candidate(name, top1, time, misfit=""):
+        return Candidate(name, ("int8",), Accuracy(top1, "labels", 30.0), Cost(time, "cycles", 1000, 100, (), misfit),
+                         b"")
+
+    marked = {c.name: c.front for c in pareto([candidate("a", 0.80, 100), candidate("b", 0.95, 200),
+                                               candidate("c", 0.95, 300), candidate("d", 0.99, 150, "too big")],
+                                              "time")}
+    assert marked == {"a": True, "b": True, "c": False, "d": False}

@@ -175,6 +175,7 @@ def search_report(args, result, model, board, twin) -> dict:
                          snr_db=_finite(c.accuracy.snr_db), time=c.cost.time, time_unit=c.cost.unit,
                          flash_bytes=c.cost.flash, ram_bytes=c.cost.ram, front=c.front,
                          layer_time=[dict(op=op, time=t) for op, t in c.cost.layers],
+                         fits=not c.cost.misfit, misfit=c.cost.misfit or None,
                          reference=c.name in ("float model", "all int8", "all 16x8"),
                          chosen=result.chosen is not None and c.name == result.chosen.name)
                     for c in result.candidates])

@@ -37,6 +37,7 @@ class Cost:
     flash: int  # the model's code and constants, and the kernels it calls (bytes)
     ram: int  # the arena and the model's state (bytes)
     layers: tuple[tuple[str, int], ...] = ()  # each op of the built model: (opcode, its time)
+    misfit: str = ""  # why it does not fit the user's board ("": it fits)
 
     def of(self, kind: str) -> int:
         return int(getattr(self, kind))
@@ -78,7 +79,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     """Build the model for `board`'s core, run `sample` once on the emulator with every instruction
     counted (mcugen/cycles.py), and read the sizes from the build."""
     from mcugen.cycles import Timing, estimate_cycles
-    from mcugen.firmware import build_board, const_room
+    from mcugen.firmware import build_board, check_fit, const_room
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
     from mcugen.quantize.recipe import model_inputs
@@ -94,16 +95,25 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
                                timing or Timing(refill=1, divide=1, exception=1), timeout=600)
     state = sum(v.nbytes for v in g.variables)
     per_layer = estimate.layers if timing else estimate.layer_instructions
+    try:  # built on the twin, held to the user's board
+        check_fit(g, board, result.const_bytes, harness_ram=0)
+        misfit = ""
+    except McugenError as exc:
+        misfit = exc.problem
     return Cost(estimate.cycles if timing else estimate.instructions, "cycles" if timing else "instructions",
                 result.model.flash + result.kernels.flash, result.arena_bytes + state,
-                tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)))
+                tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)), misfit)
 
 
 def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
+    """Every candidate marked: on the front when it fits the board and no fitting one is as accurate and
+    as cheap, and better in one."""
+    fitting = [c for c in candidates if not c.cost.misfit]
+
     def beaten(c: Candidate) -> bool:
         return any(o is not c and o.accuracy.top1 >= c.accuracy.top1 and o.cost.of(cost) <= c.cost.of(cost)
-                   and (o.accuracy.top1 > c.accuracy.top1 or o.cost.of(cost) < c.cost.of(cost)) for o in candidates)
-    return [replace(c, front=not beaten(c)) for c in candidates]
+                   and (o.accuracy.top1 > c.accuracy.top1 or o.cost.of(cost) < c.cost.of(cost)) for o in fitting)
+    return [replace(c, front=not c.cost.misfit and not beaten(c)) for c in candidates]
 
 
 def say(text: str) -> None:
@@ -187,7 +197,7 @@ def search(model: FloatModel, calibration: dict, base: Plan, board: Board, sampl
             _widen(s, wide if wide.accuracy.top1 > current.accuracy.top1 else current, layers, "float32", target,
                    cost)
     candidates = pareto(list(s.done.values()), cost)
-    within = [c for c in candidates if c.accuracy.top1 >= target]
+    within = [c for c in candidates if c.accuracy.top1 >= target and not c.cost.misfit]
     chosen = min(within, key=lambda c: (c.cost.of(cost), -c.accuracy.top1)) if within else None
     if chosen is not None:
         why += f"; {chosen.name} is the cheapest candidate within the drop ({cost})"
@@ -251,8 +261,9 @@ def format_search(result: Search, layers: tuple[Layer, ...]) -> str:
     for c in sorted(result.candidates, key=lambda c: c.cost.of(result.cost)):
         mark = "*" if result.chosen is not None and c.name == result.chosen.name else " "
         snr = "exact" if c.accuracy.snr_db == math.inf else f"{c.accuracy.snr_db:.1f}"
+        front = "no fit" if c.cost.misfit else "yes" if c.front else ""
         lines.append(f"{mark}{c.name[:43]:<43} {100 * c.accuracy.top1:6.1f}% {snr:>8} {c.cost.time:>13,} "
-                     f"{c.cost.flash:>9,} {c.cost.ram:>8,}  {'yes' if c.front else '':<5}  " + " ".join(c.precisions))
+                     f"{c.cost.flash:>9,} {c.cost.ram:>8,}  {front:<6} " + " ".join(c.precisions))
     against = result.candidates[0].accuracy.against
     lines.append(f"top-1 against the {against}; the choice (*) had to reach {100 * result.target:.1f}%: {result.why}")
     return "\n".join(lines)
