@@ -147,8 +147,21 @@ def test_a_keras_model_and_a_saved_model_are_converted_first(tmp_path, capsys):
         assert_bit_exact_with_tflm(out)
 
 
-def test_models_from_other_frameworks_name_their_converter(tmp_path, capsys):
-    for name, phrase in (("net.onnx", "onnx2tf"), ("net.pt2", "litert-torch")):
+def test_an_onnx_model_through_onnx2tf(tmp_path, capsys):
+    """onnx2tf pins TensorFlow, NumPy and LiteRT older than mcugen's oracles: it runs as a program from an
+    environment of its own, found on PATH (the model turns NHWC: [1, 8, 8, 1])."""
+    import shutil
+
+    if shutil.which("onnx2tf") is None:
+        pytest.skip("onnx2tf is not on PATH (pipx install onnx2tf)")
+    out, _ = quantize(capsys, tmp_path, MODELS / "tiny_cnn.onnx", samples(tmp_path, (1, 8, 8, 1), count=12))
+    assert [op.opcode for op in compile_model(out).ops][0] == "CONV_2D"
+    assert_bit_exact_with_tflm(out)
+
+
+def test_models_from_other_frameworks_name_their_converter(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")  # no onnx2tf
+    for name, phrase in (("net.onnx", "pipx install onnx2tf"), ("net.pt2", "litert-torch")):
         (tmp_path / name).write_bytes(b"not read")
         code, _, err = run_cli(capsys, "quantize", tmp_path / name, "--data", tmp_path / "x.npz", "--out",
                                tmp_path / "q.tflite")

@@ -1,6 +1,7 @@
 """The user's float model as the float .tflite that quantizing takes: a .tflite as it is; a Keras model
 (.keras, .h5) or a TensorFlow SavedModel folder through TensorFlow's TFLiteConverter (`pip install
-'mcugen[keras]'`); ONNX and PyTorch models name the converter that makes the .tflite."""
+'mcugen[keras]'`); an ONNX model through onnx2tf (a program on PATH: see _from_onnx); a PyTorch model
+names the converter that makes the .tflite (litert-torch, which converts a module in Python)."""
 from __future__ import annotations
 
 import contextlib
@@ -24,9 +25,7 @@ def float_tflite(path: Path, work: Path) -> Path:
         return _convert(path, work, lambda tf: tf.lite.TFLiteConverter.from_keras_model(
             tf.keras.models.load_model(path, compile=False)))
     if suffix == ".onnx":
-        raise McugenError(f"{path} is an ONNX model", "convert it to a float .tflite first: pip install onnx2tf; "
-                                                      f"onnx2tf -i {path} -o converted (then pass "
-                                                      "converted/*_float32.tflite)")
+        return _from_onnx(path, work)
     if suffix in (".pt", ".pt2", ".pth"):
         raise McugenError(f"{path} is a PyTorch model", "convert the module to a float .tflite first with "
                                                         "litert-torch (pip install litert-torch: "
@@ -50,4 +49,25 @@ def _convert(path: Path, work: Path, converter) -> Path:
                           "check the model loads in TensorFlow") from None
     converted = work / f"{path.stem}.tflite"
     converted.write_bytes(content)
+    return converted
+
+
+def _from_onnx(path: Path, work: Path) -> Path:
+    """onnx2tf, run as a program: it pins its own TensorFlow, NumPy and LiteRT (older than mcugen's
+    oracles), so it lives in an environment of its own (`pipx install onnx2tf` or a venv on PATH)."""
+    import shutil
+    import subprocess
+
+    program = shutil.which("onnx2tf")
+    if program is None:
+        raise McugenError(f"converting the ONNX model {path} needs onnx2tf, which is not on PATH",
+                          "install it in an environment of its own (its pins clash with mcugen's): pipx install "
+                          "onnx2tf, or a venv whose bin/ is on PATH")
+    out = work / "onnx2tf"
+    proc = subprocess.run([program, "-i", str(path), "-o", str(out), "-n"], capture_output=True, text=True)
+    converted = out / f"{path.stem}_float32.tflite"
+    if proc.returncode != 0 or not converted.is_file():
+        said = next((line for line in reversed((proc.stdout + proc.stderr).splitlines()) if "rror" in line), "")
+        raise McugenError(f"onnx2tf cannot convert {path} ({said.strip()[:200] or f'exit {proc.returncode}'})",
+                          "check the model with onnx2tf -i MODEL.onnx -o OUT")
     return converted
