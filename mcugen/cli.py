@@ -15,6 +15,7 @@ from mcugen.commands.testing import cmd_report_merge, cmd_test
 from mcugen.dump_ir import ENV as DUMP_ENV
 from mcugen.errors import EXIT_ERROR, EXIT_INTERNAL, McugenError
 from mcugen.export import FORMATS
+from mcugen.quantize.model import COSTS, IO_TYPES, PRECISIONS
 
 
 def _sample_count(text: str) -> int:
@@ -128,10 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True, help="calibration samples (at least 10; a few hundred like the data "
                                                  "the model will see): " + DATA_HELP)
     p.add_argument("--out", required=True, metavar="MODEL.tflite", help="where to write the quantized model")
-    p.add_argument("--precision", choices=("int8", "16x8", "w4a8"), default="int8",
+    p.add_argument("--precision", choices=[p for p in PRECISIONS if p != "float32"], default="int8",
                    help="int8 activations and weights, int16 activations with int8 weights, or int8 activations "
                         "with INT4 weights where TFLM takes them (conv, depthwise; the rest int8)")
-    p.add_argument("--io", choices=("int8", "uint8", "float32"), default="int8",
+    p.add_argument("--io", choices=IO_TYPES, default="int8",
                    help="the type of the model's inputs and outputs (float32: QUANTIZE/DEQUANTIZE at the ends)")
     p.add_argument("--per-tensor", action="store_true",
                    help="one weight scale per tensor instead of one per output channel")
@@ -147,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-drop", type=float, default=1.0, metavar="POINTS",
                    help="--search: the top-1 accuracy (percentage points) the choice may lose against the float "
                         "model (default 1)")
-    p.add_argument("--cost", choices=("time", "flash", "ram"), default="time",
+    p.add_argument("--cost", choices=COSTS, default="time",
                    help="--search: what cheapest means: estimated cycles (instructions where the core has no "
                         "timing table), flash or RAM")
     p.add_argument("--json", metavar="REPORT", help="write the per-layer errors and sizes (with --search: every "

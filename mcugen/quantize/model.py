@@ -19,6 +19,8 @@ from mcugen.ir import Graph
 # the precisions a layer can take: int8 activations and weights, int16 activations with int8 weights,
 # int8 activations with int4 weights, or no quantization
 PRECISIONS = ("int8", "16x8", "w4a8", "float32")
+IO_TYPES = ("int8", "uint8", "float32")  # the model's inputs and outputs
+COSTS = ("time", "flash", "ram")  # what the search's "cheapest" may mean
 # the ops whose filter may be INT4: TFLM takes them in conv, depthwise and (per tensor) fully-connected
 # layers, the quantizer's policy writes them for conv and fully-connected ones (recipe.py takes_int4)
 INT4_OPS = frozenset({"CONV_2D", "FULLY_CONNECTED"})

@@ -26,17 +26,15 @@ import numpy as np
 from mcugen import model_object
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
-from mcugen.quantize.model import INT4_OPS, PRECISIONS, FloatModel, Layer
-
-IO_TYPES = ("int8", "uint8", "float32")
+from mcugen.quantize.model import INT4_OPS, FloatModel, Layer
 INSTALL = "pip install 'mcugen[quantize]' (ai-edge-quantizer)"
 
 
 @dataclass(frozen=True)
 class Plan:
-    default: str = "int8"  # one of PRECISIONS
+    default: str = "int8"  # one of model.PRECISIONS
     layers: tuple[tuple[str, str], ...] = ()  # (Layer.scope, precision) where a layer differs from the default
-    io: str = "int8"  # the type of the model's inputs and outputs: IO_TYPES
+    io: str = "int8"  # the type of the model's inputs and outputs: model.IO_TYPES
     per_tensor: bool = False  # one weight scale per tensor instead of per output channel
 
     def precision_of(self, layer: Layer) -> str:

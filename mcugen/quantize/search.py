@@ -27,8 +27,6 @@ from mcugen.quantize.measure import Accuracy, accuracy, output_predictions
 from mcugen.quantize.model import FloatModel, Layer
 from mcugen.quantize.recipe import Plan, check, quantize
 
-COSTS = ("time", "flash", "ram")
-
 
 @dataclass(frozen=True)
 class Cost:
@@ -58,7 +56,7 @@ class Search:
     candidates: tuple[Candidate, ...]
     chosen: Candidate | None
     target: float  # the accuracy the choice had to reach
-    cost: str  # what "cheapest" meant: COSTS
+    cost: str  # what "cheapest" meant: model.COSTS
     why: str
 
 
