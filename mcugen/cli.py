@@ -29,6 +29,17 @@ def _sample_count(text: str) -> int:
     return value
 
 
+def _points(text: str) -> float:
+    """An accuracy drop in percentage points: 0 to 100."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 100.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a drop in percentage points from 0 to 100")
+    return value
+
+
 def _job_count(text: str) -> int:
     try:
         value = int(text)
@@ -145,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--search: .npy of one class index per --eval sample; without, accuracy is agreement "
                         "with the float model's top-1")
     p.add_argument("--board", help="--search: the board whose core measures each candidate's cycles, flash and RAM")
-    p.add_argument("--max-drop", type=float, default=1.0, metavar="POINTS",
+    p.add_argument("--max-drop", type=_points, default=1.0, metavar="POINTS",
                    help="--search: the top-1 accuracy (percentage points) the choice may lose against the float "
                         "model (default 1)")
     p.add_argument("--cost", choices=COSTS, default="time",

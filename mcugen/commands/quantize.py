@@ -131,12 +131,11 @@ def search_precisions(args, model, samples, plan) -> int:
         if args.json:
             write_json(Path(args.json), search_report(args, result, model, board, twin))
             print(f"wrote {args.json}")
-        if result.chosen is None:
-            best = max(result.candidates, key=lambda c: c.accuracy.top1)
-            raise McugenError(f"no candidate is within {args.max_drop:g} points of the float model's accuracy "
-                              f"({100 * result.target:.1f}% needed; the best quantized, {best.name}, has "
-                              f"{100 * best.accuracy.top1:.1f}%)", "allow a larger --max-drop, or give more "
-                              "calibration samples like the evaluation data")
+        if result.chosen is None:  # the float model is within any drop: only memory rules candidates out
+            smallest = min(result.candidates, key=lambda c: c.cost.ram)
+            raise McugenError(f"no candidate within {args.max_drop:g} points of the float model's accuracy fits "
+                              f"{board.id} (the smallest, {smallest.name}: {smallest.cost.misfit})",
+                              "allow a larger --max-drop or choose a board with more memory")
         validate_choice(result.chosen.content, board, twin, evaluation, Path(work))
     write_atomically(out, lambda f: f.write(result.chosen.content), ".tflite")
     print(f"wrote {out}: {result.chosen.name}")
