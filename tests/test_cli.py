@@ -21,6 +21,16 @@ def run_cli(capsys, *argv):
     return code, out, err
 
 
+def refused(capsys, *argv) -> tuple[int, str]:
+    """(exit code, stderr) of a command expected to fail, the argument parser's own refusals included
+    (it exits with its one line)."""
+    try:
+        code, _, err = run_cli(capsys, *argv)
+    except SystemExit as exc:
+        code, err = exc.code, capsys.readouterr().err
+    return code, err
+
+
 def assert_one_error_line(code, err, *phrases):
     """One error line, last, after at most some progress lines; no traceback."""
     assert code != 0

@@ -11,7 +11,7 @@ import pytest
 from conftest import MODELS
 from mcugen.compare import compare_with_tflm, random_inputs
 from mcugen.pipeline import compile_model
-from test_cli import assert_one_error_line, run_cli
+from test_cli import assert_one_error_line, refused, run_cli
 from test_float import float_cnn
 
 pytest.importorskip("ai_edge_quantizer")
@@ -102,10 +102,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
     ]
     for (source, data, *options), phrase in cases:
         argv = ["quantize", source, "--data", data, *(options if "--out" in options else ["--out", out, *options])]
-        try:
-            code, _, err = run_cli(capsys, *argv)
-        except SystemExit as exc:  # the argument parser's own refusal: its one line, exit 1
-            code, err = exc.code, capsys.readouterr().err
+        code, err = refused(capsys, *argv)
         assert_one_error_line(code, err, phrase)
         assert not out.exists()
     out.write_bytes(b"the user's")

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from mcugen.pipeline import compile_model
-from test_cli import assert_one_error_line, run_cli
+from test_cli import assert_one_error_line, refused, run_cli
 
 pytest.importorskip("ai_edge_quantizer")
 
@@ -81,10 +81,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
          "not a drop in percentage points from 0 to 100"),
     ]
     for argv, phrase in cases:
-        try:
-            code, _, err = run_cli(capsys, *argv)
-        except SystemExit as exc:  # the argument parser's own refusal: its one line, exit 1
-            code, err = exc.code, capsys.readouterr().err
+        code, err = refused(capsys, *argv)
         assert_one_error_line(code, err, phrase)
         assert not out.exists()
 
