@@ -128,9 +128,6 @@ class Searcher:
         self.reference = output_predictions(model.graph, samples)
         self.done: dict[tuple[str, ...], Candidate] = {}
 
-    def precisions(self, plan: Plan) -> tuple[str, ...]:
-        return tuple(plan.precision_of(layer) for layer in self.model.weighted)
-
     def plan_of(self, precisions: tuple[str, ...]) -> Plan:
         """The quantizer's plan: each layer with weights at its precision, and each layer without (reshapes,
         pools, softmax) at its producer's activations, so that a 16x8 or float32 stretch is not cut to int8."""
