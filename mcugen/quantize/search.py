@@ -162,6 +162,8 @@ class Searcher:
             cost = measure_cost(content, self.board, Path(work), self.samples[0])
         found = Candidate(name, precisions or ("float32",) * len(self.model.weighted), acc, cost, content)
         self.done[key] = found
+        say(f"    top-1 {100 * acc.top1:.1f}%, {cost.time:,} {cost.unit}, {cost.flash:,} B flash, {cost.ram:,} B RAM"
+            + (f"; does not fit: {cost.misfit}" if cost.misfit else ""))
         return found
 
 
