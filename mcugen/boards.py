@@ -15,12 +15,21 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from mcugen.cycles import Timing
 from mcugen.errors import McugenError
 
 BOARDS_DIR = Path(__file__).resolve().parent / "boards"  # ../boards in a checkout (a link), package data in a wheel
 HOST = "host"
 FEATURES = ("dsp", "mve")  # ISA extensions a core may have, a board's chip says it has, and kernel variants need
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The numbers a core's timing table leaves to the chip (boards/cores/<id>.yaml `timing`), which the
+    cycle estimate (mcugen/cycles.py) reads."""
+
+    refill: int  # pipeline refill after a taken branch (the TRM's P, 1-3)
+    divide: int  # SDIV/UDIV
+    exception: int  # exception entry
 
 
 @dataclass(frozen=True)
@@ -221,6 +230,17 @@ def all_boards(directory: Path = BOARDS_DIR) -> dict[str, Board]:
                               "give every board file its own id")
         boards[board.id] = board
     return boards
+
+
+def emulated_twin(board: Board) -> Board | None:
+    """The board itself when QEMU runs it, else an emulated board with its core and at least its ISA
+    extensions (firmware built with the board's features runs the same kernels there), the closest
+    first; None if boards/ has none."""
+    if board.emulated:
+        return board
+    twins = [b for b in all_boards().values() if b.emulated and b.spec["core"] == board.spec["core"]
+             and board.features <= b.features]
+    return min(twins, key=lambda b: (len(b.features - board.features), b.id), default=None)
 
 
 def load_board(board_id: str) -> Board:

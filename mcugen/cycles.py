@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mcugen.boards import Timing
 from mcugen.errors import McugenError
 
 INVOKE, LAYER_DONE = "model_invoke", "model_layer_done"
@@ -53,15 +54,6 @@ _REGISTERS = {name: i for i, name in enumerate(
 
 # cost classes
 ALU, LDST, PAIR, MULTI, BRANCH, IT = range(6)
-
-
-@dataclass(frozen=True)
-class Timing:
-    """The numbers a core's timing table leaves to the chip (boards/cores/<id>.yaml `timing`)."""
-
-    refill: int  # pipeline refill after a taken branch (the TRM's P, 1-3)
-    divide: int  # SDIV/UDIV
-    exception: int  # exception entry
 
 
 @dataclass

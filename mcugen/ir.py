@@ -18,7 +18,7 @@ from mcugen.errors import McugenError
 if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
     from mcugen.lowering import Call
     from mcugen.planner import ArenaPlan
-    from mcugen.tune import Tuning
+    from mcugen.tuning import Tuning
 
 
 @dataclass(frozen=True)

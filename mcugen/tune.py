@@ -16,10 +16,9 @@ layer's comment in the generated C (Call.note) and in the build report (Tuning.l
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-from mcugen.boards import Board, all_boards
+from mcugen.boards import Board, emulated_twin
 from mcugen.compare import random_inputs
 from mcugen.cycles import estimate_cycles
 from mcugen.errors import McugenError
@@ -28,56 +27,17 @@ from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
+from mcugen.tuning import Measured, Tuning
 from mcugen.validate import run_on_target
 from mcugen.variants import candidates
 
 
-@dataclass(frozen=True)
-class Measured:
-    """One layer's (or fused group's) candidates: time per kernel (in Tuning.unit; several kernels
-    joined by " + " for a group run unfused), and the round that ran each."""
-
-    times: dict[str, int]
-    rounds: dict[str, int]
-
-    @property
-    def chosen(self) -> str:
-        """The fastest; on a tie the later round's (the plainer kernel: the reference comes last)."""
-        return min(self.times, key=lambda kernel: (self.times[kernel], -self.rounds[kernel]))
-
-
-@dataclass(frozen=True)
-class Tuning:
-    measured_on: str  # the emulated board
-    unit: str  # what the times count: estimated cycles, or instructions under QEMU where the core has no timing table
-    layers: dict[int, Measured]  # op index -> its group's times, for the layers with more than one candidate
-    round: int = 0  # the candidate of every layer not in `layers` (while measuring: of every layer)
-    fused: frozenset[int] | None = None  # the consumers that run a conv in their call; None: any that can
-
-    def rank_of(self, op: int) -> int:
-        """Which of the op's candidates (mcugen.variants.candidates) it runs."""
-        measured = self.layers.get(op)
-        return self.round if measured is None else measured.rounds[measured.chosen]
-
-    def may_fuse(self, consumer: int) -> bool:
-        return self.fused is None or consumer in self.fused
-
-    def summary(self) -> str:
-        groups = {id(m): m for m in self.layers.values()}.values()
-        moved = sum(1 for m in groups if m.rounds[m.chosen] > 0)
-        return (f"tuned on {self.measured_on}: {len(groups)} layer(s) had a choice of kernels, {moved} run "
-                "another than the one picked without measuring")
-
-
 def emulator_for(board: Board) -> Board:
-    """The board itself when QEMU runs it, else an emulated board with the same core."""
-    if board.emulated:
-        return board
-    for other in all_boards().values():
-        if other.emulated and other.core == board.core and other.features == board.features:
-            return other
-    raise McugenError(f"--tune measures on an emulated {board.core}, and no board in boards/ emulates one",
-                      "build without --tune")
+    twin = emulated_twin(board)
+    if twin is None:
+        raise McugenError(f"--tune measures on an emulated {board.core}, and no board in boards/ emulates one",
+                          "build without --tune")
+    return twin
 
 
 def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,

@@ -37,7 +37,7 @@ def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: st
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
     from mcugen.targets import Target
-    from mcugen.tune import Tuning
+    from mcugen.tuning import Tuning
     from mcugen.validate import run_on_target
     from mcugen.variants import candidates
 

@@ -14,7 +14,7 @@ from mcugen.compare import compare_with_tflm, random_inputs
 from mcugen.ops._float import expf, expm1f, logf, tanhf
 from mcugen.pipeline import compile_model
 from single_op import check, check_steps
-from test_cli import assert_one_error_line, one_op_model, run_cli
+from test_cli import assert_one_error_line, run_cli
 from tflite_writer import ModelSpec
 
 ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]

@@ -17,7 +17,7 @@ from mcugen.lowering import const_bytes
 from mcugen.variants import lower_layer, widens
 
 if TYPE_CHECKING:  # tune.py builds and measures through the pipeline, which runs this pass
-    from mcugen.tune import Tuning
+    from mcugen.tuning import Tuning
 
 
 def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning | None = None,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen.boards import Board, all_boards
+from mcugen.boards import Board, emulated_twin
 from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, accuracy, output_predictions
 from mcugen.quantize.model import FloatModel, Layer
@@ -61,22 +61,19 @@ class Search:
 
 
 def measuring_board(board: Board) -> Board:
-    """The board whose emulator runs the builds: the board itself, else an emulated one with its core
-    and at least its ISA extensions (so the same kernels run)."""
-    if board.emulated:
-        return board
-    twins = [b for b in all_boards().values() if b.emulated and b.spec["core"] == board.spec["core"]
-             and board.features <= b.features]
-    if not twins:
+    """The board whose emulator runs the builds (boards.emulated_twin)."""
+    twin = emulated_twin(board)
+    if twin is None:
         raise McugenError(f"no emulated board has {board.id}'s {board.cpu.name} to measure the candidates on",
-                          "search for a board with an emulated twin (mcugen's boards/ lists them)")
-    return sorted(twins, key=lambda b: (len(b.features - board.features), b.id))[0]
+                          "search for a board with an emulated twin (mcugen boards lists them)")
+    return twin
 
 
 def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray]) -> Cost:
     """Build the model for `board`'s core, run `sample` once on the emulator with every instruction
     counted (mcugen/cycles.py), and read the sizes from the build."""
-    from mcugen.cycles import Timing, estimate_cycles
+    from mcugen.boards import Timing
+    from mcugen.cycles import estimate_cycles
     from mcugen.firmware import build_board, check_fit, const_room
     from mcugen.outdir import OutDir
     from mcugen.pipeline import compile_model
