@@ -183,7 +183,7 @@ def format_report(r: BuildResult, g: Graph) -> str:
                      + f": each buffer in one ({regions[0][0]}'s is the arena above; the most accessed bytes in the "
                        "fastest region)")
     if g.variables:
-        lines.insert(1, f"  variables   {state_layout(g)[1]:>9,} B  state kept between invocations "
+        lines.insert(1, f"  variables   {state_layout(g.variables)[1]:>9,} B  state kept between invocations "
                         f"({len(g.variables)} variable(s), beside the arena; NAME_reset() restores it)")
     if r.image.flash:
         lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")

@@ -320,7 +320,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
                         *([f"(weights of {len(external[1])} layers in {external[0]})"] if external[1] else []),
                         *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
-    offsets, offset = state_layout(g)
+    offsets, offset = state_layout(g.variables)
     state = [dict(name=f"STATE_{k}", offset=at, comment=_comment(f"'{v.name}': {_typed(v.initial.dtype, v.initial.shape)}"))
              for k, (v, at) in enumerate(zip(g.variables, offsets))]
     initial = np.zeros(max(offset, 1), np.int8)

@@ -94,7 +94,7 @@ def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNE
         if size > there:
             raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, {there:,} B there",
                               "choose a board with more RAM or a smaller model")
-    state = state_layout(g)[1]
+    state = state_layout(g.variables)[1]
     ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:
         harness = f" + harness {harness_ram:,}" if harness_ram else ""

@@ -16,7 +16,7 @@ import numpy as np
 from mcugen.errors import McugenError
 
 if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
-    from mcugen.lowering import Call
+    from mcugen.calls import Call
     from mcugen.planner import ArenaPlan
     from mcugen.tuning import Tuning
 

@@ -27,12 +27,9 @@ live bytes.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from mcugen.ir import Graph
+from typing import Protocol
 
 ALIGN = 4  # word alignment: the Cortex-M's natural access size
 
@@ -149,11 +146,16 @@ def plan(buffers: list[Buffer]) -> Plan:
     return best
 
 
-def state_layout(g: Graph) -> tuple[list[int], int]:
-    """Where each variable sits in the state array beside the arena (each aligned to ALIGN), and the
-    array's bytes: NAME_STATE_BYTES, and what the fit check counts."""
+class _Sized(Protocol):
+    @property
+    def nbytes(self) -> int: ...
+
+
+def state_layout(variables: Sequence[_Sized]) -> tuple[list[int], int]:
+    """Where each variable (Graph.variables) sits in the state array beside the arena (each aligned to
+    ALIGN), and the array's bytes: NAME_STATE_BYTES, and what the fit check counts."""
     offsets, end = [], 0
-    for v in g.variables:
+    for v in variables:
         offsets.append(end)
         end += (v.nbytes + ALIGN - 1) // ALIGN * ALIGN
     return offsets, end

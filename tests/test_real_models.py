@@ -277,9 +277,9 @@ def test_the_fit_check_counts_state_as_the_generated_c_lays_it_out():
 
     g = compile_model(REAL / "pypi_pmw_hey_jarvis.tflite")
     header = emit_c(g, "m").files["model.h"]
-    assert state_layout(g)[1] == int(re.search(r"#define MODEL_STATE_BYTES (\d+)", header).group(1))
+    assert state_layout(g.variables)[1] == int(re.search(r"#define MODEL_STATE_BYTES (\d+)", header).group(1))
     g = dataclasses.replace(g, variables=tuple(Variable(f"v{n}", np.zeros(n, np.int8)) for n in (3, 21, 40)))
-    offsets, emitted = state_layout(g)
+    offsets, emitted = state_layout(g.variables)
     assert offsets == [0, 4, 28] and emitted == 68
     board = load_board("lm3s6965evb")
     needed = g.arena.plan.size + emitted + board.stack_bytes + HARNESS_RAM

@@ -91,7 +91,7 @@ def steps_note(g, reset_every: int | None) -> str:
     kept = f"reset every {reset_every} steps" if reset_every else "never reset"
     from mcugen.planner import state_layout
 
-    return f"; consecutive steps: the model's state ({state_layout(g)[1]:,} B) is kept, {kept}"
+    return f"; consecutive steps: the model's state ({state_layout(g.variables)[1]:,} B) is kept, {kept}"
 
 
 def oracle_name(model: Path, signature: str | None = None) -> str:

@@ -117,7 +117,7 @@ def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
                               "the arena NAME_init takes", f"pin another tensor, or pin it to {region_names[0]}")
         pinned[k] = r
     main = regions[0]  # the variables live beside the main arena
-    regions = (Region(main.name, main.capacity - state_layout(g)[1], main.rank), *regions[1:])
+    regions = (Region(main.name, main.capacity - state_layout(g.variables)[1], main.rank), *regions[1:])
     try:
         arena = ArenaPlan(place(buffers, regions, accesses, pinned), buffer_of, scratch_of, tuple(accesses))
     except PlacementError as exc:
