@@ -232,15 +232,18 @@ def all_boards(directory: Path = BOARDS_DIR) -> dict[str, Board]:
     return boards
 
 
-def emulated_twin(board: Board) -> Board | None:
+def emulated_twin(board: Board, purpose: str) -> Board:
     """The board itself when QEMU runs it, else an emulated board with its core and at least its ISA
     extensions (firmware built with the board's features runs the same kernels there), the closest
-    first; None if boards/ has none."""
+    first. `purpose` says, in the error, why one was needed."""
     if board.emulated:
         return board
     twins = [b for b in all_boards().values() if b.emulated and b.spec["core"] == board.spec["core"]
              and board.features <= b.features]
-    return min(twins, key=lambda b: (len(b.features - board.features), b.id), default=None)
+    if not twins:
+        raise McugenError(f"no board in boards/ emulates {board.id}'s {board.cpu.name} ({purpose})",
+                          "choose a board whose core QEMU emulates (mcugen boards lists them)")
+    return min(twins, key=lambda b: (len(b.features - board.features), b.id))
 
 
 def load_board(board_id: str) -> Board:

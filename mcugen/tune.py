@@ -32,17 +32,9 @@ from mcugen.validate import run_on_target
 from mcugen.variants import candidates
 
 
-def emulator_for(board: Board) -> Board:
-    twin = emulated_twin(board)
-    if twin is None:
-        raise McugenError(f"--tune measures on an emulated {board.core}, and no board in boards/ emulates one",
-                          "build without --tune")
-    return twin
-
-
 def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
          signature: str | None = None) -> Tuning:
-    emulator = emulator_for(board)
+    emulator = emulated_twin(board, "--tune measures each layer's kernels there")
     first = compile_model(model_path, outputs, features=board.features, signature=signature)
     rounds = max((len(candidates(first, op, board.features)) for op in first.ops), default=1)
     runs: list[tuple[Graph, list[int]]] = []

@@ -77,6 +77,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--labels",
           tmp_path / "short.npy"), "has 5 labels for 597 samples"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "no-such-board"), "no-such-board"),
+        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "host"), "host is none"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--max-drop", "-1"),
          "not a drop in percentage points from 0 to 100"),
     ]

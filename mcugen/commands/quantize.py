@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import math
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from mcugen.build import say
 from mcugen.commands.common import refuse_overwrite, write_atomically, write_json
 from mcugen.errors import McugenError
 
@@ -74,10 +74,6 @@ def cmd_quantize(args) -> int:
     return 0
 
 
-def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
 def _db(value: float | None) -> str:
     if value is None:
         return "-"
@@ -108,10 +104,14 @@ def search_precisions(args, model, samples, plan) -> int:
     from mcugen.boards import load_board
     from mcugen.dataset import load_samples
     from mcugen.quantize.recipe import calibrate
-    from mcugen.quantize.search import format_search, front_picture, measuring_board, search
+    from mcugen.boards import HOST, emulated_twin
+    from mcugen.quantize.search import format_search, front_picture, search
 
+    if args.board == HOST:
+        raise McugenError("--search measures each candidate on a board's core, and host is none",
+                          "name a board (mcugen boards lists them)")
     board = load_board(args.board)
-    twin = measuring_board(board)
+    twin = emulated_twin(board, "the search measures each candidate there")
     evaluation = load_samples(model.graph, Path(args.eval))
     classes = int(np.prod(model.graph.tensors[model.graph.outputs[0]].shape))
     labels = load_labels(Path(args.labels), len(evaluation), classes) if args.labels else None

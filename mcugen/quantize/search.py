@@ -14,7 +14,6 @@ candidate within the drop (ties: the more accurate).
 from __future__ import annotations
 
 import math
-import sys
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from mcugen.boards import Board, emulated_twin
+from mcugen.build import say
 from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, accuracy, output_predictions
 from mcugen.quantize.model import FloatModel, Layer
@@ -60,15 +60,6 @@ class Search:
     why: str
 
 
-def measuring_board(board: Board) -> Board:
-    """The board whose emulator runs the builds (boards.emulated_twin)."""
-    twin = emulated_twin(board)
-    if twin is None:
-        raise McugenError(f"no emulated board has {board.id}'s {board.cpu.name} to measure the candidates on",
-                          "search for a board with an emulated twin (mcugen boards lists them)")
-    return twin
-
-
 def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray]) -> Cost:
     """Build the model for `board`'s core, run `sample` once on the emulator with every instruction
     counted (mcugen/cycles.py), and read the sizes from the build."""
@@ -82,7 +73,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
 
     path = work / "candidate.tflite"
     path.write_bytes(content)
-    twin = measuring_board(board)
+    twin = emulated_twin(board, "the search measures each candidate there")
     g = compile_model(path, features=board.features, const_room=const_room(board))
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
     timing = twin.cpu.timing
@@ -109,10 +100,6 @@ def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
         return any(o is not c and o.accuracy.top1 >= c.accuracy.top1 and o.cost.of(cost) <= c.cost.of(cost)
                    and (o.accuracy.top1 > c.accuracy.top1 or o.cost.of(cost) < c.cost.of(cost)) for o in fitting)
     return [replace(c, front=not c.cost.misfit and not beaten(c)) for c in candidates]
-
-
-def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
 
 
 class Searcher:
