@@ -86,6 +86,8 @@ def test_what_tflm_refuses_is_one_line(tmp_path, capsys):
     for model, phrase in ((detector(nms_iou_threshold=1.5), "nms_iou_threshold must be in (0, 1]"),
                           (detector(anchors=anchors), "an anchor of no height or width"),
                           (detector(num_classes=1), "scores per box for 1 classes"),
+                          (detector(num_classes=0, classes=1, background=False), "num_classes 0"),
+                          (detector(num_classes=float("nan")), "no number"),
                           (detector(max_classes_per_detection=2), "max_classes_per_detection 2")):
         path = tmp_path / "bad.tflite"
         path.write_bytes(model.build())

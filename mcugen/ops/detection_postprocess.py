@@ -85,8 +85,13 @@ class DetectionPostProcess(OpDef):
                 or anchors.shape != (n, 4):
             problems.append(f"box encodings {list(boxes.shape)}, scores {list(scores.shape)} and anchors "
                             f"{list(anchors.shape)} are not [1, N, >= 4], [1, N, classes] and [N, 4]")
-        p = self._detection(g, op)
-        if not 0 <= scores.shape[2] - p.num_classes <= 1:
+        try:
+            p = self._detection(g, op)
+        except (TypeError, ValueError, OverflowError):
+            return [f"its options hold a value that is no number: {', '.join(f'{k}={o[k]!r}' for k in OPTIONS)}"]
+        if p.num_classes < 1:
+            problems.append(f"num_classes {p.num_classes}: TFLM's NMS reads a best class of none (undefined)")
+        elif not 0 <= scores.shape[2] - p.num_classes <= 1:
             problems.append(f"{scores.shape[2]} scores per box for {p.num_classes} classes (TFLM takes the classes "
                             "and at most one background class)")
         if not 0.0 < p.iou_threshold <= 1.0 or p.max_detections < 0:
