@@ -18,10 +18,12 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), ke
                           undefined=jinja2.StrictUndefined, autoescape=False)
 
 _CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t",
-           np.dtype(np.int64): "int64_t", np.dtype(np.float32): "float"}
+           np.dtype(np.int64): "int64_t", np.dtype(np.uint16): "uint16_t", np.dtype(np.uint32): "uint32_t",
+           np.dtype(np.uint64): "uint64_t", np.dtype(np.float32): "float"}
 # How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
 # byte kernels index tables by them), wider types get their own pointer type.
-_SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)"}
+_SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)", "uint32": "(uint32_t *)",
+                "uint64": "(uint64_t *)"}
 # NAME_tensor_info.type: what the harness and applications read in each input/output
 DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4}
 

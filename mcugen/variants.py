@@ -66,7 +66,8 @@ def candidates(g: Graph, op: Op, features: frozenset[str], stop: int | None = No
     a feature, in declaration order), then the reference kernel's. `stop`: no more than that many
     variants are lowered (building a call lays out its constants)."""
     calls: list[Call | None] = []
-    declared = [] if ops.computes_float(g, op) else variants_of(op.opcode)  # variants are integer kernels
+    # variants are the opcode's own kernel's (a float32 or int32 layer runs its family's kernel)
+    declared = variants_of(op.opcode) if ops.definition(g, op) is ops.lookup(op.opcode) else []
     for v in sorted(declared, key=lambda v: -FEATURES.index(v.needs)):
         if v.needs in features and (stop is None or len(calls) < stop):
             call = v.lower(g, op)

@@ -42,9 +42,13 @@ Shape = tuple[int, ...]
 Shapes = Shape | list[Shape] | None  # one per output where a list; None: not checked
 Outputs = np.ndarray | list[np.ndarray]  # a list for ops with several outputs
 Arity = tuple[tuple[int, int], tuple[int, int]]
+OWN_STATE = -1  # op.attrs["state"]'s key for the kernel's own state (OpDef.own_state)
 
 _REGISTRY: dict[str, "OpDef"] = {}
-_FLOAT: dict[str, "OpDef"] = {}  # float32 kernels (ops/float_*.py), chosen for layers that compute in float
+# Kernels of a whole-layer type, chosen for layers whose first data input and first output are of it:
+# float32 (ops/float_*.py) and unquantized int32 arithmetic (ops/int32_*.py)
+_FAMILIES: dict[str, dict[str, "OpDef"]] = {"float32": {}, "int32": {}}
+_FLOAT = _FAMILIES["float32"]
 _loaded = False
 
 
@@ -112,6 +116,12 @@ class OpDef:
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         raise NotImplementedError
 
+    def own_state(self, g: Graph, op: Op) -> np.ndarray | None:
+        """State TFLM's kernel keeps in a persistent buffer of its own (no tensor), as it holds at boot
+        and after a reset: passes/resolve_variables.py makes it a Graph.variables entry,
+        op.attrs["state"][OWN_STATE]."""
+        return None
+
     def macs(self, g: Graph, op: Op) -> int:
         return 0
 
@@ -133,11 +143,11 @@ D = TypeVar("D", bound=type[OpDef])
 
 
 def register(*opcodes: str, dtype: str = "") -> Callable[[D], D]:
-    """`dtype="float32"`: the definition of the op's float32 kernel, taken for layers whose first
-    input and first output are float32 (see `definition`)."""
-    table = _FLOAT if dtype == "float32" else _REGISTRY
-    if dtype not in ("", "float32"):
+    """`dtype="float32"` (or "int32"): the definition of the op's kernel for layers whose first data
+    input and first output are of that type (see `definition`)."""
+    if dtype and dtype not in _FAMILIES:
         raise ValueError(f"no kernel family for dtype {dtype!r}")
+    table = _FAMILIES[dtype] if dtype else _REGISTRY
 
     def decorate(cls: D) -> D:
         instance = cls()
@@ -171,15 +181,20 @@ def lookup(opcode: str) -> OpDef | None:
     return _REGISTRY.get(opcode)
 
 
-def computes_float(g: Graph, op: Op) -> bool:
-    """Whether the layer runs a float32 kernel: its first data input (TRANSPOSE_CONV's is input 2) and
-    first output are float32 (QUANTIZE from float and DEQUANTIZE to float convert, so stay with the
-    integer kernels)."""
+def layer_type(g: Graph, op: Op) -> str | None:
+    """The type the whole layer computes in: that of its first data input (TRANSPOSE_CONV's is input 2)
+    where its first output has it too; None where they differ (QUANTIZE, DEQUANTIZE, CAST convert)."""
     opdef = lookup(op.opcode)
     parameters = opdef.parameter_types(op.opcode) if opdef is not None else {}
     first = next((op.optional_input(g, i) for i in range(len(op.inputs)) if i not in parameters), None)
-    return (first is not None and first.dtype == "float32" and bool(op.outputs) and op.outputs[0] >= 0
-            and g.tensors[op.outputs[0]].dtype == "float32")
+    if first is None or not op.outputs or op.outputs[0] < 0 or g.tensors[op.outputs[0]].dtype != first.dtype:
+        return None
+    return first.dtype
+
+
+def computes_float(g: Graph, op: Op) -> bool:
+    """Whether the layer runs a float32 kernel (its first data input and first output are float32)."""
+    return layer_type(g, op) == "float32"
 
 
 def int4_filter(g: Graph, op: Op) -> bool:
@@ -188,12 +203,11 @@ def int4_filter(g: Graph, op: Op) -> bool:
 
 
 def definition(g: Graph, op: Op) -> OpDef | None:
-    """The definition of this layer's kernel: the float32 one for a layer that computes in float,
-    where there is one; else the opcode's (whose type checks then decide)."""
+    """The definition of this layer's kernel: the float32 (int32) one for a layer that computes in
+    float32 (int32), where there is one; else the opcode's (whose type checks then decide)."""
     opdef = lookup(op.opcode)
-    if computes_float(g, op) and op.opcode in _FLOAT:
-        return _FLOAT[op.opcode]
-    return opdef
+    family = _FAMILIES.get(layer_type(g, op) or "", {})
+    return family.get(op.opcode, opdef)
 
 
 def get(g: Graph, op: Op) -> OpDef:
@@ -206,7 +220,7 @@ def get(g: Graph, op: Op) -> OpDef:
 
 def supported_opcodes() -> list[str]:
     lookup("")
-    return sorted(_REGISTRY.keys() | _FLOAT.keys())
+    return sorted(_REGISTRY.keys().union(*_FAMILIES.values()))
 
 
 def float_opcodes() -> list[str]:

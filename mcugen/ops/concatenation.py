@@ -15,7 +15,7 @@ from mcugen.ops._quant import Axis, require_axis, require_same_quant, require_ze
 class Concatenation(OpDef):
     arity = ((1, 10), (1, 1))  # TFLM's kMaxInputNum
     variadic = True
-    input_types = output_types = ("int8", "int16", "float32")
+    input_types = output_types = ("int8", "int16", "int32", "float32")
     copies_values = foldable = True  # its quantization checks are TFLM's, in check()
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
@@ -32,7 +32,7 @@ class Concatenation(OpDef):
                                            "CONCATENATION")
         elif op.output(g).dtype == "int8":
             problems = require_same_quant(g, op, range(len(op.inputs)))
-        else:  # float32: TFLM copies, whatever quantization a float tensor carries
+        else:  # float32, int32: TFLM copies, whatever quantization the tensors carry
             problems = []
         if op.attrs.get("fused_activation_function", "NONE") != "NONE":
             problems.append("fused activation on CONCATENATION has no int8 kernel")

@@ -12,7 +12,7 @@ from mcugen.ops import OpDef, Outputs, Shapes, register
 class Reshape(OpDef):
     arity = {"RESHAPE": ((1, 2), (1, 1)), "SQUEEZE": ((1, 1), (1, 1)), "EXPAND_DIMS": ((2, 2), (1, 1))}
     parameters = {"RESHAPE": {1: ("int32",)}, "SQUEEZE": {}, "EXPAND_DIMS": {1: ("int32",)}}
-    input_types = output_types = ("int8", "int16", "float32")
+    input_types = output_types = ("int8", "int16", "int32", "uint32", "float32")
     copies_values = foldable = True
     options_unread = ("RESHAPE",)  # TFLM's SQUEEZE reads its squeeze_dims
 

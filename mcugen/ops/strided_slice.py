@@ -51,7 +51,7 @@ def _indices(g: Graph, op: Op) -> Indices:
 class StridedSlice(OpDef):
     arity = ((4, 4), (1, 1))
     parameters = {1: ("int32",), 2: ("int32",), 3: ("int32",)}
-    input_types = output_types = ("int8", "int16", "float32")
+    input_types = output_types = ("int8", "int16", "int32", "float32")
     copies_values = foldable = True
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:

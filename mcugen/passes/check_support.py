@@ -41,7 +41,8 @@ def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object], bad:
         t = g.tensors[idx] if idx >= 0 else None
         if k in parameters and t is not None and t.dtype not in parameters[k]:
             problems.append(f"input {k} '{t.name}' is {t.dtype}; TFLM's kernel reads {' or '.join(parameters[k])} there")
-        elif k in parameters and t is not None and t.dtype in QUANTIZED and t.quant is None:
+        elif k in parameters and t is not None and t.dtype in QUANTIZED and t.quant is None \
+                and not opdef.copies_values:
             problems.append(f"input {k} '{t.name}' is {t.dtype} without quantization parameters; TFLM's kernel "
                             "reads its scale")
     roles = ([(t, opdef.input_types) for k, t in enumerate(op.inputs) if k not in parameters]

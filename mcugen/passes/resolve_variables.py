@@ -1,5 +1,8 @@
 """State kept across invocations becomes Graph.variables: resource variables and variable tensors.
 
+A kernel's own state (OpDef.own_state: TFLM's spectral subtraction keeps its noise estimate in a
+persistent buffer, no tensor) becomes a Variable too, attrs["state"][OWN_STATE].
+
 Variable tensors (is_variable: SVDF's activation state, LSTM's output and cell state) are inputs
 the op's kernel updates in place (OpDef.state_inputs). TFLM gives each its own persistent buffer
 and fills it, at boot and on reset, with its zero point as a byte when it is int8, else with zeros
@@ -63,11 +66,22 @@ def _variable_tensors(g: Graph) -> Graph:
                 fill = (t.quant.zp if t.quant is not None and t.dtype == "int8" else 0) & 0xFF
                 variables.append(Variable(t.name, np.full(t.nbytes, fill, np.uint8).view(t.dtype).reshape(t.shape)))
             state[k] = number[t.index]
+        own = _own_state(g, op, opdef)
+        if own is not None:
+            state[ops.OWN_STATE] = len(variables)
+            variables.append(Variable(f"{op.opcode.removeprefix('CUSTOM:')}_{op.origin}_state", own))
         new_ops.append(dataclasses.replace(op, attrs={**op.attrs, "state": state}) if state else op)
-    if not number:
+    if len(variables) == len(g.variables):
         return g
     tensors = tuple(dataclasses.replace(t, data=None) if t.index in number else t for t in g.tensors)
     return dataclasses.replace(g.replace_ops(new_ops), tensors=tensors, variables=tuple(variables))
+
+
+def _own_state(g: Graph, op: Op, opdef: ops.OpDef | None) -> np.ndarray | None:
+    try:
+        return opdef.own_state(g, op) if opdef else None
+    except ValueError:  # options check_support refuses
+        return None
 
 
 RESOURCE_OPS = ("VAR_HANDLE", "CALL_ONCE", "READ_VARIABLE", "ASSIGN_VARIABLE")

@@ -156,6 +156,38 @@ void mcu_mul_s16_mve(const mcu_mul_params *mul, int32_t size, const int16_t *inp
  * as TFLM (no rescale). */
 void mcu_max_min(int32_t minimum, const mcu_broadcast *bc, const void *input1, const void *input2, void *output);
 
+typedef enum { MCU_TYPE_INT8, MCU_TYPE_INT16, MCU_TYPE_INT32, MCU_TYPE_UINT32, MCU_TYPE_FLOAT32 } mcu_type;
+
+typedef struct {
+    mcu_type source;
+    mcu_type target;
+} mcu_cast_params;
+
+/* CAST, TFLM's static_cast of each of `size` values: integers wrap when they narrow, round to nearest
+ * even into float; float truncates into integers, NaN and out-of-range values as the x86 oracle
+ * converts them (via 32 bits, INT32_MIN, for int8/int16/int32; via 64 bits, giving 0, for uint32). */
+void mcu_cast(const mcu_cast_params *params, int32_t size, const void *input, void *output);
+
+typedef enum {
+    MCU_S32_ADD,
+    MCU_S32_SUB,
+    MCU_S32_MUL,
+    MCU_S32_DIV,
+    MCU_S32_MAXIMUM,
+    MCU_S32_MINIMUM
+} mcu_binary_s32_op;
+
+typedef struct {
+    mcu_binary_s32_op operation;
+    int32_t activation_min; /* the clamp after ADD, SUB, MUL, DIV (ADD's: all of int32, as TFLM) */
+    int32_t activation_max;
+} mcu_binary_s32_params;
+
+/* Unquantized int32 ADD, SUB, MUL (wrapping, as TFLM's host build), DIV (toward zero; by 0 gives 0,
+ * INT32_MIN / -1 gives INT32_MIN), MAXIMUM, MINIMUM, numpy broadcasting (bc's strides count int32s). */
+void mcu_binary_s32(const mcu_binary_s32_params *params, const mcu_broadcast *bc, const int32_t *input1,
+                    const int32_t *input2, int32_t *output);
+
 /* PRELU with alpha broadcast against the input; output contiguous over bc->shape. */
 void mcu_prelu_s8(const mcu_prelu_params *prelu, const mcu_broadcast *bc, const int8_t *input, const int8_t *alpha,
                   int8_t *output);

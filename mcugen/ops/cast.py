@@ -1,0 +1,75 @@
+"""CAST as TFLM's kernel computes it: static_cast of every value, whatever the quantization, between
+int8, int16, int32, uint32 and float32.
+
+Integers narrow by wrapping (two's complement, as the oracle's compiler does) and widen exactly;
+integers to float32 round to nearest even. float32 to an integer truncates toward zero; a value that
+is NaN or outside the conversion's range has no value in C++, and mcugen follows the oracle's x86
+build on every target: to int8, int16 or int32 the conversion goes through cvttss2si's 32 bits
+(INT32_MIN where out of range, then wrapped to the type), to uint32 through its 64 bits (INT64_MIN,
+whose low 32 bits are 0). An Arm build of TFLM would saturate instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mcugen.ir import Graph, Op
+from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ops import OpDef, Outputs, register
+
+TYPES = ("int8", "int16", "int32", "uint32", "float32")
+
+
+@dataclass(frozen=True)
+class CastTypes:
+    source: str
+    target: str
+
+
+def _float_to_int(x: np.ndarray, target: str) -> np.ndarray:
+    wide = target == "uint32"  # cvttss2si with a 64-bit destination
+    limit = 2.0 ** 63 if wide else 2.0 ** 31
+    x = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        inside = (x >= -limit) & (x < limit)
+        whole = np.where(inside, np.trunc(np.where(inside, x, 0.0)), 0.0)
+    as_int = np.where(inside, whole.astype(np.int64), np.iinfo(np.int64 if wide else np.int32).min)
+    return as_int.astype(np.uint64).astype(target)  # keeps the low bits: the wrap
+
+
+@register("CAST")
+class Cast(OpDef):
+    input_types = output_types = TYPES
+    converts = copies_values = True  # TFLM's CAST never reads a scale
+    options_unread = ("CAST",)  # nor its options: the types are the tensors'
+    same_shape = True
+
+    def check(self, g: Graph, op: Op) -> list[str]:
+        x, y = op.input(g, 0), op.output(g)
+        if int(np.prod(x.shape)) != int(np.prod(y.shape)):
+            return [f"input {list(x.shape)} and output {list(y.shape)} differ in size (TFLM's MatchingFlatSize "
+                    "fails)"]
+        return []
+
+    def output_shape(self, g: Graph, op: Op) -> None:
+        return None  # TFLM checks only the element count (check())
+
+    def prepare(self, g: Graph, op: Op) -> object:
+        return CastTypes(op.input(g, 0).dtype, op.output(g).dtype)
+
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
+        p = op.prepared(CastTypes)
+        x = xs[0].reshape(op.output(g).shape)
+        if p.source == "float32" and p.target != "float32":
+            return _float_to_int(x, p.target)
+        if p.target == "float32":
+            return x.astype(np.float32)  # from int64-exact values: rounds once, to nearest even
+        return x.astype(np.int64).astype(np.uint64).astype(p.target)  # integers wrap
+
+    def lower(self, g: Graph, op: Op) -> Call | None:
+        p = op.prepared(CastTypes)
+        params = Struct("mcu_cast_params", "params", dict(
+            source=f"MCU_TYPE_{p.source.upper()}", target=f"MCU_TYPE_{p.target.upper()}"))
+        return Call("mcu_cast", (params, int(np.prod(op.output(g).shape)), reads(op), writes(op)),
+                    note=f"{p.source} -> {p.target}")

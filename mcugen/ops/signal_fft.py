@@ -1,0 +1,319 @@
+"""SignalFftAutoScale and SignalRfft (TFLM signal library, custom ops), int16.
+
+FftAutoScale: the input shifted left by as many bits as its largest magnitude leaves free (TFLM's
+MaxAbs16 loop, in which -32768 wraps to itself, and MostSignificantBit32 as its GCC build has it), the
+shift as an int32 scalar second output.
+
+Rfft: each row of the input (its last axis), zero-padded to fft_length, through KISS FFT's fixed-point
+real FFT (kissfft v130 with FIXED_POINT=16, as TFLM builds it): the complex FFT of half the length over
+the even/odd pairs, mixed radix 4, 2, 3, 5, every stage's inputs divided by its radix first (multiplied
+by 32767 / p and rounded: C_FIXDIV), every product rounded to Q15 (sround), sums wrapping to int16 as
+C stores them; then the split into fft_length / 2 + 1 bins. Twiddles are floor(0.5 + 32767 cos) of
+the host's cos in double, computed here once. The output interleaves real and imaginary parts.
+A half length with a prime factor above 5 makes kissfft allocate a buffer TFLM's build cannot
+(its malloc is patched out): refused, as are odd lengths (kiss_fftr refuses them).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from mcugen.ir import Graph, Op
+from mcugen.lowering import Call, Const, Scratch, Struct, reads, writes
+from mcugen.ops import OpDef, Outputs, register
+from mcugen.ops._signal import msb32, option, options_problem, shapes_1d
+from mcugen.lowering import Slice
+
+INT16 = "int16"
+TENSOR_TYPE_INT16 = 7  # tflite::TensorType, the op's "T" option
+
+
+@register("CUSTOM:SignalFftAutoScale")
+class FftAutoScale(OpDef):
+    arity = ((1, 1), (2, 2))
+    input_types = ("int16",)
+    output_types = ("int16", "int32")
+    converts = copies_values = True
+
+    def check(self, g: Graph, op: Op) -> list[str]:
+        x, y, bits = op.input(g, 0), op.output(g, 0), op.output(g, 1)
+        if y.dtype != "int16" or bits.dtype != "int32" or len(bits.shape) != 0:
+            return ["TFLM's kernel makes an int16 output and an int32 scalar"]
+        return shapes_1d(g, op, range(1), range(1)) or (
+            [] if x.shape == y.shape else [f"input {list(x.shape)} and output {list(y.shape)} differ"])
+
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
+        x = xs[0]
+        largest = max_abs16(x)
+        bits = max(16 - int(msb32(np.array(largest & 0xFFFFFFFF))) - 1, 0)
+        y = (x.astype(np.int64) << bits).astype(np.uint64).astype(np.uint16).view(np.int16)
+        return [y, np.array(bits, np.int32)]
+
+    def lower(self, g: Graph, op: Op) -> Call | None:
+        n = op.input(g, 0).shape[0]
+        return Call("mcu_fft_auto_scale_s16", (n, reads(op), writes(op), Slice((op.outputs[1],), writable=True)),
+                    in_place=0)
+
+
+def max_abs16(x: np.ndarray) -> int:
+    """TFLM's MaxAbs16: max starts at 0; a value above it, or whose negation is, replaces it (as int16:
+    -(-32768) stays -32768, after which any larger value replaces it)."""
+    if not np.any(x == -32768):
+        return int(np.abs(x.astype(np.int32)).max(initial=0))
+    largest = 0
+    for v in x.astype(np.int32).tolist():
+        if v > largest:
+            largest = v
+        elif -v > largest:
+            largest = ((-v + 32768) & 0xFFFF) - 32768  # int16's store: 32768 wraps
+    return largest
+
+
+@dataclass(frozen=True)
+class RfftData:
+    fft_length: int
+    input_length: int  # a row's values (the input's last axis)
+    rows: int
+    factors: tuple[int, ...]  # kf_factor's (radix, remaining length) pairs of fft_length / 2
+    twiddles: tuple[int, ...]  # [fft_length / 2] complex, re and im interleaved
+    super_twiddles: tuple[int, ...]  # [fft_length / 4] complex
+
+    @property
+    def golden(self) -> "_Plan":
+        return _plan(self.fft_length, self.factors, self.twiddles, self.super_twiddles)
+
+
+@register("CUSTOM:SignalRfft")
+class Rfft(OpDef):
+    input_types = output_types = ("int16",)
+    copies_values = True
+
+    def check(self, g: Graph, op: Op) -> list[str]:
+        problems = options_problem(op, 2)
+        if problems:
+            return problems
+        if option(op, 0) != TENSOR_TYPE_INT16:
+            return [f"an RFFT of tensor type {option(op, 0)}: mcugen runs TFLM's int16 RFFT (type 7) only"]
+        x, y = op.input(g, 0), op.output(g)
+        n = option(op, 1)
+        if not x.shape or len(x.shape) != len(y.shape):
+            return ["TFLM's kernel takes an input and output of one rank"]
+        if n < 2 or n % 2 or max(_prime_factors(n // 2), default=2) > 5:
+            return [f"fft_length {n}: TFLM's kissfft runs even lengths whose half has no prime factor above 5 "
+                    "(others make it allocate, which TFLM's build cannot)"]
+        if x.shape[-1] > n:
+            return [f"rows of {x.shape[-1]} values exceed fft_length {n}: TFLM's kernel writes past its buffer"]
+        rows = int(np.prod(x.shape[:-1]))
+        if y.shape[-1] != n + 2 or int(np.prod(y.shape[:-1])) != rows:
+            return [f"output {list(y.shape)}: TFLM's kernel writes {rows} row(s) of {n // 2 + 1} complex values "
+                    f"({n + 2} int16)"]
+        return []
+
+    def prepare(self, g: Graph, op: Op) -> object:
+        n, x = option(op, 1), op.input(g, 0)
+        half = n // 2
+        twiddles = [_cexp(-2 * math.pi * i / half) for i in range(half)]
+        supers = [_cexp(-3.14159265358979323846264338327 * ((i + 1) / half + .5)) for i in range(half // 2)]
+        return RfftData(n, x.shape[-1], int(np.prod(x.shape[:-1])), tuple(_factor(half)),
+                        tuple(v for c in twiddles for v in c), tuple(v for c in supers for v in c))
+
+    def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
+        p = op.prepared(RfftData)
+        rows = np.zeros((p.rows, p.fft_length), np.int64)
+        rows[:, :p.input_length] = xs[0].reshape(p.rows, p.input_length)
+        return p.golden.rfft(rows).reshape(op.output(g).shape)
+
+    def lower(self, g: Graph, op: Op) -> Call | None:
+        p = op.prepared(RfftData)
+        params = Struct("mcu_rfft_params", "params", dict(
+            fft_length=p.fft_length, input_length=p.input_length, rows=p.rows,
+            factors=Const("factors", np.array(p.factors, np.int32)),
+            twiddles=Const("twiddles", np.array(p.twiddles, np.int16)),
+            super_twiddles=Const("super_twiddles", np.array(p.super_twiddles, np.int16))))
+        return Call("mcu_rfft_s16", (params, reads(op), writes(op), Scratch(4 * p.fft_length, ctype="int16_t")),
+                    note=f"{p.fft_length}-point, radices {p.factors[::2]}")
+
+
+def _prime_factors(n: int) -> list[int]:
+    out, d = [], 2
+    while d * d <= n:
+        while n % d == 0:
+            out.append(d)
+            n //= d
+        d += 1
+    return out + ([n] if n > 1 else [])
+
+
+def _factor(n: int) -> list[int]:
+    """kissfft's kf_factor: powers of 4, then 2, then odd primes; (radix, remaining length) pairs."""
+    out, p = [], 4
+    floor_sqrt = math.floor(math.sqrt(n))
+    while True:
+        while n % p:
+            p = {4: 2, 2: 3}.get(p, p + 2)
+            if p > floor_sqrt:
+                p = n
+        n //= p
+        out += [p, n]
+        if n <= 1:
+            return out
+
+
+def _cexp(phase: float) -> tuple[int, int]:
+    return int(math.floor(.5 + 32767 * math.cos(phase))), int(math.floor(.5 + 32767 * math.sin(phase)))
+
+
+def _s16(x: np.ndarray) -> np.ndarray:
+    """A C store into int16: the low 16 bits."""
+    return ((x + 32768) & 0xFFFF) - 32768
+
+
+def _sround(x: np.ndarray) -> np.ndarray:
+    return _s16((x + (1 << 14)) >> 15)
+
+
+def _fixdiv(c: np.ndarray, p: int) -> np.ndarray:
+    return _sround(c * (32767 // p))
+
+
+def _cmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """C_MUL on [..., 2] (re, im) int16 values."""
+    re = _sround(a[..., 0] * b[..., 0] - a[..., 1] * b[..., 1])
+    im = _sround(a[..., 0] * b[..., 1] + a[..., 1] * b[..., 0])
+    return np.stack([re, im], axis=-1)
+
+
+def _smul(a: np.ndarray, b: int) -> np.ndarray:
+    return _sround(a * b)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """kf_work unrolled: the input order its recursion reads, then each level's butterflies run on all
+    of that level's blocks at once (they are the same arithmetic on other data)."""
+
+    half: int
+    factors: tuple[int, ...]
+    twiddles: np.ndarray  # [half, 2]
+    supers: np.ndarray  # [half / 2, 2]
+    order: np.ndarray  # output position j reads input pair order[j]
+
+    def fft(self, data: np.ndarray) -> np.ndarray:
+        """[rows, half, 2] pairs -> their complex FFT, kissfft's fixed-point arithmetic."""
+        out = data[:, self.order]
+        fstride, levels = 1, []
+        for k in range(0, len(self.factors), 2):
+            p, m = self.factors[k], self.factors[k + 1]
+            levels.append((p, m, fstride))
+            fstride *= p
+        for p, m, fstride in reversed(levels):
+            blocks = out.reshape(out.shape[0], -1, p, m, 2)
+            blocks[:] = _BUTTERFLIES[p](self, blocks, m, fstride)
+        return out
+
+    def rfft(self, rows: np.ndarray) -> np.ndarray:
+        """[rows, fft_length] int values -> [rows, 2 * (half + 1)] int16 (kiss_fftr)."""
+        n, half = len(rows), self.half
+        tmp = self.fft(rows.reshape(n, half, 2).astype(np.int64))
+        freq = np.zeros((n, half + 1, 2), np.int64)
+        tdc = _fixdiv(tmp[:, 0], 2)
+        freq[:, 0, 0] = _s16(tdc[:, 0] + tdc[:, 1])
+        freq[:, half, 0] = _s16(tdc[:, 0] - tdc[:, 1])
+        k = np.arange(1, half // 2 + 1)
+        fpk = _fixdiv(tmp[:, k], 2)
+        fpnk = _fixdiv(np.stack([tmp[:, half - k, 0], _s16(-tmp[:, half - k, 1])], axis=-1), 2)
+        f1k, f2k = _s16(fpk + fpnk), _s16(fpk - fpnk)
+        tw = _cmul(f2k, self.supers[k - 1])
+        freq[:, k, 0] = (f1k[..., 0] + tw[..., 0]) >> 1
+        freq[:, k, 1] = (f1k[..., 1] + tw[..., 1]) >> 1
+        freq[:, half - k, 0] = (f1k[..., 0] - tw[..., 0]) >> 1  # at k = half / 2 this write wins, as in C
+        freq[:, half - k, 1] = (tw[..., 1] - f1k[..., 1]) >> 1
+        return freq.reshape(n, -1).astype(np.int16)
+
+
+def _bfly2(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
+    f0, f1 = _fixdiv(b[:, :, 0], 2), _fixdiv(b[:, :, 1], 2)
+    t = _cmul(f1, plan.twiddles[np.arange(m) * fstride])
+    return np.stack([_s16(f0 + t), _s16(f0 - t)], axis=2)
+
+
+def _bfly3(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
+    f0, f1, f2 = (_fixdiv(b[:, :, q], 3) for q in range(3))
+    k = np.arange(m)
+    s1, s2 = _cmul(f1, plan.twiddles[k * fstride]), _cmul(f2, plan.twiddles[2 * k * fstride])
+    s3, s0 = _s16(s1 + s2), _s16(s1 - s2)
+    o1 = _s16(f0 - (s3 >> 1))
+    s0 = _smul(s0, int(plan.twiddles[fstride * m][1]))
+    o0 = _s16(f0 + s3)
+    o2 = np.stack([_s16(o1[..., 0] + s0[..., 1]), _s16(o1[..., 1] - s0[..., 0])], axis=-1)
+    o1 = np.stack([_s16(o1[..., 0] - s0[..., 1]), _s16(o1[..., 1] + s0[..., 0])], axis=-1)
+    return np.stack([o0, o1, o2], axis=2)
+
+
+def _bfly4(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
+    f0, f1, f2, f3 = (_fixdiv(b[:, :, q], 4) for q in range(4))
+    k = np.arange(m)
+    s0 = _cmul(f1, plan.twiddles[k * fstride])
+    s1 = _cmul(f2, plan.twiddles[2 * k * fstride])
+    s2 = _cmul(f3, plan.twiddles[3 * k * fstride])
+    s5 = _s16(f0 - s1)
+    f0 = _s16(f0 + s1)
+    s3, s4 = _s16(s0 + s2), _s16(s0 - s2)
+    o2 = _s16(f0 - s3)
+    o0 = _s16(f0 + s3)
+    o1 = np.stack([_s16(s5[..., 0] + s4[..., 1]), _s16(s5[..., 1] - s4[..., 0])], axis=-1)
+    o3 = np.stack([_s16(s5[..., 0] - s4[..., 1]), _s16(s5[..., 1] + s4[..., 0])], axis=-1)
+    return np.stack([o0, o1, o2, o3], axis=2)
+
+
+def _bfly5(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
+    f = [_fixdiv(b[:, :, q], 5) for q in range(5)]
+    ya, yb = plan.twiddles[fstride * m], plan.twiddles[fstride * 2 * m]
+    u = np.arange(m)
+    s0 = f[0]
+    s1, s2, s3, s4 = (_cmul(f[q], plan.twiddles[q * u * fstride]) for q in range(1, 5))
+    s7, s10, s8, s9 = _s16(s1 + s4), _s16(s1 - s4), _s16(s2 + s3), _s16(s2 - s3)
+    re, im = (lambda c: c[..., 0]), (lambda c: c[..., 1])
+    o0 = _s16(f[0] + s7 + s8)
+    s5 = np.stack([_s16(re(s0) + _smul(re(s7), ya[0]) + _smul(re(s8), yb[0])),
+                   _s16(im(s0) + _smul(im(s7), ya[0]) + _smul(im(s8), yb[0]))], axis=-1)
+    s6 = np.stack([_s16(_smul(im(s10), ya[1]) + _smul(im(s9), yb[1])),
+                   _s16(-_smul(re(s10), ya[1]) - _smul(re(s9), yb[1]))], axis=-1)
+    s11 = np.stack([_s16(re(s0) + _smul(re(s7), yb[0]) + _smul(re(s8), ya[0])),
+                    _s16(im(s0) + _smul(im(s7), yb[0]) + _smul(im(s8), ya[0]))], axis=-1)
+    s12 = np.stack([_s16(-_smul(im(s10), yb[1]) + _smul(im(s9), ya[1])),
+                    _s16(_smul(re(s10), yb[1]) - _smul(re(s9), ya[1]))], axis=-1)
+    return np.stack([o0, _s16(s5 - s6), _s16(s11 + s12), _s16(s11 - s12), _s16(s5 + s6)], axis=2)
+
+
+_BUTTERFLIES = {2: _bfly2, 3: _bfly3, 4: _bfly4, 5: _bfly5}
+
+
+def _order(half: int, factors: tuple[int, ...]) -> np.ndarray:
+    """Which input pair kf_work's leaves copy to each output position."""
+    order = np.zeros(half, np.int64)
+
+    def work(out: int, f: int, fstride: int, k: int) -> None:
+        p, m = factors[k], factors[k + 1]
+        for q in range(p):
+            if m == 1:
+                order[out + q] = f + q * fstride
+            else:
+                work(out + q * m, f + q * fstride, fstride * p, k + 2)
+
+    work(0, 0, 1, 0)
+    return order
+
+
+_PLANS: dict[tuple, _Plan] = {}
+
+
+def _plan(fft_length: int, factors: tuple[int, ...], twiddles: tuple[int, ...], supers: tuple[int, ...]) -> _Plan:
+    key = (fft_length, factors)
+    if key not in _PLANS:
+        half = fft_length // 2
+        _PLANS[key] = _Plan(half, factors, np.array(twiddles, np.int64).reshape(half, 2),
+                            np.array(supers, np.int64).reshape(-1, 2), _order(half, factors))
+    return _PLANS[key]

@@ -1,0 +1,47 @@
+#include "mcu_nn_support.h"
+
+/* What the x86 oracle's cvttss2si gives: the truncation, or the destination's lowest value where
+ * there is none (NaN, out of range). */
+static int64_t float_to_integer(float x, int wide)
+{
+    const float limit = wide ? 9223372036854775808.0f : 2147483648.0f;
+    if (!(x >= -limit && x < limit)) {
+        return wide ? INT64_MIN : INT32_MIN;
+    }
+    return (int64_t)x;
+}
+
+static int64_t read_integer(mcu_type type, const void *data, int32_t i)
+{
+    switch (type) {
+    case MCU_TYPE_INT8: return ((const int8_t *)data)[i];
+    case MCU_TYPE_INT16: return ((const int16_t *)data)[i];
+    case MCU_TYPE_INT32: return ((const int32_t *)data)[i];
+    default: return ((const uint32_t *)data)[i];
+    }
+}
+
+void mcu_cast(const mcu_cast_params *params, int32_t size, const void *input, void *output)
+{
+    for (int32_t i = 0; i < size; ++i) {
+        int64_t v;
+        if (params->source == MCU_TYPE_FLOAT32) {
+            const float x = ((const float *)input)[i];
+            if (params->target == MCU_TYPE_FLOAT32) {
+                ((float *)output)[i] = x;
+                continue;
+            }
+            v = float_to_integer(x, params->target == MCU_TYPE_UINT32);
+        } else {
+            v = read_integer(params->source, input, i);
+        }
+        /* narrowing keeps the low bits: stores through unsigned types so that C defines it */
+        switch (params->target) {
+        case MCU_TYPE_INT8: ((uint8_t *)output)[i] = (uint8_t)(uint64_t)v; break;
+        case MCU_TYPE_INT16: ((uint16_t *)output)[i] = (uint16_t)(uint64_t)v; break;
+        case MCU_TYPE_INT32:
+        case MCU_TYPE_UINT32: ((uint32_t *)output)[i] = (uint32_t)(uint64_t)v; break;
+        default: ((float *)output)[i] = (float)v; break;
+        }
+    }
+}
