@@ -25,7 +25,7 @@ _CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(
 _SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)", "uint32": "(uint32_t *)",
                 "uint64": "(uint64_t *)"}
 # NAME_tensor_info.type: what the harness and applications read in each input/output
-DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4}
+DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4, "uint32": 5, "uint64": 6}
 
 
 def c_float(value: float) -> str:

@@ -1,17 +1,19 @@
-"""SignalFftAutoScale and SignalRfft (TFLM signal library, custom ops), int16.
+"""SignalFftAutoScale (int16) and SignalRfft (int16, int32, float32): TFLM signal library custom ops.
 
 FftAutoScale: the input shifted left by as many bits as its largest magnitude leaves free (TFLM's
 MaxAbs16 loop, in which -32768 wraps to itself, and MostSignificantBit32 as its GCC build has it), the
 shift as an int32 scalar second output.
 
-Rfft: each row of the input (its last axis), zero-padded to fft_length, through KISS FFT's fixed-point
-real FFT (kissfft v130 with FIXED_POINT=16, as TFLM builds it): the complex FFT of half the length over
-the even/odd pairs, mixed radix 4, 2, 3, 5, every stage's inputs divided by its radix first (multiplied
-by 32767 / p and rounded: C_FIXDIV), every product rounded to Q15 (sround), sums wrapping to int16 as
-C stores them; then the split into fft_length / 2 + 1 bins. Twiddles are floor(0.5 + 32767 cos) of
-the host's cos in double, computed here once. The output interleaves real and imaginary parts.
-A half length with a prime factor above 5 makes kissfft allocate a buffer TFLM's build cannot
-(its malloc is patched out): refused, as are odd lengths (kiss_fftr refuses them).
+Rfft: each row of the input (its last axis), zero-padded to fft_length, through KISS FFT's real FFT
+(kissfft v130 as TFLM builds it, FIXED_POINT=16, =32 or float): the complex FFT of half the length
+over the even/odd pairs, mixed radix 4, 2, 3, 5, then the split into fft_length / 2 + 1 bins. In fixed
+point every stage's inputs are divided by its radix first (multiplied by SAMP_MAX / p and rounded:
+C_FIXDIV), every product is rounded to Q15 (Q31) (sround), sums wrap to the type as C stores them;
+twiddles are floor(0.5 + SAMP_MAX cos) of the host's cos in double. In float every operation rounds
+in C's order (no FIXDIV; HALF_OF multiplies by 0.5f), twiddles (float) cos. Twiddles are computed
+here once. The output interleaves real and imaginary parts. A half length with a prime factor above 5
+makes kissfft allocate a buffer TFLM's build cannot (its malloc is patched out): refused, as are odd
+lengths (kiss_fftr refuses them).
 """
 from __future__ import annotations
 
@@ -21,13 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Scratch, Struct, reads, writes
+from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
+from mcugen.ops._float import F32
 from mcugen.ops._signal import msb32, option, options_problem, shapes_1d
-from mcugen.lowering import Slice
 
-INT16 = "int16"
-TENSOR_TYPE_INT16 = 7  # tflite::TensorType, the op's "T" option
 
 
 @register("CUSTOM:SignalFftAutoScale")
@@ -71,32 +71,41 @@ def max_abs16(x: np.ndarray) -> int:
     return largest
 
 
+TENSOR_TYPES = {7: "int16", 2: "int32", 0: "float32"}  # the "T" option (tflite::TensorType) TFLM's RFFT takes
+KERNELS = {"int16": "mcu_rfft_s16", "int32": "mcu_rfft_s32", "float32": "mcu_rfft_f32"}
+
+
 @dataclass(frozen=True)
 class RfftData:
+    dtype: str
     fft_length: int
     input_length: int  # a row's values (the input's last axis)
     rows: int
     factors: tuple[int, ...]  # kf_factor's (radix, remaining length) pairs of fft_length / 2
-    twiddles: tuple[int, ...]  # [fft_length / 2] complex, re and im interleaved
-    super_twiddles: tuple[int, ...]  # [fft_length / 4] complex
+    twiddles: tuple[float, ...]  # [fft_length / 2] complex, re and im interleaved (integers but in float32)
+    super_twiddles: tuple[float, ...]  # [fft_length / 4] complex
 
     @property
     def golden(self) -> "_Plan":
-        return _plan(self.fft_length, self.factors, self.twiddles, self.super_twiddles)
+        return _plan(self.dtype, self.fft_length, self.factors, self.twiddles, self.super_twiddles)
 
 
 @register("CUSTOM:SignalRfft")
 class Rfft(OpDef):
-    input_types = output_types = ("int16",)
+    input_types = output_types = tuple(KERNELS)
     copies_values = True
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = options_problem(op, 2)
         if problems:
             return problems
-        if option(op, 0) != TENSOR_TYPE_INT16:
-            return [f"an RFFT of tensor type {option(op, 0)}: mcugen runs TFLM's int16 RFFT (type 7) only"]
         x, y = op.input(g, 0), op.output(g)
+        dtype = TENSOR_TYPES.get(option(op, 0))
+        if dtype is None:
+            return [f"an RFFT of tensor type {option(op, 0)}: TFLM's kernel takes int16 (7), int32 (2) or "
+                    "float32 (0)"]
+        if x.dtype != dtype:
+            return [f"option T says {dtype}, the tensors are {x.dtype}: TFLM's Prepare fails"]
         n = option(op, 1)
         if not x.shape or len(x.shape) != len(y.shape):
             return ["TFLM's kernel takes an input and output of one rank"]
@@ -108,32 +117,37 @@ class Rfft(OpDef):
         rows = int(np.prod(x.shape[:-1]))
         if y.shape[-1] != n + 2 or int(np.prod(y.shape[:-1])) != rows:
             return [f"output {list(y.shape)}: TFLM's kernel writes {rows} row(s) of {n // 2 + 1} complex values "
-                    f"({n + 2} int16)"]
+                    f"({n + 2} {dtype})"]
         return []
 
     def prepare(self, g: Graph, op: Op) -> object:
         n, x = option(op, 1), op.input(g, 0)
-        half = n // 2
-        twiddles = [_cexp(-2 * math.pi * i / half) for i in range(half)]
-        supers = [_cexp(-3.14159265358979323846264338327 * ((i + 1) / half + .5)) for i in range(half // 2)]
-        return RfftData(n, x.shape[-1], int(np.prod(x.shape[:-1])), tuple(_factor(half)),
+        half, ar = n // 2, ARITHMETIC[x.dtype]
+        twiddles = [ar.trig(-2 * math.pi * i / half) for i in range(half)]
+        supers = [ar.trig(-3.14159265358979323846264338327 * ((i + 1) / half + .5)) for i in range(half // 2)]
+        return RfftData(x.dtype, n, x.shape[-1], int(np.prod(x.shape[:-1])), tuple(_factor(half)),
                         tuple(v for c in twiddles for v in c), tuple(v for c in supers for v in c))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(RfftData)
-        rows = np.zeros((p.rows, p.fft_length), np.int64)
+        rows = np.zeros((p.rows, p.fft_length), xs[0].dtype)
         rows[:, :p.input_length] = xs[0].reshape(p.rows, p.input_length)
         return p.golden.rfft(rows).reshape(op.output(g).shape)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(RfftData)
-        params = Struct("mcu_rfft_params", "params", dict(
+        params = Struct(f"{KERNELS[p.dtype]}_params", "params", dict(
             fft_length=p.fft_length, input_length=p.input_length, rows=p.rows,
             factors=Const("factors", np.array(p.factors, np.int32)),
-            twiddles=Const("twiddles", np.array(p.twiddles, np.int16)),
-            super_twiddles=Const("super_twiddles", np.array(p.super_twiddles, np.int16))))
-        return Call("mcu_rfft_s16", (params, reads(op), writes(op), Scratch(4 * p.fft_length, ctype="int16_t")),
+            twiddles=Const("twiddles", np.array(p.twiddles, p.dtype)),
+            super_twiddles=Const("super_twiddles", np.array(p.super_twiddles, p.dtype))))
+        size = np.dtype(p.dtype).itemsize
+        return Call(KERNELS[p.dtype], (params, reads(op), writes(op), Scratch(2 * size * p.fft_length,
+                                                                                ctype=_CTYPES[p.dtype])),
                     note=f"{p.fft_length}-point, radices {p.factors[::2]}")
+
+
+_CTYPES = {"int16": "int16_t", "int32": "int32_t", "float32": "float"}
 
 
 def _prime_factors(n: int) -> list[int]:
@@ -161,32 +175,70 @@ def _factor(n: int) -> list[int]:
             return out
 
 
-def _cexp(phase: float) -> tuple[int, int]:
-    return int(math.floor(.5 + 32767 * math.cos(phase))), int(math.floor(.5 + 32767 * math.sin(phase)))
+class _Fixed:
+    """kissfft's FIXED_POINT arithmetic on int64 arrays: products rounded to Q(bits - 1) (sround),
+    every store into kiss_fft_scalar keeping its low `bits` bits."""
+
+    def __init__(self, bits: int):
+        self.bits, self.one = bits, (1 << (bits - 1)) - 1  # SAMP_MAX
+
+    def store(self, x: np.ndarray) -> np.ndarray:
+        half = 1 << (self.bits - 1)
+        return ((x + half) & ((1 << self.bits) - 1)) - half
+
+    def sround(self, x: np.ndarray) -> np.ndarray:
+        return self.store((x + (1 << (self.bits - 2))) >> (self.bits - 1))
+
+    def fixdiv(self, c: np.ndarray, p: int) -> np.ndarray:
+        return self.sround(c * (self.one // p))
+
+    def smul(self, a: np.ndarray, b) -> np.ndarray:
+        return self.sround(a * b)
+
+    def cmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        re = self.sround(a[..., 0] * b[..., 0] - a[..., 1] * b[..., 1])
+        im = self.sround(a[..., 0] * b[..., 1] + a[..., 1] * b[..., 0])
+        return np.stack([re, im], axis=-1)
+
+    def half(self, x: np.ndarray) -> np.ndarray:
+        """HALF_OF of a sum: an int16 sum is an int (no wrap), an int32 one wraps first."""
+        return (self.store(x) if self.bits == 32 else x) >> 1
+
+    def trig(self, phase: float) -> tuple:
+        return (int(math.floor(.5 + self.one * math.cos(phase))), int(math.floor(.5 + self.one * math.sin(phase))))
+
+    def array(self, x) -> np.ndarray:
+        return np.asarray(x, np.int64)
 
 
-def _s16(x: np.ndarray) -> np.ndarray:
-    """A C store into int16: the low 16 bits."""
-    return ((x + 32768) & 0xFFFF) - 32768
+class _Float:
+    """kissfft's float32 arithmetic: each operation rounded to float32 in C's order, no FIXDIV."""
+
+    def store(self, x: np.ndarray) -> np.ndarray:
+        return x
+
+    def fixdiv(self, c: np.ndarray, p: int) -> np.ndarray:
+        return c
+
+    def smul(self, a: np.ndarray, b) -> np.ndarray:
+        return a * F32(b)
+
+    def cmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        re = a[..., 0] * b[..., 0] - a[..., 1] * b[..., 1]
+        im = a[..., 0] * b[..., 1] + a[..., 1] * b[..., 0]
+        return np.stack([re, im], axis=-1)
+
+    def half(self, x: np.ndarray) -> np.ndarray:
+        return x * F32(0.5)
+
+    def trig(self, phase: float) -> tuple:
+        return float(F32(math.cos(phase))), float(F32(math.sin(phase)))
+
+    def array(self, x) -> np.ndarray:
+        return np.asarray(x, F32)
 
 
-def _sround(x: np.ndarray) -> np.ndarray:
-    return _s16((x + (1 << 14)) >> 15)
-
-
-def _fixdiv(c: np.ndarray, p: int) -> np.ndarray:
-    return _sround(c * (32767 // p))
-
-
-def _cmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """C_MUL on [..., 2] (re, im) int16 values."""
-    re = _sround(a[..., 0] * b[..., 0] - a[..., 1] * b[..., 1])
-    im = _sround(a[..., 0] * b[..., 1] + a[..., 1] * b[..., 0])
-    return np.stack([re, im], axis=-1)
-
-
-def _smul(a: np.ndarray, b: int) -> np.ndarray:
-    return _sround(a * b)
+ARITHMETIC = {"int16": _Fixed(16), "int32": _Fixed(32), "float32": _Float()}
 
 
 @dataclass(frozen=True)
@@ -194,14 +246,19 @@ class _Plan:
     """kf_work unrolled: the input order its recursion reads, then each level's butterflies run on all
     of that level's blocks at once (they are the same arithmetic on other data)."""
 
+    dtype: str
     half: int
     factors: tuple[int, ...]
     twiddles: np.ndarray  # [half, 2]
     supers: np.ndarray  # [half / 2, 2]
     order: np.ndarray  # output position j reads input pair order[j]
 
+    @property
+    def ar(self):
+        return ARITHMETIC[self.dtype]
+
     def fft(self, data: np.ndarray) -> np.ndarray:
-        """[rows, half, 2] pairs -> their complex FFT, kissfft's fixed-point arithmetic."""
+        """[rows, half, 2] pairs -> their complex FFT, in kissfft's arithmetic."""
         out = data[:, self.order]
         fstride, levels = 1, []
         for k in range(0, len(self.factors), 2):
@@ -214,78 +271,82 @@ class _Plan:
         return out
 
     def rfft(self, rows: np.ndarray) -> np.ndarray:
-        """[rows, fft_length] int values -> [rows, 2 * (half + 1)] int16 (kiss_fftr)."""
-        n, half = len(rows), self.half
-        tmp = self.fft(rows.reshape(n, half, 2).astype(np.int64))
-        freq = np.zeros((n, half + 1, 2), np.int64)
-        tdc = _fixdiv(tmp[:, 0], 2)
-        freq[:, 0, 0] = _s16(tdc[:, 0] + tdc[:, 1])
-        freq[:, half, 0] = _s16(tdc[:, 0] - tdc[:, 1])
+        """[rows, fft_length] values -> [rows, 2 * (half + 1)] (kiss_fftr)."""
+        ar, n, half = self.ar, len(rows), self.half
+        tmp = self.fft(ar.array(rows).reshape(n, half, 2))
+        freq = ar.array(np.zeros((n, half + 1, 2)))
+        tdc = ar.fixdiv(tmp[:, 0], 2)
+        freq[:, 0, 0] = ar.store(tdc[:, 0] + tdc[:, 1])
+        freq[:, half, 0] = ar.store(tdc[:, 0] - tdc[:, 1])
         k = np.arange(1, half // 2 + 1)
-        fpk = _fixdiv(tmp[:, k], 2)
-        fpnk = _fixdiv(np.stack([tmp[:, half - k, 0], _s16(-tmp[:, half - k, 1])], axis=-1), 2)
-        f1k, f2k = _s16(fpk + fpnk), _s16(fpk - fpnk)
-        tw = _cmul(f2k, self.supers[k - 1])
-        freq[:, k, 0] = (f1k[..., 0] + tw[..., 0]) >> 1
-        freq[:, k, 1] = (f1k[..., 1] + tw[..., 1]) >> 1
-        freq[:, half - k, 0] = (f1k[..., 0] - tw[..., 0]) >> 1  # at k = half / 2 this write wins, as in C
-        freq[:, half - k, 1] = (tw[..., 1] - f1k[..., 1]) >> 1
-        return freq.reshape(n, -1).astype(np.int16)
+        fpk = ar.fixdiv(tmp[:, k], 2)
+        fpnk = ar.fixdiv(np.stack([tmp[:, half - k, 0], ar.store(-tmp[:, half - k, 1])], axis=-1), 2)
+        f1k, f2k = ar.store(fpk + fpnk), ar.store(fpk - fpnk)
+        tw = ar.cmul(f2k, self.supers[k - 1])
+        freq[:, k, 0] = ar.half(f1k[..., 0] + tw[..., 0])
+        freq[:, k, 1] = ar.half(f1k[..., 1] + tw[..., 1])
+        freq[:, half - k, 0] = ar.half(f1k[..., 0] - tw[..., 0])  # at k = half / 2 this write wins, as in C
+        freq[:, half - k, 1] = ar.half(tw[..., 1] - f1k[..., 1])
+        return freq.reshape(n, -1).astype(self.dtype)
 
 
 def _bfly2(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
-    f0, f1 = _fixdiv(b[:, :, 0], 2), _fixdiv(b[:, :, 1], 2)
-    t = _cmul(f1, plan.twiddles[np.arange(m) * fstride])
-    return np.stack([_s16(f0 + t), _s16(f0 - t)], axis=2)
+    ar = plan.ar
+    f0, f1 = ar.fixdiv(b[:, :, 0], 2), ar.fixdiv(b[:, :, 1], 2)
+    t = ar.cmul(f1, plan.twiddles[np.arange(m) * fstride])
+    return np.stack([ar.store(f0 + t), ar.store(f0 - t)], axis=2)
 
 
 def _bfly3(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
-    f0, f1, f2 = (_fixdiv(b[:, :, q], 3) for q in range(3))
+    ar = plan.ar
+    f0, f1, f2 = (ar.fixdiv(b[:, :, q], 3) for q in range(3))
     k = np.arange(m)
-    s1, s2 = _cmul(f1, plan.twiddles[k * fstride]), _cmul(f2, plan.twiddles[2 * k * fstride])
-    s3, s0 = _s16(s1 + s2), _s16(s1 - s2)
-    o1 = _s16(f0 - (s3 >> 1))
-    s0 = _smul(s0, int(plan.twiddles[fstride * m][1]))
-    o0 = _s16(f0 + s3)
-    o2 = np.stack([_s16(o1[..., 0] + s0[..., 1]), _s16(o1[..., 1] - s0[..., 0])], axis=-1)
-    o1 = np.stack([_s16(o1[..., 0] - s0[..., 1]), _s16(o1[..., 1] + s0[..., 0])], axis=-1)
+    s1, s2 = ar.cmul(f1, plan.twiddles[k * fstride]), ar.cmul(f2, plan.twiddles[2 * k * fstride])
+    s3, s0 = ar.store(s1 + s2), ar.store(s1 - s2)
+    o1 = ar.store(f0 - ar.half(s3))
+    s0 = ar.smul(s0, plan.twiddles[fstride * m][1])
+    o0 = ar.store(f0 + s3)
+    o2 = np.stack([ar.store(o1[..., 0] + s0[..., 1]), ar.store(o1[..., 1] - s0[..., 0])], axis=-1)
+    o1 = np.stack([ar.store(o1[..., 0] - s0[..., 1]), ar.store(o1[..., 1] + s0[..., 0])], axis=-1)
     return np.stack([o0, o1, o2], axis=2)
 
 
 def _bfly4(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
-    f0, f1, f2, f3 = (_fixdiv(b[:, :, q], 4) for q in range(4))
+    ar = plan.ar
+    f0, f1, f2, f3 = (ar.fixdiv(b[:, :, q], 4) for q in range(4))
     k = np.arange(m)
-    s0 = _cmul(f1, plan.twiddles[k * fstride])
-    s1 = _cmul(f2, plan.twiddles[2 * k * fstride])
-    s2 = _cmul(f3, plan.twiddles[3 * k * fstride])
-    s5 = _s16(f0 - s1)
-    f0 = _s16(f0 + s1)
-    s3, s4 = _s16(s0 + s2), _s16(s0 - s2)
-    o2 = _s16(f0 - s3)
-    o0 = _s16(f0 + s3)
-    o1 = np.stack([_s16(s5[..., 0] + s4[..., 1]), _s16(s5[..., 1] - s4[..., 0])], axis=-1)
-    o3 = np.stack([_s16(s5[..., 0] - s4[..., 1]), _s16(s5[..., 1] + s4[..., 0])], axis=-1)
+    s0 = ar.cmul(f1, plan.twiddles[k * fstride])
+    s1 = ar.cmul(f2, plan.twiddles[2 * k * fstride])
+    s2 = ar.cmul(f3, plan.twiddles[3 * k * fstride])
+    s5 = ar.store(f0 - s1)
+    f0 = ar.store(f0 + s1)
+    s3, s4 = ar.store(s0 + s2), ar.store(s0 - s2)
+    o2 = ar.store(f0 - s3)
+    o0 = ar.store(f0 + s3)
+    o1 = np.stack([ar.store(s5[..., 0] + s4[..., 1]), ar.store(s5[..., 1] - s4[..., 0])], axis=-1)
+    o3 = np.stack([ar.store(s5[..., 0] - s4[..., 1]), ar.store(s5[..., 1] + s4[..., 0])], axis=-1)
     return np.stack([o0, o1, o2, o3], axis=2)
 
 
 def _bfly5(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
-    f = [_fixdiv(b[:, :, q], 5) for q in range(5)]
+    ar = plan.ar
+    f = [ar.fixdiv(b[:, :, q], 5) for q in range(5)]
     ya, yb = plan.twiddles[fstride * m], plan.twiddles[fstride * 2 * m]
     u = np.arange(m)
     s0 = f[0]
-    s1, s2, s3, s4 = (_cmul(f[q], plan.twiddles[q * u * fstride]) for q in range(1, 5))
-    s7, s10, s8, s9 = _s16(s1 + s4), _s16(s1 - s4), _s16(s2 + s3), _s16(s2 - s3)
-    re, im = (lambda c: c[..., 0]), (lambda c: c[..., 1])
-    o0 = _s16(f[0] + s7 + s8)
-    s5 = np.stack([_s16(re(s0) + _smul(re(s7), ya[0]) + _smul(re(s8), yb[0])),
-                   _s16(im(s0) + _smul(im(s7), ya[0]) + _smul(im(s8), yb[0]))], axis=-1)
-    s6 = np.stack([_s16(_smul(im(s10), ya[1]) + _smul(im(s9), yb[1])),
-                   _s16(-_smul(re(s10), ya[1]) - _smul(re(s9), yb[1]))], axis=-1)
-    s11 = np.stack([_s16(re(s0) + _smul(re(s7), yb[0]) + _smul(re(s8), ya[0])),
-                    _s16(im(s0) + _smul(im(s7), yb[0]) + _smul(im(s8), ya[0]))], axis=-1)
-    s12 = np.stack([_s16(-_smul(im(s10), yb[1]) + _smul(im(s9), ya[1])),
-                    _s16(_smul(re(s10), yb[1]) - _smul(re(s9), ya[1]))], axis=-1)
-    return np.stack([o0, _s16(s5 - s6), _s16(s11 + s12), _s16(s11 - s12), _s16(s5 + s6)], axis=2)
+    s1, s2, s3, s4 = (ar.cmul(f[q], plan.twiddles[q * u * fstride]) for q in range(1, 5))
+    s7, s10, s8, s9 = ar.store(s1 + s4), ar.store(s1 - s4), ar.store(s2 + s3), ar.store(s2 - s3)
+    re, im, mul = (lambda c: c[..., 0]), (lambda c: c[..., 1]), ar.smul
+    o0 = ar.store(f[0] + (s7 + s8))
+    s5 = np.stack([ar.store(re(s0) + mul(re(s7), ya[0]) + mul(re(s8), yb[0])),
+                   ar.store(im(s0) + mul(im(s7), ya[0]) + mul(im(s8), yb[0]))], axis=-1)
+    s6 = np.stack([ar.store(mul(im(s10), ya[1]) + mul(im(s9), yb[1])),
+                   ar.store(-mul(re(s10), ya[1]) - mul(re(s9), yb[1]))], axis=-1)
+    s11 = np.stack([ar.store(re(s0) + mul(re(s7), yb[0]) + mul(re(s8), ya[0])),
+                    ar.store(im(s0) + mul(im(s7), yb[0]) + mul(im(s8), ya[0]))], axis=-1)
+    s12 = np.stack([ar.store(-mul(im(s10), yb[1]) + mul(im(s9), ya[1])),
+                    ar.store(mul(re(s10), yb[1]) - mul(re(s9), ya[1]))], axis=-1)
+    return np.stack([o0, ar.store(s5 - s6), ar.store(s11 + s12), ar.store(s11 - s12), ar.store(s5 + s6)], axis=2)
 
 
 _BUTTERFLIES = {2: _bfly2, 3: _bfly3, 4: _bfly4, 5: _bfly5}
@@ -310,10 +371,10 @@ def _order(half: int, factors: tuple[int, ...]) -> np.ndarray:
 _PLANS: dict[tuple, _Plan] = {}
 
 
-def _plan(fft_length: int, factors: tuple[int, ...], twiddles: tuple[int, ...], supers: tuple[int, ...]) -> _Plan:
-    key = (fft_length, factors)
+def _plan(dtype: str, fft_length: int, factors: tuple[int, ...], twiddles: tuple, supers: tuple) -> _Plan:
+    key = (dtype, fft_length, factors)
     if key not in _PLANS:
-        half = fft_length // 2
-        _PLANS[key] = _Plan(half, factors, np.array(twiddles, np.int64).reshape(half, 2),
-                            np.array(supers, np.int64).reshape(-1, 2), _order(half, factors))
+        half, ar = fft_length // 2, ARITHMETIC[dtype]
+        _PLANS[key] = _Plan(dtype, half, factors, ar.array(twiddles).reshape(half, 2),
+                            ar.array(supers).reshape(-1, 2), _order(half, factors))
     return _PLANS[key]

@@ -164,8 +164,8 @@ typedef struct {
 } mcu_cast_params;
 
 /* CAST, TFLM's static_cast of each of `size` values: integers wrap when they narrow, round to nearest
- * even into float; float truncates into integers, NaN and out-of-range values as the x86 oracle
- * converts them (via 32 bits, INT32_MIN, for int8/int16/int32; via 64 bits, giving 0, for uint32). */
+ * even into float; float truncates into integers, saturating at the type's ends, NaN giving 0 (what
+ * the oracle answers where C leaves it undefined). */
 void mcu_cast(const mcu_cast_params *params, int32_t size, const void *input, void *output);
 
 typedef enum {

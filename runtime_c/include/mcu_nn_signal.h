@@ -19,18 +19,28 @@ void mcu_window_s16(const mcu_window_params *params, const int16_t *input, const
  * MaxAbs16, -32768 wrapping to itself), *scale_bits = s. */
 void mcu_fft_auto_scale_s16(int32_t size, const int16_t *input, int16_t *output, int32_t *scale_bits);
 
-typedef struct {
-    int32_t fft_length;            /* even; its half has no prime factor above 5 */
-    int32_t input_length;          /* values per row, at most fft_length (the rest is zero) */
-    int32_t rows;
-    const int32_t *factors;        /* kissfft's kf_factor of fft_length / 2: (radix, remaining) pairs */
-    const int16_t *twiddles;       /* [fft_length / 2] complex: floor(0.5 + 32767 e^(-2 pi i k / half)) */
-    const int16_t *super_twiddles; /* [fft_length / 4] complex: the real FFT's split */
-} mcu_rfft_params;
+/* SignalRfft: each row through kissfft v130's real FFT as TFLM builds it (FIXED_POINT=16 for int16, =32
+ * for int32, float for float32) into fft_length / 2 + 1 complex bins ([rows, fft_length + 2] values).
+ * fft_length is even and its half has no prime factor above 5; rows of input_length values (at most
+ * fft_length) are zero-padded. factors: kissfft's kf_factor of fft_length / 2, (radix, remaining)
+ * pairs; twiddles: [fft_length / 2] complex e^(-2 pi i k / half) (fixed point: floor(0.5 + SAMP_MAX x));
+ * super_twiddles: [fft_length / 4] complex, the real split's. scratch: 2 * fft_length values. */
+#define MCU_RFFT_PARAMS(scalar)        \
+    struct {                           \
+        int32_t fft_length;            \
+        int32_t input_length;          \
+        int32_t rows;                  \
+        const int32_t *factors;        \
+        const scalar *twiddles;        \
+        const scalar *super_twiddles;  \
+    }
+typedef MCU_RFFT_PARAMS(int16_t) mcu_rfft_s16_params;
+typedef MCU_RFFT_PARAMS(int32_t) mcu_rfft_s32_params;
+typedef MCU_RFFT_PARAMS(float) mcu_rfft_f32_params;
 
-/* SignalRfft, int16: each row through kissfft v130's FIXED_POINT=16 real FFT into fft_length / 2 + 1
- * complex bins ([rows, fft_length + 2] int16). scratch: 2 * fft_length int16. */
-void mcu_rfft_s16(const mcu_rfft_params *params, const int16_t *input, int16_t *output, int16_t *scratch);
+void mcu_rfft_s16(const mcu_rfft_s16_params *params, const int16_t *input, int16_t *output, int16_t *scratch);
+void mcu_rfft_s32(const mcu_rfft_s32_params *params, const int32_t *input, int32_t *output, int32_t *scratch);
+void mcu_rfft_f32(const mcu_rfft_f32_params *params, const float *input, float *output, float *scratch);
 
 typedef struct {
     int32_t start; /* bins [start, end) get their energy; the other outputs are 0 */

@@ -1,12 +1,17 @@
 #include "mcu_nn_support.h"
 
-/* What the x86 oracle's cvttss2si gives: the truncation, or the destination's lowest value where
- * there is none (NaN, out of range). */
-static int64_t float_to_integer(float x, int wide)
+/* Truncation toward zero, saturated at [lowest, highest], NaN giving 0: the oracle's answer where C
+ * leaves the conversion undefined. */
+static int64_t float_to_integer(float x, int64_t lowest, int64_t highest)
 {
-    const float limit = wide ? 9223372036854775808.0f : 2147483648.0f;
-    if (!(x >= -limit && x < limit)) {
-        return wide ? INT64_MIN : INT32_MIN;
+    if (x != x) {
+        return 0;
+    }
+    if (x <= (float)lowest) {
+        return lowest;
+    }
+    if (x >= (float)highest) {
+        return highest;
     }
     return (int64_t)x;
 }
@@ -31,7 +36,12 @@ void mcu_cast(const mcu_cast_params *params, int32_t size, const void *input, vo
                 ((float *)output)[i] = x;
                 continue;
             }
-            v = float_to_integer(x, params->target == MCU_TYPE_UINT32);
+            switch (params->target) {
+            case MCU_TYPE_INT8: v = float_to_integer(x, INT8_MIN, INT8_MAX); break;
+            case MCU_TYPE_INT16: v = float_to_integer(x, INT16_MIN, INT16_MAX); break;
+            case MCU_TYPE_INT32: v = float_to_integer(x, INT32_MIN, INT32_MAX); break;
+            default: v = float_to_integer(x, 0, UINT32_MAX); break;
+            }
         } else {
             v = read_integer(params->source, input, i);
         }
