@@ -220,7 +220,7 @@ def get(g: Graph, op: Op) -> OpDef:
 
 def supported_opcodes() -> list[str]:
     lookup("")
-    return sorted(_REGISTRY.keys().union(*_FAMILIES.values()))
+    return sorted(set(_REGISTRY).union(*_FAMILIES.values()))
 
 
 def float_opcodes() -> list[str]:

@@ -5,8 +5,8 @@
  *   smul(a, b)        a product rounded back to scalar (fixed point: sround, to Q15 or Q31)
  *   cmul(a, b)        a complex product (C_MUL); fixdiv(c, p) C_FIXDIV (a no-op in float)
  *   half(acc)         HALF_OF of a sum
- * and RFFT_NAME, RFFT_PARAMS. The arithmetic and its order are kissfft's, step for step; the C here
- * is mcugen's. */
+ * then define their kernel as a call of rfft(). The arithmetic and its order are kissfft's, step for
+ * step; the C here is mcugen's. */
 #ifndef MCU_NN_KISSFFT_H
 #define MCU_NN_KISSFFT_H
 
@@ -115,16 +115,17 @@ static void work(cpx *out, const cpx *in, int32_t fstride, const int32_t *factor
     }
 }
 
-void RFFT_NAME(const RFFT_PARAMS *params, const scalar *input, scalar *output, scalar *scratch)
+/* kiss_fftr on each row, zero-padded to n (tw, super: the complex and split twiddles) */
+static void rfft(int32_t n, int32_t input_length, int32_t rows, const int32_t *factors, const scalar *twiddles,
+                 const scalar *super_twiddles, const scalar *input, scalar *output, scalar *scratch)
 {
-    const int32_t n = params->fft_length, halfn = n / 2;
-    const cpx *tw = (const cpx *)(const void *)params->twiddles;
-    const cpx *super = (const cpx *)(const void *)params->super_twiddles;
+    const int32_t halfn = n / 2;
+    const cpx *tw = (const cpx *)(const void *)twiddles, *super = (const cpx *)(const void *)super_twiddles;
     cpx *row = (cpx *)(void *)scratch, *tmp = row + halfn;
-    for (int32_t r = 0; r < params->rows; ++r) {
-        memcpy(row, input + r * params->input_length, sizeof(scalar) * (size_t)params->input_length);
-        memset((scalar *)(void *)row + params->input_length, 0, sizeof(scalar) * (size_t)(n - params->input_length));
-        work(tmp, row, 1, params->factors, tw);
+    for (int32_t r = 0; r < rows; ++r) {
+        memcpy(row, input + r * input_length, sizeof(scalar) * (size_t)input_length);
+        memset((scalar *)(void *)row + input_length, 0, sizeof(scalar) * (size_t)(n - input_length));
+        work(tmp, row, 1, factors, tw);
         cpx *freq = (cpx *)(void *)(output + r * (n + 2));
         const cpx dc = fixdiv(tmp[0], 2);
         freq[0] = (cpx){store((acc)dc.r + dc.i), 0};

@@ -25,18 +25,32 @@ void mcu_fft_auto_scale_s16(int32_t size, const int16_t *input, int16_t *output,
  * fft_length) are zero-padded. factors: kissfft's kf_factor of fft_length / 2, (radix, remaining)
  * pairs; twiddles: [fft_length / 2] complex e^(-2 pi i k / half) (fixed point: floor(0.5 + SAMP_MAX x));
  * super_twiddles: [fft_length / 4] complex, the real split's. scratch: 2 * fft_length values. */
-#define MCU_RFFT_PARAMS(scalar)        \
-    struct {                           \
-        int32_t fft_length;            \
-        int32_t input_length;          \
-        int32_t rows;                  \
-        const int32_t *factors;        \
-        const scalar *twiddles;        \
-        const scalar *super_twiddles;  \
-    }
-typedef MCU_RFFT_PARAMS(int16_t) mcu_rfft_s16_params;
-typedef MCU_RFFT_PARAMS(int32_t) mcu_rfft_s32_params;
-typedef MCU_RFFT_PARAMS(float) mcu_rfft_f32_params;
+typedef struct {
+    int32_t fft_length;
+    int32_t input_length;
+    int32_t rows;
+    const int32_t *factors;
+    const int16_t *twiddles;
+    const int16_t *super_twiddles;
+} mcu_rfft_s16_params;
+
+typedef struct {
+    int32_t fft_length;
+    int32_t input_length;
+    int32_t rows;
+    const int32_t *factors;
+    const int32_t *twiddles;
+    const int32_t *super_twiddles;
+} mcu_rfft_s32_params;
+
+typedef struct {
+    int32_t fft_length;
+    int32_t input_length;
+    int32_t rows;
+    const int32_t *factors;
+    const float *twiddles;
+    const float *super_twiddles;
+} mcu_rfft_f32_params;
 
 void mcu_rfft_s16(const mcu_rfft_s16_params *params, const int16_t *input, int16_t *output, int16_t *scratch);
 void mcu_rfft_s32(const mcu_rfft_s32_params *params, const int32_t *input, int32_t *output, int32_t *scratch);

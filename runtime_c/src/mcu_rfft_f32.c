@@ -37,6 +37,10 @@ static inline acc half(acc x)
     return x * 0.5f;
 }
 
-#define RFFT_NAME mcu_rfft_f32
-#define RFFT_PARAMS mcu_rfft_f32_params
 #include "mcu_nn_kissfft.h"
+
+void mcu_rfft_f32(const mcu_rfft_f32_params *params, const float *input, float *output, float *scratch)
+{
+    rfft(params->fft_length, params->input_length, params->rows, params->factors, params->twiddles,
+         params->super_twiddles, input, output, scratch);
+}

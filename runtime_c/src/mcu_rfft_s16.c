@@ -40,6 +40,10 @@ static inline acc half(acc x)
     return x >> 1;
 }
 
-#define RFFT_NAME mcu_rfft_s16
-#define RFFT_PARAMS mcu_rfft_s16_params
 #include "mcu_nn_kissfft.h"
+
+void mcu_rfft_s16(const mcu_rfft_s16_params *params, const int16_t *input, int16_t *output, int16_t *scratch)
+{
+    rfft(params->fft_length, params->input_length, params->rows, params->factors, params->twiddles,
+         params->super_twiddles, input, output, scratch);
+}

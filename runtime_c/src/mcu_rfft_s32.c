@@ -42,6 +42,10 @@ static inline acc half(acc x)
     return store(x) >> 1;
 }
 
-#define RFFT_NAME mcu_rfft_s32
-#define RFFT_PARAMS mcu_rfft_s32_params
 #include "mcu_nn_kissfft.h"
+
+void mcu_rfft_s32(const mcu_rfft_s32_params *params, const int32_t *input, int32_t *output, int32_t *scratch)
+{
+    rfft(params->fft_length, params->input_length, params->rows, params->factors, params->twiddles,
+         params->super_twiddles, input, output, scratch);
+}
