@@ -129,6 +129,12 @@ def test_constants_kept_after_the_flatbuffer_are_refused_as_tflm_never_reads_the
     assert_one_error_line(code, err, f"buffer {index} keeps its data after the FlatBuffer", "inline")
 
 
+def _missing(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is None
+
+
 def test_a_keras_model_and_a_saved_model_are_converted_first(tmp_path, capsys):
     tf = pytest.importorskip("tensorflow")
     tf.keras.utils.set_random_seed(1)
@@ -156,9 +162,24 @@ def test_an_onnx_model_through_onnx2tf(tmp_path, capsys):
     assert_bit_exact_with_tflm(out)
 
 
+def test_a_pytorch_program_through_litert_torch(tmp_path, capsys):
+    """A module saved with torch.export (.pt2: the program and its example inputs), NCHW as PyTorch has it:
+    litert-torch transposes inside, the quantized model runs bit-exact."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("litert_torch")
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3, padding=1), torch.nn.ReLU(), torch.nn.Flatten(),
+                                 torch.nn.Linear(4 * 8 * 8, 3)).eval()
+    torch.export.save(torch.export.export(module, (torch.randn(1, 1, 8, 8),)), tmp_path / "net.pt2")
+    out, _ = quantize(capsys, tmp_path, tmp_path / "net.pt2", samples(tmp_path, (1, 1, 8, 8), count=12))
+    assert {"DEPTHWISE_CONV_2D", "FULLY_CONNECTED"} <= {op.opcode for op in compile_model(out).ops}
+    assert_bit_exact_with_tflm(out)
+
+
 def test_models_from_other_frameworks_name_their_converter(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")  # no onnx2tf
-    for name, phrase in (("net.onnx", "pipx install onnx2tf"), ("net.pt2", "litert-torch")):
+    for name, phrase in (("net.onnx", "pipx install onnx2tf"), ("net.pt", "torch.export.save"),
+                         ("net.pt2", "PyTorch program" if _missing("torch") else "not a program torch.export saved")):
         (tmp_path / name).write_bytes(b"not read")
         code, _, err = run_cli(capsys, "quantize", tmp_path / name, "--data", tmp_path / "x.npz", "--out",
                                tmp_path / "q.tflite")

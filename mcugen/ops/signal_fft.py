@@ -18,7 +18,9 @@ lengths (kiss_fftr refuses them).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -175,7 +177,32 @@ def _factor(n: int) -> list[int]:
             return out
 
 
-class _Fixed:
+class _Arithmetic:
+    """A kissfft scalar type's operations on numpy arrays (see the module's docstring)."""
+
+    def store(self, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def fixdiv(self, c: np.ndarray, p: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def smul(self, a: np.ndarray, b: Any) -> np.ndarray:
+        raise NotImplementedError
+
+    def cmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def half(self, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def trig(self, phase: float) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def array(self, x: Any) -> np.ndarray:
+        raise NotImplementedError
+
+
+class _Fixed(_Arithmetic):
     """kissfft's FIXED_POINT arithmetic on int64 arrays: products rounded to Q(bits - 1) (sround),
     every store into kiss_fft_scalar keeping its low `bits` bits."""
 
@@ -192,7 +219,7 @@ class _Fixed:
     def fixdiv(self, c: np.ndarray, p: int) -> np.ndarray:
         return self.sround(c * (self.one // p))
 
-    def smul(self, a: np.ndarray, b) -> np.ndarray:
+    def smul(self, a: np.ndarray, b: Any) -> np.ndarray:
         return self.sround(a * b)
 
     def cmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -204,14 +231,14 @@ class _Fixed:
         """HALF_OF of a sum: an int16 sum is an int (no wrap), an int32 one wraps first."""
         return (self.store(x) if self.bits == 32 else x) >> 1
 
-    def trig(self, phase: float) -> tuple:
-        return (int(math.floor(.5 + self.one * math.cos(phase))), int(math.floor(.5 + self.one * math.sin(phase))))
+    def trig(self, phase: float) -> tuple[float, float]:
+        return math.floor(.5 + self.one * math.cos(phase)), math.floor(.5 + self.one * math.sin(phase))
 
-    def array(self, x) -> np.ndarray:
+    def array(self, x: Any) -> np.ndarray:
         return np.asarray(x, np.int64)
 
 
-class _Float:
+class _Float(_Arithmetic):
     """kissfft's float32 arithmetic: each operation rounded to float32 in C's order, no FIXDIV."""
 
     def store(self, x: np.ndarray) -> np.ndarray:
@@ -220,7 +247,7 @@ class _Float:
     def fixdiv(self, c: np.ndarray, p: int) -> np.ndarray:
         return c
 
-    def smul(self, a: np.ndarray, b) -> np.ndarray:
+    def smul(self, a: np.ndarray, b: Any) -> np.ndarray:
         return a * F32(b)
 
     def cmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -231,14 +258,14 @@ class _Float:
     def half(self, x: np.ndarray) -> np.ndarray:
         return x * F32(0.5)
 
-    def trig(self, phase: float) -> tuple:
+    def trig(self, phase: float) -> tuple[float, float]:
         return float(F32(math.cos(phase))), float(F32(math.sin(phase)))
 
-    def array(self, x) -> np.ndarray:
+    def array(self, x: Any) -> np.ndarray:
         return np.asarray(x, F32)
 
 
-ARITHMETIC = {"int16": _Fixed(16), "int32": _Fixed(32), "float32": _Float()}
+ARITHMETIC: dict[str, _Arithmetic] = {"int16": _Fixed(16), "int32": _Fixed(32), "float32": _Float()}
 
 
 @dataclass(frozen=True)
@@ -254,7 +281,7 @@ class _Plan:
     order: np.ndarray  # output position j reads input pair order[j]
 
     @property
-    def ar(self):
+    def ar(self) -> _Arithmetic:
         return ARITHMETIC[self.dtype]
 
     def fft(self, data: np.ndarray) -> np.ndarray:
@@ -336,7 +363,14 @@ def _bfly5(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
     s0 = f[0]
     s1, s2, s3, s4 = (ar.cmul(f[q], plan.twiddles[q * u * fstride]) for q in range(1, 5))
     s7, s10, s8, s9 = ar.store(s1 + s4), ar.store(s1 - s4), ar.store(s2 + s3), ar.store(s2 - s3)
-    re, im, mul = (lambda c: c[..., 0]), (lambda c: c[..., 1]), ar.smul
+    mul = ar.smul
+
+    def re(c: np.ndarray) -> np.ndarray:
+        return c[..., 0]
+
+    def im(c: np.ndarray) -> np.ndarray:
+        return c[..., 1]
+
     o0 = ar.store(f[0] + (s7 + s8))
     s5 = np.stack([ar.store(re(s0) + mul(re(s7), ya[0]) + mul(re(s8), yb[0])),
                    ar.store(im(s0) + mul(im(s7), ya[0]) + mul(im(s8), yb[0]))], axis=-1)
@@ -349,7 +383,8 @@ def _bfly5(plan: _Plan, b: np.ndarray, m: int, fstride: int) -> np.ndarray:
     return np.stack([o0, ar.store(s5 - s6), ar.store(s11 + s12), ar.store(s11 - s12), ar.store(s5 + s6)], axis=2)
 
 
-_BUTTERFLIES = {2: _bfly2, 3: _bfly3, 4: _bfly4, 5: _bfly5}
+_BUTTERFLIES: dict[int, Callable[[_Plan, np.ndarray, int, int], np.ndarray]] = {
+    2: _bfly2, 3: _bfly3, 4: _bfly4, 5: _bfly5}
 
 
 def _order(half: int, factors: tuple[int, ...]) -> np.ndarray:
@@ -368,10 +403,11 @@ def _order(half: int, factors: tuple[int, ...]) -> np.ndarray:
     return order
 
 
-_PLANS: dict[tuple, _Plan] = {}
+_PLANS: dict[tuple[str, int, tuple[int, ...]], _Plan] = {}
 
 
-def _plan(dtype: str, fft_length: int, factors: tuple[int, ...], twiddles: tuple, supers: tuple) -> _Plan:
+def _plan(dtype: str, fft_length: int, factors: tuple[int, ...], twiddles: tuple[float, ...],
+          supers: tuple[float, ...]) -> _Plan:
     key = (dtype, fft_length, factors)
     if key not in _PLANS:
         half, ar = fft_length // 2, ARITHMETIC[dtype]
