@@ -14,7 +14,7 @@ from mcugen.outdir import OutDir
 from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
-from test_boards import _conv
+from test_dsp_kernels import _conv
 
 M0 = load_board("microbit")
 

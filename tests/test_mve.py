@@ -18,7 +18,7 @@ from mcugen.pipeline import compile_model
 from mcugen.targets import Target
 from mcugen.validate import run_on_target
 from single_op import binary_model, pool_model
-from test_boards import _conv, _fc_model
+from test_dsp_kernels import _conv, _fc_model
 from test_cli import checked_report, run_cli
 from test_ops_conv import FC16_CASES, fc16_model
 from tflite_writer import ModelSpec

@@ -10,7 +10,7 @@ from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.pipeline import compile_model, lower
 from mcugen.planner import Buffer, PlacementError, Region, place, plan
-from test_boards import _conv_then_add, _conv_then_fc
+from test_dsp_kernels import _conv_then_add, _conv_then_fc
 from tflite_writer import ModelSpec
 
 

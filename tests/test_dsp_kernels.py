@@ -1,0 +1,495 @@
+"""The DSP (Cortex-M4/M33) and Helium kernels on QEMU: awkward and hypothesis-drawn shapes, pruned channels,
+fused strips, widened weights giving way where flash is short; the newer reference kernels on the board."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from conftest import DSP, ROOT, bit_exact_on_board
+from mcugen import golden
+from mcugen.boards import load_board
+from mcugen.compare import random_inputs
+from mcugen.firmware import build_board
+from mcugen.oracle import Tflm
+from mcugen.outdir import OutDir
+from mcugen.passes.fuse_strips import fuse_all
+from mcugen.passes.plan_memory import plan_memory
+from mcugen.pipeline import compile_model
+from mcugen.targets import Target
+from mcugen.validate import run_on_target
+from mcugen.ops._window import out_size
+from test_ops_conv import _conv_model, conv_case
+from tflite_writer import ModelSpec
+
+
+def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE"):
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [batch, depth], "int8", scale=0.05, zp=-3)
+    y = m.tensor("y", [batch, units], "int8", scale=0.2, zp=5)
+    w = m.const("w", rng.integers(-128, 128, (units, depth)), "int8", scale=0.01, zp=filter_zp)
+    b = m.const("b", rng.integers(-3000, 3000, units), "int32", scale=0.0005, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4, FusedActivationFunction=act)
+    return m
+
+
+@pytest.mark.parametrize("kernel", ["mcu_fully_connected_s8_w16", "mcu_fully_connected_s8_x4"])
+@settings(max_examples=8, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 41), st.integers(1, 13), st.sampled_from([0, 0, 3]),
+       st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(0, 999))
+def test_dsp_fully_connected_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, batch, depth, units, filter_zp, act,
+                                                      seed):
+    """The DSP FULLY_CONNECTED kernels, on int16-widened weights (the default) and int8 ones, bit-exact on
+    QEMU: depths off the fours and eights (an odd number of words, a last partial word), units off the
+    fours, batches, filter offsets, int8 weights to -128, clamping activations."""
+    bit_exact_on_board(tmp_path_factory.mktemp("fc"), _fc_model(depth, units, filter_zp, seed, batch, act), seed,
+                       samples=3, kernel=kernel, force=kernel != "mcu_fully_connected_s8_w16")
+
+
+def test_widened_weights_give_way_where_the_flash_is_short(tmp_path):
+    """A layer's int16-widened weights (mcu_fully_connected_s8_w16) are taken only while the constants
+    fit the flash: short of room, the layer with the most constant bytes goes back to int8 weights
+    first, then the next; a board's room is its flash less the code's allowance."""
+    from mcugen.firmware import CODE_ALLOWANCE, const_room
+    from mcugen.lowering import const_bytes
+
+    m = ModelSpec()
+    rng = np.random.default_rng(3)
+    x = m.tensor("x", [1, 96], "int8", scale=0.05, zp=-3)
+    h = m.tensor("h", [1, 64], "int8", scale=0.2, zp=5)
+    y = m.tensor("y", [1, 40], "int8", scale=0.2, zp=5)
+    for a, b, n, depth, units in ((x, h, 0, 96, 64), (h, y, 1, 64, 40)):
+        w = m.const(f"w{n}", rng.integers(-128, 128, (units, depth)), "int8", scale=0.01, zp=0)
+        bias = m.const(f"b{n}", rng.integers(-3000, 3000, units), "int32", scale=0.0005, zp=0)
+        m.op("FULLY_CONNECTED", [a, w, bias], [b], "FullyConnectedOptions", FusedActivationFunction="NONE")
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "fc2.tflite"
+    path.write_bytes(m.build())
+
+    def kernels(room):
+        g = compile_model(path, features=DSP, const_room=room)
+        return [op.call.kernel for op in g.ops], sum(const_bytes(op.call) for op in g.ops)
+
+    wide, everything = kernels(None)
+    assert wide == ["mcu_fully_connected_s8_w16"] * 2
+    # the first layer's weights (96 x 64) are the larger: it narrows first, and that is enough here
+    assert kernels(everything - 1)[0] == ["mcu_fully_connected_s8_x4", "mcu_fully_connected_s8_w16"]
+    narrow, least = kernels(0)
+    assert narrow == ["mcu_fully_connected_s8_x4"] * 2 and least < everything - (96 * 64 + 64 * 40) + 1024
+    nano = load_board("nano33")
+    assert const_room(nano) == nano.flash["bytes"] - CODE_ALLOWANCE
+
+
+def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed, out_q=(0.3, -4), batch=1):
+    oh, ow = (out_size(pad, n, k, stride, dilation) for n, k in ((h, kh), (w, kw)))
+    return _conv_model(dict(h=h, w=w, kh=kh, kw=kw, sh=stride, sw=stride, dh=dilation, dw=dilation, pad=pad,
+                            oh=oh, ow=ow, cin=cin, cout=cout, mult=mult, w_scales=[0.02] * cout,
+                            in_q=(0.05, 7), out_q=out_q, act="RELU", bias=True, seed=seed, batch=batch),
+                       depthwise)
+
+
+@pytest.mark.parametrize("name, spec", [
+    ("conv, 3 input channels, 6 outputs, dilation 2, SAME", lambda: _conv(9, 7, 3, 3, 2, 2, "SAME", 3, 6, 1, False, 1)),
+    ("conv, 1x5 kernel, 9 inputs, 5 outputs, VALID", lambda: _conv(4, 11, 1, 5, 1, 1, "VALID", 9, 5, 1, False, 2)),
+    ("depthwise, 6 channels (a tail of 2), dilation 2", lambda: _conv(8, 8, 3, 3, 1, 2, "SAME", 6, 6, 1, True, 3)),
+    ("depthwise 3x3 unrolled, 12 channels, VALID", lambda: _conv(6, 7, 3, 3, 1, 1, "VALID", 12, 12, 1, True, 16)),
+    ("depthwise 3x3, 5 channels, stride 2, batch 2 (in place)",
+     lambda: _conv(9, 6, 3, 3, 2, 1, "SAME", 5, 5, 1, True, 17, batch=2)),
+    ("depthwise, depth multiplier 2, stride 2 (reference)", lambda: _conv(7, 9, 3, 3, 2, 1, "SAME", 4, 8, 2, True, 4)),
+    ("depthwise, depth multiplier 4, 3 channels (reference)", lambda: _conv(6, 5, 3, 2, 1, 1, "SAME", 3, 12, 4, True, 6)),
+    ("fully connected, 13 -> 7, filter zero point 3", lambda: _fc_model(13, 7, 3, 5)),
+    # CONV_2D's blocks of 6 positions, its direct 1x1 path and its gathered patches
+    ("1x1 conv, 8 inputs (direct), 35 positions, 5 outputs", lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 8, 5, 1, False, 7)),
+    ("1x1 conv, stride 2, 12 inputs, batch 2", lambda: _conv(7, 5, 1, 1, 2, 1, "VALID", 12, 9, 1, False, 8, batch=2)),
+    ("1x1 conv, 6 inputs (gathered, padded to 8)", lambda: _conv(4, 5, 1, 1, 1, 1, "VALID", 6, 7, 1, False, 9)),
+    ("1x1 conv, 16 inputs, batch 2: each position's pixel read where the last one ended",
+     lambda: _conv(3, 5, 1, 1, 1, 1, "VALID", 16, 6, 1, False, 28, batch=2)),
+    # fewer positions than a block: the rows of a FULLY_CONNECTED
+    ("1x1 conv on 5 positions, 9 inputs, 7 outputs", lambda: _conv(1, 5, 1, 1, 1, 1, "VALID", 9, 7, 1, False, 20)),
+    ("conv whose kernel covers its input (streaming), 5x1 x 6, batch 2",
+     lambda: _conv(5, 1, 5, 1, 1, 1, "VALID", 6, 5, 1, False, 21, batch=2)),
+    ("first layer, 1 input channel, 10x4 stride 2, SAME", lambda: _conv(13, 6, 10, 4, 2, 1, "SAME", 1, 10, 1, False, 10)),
+    # windows inside the image widen without the per-tap gather: rows of whole words, rows copied past
+    # their end (9 bytes; 3; 2, the shortest), batches
+    ("first layer, 3 input channels, 3x3 stride 2, SAME, batch 2",
+     lambda: _conv(11, 10, 3, 3, 2, 1, "SAME", 3, 8, 1, False, 22, batch=2)),
+    ("first layer, 1 input channel, 3x3 stride 2, VALID", lambda: _conv(9, 9, 3, 3, 2, 1, "VALID", 1, 5, 1, False, 23)),
+    ("conv, 3x1 kernel over 2 channels, VALID", lambda: _conv(7, 4, 3, 1, 1, 1, "VALID", 2, 3, 1, False, 24)),
+    # kernel rows longer than a word and not whole words (mcu_conv2d_split_s8_w16): 9 bytes, the first layer's
+    # unrolled copy, from windows inside the image and gathered patches; 15 bytes (12 + 3) through gathered
+    # patches only (dilation)
+    ("first layer, 3 channels, 3x3 stride 2, SAME, rows split, 5 outputs, batch 2",
+     lambda: _conv(11, 10, 3, 3, 2, 1, "SAME", 3, 5, 1, False, 26, out_q=(0.3, -128), batch=2)),
+    ("conv, 2x3 kernel over 5 channels (rows of 12 + 3), dilation 2",
+     lambda: _conv(8, 9, 2, 3, 1, 2, "SAME", 5, 6, 1, False, 27, out_q=(0.3, -128))),
+    # ReLU at zero point -128 clamps nothing SSAT does not: channel pairs of full half-blocks go through
+    # one assembly loop (mcu_conv_pairs_w16), an odd last channel and a short last half-block do not
+    ("1x1 conv, 8 inputs, 7 outputs, 35 positions, ReLU at -128",
+     lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 8, 7, 1, False, 25, out_q=(0.3, -128))),
+    ("conv with multiplier > 1 (the exact requantization)",
+     lambda: _conv(6, 6, 3, 3, 1, 1, "SAME", 4, 6, 1, False, 11, out_q=(0.0006, 3))),
+    ("depthwise on 1 input channel, multiplier 3 (runs as conv)", lambda: _conv(9, 8, 4, 3, 2, 1, "SAME", 1, 3, 3, True, 12)),
+    ("depthwise, 8 channels, 5x5, stride 2", lambda: _conv(11, 9, 5, 5, 2, 1, "SAME", 8, 8, 1, True, 13)),
+    ("depthwise, multiplier > 1 requantization", lambda: _conv(5, 6, 3, 3, 1, 1, "VALID", 8, 8, 1, True, 14,
+                                                               out_q=(0.0006, 3))),
+    ("depthwise 3x3 stride 1, 9 wide: a channel at a time, batch 2 (in place)",
+     lambda: _conv(5, 9, 3, 3, 1, 1, "SAME", 6, 6, 1, True, 18, batch=2)),
+    ("depthwise 3x3 stride 1, 10 wide VALID, multiplier > 1 requantization",
+     lambda: _conv(4, 12, 3, 3, 1, 1, "VALID", 5, 5, 1, True, 19, out_q=(0.0006, 3))),
+    ("fully connected, 8 -> 3", lambda: _fc_model(8, 3, 0, 15)),
+])
+def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, spec):
+    """The optimized Cortex-M4 kernels (runtime_c/dsp/) on what their fast paths don't cover evenly:
+    channel counts that aren't multiples of 4, padding, dilation, depth multipliers, filter offsets."""
+    path = tmp_path / "op.tflite"
+    path.write_bytes(spec().build())
+    g = compile_model(path, features=DSP)
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
+    kernel = g.ops[0].call.kernel
+    if (ROOT / "runtime_c" / "dsp" / f"{kernel}.c").is_file():  # the optimized kernel was the one built
+        assert '#include "mcu_nn_dsp.h"' in (tmp_path / "fw" / "src" / f"{kernel}.c").read_text()
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 3, seed=8))
+    assert all(r.passed for r in results), (name, [r.outputs for r in results])
+
+
+@pytest.mark.parametrize("shape, dead, kernel, zp", [
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16", -4),  # three live: a pair and an odd one
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16", -128),  # ... the pair in the assembly loop
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6", -4),  # every channel computed, the pruned ones' requantization settled
+    ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_live_s8_w16", -4),  # 1x1 in place, one live channel
+])
+def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp):
+    """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
+    one value each: mcu_conv2d_live_s8_w16 computes only the others and writes those values from a row; the
+    int8-weight conv computes them all, their requantization made the fast one (ops/_quant.py
+    settle_dead_channels). One pruned channel has a multiplier > 1. With an activation that clamps nothing
+    SSAT does not (zero point -128), the live pair goes through the assembly loop and its outputs to their
+    channels. Bit-exact on the emulated Cortex-M4, the golden model with TFLM."""
+    rng = np.random.default_rng(len(dead))
+    taps = rng.integers(-127, 128, shape)
+    taps[list(dead)] = 0
+    cout = shape[0]
+    scales = [9.0 if c == dead[-1] else 0.02 for c in range(cout)]  # input * weight scale > output scale
+    biases = [(-1) ** c * (2 ** 30 + 128 * c) if c in dead else int(rng.integers(-900, 900)) for c in range(cout)]
+    m = ModelSpec()
+    x = m.tensor("x", [1, 5, 6, shape[3]], "int8", scale=0.05, zp=7)
+    f = m.const("f", taps, "int8", scale=scales, zp=[0] * cout, axis=0)
+    b = m.const("b", biases, "int32", scale=[0.05 * s for s in scales], zp=[0] * cout)
+    y = m.tensor("y", [1, 5, 6, cout], "int8", scale=0.3, zp=zp)
+    m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1,
+         FusedActivationFunction="RELU")
+    m.inputs, m.outputs = [x], [y]
+    bit_exact_on_board(tmp_path, m, 6, samples=3, kernel=kernel, force=kernel == "mcu_conv2d_s8_x6")
+    g = compile_model(tmp_path / "op.tflite", features=DSP)
+    tflm = Tflm(m.build())
+    for xs in random_inputs(g, 3, seed=6):
+        assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1)))
+
+
+@settings(max_examples=16, deadline=None)
+@given(st.booleans(), st.data())
+def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, data):
+    """The randomized single-op cases (tests/test_ops_conv.py, whose golden model the oracles
+    check) built for the emulated Cortex-M4: the DSP kernels (CONV_2D in blocks, depthwise by
+    channel groups from a padded window, in place) bit-exact on QEMU, for drawn kernel sizes,
+    strides, dilations, padding, channel counts, depth multipliers, batches and quantizations."""
+    c = data.draw(conv_case(depthwise=depthwise))
+    m = _conv_model(c, depthwise)
+    if m is None:
+        return
+    bit_exact_on_board(tmp_path_factory.mktemp("dsp"), m, c["seed"])
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.data())
+def test_the_int8_weight_conv_on_qemu_for_drawn_shapes(tmp_path_factory, data):
+    """mcu_conv2d_s8_x6, the conv on int8 weights that a layer falls back to where the flash has no room
+    for widened ones (the default, mcu_conv2d_s8_w16, runs the cases above), forced: bit-exact on QEMU for
+    drawn shapes, strides, dilations, padding, channel counts and quantizations."""
+    c = data.draw(conv_case(depthwise=False))
+    m = _conv_model(c, False)
+    if m is None:
+        return
+    bit_exact_on_board(tmp_path_factory.mktemp("x6"), m, c["seed"], kernel="mcu_conv2d_s8_x6", force=True)
+
+
+@settings(max_examples=16, deadline=None)
+@given(st.booleans(), st.booleans(), st.sampled_from(["int32", "int64"]), st.data())
+def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, three, bias_type, data):
+    """The 16x8 DSP variants (mcu_conv2d_s16_x6 on the register-blocked conv loop, the channel-at-a-time
+    mcu_depthwise_conv2d_s16_x2 for 3x3 stride 1) bit-exact on QEMU for drawn shapes, strides,
+    dilations, padding, channel counts, batches, 32- and 64-bit accumulators."""
+    c = data.draw(conv_case(depthwise=depthwise))
+    if three:  # the depthwise variant's shapes
+        c.update(kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, oh=out_size(c["pad"], c["h"], 3, 1, 1),
+                 ow=out_size(c["pad"], c["w"], 3, 1, 1))
+        if depthwise:
+            c.update(mult=1, cout=c["cin"], w_scales=c["w_scales"][:1])
+    m = _conv_model(c, depthwise, activations="int16", bias_type="int64" if depthwise else bias_type)
+    if m is None:
+        return
+    kernel = "mcu_conv2d_s16_x6" if not depthwise else "mcu_depthwise_conv2d_s16_x2" if three and c["cin"] > 1 else None
+    bit_exact_on_board(tmp_path_factory.mktemp("dsp16"), m, c["seed"], kernel=kernel)
+
+
+@settings(max_examples=16, deadline=None)
+@given(st.booleans(), st.sampled_from(["int32", "int64"]), st.data())
+def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, bias_type, data):
+    """mcu_conv2d_s16_mve (patches gathered with zeros, or read in place for unpadded 1x1 kernels; eight
+    products per VMLADAVA, the weights widened as they load, depths off the eights) and
+    mcu_depthwise_conv2d_s16_mve (four channels per vector, windows clipped, the last channels predicated)
+    bit-exact on the emulated Cortex-M55 for drawn shapes, strides, dilations, padding, batches, both
+    accumulators."""
+    c = data.draw(conv_case(depthwise=depthwise))
+    if depthwise:
+        c.update(mult=1, cout=c["cin"], w_scales=c["w_scales"][:1])
+    m = _conv_model(c, depthwise, activations="int16", bias_type="int64" if depthwise else bias_type)
+    if m is None:
+        return
+    three = (c["kh"], c["kw"], c["sh"], c["sw"], c["dh"], c["dw"]) == (3, 3, 1, 1, 1, 1)
+    kernel = ("mcu_conv2d_s16_mve" if not depthwise and c["kh"] * c["kw"] * c["cin"] * 32768 * 128 < 2 ** 31 else
+              "mcu_depthwise_conv2d_s16_mve" if depthwise and c["cin"] > 1 and not three else None)
+    bit_exact_on_board(tmp_path_factory.mktemp("mve16"), m, c["seed"], kernel=kernel, board="mps3-an547")
+
+
+@settings(max_examples=14, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
+       st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))
+def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, pad, act, batch, exact, seed):
+    """mcu_depthwise_conv2d_s8_x2 (3x3, stride 1) bit-exact on QEMU at any width, forced where the
+    default keeps the four-channel kernel (narrower than depthwise_conv_2d.WIDE): odd widths (a pair
+    straddling each row's end), one to thirteen columns, SAME and VALID, batches, in place, the SSAT-only
+    and clamping epilogues, the exact (multiplier > 1) requantization."""
+    oh, ow = out_size(pad, h, 3, 1, 1), out_size(pad, w, 3, 1, 1)
+    m = _conv_model(dict(h=h, w=w, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad=pad, oh=oh, ow=ow, cin=c, cout=c, mult=1,
+                         w_scales=[0.02] * c, in_q=(0.05, 7), out_q=(0.0006, 3) if exact else (0.3, -4), act=act,
+                         bias=True, seed=seed, batch=batch), True)
+    if m is None:
+        return
+    bit_exact_on_board(tmp_path_factory.mktemp("dw3"), m, seed, kernel="mcu_depthwise_conv2d_s8_x2", force=True)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["ADD", "SUB"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
+       st.floats(1e-3, 1.0), st.integers(-128, 127), st.floats(1e-3, 1.0), st.integers(-128, 127),
+       st.floats(1e-3, 2.0), st.integers(-128, 127), st.sampled_from(["NONE", "RELU", "RELU6"]))
+@example("ADD", [4, 4, 16], 0.05, -3, 0.05, 5, 0.1, -2, "RELU")  # equal scales: an input shift of 0
+@example("SUB", [7], 0.9, 127, 0.001, -128, 1e-3, 5, "NONE")  # an output left shift: the reference kernel
+def test_dsp_add_and_sub_on_qemu_for_drawn_shapes(tmp_path_factory, opcode, shape, s1, z1, s2, z2, so, zo, act):
+    """mcu_add_s8_x4 (each rescale with SMMULR, its shifts 0 or right shifts; the reference mcu_add for
+    the rest) bit-exact on the emulated Cortex-M4: element counts off the fours, zero points at the ends
+    of int8, fused activations."""
+    from single_op import binary_model
+
+    model = binary_model(opcode, (shape, shape), "int8", (s1, z1), (s2, z2), (so, zo), act)
+    bit_exact_on_board(tmp_path_factory.mktemp("add_x4"), model, len(shape), samples=3, kernel="mcu_add_s8_x4")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([("int16", "int8"), ("int8", "int16"), ("int16", "int16")]), st.integers(1, 40),
+       st.floats(1e-4, 1.0), st.integers(-128, 127), st.floats(2.5, 3000.0), st.integers(-128, 127))
+def test_dsp_requantize_on_qemu(tmp_path_factory, types, n, s_in, z_in, ratio, z_out):
+    """QUANTIZE between int8 and int16 ends with a right shift (an output scale over twice the input's)
+    on mcu_requantize_int_x4, bit-exact on the emulated Cortex-M4: counts off the fours, zero points."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, n], types[0], scale=s_in, zp=z_in if types[0] == "int8" else 0)
+    y = m.tensor("y", [1, n], types[1], scale=s_in * ratio, zp=z_out if types[1] == "int8" else 0)
+    m.op("QUANTIZE", [x], [y])
+    m.inputs, m.outputs = [x], [y]
+    bit_exact_on_board(tmp_path_factory.mktemp("rq_x4"), m, n, samples=3, kernel="mcu_requantize_int_x4")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(1, 4), st.integers(1, 4), st.integers(1, 3),
+       st.sampled_from(["SAME", "VALID"]), st.integers(1, 11), st.integers(-128, 127),
+       st.sampled_from(["NONE", "RELU", "RELU6"]))
+@example(17, 16, 17, 16, 1, "VALID", 5, 3, "NONE")  # a 272-tap window: the reference kernel's way
+def test_dsp_average_pool_on_qemu(tmp_path_factory, h, w, kh, kw, stride, pad, channels, zp, act):
+    """mcu_avgpool_s8_x4 (four channels summed per word) bit-exact on the emulated Cortex-M4: channels
+    off the fours, windows the padding clips (fewer taps to average), strides, fused activations."""
+    from single_op import pool_model
+
+    m = pool_model("AVERAGE_POOL_2D", h, w, kh, kw, stride, pad, channels, zp, act)
+    if m is not None:
+        bit_exact_on_board(tmp_path_factory.mktemp("avgpool_x4"), m, h * w, kernel="mcu_avgpool_s8_x4")
+
+def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False, pruned=()):
+    """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding; `pruned`:
+    output channels whose weights are all zero."""
+    _, h, w, cin = x_shape
+    oh, ow = -(-h // stride), -(-w // stride)
+    taps = rng.integers(-127, 128, (1, k, k, cout) if depthwise else (cout, k, k, cin))
+    taps[list(pruned)] = 0
+    f = m.const("f", taps, "int8", scale=[0.02] * cout, zp=[0] * cout, axis=3 if depthwise else 0)
+    b = m.const("b", rng.integers(-900, 900, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
+    t = m.tensor("t", [1, oh, ow, cout], "int8", scale=0.4, zp=-6)
+    if depthwise:
+        m.op("DEPTHWISE_CONV_2D", [x, f, b], [t], "DepthwiseConv2DOptions", Padding="SAME", StrideW=stride,
+             StrideH=stride, DepthMultiplier=cout, FusedActivationFunction="RELU")
+    else:
+        m.op("CONV_2D", [x, f, b], [t], "Conv2DOptions", Padding="SAME", StrideW=stride, StrideH=stride,
+             FusedActivationFunction="RELU")
+    return t, (1, oh, ow, cout)
+
+
+def _conv_then_fc(h, w, cin, k, stride, cout, units, depthwise=False, view=False):
+    rng = np.random.default_rng(h * w + units)
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, cin], "int8", scale=0.05, zp=7)
+    t, shape = _conv_into(m, rng, x, (1, h, w, cin), k, stride, cout, depthwise)
+    depth = int(np.prod(shape))
+    if view:  # a RESHAPE between them, as Keras' Flatten makes
+        flat = m.tensor("flat", [1, depth], "int8", scale=0.4, zp=-6)
+        m.op("RESHAPE", [t, m.const("shape", [1, depth], "int32")], [flat], "ReshapeOptions", NewShape=[1, depth])
+        t = flat
+    fw = m.const("fw", rng.integers(-127, 128, (units, depth)), "int8", scale=0.003, zp=0)
+    fb = m.const("fb", rng.integers(-3000, 3000, units), "int32", scale=0.4 * 0.003, zp=0)
+    y = m.tensor("y", [1, units], "int8", scale=0.5, zp=3)
+    m.op("FULLY_CONNECTED", [t, fw, fb], [y], "FullyConnectedOptions", version=4, FusedActivationFunction="NONE")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def _conv_then_add(h, w, c, stride, conv_first, residual_is_input, pruned=()):
+    """ADD(conv(z), r) (or ADD(r, conv(z))) where r is a second input, or the conv's own input."""
+    rng = np.random.default_rng(h * w * c + stride)
+    m = ModelSpec()
+    z = m.tensor("z", [1, h * stride, w * stride, c], "int8", scale=0.05, zp=-2)
+    t, shape = _conv_into(m, rng, z, (1, h * stride, w * stride, c), 3, stride, c, pruned=pruned)
+    r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
+    y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
+    m.op("ADD", [t, r] if conv_first else [r, t], [y], "AddOptions", FusedActivationFunction="RELU")
+    m.inputs, m.outputs = ([z] if residual_is_input else [z, r]), [y]
+    return m
+
+
+def _conv_conv_add(h, w, cin, c, k1, stride, residual_is_input):
+    """ADD(conv(conv(z)), r): a ResNet block, whose residual r is a second input or z itself."""
+    rng = np.random.default_rng(h * w * c + k1 + stride)
+    m = ModelSpec()
+    z = m.tensor("z", [1, h, w, cin], "int8", scale=0.05, zp=-2)
+    t, shape = _conv_into(m, rng, z, (1, h, w, cin), k1, stride, c)
+    u, shape = _conv_into(m, rng, t, shape, 3, 1, c)
+    r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
+    y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
+    m.op("ADD", [u, r], [y], "AddOptions", FusedActivationFunction="RELU")
+    m.inputs, m.outputs = ([z] if residual_is_input else [z, r]), [y]
+    return m
+
+
+def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
+    """DEPTHWISE_CONV_2D (depth multiplier 1) of conv(x): MobileNet's pointwise -> depthwise pairs."""
+    rng = np.random.default_rng(h * w * cin + dw_k * stride)
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, cin], "int8", scale=0.05, zp=7)
+    t, (_, th, tw, _) = _conv_into(m, rng, x, (1, h, w, cin), k, 1, cout)
+    oh, ow = (out_size(padding, n, dw_k, stride, dilation) for n in (th, tw))
+    f = m.const("dwf", rng.integers(-127, 128, (1, dw_k, dw_k, cout)), "int8", scale=[0.03] * cout, zp=[0] * cout,
+                axis=3)
+    b = m.const("dwb", rng.integers(-2000, 2000, cout), "int32", scale=[0.4 * 0.03] * cout, zp=[0] * cout)
+    y = m.tensor("y", [1, oh, ow, cout], "int8", scale=0.5, zp=-3)
+    m.op("DEPTHWISE_CONV_2D", [t, f, b], [y], "DepthwiseConv2DOptions", Padding=padding, StrideW=stride,
+         StrideH=stride, DepthMultiplier=1, DilationWFactor=dilation, DilationHFactor=dilation,
+         FusedActivationFunction="RELU6")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+@pytest.mark.parametrize("name, spec, in_place", [
+    # the depthwise's output rows each read a few of the conv's, held in a buffer (rows skipped by stride 2
+    # never computed, top padding, rows past the bottom)
+    ("1x1 conv -> depthwise 3x3 stride 2 SAME", lambda: _conv_then_depthwise(12, 10, 3, 1, 16, 3, 2, "SAME"), False),
+    ("conv 3x3 -> depthwise 3x3 stride 1 VALID, 7 wide (forced)", lambda: _conv_then_depthwise(11, 9, 4, 3, 12, 3, 1, "VALID"),
+     False),
+    ("1x1 conv -> depthwise 5x5 stride 2 SAME, odd sizes",
+     lambda: _conv_then_depthwise(13, 7, 2, 1, 20, 5, 2, "SAME"), False),
+    ("1x1 conv -> depthwise 3x3 dilation 2 SAME, 10 channels (forced)",
+     lambda: _conv_then_depthwise(9, 6, 3, 1, 10, 3, 1, "SAME", dilation=2), False),
+    ("conv 3x3 -> FC: 7 rows in strips of 6 and 1, 280 values, 5 units", lambda: _conv_then_fc(7, 5, 3, 3, 1, 8, 5),
+     False),
+    ("conv 3x3 -> FC: 135 values (not a multiple of 4)", lambda: _conv_then_fc(9, 3, 3, 3, 1, 5, 5), False),
+    ("depthwise on 1 channel (as conv), stride 2 -> RESHAPE -> FC, 4 units",
+     lambda: _conv_then_fc(11, 8, 1, 3, 2, 4, 4, depthwise=True, view=True), False),
+    ("conv 3x3 stride 2 -> ADD with a second input, conv second (in place)",
+     lambda: _conv_then_add(5, 4, 6, 2, False, False), True),
+    # both convs of a block inside the ADD's call, a row at a time
+    ("conv 3x3 -> conv 3x3 -> ADD with the first conv's input (in place: rows written behind the reads)",
+     lambda: _conv_conv_add(9, 7, 5, 5, 3, 1, True), True),
+    ("conv 3x3 stride 2 -> conv 3x3 -> ADD with a second input, 7 channels (forced; in place over it)",
+     lambda: _conv_conv_add(11, 8, 4, 7, 3, 2, False), True),
+    ("conv 5x5 -> conv 3x3 -> ADD with the first conv's input (forced; not in place: it reads a row behind)",
+     lambda: _conv_conv_add(8, 6, 3, 3, 5, 1, True), False),
+    # a conv run on its live channels alone runs its strips on all of them
+    ("conv 3x3 with pruned channels -> ADD with a second input (in place over it)",
+     lambda: _conv_then_add(5, 4, 6, 1, True, False, pruned=(1, 4)), True),
+    # fusing saves nothing here, so the pass leaves it; forced, the residual keeps its bytes
+    ("conv 3x3 -> ADD with its own input (forced; not in place: the conv still reads it)",
+     lambda: _conv_then_add(6, 5, 4, 1, True, True), False),
+])
+@pytest.mark.parametrize("room, filter_bits", [(None, 16), (0, 8)])
+def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec, in_place, room, filter_bits):
+    """A conv run a strip of rows at a time inside its consumer's call (passes/fuse_strips.py), on
+    widened weights or (no flash to spare) int8 ones: the intermediate has no buffer, the residual is
+    overwritten only when nothing else reads it, and the outputs on the emulated Cortex-M4 equal the
+    golden model's, which equal TFLM's."""
+    blob = spec().build()
+    path = tmp_path / "op.tflite"
+    path.write_bytes(blob)
+    g = compile_model(path, features=DSP, const_room=room)
+    if "forced" in name:
+        assert all(op.fused_into is None for op in g.ops)
+        g = plan_memory(fuse_all(g))
+    conv = next(op for op in g.ops if op.opcode in ("CONV_2D", "DEPTHWISE_CONV_2D"))
+    consumer = g.ops[conv.fused_into]
+    assert consumer.call.args[6] == filter_bits  # mcu_conv2d_rows_s8_x6's: after the conv's filter
+    assert conv.outputs[0] not in g.arena.buffer_of and g.arena.plan.conflicts() == []
+    out = g.arena.buffer_of[consumer.outputs[0]]
+    assert any(out == g.arena.buffer_of[t] for t in (*g.inputs, *conv.inputs) if t in g.arena.buffer_of) == in_place
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
+    samples = random_inputs(g, 3, seed=4)
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, samples)
+    assert all(r.passed for r in results), (name, [r.outputs for r in results])
+    tflm = Tflm(blob)
+    for xs in samples:
+        assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1))), name
+
+
+def _chain_of_newer_ops():
+    """SPACE_TO_BATCH_ND -> BATCH_TO_SPACE_ND -> PRELU -> RESIZE_BILINEAR -> ABS -> SQUARED_DIFFERENCE
+    -> RSQRT (whose input, a square, is never negative)."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4, 6, 3], "int8", scale=0.05, zp=-3)
+    batched = m.tensor("batched", [4, 3, 3, 3], "int8", scale=0.05, zp=-3)
+    m.op("SPACE_TO_BATCH_ND", [x, m.const("block", [2, 2], "int32"), m.const("pads", [[1, 1], [0, 0]], "int32")],
+         [batched], "SpaceToBatchNDOptions")
+    space = m.tensor("space", [1, 4, 6, 3], "int8", scale=0.05, zp=-3)
+    m.op("BATCH_TO_SPACE_ND", [batched, m.const("block2", [2, 2], "int32"),
+                               m.const("crops", [[1, 1], [0, 0]], "int32")], [space], "BatchToSpaceNDOptions")
+    prelu = m.tensor("prelu", [1, 4, 6, 3], "int8", scale=0.04, zp=-10)
+    m.op("PRELU", [space, m.const("alpha", [-90, 30, 127], "int8", scale=0.01, zp=4)], [prelu])
+    big = m.tensor("big", [1, 7, 5, 3], "int8", scale=0.04, zp=-10)
+    m.op("RESIZE_BILINEAR", [prelu, m.const("size", [7, 5], "int32")], [big], "ResizeBilinearOptions",
+         version=3, HalfPixelCenters=True)
+    magnitude = m.tensor("abs", [1, 7, 5, 3], "int8", scale=0.03, zp=-100)
+    m.op("ABS", [big], [magnitude], version=2)
+    square = m.tensor("square", [1, 7, 5, 3], "int8", scale=0.05, zp=-128)
+    m.op("SQUARED_DIFFERENCE", [magnitude, big], [square], version=2)
+    y = m.tensor("y", [1, 7, 5, 3], "int8", scale=0.1, zp=-50)
+    m.op("RSQRT", [square], [y], version=2)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_newer_reference_kernels_are_bit_exact_on_the_emulated_board(tmp_path):
+    path = tmp_path / "chain.tflite"
+    path.write_bytes(_chain_of_newer_ops().build())
+    g = compile_model(path)
+    result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "chain.tflite")
+    _, results = run_on_target(Target.of("mps2-an386"), result.program, g, random_inputs(g, 3, seed=4))
+    assert [op.opcode for op in g.ops][-1] == "RSQRT" and len(g.ops) == 7
+    assert all(r.passed for r in results), [r.outputs for r in results]
+
+
