@@ -162,6 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cost", choices=COSTS, default="time",
                    help="--search: what cheapest means: estimated cycles (instructions where the core has no "
                         "timing table), flash or RAM")
+    p.add_argument("--shard", type=_shard, metavar="K/N",
+                   help="--search in N processes (machines sharing --shard-dir): this one measures accuracy on the "
+                        "K-th of N slices of --eval; shard 1 builds the candidates and writes the outputs")
+    p.add_argument("--shard-dir", metavar="DIR",
+                   help="--shard: a folder every shard of the run reads and writes (its own for each run)")
+    p.add_argument("--shard-timeout", type=float, default=3600.0, metavar="SECONDS",
+                   help="--shard: how long a shard waits for the others at one candidate (default 3600)")
     p.add_argument("--json", metavar="REPORT", help="write the per-layer errors and sizes (with --search: every "
                                                      "candidate, and a picture of the front beside it) here")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")

@@ -56,6 +56,34 @@ def test_a_tight_drop_widens_layers_until_it_is_met(tmp_path, capsys):
     assert " at 16x8" in stdout
 
 
+def test_two_shards_search_as_one_process_does(tmp_path, capsys):
+    """Shard 1 and 2 of the tight-drop search run at once, each on half of the evaluation samples, meeting in
+    a shared folder: shard 1's report (every candidate's accuracy, SNR and cost, the choice) is the
+    unsharded one's, and only shard 1 writes."""
+    import subprocess
+    import sys
+
+    options = ["--board", "mps2-an386", "--labels", DIGITS / "labels.npy", "--max-drop", "0"]
+    _, _, _, whole = search(capsys, tmp_path, *options)
+    runs = []
+    for k in (1, 2):
+        argv = ["quantize", DIGITS / "digits_float.tflite", "--data", DIGITS / "calibration.npz", "--search",
+                "--eval", DIGITS / "evaluation.npz", "--out", tmp_path / f"shard{k}.tflite", "--json",
+                tmp_path / f"shard{k}.json", "--shard", f"{k}/2", "--shard-dir", tmp_path / "shared", *options]
+        runs.append(subprocess.Popen([sys.executable, "-m", "mcugen", *map(str, argv)], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True))
+    outcomes = [run.communicate(timeout=600) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], [err for _, err in outcomes]
+    assert "(shard 2/2)" in outcomes[1][1] and "shard 1 validates the choice" in outcomes[1][0]
+    assert not (tmp_path / "shard2.tflite").exists() and not (tmp_path / "shard2.json").exists()
+    sharded = json.loads((tmp_path / "shard1.json").read_text())
+    keys = ("name", "precisions", "top1", "snr_db", "time", "flash_bytes", "ram_bytes", "front", "chosen")
+    assert [{k: c[k] for k in keys} for c in sharded["candidates"]] == \
+        [{k: c[k] for k in keys} for c in whole["candidates"]]
+    assert sharded["chosen"] == whole["chosen"] and (tmp_path / "shard1.tflite").read_bytes() == \
+        (tmp_path / "chosen.tflite").read_bytes()
+
+
 def test_without_labels_on_a_core_without_timing_the_cost_is_instructions(tmp_path, capsys):
     """Accuracy is agreement with the float model's top-1; the M0's time is its instructions."""
     _, _, err, report = search(capsys, tmp_path, "--board", "microbit", "--cost", "flash")
@@ -80,6 +108,11 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "host"), "host is none"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--max-drop", "-1"),
          "not a drop in percentage points from 0 to 100"),
+        ((*base, "--shard", "1/2", "--shard-dir", tmp_path / "shared"), "--shard is for --search"),
+        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--shard", "1/2"),
+         "--shard and --shard-dir go together"),
+        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--shard", "3/2",
+          "--shard-dir", tmp_path / "shared"), "not K/N"),
     ]
     for argv, phrase in cases:
         code, err = refused(capsys, *argv)

@@ -26,18 +26,22 @@ def cmd_quantize(args) -> int:
     source, out = Path(args.model), Path(args.out)
     if out.resolve() == source.resolve():
         raise McugenError(f"--out {out} is the float model itself", "write the quantized model to another file")
-    given = [flag for flag, value in (("--eval", args.eval), ("--labels", args.labels), ("--board", args.board))
-             if value is not None]
+    given = [flag for flag, value in (("--eval", args.eval), ("--labels", args.labels), ("--board", args.board),
+                                      ("--shard", args.shard), ("--shard-dir", args.shard_dir)) if value is not None]
     if not args.search and given:
         raise McugenError(f"{given[0]} is for --search", "add --search to choose each layer's precision")
     if args.search and (args.eval is None or args.board is None):
         raise McugenError("--search needs --eval (samples to measure accuracy on) and --board (whose core measures "
                           "the cost)", "add both")
-    refuse_overwrite(out, args.force)
-    if args.json:
-        refuse_overwrite(Path(args.json), args.force)
-    if args.search:
-        refuse_overwrite(picture_path(out), args.force)
+    if (args.shard is None) != (args.shard_dir is None):
+        raise McugenError("--shard and --shard-dir go together", "give every shard of the run --shard K/N and the "
+                                                                 "same --shard-dir")
+    if args.shard is None or args.shard[0] == 1:  # only shard 1 writes
+        refuse_overwrite(out, args.force)
+        if args.json:
+            refuse_overwrite(Path(args.json), args.force)
+        if args.search:
+            refuse_overwrite(picture_path(out), args.force)
     model = load_float_model(source, args.signature)
     samples = load_samples(model.graph, Path(args.data))
     if len(samples) < MIN_SAMPLES:
@@ -119,13 +123,20 @@ def search_precisions(args, model, samples, plan) -> int:
         say(f"{twin.cpu.name} has no timing table: the candidates' time is their instructions")
     say(f"calibrating {Path(args.model).name} on {len(samples)} samples")
     ranges = calibrate(model, samples)
-    say(f"searching each layer's precision: accuracy on {len(evaluation)} samples, cost on {twin.id}"
+    shards = None
+    if args.shard is not None:
+        shards, evaluation, labels = shard_of(args, model, samples, evaluation, labels)
+    say(f"searching each layer's precision: accuracy on {len(evaluation)} samples"
+        + (f" (shard {shards.k}/{shards.n})" if shards else "") + f", cost on {twin.id}"
         + ("" if twin is board else f" ({board.id}'s {board.cpu.name})"))
     out = Path(args.out)
     with tempfile.TemporaryDirectory(prefix="mcugen-search-") as work:
         result = search(model, ranges, plan, board, evaluation, labels, args.max_drop, args.cost, Path(work),
-                        samples[:CHECK_SAMPLES])
+                        samples[:CHECK_SAMPLES], shards)
         print(format_search(result, model.weighted))
+        if shards is not None and not shards.leads:
+            print(f"shard {shards.k}/{shards.n} done: shard 1 validates the choice and writes the outputs")
+            return 0
         write_atomically(picture_path(out), lambda f: f.write(front_picture(result)), ".png")
         print(f"wrote {picture_path(out)}")
         if args.json:
@@ -140,6 +151,26 @@ def search_precisions(args, model, samples, plan) -> int:
     write_atomically(out, lambda f: f.write(result.chosen.content), ".tflite")
     print(f"wrote {out}: {result.chosen.name}")
     return 0
+
+
+def shard_of(args, model, samples, evaluation, labels):
+    """(Shards, this shard's evaluation samples, their labels): a contiguous slice, as `mcugen test --shard`."""
+    from mcugen.dataset import require_independent, slices
+    from mcugen.quantize.shards import Shards, fingerprint
+
+    k, n = args.shard
+    require_independent(model.graph, None, f"--shard {k}/{n}")
+    chosen = slices(range(len(evaluation)), n, None, False)[k - 1]
+    if not chosen:
+        raise McugenError(f"shard {k}/{n} of {len(evaluation)} evaluation sample(s) is empty", "use fewer shards")
+    folder = Path(args.shard_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    run = fingerprint([model.content, *(np.ascontiguousarray(a).tobytes() for a in samples.per_input),
+                       *(np.ascontiguousarray(a).tobytes() for a in evaluation.per_input),
+                       b"" if labels is None else np.asarray(labels).tobytes(), args.board, args.cost,
+                       str(args.max_drop), args.precision, args.io, str(args.per_tensor), str(n)])
+    return (Shards(k, n, folder, run, args.shard_timeout), evaluation[chosen.start:chosen.stop],
+            None if labels is None else labels[chosen.start:chosen.stop])
 
 
 def validate_choice(content: bytes, board, twin, samples, work: Path) -> None:

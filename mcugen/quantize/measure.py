@@ -87,12 +87,33 @@ def output_predictions(g: Graph, samples) -> tuple[np.ndarray, list[np.ndarray]]
     return np.array([int(np.argmax(v)) for v in values]), values
 
 
+@dataclass(frozen=True)
+class Tally:
+    """What accuracy is made of, per sample in order, so that slices of the samples (--shard) add up to
+    exactly what the whole gives: whether each top-1 is right, output 0's energy and error energy."""
+
+    right: tuple[bool, ...]
+    signal: tuple[float, ...]
+    noise: tuple[float, ...]
+
+    @staticmethod
+    def joined(parts: list["Tally"]) -> "Tally":
+        return Tally(*(tuple(v for part in parts for v in getattr(part, name)) for name in ("right", "signal", "noise")))
+
+    def accuracy(self, against: str) -> Accuracy:
+        return Accuracy(float(np.mean(self.right)) if self.right else 0.0, against,
+                        _snr(math.fsum(self.signal), math.fsum(self.noise)))
+
+
+def tally(g: Graph, samples, reference: tuple[np.ndarray, list[np.ndarray]], labels: np.ndarray | None) -> Tally:
+    """`reference`: output_predictions of the float model on the same samples; `labels` theirs."""
+    top1, values = output_predictions(g, samples)
+    wanted = labels if labels is not None else reference[0]
+    return Tally(tuple(bool(v) for v in top1 == wanted), tuple(math.fsum(f * f) for f in reference[1]),
+                 tuple(math.fsum((f - v) ** 2) for f, v in zip(reference[1], values)))
+
+
 def accuracy(g: Graph, samples, reference: tuple[np.ndarray, list[np.ndarray]],
              labels: np.ndarray | None) -> Accuracy:
     """`reference`: output_predictions of the float model on the same samples."""
-    top1, values = output_predictions(g, samples)
-    wanted = labels if labels is not None else reference[0]
-    signal = math.fsum(math.fsum(f * f) for f in reference[1])
-    noise = math.fsum(math.fsum((f - v) ** 2) for f, v in zip(reference[1], values))
-    return Accuracy(float(np.mean(top1 == wanted)) if len(top1) else 0.0,
-                    "labels" if labels is not None else "float model", _snr(signal, noise))
+    return tally(g, samples, reference, labels).accuracy("labels" if labels is not None else "float model")

@@ -23,9 +23,10 @@ import numpy as np
 from mcugen.boards import Board, emulated_twin
 from mcugen.build import say
 from mcugen.errors import McugenError
-from mcugen.quantize.measure import Accuracy, accuracy, output_predictions
+from mcugen.quantize.measure import Accuracy, Tally, output_predictions, tally
 from mcugen.quantize.model import FloatModel, Layer
 from mcugen.quantize.recipe import Plan, check, quantize
+from mcugen.quantize.shards import Shards, as_json
 
 
 @dataclass(frozen=True)
@@ -103,12 +104,15 @@ def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
 
 
 class Searcher:
-    """Evaluates candidates once each (a plan's precisions name it), remembering every one."""
+    """Evaluates candidates once each (a plan's precisions name it), remembering every one. With `shards`,
+    `samples` (and `labels`) are this shard's slice: accuracy is joined from every shard's, cost measured
+    by the lead shard (mcugen/quantize/shards.py)."""
 
     def __init__(self, model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, work: Path,
-                 check_samples):
+                 check_samples, shards: Shards | None = None):
         self.model, self.calibration, self.base, self.board = model, calibration, base, board
         self.samples, self.labels, self.work, self.check_samples = samples, labels, work, check_samples
+        self.shards = shards
         self.reference = output_predictions(model.graph, samples)
         self.done: dict[tuple[str, ...], Candidate] = {}
 
@@ -141,19 +145,35 @@ class Searcher:
             checked = check(quantize(self.model, self.calibration, self.plan_of(precisions)), "candidate",
                             self.check_samples)
             content, graph = checked.content, checked.graph
-        acc = accuracy(graph, self.samples, self.reference, self.labels)
-        with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
-            cost = measure_cost(content, self.board, Path(work), self.samples[0])
+        acc = self._accuracy(key, graph)
+        cost = self._cost(key, content)
         found = Candidate(name, precisions or ("float32",) * len(self.model.weighted), acc, cost, content)
         self.done[key] = found
         say(f"    top-1 {100 * acc.top1:.1f}%, {cost.time:,} {cost.unit}, {cost.flash:,} B flash, {cost.ram:,} B RAM"
             + (f"; does not fit: {cost.misfit}" if cost.misfit else ""))
         return found
 
+    def _accuracy(self, key: tuple[str, ...], graph) -> Accuracy:
+        mine = tally(graph, self.samples, self.reference, self.labels)
+        if self.shards is not None:
+            parts = self.shards.share(key, "accuracy", as_json(mine))
+            mine = Tally.joined([Tally(tuple(p["right"]), tuple(p["signal"]), tuple(p["noise"])) for p in parts])
+        return mine.accuracy("labels" if self.labels is not None else "float model")
+
+    def _cost(self, key: tuple[str, ...], content: bytes) -> Cost:
+        if self.shards is not None and not self.shards.leads:
+            c = self.shards.receive(key, "cost")
+            return Cost(**{**c, "layers": tuple((op, t) for op, t in c["layers"])})
+        with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
+            cost = measure_cost(content, self.board, Path(work), self.samples[0])
+        if self.shards is not None:
+            self.shards.publish(key, "cost", as_json(cost))
+        return cost
+
 
 def search(model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, max_drop: float,
-           cost: str, work: Path, check_samples) -> Search:
-    s = Searcher(model, calibration, base, board, samples, labels, work, check_samples)
+           cost: str, work: Path, check_samples, shards: Shards | None = None) -> Search:
+    s = Searcher(model, calibration, base, board, samples, labels, work, check_samples, shards)
     layers = model.weighted
     if not layers:
         raise McugenError("the model has no layer with weights to choose a precision for",
