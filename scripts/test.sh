@@ -3,5 +3,13 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/install.sh"
+# onnx2tf (quantize's ONNX front end) pins a TensorFlow, NumPy and LiteRT older than the oracles: an
+# environment of its own, its program linked into .venv/bin so that tests find it on PATH
+if [ ! -x "$root/.venv-onnx2tf/bin/onnx2tf" ]; then
+  echo "== installing onnx2tf into .venv-onnx2tf (its own TensorFlow; ~70 s)"
+  python3 -m venv "$root/.venv-onnx2tf"
+  "$root/.venv-onnx2tf/bin/python" -m pip install --quiet onnx2tf
+fi
+ln -sf "$root/.venv-onnx2tf/bin/onnx2tf" "$root/.venv/bin/onnx2tf"
 cd "$root"
 python -m pytest -q "$@"

@@ -155,7 +155,7 @@ def test_an_onnx_model_through_onnx2tf(tmp_path, capsys):
     environment of its own, found on PATH (the model turns NHWC: [1, 8, 8, 1])."""
     import shutil
 
-    if shutil.which("onnx2tf") is None:
+    if shutil.which("onnx2tf") is None:  # scripts/test.sh installs it in an environment of its own
         pytest.skip("onnx2tf is not on PATH (pipx install onnx2tf)")
     out, _ = quantize(capsys, tmp_path, MODELS / "tiny_cnn.onnx", samples(tmp_path, (1, 8, 8, 1), count=12))
     assert [op.opcode for op in compile_model(out).ops][0] == "CONV_2D"
