@@ -11,6 +11,7 @@ from mcugen.commands.board import cmd_build, cmd_export, cmd_flash
 from mcugen.commands.boards import cmd_boards
 from mcugen.commands.host import cmd_compare, cmd_inspect, cmd_run
 from mcugen.commands.quantize import cmd_quantize
+from mcugen.commands.report import cmd_report_html
 from mcugen.commands.testing import cmd_report_merge, cmd_test
 from mcugen.dump_ir import ENV as DUMP_ENV
 from mcugen.errors import EXIT_ERROR, EXIT_INTERNAL, McugenError
@@ -205,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     board_args(p)
     p.add_argument("--report", action="store_true", help="print the arena timeline and draw it (DIR/report/)")
     p.add_argument("--json", metavar="REPORT", help="write sizes, kernels, per-layer MACs and the arena plan here")
-    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report")
+    p.add_argument("--html", metavar="PAGE", help="write the same as one HTML page (sizes, layers, the arena drawn)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report or page")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("export", help="write the model as a C library for your own firmware")
@@ -235,7 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=".npy of one class index per --data sample (or one-hot rows): report top-1 accuracy, "
                         "a confusion matrix and ACC/RMSE/MAE/L2r/COS per output")
     p.add_argument("--json", metavar="REPORT", help="write a JSON report here")
-    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report")
+    p.add_argument("--html", metavar="PAGE", help="write one HTML page: per-layer time by kernel, the arena drawn, "
+                                                  "sizes, accuracy and confusion matrix (with --labels)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report or page")
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds one inference may take")
     p.add_argument("--port", help="serial port of a real board (or socket://host:port)")
@@ -254,6 +258,13 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", metavar="REPORT", required=True, help="write the merged report here")
     m.add_argument("--force", action="store_true", help="overwrite an existing report")
     m.set_defaults(func=cmd_report_merge)
+    h = actions.add_parser("html", help="draw a test or build report (--json) as one self-contained HTML page")
+    h.add_argument("report", metavar="REPORT.json", help="a `mcugen test --json` or `mcugen build --json` report")
+    h.add_argument("--build", metavar="BUILD.json", help="the build report of the same model and board, for the "
+                                                          "arena picture and sizes beside a test report")
+    h.add_argument("--out", required=True, metavar="PAGE.html", help="where to write the page")
+    h.add_argument("--force", action="store_true", help="overwrite an existing page")
+    h.set_defaults(func=cmd_report_html)
 
     p = sub.add_parser("flash", help="put a built firmware on the board (emulated boards: boot it in QEMU)")
     board_args(p, model=False)

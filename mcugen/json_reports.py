@@ -155,22 +155,29 @@ def merge(reports: list[tuple[str, dict]]) -> dict:
 
 def read_test_report(path: Path) -> dict:
     """A `mcugen test --json` report, checked against its schema."""
+    return read_report(path, "test")
+
+
+def read_report(path: Path, kind: str) -> dict:
+    """A `mcugen test --json` (kind "test") or `mcugen build --json` ("build") report, checked against its
+    schema."""
     import jsonschema
 
     from mcugen.errors import McugenError
 
-    fix = "pass reports written by `mcugen test --json` of this mcugen version"
+    fix = f"pass reports written by `mcugen {kind} --json` of this mcugen version"
     try:
         report = json.loads(path.read_text())
     except FileNotFoundError:
         raise McugenError(f"{path}: no such file", fix) from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise McugenError(f"{path}: not a JSON report ({str(exc).splitlines()[0]})", fix) from None
-    schema = json.loads((Path(__file__).parent / "schemas" / "test-report.schema.json").read_text())
+    schema = json.loads((Path(__file__).parent / "schemas" / f"{kind}-report.schema.json").read_text())
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(report))
     if error is not None:
         where = "/".join(map(str, error.path)) or "top level"
-        raise McugenError(f"{path}: not a mcugen {SCHEMA_VERSION} test report ({where}: {error.message[:120]})", fix)
+        raise McugenError(f"{path}: not a mcugen {SCHEMA_VERSION} {kind} report ({where}: {error.message[:120]})",
+                          fix)
     return report
 
 

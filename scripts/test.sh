@@ -3,6 +3,12 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/install.sh"
+# Chromium renders the HTML report in tests/test_html_report.py (Debian's package)
+if ! command -v chromium >/dev/null; then
+  echo "== installing Chromium (apt) for the HTML report's tests"
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium
+fi
 # onnx2tf (quantize's ONNX front end) pins a TensorFlow, NumPy and LiteRT older than the oracles: an
 # environment of its own, its program linked into .venv/bin so that tests find it on PATH
 if [ ! -x "$root/.venv-onnx2tf/bin/onnx2tf" ]; then

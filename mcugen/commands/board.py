@@ -53,8 +53,9 @@ def cmd_build(args) -> int:
     from mcugen.report import write_report
     from mcugen.targets import Target
 
-    if args.json:
-        refuse_overwrite(Path(args.json), args.force)
+    for page in (args.json, args.html):
+        if page:
+            refuse_overwrite(Path(page), args.force)
     if args.out:
         require_writable_folder(Path(args.out), f"--out {args.out}")
     target = Target.of(args.board, stock=args.stock)
@@ -71,11 +72,17 @@ def cmd_build(args) -> int:
     if args.report:
         for path in write_report(g, out):
             print(f"wrote {path}")
-    if args.json:
+    if args.json or args.html:
         from mcugen.json_reports import build_report
 
-        write_json(Path(args.json), build_report(g, Path(args.model).name, args.board, result))
-        print(f"wrote {args.json}")
+        report = build_report(g, Path(args.model).name, args.board, result)
+        if args.json:
+            write_json(Path(args.json), report)
+            print(f"wrote {args.json}")
+        if args.html:
+            from mcugen.commands.report import write_page
+
+            write_page(Path(args.html), None, report)
     return 0
 
 

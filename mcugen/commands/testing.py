@@ -17,8 +17,9 @@ def cmd_test(args) -> int:
     from mcugen.targets import Target, require_port
     from mcugen.validate import run_on_target
 
-    if args.json:
-        refuse_overwrite(Path(args.json), args.force)
+    for page in (args.json, args.html):
+        if page:
+            refuse_overwrite(Path(page), args.force)
     if args.out:
         require_writable_folder(Path(args.out), f"--out {args.out}")
     if args.labels and not args.data:
@@ -48,9 +49,14 @@ def cmd_test(args) -> int:
         labels = load_labels(Path(args.labels), len(samples), classes_of(g))
     oracle = check_golden(g, Path(args.model), samples[chosen.start])
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
+        built = None
         if target.builds_here:
             result, _ = build_in(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
             program, sizes = result.program, sizes_of(result)
+            if args.html:
+                from mcugen.json_reports import build_report
+
+                built = build_report(g, Path(args.model).name, args.board, result)
         else:
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
         where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \
@@ -91,6 +97,10 @@ def cmd_test(args) -> int:
             print(f"wrote {picture}")
     if args.json:
         write_json(Path(args.json), report)
+    if args.html:
+        from mcugen.commands.report import write_page
+
+        write_page(Path(args.html), report, built)
     return verdict(report)
 
 
