@@ -79,16 +79,39 @@ class Sources:
 
 
 def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...],
-                  features: frozenset[str] = frozenset()) -> Sources:
+                  features: frozenset[str] = frozenset(), harness: Harness | None = None) -> Sources:
     """The model's library (headers in include/, sources in src/, PlatformIO's layout) and the
-    validation harness, which drives the model through the same API an application uses."""
+    harness, which drives the model through the same API an application uses: mcugen's validation
+    protocol, or another (`harness`)."""
+    harness = harness or Harness()
     for file, text in library_files(generated, features).items():
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", text)
-    for file in ("mcu_harness.c", *ports, "mcu_port.h"):
+    for file in (harness.source, *ports, "mcu_port.h"):
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", runtime_file(f"harness/{file}").read_text())
+    if harness.config:
+        out.write("include/mcu_harness_config.h", harness.config)
     custom = sorted(f for f in generated.files if f.endswith(".c") and f != f"{generated.name}.c")
     kernels = [f"src/{k}.c" for k in generated.kernels if k not in generated.custom_kernels] + [f"src/{f}" for f in custom]
-    return Sources(f"src/{generated.name}.c", tuple(kernels), tuple(f"src/{f}" for f in ("mcu_harness.c", *ports)))
+    return Sources(f"src/{generated.name}.c", tuple(kernels), tuple(f"src/{f}" for f in (harness.source, *ports)))
+
+
+@dataclass(frozen=True)
+class Harness:
+    """The firmware's side of the link: mcugen's validation protocol (which times every layer: the model is
+    built with -DMODEL_PROFILE), or the MLPerf Tiny benchmark's (mcugen/mlperf.py), with its config header."""
+
+    name: str = "mcugen"
+    config: str = ""
+
+    @property
+    def source(self) -> str:
+        from mcugen.mlperf import HARNESSES
+
+        return HARNESSES[self.name]
+
+    @property
+    def profiles(self) -> bool:
+        return self.name == "mcugen"
 
 
 def find_c_compiler() -> str:
@@ -126,7 +149,7 @@ def _run(cmd: list[str], what: str) -> None:
 
 
 def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool = False,
-               progress=None, object_cache: Path | None = None) -> BuildResult:
+               progress=None, object_cache: Path | None = None, harness: Harness | None = None) -> BuildResult:
     """Generate the sources and compile them with the system compiler into out_dir/mcugen_host.
 
     object_cache: a directory where objects of the model-independent sources (kernels, harness)
@@ -135,9 +158,11 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool 
     cc = find_c_compiler()
     out = out if isinstance(out, OutDir) else OutDir(out)
     generated = emit_c(g, model_name)
-    sources = write_sources(out, generated, ("port_host.c",))
+    harness = harness or Harness()
+    sources = write_sources(out, generated, ("port_host.c",), harness=harness)
     objdir = out.scratch(".build")
-    flags = [*HOST_CFLAGS, *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
+    flags = [*(f for f in HOST_CFLAGS if harness.profiles or f != "-DMODEL_PROFILE"),
+             *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
 
     def compile_one(src: str) -> Path:
         obj = objdir / (Path(src).stem + ".o")

@@ -202,8 +202,14 @@ def build_parser() -> argparse.ArgumentParser:
                            help="host only: build with -fsanitize=address,undefined")
             region_args(p)
 
+    def harness_arg(p):
+        p.add_argument("--harness", choices=("mcugen", "mlperf-tiny"), default="mcugen",
+                       help="the protocol the firmware speaks: mcugen's validation (mcugen test), or the MLPerf "
+                            "Tiny benchmark's DUT protocol, for its runner (mlcommons/tiny benchmark/runner)")
+
     p = sub.add_parser("build", help="generate C for a model and compile it for a board")
     board_args(p)
+    harness_arg(p)
     p.add_argument("--report", action="store_true", help="print the arena timeline and draw it (DIR/report/)")
     p.add_argument("--json", metavar="REPORT", help="write sizes, kernels, per-layer MACs and the arena plan here")
     p.add_argument("--html", metavar="PAGE", help="write the same as one HTML page (sizes, layers, the arena drawn)")

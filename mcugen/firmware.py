@@ -20,7 +20,7 @@ import jinja2
 
 from mcugen import __version__, ops
 from mcugen.boards import Board
-from mcugen.build import BuildResult, Sources, write_sources
+from mcugen.build import BuildResult, Harness, Sources, write_sources
 from mcugen.chips import CHIP_FLAGS, write_images
 from mcugen.elfsize import Sizes, sizes
 from mcugen.emit_c import WEIGHTS_BYTES, GeneratedC, emit_c
@@ -193,11 +193,12 @@ def write_offline_board(board: Board, out: OutDir) -> str:
 
 
 def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
-                  env_name: str) -> Sources:
+                  env_name: str, harness: Harness | None = None) -> Sources:
+    harness = harness or Harness()
     ports = (("port_cortexm.c",) if board.offline is not None else ()) + (("port_arduino.cpp",) if board.stock else ())
-    sources = write_sources(out, generated, ports, features=board.features)
+    sources = write_sources(out, generated, ports, features=board.features, harness=harness)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
-                   default_env=env_name)
+                   default_env=env_name, profile=harness.profiles)
     if board.offline is not None:
         context["uart_flags"] = write_offline_board(board, out)
     out.write("platformio.ini", _ENV.get_template("platformio.ini.j2").render(context))
@@ -205,7 +206,7 @@ def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, mo
 
 
 def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: bool = False,
-                progress=None, weights: str = "auto") -> BuildResult:
+                progress=None, weights: str = "auto", harness: Harness | None = None) -> BuildResult:
     env_name = "stock" if stock else "offline"
     if stock and not board.stock:
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
@@ -217,7 +218,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
     check_fit(g, board, generated.const_bytes, external_bytes=generated.external_bytes)
     if stock:
         _stock_platform_reachable(board)
-    sources = write_project(g, board, out, generated, model_name, env_name)
+    sources = write_project(g, board, out, generated, model_name, env_name, harness)
     out.finish()
     env = dict(os.environ, **PIO_ENV)
     if not stock:

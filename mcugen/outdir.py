@@ -81,14 +81,15 @@ class OutDir:
                               + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "") + ")",
                               "move them away or choose another --out directory")
 
-    def claim(self, board: str, model: str) -> None:
+    def claim(self, board: str, model: str, harness: str = "mcugen") -> None:
         """Make this folder the build of `model` (a file name: a retrained model keeps its build
-        folder) for `board`, refusing one that holds another's."""
+        folder) for `board`, refusing one that holds another's; `harness`: the protocol its firmware
+        speaks (mcugen.mlperf.HARNESSES), which `flash` checks."""
         held = stamp_of(self.root)
         if held is not None and (held.get("board"), held.get("model")) != (board, model):
             raise McugenError(f"{self.root} holds the build of {held.get('model')} for {held.get('board')}, "
                               f"not {model} for {board}", "choose another --out, or delete that folder")
-        self.write(STAMP, json.dumps(dict(model=model, board=board), indent=2) + "\n")
+        self.write(STAMP, json.dumps(dict(model=model, board=board, harness=harness), indent=2) + "\n")
 
     def write(self, relative: str, content: str | bytes) -> Path:
         path = self.root / relative

@@ -10,7 +10,7 @@ from pathlib import Path
 import serial
 
 from mcugen.boards import HOST, Board, load_board
-from mcugen.build import BuildResult, build_host, find_c_compiler
+from mcugen.build import BuildResult, Harness, build_host, find_c_compiler
 from mcugen.errors import McugenError
 from mcugen.firmware import build_board
 from mcugen.ir import Graph
@@ -69,12 +69,18 @@ class Target:
 
 
 def build_for(target: Target, g: Graph, out: OutDir, model_name: str, *, sanitize: bool = False,
-              progress=None, weights: str = "auto") -> BuildResult:
+              progress=None, weights: str = "auto", harness: str = "mcugen") -> BuildResult:
+    chosen = Harness()
+    if harness != "mcugen":
+        from mcugen.mlperf import config_header
+
+        chosen = Harness(harness, config_header(g, target.board.clock_hz if target.board is not None else 0))
     if target.board is None:
-        return build_host(g, out, model_name, sanitize=sanitize, progress=progress)
+        return build_host(g, out, model_name, sanitize=sanitize, progress=progress, harness=chosen)
     if sanitize:
         raise McugenError("--sanitize is for --board host only", "drop --sanitize")
-    return build_board(g, target.board, out, model_name, stock=target.stock, progress=progress, weights=weights)
+    return build_board(g, target.board, out, model_name, stock=target.stock, progress=progress, weights=weights,
+                       harness=chosen)
 
 
 def firmware_of(target: Target, out_dir: Path) -> Path:
@@ -98,11 +104,19 @@ def require_port(target: Target) -> None:
 
 @contextlib.contextmanager
 def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | None = None):
-    """A Link to the target running `program`: the host process, QEMU (logging every instruction it
-    executes to `trace`, if given), or a board on its port."""
+    """A Link (mcugen's validation protocol) to the target running `program`: the host process, QEMU
+    (logging every instruction it executes to `trace`, if given), or a board on its port."""
+    with open_stream(target, program, trace) as (stream, describe):
+        real = target.board is not None and not target.emulated
+        yield Link(stream, timeout=timeout, describe=describe, wiring=target.wiring() if real else "")
+
+
+@contextlib.contextmanager
+def open_stream(target: Target, program: Path, trace: Path | None = None):
+    """(a pyserial-like byte stream to the target running `program`, what to call it in messages)."""
     if target.board is None:
         with ProcessStream([program]) as process:
-            yield Link(process, timeout=timeout, describe="the host executable")
+            yield process, "the host executable"
             code = process.close()
         if code:
             raise McugenError(f"the host executable exited with code {code} after the run",
@@ -110,7 +124,7 @@ def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | N
         return
     if target.emulated:
         with QemuTarget(target.board, program, trace=trace) as qemu:
-            yield Link(qemu.stream, timeout=timeout, describe=f"{target.id} (QEMU)")
+            yield qemu.stream, f"{target.id} (QEMU)"
         return
     require_port(target)
     try:
@@ -119,4 +133,4 @@ def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | N
         raise McugenError(f"cannot open serial port {target.port}: {exc}",
                           "check the --port name, the cable, and that no other program holds the port") from None
     with contextlib.closing(stream):
-        yield Link(stream, timeout=timeout, describe=f"{target.id} on {target.port}", wiring=target.wiring())
+        yield stream, f"{target.id} on {target.port}"

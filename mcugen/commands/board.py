@@ -18,11 +18,13 @@ def build_in(args, target, out_dir: Path, g):
     from mcugen.outdir import OutDir
     from mcugen.targets import build_for
 
+    harness = getattr(args, "harness", "mcugen")
     out = OutDir(out_dir)
-    out.claim(target.id, Path(args.model).name)
-    say(f"building {Path(args.model).name} for {target.id} in {out_dir}/")
+    out.claim(target.id, Path(args.model).name, harness)
+    say(f"building {Path(args.model).name} for {target.id} in {out_dir}/"
+        + ("" if harness == "mcugen" else f" (harness: {harness})"))
     result = build_for(target, g, out, Path(args.model).name, sanitize=args.sanitize,
-                       progress=lambda line: say(f"  {line}"), weights=args.weights)
+                       progress=lambda line: say(f"  {line}"), weights=args.weights, harness=harness)
     return result, out
 
 

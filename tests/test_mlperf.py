@@ -1,0 +1,84 @@
+"""`--harness mlperf-tiny`: firmware that speaks the MLPerf Tiny benchmark's DUT protocol, driven on the
+emulated Cortex-M4 by a client written from the protocol's definition (mcugen.mlperf.Dut) through a whole
+performance session (name, profile, load, timed inferences) and an accuracy session (results against
+the golden model) for KWS and AD; bad commands answered as the reference firmware answers them."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import MODELS
+from mcugen import golden
+from mcugen.boards import load_board
+from mcugen.mlperf import Dut
+from mcugen.outdir import OutDir
+from mcugen.pipeline import compile_model
+from mcugen.qemu import QemuTarget
+from mcugen.targets import build_for, Target
+from test_cli import run_cli
+
+BOARD = "mps2-an386"
+
+
+def firmware(tmp_path, model: str):
+    g = compile_model(MODELS / model, features=load_board(BOARD).features)
+    out = OutDir(tmp_path / "fw")
+    out.claim(BOARD, model, "mlperf-tiny")
+    return g, build_for(Target.of(BOARD), g, out, model, harness="mlperf-tiny").program
+
+
+def dequantized(g, values: np.ndarray) -> np.ndarray:
+    q = g.tensors[g.outputs[0]].quant
+    return np.float32(q.s) * (values.astype(np.float32) - np.float32(q.zp))
+
+
+def printed(value) -> float:
+    """A float as the harness prints it: six decimals, rounded half up from its double."""
+    return int(float(value) * 1e6 + 0.5) / 1e6
+
+
+@pytest.mark.parametrize("model, benchmark", [("mlperf_kws_dscnn.tflite", "kws01"),
+                                              ("mlperf_ad_autoencoder.tflite", "ad01")])
+def test_a_performance_and_an_accuracy_session(tmp_path, model, benchmark):
+    g, program = firmware(tmp_path, model)
+    x = g.tensors[g.inputs[0]]
+    rng = np.random.default_rng(3)
+    inputs = [rng.integers(-128, 128, x.shape).astype(np.int8) for _ in range(3)]
+    with QemuTarget(load_board(BOARD), program) as qemu:
+        dut = Dut(qemu.stream, BOARD)
+        dut.until_ready()  # the banner: m-timestamp-mode-performance, m-init-done
+        assert dut.name() == "mcugen"
+        assert dut.profile() == ("ULPMark for tinyML Firmware V0.0.1", benchmark)
+        # performance: the runner's load of an input, then timed inferences after a warm-up
+        dut.load(inputs[0].tobytes())
+        _, two = dut.infer(2, 1)
+        _, four = dut.infer(4, 0)
+        assert two > 0 and 1.7 < four / two < 2.3, (two, four)  # microseconds of the board's counter
+        # accuracy: each input's results, the golden model's outputs as the harness computes and prints them
+        for xs in inputs:
+            dut.load(xs.tobytes())
+            results, _ = dut.infer(1, 0)
+            y = dequantized(g, golden.run(g, [xs])[0]).reshape(-1)
+            if benchmark == "ad01":  # the reconstruction error against the input, AD's anomaly score
+                q = x.quant
+                error = y - np.float32(q.s) * (xs.reshape(-1).astype(np.float32) - np.float32(q.zp))
+                assert results == pytest.approx([printed(np.mean(error * error, dtype=np.float64))], rel=1e-5)
+            else:
+                assert results == [printed(v) for v in y]
+                assert int(np.argmax(results)) == int(np.argmax(y))
+        # what the reference firmware answers to what it cannot do
+        assert dut.command("infer 0") == ["e-[Inference iterations must be >0]"]
+        assert dut.command("bogus") == ["e-[Unknown command: bogus]"]
+        assert dut.command("db load 999999") == [f"e-[Supplied buffer size 999999 exceeds maximum of {x.nbytes}]"]
+        assert dut.command("db load 2") == ["m-[Expecting 2 bytes]"] and dut.command("db 0a0b") == ["m-load-done"]
+        assert dut.command("db print") == ["m-buffer-0a-0b"]
+        assert dut.command("infer 1 0")[0].startswith("e-[Input db has 2 bytes")
+
+
+def test_flash_boots_an_mlperf_firmware_and_asks_its_name(tmp_path, capsys):
+    model = MODELS / "mlperf_kws_dscnn.tflite"
+    out = tmp_path / "fw"
+    assert run_cli(capsys, "build", model, "--board", BOARD, "--harness", "mlperf-tiny", "--out", out)[0] == 0
+    code, stdout, err = run_cli(capsys, "flash", "--board", BOARD, "--out", out)
+    assert code == 0, err
+    assert "name mcugen, profile ULPMark for tinyML Firmware V0.0.1, model kws01" in stdout
