@@ -93,7 +93,7 @@ def judge(g: Graph, values: list[np.ndarray], expected: list[np.ndarray], label:
         width = int(g.tensors[t].shape[-1]) if g.tensors[t].shape else 1
         agree = width <= 1 or _top1(y, width) == _top1(r, width)
         outputs.append(dict(_sums(y, r), agree=bool(agree)))
-    record = dict(metrics=outputs)
+    record: dict[str, object] = dict(metrics=outputs)
     if label is not None:
         classes = classes_of(g)
         y = _real(g, g.outputs[0], values[0])[:classes]

@@ -117,12 +117,14 @@ class Harness:
 def find_c_compiler() -> str:
     chosen = os.environ.get("CC")
     if chosen:
-        if not shutil.which(chosen):
+        found = shutil.which(chosen)
+        if found is None:
             raise McugenError(f"the C compiler CC={chosen} was not found", "fix CC or unset it to use cc/gcc/clang")
-        return shutil.which(chosen)
+        return found
     for candidate in ("cc", "gcc", "clang"):
-        if shutil.which(candidate):
-            return shutil.which(candidate)
+        found = shutil.which(candidate)
+        if found is not None:
+            return found
     raise McugenError("no C compiler found (looked for cc, gcc, clang)",
                       "install one, e.g. sudo apt-get install gcc")
 
@@ -191,18 +193,18 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool 
     _run([cc, *link_flags, *map(str, objects.values()), "-lm", "-o", str(program)], "linking")
     out.written.add("mcugen_host")
     out.finish()
-    return BuildResult(out.root, program, g.arena.plan.size, generated.const_bytes,
+    return BuildResult(out.root, program, g.planned.plan.size, generated.const_bytes,
                        model=sizes(objects[sources.model]),
                        kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()))
 
 
 def format_report(r: BuildResult, g: Graph) -> str:
     weights = sum(t.nbytes for t in g.tensors if t.is_const)
-    lines = [f"  arena       {r.arena_bytes:>9,} B  activations, planned at build time ({g.arena.plan.strategy})",
+    lines = [f"  arena       {r.arena_bytes:>9,} B  activations, planned at build time ({g.planned.plan.strategy})",
              f"  constants   {r.model.rodata:>9,} B  model.o rodata: weights {weights:,} B in the model file, "
              f"{r.const_bytes:,} B of arrays emitted",
              f"  code        {r.code_bytes:>9,} B  model {r.model.text:,} B + kernels {r.kernels.text:,} B"]
-    regions = g.arena.plan.region_sizes
+    regions = g.planned.plan.region_sizes
     if regions:
         lines.insert(1, "  regions     " + ", ".join(f"{name} {size:,} B" for name, size in regions)
                      + f": each buffer in one ({regions[0][0]}'s is the arena above; the most accessed bytes in the "

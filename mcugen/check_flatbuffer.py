@@ -41,33 +41,38 @@ class CorruptFlatBuffer(ValueError):
 def _layout(class_name: str) -> tuple:
     """(accessor, slot, kind, size, child) for every field of a generated table class."""
     cls = getattr(tflite, class_name)
-    fields = []
+    fields: list[tuple[str, int, str, int, str | None]] = []
     for name, method in vars(cls).items():
         if not callable(method) or name.startswith(_SKIP) or name.endswith(("AsNumpy", "Length", "IsNone")) \
                 or name.startswith("_") or "BufferHasIdentifier" in name:
             continue
         source = inspect.getsource(method)
-        slot = _SLOT.search(source)
-        if slot is None:
+        found = _SLOT.search(source)
+        if found is None:
             continue
-        slot = int(slot.group(1))
-        child = _CHILD.search(source)
+        slot = int(found.group(1))
+
+        def group(pattern: re.Pattern[str]) -> str:
+            match = pattern.search(source)
+            if match is None:
+                raise RuntimeError(f"tflite.{class_name}.{name}: generated code of an unknown shape")
+            return match.group(1)
+
         if "_tab.Union(" in source:
             fields.append((name, slot, "union", 4, _UNION_ENUMS[name]))
         elif "_tab.Vector(" in source:
             if "Indirect" in source:
-                fields.append((name, slot, "table_vector", 4, child.group(1)))
+                fields.append((name, slot, "table_vector", 4, group(_CHILD)))
             elif "_tab.String(" in source:
                 fields.append((name, slot, "string_vector", 4, None))
             else:
-                fields.append((name, slot, "vector", int(_STRIDE.search(source).group(1)), None))
+                fields.append((name, slot, "vector", int(group(_STRIDE)), None))
         elif "Indirect" in source:
-            fields.append((name, slot, "table", 4, child.group(1)))
+            fields.append((name, slot, "table", 4, group(_CHILD)))
         elif "_tab.String(" in source:
             fields.append((name, slot, "string", 4, None))
         else:
-            flags = _FLAGS.search(source).group(1)
-            fields.append((name, slot, "scalar", getattr(flatbuffers.number_types, flags).bytewidth, None))
+            fields.append((name, slot, "scalar", getattr(flatbuffers.number_types, group(_FLAGS)).bytewidth, None))
     return tuple(fields)
 
 

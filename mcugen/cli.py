@@ -310,7 +310,7 @@ def main(argv=None) -> int:
     finally:
         if args.dump_ir and dumping is None:  # as it was: main() may be called again in this process
             os.environ.pop(DUMP_ENV, None)
-        elif args.dump_ir:
+        elif args.dump_ir and dumping is not None:
             os.environ[DUMP_ENV] = dumping
         release_locks()
         if getattr(args, "ops", None):

@@ -96,7 +96,7 @@ def compare_layers(g: Graph, oracle, samples, progress=None) -> Mismatch | None:
     runner = golden.Runner(g)
     for s, inputs in enumerate(samples):
         seen: list[tuple[int, np.ndarray]] = []
-        runner.run(inputs, on_tensor=lambda idx, v, seen=seen: seen.append((idx, v)))
+        runner.run(inputs, on_tensor=lambda idx, v: seen.append((idx, v)))  # noqa: B023 - used before the next
         oracle.run(inputs, len(g.outputs))
         for (idx, ours), theirs in zip(seen, oracle.tensors([idx for idx, _ in seen])):
             theirs = theirs.reshape(ours.shape)

@@ -141,6 +141,7 @@ class Program:
     def __init__(self, elf: Path):
         from capstone import CS_ARCH_ARM, CS_MODE_MCLASS, CS_MODE_THUMB, Cs
         from elftools.elf.elffile import ELFFile
+        from elftools.elf.sections import SymbolTableSection
 
         self.disassembler = Cs(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS)
         self.disassembler.detail = True
@@ -151,7 +152,8 @@ class Program:
                              if s["p_type"] == "PT_LOAD" and s["p_filesz"]]
             symbols = image.get_section_by_name(".symtab")
             functions = sorted((s["st_value"] & ~1, s.name) for s in symbols.iter_symbols()
-                               if s["st_info"]["type"] == "STT_FUNC" and s["st_size"]) if symbols else []
+                               if s["st_info"]["type"] == "STT_FUNC" and s["st_size"]) \
+                if isinstance(symbols, SymbolTableSection) else []
             section = image.get_section_by_name(".text")
             text = (section["sh_addr"], section.data()) if section else (0, b"")
         self.starts = [a for a, _ in functions]

@@ -89,6 +89,13 @@ class _LayerEmitter:
         self.const_bytes = 0
         self.external_bytes = 0
 
+    @property
+    def call(self) -> Call:
+        """The op's call, where an argument of it is being rendered (so there is one)."""
+        if self.op.call is None:
+            raise RuntimeError(f"op {self.op.index} {self.op.opcode} has no call")
+        return self.op.call
+
     def const(self, c: Const) -> str:
         name = f"{c.layer or self.prefix}_{c.name}"
         data = np.asarray(c.data)
@@ -129,7 +136,7 @@ class _LayerEmitter:
         their unpacking into the call's scratch, which the call then reads."""
         values = p.const.data.reshape(-1)
         name = self.const(Const(f"{p.const.name}_s4", p.nibbles(), layer=p.const.layer))
-        offset = self.op.call.scratch_offsets[self.scratches]
+        offset = self.call.scratch_offsets[self.scratches]
         self.scratches += 1
         unpacked = self.scratch_name(self.op, _CTYPES[values.dtype], offset)
         self.locals.append(f"{p.kernel}({name}, {values.size}, {unpacked});")
@@ -143,7 +150,7 @@ class _LayerEmitter:
 
     def tensor(self, t: int) -> str:
         tensor = self.g.tensors[t]
-        if tensor.is_const:
+        if tensor.data is not None:  # a constant
             position = self.op.inputs.index(t)
             return self.const(Const(f"input{position}", tensor.data))
         cast = _SLICE_CASTS.get(tensor.dtype)
@@ -164,7 +171,7 @@ class _LayerEmitter:
             cast = _SLICE_CASTS.get(str(self.g.variables[a.variable].initial.dtype))
             return f"{cast}(void *)(state + STATE_{a.variable})" if cast else f"state + STATE_{a.variable}"
         if isinstance(a, Scratch):
-            offset = self.op.call.scratch_offsets[self.scratches]
+            offset = self.call.scratch_offsets[self.scratches]
             self.scratches += 1
             return self.scratch_name(self.op, a.ctype, offset)
         if isinstance(a, Packed4):
@@ -200,14 +207,13 @@ def _title(g: Graph, op: Op) -> str:
 
 
 def _detail(g: Graph, op: Op, slice_name) -> list[str]:
-    acts = [op.optional_input(g, i) for i in range(len(op.inputs))]
-    acts = [t for t in acts if t is not None and not t.is_const]
+    acts = [t for i in range(len(op.inputs)) if (t := op.optional_input(g, i)) is not None and not t.is_const]
     made = "".join(f" -> {_shape(g.tensors[y])} {_quant(g.tensors[y])}" for y in op.outputs[:1])
     lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + made]
     if op.call is not None and op.call.note:
         lines.append(_comment(op.call.note))
     measured = g.tuning.layers.get(op.index) if g.tuning is not None else None
-    if measured is not None:
+    if measured is not None and g.tuning is not None:
         times = ", ".join(f"{kernel} {t:,}" for kernel, t in measured.times.items())
         lines.append(f"tuned on {g.tuning.measured_on} ({g.tuning.unit}): {times}")
     activation = op.attrs.get("fused_activation_function", "NONE")
@@ -216,11 +222,11 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
     if op.fused_into is not None:
         lines.append(f"no code here: layer {op.fused_into} runs it, a strip of rows at a time "
                      "(the output never exists whole)")
-    elif op.call is None and op.outputs[0] not in g.arena.buffer_of:
+    elif op.call is None and op.outputs[0] not in g.planned.buffer_of:
         lines.append("no code: a view of a fused layer's output")
     elif op.call is None:
         lines.append(f"no code: the output is the input's bytes ({slice_name(op.outputs[0])})")
-    macs = ops.definition(g, op).macs(g, op)
+    macs = ops.get(g, op).macs(g, op)
     if macs:
         lines.append(f"{macs:,} MACs")
     return lines
@@ -236,7 +242,7 @@ def _tensor_info(t: Tensor, prefix: str) -> str:
 
 def slice_names(g: Graph) -> dict[int, str]:
     """The enum name of each arena buffer, by buffer index."""
-    return {k: re.sub(r"[^A-Za-z0-9_]", "_", b.name).upper() for k, b in enumerate(g.arena.plan.buffers)}
+    return {k: re.sub(r"[^A-Za-z0-9_]", "_", b.name).upper() for k, b in enumerate(g.planned.plan.buffers)}
 
 
 NAME_RULE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
@@ -287,7 +293,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     n, upper = name, name.upper()
     names = slice_names(g)
 
-    plan = g.arena.plan
+    plan = g.planned.plan
     main = plan.region_sizes[0][0] if plan.region_sizes else ""
 
     def base(k: int) -> str:
@@ -295,12 +301,12 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         return "arena" if plan.region(k) == main else f"arena_{plan.region(k).lower()}"
 
     def slice_name(t: int) -> str:
-        k = g.arena.buffer_of[t]
+        k = g.planned.buffer_of[t]
         return f"{base(k)} + {names[k]}"
 
     def scratch_name(op: Op, ctype: str, offset: int) -> str:
         at = f" + {offset}" if offset else ""
-        k = g.arena.scratch_of[op.index]
+        k = g.planned.scratch_of[op.index]
         return f"({ctype} *)(void *)({base(k)} + {names[k]}{at})"
 
     layers = []
@@ -323,30 +329,32 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
                         *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
     offsets, offset = state_layout(g.variables)
-    state = [dict(name=f"STATE_{k}", offset=at, comment=_comment(f"'{v.name}': {_typed(v.initial.dtype, v.initial.shape)}"))
+    state = [dict(name=f"STATE_{k}", offset=at,
+                  comment=_comment(f"'{v.name}': {_typed(str(v.initial.dtype), v.initial.shape)}"))
              for k, (v, at) in enumerate(zip(g.variables, offsets))]
     initial = np.zeros(max(offset, 1), np.int8)
-    for entry, v in zip(state, g.variables):
-        initial[entry["offset"]:entry["offset"] + v.nbytes] = np.frombuffer(v.initial.tobytes(), np.int8)
+    for at, v in zip(offsets, g.variables):
+        initial[at:at + v.nbytes] = np.frombuffer(v.initial.tobytes(), np.int8)
+    const_bytes = sum(layer.const_bytes for layer in layers)
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
         regions=regions, weights_region=external[0] if external[1] else "", dtype_codes=DTYPE_CODES,
         cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
-        macs=sum(ops.definition(g, op).macs(g, op) for op in g.ops),
-        const_bytes=sum(layer.const_bytes for layer in layers),
+        macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
+        const_bytes=const_bytes,
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
         inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],
         outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
-        input_slices=[names[g.arena.buffer_of[t]] for t in g.inputs],
-        output_slices=[names[g.arena.buffer_of[t]] for t in g.outputs])
+        input_slices=[names[g.planned.buffer_of[t]] for t in g.inputs],
+        output_slices=[names[g.planned.buffer_of[t]] for t in g.outputs])
     kernels = sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)})
     custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model
     context["custom_headers"] = sorted(f for f in custom if f.endswith(".h"))
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
                              f"{n}.c": _ENV.get_template("model.c.j2").render(context),
                              "mcu_nn_names.h": _kernel_names(n, kernels), **custom},
-                      context["const_bytes"], tuple(kernels), g.features,
+                      const_bytes, tuple(kernels), g.features,
                       tuple(layer.const_bytes for layer in layers), sum(layer.external_bytes for layer in layers),
                       custom_kernels)

@@ -55,7 +55,7 @@ class OutputStage:
         self._biased = Requant.of(multiplier, shift, zero_point, low, high, bias.astype(np.int64)) \
             if self.in_range else None
         self._steps = None
-        self._spread = {}
+        self._spread: dict[tuple[int, ...], Requant] = {}
 
     def __call__(self, acc: np.ndarray) -> np.ndarray:
         if self.in_range and acc.size <= self.SMALL:
@@ -70,7 +70,7 @@ class OutputStage:
 
     def elementwise(self, acc: np.ndarray) -> np.ndarray:
         """The requantize_clamp route. Adds to acc in place."""
-        if self.in_range:
+        if self._biased is not None:  # in range
             x, rq = acc.astype(np.int64), self._biased
         else:
             acc += self.bias

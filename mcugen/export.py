@@ -45,7 +45,7 @@ def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str
     for file, text in files.items():
         out.write(_layout(fmt, name, file), text)
     context = dict(version=__version__, n=name, N=name.upper(), model_name=model_name,
-                   arena_bytes=g.arena.plan.size, sources=sorted(f for f in files if f.endswith(".c")))
+                   arena_bytes=g.planned.plan.size, sources=sorted(f for f in files if f.endswith(".c")))
     if fmt == "cmake":
         out.write("CMakeLists.txt", _ENV.get_template("CMakeLists.txt.j2").render(context))
     elif fmt == "platformio":

@@ -74,7 +74,7 @@ def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto
     room = board.flash["bytes"] - CODE_ALLOWANCE
     if external is None or weights == "internal" or (weights == "auto" and generated.const_bytes <= room):
         return generated
-    reads = sorted((ops.definition(g, op).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
+    reads = sorted((ops.get(g, op).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
                    for op in g.ops if generated.layer_const_bytes[op.index] >= WEIGHTS_BYTES)
     moved, left = set(), generated.const_bytes
     for _, k in reads:
@@ -89,18 +89,18 @@ def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNE
               external_bytes: int = 0) -> None:
     """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, each other region's arena
     vs that region, constants + code vs flash."""
-    for name, size in g.arena.plan.region_sizes[1:]:
+    for name, size in g.planned.plan.region_sizes[1:]:
         there = board.region(name).bytes
         if size > there:
             raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, {there:,} B there",
                               "choose a board with more RAM or a smaller model")
     state = state_layout(g.variables)[1]
-    ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
+    ram_needed = g.planned.plan.size + state + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:
         harness = f" + harness {harness_ram:,}" if harness_ram else ""
         variables = f" + variables {state:,}" if state else ""
         raise McugenError(
-            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
+            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.planned.plan.size:,}"
             f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
             f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
     external = board.external_flash
@@ -143,12 +143,13 @@ def _require_tools(stock: bool) -> None:
 def _stock_platform_reachable(board: Board) -> None:
     """A stock platform not yet installed needs the registry; PlatformIO would retry for a minute."""
     installed = Path(os.environ.get("PLATFORMIO_CORE_DIR", Path.home() / ".platformio")) / "platforms"
-    if (installed / board.stock["platform"]).exists():
+    platform = (board.stock or {}).get("platform", "")
+    if (installed / platform).exists():
         return
     try:
         socket.create_connection(("api.registry.platformio.org", 443), timeout=3).close()
     except OSError:
-        raise McugenError(f"the stock PlatformIO platform '{board.stock['platform']}' is not installed and "
+        raise McugenError(f"the stock PlatformIO platform '{platform}' is not installed and "
                           "the PlatformIO registry is unreachable",
                           "connect to the internet once, or build offline (drop --stock)"
                           if board.offline is not None else "connect to the internet once to install it") from None
@@ -161,7 +162,7 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     for file in sorted((PLATFORM_DIR / "mcugen-cortexm").rglob("*")):
         if file.is_file() and "__pycache__" not in file.parts:
             out.write(f"platform/{file.relative_to(PLATFORM_DIR)}", file.read_bytes())
-    o = board.offline
+    o = board.offline or {}  # boards with an offline build only
     if board.link == "semihosting":  # QEMU's console: no UART driver is built
         flags = ["-DMCU_LINK_SEMIHOSTING"]
     else:
@@ -212,7 +213,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
     if not stock and board.offline is None:
         raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
-                          f"({board.stock['platform']})", "rerun with --stock on a machine with internet")
+                          f"({(board.stock or {}).get('platform')})", "rerun with --stock on a machine with internet")
     _require_tools(stock)
     generated = emit_for_board(g, board, model_name, weights)
     check_fit(g, board, generated.const_bytes, external_bytes=generated.external_bytes)
@@ -226,7 +227,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
     cmd = [sys.executable, "-m", "platformio", "run", "-e", env_name, "-d", str(out.root)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     log = []
-    for line in proc.stdout:
+    for line in proc.stdout or ():
         log.append(line.rstrip())
         if progress and line.startswith(("Compiling", "Linking")):
             progress(line.split()[0].lower() + " " + Path(line.split()[-1]).name)
@@ -237,12 +238,12 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
     build_dir = out.root / ".pio" / "build" / env_name
     elf = build_dir / "firmware.elf"
     if not stock:
-        write_images(board.offline.get("chip"), elf, board.flash["origin"])
+        write_images((board.offline or {}).get("chip"), elf, board.flash["origin"])
     # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones;
     # the other environment's port has none
     objects = {s: o for s in sources.all
                for o in (build_dir / Path(s).with_suffix(".o"), build_dir / (s + ".o")) if o.exists()}
-    return BuildResult(out.root, elf, g.arena.plan.size, generated.const_bytes,
+    return BuildResult(out.root, elf, g.planned.plan.size, generated.const_bytes,
                        model=sizes(objects[sources.model]),
                        kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()),
                        image=sizes(elf), stack_bytes=board.stack_bytes)

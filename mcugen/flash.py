@@ -95,16 +95,17 @@ def flash(target: Target, out: Path | None) -> int:
         return 0
     require_port(target)
     cwd = None
+    cmd: list[str] | None
     if stock:
         cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
-               "--upload-port", port]
+               "--upload-port", str(port)]
     elif board.upload["method"] == "bossac":
         bossac = _tool("bossac", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
         # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
         cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash['origin']:x}", "-R",
                str(binary_image(elf))]
     elif board.upload["method"] == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
-        drive = _uf2_drive(UF2_DRIVES[board.offline["chip"]])
+        drive = _uf2_drive(UF2_DRIVES[(board.offline or {})["chip"]])  # UF2 boards build offline
         print(f"copying {elf.with_suffix('.uf2').name} to {drive}", file=sys.stderr)
         try:
             shutil.copyfile(elf.with_suffix(".uf2"), drive / "firmware.uf2")

@@ -1,6 +1,8 @@
 """What `mcugen inspect` reports: I/O, ops with their precision, MACs, weight and output bytes, and a verdict."""
 from __future__ import annotations
 
+from typing import Any
+
 from mcugen import ops
 from mcugen.golden import describe
 from mcugen.ir import Graph, Tensor
@@ -46,7 +48,7 @@ def precision(g: Graph, op) -> str:
 def summarize(g: Graph) -> dict:
     model_problems, by_op = diagnose(g)
     problems = model_problems + [p for k in sorted(by_op) for p in by_op[k]]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for op in g.ops:
         opdef = ops.definition(g, op)
         try:

@@ -158,6 +158,13 @@ class Graph:
     features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/variants.py)
     tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
 
+    @property
+    def planned(self) -> ArenaPlan:
+        """The arena plan of a compiled graph: reading it before plan_memory has run is mcugen's bug."""
+        if self.arena is None:
+            raise RuntimeError(f"{self.name}: no arena plan before plan_memory")
+        return self.arena
+
     def file_subgraphs(self) -> tuple["Graph", ...]:
         """Every subgraph in file order, this one at subgraph_index (what subgraph indices count)."""
         k = self.subgraph_index

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import statistics
 from pathlib import Path
+from typing import Any
 
 from mcugen import __version__, ops
 from mcugen.accuracy import accuracy, classes_of, output_metrics
@@ -52,7 +53,7 @@ def _layers(g: Graph) -> list[dict]:
         return call.kernel if call else None
 
     layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin, kernel=kernel(op),
-                   macs=ops.definition(g, op).macs(g, op))
+                   macs=ops.get(g, op).macs(g, op))
               for k, op in enumerate(g.ops)]
     for layer, op in zip(layers, g.ops):
         if op.fused_into is not None:
@@ -64,7 +65,7 @@ def _layers(g: Graph) -> list[dict]:
 
 
 def build_report(g: Graph, model: str, board: str, r: BuildResult) -> dict:
-    plan = g.arena.plan
+    plan = g.planned.plan
     firmware = (dict(flash_bytes=r.image.flash, ram_bytes=r.image.ram, stack_bytes=r.stack_bytes)
                 if r.image.flash else None)
     return dict(
@@ -74,7 +75,7 @@ def build_report(g: Graph, model: str, board: str, r: BuildResult) -> dict:
         code_bytes=dict(model=r.model.text, kernels=r.kernels.text, total=r.code_bytes),
         firmware=firmware,
         kernels=sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}),
-        macs=sum(ops.definition(g, op).macs(g, op) for op in g.ops),
+        macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
         layers=_layers(g),
         arena=dict(strategy=plan.strategy,
                    regions=[dict(name=name, bytes=size) for name, size in plan.region_sizes or (("RAM", plan.size),)],
@@ -132,7 +133,8 @@ def merge(reports: list[tuple[str, dict]]) -> dict:
             raise McugenError(f"{name} is not a shard's report (its run had no --shard)", fix)
     for name, report in others:
         for key in SAME_RUN + ("inputs",):
-            theirs, ours = report.get(key), first.get(key)
+            theirs: Any = report.get(key)
+            ours: Any = first.get(key)
             if key == "inputs":
                 theirs, ours = dict(theirs, shard=theirs["shard"]["count"]), dict(ours, shard=ours["shard"]["count"])
             if theirs != ours:

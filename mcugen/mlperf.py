@@ -51,7 +51,8 @@ class Dut:
     def until_ready(self) -> list[str]:
         import time
 
-        deadline, lines = time.monotonic() + self.timeout, []
+        deadline = time.monotonic() + self.timeout
+        lines: list[str] = []
         while True:
             line = self._line(deadline)
             if line == "m-ready":

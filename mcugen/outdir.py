@@ -16,13 +16,14 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import IO
 
 from mcugen.errors import McugenError
 
 MANIFEST = ".mcugen-manifest"
 STAMP = "mcugen-build.json"
 SCRATCH_DIRS = (".build", ".pio")  # build products, recreated at will
-_HELD: dict[Path, object] = {}  # folder -> its locked manifest, open for as long as this process holds it
+_HELD: dict[Path, IO[str]] = {}  # folder -> its locked manifest, open for as long as this process holds it
 
 
 class OutDir:

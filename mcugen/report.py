@@ -24,7 +24,7 @@ def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plan = g.arena.plan if plan is None else plan
+    plan = g.planned.plan if plan is None else plan
     steps = len(g.ops)
     fig = plt.figure(figsize=(13, 7.5), dpi=110)
     ax = fig.add_axes((0.07, 0.34, 0.62, 0.58))
@@ -78,7 +78,7 @@ def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
 def write_report(g: Graph, out: OutDir) -> list[Path]:
     import matplotlib.pyplot as plt
 
-    plan = g.arena.plan
+    plan = g.planned.plan
     written = [out.write("report/arena_timeline.txt", plan.timeline() + "\n")]
     # one picture per memory region: arena.png for the main arena, arena_<region>.png for the others
     parts = [(name, plan.in_region(name)) for name, _ in plan.region_sizes] or [("", plan)]

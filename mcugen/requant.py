@@ -151,7 +151,7 @@ class Requant(NamedTuple):
         left, right = np.maximum(shift, 0), np.maximum(-shift, 0)
         rounding = np.where(right > 0, np.int64(1) << np.maximum(right - 1, 0), 0)
         return cls(multiplier, left if left.max(initial=0) > 0 else None,
-                   _HALF_Q31 + (0 if bias is None else (np.asarray(bias, dtype=np.int64) << left) * multiplier),
+                   np.asarray(_HALF_Q31 + (0 if bias is None else (np.asarray(bias, dtype=np.int64) << left) * multiplier)),
                    right,
                    # adding zero_point before the last shift is exact: it's a multiple of 2^right
                    rounding + (np.int64(zero_point) << right),

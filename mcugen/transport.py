@@ -11,6 +11,7 @@ import os
 import selectors
 import subprocess
 from pathlib import Path
+from typing import IO, cast
 
 from mcugen.errors import McugenError
 
@@ -28,33 +29,37 @@ class ProcessStream:
                                          stderr=subprocess.PIPE, env=env, bufsize=0)
         except OSError as exc:
             raise McugenError(f"cannot start {argv[0]}: {exc}", fix) from None
+        self.name = Path(argv[0]).name
+        # three pipes asked for, three pipes given
+        self._stdin, self._stdout, self._stderr = (cast(IO[bytes], p) for p in (self.proc.stdin, self.proc.stdout,
+                                                                                 self.proc.stderr))
         self._selector = selectors.DefaultSelector()
-        self._selector.register(self.proc.stdout, selectors.EVENT_READ)
+        self._selector.register(self._stdout, selectors.EVENT_READ)
 
     def read(self, n: int) -> bytes:
         if not self._selector.select(POLL):
             return b""
-        data = os.read(self.proc.stdout.fileno(), n)
+        data = os.read(self._stdout.fileno(), n)
         if not data:
-            raise OSError(f"{Path(self.proc.args[0]).name} exited ({self._exit_reason()})")
+            raise OSError(f"{self.name} exited ({self._exit_reason()})")
         return data
 
     def write(self, data: bytes) -> None:
         try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            self._stdin.write(data)
+            self._stdin.flush()
         except (BrokenPipeError, ValueError):
-            raise OSError(f"{Path(self.proc.args[0]).name} exited ({self._exit_reason()})") from None
+            raise OSError(f"{self.name} exited ({self._exit_reason()})") from None
 
     def _exit_reason(self) -> str:
         code = self.proc.wait(timeout=5)
-        err = self.proc.stderr.read().decode(errors="replace").strip().splitlines()
+        err = self._stderr.read().decode(errors="replace").strip().splitlines()
         return f"exit code {code}" + (f": {err[0]}" if err else "")
 
     def close(self) -> int | None:
         self._selector.close()
         if self.proc.poll() is None:
-            self.proc.stdin.close()
+            self._stdin.close()
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:

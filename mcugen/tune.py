@@ -55,8 +55,11 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
             runs.append((g, estimate.layers))
             unit = "estimated cycles"
         else:
-            runs.append((g, [results[0].unit.count(c) for c in results[0].layer_cycles]))
-            unit = results[0].unit.name
+            counted = results[0].unit
+            if counted is None:
+                raise RuntimeError("run_on_target left the time unit unset")
+            runs.append((g, [counted.count(c) for c in results[0].layer_cycles]))
+            unit = counted.name
     # a conv fused into a consumer in any round is timed with it in every round
     groups: dict[int, list[int]] = {op.index: [op.index] for op in first.ops}
     for g, _ in runs:
@@ -70,7 +73,7 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
         rounds_of: dict[str, int] = {}
         fused_in = set()
         for r, (g, t) in enumerate(runs):
-            kernels = [g.ops[k].call.kernel for k in members if g.ops[k].call is not None]
+            kernels = [call.kernel for k in members if (call := g.ops[k].call) is not None]
             if any(g.ops[k].fused_into == consumer for k in members):
                 fused_in.add(r)
             label = " + ".join(kernels)

@@ -107,7 +107,7 @@ def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
         return [(g.tensors[t].nbytes, g.tensors[t].shape) for t in tensors]
 
     if (info.inputs, info.outputs, info.arena_bytes) != (described(g.inputs), described(g.outputs),
-                                                         g.arena.plan.size):
+                                                         g.planned.plan.size):
         raise McugenError(f"{describe} reports different tensors or arena than this build", STALE_FIX)
 
 
@@ -139,7 +139,7 @@ def run_samples(link: Link, g: Graph, samples, *, clock: str, timeout: float,
     index is a multiple of `reset_every`."""
     results = []
     # real units: quantized outputs are scaled, float outputs already are real values
-    scales = [g.tensors[t].quant.s if g.tensors[t].quant and g.tensors[t].dtype != "float32" else 1.0
+    scales = [q.s if (q := g.tensors[t].quant) is not None and g.tensors[t].dtype != "float32" else 1.0
               for t in g.outputs]
     runner = golden.Runner(g)
     link.reset()

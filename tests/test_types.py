@@ -1,4 +1,4 @@
-"""The typed core type-checks (mypy, configured in pyproject.toml: the modules it covers)."""
+"""The whole package type-checks (mypy, configured in pyproject.toml; strict on the IR, ops, passes, lowering and planning)."""
 from __future__ import annotations
 
 import subprocess

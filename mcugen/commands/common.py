@@ -6,10 +6,14 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mcugen.errors import McugenError
+
+if TYPE_CHECKING:
+    from mcugen.planner import Region
 
 
 def progress(done: int, total: int) -> None:
@@ -107,7 +111,7 @@ def oracle_name(model: Path, signature: str | None = None) -> str:
     return which if oracle is not None else f"none ({which})"
 
 
-def memory_of(args, board) -> tuple[tuple, tuple[tuple[str, str], ...]]:
+def memory_of(args, board) -> tuple[tuple[Region, ...] | None, tuple[tuple[str, str], ...]]:
     """The RAM regions the model's arena may use on `board` (None: one arena) with --region-bytes and
     --region-cost applied, and the --pin requests (tensor, region)."""
     import dataclasses
@@ -142,20 +146,20 @@ def memory_of(args, board) -> tuple[tuple, tuple[tuple[str, str], ...]]:
                               f"give {option} a number in that range")
         return int(value)
 
-    regions = list(regions)
+    chosen = list(regions)
     for text in args.region_bytes:
         name, value = split("--region-bytes", text)
         k = region("--region-bytes", name)
-        regions[k] = dataclasses.replace(regions[k], capacity=number("--region-bytes", text, value, 1,
-                                                                     regions[k].capacity))
+        chosen[k] = dataclasses.replace(chosen[k], capacity=number("--region-bytes", text, value, 1,
+                                                                   chosen[k].capacity))
     for text in args.region_cost:
         name, value = split("--region-cost", text)
         k = region("--region-cost", name)
-        regions[k] = dataclasses.replace(regions[k], rank=number("--region-cost", text, value, 0, 99))
+        chosen[k] = dataclasses.replace(chosen[k], rank=number("--region-cost", text, value, 0, 99))
     pins = []
     for text in args.pin:
         tensor, name = text.rpartition("=")[0], text.rpartition("=")[2]
         if not tensor:
             raise McugenError(f"--pin {text!r} is not TENSOR=REGION", f"e.g. --pin conv_out={names[-1]}")
         pins.append((tensor, names[region("--pin", name)]))
-    return tuple(regions), tuple(pins)
+    return tuple(chosen), tuple(pins)

@@ -45,7 +45,7 @@ def cmd_run(args) -> int:
         raise McugenError(f"{args.data} holds {len(samples)} samples; --dump-layers writes one sample's layers",
                           "pass a file with one sample")
 
-    def write_layer(idx: int, value: np.ndarray) -> None:
+    def write_layer(idx: int, value: np.ndarray, dump: Path) -> None:
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", g.tensors[idx].name)[:80]
         try:
             np.save(dump / f"t{idx:04d}_{safe}.npy", value)
@@ -58,7 +58,9 @@ def cmd_run(args) -> int:
         except OSError as exc:
             raise McugenError(f"cannot create {dump} ({exc.strerror})", "choose another path") from None
     runner = golden.Runner(g)
-    results = [runner.run(xs, on_tensor=write_layer if dump else None) for xs in samples]
+    into = dump
+    results = [runner.run(xs, on_tensor=(lambda idx, v: write_layer(idx, v, into)) if into else None)
+               for xs in samples]
     outputs = [np.stack(ys) if samples.stacked else ys[0] for ys in zip(*results)]
     write_npz_atomically(out_path, {f"output_{k}": y for k, y in enumerate(outputs)})
     print(f"wrote {len(outputs)} output(s) of {len(samples)} sample(s) to {out_path}"

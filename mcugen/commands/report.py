@@ -30,7 +30,8 @@ def cmd_report_html(args) -> int:
     if kind == "mcugen-build-report":
         if args.build:
             raise McugenError(f"{first} is a build report already", "give a test report with --build, or drop --build")
-        test, build = None, read_report(first, "build")
+        test: dict | None = None
+        build: dict | None = read_report(first, "build")
     else:
         test = read_report(first, "test")
         build = read_report(Path(args.build), "build") if args.build else None

@@ -66,8 +66,7 @@ def load_float_model(source: Path, signature: str | None = None) -> FloatModel:
     layers = []
     for op in graph.ops:
         names_out = [graph.tensors[i].name for i in op.outputs if i >= 0]
-        weights = sum(graph.tensors[i].data.size for i in op.inputs[1:2]
-                      if i >= 0 and graph.tensors[i].data is not None)
+        weights = sum(int(data.size) for i in op.inputs[1:2] if i >= 0 and (data := graph.tensors[i].data) is not None)
         layers.append(Layer(op.index, op.opcode, "".join(f"{n};" for n in names_out), names_out[0], weights))
     return FloatModel(content, entry, names, graph, tuple(layers))
 

@@ -45,7 +45,9 @@ enum {
     MODEL_UINT8 = 1,
     MODEL_INT16 = 2,
     MODEL_INT32 = 3,
-    MODEL_FLOAT32 = 4
+    MODEL_FLOAT32 = 4,
+    MODEL_UINT32 = 5,
+    MODEL_UINT64 = 6
 };
 
 typedef struct {
