@@ -7,6 +7,8 @@ model calls, renamed after it), laid out for one build system:
   cmake       CMakeLists.txt (target NAME), include/NAME.h, src/...
   platformio  library.json, include/NAME.h, src/... (drop the folder into lib/)
   arduino     library.properties, src/..., examples/NAME_demo/NAME_demo.ino
+  zephyr      a Zephyr module: zephyr/module.yml, CMakeLists.txt and Kconfig (CONFIG_MCUGEN_NAME),
+              include/NAME.h, src/..., and samples/NAME_demo (west build -b BOARD samples/NAME_demo)
 
 Nothing in them depends on the machine, the folder or the time: the same model and options give
 byte-identical files.
@@ -23,7 +25,7 @@ from mcugen.emit_c import GeneratedC
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 
-FORMATS = ("plain", "cmake", "platformio", "arduino")
+FORMATS = ("plain", "cmake", "platformio", "arduino", "zephyr")
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates/export"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
 
@@ -32,7 +34,7 @@ def _layout(fmt: str, name: str, file: str) -> str:
     """Where one library file goes in a format's folder."""
     if fmt == "plain":
         return file
-    if fmt in ("cmake", "platformio") and file == f"{name}.h":
+    if fmt in ("cmake", "platformio", "zephyr") and file == f"{name}.h":
         return f"include/{file}"
     return f"src/{file}"
 
@@ -53,6 +55,13 @@ def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str
     elif fmt == "arduino":
         out.write("library.properties", _ENV.get_template("library.properties.j2").render(context))
         out.write(f"examples/{name}_demo/{name}_demo.ino", _ENV.get_template("example.ino.j2").render(context))
+    elif fmt == "zephyr":
+        sample = f"samples/{name}_demo"
+        for template, path in (("module.yml", "zephyr/module.yml"), ("CMakeLists.txt", "CMakeLists.txt"),
+                               ("Kconfig", "Kconfig"), ("sample_CMakeLists.txt", f"{sample}/CMakeLists.txt"),
+                               ("prj.conf", f"{sample}/prj.conf"), ("sample.yaml", f"{sample}/sample.yaml"),
+                               ("main.c", f"{sample}/src/main.c")):
+            out.write(path, _ENV.get_template(f"zephyr/{template}.j2").render(context))
     out.finish()
 
 

@@ -333,3 +333,51 @@ def test_generated_c_with_pointer_arrays_is_also_valid_cpp(capsys, tmp_path):
         proc = subprocess.run([compiler, "-x", lang, "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
                                str(lib / "rf.c")], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+ZEPHYR_STUB = """/* Just enough of Zephyr's kernel API for the sample to build and run on the host (no Zephyr here). */
+#pragma once
+#include <stdint.h>
+#include <stdio.h>
+#ifndef __aligned
+#define __aligned(x) __attribute__((aligned(x)))
+#endif
+#define printk printf
+static inline uint32_t k_cycle_get_32(void) { return 0u; }
+static inline uint32_t sys_clock_hw_cycles_per_sec(void) { return 12000000u; }
+"""
+
+
+def test_zephyr_module_structure_and_its_sample_on_a_stub_kernel(capsys, tmp_path, samples):
+    """The module's files as Zephyr reads them (module.yml, Kconfig, CMakeLists.txt naming every source); the
+    library and the sample's main.c cross-compiled for a Cortex-M3 (qemu_cortex_m3's core) and, on the host
+    with a stub of the kernel API, run: its outputs are the golden model's on the sample's zero input.
+    (A Zephyr tree does not fit the machines here: see benchmarks/README.md.)"""
+    import yaml
+
+    lib = export(capsys, MODELS["kws"], "kws", tmp_path / "kws", "--format", "zephyr")
+    assert yaml.safe_load((lib / "zephyr" / "module.yml").read_text()) == {
+        "name": "kws", "build": {"cmake": ".", "kconfig": "Kconfig"}}
+    assert "config MCUGEN_KWS\n\tbool" in (lib / "Kconfig").read_text()
+    listed = (lib / "CMakeLists.txt").read_text()
+    sources = sorted((lib / "src").glob("*.c"))
+    assert "if(CONFIG_MCUGEN_KWS)" in listed and all(f"src/{s.name}" in listed for s in sources)
+    sample = lib / "samples" / "kws_demo"
+    assert "CONFIG_MCUGEN_KWS=y" in (sample / "prj.conf").read_text()
+    assert "ZEPHYR_EXTRA_MODULES" in (sample / "CMakeLists.txt").read_text()
+    stub = tmp_path / "stub" / "zephyr"
+    (stub / "sys").mkdir(parents=True)
+    (stub / "kernel.h").write_text(ZEPHYR_STUB)
+    (stub / "sys" / "printk.h").write_text("#pragma once\n")
+    includes = [f"-I{tmp_path / 'stub'}", f"-I{lib / 'include'}", f"-I{lib / 'src'}"]
+    for src in [*sources, sample / "src" / "main.c"]:
+        subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m3", "-mthumb", "-std=gnu11", "-O2", "-Wall", "-Werror",
+                        *includes, "-c", str(src), "-o", str(tmp_path / f"{src.stem}.o")], check=True)
+    subprocess.run(["cc", "-std=gnu11", "-O2", *includes, *map(str, sources), str(sample / "src" / "main.c"),
+                    "-o", str(tmp_path / "demo")], check=True)
+    printed = subprocess.run([str(tmp_path / "demo")], capture_output=True, text=True, check=True).stdout
+    g = compile_model(MODELS["kws"])
+    x = g.tensors[g.inputs[0]]
+    y = golden.run(g, [np.full(x.shape, x.quant.zp, np.int8)])[0].reshape(-1)
+    assert f"kws: output 0: {' '.join(str(int(v)) for v in y[:16])}\n" in printed
+    assert "kws: invoke returned 0" in printed and printed.endswith("kws: done\n")
