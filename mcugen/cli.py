@@ -221,11 +221,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", required=True, help="prefix of the API (NAME_invoke, NAME_ARENA_BYTES) and file names")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the library (mcugen writes nothing else)")
     p.add_argument("--format", choices=FORMATS, default="plain",
-                   help="plain files, a CMake library, a PlatformIO library (lib/) or an Arduino library")
+                   help="plain files, a CMake library, a PlatformIO library (lib/), an Arduino library or a Zephyr "
+                        "module with a sample")
     p.add_argument("--board", help="pick the kernels for this board (the DSP ones on cores with DSP) and check "
                                    "the model fits it")
     p.add_argument("--static-arena", action="store_true",
                    help="the library owns its arena (a static array) instead of taking the caller's")
+    p.add_argument("--harness", choices=("mcugen", "mlperf-tiny"), default="mcugen",
+                   help="mlperf-tiny: add the MLPerf Tiny DUT harness (mcu_harness_run) for your port "
+                        "(mcu_port.h) to call; mcugen (default): the library alone")
     outputs_arg(p)
     region_args(p)
     p.set_defaults(func=cmd_export)

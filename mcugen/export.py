@@ -20,7 +20,7 @@ from pathlib import Path
 import jinja2
 
 from mcugen import __version__
-from mcugen.build import library_files
+from mcugen.build import Harness, library_files
 from mcugen.emit_c import GeneratedC
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
@@ -34,16 +34,26 @@ def _layout(fmt: str, name: str, file: str) -> str:
     """Where one library file goes in a format's folder."""
     if fmt == "plain":
         return file
-    if fmt in ("cmake", "platformio", "zephyr") and file == f"{name}.h":
+    if fmt in ("cmake", "platformio", "zephyr") and file in (f"{name}.h", "mcu_port.h"):  # what the app includes
         return f"include/{file}"
     return f"src/{file}"
 
 
 def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str, fmt: str, *,
-                   features: frozenset[str] = frozenset()) -> None:
-    """Write `generated` (emit_c's output for g) with its kernels in the layout of `fmt`."""
+                   features: frozenset[str] = frozenset(), harness: Harness | None = None) -> None:
+    """Write `generated` (emit_c's output for g) with its kernels in the layout of `fmt`; with a
+    `harness` (--harness mlperf-tiny), its source and headers too, for the application's port to call
+    (mcu_port.h: the byte stream and the counter it implements, then mcu_harness_run())."""
     name = generated.name
     files = library_files(generated, features)
+    if harness is not None:
+        from mcugen.emit_c import DTYPE_CODES
+        from mcugen.mlperf import model_alias
+        from mcugen.runtime import runtime_file
+
+        files = {**files, harness.source: runtime_file(f"harness/{harness.source}").read_text(),
+                 "mcu_port.h": runtime_file("harness/mcu_port.h").read_text(), "mcu_harness_config.h": harness.config,
+                 **({} if name == "model" else {"model.h": model_alias(name, DTYPE_CODES)})}
     for file, text in files.items():
         out.write(_layout(fmt, name, file), text)
     context = dict(version=__version__, n=name, N=name.upper(), model_name=model_name,

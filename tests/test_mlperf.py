@@ -82,3 +82,37 @@ def test_flash_boots_an_mlperf_firmware_and_asks_its_name(tmp_path, capsys):
     code, stdout, err = run_cli(capsys, "flash", "--board", BOARD, "--out", out)
     assert code == 0, err
     assert "name mcugen, profile ULPMark for tinyML Firmware V0.0.1, model kws01" in stdout
+
+
+def test_an_exported_library_with_the_harness_runs_on_a_host_port(tmp_path, capsys):
+    """--harness mlperf-tiny on export: the harness (its `model_` names mapped to the library's) beside the
+    library, for the application's port; here the host's (runtime_c/harness/port_host.c), driven over its
+    stdin and stdout."""
+    import subprocess
+
+    from mcugen.runtime import runtime_file
+    from mcugen.transport import ProcessStream
+
+    model = MODELS / "mlperf_ad_autoencoder.tflite"
+    lib = tmp_path / "ad"
+    code, _, err = run_cli(capsys, "export", model, "--name", "ad", "--format", "cmake", "--harness", "mlperf-tiny",
+                           "--out", lib)
+    assert code == 0, err
+    assert (lib / "include" / "mcu_port.h").exists() and "mcu_harness_mlperf.c" in (lib / "CMakeLists.txt").read_text()
+    program = tmp_path / "dut"
+    subprocess.run(["cc", "-std=c99", "-O2", "-Wall", "-Werror", f"-I{lib / 'include'}", f"-I{lib / 'src'}",
+                    *map(str, sorted((lib / "src").glob("*.c"))), str(runtime_file("harness/port_host.c")),
+                    "-o", str(program)], check=True)
+    g = compile_model(model)
+    x = np.random.default_rng(5).integers(-128, 128, g.tensors[g.inputs[0]].shape).astype(np.int8)
+    with ProcessStream([program]) as process:
+        dut = Dut(process, "the host port")
+        dut.until_ready()
+        assert dut.profile()[1] == "ad01"
+        dut.load(x.tobytes())
+        results, _ = dut.infer(1, 0)
+        process.close()
+    q = g.tensors[g.inputs[0]].quant
+    error = dequantized(g, golden.run(g, [x])[0]).reshape(-1) - np.float32(q.s) * (
+        x.reshape(-1).astype(np.float32) - np.float32(q.zp))
+    assert results == pytest.approx([printed(np.mean(error * error, dtype=np.float64))], rel=1e-5)
