@@ -95,6 +95,10 @@ def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...],
     return Sources(f"src/{generated.name}.c", tuple(kernels), tuple(f"src/{f}" for f in (harness.source, *ports)))
 
 
+# the firmware's side of each protocol (runtime_c/harness/)
+HARNESSES = {"mcugen": "mcu_harness.c", "mlperf-tiny": "mcu_harness_mlperf.c"}
+
+
 @dataclass(frozen=True)
 class Harness:
     """The firmware's side of the link: mcugen's validation protocol (which times every layer: the model is
@@ -105,8 +109,6 @@ class Harness:
 
     @property
     def source(self) -> str:
-        from mcugen.mlperf import HARNESSES
-
         return HARNESSES[self.name]
 
     @property

@@ -18,7 +18,7 @@ from mcugen.chips import ALIF_IMAGE, UF2_DRIVES, binary_image
 from mcugen.errors import McugenError
 from mcugen.firmware import PIO_ENV
 from mcugen.outdir import stamp_of
-from mcugen.targets import Target, connect, firmware_of, require_port
+from mcugen.targets import Target, connect, firmware_of, open_stream, require_port
 
 
 def _find_build(board_id: str, out: Path | None) -> Path:
@@ -83,9 +83,14 @@ def flash(target: Target, out: Path | None) -> int:
                           f"pass --board {held.get('board')}, or build for {board_id} into another folder")
     elf = firmware_of(target, out)
     if target.emulated and held is not None and held.get("harness", "mcugen") != "mcugen":
-        from mcugen.mlperf import greet
+        from mcugen.mlperf import Dut
 
-        print(f"{board.id}: QEMU booted {elf}; it answers the MLPerf Tiny runner's commands: {greet(target, elf)}")
+        with open_stream(target, elf) as (stream, describe):  # as the runner starts: name, then profile
+            dut = Dut(stream, describe)
+            dut.until_ready()
+            name, (profile, model) = dut.name(), dut.profile()
+        print(f"{board.id}: QEMU booted {elf}; it answers the MLPerf Tiny runner's commands: name {name}, "
+              f"profile {profile}, model {model}")
         return 0
     if target.emulated:
         with connect(target, elf) as link:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 
-HARNESSES = {"mcugen": "mcu_harness.c", "mlperf-tiny": "mcu_harness_mlperf.c"}
 # input shape -> EE_MODEL_VERSION_* of benchmark/api/internally_implemented.h
 BENCHMARKS = {(1, 49, 10, 1): "kws01", (1, 96, 96, 3): "vww01", (1, 32, 32, 3): "ic01", (1, 640): "ad01"}
 
@@ -108,14 +107,3 @@ def _field(lines: list[str], prefix: str) -> str:
             return line[len(prefix) + 1:-1]
     raise McugenError(f"no {prefix}[...] line in the answer {lines}", "check the firmware's harness")
 
-
-def greet(target, program) -> str:
-    """Boot the firmware and ask its name and profile, as the runner does first."""
-    from mcugen.targets import open_stream
-
-    with open_stream(target, program) as (stream, describe):
-        dut = Dut(stream, describe)
-        dut.until_ready()
-        name = dut.name()
-        profile, model = dut.profile()
-    return f"name {name}, profile {profile}, model {model}"

@@ -85,7 +85,7 @@ class OutDir:
     def claim(self, board: str, model: str, harness: str = "mcugen") -> None:
         """Make this folder the build of `model` (a file name: a retrained model keeps its build
         folder) for `board`, refusing one that holds another's; `harness`: the protocol its firmware
-        speaks (mcugen.mlperf.HARNESSES), which `flash` checks."""
+        speaks (mcugen.build.HARNESSES), which `flash` checks."""
         held = stamp_of(self.root)
         if held is not None and (held.get("board"), held.get("model")) != (board, model):
             raise McugenError(f"{self.root} holds the build of {held.get('model')} for {held.get('board')}, "
