@@ -155,7 +155,7 @@ def _load_spec(path: Path, schema: dict, fix: str) -> dict:
     return spec
 
 
-# what the firmware needs besides uart and uart_base to drive each kind of UART (runtime_c/harness/port_cortexm.c)
+# what the firmware needs besides uart and uart_base to drive each kind of UART (runtime_c/harness/uart_<kind>.c)
 UART_NEEDS = {"nrf-uarte": {"tx_pin", "rx_pin"},
               "stm32-usart-v2": {"tx_pin", "rx_pin", "uart_clock_hz", "clock_enables", "gpio"},
               "dw-apb-uart": {"uart_clock_hz", "clock_enables", "pin_writes"}}

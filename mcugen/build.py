@@ -92,7 +92,8 @@ def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...],
         out.write("include/mcu_harness_config.h", harness.config)
     custom = sorted(f for f in generated.files if f.endswith(".c") and f != f"{generated.name}.c")
     kernels = [f"src/{k}.c" for k in generated.kernels if k not in generated.custom_kernels] + [f"src/{f}" for f in custom]
-    return Sources(f"src/{generated.name}.c", tuple(kernels), tuple(f"src/{f}" for f in (harness.source, *ports)))
+    return Sources(f"src/{generated.name}.c", tuple(kernels),
+                   tuple(f"src/{f}" for f in (harness.source, *ports) if not f.endswith(".h")))
 
 
 # the firmware's side of each protocol (runtime_c/harness/)

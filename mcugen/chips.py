@@ -20,8 +20,6 @@ from pathlib import Path
 
 from mcugen.runtime import RUNTIME
 
-# port_cortexm.c's chip_init for each chip a board file may name (offline.chip)
-CHIP_FLAGS = {"rp2040": "MCU_CHIP_RP2040"}
 
 # the label of the USB drive each chip's UF2 bootloader shows
 UF2_DRIVES = {"rp2040": "RPI-RP2"}

@@ -1,7 +1,7 @@
 """Firmware for a board: a PlatformIO project in the build directory, built with `pio run`.
 
 Two environments, both real: `offline` (mcugen's bundled platform in mcugen/platformio, Debian's
-arm-none-eabi-gcc, bare-metal startup and UART from runtime_c/harness/port_cortexm.c) and `stock`
+arm-none-eabi-gcc, bare-metal start-up, link and UART from runtime_c/harness/: port_files) and `stock`
 (the board's own PlatformIO platform and Arduino framework, harness on Serial). The fit is checked
 before anything is compiled, and read back from the ELF afterwards.
 """
@@ -21,22 +21,20 @@ import jinja2
 from mcugen import __version__, ops
 from mcugen.boards import Board
 from mcugen.build import BuildResult, Harness, Sources, write_sources
-from mcugen.chips import CHIP_FLAGS, write_images
+from mcugen.chips import write_images
 from mcugen.elfsize import Sizes, sizes
 from mcugen.emit_c import WEIGHTS_BYTES, GeneratedC, emit_c
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 from mcugen.outdir import OutDir
 from mcugen.planner import Region, state_layout
+from mcugen.runtime import RUNTIME
 
 PLATFORM_DIR = Path(__file__).resolve().parent / "platformio"
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), undefined=jinja2.StrictUndefined,
                           keep_trailing_newline=True)
 HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
 CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
-UART_FLAGS = {"cmsdk": "MCU_UART_CMSDK", "stm32-usart": "MCU_UART_STM32_USART",
-              "stm32-usart-v2": "MCU_UART_STM32_USART_V2", "dw-apb-uart": "MCU_UART_DW_APB",
-              "pl011": "MCU_UART_PL011", "nrf-uarte": "MCU_UART_NRF_UARTE"}
 PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABLE_TELEMETRY": "No",
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
 
@@ -158,7 +156,7 @@ def _stock_platform_reachable(board: Board) -> None:
 def write_offline_board(board: Board, out: OutDir) -> str:
     """What the offline platform needs in a PlatformIO project for `board`: a copy of the platform
     (so the folder can be moved or committed), the board's JSON and link.ld. Returns the build
-    flags that pick the board's UART in port_cortexm.c."""
+    flags the board's UART driver and chip start-up read (its base address, pins, clocks)."""
     for file in sorted((PLATFORM_DIR / "mcugen-cortexm").rglob("*")):
         if file.is_file() and "__pycache__" not in file.parts:
             out.write(f"platform/{file.relative_to(PLATFORM_DIR)}", file.read_bytes())
@@ -166,9 +164,8 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     if board.link == "semihosting":  # QEMU's console: no UART driver is built
         flags = ["-DMCU_LINK_SEMIHOSTING"]
     else:
-        flags = [f"-D{UART_FLAGS[o['uart']]}", f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
+        flags = [f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
         flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
-        flags += [f"-D{CHIP_FLAGS[o['chip']]}"] if o.get("chip") in CHIP_FLAGS else []
         if o["uart"] == "pl011" and "uart_clock_hz" in o:  # the baud divisor in 1/64ths
             sixty_fourths = round(o["uart_clock_hz"] * 4 / 115200)
             flags += [f"-DMCU_UART_IBRD={sixty_fourths // 64}", f"-DMCU_UART_FBRD={sixty_fourths % 64}"]
@@ -193,10 +190,21 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     return " ".join(flags)
 
 
+def port_files(board: Board) -> tuple[str, ...]:
+    """The bare-metal port of a board with an offline build (runtime_c/harness/): start-up and clock
+    (port_cortexm.c), its link (link_uart.c with the driver of its UART's kind, uart_<kind>.c, or QEMU's
+    console, link_semihosting.c) and its chip's start-up where the chip has one (chip_<chip>.c)."""
+    o = board.offline or {}
+    link = ("link_semihosting.c",) if board.link == "semihosting" else (
+        "link_uart.c", f"uart_{o['uart'].replace('-', '_')}.c")
+    chip = f"chip_{o.get('chip')}.c"
+    return ("port_cortexm.c", "mcu_uart.h", *link, *((chip,) if (RUNTIME / "harness" / chip).is_file() else ()))
+
+
 def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
                   env_name: str, harness: Harness | None = None) -> Sources:
     harness = harness or Harness()
-    ports = (("port_cortexm.c",) if board.offline is not None else ()) + (("port_arduino.cpp",) if board.stock else ())
+    ports = (port_files(board) if board.offline is not None else ()) + (("port_arduino.cpp",) if board.stock else ())
     sources = write_sources(out, generated, ports, features=board.features, harness=harness)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
                    default_env=env_name, profile=harness.profiles)

@@ -76,7 +76,9 @@ def test_generated_models_and_harness_for_each_core(tmp_path, board_id):
 def test_every_uart_driver_and_chip_start_up(tmp_path, board_id):
     board = load_board(board_id)
     root, flags = _project(tmp_path, board, MODELS / "tflm_hello_world.tflite")
-    harness = [root / "src" / f for f in ("mcu_harness.c", "port_cortexm.c")]
+    from mcugen.firmware import port_files
+
+    harness = [root / "src" / f for f in ("mcu_harness.c", *port_files(board)) if f.endswith(".c")]
     _compile([*_machine(board), *flags.split(), f"-I{root / 'include'}"], harness, tmp_path)
 
 

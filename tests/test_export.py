@@ -143,7 +143,7 @@ def test_two_models_in_one_cpp_firmware_on_qemu_with_cmake(capsys, tmp_path, sam
     bare-metal port and run on the emulated Cortex-M4. mps2-an386-banks: each model's arena parts in the
     board's other RAM regions are static arrays in sections .mcu_arena.<REGION> (NAME_ARENA_BYTES_<REGION>
     in the header), which the board's linker script places there; both models link and run."""
-    from mcugen.firmware import write_offline_board
+    from mcugen.firmware import port_files, write_offline_board
     from mcugen.outdir import OutDir
 
     # the banks are shared: each model is given a part of each, too small for person_detect's 30.6 KB arena
@@ -151,7 +151,8 @@ def test_two_models_in_one_cpp_firmware_on_qemu_with_cmake(capsys, tmp_path, sam
     root = two_model_project(capsys, tmp_path, samples, "cmake", board=board,
                              shares=shares if board == "mps2-an386-banks" else None)
     shutil.copy(APP, root / "app.cpp")
-    for f in ("port_cortexm.c", "mcu_port.h"):
+    port = [*port_files(load_board(board)), "mcu_port.h"]
+    for f in port:
         shutil.copy(ROOT / "runtime_c" / "harness" / f, root / f)
     uart = write_offline_board(load_board(board), OutDir(root / "board"))
     (root / "arm.cmake").write_text(ARM_TOOLCHAIN)
@@ -159,7 +160,7 @@ def test_two_models_in_one_cpp_firmware_on_qemu_with_cmake(capsys, tmp_path, sam
 project(two_models C CXX)
 add_subdirectory(kws)
 add_subdirectory(person)
-add_executable(app.elf app.cpp port_cortexm.c)
+add_executable(app.elf app.cpp {" ".join(f for f in port if f.endswith(".c"))})
 target_compile_definitions(app.elf PRIVATE {uart.replace("-D", "")})
 target_include_directories(app.elf PRIVATE ${{CMAKE_CURRENT_SOURCE_DIR}})
 target_link_libraries(app.elf PRIVATE kws person)
@@ -180,7 +181,7 @@ target_link_options(app.elf PRIVATE -nostartfiles --specs=nano.specs --specs=nos
 def test_platformio_libraries_build_with_the_offline_platform_and_run(capsys, tmp_path, samples):
     """Both models as PlatformIO libraries in lib/, the same program compiled as C, built by `pio run`
     with mcugen's offline platform, and run on QEMU."""
-    from mcugen.firmware import PIO_ENV, pio_core_dir, write_offline_board
+    from mcugen.firmware import PIO_ENV, pio_core_dir, port_files, write_offline_board
     from mcugen.outdir import OutDir
 
     root = tmp_path / "project"
@@ -189,7 +190,7 @@ def test_platformio_libraries_build_with_the_offline_platform_and_run(capsys, tm
     (root / "src").mkdir()
     shutil.move(root / "lib" / "inputs.h", root / "src" / "inputs.h")
     shutil.copy(APP, root / "src" / "app.c")
-    for f in ("port_cortexm.c", "mcu_port.h"):
+    for f in (*port_files(load_board("mps2-an386")), "mcu_port.h"):
         shutil.copy(ROOT / "runtime_c" / "harness" / f, root / "src" / f)
     uart = write_offline_board(load_board("mps2-an386"), OutDir(root / "board"))
     (root / "platformio.ini").write_text(f"""[platformio]

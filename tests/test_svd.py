@@ -1,5 +1,5 @@
 """The real boards' harness against their chips' CMSIS-SVD files: every peripheral register the
-firmware of a board reads or writes (its UART driver and chip start-up in port_cortexm.c, as the
+firmware of a board reads or writes (its UART driver and chip start-up in runtime_c/harness (port_files), as the
 preprocessor leaves them for that board's flags, and the clock and pin writes its board file lists)
 is a register of that chip at that address, every constant written sets only bits of the register's
 fields, and the values that select something select what the comment says (an enumerated value).
@@ -128,9 +128,12 @@ def accesses(board_id: str, tmp_path: Path) -> list[tuple[int, int | None, str]]
     board file's clock and pin tables: 'write' values, 'set' bits (|=), 'test' masks (&)."""
     board = load_board(board_id)
     flags = write_offline_board(board, OutDir(tmp_path / "project")).split()
-    text = subprocess.run(["arm-none-eabi-gcc", "-E", "-P", "-mthumb", f"-mcpu={board.core}", *flags,
-                           f"-I{ROOT / 'runtime_c' / 'harness'}", str(ROOT / "runtime_c" / "harness" / "port_cortexm.c")],
-                          capture_output=True, text=True, check=True).stdout
+    from mcugen.firmware import port_files
+
+    harness = ROOT / "runtime_c" / "harness"
+    text = "".join(subprocess.run(["arm-none-eabi-gcc", "-E", "-P", "-mthumb", f"-mcpu={board.core}", *flags,
+                                   f"-I{harness}", str(harness / f)], capture_output=True, text=True,
+                                  check=True).stdout for f in port_files(board) if f.endswith(".c"))
     names = {name: v for name, expr in re.findall(r"const uint32_t (\w+) = ([^;]+);", text)
              if (v := _value(expr, {})) is not None}
     found = []
