@@ -86,18 +86,19 @@ def write_sources(out: OutDir, generated: GeneratedC, ports: tuple[str, ...],
     harness = harness or Harness()
     for file, text in library_files(generated, features).items():
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", text)
-    for file in (harness.source, *ports, "mcu_port.h"):
+    for file in (*harness.files, *ports, "mcu_port.h"):
         out.write(f"{'include' if file.endswith('.h') else 'src'}/{file}", runtime_file(f"harness/{file}").read_text())
     if harness.config:
         out.write("include/mcu_harness_config.h", harness.config)
     custom = sorted(f for f in generated.files if f.endswith(".c") and f != f"{generated.name}.c")
     kernels = [f"src/{k}.c" for k in generated.kernels if k not in generated.custom_kernels] + [f"src/{f}" for f in custom]
     return Sources(f"src/{generated.name}.c", tuple(kernels),
-                   tuple(f"src/{f}" for f in (harness.source, *ports) if not f.endswith(".h")))
+                   tuple(f"src/{f}" for f in (*harness.files, *ports) if not f.endswith(".h")))
 
 
-# the firmware's side of each protocol (runtime_c/harness/)
-HARNESSES = {"mcugen": "mcu_harness.c", "mlperf-tiny": "mcu_harness_mlperf.c"}
+# the firmware's side of each protocol (runtime_c/harness/): its files
+HARNESSES = {"mcugen": ("mcu_harness.c", "mcu_frame.c", "mcu_frame.h"),
+             "mlperf-tiny": ("mcu_harness_mlperf.c", "mcu_text.c", "mcu_text.h")}
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class Harness:
     config: str = ""
 
     @property
-    def source(self) -> str:
+    def files(self) -> tuple[str, ...]:
         return HARNESSES[self.name]
 
     @property

@@ -51,7 +51,7 @@ def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str
         from mcugen.mlperf import model_alias
         from mcugen.runtime import runtime_file
 
-        files = {**files, harness.source: runtime_file(f"harness/{harness.source}").read_text(),
+        files = {**files, **{f: runtime_file(f"harness/{f}").read_text() for f in harness.files},
                  "mcu_port.h": runtime_file("harness/mcu_port.h").read_text(), "mcu_harness_config.h": harness.config,
                  **({} if name == "model" else {"model.h": model_alias(name, DTYPE_CODES)})}
     for file, text in files.items():

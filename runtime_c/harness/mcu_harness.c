@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "mcu_frame.h"
 #include "mcu_port.h"
 #include "model.h"
 
@@ -19,10 +20,7 @@
 #define MCU_HARNESS_ALIGN
 #endif
 
-#define SYNC0 0xA5
-#define SYNC1 0x5A
 #define PROTOCOL_VERSION 3
-#define MAX_PAYLOAD 240
 
 enum {
     REQ_HELLO = 0x01,
@@ -50,144 +48,9 @@ void model_layer_done(int32_t layer)
     layer_start = now;
 }
 
-/* CRC-32 (IEEE 802.3, reflected, as zlib.crc32), bit by bit: a table would cost 1 KB of flash
- * and the UART, not this loop, limits the speed. */
-static uint32_t crc32_update(uint32_t crc, const uint8_t *data, uint32_t size)
-{
-    crc = ~crc;
-    for (uint32_t i = 0; i < size; ++i) {
-        crc ^= data[i];
-        for (int bit = 0; bit < 8; ++bit) {
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-        }
-    }
-    return ~crc;
-}
-
-static void put_u16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    put_u16(p, v);
-    put_u16(p + 2, v >> 16);
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* A frame is written as it is produced (header, payload pieces, trailer) so that no reply needs a
- * buffer of its own: the CRC runs along. */
-static uint32_t frame_begin(uint8_t type, uint8_t seq, uint32_t size)
-{
-    uint8_t header[6] = {SYNC0, SYNC1, type, seq, 0, 0};
-    put_u16(header + 4, size);
-    mcu_port_write(header, 6);
-    return crc32_update(0, header + 2, 4);
-}
-
-static uint32_t frame_put(uint32_t crc, const uint8_t *payload, uint32_t size)
-{
-    mcu_port_write(payload, size);
-    return crc32_update(crc, payload, size);
-}
-
-static void frame_end(uint32_t crc)
-{
-    uint8_t trailer[4];
-    put_u32(trailer, crc);
-    mcu_port_write(trailer, 4);
-    mcu_port_flush();
-}
-
-static void send_frame(uint8_t type, uint8_t seq, const uint8_t *payload, uint32_t size)
-{
-    frame_end(frame_put(frame_begin(type, seq, size), payload, size));
-}
-
 static void send_nak(uint8_t seq, uint8_t reason)
 {
-    send_frame(REP_NAK, seq, &reason, 1);
-}
-
-enum { FRAME_OK = 0, FRAME_BAD = 1, LINK_CLOSED = 2 };
-
-/* Bytes received and not yet done with; a frame being parsed always starts at rx[0]. When a
- * frame turns out bad (a wrong second sync byte, an impossible length, a wrong CRC), its sync may
- * have been noise or a stray A5 5A just before a real frame: only its first byte is dropped and
- * the rest is parsed again before new bytes are read, so a valid frame behind it is never lost.
- * One frame's worth of bytes is all that is ever held. */
-static uint8_t rx[MAX_PAYLOAD + 10];
-static uint32_t rx_len;  /* bytes held */
-static uint32_t rx_pos;  /* of them, parsed as the current frame */
-static uint32_t rx_done; /* bytes of the last good frame, dropped when the next one is sought */
-static const uint8_t *request = rx + 6;  /* the payload of the good frame */
-
-static int next_byte(void)
-{
-    if (rx_pos == rx_len) {
-        const int b = mcu_port_getc();
-        if (b < 0) {
-            return b;
-        }
-        rx[rx_len++] = (uint8_t)b;
-    }
-    return rx[rx_pos++];
-}
-
-static void drop(uint32_t n)
-{
-    memmove(rx, rx + n, rx_len - n);
-    rx_len -= n;
-    rx_pos = 0;
-}
-
-/* Hunts for the sync bytes, then reads one frame; its payload is at `request`. */
-static int receive_frame(uint8_t *type, uint8_t *seq, uint32_t *size)
-{
-    drop(rx_done);
-    rx_done = 0;
-    for (;;) {
-        int b = next_byte();
-        if (b == SYNC0) {
-            b = next_byte();
-        }
-        if (b < 0) {
-            return LINK_CLOSED;
-        }
-        if (rx_pos < 2 || b != SYNC1) {
-            drop(1);
-            continue;
-        }
-        for (int i = 0; i < 4; ++i) {
-            if (next_byte() < 0) {
-                return LINK_CLOSED;
-            }
-        }
-        *type = rx[2];
-        *seq = rx[3];
-        *size = (uint32_t)rx[4] | (uint32_t)rx[5] << 8;
-        if (*size > MAX_PAYLOAD) {
-            drop(1);
-            continue;
-        }
-        for (uint32_t i = 0; i < *size + 4; ++i) {
-            if (next_byte() < 0) {
-                return LINK_CLOSED;
-            }
-        }
-        if (crc32_update(0, rx + 2, 4 + *size) == get_u32(rx + 6 + *size)) {
-            rx_done = rx_pos;
-            return FRAME_OK;
-        }
-        drop(1);
-        return FRAME_BAD;
-    }
+    mcu_frame_send(REP_NAK, seq, &reason, 1);
 }
 
 /* INFO describes the build: a byte string the host reads in pages of up to INFO_PAGE bytes
@@ -213,35 +76,35 @@ static void info_put(info_page *page, const uint8_t *bytes, uint32_t n)
         if (page->at >= page->start && page->used < INFO_PAGE) {
             ++page->used;
             if (page->send) {
-                page->crc = frame_put(page->crc, bytes + i, 1);
+                page->crc = mcu_frame_put(page->crc, bytes + i, 1);
             }
         }
     }
 }
 
-static void info_put_u32(info_page *page, uint32_t v, uint32_t width)
+static void info_mcu_put_u32(info_page *page, uint32_t v, uint32_t width)
 {
     uint8_t b[4];
-    put_u32(b, v);
+    mcu_put_u32(b, v);
     info_put(page, b, width);
 }
 
 static void info_put_tensor(info_page *page, const model_tensor_info *t)
 {
-    info_put_u32(page, (uint32_t)t->bytes, 4);
-    info_put_u32(page, (uint32_t)t->rank, 1);
+    info_mcu_put_u32(page, (uint32_t)t->bytes, 4);
+    info_mcu_put_u32(page, (uint32_t)t->rank, 1);
     for (int32_t k = 0; k < t->rank; ++k) {
-        info_put_u32(page, (uint32_t)t->shape[k], 4);
+        info_mcu_put_u32(page, (uint32_t)t->shape[k], 4);
     }
 }
 
 static void describe(info_page *page)
 {
-    info_put_u32(page, mcu_port_clock_kind(), 1);
-    info_put_u32(page, MODEL_ARENA_BYTES, 4);
-    info_put_u32(page, MODEL_LAYER_COUNT, 2);
-    info_put_u32(page, MODEL_INPUT_COUNT, 2);
-    info_put_u32(page, MODEL_OUTPUT_COUNT, 2);
+    info_mcu_put_u32(page, mcu_port_clock_kind(), 1);
+    info_mcu_put_u32(page, MODEL_ARENA_BYTES, 4);
+    info_mcu_put_u32(page, MODEL_LAYER_COUNT, 2);
+    info_mcu_put_u32(page, MODEL_INPUT_COUNT, 2);
+    info_mcu_put_u32(page, MODEL_OUTPUT_COUNT, 2);
     info_put(page, model_sha256, 32);
     for (int32_t i = 0; i < MODEL_INPUT_COUNT; ++i) {
         info_put_tensor(page, &model_inputs[i]);
@@ -253,19 +116,19 @@ static void describe(info_page *page)
 
 static void send_info(uint8_t seq, uint32_t size)
 {
-    info_page page = {0, size >= 4 ? get_u32(request) : 0, 0, 0, 0};
+    info_page page = {0, size >= 4 ? mcu_get_u32(mcu_frame_request) : 0, 0, 0, 0};
     describe(&page);
     if (page.start > page.at) {
         send_nak(seq, NAK_RANGE);
         return;
     }
     uint8_t head[5] = {PROTOCOL_VERSION};
-    put_u32(head + 1, page.at);
-    page.crc = frame_put(frame_begin(REP_INFO, seq, 5 + page.used), head, 5);
+    mcu_put_u32(head + 1, page.at);
+    page.crc = mcu_frame_put(mcu_frame_begin(REP_INFO, seq, 5 + page.used), head, 5);
     page.at = page.used = 0;
     page.send = 1;
     describe(&page);
-    frame_end(page.crc);
+    mcu_frame_end(page.crc);
 }
 
 static int have_result;
@@ -281,19 +144,19 @@ static void handle_invoke(uint8_t seq)
         const uint64_t cycles = mcu_port_cycles() - start;
         memset(result, 0, sizeof result);
         result[0] = (uint8_t)status;
-        put_u32(result + 4, (uint32_t)cycles);
-        put_u32(result + 8, (uint32_t)(cycles >> 32));
+        mcu_put_u32(result + 4, (uint32_t)cycles);
+        mcu_put_u32(result + 8, (uint32_t)(cycles >> 32));
         have_result = 1;
         result_seq = seq;
     }
-    send_frame(REP_RESULT, seq, result, sizeof result);
+    mcu_frame_send(REP_RESULT, seq, result, sizeof result);
 }
 
 static void handle_reset(uint8_t seq)
 {
     model_reset();
     have_result = 0;
-    send_frame(REP_ACK, seq, NULL, 0);
+    mcu_frame_send(REP_ACK, seq, NULL, 0);
 }
 
 static void handle_write(uint8_t seq, uint32_t size)
@@ -302,7 +165,8 @@ static void handle_write(uint8_t seq, uint32_t size)
         send_nak(seq, NAK_RANGE);
         return;
     }
-    const uint32_t index = request[0], offset = get_u32(request + 1), n = size - 5;
+    const uint8_t *request = mcu_frame_request;
+    const uint32_t index = request[0], offset = mcu_get_u32(request + 1), n = size - 5;
     if (index >= MODEL_INPUT_COUNT || offset > (uint32_t)model_inputs[index].bytes
         || n > (uint32_t)model_inputs[index].bytes - offset) {
         send_nak(seq, NAK_RANGE);
@@ -310,13 +174,14 @@ static void handle_write(uint8_t seq, uint32_t size)
     }
     memcpy((uint8_t *)model_input((int)index) + offset, request + 5, n);
     have_result = 0;
-    send_frame(REP_ACK, seq, NULL, 0);
+    mcu_frame_send(REP_ACK, seq, NULL, 0);
 }
 
 static void handle_read(uint8_t seq, uint32_t size)
 {
+    const uint8_t *request = mcu_frame_request;
     const uint32_t region = request[0], index = request[1];
-    const uint32_t offset = get_u32(request + 2), n = (uint32_t)request[6] | (uint32_t)request[7] << 8;
+    const uint32_t offset = mcu_get_u32(request + 2), n = (uint32_t)request[6] | (uint32_t)request[7] << 8;
     const uint8_t *base = NULL;
     uint32_t limit = 0;
     if (size == 8 && region == REGION_OUTPUT && index < MODEL_OUTPUT_COUNT) {
@@ -330,7 +195,7 @@ static void handle_read(uint8_t seq, uint32_t size)
         send_nak(seq, NAK_RANGE);
         return;
     }
-    send_frame(REP_DATA, seq, base + offset, n);
+    mcu_frame_send(REP_DATA, seq, base + offset, n);
 }
 
 /* The harness is an application like any other: it gives the model its arena through the
@@ -345,7 +210,7 @@ int mcu_harness_run(void)
     for (;;) {
         uint8_t type = 0, seq = 0;
         uint32_t size = 0;
-        const int status = receive_frame(&type, &seq, &size);
+        const int status = mcu_frame_receive(&type, &seq, &size);
         if (status == LINK_CLOSED) {
             return 0;
         }
