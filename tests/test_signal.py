@@ -211,3 +211,21 @@ def test_what_tflm_refuses_or_leaves_undefined_is_one_line(tmp_path, capsys):
         code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
         assert_one_error_line(code, err, phrase)
         assert not (tmp_path / "out").exists()
+
+
+def test_the_micro_speech_example_hears_yes_and_no():
+    """examples/micro_speech/listen.py: the front end's features through the keyword model, TFLM's verdict."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    example = ROOT / "examples" / "micro_speech"
+    for word in ("yes", "no"):
+        printed = subprocess.run([sys.executable, str(example / "listen.py"), str(example / f"{word}_1000ms.wav")],
+                                 capture_output=True, text=True, check=True).stdout
+        assert printed.startswith(f"{word}_1000ms.wav: {word} ")
+        tflm = Tflm(example / "audio_preprocessor_int8.tflite")
+        features = np.stack([tflm.run(xs, 1)[0] for xs in frames(word)])
+        scores = Tflm(example / "micro_speech_quantized.tflite").run([features.reshape(1, 1960)], 1)[0]
+        assert ["silence", "unknown", "yes", "no"][int(np.argmax(scores))] == word
