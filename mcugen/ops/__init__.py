@@ -116,6 +116,12 @@ class OpDef:
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         raise NotImplementedError
 
+    def defined(self, g: Graph, op: Op, k: int) -> np.ndarray | None:
+        """Which elements of output k TFLM's kernel writes (a boolean mask of its shape), where it leaves
+        the others as the arena held them (undefined: mcugen writes zeros there, and layer-by-layer
+        comparisons skip them); None: all of them."""
+        return None
+
     def own_state(self, g: Graph, op: Op) -> np.ndarray | None:
         """State TFLM's kernel keeps in a persistent buffer of its own (no tensor), as it holds at boot
         and after a reset: passes/resolve_variables.py makes it a Graph.variables entry,

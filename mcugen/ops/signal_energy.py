@@ -1,7 +1,7 @@
 """SignalEnergy (TFLM signal library, custom op): |X[i]|^2 of int16 complex bins (real, imaginary
 interleaved) as uint32, for start_index <= i < end_index (re * re + im * im in int32, wrapping as
 TFLM's host build does when both are -32768). TFLM leaves the other outputs as the arena held them
-(undefined); mcugen writes zeros there."""
+(undefined); mcugen writes zeros there, and compares only the rest with TFLM (OpDef.defined)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,6 +46,12 @@ class SignalEnergy(OpDef):
         y = np.zeros(op.output(g).shape, np.uint32)
         y[r.start:r.end] = ((bins ** 2).sum(axis=1) & 0xFFFFFFFF).astype(np.uint32)
         return y
+
+    def defined(self, g: Graph, op: Op, k: int) -> np.ndarray | None:
+        r = op.prepared(EnergyRange)
+        mask = np.zeros(op.output(g).shape, bool)
+        mask[r.start:r.end] = True
+        return mask
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         r = op.prepared(EnergyRange)
