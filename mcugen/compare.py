@@ -91,8 +91,27 @@ def compare_with_oracle(g: Graph, model_path: Path, samples, progress=None) -> t
     return which, compare_layers(g, oracle, samples, progress)
 
 
+def defined_elements(g: Graph) -> dict[int, np.ndarray]:
+    """Tensor -> the elements TFLM defines, for the tensors where it leaves some undefined: what a kernel
+    does not write (OpDef.defined), carried through the elementwise ops that copy or convert it (CAST,
+    RESHAPE) until an op that reads only the defined part ends it (a slice)."""
+    masks: dict[int, np.ndarray] = {}
+    for op in g.ops:
+        opdef = ops.get(g, op)
+        for k, out in enumerate(op.outputs):
+            own = opdef.defined(g, op, k)
+            first = op.inputs[0] if op.inputs else -1
+            carried = masks.get(first) if (opdef.same_shape or opdef.copies_values) else None
+            if own is not None:
+                masks[out] = own
+            elif carried is not None and carried.size == int(np.prod(g.tensors[out].shape)):
+                masks[out] = carried.reshape(g.tensors[out].shape)
+    return masks
+
+
 def compare_layers(g: Graph, oracle, samples, progress=None) -> Mismatch | None:
     producers = {out: op for op in g.ops for out in op.outputs}
+    masks = defined_elements(g)
     runner = golden.Runner(g)
     for s, inputs in enumerate(samples):
         seen: list[tuple[int, np.ndarray]] = []
@@ -101,9 +120,8 @@ def compare_layers(g: Graph, oracle, samples, progress=None) -> Mismatch | None:
         for (idx, ours), theirs in zip(seen, oracle.tensors([idx for idx, _ in seen])):
             op = producers[idx]
             theirs = theirs.reshape(ours.shape)
-            defined = ops.get(g, op).defined(g, op, op.outputs.index(idx))
-            if defined is not None:  # what TFLM leaves undefined is not compared
-                ours, theirs = ours[defined], theirs[defined]
+            if idx in masks:  # what TFLM leaves undefined is not compared
+                ours, theirs = ours[masks[idx]], theirs[masks[idx]]
             differing, worst = differences(ours, theirs.astype(ours.dtype))
             if differing:
                 return Mismatch(s, idx, g.tensors[idx].name, op.origin, op.opcode, worst, differing, ours.size)
