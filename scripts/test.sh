@@ -7,6 +7,7 @@ source "$root/scripts/install.sh"
 if ! command -v chromium >/dev/null; then
   echo "== installing Chromium (apt) for the HTML report's tests"
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium
 fi
 # onnx2tf (quantize's ONNX front end) pins a TensorFlow, NumPy and LiteRT older than the oracles: an
