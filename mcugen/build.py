@@ -109,6 +109,15 @@ class Harness:
     name: str = "mcugen"
     config: str = ""
 
+    @classmethod
+    def of(cls, name: str, g: Graph, clock_hz: int) -> "Harness":
+        """The harness `name` (--harness) for the model on a board of that clock (0: the host)."""
+        if name == "mcugen":
+            return cls()
+        from mcugen.mlperf import config_header
+
+        return cls(name, config_header(g, clock_hz))
+
     @property
     def files(self) -> tuple[str, ...]:
         return HARNESSES[self.name]

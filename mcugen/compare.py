@@ -92,20 +92,14 @@ def compare_with_oracle(g: Graph, model_path: Path, samples, progress=None) -> t
 
 
 def defined_elements(g: Graph) -> dict[int, np.ndarray]:
-    """Tensor -> the elements TFLM defines, for the tensors where it leaves some undefined: what a kernel
-    does not write (OpDef.defined), carried through the elementwise ops that copy or convert it (CAST,
-    RESHAPE) until an op that reads only the defined part ends it (a slice)."""
+    """Tensor -> the elements TFLM defines, for the tensors where it leaves some undefined (OpDef.defined)."""
     masks: dict[int, np.ndarray] = {}
     for op in g.ops:
-        opdef = ops.get(g, op)
+        given = [masks.get(t) for t in op.inputs]
         for k, out in enumerate(op.outputs):
-            own = opdef.defined(g, op, k)
-            first = op.inputs[0] if op.inputs else -1
-            carried = masks.get(first) if (opdef.same_shape or opdef.copies_values) else None
-            if own is not None:
-                masks[out] = own
-            elif carried is not None and carried.size == int(np.prod(g.tensors[out].shape)):
-                masks[out] = carried.reshape(g.tensors[out].shape)
+            mask = ops.get(g, op).defined(g, op, k, given)
+            if mask is not None:
+                masks[out] = mask
     return masks
 
 

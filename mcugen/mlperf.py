@@ -5,6 +5,8 @@ written into include/mcu_harness_config.h: which benchmark the model is (the pro
 recognised by the input shapes of the four MLPerf Tiny models), the bytes of its input, the clock."""
 from __future__ import annotations
 
+import time
+
 from mcugen.errors import McugenError
 from mcugen.ir import Graph
 
@@ -48,8 +50,6 @@ class Dut:
         self.pending = b""
 
     def _line(self, deadline: float) -> str:
-        import time
-
         while b"\n" not in self.pending:
             if time.monotonic() > deadline:
                 raise McugenError(f"{self.describe} sent no complete line in {self.timeout:g} s (so far: "
@@ -60,8 +60,6 @@ class Dut:
         return line.decode(errors="replace").strip()
 
     def until_ready(self) -> list[str]:
-        import time
-
         deadline = time.monotonic() + self.timeout
         lines: list[str] = []
         while True:

@@ -70,11 +70,7 @@ class Target:
 
 def build_for(target: Target, g: Graph, out: OutDir, model_name: str, *, sanitize: bool = False,
               progress=None, weights: str = "auto", harness: str = "mcugen") -> BuildResult:
-    chosen = Harness()
-    if harness != "mcugen":
-        from mcugen.mlperf import config_header
-
-        chosen = Harness(harness, config_header(g, target.board.clock_hz if target.board is not None else 0))
+    chosen = Harness.of(harness, g, target.board.clock_hz if target.board is not None else 0)
     if target.board is None:
         return build_host(g, out, model_name, sanitize=sanitize, progress=progress, harness=chosen)
     if sanitize:

@@ -112,12 +112,9 @@ def cmd_export(args) -> int:
                                    static_arena=args.static_arena)
         check_fit(g, board, generated.const_bytes, harness_ram=0,  # the application's own RAM is its business
                   external_bytes=generated.external_bytes)
-    harness = None
-    if args.harness != "mcugen":
-        from mcugen.build import Harness
-        from mcugen.mlperf import config_header
+    from mcugen.build import Harness
 
-        harness = Harness(args.harness, config_header(g, board.clock_hz if board is not None else 0))
+    harness = None if args.harness == "mcugen" else Harness.of(args.harness, g, board.clock_hz if board else 0)
     export_library(g, out, generated, Path(args.model).name, args.format, features=features, harness=harness)
     files = exported_files(out.root)
     kernels = (f"the {' and '.join(sorted(f.upper() for f in features))} kernels of {board.id}"

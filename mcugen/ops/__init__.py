@@ -116,10 +116,12 @@ class OpDef:
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         raise NotImplementedError
 
-    def defined(self, g: Graph, op: Op, k: int) -> np.ndarray | None:
-        """Which elements of output k TFLM's kernel writes (a boolean mask of its shape), where it leaves
-        the others as the arena held them (undefined: mcugen writes zeros there, and layer-by-layer
-        comparisons skip them); None: all of them."""
+    def defined(self, g: Graph, op: Op, k: int, given: list[np.ndarray | None]) -> np.ndarray | None:
+        """Which elements of output k TFLM defines (a boolean mask of its shape), where its kernel leaves
+        some as the arena held them or copies ones an input left so (`given`: each input's mask, None
+        where all are defined); None: all of them. Layer-by-layer comparisons skip the rest (mcugen
+        writes zeros there). An op that mixes an undefined element into others defines nothing here:
+        those comparisons then fail loudly rather than pass on garbage."""
         return None
 
     def own_state(self, g: Graph, op: Op) -> np.ndarray | None:

@@ -38,7 +38,6 @@ class Cast(OpDef):
     input_types = output_types = TYPES
     converts = copies_values = True  # TFLM's CAST never reads a scale
     options_unread = ("CAST",)  # nor its options: the types are the tensors'
-    same_shape = True
 
     def check(self, g: Graph, op: Op) -> list[str]:
         x, y = op.input(g, 0), op.output(g)
@@ -46,9 +45,6 @@ class Cast(OpDef):
             return [f"input {list(x.shape)} and output {list(y.shape)} differ in size (TFLM's MatchingFlatSize "
                     "fails)"]
         return []
-
-    def output_shape(self, g: Graph, op: Op) -> None:
-        return None  # TFLM checks only the element count (check())
 
     def prepare(self, g: Graph, op: Op) -> object:
         return CastTypes(op.input(g, 0).dtype, op.output(g).dtype)
@@ -59,8 +55,11 @@ class Cast(OpDef):
         if p.source == "float32" and p.target != "float32":
             return _float_to_int(x, p.target)
         if p.target == "float32":
-            return x.astype(np.float32)  # from int64-exact values: rounds once, to nearest even
+            return x.astype(np.float32)  # rounds once, to nearest even
         return x.astype(np.int64).astype(np.uint64).astype(p.target)  # integers wrap
+
+    def defined(self, g: Graph, op: Op, k: int, given: list[np.ndarray | None]) -> np.ndarray | None:
+        return None if given[0] is None else given[0].reshape(op.output(g).shape)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(CastTypes)

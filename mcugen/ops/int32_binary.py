@@ -19,6 +19,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import broadcast_shape
+from mcugen.requant import wrap_int32
 
 INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 RANGES = {"RELU": (0, INT32_MAX), "RELU6": (0, 6), "RELU_N1_TO_1": (-1, 1)}
@@ -63,7 +64,7 @@ class Int32Binary(OpDef):
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         a, b = (np.asarray(x, np.int64) for x in xs)
-        wrapped = OPERATIONS[op.opcode](a, b).astype(np.uint64).astype(np.uint32).view(np.int32)  # C's wrap
+        wrapped = wrap_int32(OPERATIONS[op.opcode](a, b))
         c = op.prepared(Int32Clamp)
         return np.clip(wrapped, c.min, c.max).astype(np.int32)
 

@@ -25,6 +25,9 @@ class Reshape(OpDef):
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         return xs[0].reshape(op.output(g).shape)
 
+    def defined(self, g: Graph, op: Op, k: int, given: list[np.ndarray | None]) -> np.ndarray | None:
+        return None if given[0] is None else given[0].reshape(op.output(g).shape)
+
     def lower(self, g: Graph, op: Op) -> Call | None:
         x = op.input(g, 0)
         if not x.is_const:

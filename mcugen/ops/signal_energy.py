@@ -47,7 +47,7 @@ class SignalEnergy(OpDef):
         y[r.start:r.end] = ((bins ** 2).sum(axis=1) & 0xFFFFFFFF).astype(np.uint32)
         return y
 
-    def defined(self, g: Graph, op: Op, k: int) -> np.ndarray | None:
+    def defined(self, g: Graph, op: Op, k: int, given: list[np.ndarray | None]) -> np.ndarray | None:
         r = op.prepared(EnergyRange)
         mask = np.zeros(op.output(g).shape, bool)
         mask[r.start:r.end] = True

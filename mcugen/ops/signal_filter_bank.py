@@ -54,9 +54,8 @@ class FilterBank(OpDef):
             return ["its channel tables are computed at run time: mcugen checks them at build time (make them "
                     "constants)"]
         s, w, n = (t.values.astype(np.int64)[:channels + 1] for t in tables)
-        if np.any(n > 0) and (np.any((s < 0) & (n > 0)) or np.any((s + n > x.shape[0]) & (n > 0))
-                              or np.any((w < 0) & (n > 0))
-                              or np.any((w + n > min(weights.shape[0], unweights.shape[0])) & (n > 0))):
+        outside = (s < 0) | (s + n > x.shape[0]) | (w < 0) | (w + n > min(weights.shape[0], unweights.shape[0]))
+        if np.any(outside & (n > 0)):  # a channel of no width reads nothing
             return ["a channel's bins or weights reach outside the spectrum or the weight tables: TFLM's kernel "
                     "reads there"]
         return []

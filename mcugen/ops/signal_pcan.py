@@ -13,6 +13,7 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._signal import msb32, option, options_problem, shapes_1d
+from mcugen.requant import wrap_int32
 
 SNR_BITS, OUTPUT_BITS = 12, 6  # kPcanSnrBits, kPcanOutputBits
 
@@ -64,11 +65,10 @@ def wide_dynamic(x: np.ndarray, lut: np.ndarray) -> np.ndarray:
     interval = msb32(x)
     base = np.clip(4 * interval - 6, 0, len(lut) - 3)
     frac = np.where(interval < 11, x << np.maximum(11 - interval, 0), x >> np.maximum(interval - 11, 0)) & 0x3FF
-    frac = ((frac + 32768) & 0xFFFF) - 32768  # an int16
     result = (lut[base + 2] * frac) >> 5
-    result = _wrap32(result + _wrap32((lut[base + 1] & 0xFFFFFFFF) << 5))
-    result = _wrap32(result * frac)
-    result = _wrap32(result + (1 << 14)) >> 15
+    result = wrap_int32(result + wrap_int32((lut[base + 1] & 0xFFFFFFFF) << 5))
+    result = wrap_int32(result * frac)
+    result = wrap_int32(result + (1 << 14)) >> 15
     result = ((result + lut[base] + 32768) & 0xFFFF) - 32768
     return np.where(x <= 2, lut[np.minimum(x, 2)], result)
 
@@ -79,6 +79,3 @@ def shrink(x: np.ndarray) -> np.ndarray:
     large = ((x >> (SNR_BITS - OUTPUT_BITS)) - (1 << OUTPUT_BITS)) & 0xFFFFFFFF
     return np.where(x < (2 << SNR_BITS), small, large)
 
-
-def _wrap32(x: np.ndarray) -> np.ndarray:
-    return ((x + 2 ** 31) & 0xFFFFFFFF) - 2 ** 31

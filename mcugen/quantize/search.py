@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +26,7 @@ from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, Tally, output_predictions, tally
 from mcugen.quantize.model import FloatModel, Layer
 from mcugen.quantize.recipe import Plan, check, quantize
-from mcugen.quantize.shards import Shards, as_json
+from mcugen.quantize.shards import Shards
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class Searcher:
     def _accuracy(self, key: tuple[str, ...], graph) -> Accuracy:
         mine = tally(graph, self.samples, self.reference, self.labels)
         if self.shards is not None:
-            parts = self.shards.share(key, "accuracy", as_json(mine))
+            parts = self.shards.share(key, "accuracy", asdict(mine))
             mine = Tally.joined([Tally(tuple(p["right"]), tuple(p["signal"]), tuple(p["noise"])) for p in parts])
         return mine.accuracy("labels" if self.labels is not None else "float model")
 
@@ -167,7 +167,7 @@ class Searcher:
         with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
             cost = measure_cost(content, self.board, Path(work), self.samples[0])
         if self.shards is not None:
-            self.shards.publish(key, "cost", as_json(cost))
+            self.shards.publish(key, "cost", asdict(cost))
         return cost
 
 

@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +81,3 @@ def fingerprint(parts: list[bytes | str]) -> str:
         h.update(part if isinstance(part, bytes) else part.encode())
         h.update(b"\0")
     return h.hexdigest()
-
-
-def as_json(value: Any) -> Any:
-    """A dataclass (Cost, Tally) as JSON-ready data."""
-    return asdict(value)
