@@ -72,10 +72,15 @@ class Packed4:
         return "mcu_unpack_s4" if self.const.data.dtype == np.int8 else "mcu_unpack_s4_s16"
 
     def nibbles(self) -> np.ndarray:
-        """The values two to a byte, the low nibble first (as a .tflite file holds INT4), as int8 bytes."""
-        values = self.const.data.reshape(-1).astype(np.int8)
-        values = np.append(values, np.int8(0))[:(values.size + 1) // 2 * 2]
-        return ((values[0::2] & 0x0F) | (values[1::2] << 4)).astype(np.int8)
+        return nibbles(self.const.data)
+
+
+def nibbles(values: np.ndarray) -> np.ndarray:
+    """Values in [-8, 7] two to a byte in their flattened order, the low nibble first (as a .tflite file
+    holds INT4), as int8 bytes; an odd count's last high nibble 0."""
+    flat = values.reshape(-1).astype(np.int8)
+    flat = np.append(flat, np.int8(0))[:(flat.size + 1) // 2 * 2]
+    return ((flat[0::2] & 0x0F) | (flat[1::2] << 4)).astype(np.int8)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ import numpy as np
 
 from mcugen.epilogue import OutputStage, input_zero_point_in_bias
 from mcugen.ir import Graph, Op, Tensor
+from mcugen import ops
+from mcugen.calls import nibbles
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, dims, layer_name, reads, tile, writes
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias, pruned_channels, settle_dead_channels
@@ -104,6 +106,15 @@ def conv_params(window: Window, q: Rescale) -> Struct:
         padding=tile(window.pad), dilation=tile(window.dilation), activation=q.activation()))
 
 
+def reference_filter(g: Graph, op: Op, kernel: str, values: np.ndarray) -> tuple[str, Const]:
+    """The reference kernel for the layer's filter type and its filter argument (`values` in the order
+    the kernel reads them): an INT4 filter's layer runs the _s4 twin of the int8 kernel on its weights
+    two to a byte, as the .tflite file holds them, rather than unpacking them into RAM first."""
+    if ops.int4_filter(g, op):
+        return kernel.replace("_s8", "_s4"), Const("packed_filter", nibbles(values))
+    return kernel, Const("filter", values)
+
+
 def conv_call(g: Graph, op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
               bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call:
     """The reference CONV_2D call for filter [OC, KH, KW, IC] and p's geometry and quantization."""
@@ -113,9 +124,10 @@ def conv_call(g: Graph, op: Op, p: ConvData, x_shape: tuple[int, ...], filter_da
                                        Const("filter", filter_data), Const("bias", p.wide.bias),
                                        dims("output_dims", y_shape), writes(op)),
                     note=note + f", int16 activations, int{p.wide.bits} accumulator")
-    return Call("mcu_conv2d_s8", (conv_params(p.window, p.quant), p.quant.per_channel(), *shapes,
-                                  Const("filter", filter_data), Const("bias", bias) if bias is not None else None,
-                                  dims("output_dims", y_shape), writes(op)), note=note)
+    kernel, filter_arg = reference_filter(g, op, "mcu_conv2d_s8", filter_data)
+    return Call(kernel, (conv_params(p.window, p.quant), p.quant.per_channel(), *shapes, filter_arg,
+                         Const("bias", bias) if bias is not None else None, dims("output_dims", y_shape), writes(op)),
+                note=note)
 
 
 def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,

@@ -14,8 +14,8 @@ import numpy as np
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_w16_call, conv_x6_call, strips_of,
-                              wide_problems)
+from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_w16_call, conv_x6_call, reference_filter,
+                              strips_of, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -112,9 +112,10 @@ class DepthwiseConv2D(OpDef):
                                                      Const("filter", w.values), Const("bias", p.wide.bias),
                                                      dims("output_dims", y.shape), writes(op)),
                         note=_note(op, w) + ", int16 activations")
-        return Call("mcu_depthwise_conv2d_s8", (_dw_params(p), p.quant.per_channel(), *shapes, Const("filter", w.values),
-                                                Const("bias", b.values) if b is not None else None,
-                                                dims("output_dims", y.shape), writes(op)), note=_note(op, w))
+        kernel, filter_arg = reference_filter(g, op, "mcu_depthwise_conv2d_s8", w.values)
+        return Call(kernel, (_dw_params(p), p.quant.per_channel(), *shapes, filter_arg,
+                             Const("bias", b.values) if b is not None else None, dims("output_dims", y.shape),
+                             writes(op)), note=_note(op, w))
 
     def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         """A conv whose output only this layer reads (MobileNet's pointwise layers, whose outputs are the

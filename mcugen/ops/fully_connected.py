@@ -13,7 +13,7 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, strips_of, wide_problems
+from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, reference_filter, strips_of, wide_problems
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -83,8 +83,9 @@ class FullyConnected(OpDef):
             return Call("mcu_fully_connected_s16", (_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
                                                     Const("filter", w.values), Const("bias", p.wide.bias), *tail),
                         note=note + f", int16 activations, int{p.wide.bits} accumulator")
-        return Call("mcu_fully_connected_s8", (_params(p), p.quant.per_channel(), *rows_in, Const("filter", w.values),
-                                               Const("bias", b.values) if b is not None else None, *tail), note=note)
+        kernel, filter_arg = reference_filter(g, op, "mcu_fully_connected_s8", w.values)
+        return Call(kernel, (_params(p), p.quant.per_channel(), *rows_in, filter_arg,
+                             Const("bias", b.values) if b is not None else None, *tail), note=note)
 
     def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         x, w = op.input(g, 0), op.input(g, 1)

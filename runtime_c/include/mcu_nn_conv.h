@@ -52,12 +52,20 @@ typedef struct {
 void mcu_batch_matmul(const mcu_batch_matmul_params *p, const void *lhs, const void *rhs, void *output);
 
 /* INT4 weights (two to a byte, low nibble first) to int8 or int16 values in [-8, 7]: an INT4 filter's
- * layer unpacks its weights, in the layout its kernel reads, into its scratch before the kernel runs. */
+ * layer on an int8 kernel unpacks its weights, in the layout that kernel reads, into its scratch before
+ * it runs (the _s4 kernels read them packed instead). */
 void mcu_unpack_s4(const int8_t *packed, int32_t count, int8_t *output);
 void mcu_unpack_s4_s16(const int8_t *packed, int32_t count, int16_t *output);
 
 /* CONV_2D. input [N,H,W,Cin], filter [Cout,KH,KW,Cin], bias [Cout] or NULL, output [N,OH,OW,Cout]. */
 void mcu_conv2d_s8(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
+                   const mcu_dims *input_dims, const int8_t *input,
+                   const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                   const mcu_dims *output_dims, int8_t *output);
+
+/* CONV_2D on an INT4 filter, two weights to a byte (low nibble first, TFLM's packing), read packed:
+ * mcu_conv2d_s8's results on the unpacked filter. Layouts as mcu_conv2d_s8's. */
+void mcu_conv2d_s4(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                    const mcu_dims *input_dims, const int8_t *input,
                    const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                    const mcu_dims *output_dims, int8_t *output);
@@ -196,6 +204,12 @@ void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel
                              const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                              const mcu_dims *output_dims, int8_t *output);
 
+/* DEPTHWISE_CONV_2D on an INT4 filter read packed (as mcu_conv2d_s4): mcu_depthwise_conv2d_s8's results. */
+void mcu_depthwise_conv2d_s4(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                             const mcu_dims *input_dims, const int8_t *input,
+                             const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                             const mcu_dims *output_dims, int8_t *output);
+
 /* DEPTHWISE_CONV_2D on Helium (MVE) cores, depth multiplier 1: mcu_depthwise_conv2d_s8's results.
  * filter_x4 [ceil(C/4)][KH*KW][4] int8 (zero past C), bias_folded [ceil(C/4)*4] = bias[c] + input_offset *
  * sum of channel c's taps (wrapping as int32), window: scratch of rows * cols * 4 bytes as for
@@ -231,6 +245,12 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
 /* FULLY_CONNECTED. input [N, accum] (input_dims n, c), filter [Cout, accum], bias [Cout] or NULL,
  * output [N, Cout] (output_dims n, c). One multiplier per output unit (all equal when per-tensor). */
 void mcu_fully_connected_s8(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
+                            const mcu_dims *input_dims, const int8_t *input,
+                            const int8_t *filter, const int32_t *bias,
+                            const mcu_dims *output_dims, int8_t *output);
+
+/* FULLY_CONNECTED on an INT4 filter read packed (as mcu_conv2d_s4): mcu_fully_connected_s8's results. */
+void mcu_fully_connected_s4(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
                             const mcu_dims *input_dims, const int8_t *input,
                             const int8_t *filter, const int32_t *bias,
                             const mcu_dims *output_dims, int8_t *output);
