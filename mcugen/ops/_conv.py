@@ -225,6 +225,32 @@ def x6_filter(filter_data: np.ndarray, int16_inputs: bool = False, split: bool =
     return np.concatenate([interleaved.reshape(-1), words[paired:].reshape(-1)])
 
 
+def s4_pairs(values: np.ndarray) -> np.ndarray:
+    """The DSP kernels' INT4 layout (MCU_S4_PAIRS_) of weights in an int8 layout whose eights are four values
+    of a channel (or unit) c0 then four of c1 (x6_filter's pairs, interleave4's): each eight as one word of
+    nibbles (c0 w0, c0 w1, c1 w0, c1 w1, c0 w2, c0 w3, c1 w2, c1 w3), whose SXTB16 halves pair with an
+    input word's."""
+    return nibbles(values.reshape(-1, 8)[:, [0, 1, 4, 5, 2, 3, 6, 7]])
+
+
+def conv_s4_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+                    bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call | None:
+    """An INT4-filter CONV_2D on mcu_conv2d_s4_x6 (DSP), its weights packed in s4_pairs of x6_filter's
+    order (an odd last channel paired with zeros), when its sums times 16 fit int32; None otherwise."""
+    taps = int(np.prod(filter_data.shape[1:]))
+    if -(-taps // 8) * 8 * 255 * 8 * 16 >= 2 ** 31:
+        return None
+    even = np.concatenate([filter_data, np.zeros((filter_data.shape[0] % 2, *filter_data.shape[1:]), np.int8)])
+    quant, bias = settle_dead_channels(p.quant, filter_data, bias)
+    return Call("mcu_conv2d_s4_x6", (
+        conv_params(p.window, p.quant), channel_table(quant, bias, taps), dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), Const("packed_filter", s4_pairs(x6_filter(even))),
+        Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
+        dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(taps))),
+        note=note + ", six positions at a time, INT4 weights read packed",
+        in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
+
+
 def conv_s16_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
                      y_shape: tuple[int, ...], note: str) -> Call | None:
     """A 16x8 CONV_2D on mcu_conv2d_s16_x6 (DSP), when every sum of products fits int32 (its loop adds

@@ -8,14 +8,15 @@ import numpy as np
 
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
-from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_mve_call, conv_s16_mve_call, conv_s16_x6_call,
-                              conv_live_call, conv_split_call, conv_w16_call, conv_x6_call, fc_params, wide_problems)
+from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
+from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_live_call, conv_mve_call, conv_s4_x6_call,
+                              conv_s16_mve_call, conv_s16_x6_call, conv_split_call, conv_w16_call, conv_x6_call,
+                              fc_params, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
-from mcugen.ops.fully_connected import interleave4, widen4
+from mcugen.ops.fully_connected import interleave4, s4_interleave4, widen4
 from mcugen.variants import Lowering, variant
 
 @register("CONV_2D")
@@ -81,6 +82,19 @@ class Conv2D(OpDef):
 
 def _note(op: Op, filter_shape: tuple[int, ...]) -> str:
     return op.prepared(ConvData).window.describe(filter_shape[1:3], op.attrs.get("padding", "VALID"))
+
+
+@variant("CONV_2D", kernel="mcu_fully_connected_s4_x4", needs="dsp")
+def _as_fully_connected_s4(g: Graph, op: Op) -> Call | None:
+    if not int4_filter(g, op) or int(np.prod(op.input(g, 1).shape[1:])) * 128 * 128 >= 2 ** 31:
+        return None
+    return _as_fully_connected(g, op, "mcu_fully_connected_s4_x4", "packed_filter", s4_interleave4,
+                               "four units at a time, INT4 weights read packed")
+
+
+@variant("CONV_2D", kernel="mcu_conv2d_s4_x6", needs="dsp")
+def _conv_s4_x6(g: Graph, op: Op) -> Call | None:
+    return _int8_conv(conv_s4_x6_call)(g, op) if int4_filter(g, op) else None
 
 
 @variant("CONV_2D", kernel="mcu_fully_connected_s8_mve", needs="mve")

@@ -12,8 +12,9 @@ import numpy as np
 
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
-from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, reference_filter, strips_of, wide_problems
+from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
+from mcugen.ops._conv import (FullyConnectedData, Golden, fc_params, reference_filter, s4_pairs, strips_of,
+                              wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -104,6 +105,14 @@ class FullyConnected(OpDef):
             extra_kernels=strips.kernels)
 
 
+@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s4_x4", needs="dsp")
+def _fully_connected_s4(g: Graph, op: Op) -> Call | None:
+    if not int4_filter(g, op) or op.input(g, 1).shape[1] * 128 * 128 >= 2 ** 31:  # its sums times 16 fit int32
+        return None
+    return _fully_connected_dsp(g, op, "mcu_fully_connected_s4_x4", "packed_filter", s4_interleave4,
+                                "INT4 weights read packed by 4 units")
+
+
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_w16", needs="dsp", widens=True)
 def _fully_connected_w16(g: Graph, op: Op) -> Call | None:
     return _fully_connected_dsp(g, op, "mcu_fully_connected_s8_w16", "filter_pairs", widen4,
@@ -185,6 +194,12 @@ def interleave4(w: np.ndarray) -> np.ndarray:
     padded[:units, :depth] = w
     groups, k4 = padded.shape[0] // 4, padded.shape[1]
     return padded.reshape(groups, 4, k4 // 4, 4).transpose(0, 2, 1, 3).copy()
+
+
+def s4_interleave4(w: np.ndarray) -> np.ndarray:
+    """interleave4's order of INT4 weights packed (mcu_fully_connected_s4_x4): per four values, the words
+    of units 0-1 and 2-3 (s4_pairs)."""
+    return s4_pairs(interleave4(w))
 
 
 def widen4(w: np.ndarray) -> np.ndarray:

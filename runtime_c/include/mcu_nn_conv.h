@@ -91,6 +91,14 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
+/* mcu_conv2d_s8_x6 on INT4 weights read packed: per channel pair (an odd last one paired with zeros) and
+ * per four taps of x6_filter's order, a word of the pair's nibbles (ops/_conv.py s4_pairs); K8 * 255 * 8
+ * below 2^27 (the loop sums times 16). */
+void mcu_conv2d_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                      const mcu_dims *input_dims, const int8_t *input,
+                      const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                      const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
 /* mcu_conv2d_s8_x6 on weights widened to int16 at build time: x6_filter's layout with each word of four
  * taps as the int16 (w0, w2, w1, w3) (ops/_conv.py w16_filter, word-aligned). */
 void mcu_conv2d_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
@@ -267,6 +275,13 @@ void mcu_fully_connected_s8_mve(const mcu_fc_params *fc, const mcu_per_channel_q
  * K4 = accum rounded up to 4), and bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d]
  * (wrapping as int32; zero up to a whole group of 4). Results equal mcu_fully_connected_s8's. */
 void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *channels,
+                               const mcu_dims *input_dims, const int8_t *input,
+                               const int8_t *filter, const int32_t *bias_folded,
+                               const mcu_dims *output_dims, int8_t *output);
+
+/* mcu_fully_connected_s8_x4 on INT4 weights read packed: per group of 4 units and per 4 values, the words
+ * of units 0-1 and 2-3 (ops/_conv.py s4_pairs); K4 * 128 * 128 below 2^31. */
+void mcu_fully_connected_s4_x4(const mcu_fc_params *fc, const mcu_channel *channels,
                                const mcu_dims *input_dims, const int8_t *input,
                                const int8_t *filter, const int32_t *bias_folded,
                                const mcu_dims *output_dims, int8_t *output);

@@ -42,6 +42,43 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
     return pair;
 }
 
+/*
+ * INT4 weights in the DSP kernels: a word of eight nibbles holds four values of two channels (or units)
+ * c0 and c1, nibble n (bits 4n..4n+3) being (c0 w0, c0 w1, c1 w0, c1 w1, c0 w2, c0 w3, c1 w2, c1 w3)
+ * (ops/_conv.py s4_pairs). SXTB16 of the word's low nibbles moved to the top of their bytes gives c0's
+ * (w0, w2) and, rotated by 8, c1's, each times 16 (the nibble at the top of its byte carries the sign);
+ * SXTB16 of the word's high nibbles gives (w1, w3) the same way: seven instructions for the four pairs
+ * SMLAD takes against an int8 word's SXTB16 halves, a quarter of the flash and loads of int16 weights
+ * (the int8 layout's two words take four SXTB16 and a double load). The sums come out
+ * times 16, exactly: the kernels take only layers whose sums stay below 2^27 (mcugen checks K), and
+ * add the bias after the shift back, as TFLM's int32 sum does.
+ */
+#define MCU_S4_PAIRS_(t, e0, o0, e1, o1)                   \
+    "lsl " e1 ", " t ", #4\n\t"                            \
+    "and " e1 ", " e1 ", #0xF0F0F0F0\n\t"                  \
+    "and " o1 ", " t ", #0xF0F0F0F0\n\t"                   \
+    "sxtb16 " e0 ", " e1 "\n\t"                            \
+    "sxtb16 " e1 ", " e1 ", ror #8\n\t"                    \
+    "sxtb16 " o0 ", " o1 "\n\t"                            \
+    "sxtb16 " o1 ", " o1 ", ror #8\n\t"
+
+/* c0's (w0, w2) and (w1, w3) times 16 from an INT4 word (MCU_S4_PAIRS_'s layout), for the C loops. */
+static inline int16x2_t mcu_s4_even(uint32_t t)
+{
+    return mcu_even_bytes((t << 4) & 0xF0F0F0F0u);
+}
+
+static inline int16x2_t mcu_s4_odd(uint32_t t)
+{
+    return mcu_even_bytes(t & 0xF0F0F0F0u);
+}
+
+/* A sum of INT4 products times 16 (mcu_s4_even/odd's, MCU_S4_PAIRS_'s) plus the bias, wrapping as int32. */
+static inline int32_t mcu_s4_sum(int32_t bias, int32_t sum16)
+{
+    return (int32_t)((uint32_t)bias + (uint32_t)(sum16 >> 4));
+}
+
 /* Four values of input against the four units' words: acc[u] += SMLAD pairs. */
 #define MCU_FC_FOUR_VALUES_                                     \
     "ldr %[even], [%[x]], #4\n\t"                          \
@@ -137,6 +174,37 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
                          : "r8", "r9", "r10", "r11", "cc", "memory");                                     \
     } while (0)
 
+/* Four values of input against the four units' INT4 words (two: units 0 and 1, then 2 and 3). */
+#define MCU_FC4_FOUR_VALUES_                                                   \
+    "ldr %[even], [%[x]], #4\n\t"                                            \
+    "ldr %[o1], [%[w]], #4\n\t"                                              \
+    "sxtb16 %[odd], %[even], ror #8\n\t"                                     \
+    "sxtb16 %[even], %[even]\n\t" MCU_S4_PAIRS_("%[o1]", "%[e0]", "%[o0]", "%[e1]", "%[o1]") \
+    "smlad %[a0], %[even], %[e0], %[a0]\n\t"                                 \
+    "smlad %[a0], %[odd], %[o0], %[a0]\n\t"                                  \
+    "smlad %[a1], %[even], %[e1], %[a1]\n\t"                                 \
+    "smlad %[a1], %[odd], %[o1], %[a1]\n\t"                                  \
+    "ldr %[o1], [%[w]], #4\n\t" MCU_S4_PAIRS_("%[o1]", "%[e0]", "%[o0]", "%[e1]", "%[o1]") \
+    "smlad %[a2], %[even], %[e0], %[a2]\n\t"                                 \
+    "smlad %[a2], %[odd], %[o0], %[a2]\n\t"                                  \
+    "smlad %[a3], %[even], %[e1], %[a3]\n\t"                                 \
+    "smlad %[a3], %[odd], %[o1], %[a3]\n\t"
+
+/* MCU_DOT4 on INT4 weights (ops/_conv.py s4_pairs of each group of four units, per four values the words
+ * of units 0-1 and 2-3): the sums times 16 (MCU_S4_PAIRS_). Per four values: 2 + 2 loads, 16 ALU
+ * instructions, 8 SMLAD; a quarter of the int16 layout's flash. */
+#define MCU_DOT4_S4(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                   \
+    do {                                                                                                  \
+        const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
+        uint32_t mcu_even_, mcu_odd_, mcu_e0_, mcu_o0_, mcu_e1_, mcu_o1_;                                 \
+        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC4_FOUR_VALUES_)                                            \
+                         : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
+                           [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_), [e0] "=&r"(mcu_e0_),  \
+                           [o0] "=&r"(mcu_o0_), [e1] "=&r"(mcu_e1_), [o1] "=&r"(mcu_o1_)                   \
+                         : [end] "r"(mcu_end_)                                                            \
+                         : "cc", "memory");                                                               \
+    } while (0)
+
 /* MCU_DOT4_W16 for a row's last depth % 4 values (zero-filled, unpacked: even_, odd_). */
 #define MCU_DOT4_W16_LAST(even_, odd_, w_, a0_, a1_, a2_, a3_)                                     \
     do {                                                                                            \
@@ -182,8 +250,8 @@ static inline int32_t mcu_dot_word(int32_t acc, int16x2_t even, int16x2_t odd, c
     } while (0)
 
 /* Four units' sums over the `depth` values of x (added to *a0..*a3): whole words on MCU_DOT4 (`wide` 0:
- * interleave4's int8 layout) or MCU_DOT4_W16 (1: widen4's int16 pairs), the last depth % 4 through a
- * zero-filled word; *w is left past them. */
+ * interleave4's int8 layout), MCU_DOT4_W16 (1: widen4's int16 pairs) or MCU_DOT4_S4 (2: INT4, the sums
+ * times 16), the last depth % 4 through a zero-filled word; *w is left past them. */
 static inline __attribute__((always_inline)) void mcu_dot4_row_of(const int8_t *x, int32_t depth, const void **w,
                                                                  int wide, int32_t *a0, int32_t *a1, int32_t *a2,
                                                                  int32_t *a3)
@@ -191,7 +259,9 @@ static inline __attribute__((always_inline)) void mcu_dot4_row_of(const int8_t *
     const int8_t *p8 = (const int8_t *)*w;
     const int16_t *p16 = (const int16_t *)*w;
     int32_t s0 = *a0, s1 = *a1, s2 = *a2, s3 = *a3;
-    if (wide) {
+    if (wide == 2) {
+        MCU_DOT4_S4(x, depth / 4, p8, s0, s1, s2, s3);
+    } else if (wide) {
         MCU_DOT4_W16(x, depth / 4, p16, s0, s1, s2, s3);
     } else {
         MCU_DOT4(x, depth / 4, p8, s0, s1, s2, s3);
@@ -200,13 +270,20 @@ static inline __attribute__((always_inline)) void mcu_dot4_row_of(const int8_t *
         uint32_t last = 0;
         memcpy(&last, x + depth / 4 * 4, (size_t)(depth % 4));
         const int16x2_t even = mcu_even_bytes(last), odd = mcu_odd_bytes(last);
-        if (wide) {
+        if (wide == 2) {
+            const uint32_t t01 = mcu_load4(p8), t23 = mcu_load4(p8 + 4);
+            s0 = __smlad(odd, mcu_s4_odd(t01), __smlad(even, mcu_s4_even(t01), s0));
+            s1 = __smlad(odd, mcu_odd_bytes(t01 & 0xF0F0F0F0u), __smlad(even, mcu_odd_bytes((t01 << 4) & 0xF0F0F0F0u), s1));
+            s2 = __smlad(odd, mcu_s4_odd(t23), __smlad(even, mcu_s4_even(t23), s2));
+            s3 = __smlad(odd, mcu_odd_bytes(t23 & 0xF0F0F0F0u), __smlad(even, mcu_odd_bytes((t23 << 4) & 0xF0F0F0F0u), s3));
+            p8 += 8;
+        } else if (wide) {
             MCU_DOT4_W16_LAST(even, odd, p16, s0, s1, s2, s3);
         } else {
             MCU_DOT4_LAST(even, odd, p8, s0, s1, s2, s3);
         }
     }
-    *w = wide ? (const void *)p16 : (const void *)p8;
+    *w = wide == 1 ? (const void *)p16 : (const void *)p8;
     *a0 = s0, *a1 = s1, *a2 = s2, *a3 = s3;
 }
 
@@ -388,6 +465,47 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
                          : "r8", "r9", "r10", "r11", "cc", "memory");                                    \
     } while (0)
 
+#define MCU_FOUR_VALUES_S4_                                                            \
+    "ldr %[o1], [%[w]], #4\n\t" MCU_S4_PAIRS_("%[o1]", "%[e0]", "%[o0]", "%[e1]", "%[o1]") \
+    MCU_POSITIONS_("%[e0]", "%[o0]", "%[e1]", "%[o1]")
+
+/* MCU_SUMS_2X3 on INT4 weights (per four values, the pair's word: MCU_S4_PAIRS_), the sums times 16:
+ * per four values a load and 7 instructions make the four weight pairs where the int8 layout's double
+ * load and 4 SXTB16 do, for half its flash. */
+#define MCU_SUMS_2X3_S4(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                        \
+    do {                                                                                                 \
+        const uint32_t *mcu_x_ = (cols_);                                                                \
+        const int8_t *mcu_w_ = (w_);                                                                     \
+        uint32_t mcu_e0_, mcu_o0_, mcu_e1_, mcu_o1_, mcu_lo_, mcu_hi_;                                   \
+        __asm__ volatile("1:\n\t" MCU_FOUR_VALUES_S4_ MCU_FOUR_VALUES_S4_ "ldr %[lo], %[end]\n\t"           \
+                         "cmp %[x], %[lo]\n\t"                                                           \
+                         "bne 1b"                                                                        \
+                         : [p0c0] "+r"(p0c0_), [p1c0] "+r"(p1c0_), [p2c0] "+r"(p2c0_), [p0c1] "+r"(p0c1_), \
+                           [p1c1] "+r"(p1c1_), [p2c1] "+r"(p2c1_), [x] "+r"(mcu_x_), [w] "+r"(mcu_w_),    \
+                           [e0] "=&r"(mcu_e0_), [o0] "=&r"(mcu_o0_), [e1] "=&r"(mcu_e1_), [o1] "=&r"(mcu_o1_), \
+                           [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                                      \
+                         : [end] "m"(end_)                                                               \
+                         : "cc", "memory");                                                              \
+    } while (0)
+
+/* mcu_sums_1x3 on INT4 weights: the last of an odd channel count, c0 of its pair's words (c1's are zero),
+ * the sums times 16. */
+static inline void mcu_sums_1x3_s4(const uint32_t *cols, const uint32_t *end, const int8_t *w, int32_t *s0,
+                                   int32_t *s1, int32_t *s2)
+{
+    int32_t a0 = *s0, a1 = *s1, a2 = *s2;
+    for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += 4) {
+        const uint32_t t = mcu_load4(w);
+        const int16x2_t even = mcu_s4_even(t), odd = mcu_s4_odd(t);
+        a0 = __smlad((int16x2_t)x[1], odd, __smlad((int16x2_t)x[0], even, a0));
+        a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
+        a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
+    }
+    *s0 = a0;
+    *s1 = a1;
+    *s2 = a2;
+}
+
 /* The sums of one channel at three positions over cols..end (MCU_SUMS_2X3's layout), its weights alone,
  * a word per four values: an odd channel count's last. */
 static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const int8_t *w, int32_t *s0,
@@ -551,7 +669,8 @@ static inline void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
 }
 
 /*
- * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide`): the
+ * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide` 1;
+ * mcu_fully_connected_s4_x4, `wide` 2): the
  * results of src/mcu_fully_connected_s8.c, units four at a time on mcu_dot4_row_of's loop (the input
  * offset in the bias, input_offset * sum(w) added at build time, so input words are only unpacked), a
  * filter offset taken out of the loop (mcu_fc_offset_share).
@@ -568,7 +687,13 @@ static inline __attribute__((always_inline)) void mcu_fully_connected_dsp(
             /* scalars, not an array: GCC keeps them in registers from the bias to the store */
             int32_t a0 = bias_folded[o] + offset_share, a1 = bias_folded[o + 1] + offset_share,
                     a2 = bias_folded[o + 2] + offset_share, a3 = bias_folded[o + 3] + offset_share;
-            mcu_dot4_row_of(input, depth, &w, wide, &a0, &a1, &a2, &a3);
+            if (wide == 2) {  /* INT4 sums come times 16: the bias joins them after */
+                int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+                mcu_dot4_row_of(input, depth, &w, wide, &s0, &s1, &s2, &s3);
+                a0 = mcu_s4_sum(a0, s0), a1 = mcu_s4_sum(a1, s1), a2 = mcu_s4_sum(a2, s2), a3 = mcu_s4_sum(a3, s3);
+            } else {
+                mcu_dot4_row_of(input, depth, &w, wide, &a0, &a1, &a2, &a3);
+            }
             mcu_fc_store4(a0, a1, a2, a3, &channels[o], units - o, fc->output_offset, fc->activation, output + o);
         }
     }
@@ -738,8 +863,8 @@ static inline __attribute__((always_inline)) void mcu_lstm_dsp(const mcu_lstm_pa
 }
 
 /*
- * The DSP CONV_2D kernels (mcu_conv2d_s8_x6; mcu_conv2d_s8_w16, `wide`: the weights widened to int16 pairs,
- * MCU_SUMS_2X3_W16): the results of src/mcu_conv2d_s8.c, on constants mcugen lays out for them (the
+ * The DSP CONV_2D kernels (mcu_conv2d_s8_x6; mcu_conv2d_s8_w16, `wide` 1: the weights widened to int16 pairs,
+ * MCU_SUMS_2X3_W16; mcu_conv2d_s4_x6, `wide` 2: INT4 weights, MCU_SUMS_2X3_S4): the results of src/mcu_conv2d_s8.c, on constants mcugen lays out for them (the
  * filter, the channel table) and scratch.
  *
  * Output positions go MCU_CONV_BLOCK at a time, as two half-blocks of MCU_HALF_BLOCK. Each position's kernel
@@ -1031,13 +1156,23 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const mcu_channel *ch = channels;
     const int16_t *lv = live;
     int8_t *o = out;
-    if (wide && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
+    if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
         const mcu_pairs_job job = {end, odd, cols, bias, channels, out, out_c, computed / 2, live, w16};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }
-    for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += 2 * k8, w16 += 2 * k8, b += 2,
-                                                                          ch += 2, o += 2, lv += 2) {
+    for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += (wide == 2 ? k8 : 2 * k8),
+                                                                          w16 += 2 * k8, b += 2, ch += 2, o += 2,
+                                                                          lv += 2) {
+        if (wide == 2) {
+            int32_t p0c0 = 0, p1c0 = 0, p2c0 = 0, p0c1 = 0, p1c1 = 0, p2c1 = 0;
+            MCU_SUMS_2X3_S4(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+            mcu_conv_store_channel(ch[0], offset, act, full, mcu_s4_sum(b[0], p0c0), mcu_s4_sum(b[0], p1c0),
+                                   mcu_s4_sum(b[0], p2c0), count, out_c, live ? out + lv[0] : o);
+            mcu_conv_store_channel(ch[1], offset, act, full, mcu_s4_sum(b[1], p0c1), mcu_s4_sum(b[1], p1c1),
+                                   mcu_s4_sum(b[1], p2c1), count, out_c, live ? out + lv[1] : o + 1);
+            continue;
+        }
         int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
         if (wide) {
             MCU_SUMS_2X3_W16(cols, end, odd, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
@@ -1050,7 +1185,11 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int32_t c = computed / 2 * 2;
     if (c < computed) {  /* the last of an odd count: its weights alone, a word per four values */
         int32_t a0 = bias[c], a1 = bias[c], a2 = bias[c];
-        if (wide) {
+        if (wide == 2) {
+            int32_t s0 = 0, s1 = 0, s2 = 0;
+            mcu_sums_1x3_s4(cols, end, (const int8_t *)filter + c / 2 * k8, &s0, &s1, &s2);
+            a0 = mcu_s4_sum(a0, s0), a1 = mcu_s4_sum(a1, s1), a2 = mcu_s4_sum(a2, s2);
+        } else if (wide) {
             mcu_sums_1x3_w16(cols, end, (const int16_t *)filter + c * k8, &a0, &a1, &a2);
         } else {
             mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8, &a0, &a1, &a2);
