@@ -1,6 +1,7 @@
 """INT4 filters: read as TFLM unpacks them, bit-exact with TFLM on the host and on the emulated cores'
-reference, DSP and Helium kernels, kept two to a byte in flash (passes/pack_int4.py), and refused
-with one line where TFLM refuses them."""
+reference, DSP and Helium kernels, kept two to a byte in flash and read there by the _s4 kernels (or,
+on --tune's other candidates, unpacked into scratch by passes/pack_int4.py), and refused with one line
+where TFLM refuses them."""
 from __future__ import annotations
 
 import json
@@ -48,6 +49,55 @@ def test_int4_filters_equal_tflm_on_the_host(tmp_path):
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "microbit"])
 def test_int4_filters_on_the_emulated_cores(tmp_path, board):
     bit_exact_on_board(tmp_path, int4_model(), 1, samples=3, board=board)
+
+
+# the kernels that read INT4 weights packed, per core; the depthwise layer with more than one channel
+# unpacks into scratch on the DSP and Helium cores (no packed variant there yet)
+PACKED = {"microbit": ("mcu_conv2d_s4", "mcu_depthwise_conv2d_s4", "mcu_fully_connected_s4"),
+          "mps2-an386": ("mcu_conv2d_s4_x6", "mcu_fully_connected_s4_x4"),
+          "mps3-an547": ("mcu_conv2d_s4_mve", "mcu_fully_connected_s4_mve")}
+
+
+@pytest.mark.parametrize("board", sorted(PACKED))
+def test_int4_kernels_read_the_filter_packed_in_no_more_arena_than_int8(tmp_path, board):
+    """Conv and fully-connected layers (and every layer of the reference core) run on the packed weights: no
+    unpacking before the call, and the arena of the same model with int8 filters."""
+    from mcugen.boards import load_board
+    from mcugen.lowering import Packed4
+    from mcugen.pipeline import compile_model
+    features = load_board(board).features
+    compiled = {}
+    for weights in ("int8", "int4"):
+        path = tmp_path / f"{weights}.tflite"
+        path.write_bytes(int4_model(weights).build())
+        compiled[weights] = compile_model(path, features=features)
+    g = compiled["int4"]
+    calls = [op.call for op in g.ops if op.call is not None]
+    # the M4 runs the conv in strips inside the depthwise layer's call: a kernel that call makes
+    assert all(any(k in (c.kernel, *c.extra_kernels) for c in calls) for k in PACKED[board]), calls
+    for c in calls:
+        if c.kernel in PACKED[board]:
+            assert not any(isinstance(a, Packed4) for a in c.args), c
+            assert "packed_filter" in [getattr(a, "name", "") for a in c.args], c
+    if board == "microbit":
+        assert g.planned.plan.size == compiled["int8"].planned.plan.size
+
+
+@pytest.mark.parametrize("board,kernel", [("mps2-an386", "mcu_conv2d_s8_w16"), ("mps3-an547", "mcu_conv2d_s8_mve")])
+def test_int4_tune_sees_the_unpacking_variants_too(tmp_path, board, kernel):
+    """--tune's candidates for an INT4 conv: the packed kernel first, then the int8 ones on weights unpacked
+    into scratch, each bit-exact on the emulated core."""
+    from mcugen.boards import load_board
+    from mcugen.pipeline import compile_model
+    from mcugen.variants import candidates
+    m = int4_model()
+    path = tmp_path / "m.tflite"
+    path.write_bytes(m.build())
+    features = load_board(board).features
+    g = compile_model(path, features=features)
+    calls = [c.kernel for c in candidates(g, g.ops[0], features) if c is not None]
+    assert calls[0] == PACKED[board][0] and kernel in calls, calls
+    bit_exact_on_board(tmp_path / "forced", int4_model(), 2, samples=2, kernel=kernel, force=True, board=board)
 
 
 def test_int4_filters_take_half_the_flash_of_int8_ones(tmp_path, capsys):

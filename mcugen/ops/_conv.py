@@ -233,6 +233,16 @@ def s4_pairs(values: np.ndarray) -> np.ndarray:
     return nibbles(values.reshape(-1, 8)[:, [0, 1, 4, 5, 2, 3, 6, 7]])
 
 
+def s4_blocks(rows: np.ndarray) -> np.ndarray:
+    """The Helium kernels' INT4 layout (mcu_dot4_rows_s4) of weights [units, depth]: each row in blocks of 32
+    values, zero-padded to whole blocks, byte j of a block holding value j (low nibble) and j + 16 (high)."""
+    units, depth = rows.shape
+    padded = np.zeros((units, -(-depth // 32) * 32), np.int8)
+    padded[:, :depth] = rows
+    blocks = padded.reshape(units, -1, 2, 16)  # [unit][block][low, high half][16]
+    return nibbles(blocks.transpose(0, 1, 3, 2))
+
+
 def conv_s4_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
                     bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call | None:
     """An INT4-filter CONV_2D on mcu_conv2d_s4_x6 (DSP), its weights packed in s4_pairs of x6_filter's
@@ -284,16 +294,24 @@ def conv_s16_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data
 
 
 def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
-                  y_shape: tuple[int, ...], note: str) -> Call:
-    """The same int8 CONV_2D on mcu_conv2d_s8_mve (Helium): the input offset folded into the bias, and
-    scratch for one patch."""
+                  y_shape: tuple[int, ...], note: str, int4: bool = False) -> Call:
+    """The same int8 CONV_2D on mcu_conv2d_s8_mve (Helium), or with `int4` on mcu_conv2d_s4_mve, its weights
+    packed (s4_blocks): the input offset folded into the bias, and scratch for one patch."""
     folded = folded_bias(filter_data, bias, p.quant.input_zp)
-    return Call("mcu_conv2d_s8_mve", (
+    rows = filter_data.reshape(filter_data.shape[0], -1)
+    kernel, filter_arg = (("mcu_conv2d_s4_mve", Const("packed_filter", s4_blocks(rows))) if int4 else
+                          ("mcu_conv2d_s8_mve", Const("filter", filter_data)))
+    return Call(kernel, (
         conv_params(p.window, p.quant), p.quant.per_channel(), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", filter_data.shape), Const("filter", filter_data), Const("bias_folded", folded),
-        dims("output_dims", y_shape), writes(op), Scratch(int(np.prod(filter_data.shape[1:])), "int8_t")),
-        note=note + ", Helium: each patch gathered, then 16 products per instruction, input offset folded into "
-        "the bias")
+        dims("filter_dims", filter_data.shape), filter_arg, Const("bias_folded", folded),
+        dims("output_dims", y_shape), writes(op), Scratch(rows.shape[1], "int8_t")),
+        note=note + ", Helium: each patch gathered, then 16 products per instruction" +
+        (", INT4 weights read packed" if int4 else "") + ", input offset folded into the bias")
+
+
+def conv_s4_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+                     bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call:
+    return conv_mve_call(op, p, x_shape, filter_data, bias, y_shape, note, int4=True)
 
 
 def fc_params(q: Rescale, filter_zp: int) -> Struct:
@@ -323,7 +341,8 @@ class Strips:
     kernels: tuple[str, ...] = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_s8_x6", "mcu_conv2d_s8_w16")
 
 
-STRIP_KERNELS = {"mcu_conv2d_s8_x6": 8, "mcu_conv2d_s8_w16": 16}  # the conv kernels a strip runs, and their filter's bits
+# the conv kernels a strip runs, and their filter's bits
+STRIP_KERNELS = {"mcu_conv2d_s8_x6": 8, "mcu_conv2d_s8_w16": 16, "mcu_conv2d_s4_x6": 4}
 
 
 def strips_of(g: Graph, conv_op: Op) -> Strips | None:
@@ -346,7 +365,8 @@ def strips_of(g: Graph, conv_op: Op) -> Strips | None:
     assert not any(isinstance(a, Slice) and a.writable for a in renamed)
     _, out_h, out_w, out_c = y.shape
     rows = min(CONV_BLOCK // math.gcd(out_w, CONV_BLOCK), out_h)
-    return Strips(renamed, rows, rows * out_w * out_c, scratch)
+    int4 = ("mcu_conv2d_s4_x6",) if call.kernel == "mcu_conv2d_s4_x6" else ()  # the rows kernel's weak reference
+    return Strips(renamed, rows, rows * out_w * out_c, scratch, Strips.kernels + int4)
 
 
 def feeding_strips(g: Graph, conv_op: Op) -> tuple[Op, Strips] | None:

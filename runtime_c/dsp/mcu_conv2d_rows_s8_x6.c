@@ -6,8 +6,14 @@
  * r * stride_h - padding_h, so taking padding_h - first * stride_h as the padding (negative once
  * the strip is past the top padding) and `rows` as the output height computes exactly those rows;
  * the input's own height still bounds the window, so the bottom padding is as before. filter_bits: 8
- * for mcu_conv2d_s8_x6's filter, 16 for mcu_conv2d_s8_w16's (the conv's own call decides).
+ * for mcu_conv2d_s8_x6's filter, 16 for mcu_conv2d_s8_w16's, 4 for mcu_conv2d_s4_x6's (the conv's own
+ * call decides).
  */
+
+/* Weak: firmware without an INT4 conv in strips links no INT4 kernel (the reference resolves to 0 there,
+ * and filter_bits is never 4). */
+#pragma weak mcu_conv2d_s4_x6
+
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *filter_dims, const void *filter, int32_t filter_bits, const int32_t *bias,
@@ -18,7 +24,10 @@ void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *chann
     strip.padding.h = conv->padding.h - first * conv->stride.h;
     mcu_dims strip_dims = *output_dims;
     strip_dims.h = rows;
-    if (filter_bits == 16) {
+    if (filter_bits == 4) {
+        mcu_conv2d_s4_x6(&strip, channels, input_dims, input, filter_dims, (const int8_t *)filter, bias, &strip_dims,
+                         output, scratch);
+    } else if (filter_bits == 16) {
         mcu_conv2d_s8_w16(&strip, channels, input_dims, input, filter_dims, (const int16_t *)filter, bias, &strip_dims,
                           output, scratch);
     } else {

@@ -77,6 +77,14 @@ void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant 
                        const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded,
                        const mcu_dims *output_dims, int8_t *output, int8_t *patch);
 
+/* mcu_conv2d_s8_mve on an INT4 filter read packed: each channel's KH * KW * Cin weights in blocks of 32,
+ * byte j of a block's 16 holding weight j in its low nibble and weight j + 16 in its high one, zero-padded
+ * to whole blocks (ops/_conv.py s4_blocks). */
+void mcu_conv2d_s4_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
+                       const mcu_dims *input_dims, const int8_t *input,
+                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded,
+                       const mcu_dims *output_dims, int8_t *output, int8_t *patch);
+
 /* Output positions mcu_conv2d_s8_x6 computes at a time. */
 #define MCU_CONV_BLOCK 6
 
@@ -266,6 +274,12 @@ void mcu_fully_connected_s4(const mcu_fc_params *fc, const mcu_per_channel_quant
 /* FULLY_CONNECTED on Helium (MVE) cores: mcu_fully_connected_s8's results for a filter offset of 0, the
  * input offset folded into bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d] (wrapping). */
 void mcu_fully_connected_s8_mve(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const int8_t *filter, const int32_t *bias_folded,
+                                const mcu_dims *output_dims, int8_t *output);
+
+/* mcu_fully_connected_s8_mve on an INT4 filter read packed, each unit's row as mcu_conv2d_s4_mve's. */
+void mcu_fully_connected_s4_mve(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
                                 const mcu_dims *input_dims, const int8_t *input,
                                 const int8_t *filter, const int32_t *bias_folded,
                                 const mcu_dims *output_dims, int8_t *output);

@@ -142,30 +142,95 @@ static inline void mcu_row_units_s16(const int16_t *x, int32_t depth, const int8
     }
 }
 
-/* One row x of `depth` int8 values through `units` filter rows (unit o at filter + o * depth): sixteen
- * products per VMLADAVA, four units sharing each load of x, the tail predicated (VCTP), each group of
- * four requantized together; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
- * raw values are multiplied. Writes units int8 outputs: those of the reference kernels. */
-static inline void mcu_row_units_s8(const int8_t *x, int32_t depth, const int8_t *filter, const int32_t *bias_folded,
-                                    int32_t units, const mcu_per_channel_quant *quant, int32_t output_offset,
-                                    mcu_activation act, int8_t *output)
+/* x . w over `depth` int8 values, from acc: sixteen products per VMLADAVA, the tail predicated. */
+static inline int32_t mcu_dot_row_s8(const int8_t *x, int32_t depth, const int8_t *w, int32_t acc)
 {
     const int32_t whole = depth & ~15;
-    const mve_pred16_t tail = vctp8q((uint32_t)(depth - whole));
+    for (int32_t d = 0; d < whole; d += 16) {
+        acc = vmladavaq_s8(acc, vldrbq_s8(x + d), vldrbq_s8(w + d));
+    }
+    if (whole < depth) {
+        const mve_pred16_t tail = vctp8q((uint32_t)(depth - whole));
+        acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x + whole, tail), vldrbq_z_s8(w + whole, tail), tail);
+    }
+    return acc;
+}
+
+/*
+ * INT4 filter rows on Helium (ops/_conv.py s4_blocks): a row's values in blocks of 32, byte j of a block's
+ * 16 holding value j in its low nibble and value j + 16 in its high one, the row zero-padded to whole
+ * blocks (mcu_row_bytes_s4). One load and three shifts (VSHL then VSHR by 4 sign-extends the low nibble,
+ * VSHR by 4 the high one) make 32 weights for two VMLADAVA against 32 values of x, loaded zero past
+ * depth.
+ */
+static inline int32_t mcu_row_bytes_s4(int32_t depth)
+{
+    return (depth + 31) / 32 * 16;
+}
+
+/* The 32 values of x from x + d on (zero past depth): lo, hi. */
+static inline void mcu_x32(const int8_t *x, int32_t depth, int32_t d, int8x16_t *lo, int8x16_t *hi)
+{
+    const uint32_t left = (uint32_t)(depth - d);
+    *lo = vldrbq_z_s8(x + d, vctp8q(left));
+    *hi = vldrbq_z_s8(x + d + 16, vctp8q(left > 16 ? left - 16 : 0));
+}
+
+static inline int32_t mcu_dot32_s4(int32_t acc, int8x16_t lo, int8x16_t hi, const int8_t *block)
+{
+    const int8x16_t w = vldrbq_s8(block);
+    return vmladavaq_s8(vmladavaq_s8(acc, lo, vshrq_n_s8(vshlq_n_s8(w, 4), 4)), hi, vshrq_n_s8(w, 4));
+}
+
+static inline int32_t mcu_dot_row_s4(const int8_t *x, int32_t depth, const int8_t *w, int32_t acc)
+{
+    for (int32_t d = 0; d < depth; d += 32, w += 16) {
+        int8x16_t lo, hi;
+        mcu_x32(x, depth, d, &lo, &hi);
+        acc = mcu_dot32_s4(acc, lo, hi, w);
+    }
+    return acc;
+}
+
+/* mcu_dot4_rows_s8 on INT4 rows (row k at w + k * mcu_row_bytes_s4(depth)). */
+static inline int32x4_t mcu_dot4_rows_s4(const int8_t *x, int32_t depth, const int8_t *w, const int32_t *bias)
+{
+    const int32_t row = mcu_row_bytes_s4(depth);
+    const int8_t *w0 = w, *w1 = w0 + row, *w2 = w1 + row, *w3 = w2 + row;
+    int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+    for (int32_t d = 0, k = 0; d < depth; d += 32, k += 16) {
+        int8x16_t lo, hi;
+        mcu_x32(x, depth, d, &lo, &hi);
+        a0 = mcu_dot32_s4(a0, lo, hi, w0 + k);
+        a1 = mcu_dot32_s4(a1, lo, hi, w1 + k);
+        a2 = mcu_dot32_s4(a2, lo, hi, w2 + k);
+        a3 = mcu_dot32_s4(a3, lo, hi, w3 + k);
+    }
+    return mcu_lanes4(a0, a1, a2, a3);
+}
+
+/* One row x of `depth` int8 values through `units` filter rows of `bits` 8 (unit o at filter + o * depth)
+ * or 4 (mcu_dot4_rows_s4's rows): four units sharing each load of x, each group of four requantized
+ * together, the rest one by one; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
+ * raw values are multiplied. Writes units int8 outputs: those of the reference kernels. */
+static inline __attribute__((always_inline)) void mcu_row_units(const int8_t *x, int32_t depth, const int8_t *filter,
+                                                               const int32_t *bias_folded, int32_t units,
+                                                               const mcu_per_channel_quant *quant,
+                                                               int32_t output_offset, mcu_activation act,
+                                                               int8_t *output, int bits)
+{
+    const int32_t row = bits == 4 ? mcu_row_bytes_s4(depth) : depth;
     int32_t o = 0;
     for (; o + 4 <= units; o += 4) {
-        mcu_store_x4_s8(output + o, mcu_dot4_rows_s8(x, depth, filter + o * depth, bias_folded + o),
+        const int8_t *w = filter + o * row;
+        mcu_store_x4_s8(output + o, bits == 4 ? mcu_dot4_rows_s4(x, depth, w, bias_folded + o)
+                                              : mcu_dot4_rows_s8(x, depth, w, bias_folded + o),
                         quant->multiplier + o, quant->shift + o, output_offset, act);
     }
     for (; o < units; ++o) {
-        const int8_t *w = filter + o * depth;
-        int32_t acc = bias_folded[o];
-        for (int32_t d = 0; d < whole; d += 16) {
-            acc = vmladavaq_s8(acc, vldrbq_s8(x + d), vldrbq_s8(w + d));
-        }
-        if (whole < depth) {
-            acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x + whole, tail), vldrbq_z_s8(w + whole, tail), tail);
-        }
+        const int8_t *w = filter + o * row;
+        const int32_t acc = bits == 4 ? mcu_dot_row_s4(x, depth, w, bias_folded[o])
+                                      : mcu_dot_row_s8(x, depth, w, bias_folded[o]);
         output[o] = mcu_clamp_s8(mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + output_offset, act);
     }
 }
@@ -206,6 +271,45 @@ static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_d
         for (int32_t kx = 0; kx < k_w; ++kx, to += in_c) {
             const int32_t ix = x0 + kx * conv->dilation.w;
             mcu_copy_or_fill(to, ix >= 0 && ix < in_w ? image + (iy * in_w + ix) * in_c : NULL, filler, in_c);
+        }
+    }
+}
+
+/* FULLY_CONNECTED on Helium: each row through mcu_row_units (`bits`: the filter's). The input offset comes
+ * folded into the bias (bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d], wrapping as int32),
+ * so the vector loop multiplies raw values; int32 sums wrap alike in any order, so the results are
+ * mcu_fully_connected_s8's (a filter offset of 0, as int8 FULLY_CONNECTED has). */
+static inline __attribute__((always_inline)) void mcu_fully_connected_mve(
+    const mcu_fc_params *fc, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
+    const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output, int bits)
+{
+    const int32_t depth = input_dims->c, units = output_dims->c;
+    for (int32_t n = 0; n < input_dims->n; ++n) {
+        mcu_row_units(input + n * depth, depth, filter, bias_folded, units, quant, fc->output_offset, fc->activation,
+                      output + n * units, bits);
+    }
+}
+
+/* CONV_2D on Helium: per output position, its patch [KH, KW, Cin] gathered into scratch (taps outside the
+ * image filled with the input zero point, whose products the folded bias cancels: bias_folded = bias +
+ * input_offset * sum of the channel's weights counts every tap), then the patch through the filter as one
+ * row of mcu_row_units (`bits`: the filter's). The results are mcu_conv2d_s8's. */
+static inline __attribute__((always_inline)) void mcu_conv2d_mve(
+    const mcu_conv_params *conv, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
+    const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims,
+    int8_t *output, int8_t *patch, int bits)
+{
+    const int32_t depth = filter_dims->h * filter_dims->w * input_dims->c;
+    const int8x16_t padding = vdupq_n_s8((int8_t)-conv->input_offset); /* the input zero point */
+    for (int32_t b = 0; b < input_dims->n; ++b) {
+        const int8_t *image = input + b * input_dims->h * input_dims->w * input_dims->c;
+        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+            for (int32_t ox = 0; ox < output_dims->w; ++ox, output += output_dims->c) {
+                mcu_gather_patch_mve(conv, input_dims, image, filter_dims, oy * conv->stride.h - conv->padding.h,
+                                     ox * conv->stride.w - conv->padding.w, 1, padding, patch);
+                mcu_row_units(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
+                              conv->activation, output, bits);
+            }
         }
     }
 }
