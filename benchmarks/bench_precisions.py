@@ -9,7 +9,8 @@ each bit-exact on the board, next to TFLM's float reference kernels built and co
 
 INT4: the six anchors with their CONV_2D and DEPTHWISE_CONV_2D filters re-quantized to INT4 (per output
 channel, scale = max |w| / 7: a size and speed study, not an accuracy one) next to the int8 files:
-constant bytes in flash (the build's .rodata of the model) and instructions, each bit-exact on the board.
+constant bytes in flash (the build's .rodata of the model), instructions and the arena, each bit-exact on
+the board.
 """
 from __future__ import annotations
 
@@ -46,9 +47,9 @@ TFLM_FLOAT = {"mlperf_ic_resnet8_float": (85_806_271, 165_739_975),
               "mlperf_ad_autoencoder_float": (1_360_472, 2_953_762)}
 
 
-def measure(path: Path, cycles: bool = False) -> tuple[int, int, int]:
-    """(instructions per inference, the model's constant bytes, est. cycles if asked else 0) on BOARD,
-    bit-exact or an error."""
+def measure(path: Path, cycles: bool = False) -> tuple[int, int, int, int]:
+    """(instructions per inference, the model's constant bytes, est. cycles if asked else 0, arena bytes) on
+    BOARD, bit-exact or an error."""
     board = load_board(BOARD)
     g = compile_model(path, features=board.features)
     with tempfile.TemporaryDirectory() as tmp:
@@ -58,7 +59,8 @@ def measure(path: Path, cycles: bool = False) -> tuple[int, int, int]:
                                     board.cpu.timing).cycles if cycles else 0)
     if not all(r.passed for r in results):
         raise SystemExit(f"{path.name}: not bit-exact on {BOARD}")
-    return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata, estimate  # ticks of -icount shift=0
+    # ticks of -icount shift=0
+    return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata, estimate, g.planned.plan.size
 
 
 def with_int4_filters(path: Path, out: Path) -> Path:
@@ -88,7 +90,7 @@ def float_rows() -> list[str]:
     rows = ["| model | mcugen instr. | est. cycles | TFLM float reference instr. | est. cycles | ratio (cycles) |",
             "|---|---:|---:|---:|---:|---:|"]
     for name in FLOAT_MODELS:
-        instructions, _, cycles = measure(MODELS / f"{name}.tflite", cycles=True)
+        instructions, _, cycles, _ = measure(MODELS / f"{name}.tflite", cycles=True)
         theirs, their_cycles = TFLM_FLOAT[name]
         rows.append(f"| {name} | {instructions:,} | {cycles:,} | {theirs:,} | {their_cycles:,} | "
                     f"{cycles / their_cycles:.2f} |")
@@ -98,14 +100,15 @@ def float_rows() -> list[str]:
 
 def int4_rows() -> list[str]:
     rows = ["| model | int8 constants (B) | INT4 constants (B) | ratio | int8 instr. | INT4 instr. | ratio | "
-            "int8 est. cycles | INT4 est. cycles | ratio |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            "int8 est. cycles | INT4 est. cycles | ratio | int8 arena (B) | INT4 arena (B) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
         for name in ANCHORS:
             path = MODELS / f"{name}.tflite"
             int4 = with_int4_filters(path, Path(tmp) / f"{name}_int4.tflite")
-            (i8, c8, e8), (i4, c4, e4) = measure(path, cycles=True), measure(int4, cycles=True)
+            (i8, c8, e8, a8), (i4, c4, e4, a4) = measure(path, cycles=True), measure(int4, cycles=True)
             rows.append(f"| {name} | {c8:,} | {c4:,} | {c4 / c8:.2f} | {i8:,} | {i4:,} | {i4 / i8:.2f} | "
-                        f"{e8:,} | {e4:,} | {e4 / e8:.2f} |")
+                        f"{e8:,} | {e4:,} | {e4 / e8:.2f} | {a8:,} | {a4:,} |")
             print(rows[-1], flush=True)
     return rows
 

@@ -15,16 +15,23 @@ from test_cli import assert_one_error_line, run_cli
 from tflite_writer import ModelSpec
 
 
-def int4_model(weights: str = "int4", fc_per_channel: bool = False) -> ModelSpec:
+def int4_model(weights: str = "int4", fc_per_channel: bool = False, pruned: bool = False) -> ModelSpec:
     """A conv, a depthwise conv and a fully-connected layer whose filters are `weights` (int4, or int8
-    holding the same values), odd counts included (a half-used last byte)."""
+    holding the same values), odd counts included (a half-used last byte); `pruned`: the conv alone, two
+    of its channels all zero (the DSP kernels compute only the others)."""
     rng = np.random.default_rng(0)
     m = ModelSpec()
     x = m.tensor("x", [1, 9, 9, 3], "int8", scale=0.05, zp=-2)
-    w = m.const("w", rng.integers(-8, 8, (7, 3, 3, 3)), weights, scale=list(rng.uniform(0.02, 0.08, 7)), zp=[0] * 7)
+    conv_w = rng.integers(-8, 8, (7, 3, 3, 3))
+    if pruned:
+        conv_w[[1, 4]] = 0
+    w = m.const("w", conv_w, weights, scale=list(rng.uniform(0.02, 0.08, 7)), zp=[0] * 7)
     b = m.const("b", rng.integers(-200, 200, 7), "int32", scale=[0.0025] * 7, zp=[0] * 7)
     c = m.tensor("c", [1, 9, 9, 7], "int8", scale=0.1, zp=1)
     m.op("CONV_2D", [x, w, b], [c], "Conv2DOptions", Padding=0, StrideW=1, StrideH=1, FusedActivationFunction="RELU")
+    if pruned:
+        m.inputs, m.outputs = [x], [c]
+        return m
     dw = m.const("dw", rng.integers(-8, 8, (1, 3, 3, 7)), weights, scale=[0.07] * 7, zp=[0] * 7, axis=3)
     d = m.tensor("d", [1, 5, 5, 7], "int8", scale=0.1, zp=0)
     m.op("DEPTHWISE_CONV_2D", [c, dw], [d], "DepthwiseConv2DOptions", Padding=0, StrideW=2, StrideH=2,
@@ -98,6 +105,11 @@ def test_int4_tune_sees_the_unpacking_variants_too(tmp_path, board, kernel):
     calls = [c.kernel for c in candidates(g, g.ops[0], features) if c is not None]
     assert calls[0] == PACKED[board][0] and kernel in calls, calls
     bit_exact_on_board(tmp_path / "forced", int4_model(), 2, samples=2, kernel=kernel, force=True, board=board)
+
+
+def test_int4_pruned_channels_on_the_m4(tmp_path):
+    """A conv with all-zero channels: the DSP kernel computes the live ones from packed weights."""
+    bit_exact_on_board(tmp_path, int4_model(pruned=True), 3, samples=2, kernel="mcu_conv2d_live_s4_x6", force=True)
 
 
 def test_int4_filters_take_half_the_flash_of_int8_ones(tmp_path, capsys):

@@ -155,10 +155,10 @@ def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.
 
 
 def conv_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
-                   y_shape: tuple[int, ...], note: str) -> Call | None:
-    """mcu_conv2d_s8_w16 on the channels whose weights are not all zero, where some are (pruned: MLPerf's
-    MobileNet has 4-234 of 64-256 in its last nine pointwise layers); the others' one value each is
-    written from a row of them. None for a layer with none pruned, or all."""
+                   y_shape: tuple[int, ...], note: str, int4: bool = False) -> Call | None:
+    """mcu_conv2d_s8_w16 (or, `int4`, mcu_conv2d_s4_x6) on the channels whose weights are not all zero, where
+    some are (pruned: MLPerf's MobileNet has 4-234 of 64-256 in its last nine pointwise layers); the others'
+    one value each is written from a row of them. None for a layer with none pruned, or all."""
     dead, values = pruned_channels(p.quant, filter_data, bias)
     if not dead.any() or dead.all():
         return None
@@ -166,12 +166,19 @@ def conv_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: n
     quant = dataclasses.replace(p.quant, multiplier=p.quant.multiplier[live], shift=p.quant.shift[live])
     kept, kept_bias = filter_data[live], (bias[live] if bias is not None else np.zeros(len(live), np.int32))
     taps = int(np.prod(filter_data.shape[1:]))
-    return Call("mcu_conv2d_live_s8_w16", (
+    packed = _s4_x6_filter(kept) if int4 else None
+    if int4 and packed is None:
+        return None
+    kernel, filter_arg, how = (("mcu_conv2d_live_s4_x6", Const("packed_filter", packed), "INT4 weights read packed")
+                               if packed is not None else
+                               ("mcu_conv2d_live_s8_w16", Const("filter_pairs", w16_filter(kept)),
+                                "weights widened to int16 pairs"))
+    return Call(kernel, (
         conv_params(p.window, p.quant), channel_table(quant, kept_bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", kept.shape), Const("filter_pairs", w16_filter(kept)), Const("bias", kept_bias),
+        dims("filter_dims", kept.shape), filter_arg, Const("bias", kept_bias),
         Const("live", live.astype(np.int16)), Const("pruned", np.where(dead, values, 0).astype(np.int8)),
         dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(taps))),
-        note=note + f", six positions at a time, weights widened to int16 pairs, {len(live)} of "
+        note=note + f", six positions at a time, {how}, {len(live)} of "
                     f"{len(dead)} channels computed (the others' weights are all zero)",
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
 
@@ -243,18 +250,32 @@ def s4_blocks(rows: np.ndarray) -> np.ndarray:
     return nibbles(blocks.transpose(0, 1, 3, 2))
 
 
-def conv_s4_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
-                    bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call | None:
-    """An INT4-filter CONV_2D on mcu_conv2d_s4_x6 (DSP), its weights packed in s4_pairs of x6_filter's
-    order (an odd last channel paired with zeros), when its sums times 16 fit int32; None otherwise."""
-    taps = int(np.prod(filter_data.shape[1:]))
-    if -(-taps // 8) * 8 * 255 * 8 * 16 >= 2 ** 31:
+def _s4_x6_filter(filter_data: np.ndarray) -> np.ndarray | None:
+    """mcu_conv2d_s4_x6's packed filter: s4_pairs of x6_filter's order, an odd last channel paired with
+    zeros; None where its sums times 16 could pass int32 (K8 * 255 * 8 * 16 >= 2^31)."""
+    if -(-int(np.prod(filter_data.shape[1:])) // 8) * 8 * 255 * 8 * 16 >= 2 ** 31:
         return None
     even = np.concatenate([filter_data, np.zeros((filter_data.shape[0] % 2, *filter_data.shape[1:]), np.int8)])
+    return s4_pairs(x6_filter(even))
+
+
+def conv_s4_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+                      bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call | None:
+    return conv_live_call(op, p, x_shape, filter_data, bias, y_shape, note, int4=True)
+
+
+def conv_s4_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
+                    bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call | None:
+    """An INT4-filter CONV_2D on mcu_conv2d_s4_x6 (DSP), its weights packed (_s4_x6_filter); None where
+    they can't be."""
+    taps = int(np.prod(filter_data.shape[1:]))
+    packed = _s4_x6_filter(filter_data)
+    if packed is None:
+        return None
     quant, bias = settle_dead_channels(p.quant, filter_data, bias)
     return Call("mcu_conv2d_s4_x6", (
         conv_params(p.window, p.quant), channel_table(quant, bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", filter_data.shape), Const("packed_filter", s4_pairs(x6_filter(even))),
+        dims("filter_dims", filter_data.shape), Const("packed_filter", packed),
         Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
         dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time, INT4 weights read packed",
@@ -349,7 +370,11 @@ def strips_of(g: Graph, conv_op: Op) -> Strips | None:
     """How conv_op runs in strips, or None when it can't: only the DSP conv of one image does."""
     call = conv_op.call
     y = conv_op.output(g)
-    if call is not None and call.kernel in ("mcu_conv2d_live_s8_w16", "mcu_conv2d_split_s8_w16"):
+    if call is not None and call.kernel == "mcu_conv2d_live_s4_x6":
+        x, w, b = conv_op.input(g, 0), conv_op.input(g, 1), conv_op.optional_input(g, 2)
+        call = conv_s4_x6_call(conv_op, conv_op.prepared(ConvData), x.shape, w.values,
+                               b.values if b is not None else None, y.shape, "")
+    elif call is not None and call.kernel in ("mcu_conv2d_live_s8_w16", "mcu_conv2d_split_s8_w16"):
         # the rows kernel computes every channel with taps in their own order: a layer on its live channels
         # alone, or on split kernel rows, runs its strips as the dense widened conv
         x, w, b = conv_op.input(g, 0), conv_op.input(g, 1), conv_op.optional_input(g, 2)

@@ -9,8 +9,8 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
-from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_live_call, conv_mve_call, conv_s4_mve_call,
-                              conv_s4_x6_call,
+from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_live_call, conv_mve_call, conv_s4_live_call,
+                              conv_s4_mve_call, conv_s4_x6_call,
                               conv_s16_mve_call, conv_s16_x6_call, conv_split_call, conv_w16_call, conv_x6_call,
                               fc_params, wide_problems)
 from mcugen.ops._int16 import Wide
@@ -96,6 +96,11 @@ def _as_fully_connected_s4(g: Graph, op: Op) -> Call | None:
         return None
     return _as_fully_connected(g, op, "mcu_fully_connected_s4_x4", "packed_filter", s4_interleave4,
                                "four units at a time, INT4 weights read packed")
+
+
+@variant("CONV_2D", kernel="mcu_conv2d_live_s4_x6", needs="dsp")
+def _conv_live_s4(g: Graph, op: Op) -> Call | None:
+    return _int8_conv(conv_s4_live_call)(g, op) if int4_filter(g, op) else None
 
 
 @variant("CONV_2D", kernel="mcu_conv2d_s4_x6", needs="dsp")

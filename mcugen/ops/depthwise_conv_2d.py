@@ -192,7 +192,7 @@ def _depthwise_mve(g: Graph, op: Op) -> Call | None:
         "weight load, input offset folded into the bias, in place", in_place=0)
 
 
-def _one_channel(call: Callable[..., Call]) -> Lowering:
+def _one_channel(call: Callable[..., Call | None]) -> Lowering:
     """A variant lowering for int8 depthwise layers on one input channel: `call` (a conv variant's call
     builder) on the transposed filter (_as_conv)."""
     def lower(g: Graph, op: Op) -> Call | None:

@@ -139,11 +139,15 @@ def _fully_connected_dsp(g: Graph, op: Op, kernel: str, name: str, layout: Calla
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s4_mve", needs="mve")
 def _fully_connected_s4_mve(g: Graph, op: Op) -> Call | None:
-    return _fully_connected_mve(g, op, int4=True) if int4_filter(g, op) else None
+    return _on_helium(g, op, int4=True) if int4_filter(g, op) else None
 
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_mve", needs="mve")
-def _fully_connected_mve(g: Graph, op: Op, int4: bool = False) -> Call | None:
+def _fully_connected_mve(g: Graph, op: Op) -> Call | None:
+    return _on_helium(g, op, int4=False)
+
+
+def _on_helium(g: Graph, op: Op, int4: bool) -> Call | None:
     """On Helium, int8 weights or (`int4`) INT4 ones read packed (s4_blocks)."""
     p = op.prepared(FullyConnectedData)
     if op.input(g, 0).dtype != "int8" or p.filter_zp != 0:

@@ -124,6 +124,13 @@ void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant 
                        const mcu_dims *filter_dims, const int8_t *filter, const int64_t *bias,
                        const mcu_dims *output_dims, int16_t *output, int16_t *scratch);
 
+/* mcu_conv2d_live_s8_w16 on INT4 weights read packed (mcu_conv2d_s4_x6's layout of the live channels). */
+void mcu_conv2d_live_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                           const mcu_dims *input_dims, const int8_t *input,
+                           const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                           const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
+                           int16_t *scratch);
+
 /* mcu_conv2d_s8_w16 on a layer's live channels only (weights not all zero): filter_dims n of them, their
  * filter_pairs, bias and channels rows; live[i]: the output channel of the i-th; fill: out_c bytes, the
  * value of every pruned channel at each position. */
