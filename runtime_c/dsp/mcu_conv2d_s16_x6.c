@@ -43,7 +43,7 @@ static void half_channels(const mcu_conv_params *conv, const mcu_per_channel_qua
     }
     if (c < out_c) {  /* the last of an odd count: its weights alone, a word per four values */
         int32_t s[HALF] = {0};
-        mcu_sums_1x3(cols, end, filter + c * k8, &s[0], &s[1], &s[2]);
+        mcu_sums_1x3(cols, end, filter + c * k8, 0, &s[0], &s[1], &s[2]);
         store_channel(bias[c], accumulator_bits, quant->multiplier[c], quant->shift[c], act, s, count, out_c,
                       out + c);
     }

@@ -488,51 +488,25 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
                          : "cc", "memory");                                                              \
     } while (0)
 
-/* mcu_sums_1x3 on INT4 weights: the last of an odd channel count, c0 of its pair's words (c1's are zero),
- * the sums times 16. */
-static inline void mcu_sums_1x3_s4(const uint32_t *cols, const uint32_t *end, const int8_t *w, int32_t *s0,
-                                   int32_t *s1, int32_t *s2)
+/* The sums of one channel at three positions over cols..end (MCU_SUMS_2X3's layout), its weights alone:
+ * an odd channel count's last. Per four values, `wide` 0: a word of int8 weights; 1: the pairs (w0, w2),
+ * (w1, w3) widened to int16; 2: its pair's INT4 word (c1's nibbles zero), the sums times 16. */
+static inline __attribute__((always_inline)) void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end,
+                                                             const void *weights, int wide, int32_t *s0,
+                                                             int32_t *s1, int32_t *s2)
 {
     int32_t a0 = *s0, a1 = *s1, a2 = *s2;
-    for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += 4) {
-        const uint32_t t = mcu_load4(w);
-        const int16x2_t even = mcu_s4_even(t), odd = mcu_s4_odd(t);
-        a0 = __smlad((int16x2_t)x[1], odd, __smlad((int16x2_t)x[0], even, a0));
-        a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
-        a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
-    }
-    *s0 = a0;
-    *s1 = a1;
-    *s2 = a2;
-}
-
-/* The sums of one channel at three positions over cols..end (MCU_SUMS_2X3's layout), its weights alone,
- * a word per four values: an odd channel count's last. */
-static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const int8_t *w, int32_t *s0,
-                                int32_t *s1, int32_t *s2)
-{
-    int32_t a0 = *s0, a1 = *s1, a2 = *s2;
-    for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += 4) {
-        const uint32_t v = mcu_load4(w);
-        const int16x2_t even = mcu_even_bytes(v), odd = mcu_odd_bytes(v);
-        a0 = __smlad((int16x2_t)x[1], odd, __smlad((int16x2_t)x[0], even, a0));
-        a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
-        a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
-    }
-    *s0 = a0;
-    *s1 = a1;
-    *s2 = a2;
-}
-
-/* mcu_sums_1x3 on widened weights: per four values, the channel's pairs (w0, w2), (w1, w3). */
-static inline void mcu_sums_1x3_w16(const uint32_t *cols, const uint32_t *end, const int16_t *w, int32_t *s0,
-                                    int32_t *s1, int32_t *s2)
-{
-    int32_t a0 = *s0, a1 = *s1, a2 = *s2;
-    for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += 4) {
+    const int8_t *w = (const int8_t *)weights;
+    for (const uint32_t *x = cols; x < end; x += 2 * MCU_HALF_BLOCK, w += wide == 1 ? 8 : 4) {
         int16x2_t even, odd;
-        memcpy(&even, w, sizeof even);
-        memcpy(&odd, w + 2, sizeof odd);
+        if (wide == 1) {
+            memcpy(&even, w, sizeof even);
+            memcpy(&odd, w + 4, sizeof odd);
+        } else {
+            const uint32_t v = mcu_load4(w);
+            even = wide == 2 ? mcu_s4_even(v) : mcu_even_bytes(v);
+            odd = wide == 2 ? mcu_s4_odd(v) : mcu_odd_bytes(v);
+        }
         a0 = __smlad((int16x2_t)x[1], odd, __smlad((int16x2_t)x[0], even, a0));
         a1 = __smlad((int16x2_t)x[3], odd, __smlad((int16x2_t)x[2], even, a1));
         a2 = __smlad((int16x2_t)x[5], odd, __smlad((int16x2_t)x[4], even, a2));
@@ -1187,12 +1161,10 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
         int32_t a0 = bias[c], a1 = bias[c], a2 = bias[c];
         if (wide == 2) {
             int32_t s0 = 0, s1 = 0, s2 = 0;
-            mcu_sums_1x3_s4(cols, end, (const int8_t *)filter + c / 2 * k8, &s0, &s1, &s2);
+            mcu_sums_1x3(cols, end, (const int8_t *)filter + c / 2 * k8, 2, &s0, &s1, &s2);
             a0 = mcu_s4_sum(a0, s0), a1 = mcu_s4_sum(a1, s1), a2 = mcu_s4_sum(a2, s2);
-        } else if (wide) {
-            mcu_sums_1x3_w16(cols, end, (const int16_t *)filter + c * k8, &a0, &a1, &a2);
         } else {
-            mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8, &a0, &a1, &a2);
+            mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8 * (wide ? 2 : 1), wide, &a0, &a1, &a2);
         }
         mcu_conv_store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + (live ? live[c] : c));
     }
