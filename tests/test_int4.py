@@ -107,6 +107,24 @@ def test_int4_tune_sees_the_unpacking_variants_too(tmp_path, board, kernel):
     bit_exact_on_board(tmp_path / "forced", int4_model(), 2, samples=2, kernel=kernel, force=True, board=board)
 
 
+def pointwise_model() -> ModelSpec:
+    """A 1x1 conv with an INT4 filter (Helium runs it as a FULLY_CONNECTED over the positions)."""
+    rng = np.random.default_rng(1)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 5, 5, 20], "int8", scale=0.05, zp=3)
+    w = m.const("w", rng.integers(-8, 8, (9, 1, 1, 20)), "int4", scale=list(rng.uniform(0.02, 0.08, 9)), zp=[0] * 9)
+    y = m.tensor("y", [1, 5, 5, 9], "int8", scale=0.1, zp=-1)
+    m.op("CONV_2D", [x, w], [y], "Conv2DOptions", Padding=1, StrideW=1, StrideH=1)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+@pytest.mark.parametrize("board,kernel", [("mps3-an547", "mcu_fully_connected_s4_mve"),
+                                          ("mps2-an386", "mcu_conv2d_s4_x6")])
+def test_int4_pointwise_conv(tmp_path, board, kernel):
+    bit_exact_on_board(tmp_path, pointwise_model(), 4, samples=2, kernel=kernel, board=board)
+
+
 def test_int4_pruned_channels_on_the_m4(tmp_path):
     """A conv with all-zero channels: the DSP kernel computes the live ones from packed weights."""
     bit_exact_on_board(tmp_path, int4_model(pruned=True), 3, samples=2, kernel="mcu_conv2d_live_s4_x6", force=True)

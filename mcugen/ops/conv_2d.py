@@ -10,9 +10,8 @@ from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
 from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_live_call, conv_mve_call, conv_s4_live_call,
-                              conv_s4_mve_call, conv_s4_x6_call,
-                              conv_s16_mve_call, conv_s16_x6_call, conv_split_call, conv_w16_call, conv_x6_call,
-                              fc_params, wide_problems)
+                              conv_s4_mve_call, conv_s4_x6_call, conv_s16_mve_call, conv_s16_x6_call, conv_split_call,
+                              conv_w16_call, conv_x6_call, fc_params, s4_blocks, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -85,11 +84,6 @@ def _note(op: Op, filter_shape: tuple[int, ...]) -> str:
     return op.prepared(ConvData).window.describe(filter_shape[1:3], op.attrs.get("padding", "VALID"))
 
 
-@variant("CONV_2D", kernel="mcu_conv2d_s4_mve", needs="mve")
-def _conv_s4_mve(g: Graph, op: Op) -> Call | None:
-    return _int8_conv(conv_s4_mve_call)(g, op) if int4_filter(g, op) else None
-
-
 @variant("CONV_2D", kernel="mcu_fully_connected_s4_x4", needs="dsp")
 def _as_fully_connected_s4(g: Graph, op: Op) -> Call | None:
     if not int4_filter(g, op) or int(np.prod(op.input(g, 1).shape[1:])) * 128 * 128 >= 2 ** 31:
@@ -108,9 +102,19 @@ def _conv_s4_x6(g: Graph, op: Op) -> Call | None:
     return _int8_conv(conv_s4_x6_call)(g, op) if int4_filter(g, op) else None
 
 
+@variant("CONV_2D", kernel="mcu_fully_connected_s4_mve", needs="mve")
+def _pointwise_s4_mve(g: Graph, op: Op) -> Call | None:
+    return _pointwise_on_helium(g, op, int4=True) if int4_filter(g, op) else None
+
+
 @variant("CONV_2D", kernel="mcu_fully_connected_s8_mve", needs="mve")
 def _pointwise_mve(g: Graph, op: Op) -> Call | None:
-    """A 1x1 conv at stride 1 without padding is a FULLY_CONNECTED over its N*H*W positions as rows."""
+    return _pointwise_on_helium(g, op, int4=False)
+
+
+def _pointwise_on_helium(g: Graph, op: Op, int4: bool) -> Call | None:
+    """A 1x1 conv at stride 1 without padding is a FULLY_CONNECTED over its N*H*W positions as rows (`int4`:
+    its INT4 weights read packed)."""
     x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
     p = op.prepared(ConvData)
     if x.dtype != "int8" or w.shape[1:3] != (1, 1) or p.window.stride != (1, 1) or p.window.pad != (0, 0):
@@ -118,12 +122,20 @@ def _pointwise_mve(g: Graph, op: Op) -> Call | None:
     units, depth = w.shape[0], w.shape[3]
     rows = int(np.prod(y.shape[:3]))
     folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
-    return Call("mcu_fully_connected_s8_mve", (
+    weights = w.values.reshape(units, depth)
+    kernel, filter_arg = (("mcu_fully_connected_s4_mve", Const("packed_filter", s4_blocks(weights))) if int4 else
+                          ("mcu_fully_connected_s8_mve", Const("filter", weights)))
+    return Call(kernel, (
         fc_params(p.quant, 0), p.quant.per_channel(), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)),
-        reads(op), Const("filter", w.values.reshape(units, depth)), Const("bias_folded", folded),
+        reads(op), filter_arg, Const("bias_folded", folded),
         Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
-        note=_note(op, w.shape) + f", {rows} positions as the rows of a FULLY_CONNECTED on Helium, input offset "
-        "folded into the bias")
+        note=_note(op, w.shape) + f", {rows} positions as the rows of a FULLY_CONNECTED on Helium" +
+        (", INT4 weights read packed" if int4 else "") + ", input offset folded into the bias")
+
+
+@variant("CONV_2D", kernel="mcu_conv2d_s4_mve", needs="mve")
+def _conv_s4_mve(g: Graph, op: Op) -> Call | None:
+    return _int8_conv(conv_s4_mve_call)(g, op) if int4_filter(g, op) else None
 
 
 @variant("CONV_2D", kernel="mcu_fully_connected_s8_w16", needs="dsp", widens=True)

@@ -14,8 +14,8 @@ import numpy as np
 from mcugen.ir import Graph, Op, Tensor
 from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
-from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_s4_x6_call, conv_w16_call, conv_x6_call,
-                              reference_filter, strips_of, wide_problems)
+from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_s4_mve_call, conv_s4_x6_call,
+                              conv_w16_call, conv_x6_call, reference_filter, strips_of, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -201,6 +201,11 @@ def _one_channel(call: Callable[..., Call | None]) -> Lowering:
             return None
         return call(op, op.prepared(DepthwiseData), x.shape, *_as_conv(op, w, b, y))
     return lower
+
+
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s4_mve", needs="mve")
+def _one_channel_s4_mve(g: Graph, op: Op) -> Call | None:
+    return _one_channel(conv_s4_mve_call)(g, op) if int4_filter(g, op) else None
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s4_x6", needs="dsp")
