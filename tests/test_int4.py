@@ -61,7 +61,7 @@ def test_int4_filters_on_the_emulated_cores(tmp_path, board):
 # the kernels that read INT4 weights packed, per core; the depthwise layer with more than one channel
 # unpacks into scratch on the DSP and Helium cores (no packed variant there yet)
 PACKED = {"microbit": ("mcu_conv2d_s4", "mcu_depthwise_conv2d_s4", "mcu_fully_connected_s4"),
-          "mps2-an386": ("mcu_conv2d_s4_x6", "mcu_fully_connected_s4_x4"),
+          "mps2-an386": ("mcu_conv2d_s4_x6", "mcu_depthwise_conv2d_s4_x4", "mcu_fully_connected_s4_x4"),
           "mps3-an547": ("mcu_conv2d_s4_mve", "mcu_fully_connected_s4_mve")}
 
 
@@ -123,6 +123,33 @@ def pointwise_model() -> ModelSpec:
                                           ("mps2-an386", "mcu_conv2d_s4_x6")])
 def test_int4_pointwise_conv(tmp_path, board, kernel):
     bit_exact_on_board(tmp_path, pointwise_model(), 4, samples=2, kernel=kernel, board=board)
+
+
+def pointwise_depthwise_model() -> ModelSpec:
+    """A 1x1 conv whose large output only a depthwise layer reads (MobileNet's blocks), both INT4: the M4 runs
+    the conv in strips into the depthwise layer (mcu_conv2d_depthwise_s4_x4)."""
+    rng = np.random.default_rng(2)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 16, 16, 8], "int8", scale=0.05, zp=-5)
+    w = m.const("w", rng.integers(-8, 8, (30, 1, 1, 8)), "int4", scale=list(rng.uniform(0.02, 0.08, 30)), zp=[0] * 30)
+    c = m.tensor("c", [1, 16, 16, 30], "int8", scale=0.1, zp=2)
+    m.op("CONV_2D", [x, w], [c], "Conv2DOptions", Padding=1, StrideW=1, StrideH=1, FusedActivationFunction="RELU6")
+    dw = m.const("dw", rng.integers(-8, 8, (1, 3, 3, 30)), "int4", scale=[0.06] * 30, zp=[0] * 30, axis=3)
+    d = m.tensor("d", [1, 8, 8, 30], "int8", scale=0.1, zp=-3)
+    m.op("DEPTHWISE_CONV_2D", [c, dw], [d], "DepthwiseConv2DOptions", Padding=0, StrideW=2, StrideH=2,
+         DepthMultiplier=1)
+    m.inputs, m.outputs = [x], [d]
+    return m
+
+
+def test_int4_conv_in_strips_into_a_depthwise_layer(tmp_path):
+    from mcugen.boards import load_board
+    from mcugen.pipeline import compile_model
+    path = tmp_path / "m.tflite"
+    path.write_bytes(pointwise_depthwise_model().build())
+    g = compile_model(path, features=load_board("mps2-an386").features)
+    assert [op.call.kernel for op in g.ops if op.call is not None] == ["mcu_conv2d_depthwise_s4_x4"]
+    bit_exact_on_board(tmp_path / "board", pointwise_depthwise_model(), 5, samples=2)
 
 
 def test_int4_pruned_channels_on_the_m4(tmp_path):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcugen.ir import Graph, Op, Tensor
+from mcugen.calls import nibbles
 from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
 from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_s4_mve_call, conv_s4_x6_call,
@@ -122,18 +123,20 @@ class DepthwiseConv2D(OpDef):
         largest tensors of its early layers): run a few of the conv's rows at a time into a buffer of the
         rows one depthwise output row reads, on the four-channel kernel."""
         strips = strips_of(g, conv)
-        if strips is None or operand != 0 or op.call is None or op.call.kernel != "mcu_depthwise_conv2d_s8_x4":
+        kernels = {"mcu_depthwise_conv2d_s8_x4": "mcu_conv2d_depthwise_s8_x4",
+                   "mcu_depthwise_conv2d_s4_x4": "mcu_conv2d_depthwise_s4_x4"}
+        if strips is None or operand != 0 or op.call is None or op.call.kernel not in kernels:
             return None
         params, channels, _, _, filter_dims, filter_x4, bias_folded, output_dims, output, _ = op.call.args
         x, w, p = op.input(g, 0), op.input(g, 1), op.prepared(DepthwiseData)
         span, cols = (w.shape[1] - 1) * p.window.dilation[0] + 1, p.window.span((w.shape[1], w.shape[2]))[1]
         held = span * x.shape[2] * x.shape[3]
-        return Call("mcu_conv2d_depthwise_s8_x4", (
+        return Call(kernels[op.call.kernel], (
             *strips.args, params, channels, filter_dims, filter_x4, bias_folded, output_dims, output, strips.scratch,
-            Scratch(held, "int8_t"), Scratch(span * cols * 4, "int8_t")),
+            Scratch(held, "int8_t"), Scratch(_window_bytes(span * cols * 4, w, op.call.kernel), "int8_t")),
             note=f"with layer {conv.index} ({conv.opcode}) run into a buffer of the {span} rows each output row "
                  f"reads ({held} bytes); " + op.call.note.replace(", in place", ""),
-            extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_depthwise_conv2d_s8_x4"))
+            extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", op.call.kernel, *op.call.extra_kernels))
 
 
 def _note(op: Op, w: Tensor) -> str:
@@ -218,20 +221,45 @@ variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_w16", needs="dsp", widens=Tru
 variant("DEPTHWISE_CONV_2D", kernel="mcu_conv2d_s8_x6", needs="dsp")(_one_channel(conv_x6_call))
 
 
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s4_x4", needs="dsp")
+def _depthwise_s4_x4(g: Graph, op: Op) -> Call | None:
+    return _depthwise_x4_call(g, op, int4=True) if int4_filter(g, op) else None
+
+
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x4", needs="dsp")
 def _depthwise_x4(g: Graph, op: Op) -> Call | None:
+    return _depthwise_x4_call(g, op, int4=False)
+
+
+def _window_bytes(window: int, w: Tensor, kernel: str) -> int:
+    """The four-channel DSP kernel's scratch: its window, then for INT4 weights a group's unpacked (int16)."""
+    if kernel != "mcu_depthwise_conv2d_s4_x4":
+        return window
+    return -(-window // 4) * 4 + w.shape[1] * w.shape[2] * 4 * 2
+
+
+def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:
+    """Four channels at a time on the DSP, the weights widened to int16 or (`int4`) INT4 read packed, a
+    group's unpacked into the scratch past the window before its outputs."""
     grouped = _grouped(g, op)
     if grouped is None or (_three_by_three(op.input(g, 1), op.prepared(DepthwiseData))
                            and op.output(g).shape[2] >= WIDE):
         return None  # the channel-at-a-time kernel below is faster there
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     taps = w.shape[1] * w.shape[2]
-    return Call("mcu_depthwise_conv2d_s8_x4", (
+    window = grouped.window
+    kernel, filter_arg, how = "mcu_depthwise_conv2d_s8_x4", Const("filter_x4", widen4(w.values)), ""
+    if int4:
+        kernel, filter_arg, how = ("mcu_depthwise_conv2d_s4_x4", Const("packed_filter", nibbles(widen4(w.values))),
+                                   ", INT4 weights read packed")
+        window = Scratch(_window_bytes(window.bytes, w, kernel), "int8_t")
+    return Call(kernel, (
         _dw_params(p), channel_table(p.quant, grouped.bias_folded[:w.shape[3]], taps, groups_of=4),
-        dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape), Const("filter_x4", widen4(w.values)),
-        Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape), writes(op), grouped.window),
-        note=_note(op, w) + ", four channels at a time from a padded window, input offset folded into the bias, "
-        "in place", in_place=0)
+        dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape), filter_arg,
+        Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape), writes(op), window),
+        note=_note(op, w) + ", four channels at a time from a padded window" + how +
+        ", input offset folded into the bias, in place", in_place=0,
+        extra_kernels=("mcu_unpack_s4_s16",) if int4 else ())
 
 
 # Output width from which the channel-at-a-time 3x3 kernel beats the four-channel one on the M4 (estimated

@@ -204,6 +204,16 @@ void mcu_conv2d_depthwise_s8_x4(const mcu_conv_params *conv, const mcu_channel *
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                 int16_t *scratch, int8_t *rows, int8_t *window);
 
+/* mcu_conv2d_depthwise_s8_x4 with the depthwise layer's INT4 weights read packed (mcu_depthwise_conv2d_s4_x4's). */
+void mcu_conv2d_depthwise_s4_x4(const mcu_conv_params *conv, const mcu_channel *channels,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                                const int32_t *bias, const mcu_dims *mid_dims,
+                                const mcu_dw_conv_params *dw, const mcu_channel *dw_channels,
+                                const mcu_dims *dw_filter_dims, const int8_t *packed_x4,
+                                const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
+                                int16_t *scratch, int8_t *rows, int8_t *window);
+
 /* mcu_conv2d_rows_s8_x6's conv (one image, output mid_dims), a second such conv (conv2, filter2, ...) on its
  * output, and ADD (the second conv's output as input 1) with a residual of the output's shape, one output
  * row at a time: `rows` ((KH2-1) * dilation2_h + 1 rows of mid_dims) holds the first conv's rows it reads,
@@ -251,6 +261,15 @@ void mcu_depthwise_conv2d_s8_mve(const mcu_dw_conv_params *dw, const mcu_per_cha
 void mcu_depthwise_conv2d_s8_x4(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                 const mcu_dims *input_dims, const int8_t *input,
                                 const mcu_dims *filter_dims, const int16_t *filter_x4,
+                                const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
+                                int8_t *window);
+
+/* mcu_depthwise_conv2d_s8_x4 on INT4 weights read packed: its filter's values two to a byte (low nibble
+ * first), each group's unpacked into the scratch past the window (KH*KW*4 int16, from a word boundary)
+ * before the group's outputs. */
+void mcu_depthwise_conv2d_s4_x4(const mcu_dw_conv_params *dw, const mcu_channel *channels,
+                                const mcu_dims *input_dims, const int8_t *input,
+                                const mcu_dims *filter_dims, const int8_t *packed_x4,
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                 int8_t *window);
 
