@@ -62,7 +62,7 @@ def test_int4_filters_on_the_emulated_cores(tmp_path, board):
 # unpacks into scratch on the DSP and Helium cores (no packed variant there yet)
 PACKED = {"microbit": ("mcu_conv2d_s4", "mcu_depthwise_conv2d_s4", "mcu_fully_connected_s4"),
           "mps2-an386": ("mcu_conv2d_s4_x6", "mcu_depthwise_conv2d_s4_x4", "mcu_fully_connected_s4_x4"),
-          "mps3-an547": ("mcu_conv2d_s4_mve", "mcu_fully_connected_s4_mve")}
+          "mps3-an547": ("mcu_conv2d_s4_mve", "mcu_depthwise_conv2d_s4_mve", "mcu_fully_connected_s4_mve")}
 
 
 @pytest.mark.parametrize("board", sorted(PACKED))

@@ -181,18 +181,36 @@ def _grouped(g: Graph, op: Op) -> Grouped | None:
     return Grouped(np.pad(folded, (0, -len(folded) % 4)), Scratch(rows * cols * 4, "int8_t"))
 
 
+@variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s4_mve", needs="mve")
+def _depthwise_s4_mve(g: Graph, op: Op) -> Call | None:
+    return _depthwise_mve_call(g, op, int4=True) if int4_filter(g, op) else None
+
+
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_mve", needs="mve")
 def _depthwise_mve(g: Graph, op: Op) -> Call | None:
+    return _depthwise_mve_call(g, op, int4=False)
+
+
+def _depthwise_mve_call(g: Graph, op: Op, int4: bool) -> Call | None:
+    """Four channels per vector on Helium, int8 weights or (`int4`) INT4 ones read packed, a group's
+    unpacked into the scratch past the window before its outputs."""
     grouped = _grouped(g, op)
     if grouped is None:
         return None
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
-    return Call("mcu_depthwise_conv2d_s8_mve", (
+    kernel, filter_arg, window, how = ("mcu_depthwise_conv2d_s8_mve", Const("filter_x4", group4(w.values)),
+                                       grouped.window, "")
+    if int4:
+        taps = w.shape[1] * w.shape[2]
+        kernel, filter_arg, how = ("mcu_depthwise_conv2d_s4_mve", Const("packed_filter", nibbles(group4(w.values))),
+                                   ", INT4 weights read packed")
+        window = Scratch(-(-window.bytes // 4) * 4 + taps * 4, "int8_t")
+    return Call(kernel, (
         _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
-        Const("filter_x4", group4(w.values)), Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape),
-        writes(op), grouped.window),
+        filter_arg, Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape), writes(op), window),
         note=_note(op, w) + ", Helium: four channels per vector from a padded window, four outputs sharing each "
-        "weight load, input offset folded into the bias, in place", in_place=0)
+        "weight load" + how + ", input offset folded into the bias, in place", in_place=0,
+        extra_kernels=("mcu_unpack_s4",) if int4 else ())
 
 
 def _one_channel(call: Callable[..., Call | None]) -> Lowering:

@@ -252,6 +252,13 @@ void mcu_depthwise_conv2d_s8_mve(const mcu_dw_conv_params *dw, const mcu_per_cha
                                  const mcu_dims *filter_dims, const int8_t *filter_x4, const int32_t *bias_folded,
                                  const mcu_dims *output_dims, int8_t *output, int8_t *window);
 
+/* mcu_depthwise_conv2d_s8_mve on INT4 weights read packed: its filter's values two to a byte (low nibble
+ * first), each group's unpacked into the scratch past the window (KH*KW*4 bytes, from a word boundary). */
+void mcu_depthwise_conv2d_s4_mve(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
+                                 const mcu_dims *input_dims, const int8_t *input,
+                                 const mcu_dims *filter_dims, const int8_t *filter_x4, const int32_t *bias_folded,
+                                 const mcu_dims *output_dims, int8_t *output, int8_t *window);
+
 /* DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores, on a filter mcugen widens and groups by 4
  * channels (int16 [ceil(C/4)][KH*KW][4], channels in the order c, c+2, c+1, c+3) and a window of
  * rows * cols * 4 bytes of scratch (rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1, cols likewise);
