@@ -491,9 +491,8 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
 /* The sums of one channel at three positions over cols..end (MCU_SUMS_2X3's layout), its weights alone:
  * an odd channel count's last. Per four values, `wide` 0: a word of int8 weights; 1: the pairs (w0, w2),
  * (w1, w3) widened to int16; 2: its pair's INT4 word (c1's nibbles zero), the sums times 16. */
-static inline __attribute__((always_inline)) void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end,
-                                                             const void *weights, int wide, int32_t *s0,
-                                                             int32_t *s1, int32_t *s2)
+static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const void *weights, int wide,
+                                int32_t *s0, int32_t *s1, int32_t *s2)
 {
     int32_t a0 = *s0, a1 = *s1, a2 = *s2;
     const int8_t *w = (const int8_t *)weights;

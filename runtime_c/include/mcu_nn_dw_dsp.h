@@ -8,21 +8,18 @@
 
 #include "mcu_nn_dsp.h"
 
-/* Weak: a build links only the kernels its layers name (the bodies below call one of each pair, chosen by
- * a constant). */
+/* Weak: a build without INT4 depthwise layers links no unpacking (only bits 4 calls it). */
 #pragma weak mcu_unpack_s4_s16
-#pragma weak mcu_depthwise_conv2d_s4_x4
-#pragma weak mcu_depthwise_conv2d_s8_x4
 
 /* Four accumulators, one per channel of a group. */
 typedef struct {
     int32_t c0, c1, c2, c3;
-} acc4;
+} mcu_acc4;
 
 /* acc += x * w for the four channels of one tap: a word of input from the group's window, the
  * tap's widened filter as two int16 pairs (channels 0, 2 and 1, 3). The input offset is in the
  * bias (see mcu_depthwise_conv2d_s8_x4). */
-static inline void tap(const int8_t *x, const int16_t *w, acc4 *acc)
+static inline void mcu_dw_tap(const int8_t *x, const int16_t *w, mcu_acc4 *acc)
 {
     const uint32_t v = mcu_load4(x);
     const int16x2_t even = mcu_even_bytes(v), odd = mcu_odd_bytes(v);
@@ -35,8 +32,8 @@ static inline void tap(const int8_t *x, const int16_t *w, acc4 *acc)
     acc->c3 = __smlatt(odd, w_odd, acc->c3);
 }
 
-/* One tap of taps3x3: the word at [x, #xo] against the pair of filter words at [w, #wo]. */
-#define TAP(xo, wo)                                  \
+/* One tap of mcu_dw_taps3x3: the word at [x, #xo] against the pair of filter words at [w, #wo]. */
+#define MCU_DW_TAP_(xo, wo)                                  \
     "ldr %[v], [%[x], #" #xo "]\n\t"                \
     "ldr %[we], [%[w], #" #wo "]\n\t"               \
     "ldr %[wo], [%[w], #" #wo " + 4]\n\t"           \
@@ -47,18 +44,18 @@ static inline void tap(const int8_t *x, const int16_t *w, acc4 *acc)
     "smlabb %[a1], %[o], %[wo], %[a1]\n\t"          \
     "smlatt %[a3], %[o], %[wo], %[a3]\n\t"
 
-/* The nine taps of a 3x3 kernel whose rows are row_step apart in the window: tap() unrolled, in
+/* The nine taps of a 3x3 kernel whose rows are row_step apart in the window: mcu_dw_mcu_dw_tap() unrolled, in
  * assembly because GCC spills the weight pointer and the row offsets under this register
  * pressure (12 live registers: 9 instructions per tap). The three loads of a tap are single LDRs,
  * which the M4 pipelines (4 cycles), where an LDRD is never pipelined (5). */
-static inline __attribute__((always_inline)) void taps3x3(const int8_t *x, int32_t row_step, const int16_t *w, acc4 *acc)
+static inline __attribute__((always_inline)) void mcu_dw_taps3x3(const int8_t *x, int32_t row_step, const int16_t *w, mcu_acc4 *acc)
 {
     uint32_t v, e, o, we, wo;
-    __asm__(TAP(0, 0) TAP(4, 8) TAP(8, 16)
+    __asm__(MCU_DW_TAP_(0, 0) MCU_DW_TAP_(4, 8) MCU_DW_TAP_(8, 16)
             "add %[x], %[x], %[rs]\n\t"
-            TAP(0, 24) TAP(4, 32) TAP(8, 40)
+            MCU_DW_TAP_(0, 24) MCU_DW_TAP_(4, 32) MCU_DW_TAP_(8, 40)
             "add %[x], %[x], %[rs]\n\t"
-            TAP(0, 48) TAP(4, 56) TAP(8, 64)
+            MCU_DW_TAP_(0, 48) MCU_DW_TAP_(4, 56) MCU_DW_TAP_(8, 64)
             : [a0] "+r"(acc->c0), [a1] "+r"(acc->c1), [a2] "+r"(acc->c2), [a3] "+r"(acc->c3), [x] "+r"(x),
               [v] "=&r"(v), [e] "=&r"(e), [o] "=&r"(o), [we] "=&r"(we), [wo] "=&r"(wo)
             : [rs] "r"(row_step), [w] "r"(w)
@@ -73,12 +70,14 @@ typedef struct {
     int32_t out_row_step;   /* bytes between the windows of vertically adjacent outputs (stride) */
     int32_t out_col_step;   /* ... horizontally adjacent outputs */
     int32_t k_h, k_w;
-} layout;
+    int three;              /* a 3x3 kernel over adjacent columns: its taps unrolled */
+    int32_t image_in, image_out; /* bytes of one input and output image */
+} mcu_dw_geometry;
 
 /* Every output of one group; a 3x3 kernel with adjacent columns runs its taps unrolled. `valid`,
  * `fast` and `three` are constants where the caller inlines this, so that each copy has one path. */
-static inline __attribute__((always_inline)) void group_outputs(
-    const layout *lay, const mcu_dw_conv_params *dw, const mcu_channel ch[4], int fast, int three,
+static inline __attribute__((always_inline)) void mcu_dw_group_outputs(
+    const mcu_dw_geometry *lay, const mcu_dw_conv_params *dw, const mcu_channel ch[4], int fast, int three,
     const int8_t *window, const int16_t *w, const int32_t *bias, const mcu_dims *output_dims, int8_t *out,
     int32_t valid)
 {
@@ -88,16 +87,16 @@ static inline __attribute__((always_inline)) void group_outputs(
     for (int32_t oy = 0; oy < output_dims->h; ++oy) {
         const int8_t *x = window + oy * lay->out_row_step;
         for (int32_t ox = 0; ox < output_dims->w; ++ox, x += lay->out_col_step, out += out_c) {
-            acc4 acc = {bias[0], bias[1], bias[2], bias[3]};
+            mcu_acc4 acc = {bias[0], bias[1], bias[2], bias[3]};
             if (three) {
-                taps3x3(x, rs, w, &acc);
+                mcu_dw_taps3x3(x, rs, w, &acc);
             } else {
                 const int8_t *row = x;
                 const int16_t *wt = w;
                 for (int32_t ky = 0; ky < lay->k_h; ++ky, row += rs) {
                     const int8_t *p = row;
                     for (int32_t kx = 0; kx < lay->k_w; ++kx, p += lay->col_step, wt += 4) {
-                        tap(p, wt, &acc);
+                        mcu_dw_tap(p, wt, &acc);
                     }
                 }
             }
@@ -117,34 +116,13 @@ static inline __attribute__((always_inline)) void group_outputs(
     }
 }
 
-/* The window's bytes (word-aligned): an INT4 layer's group of unpacked weights follows it. */
-static inline int32_t mcu_dw_window_bytes(const layout *lay)
+/* The geometry of a call (mcu_depthwise_conv2d_s8_x4's contract). */
+static inline __attribute__((always_inline)) mcu_dw_geometry mcu_dw_layout(const mcu_dw_conv_params *dw,
+                                                                           const mcu_dims *input_dims,
+                                                                           const mcu_dims *filter_dims,
+                                                                           const mcu_dims *output_dims)
 {
-    return (lay->rows * lay->cols * 4 + 3) & ~3;
-}
-
-/*
- * DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores: the contract and results of
- * mcu_depthwise_conv2d_s8, on constants mcugen lays out for it:
- *   filter:    [ceil(C/4)][KH*KW][4] int16 (`bits` 16), each group's taps in order, a tap's four channels
- *              as (c, c+2, c+1, c+3) (the order SXTB16 unpacks a word in), zero past C; or (`bits` 4)
- *              those values two to a byte, the low nibble first;
- *   bias_folded: bias[c] + input_offset * sum of channel c's taps, wrapping as int32: the offset
- *              is then added to no input value, padding included, as the window pads with
- *              -input_offset (so x * w there is -input_offset * w, cancelling that tap's share);
- *   window:    scratch of rows * cols * 4 bytes, rows = (OH-1)*stride_h + (KH-1)*dilation_h + 1 and
- *              cols likewise, word-aligned; with INT4 weights, then (from a word) KH*KW*4 int16 for a group's.
- * Channels go four at a time: the group is copied into the window (mcu_window_group4), then every output
- * of the group is computed from it. The output may therefore be the input's own memory (in place):
- * output (p, c) lands on input (p, c), a channel of the group already copied out.
- */
-static inline __attribute__((always_inline)) void mcu_depthwise_x4(
-    const mcu_dw_conv_params *dw, const mcu_channel *channels, const mcu_dims *input_dims, const int8_t *input,
-    const mcu_dims *filter_dims, const void *filter, int bits, const int32_t *bias_folded,
-    const mcu_dims *output_dims, int8_t *output, int8_t *window)
-{
-    const int32_t c = output_dims->c, taps = filter_dims->h * filter_dims->w;
-    layout lay;
+    mcu_dw_geometry lay;
     lay.k_h = filter_dims->h;
     lay.k_w = filter_dims->w;
     lay.rows = (output_dims->h - 1) * dw->stride.h + (lay.k_h - 1) * dw->dilation.h + 1;
@@ -153,32 +131,38 @@ static inline __attribute__((always_inline)) void mcu_depthwise_x4(
     lay.col_step = dw->dilation.w * 4;
     lay.out_row_step = dw->stride.h * lay.cols * 4;
     lay.out_col_step = dw->stride.w * 4;
-    const int three = lay.k_h == 3 && lay.k_w == 3 && dw->dilation.w == 1;
-    const int32_t image_in = input_dims->h * input_dims->w * c, image_out = output_dims->h * output_dims->w * c;
-    for (int32_t oc = 0; oc < c; oc += 4) {
-        const int32_t valid = c - oc < 4 ? c - oc : 4;
-        const mcu_channel *ch = &channels[oc];
-        const int fast = ch[0].fast && ch[1].fast && ch[2].fast && ch[3].fast;
-        const int16_t *w = (const int16_t *)filter + oc * taps;
-        if (bits == 4) {  /* the group's weights, unpacked once for all its outputs */
-            int16_t *group = (int16_t *)(void *)(window + mcu_dw_window_bytes(&lay));
-            mcu_unpack_s4_s16((const int8_t *)filter + oc * taps / 2, taps * 4, group);
-            w = group;
-        }
-        const int32_t *b = bias_folded + oc;
-        for (int32_t n = 0; n < input_dims->n; ++n) {
-            mcu_window_group4(input_dims, input + n * image_in + oc, valid, lay.rows, lay.cols, dw->padding,
-                              dw->input_offset, window);
-            int8_t *out = output + n * image_out + oc;
-            if (valid < 4) {
-                group_outputs(&lay, dw, ch, fast, three, window, w, b, output_dims, out, valid);
-            } else if (fast && three) {
-                group_outputs(&lay, dw, ch, 1, 1, window, w, b, output_dims, out, 4);
-            } else if (fast) {
-                group_outputs(&lay, dw, ch, 1, 0, window, w, b, output_dims, out, 4);
-            } else {
-                group_outputs(&lay, dw, ch, 0, three, window, w, b, output_dims, out, 4);
-            }
+    lay.three = lay.k_h == 3 && lay.k_w == 3 && dw->dilation.w == 1;
+    lay.image_in = input_dims->h * input_dims->w * output_dims->c;
+    lay.image_out = output_dims->h * output_dims->w * output_dims->c;
+    return lay;
+}
+
+/* Every output of the group of channels oc.. (its weights w, already int16) for each image: the group
+ * copied into the window, then mcu_dw_group_outputs in the copy its flags call for. */
+static inline __attribute__((always_inline)) void mcu_dw_group(const mcu_dw_geometry *lay, const mcu_dw_conv_params *dw,
+                                                               const mcu_channel *channels, const mcu_dims *input_dims,
+                                                               const int8_t *input, const int16_t *w,
+                                                               const int32_t *bias_folded, const mcu_dims *output_dims,
+                                                               int8_t *output, int8_t *window, int32_t oc)
+{
+    const int32_t c = output_dims->c, image_in = lay->image_in, image_out = lay->image_out;
+    const int three = lay->three;
+    const int32_t valid = c - oc < 4 ? c - oc : 4;
+    const mcu_channel *ch = &channels[oc];
+    const int fast = ch[0].fast && ch[1].fast && ch[2].fast && ch[3].fast;
+    const int32_t *b = bias_folded + oc;
+    for (int32_t n = 0; n < input_dims->n; ++n) {
+        mcu_window_group4(input_dims, input + n * image_in + oc, valid, lay->rows, lay->cols, dw->padding,
+                          dw->input_offset, window);
+        int8_t *out = output + n * image_out + oc;
+        if (valid < 4) {
+            mcu_dw_group_outputs(lay, dw, ch, fast, three, window, w, b, output_dims, out, valid);
+        } else if (fast && three) {
+            mcu_dw_group_outputs(lay, dw, ch, 1, 1, window, w, b, output_dims, out, 4);
+        } else if (fast) {
+            mcu_dw_group_outputs(lay, dw, ch, 1, 0, window, w, b, output_dims, out, 4);
+        } else {
+            mcu_dw_group_outputs(lay, dw, ch, 0, three, window, w, b, output_dims, out, 4);
         }
     }
 }
