@@ -417,12 +417,16 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * this register pressure: all 14 allocatable registers are live, so the loop's end (end_, an lvalue) is
  * read from the stack. A statement macro, so that the sums stay the caller's registers.
  */
-#define MCU_SUMS_2X3(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                           \
+#define MCU_SUMS_2X3(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_) \
+    MCU_SUMS_2X3_OF_(MCU_FOUR_VALUES_, cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)
+
+/* MCU_SUMS_2X3's loop around `four`, the assembly of four values (MCU_FOUR_VALUES_, MCU_FOUR_VALUES_S4_). */
+#define MCU_SUMS_2X3_OF_(four, cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                   \
     do {                                                                                                 \
         const uint32_t *mcu_x_ = (cols_);                                                                \
         const int8_t *mcu_w_ = (w_);                                                                     \
         uint32_t mcu_e0_, mcu_o0_, mcu_e1_, mcu_o1_, mcu_lo_, mcu_hi_;                                   \
-        __asm__ volatile("1:\n\t" MCU_FOUR_VALUES_ MCU_FOUR_VALUES_ "ldr %[lo], %[end]\n\t"                 \
+        __asm__ volatile("1:\n\t" four four "ldr %[lo], %[end]\n\t"                                       \
                          "cmp %[x], %[lo]\n\t"                                                           \
                          "bne 1b"                                                                        \
                          : [p0c0] "+r"(p0c0_), [p1c0] "+r"(p1c0_), [p2c0] "+r"(p2c0_), [p0c1] "+r"(p0c1_), \
@@ -472,21 +476,8 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
 /* MCU_SUMS_2X3 on INT4 weights (per four values, the pair's word: MCU_S4_PAIRS_), the sums times 16:
  * per four values a load and 7 instructions make the four weight pairs where the int8 layout's double
  * load and 4 SXTB16 do, for half its flash. */
-#define MCU_SUMS_2X3_S4(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)                        \
-    do {                                                                                                 \
-        const uint32_t *mcu_x_ = (cols_);                                                                \
-        const int8_t *mcu_w_ = (w_);                                                                     \
-        uint32_t mcu_e0_, mcu_o0_, mcu_e1_, mcu_o1_, mcu_lo_, mcu_hi_;                                   \
-        __asm__ volatile("1:\n\t" MCU_FOUR_VALUES_S4_ MCU_FOUR_VALUES_S4_ "ldr %[lo], %[end]\n\t"           \
-                         "cmp %[x], %[lo]\n\t"                                                           \
-                         "bne 1b"                                                                        \
-                         : [p0c0] "+r"(p0c0_), [p1c0] "+r"(p1c0_), [p2c0] "+r"(p2c0_), [p0c1] "+r"(p0c1_), \
-                           [p1c1] "+r"(p1c1_), [p2c1] "+r"(p2c1_), [x] "+r"(mcu_x_), [w] "+r"(mcu_w_),    \
-                           [e0] "=&r"(mcu_e0_), [o0] "=&r"(mcu_o0_), [e1] "=&r"(mcu_e1_), [o1] "=&r"(mcu_o1_), \
-                           [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                                      \
-                         : [end] "m"(end_)                                                               \
-                         : "cc", "memory");                                                              \
-    } while (0)
+#define MCU_SUMS_2X3_S4(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_) \
+    MCU_SUMS_2X3_OF_(MCU_FOUR_VALUES_S4_, cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)
 
 /* The sums of one channel at three positions over cols..end (MCU_SUMS_2X3's layout), its weights alone:
  * an odd channel count's last. Per four values, `wide` 0: a word of int8 weights; 1: the pairs (w0, w2),
