@@ -71,8 +71,9 @@ def test_the_mlperf_float_autoencoder_with_other_ends_on_the_m4(tmp_path, capsys
 
 
 def test_int4_resnet8_from_the_quantizer_on_the_m4_and_m55(tmp_path, capsys):
-    """The float MLPerf ResNet-8 with INT4 conv filters, as the LiteRT quantizer writes them: bit-exact on
-    the M4's DSP kernels and the M55's Helium ones, its constants about half of int8's."""
+    """The float MLPerf ResNet-8 with INT4 conv filters, as the LiteRT quantizer writes them: the golden model
+    bit-exact with TFLM, the generated C with it on the host (reference kernels on the packed weights), the M4's
+    DSP kernels and the M55's Helium ones, its constants about half of int8's."""
     data = samples(tmp_path, (32, 32, 3), count=12)
     sizes = {}
     for precision in ("int8", "w4a8"):
@@ -82,7 +83,8 @@ def test_int4_resnet8_from_the_quantizer_on_the_m4_and_m55(tmp_path, capsys):
         sizes[precision] = sum(t.nbytes for t in g.tensors if t.is_const)
     assert sizes["w4a8"] < 0.6 * sizes["int8"]
     assert {g.tensors[op.inputs[1]].dtype for op in g.ops if op.opcode == "CONV_2D"} == {"int4"}
-    for board in ("mps2-an386", "mps3-an547"):
+    assert_bit_exact_with_tflm(tmp_path / "w4a8.tflite")
+    for board in ("host", "mps2-an386", "mps3-an547"):
         code, stdout, err = run_cli(capsys, "test", tmp_path / "w4a8.tflite", "--board", board, "--samples", "1",
                                     "--out", tmp_path / board)
         assert code == 0 and f"bit-exact on 1 sample(s) on {board}" in stdout, err
