@@ -57,7 +57,7 @@ def library_files(generated: GeneratedC, features: frozenset[str] = frozenset())
         # the lowering chose variants and filter layouts for another core: a bug in the caller, not bad input
         raise AssertionError(f"a model lowered for {sorted(generated.features)} is being built for {sorted(features)}")
     files = dict(generated.files)
-    for header in HEADERS + tuple(FEATURE_HEADERS[f] for f in sorted(generated.features) if f in FEATURE_HEADERS):
+    for header in HEADERS + tuple(h for f in sorted(generated.features) for h in FEATURE_HEADERS.get(f, ())):
         files[Path(header).name] = runtime_file(header).read_text()
     for k in (k for k in generated.kernels if k not in generated.custom_kernels):
         folder = next((f for f in sorted(generated.features) if (RUNTIME / f / f"{k}.c").is_file()), "src")

@@ -14,10 +14,13 @@ from pathlib import Path
 from mcugen.errors import McugenError
 
 RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
-FEATURE_HEADERS = {"dsp": "include/mcu_nn_dsp.h", "mve": "include/mcu_nn_mve.h"}  # runtime_c/<feature>/ kernels' helpers
+# the helpers of runtime_c/<feature>/'s kernels, named after the feature (mcu_nn_dsp.h, mcu_nn_dw_dsp.h ...):
+# only a build for a core with it has them
+FEATURE_HEADERS = {feature: tuple(sorted(f"include/{p.name}" for p in (RUNTIME / "include").glob(f"mcu_nn*_{feature}.h")))
+                   for feature in ("dsp", "mve")}
 # mcu_nn.h, the headers of the kernel families it includes, and mcu_nn_support.h: every build's
 HEADERS = tuple(sorted(f"include/{p.name}" for p in (RUNTIME / "include").glob("mcu_nn*.h")
-                       if f"include/{p.name}" not in FEATURE_HEADERS.values()))
+                       if not any(f"include/{p.name}" in headers for headers in FEATURE_HEADERS.values())))
 
 
 def runtime_file(relative: str) -> Path:
@@ -41,7 +44,7 @@ def _integer(expression: str) -> int:
 @functools.cache
 def c_define(name: str) -> int:
     """The value of `#define NAME <integer expression>` in the runtime's headers."""
-    for header in (*HEADERS, *FEATURE_HEADERS.values()):
+    for header in (*HEADERS, *(h for headers in FEATURE_HEADERS.values() for h in headers)):
         found = re.search(rf"^#define {name}\s+(.+?)\s*(?:/\*.*)?$", runtime_file(header).read_text(), re.M)
         if found:
             return _integer(found.group(1))
