@@ -152,6 +152,56 @@ def test_int4_conv_in_strips_into_a_depthwise_layer(tmp_path):
     bit_exact_on_board(tmp_path / "board", pointwise_depthwise_model(), 5, samples=2)
 
 
+def random_int4_model(seed: int) -> ModelSpec:
+    """A conv, a depthwise conv and a fully-connected layer with INT4 filters of random geometry: kernel
+    sizes, strides, dilations, SAME or VALID padding, channel counts and depths that are no multiples of
+    the kernels' blocks (4, 8, 32), input zero points across the range."""
+    rng = np.random.default_rng(seed)
+
+    def out_size(size: int, k: int, stride: int, dilation: int, same: bool) -> int:
+        return -(-size // stride) if same else -(-(size - (k - 1) * dilation) // stride)
+
+    m = ModelSpec()
+    h, w, cin = int(rng.integers(6, 12)), int(rng.integers(6, 12)), int(rng.integers(1, 20))
+    x = m.tensor("x", [1, h, w, cin], "int8", scale=0.05, zp=int(rng.integers(-128, 128)))
+    cout, k, stride, dil, same = (int(rng.integers(1, 14)), int(rng.integers(1, 4)), int(rng.integers(1, 3)),
+                                  int(rng.integers(1, 3)), bool(rng.integers(2)))
+    h, w = out_size(h, k, stride, dil, same), out_size(w, k, stride, dil, same)
+    cw = m.const("cw", rng.integers(-8, 8, (cout, k, k, cin)), "int4", scale=list(rng.uniform(0.01, 0.05, cout)),
+                 zp=[0] * cout)
+    cb = m.const("cb", rng.integers(-500, 500, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
+    c = m.tensor("c", [1, h, w, cout], "int8", scale=0.08, zp=int(rng.integers(-20, 20)))
+    m.op("CONV_2D", [x, cw, cb], [c], "Conv2DOptions", Padding=0 if same else 1, StrideW=stride, StrideH=stride,
+         DilationWFactor=dil, DilationHFactor=dil, FusedActivationFunction="RELU")
+    k, stride, same = int(rng.integers(2, 4)), int(rng.integers(1, 3)), bool(rng.integers(2))
+    h, w = out_size(h, k, stride, 1, same), out_size(w, k, stride, 1, same)
+    dw = m.const("dw", rng.integers(-8, 8, (1, k, k, cout)), "int4", scale=list(rng.uniform(0.02, 0.08, cout)),
+                 zp=[0] * cout, axis=3)
+    d = m.tensor("d", [1, h, w, cout], "int8", scale=0.1, zp=int(rng.integers(-20, 20)))
+    m.op("DEPTHWISE_CONV_2D", [c, dw], [d], "DepthwiseConv2DOptions", Padding=0 if same else 1, StrideW=stride,
+         StrideH=stride, DepthMultiplier=1)
+    depth, units = h * w * cout, int(rng.integers(1, 10))
+    r = m.tensor("r", [1, depth], "int8", scale=0.1, zp=int(rng.integers(-20, 20)))
+    m.op("RESHAPE", [d, m.const("shape", np.array([1, depth], np.int32), "int32")], [r], "ReshapeOptions",
+         NewShape=[1, depth])
+    fw = m.const("fw", rng.integers(-8, 8, (units, depth)), "int4", scale=[0.02], zp=[0])
+    f = m.tensor("f", [1, units], "int8", scale=0.3, zp=int(rng.integers(-20, 20)))
+    m.op("FULLY_CONNECTED", [r, fw], [f], "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [f]
+    return m
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_int4_geometries_equal_tflm_on_the_host(tmp_path, seed):
+    check(tmp_path, random_int4_model(seed), seed, oracles=("tflm",))
+
+
+@pytest.mark.parametrize("board", sorted(PACKED))
+def test_random_int4_geometries_on_the_emulated_cores(tmp_path, board):
+    for seed in range(3):
+        bit_exact_on_board(tmp_path / str(seed), random_int4_model(seed), seed, samples=2, board=board)
+
+
 def test_int4_pruned_channels_on_the_m4(tmp_path):
     """A conv with all-zero channels: the DSP kernel computes the live ones from packed weights."""
     bit_exact_on_board(tmp_path, int4_model(pruned=True), 3, samples=2, kernel="mcu_conv2d_live_s4_x6", force=True)
