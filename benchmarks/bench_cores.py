@@ -3,7 +3,8 @@ Cortex-M33 (mps2-an505), Cortex-M55 (mps3-an547), Cortex-M0 (microbit), each wit
 board's features allow; models that do not fit a board are named with the fit check's reason. Then the
 public models with a Cortex-M55 anchor (int16, LSTM, SVDF, streaming) on the M55, per step.
 
-    python benchmarks/bench_cores.py     # prints the table and rewrites it in benchmarks/README.md
+    python benchmarks/bench_cores.py [core|m55-real]  # prints the tables (both, or the one named) and
+                                                      # rewrites them in benchmarks/README.md
 
 Instructions, not cycles: SysTick ticks under `-icount shift=0` times the ticks' length at the board's
 clock; on the M55 QEMU counts one MVE instruction as one, whatever its beats.
@@ -63,13 +64,10 @@ def measure(path: Path, board_id: str) -> str:
     return f"{int(sum(x.cycles for x in results) / steps * 1e9 / board.clock_hz):,}"
 
 
-def main() -> int:
+def core_table() -> None:
     rows = ["| model | TFLM + CMSIS-NN on the M4 | M4 (an386, DSP) | TFLM + CMSIS-NN on the M33 (DSP) | "
             "M33 (an505, DSP) | TFLM + CMSIS-NN on the M55 (MVE) | M55 (an547) | TFLM reference on the M0 | "
             "M0 (microbit, 16 KB RAM) |", "|---|---|---|---|---|---|---|---|---|"]
-
-    def versus(cell: str, anchor: int) -> str:
-        return f"{cell} ({int(cell.replace(',', '')) / anchor:.2f})" if cell[0].isdigit() else cell
     for name, (_, cmsis, _) in ANCHORS.items():
         cells = {b: measure(MODELS / f"{name}.tflite", b) for b in BOARDS}
         rows.append(f"| {name} | {cmsis:,} | {versus(cells['mps2-an386'], cmsis)} | {M33_CMSIS[name]:,} | "
@@ -79,13 +77,26 @@ def main() -> int:
                        else f"not measured | {cells['microbit']} |"))
         print(rows[-1], flush=True)
     rewrite("core-table", rows)
+
+
+def m55_real_table() -> None:
     rows = ["| model | TFLM + CMSIS-NN on the M55 (MVE) | M55 (an547) |", "|---|---|---|"]
     for name, anchor in M55_REAL.items():
         rows.append(f"| {name} | {anchor:,} | {versus(measure(REAL / f'{name}.tflite', 'mps3-an547'), anchor)} |")
         print(rows[-1], flush=True)
     rewrite("m55-real-table", rows)
+
+
+def versus(cell: str, anchor: int) -> str:
+    return f"{cell} ({int(cell.replace(',', '')) / anchor:.2f})" if cell[0].isdigit() else cell
+
+
+def main(which: list[str]) -> int:
+    for key, table in (("core", core_table), ("m55-real", m55_real_table)):
+        if not which or key in which:
+            table()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

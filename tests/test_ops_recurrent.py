@@ -59,6 +59,18 @@ def test_svdf_dsp_kernel_on_qemu(tmp_path_factory, batch, size, rank, units, mem
                         kernel="mcu_svdf_s8_x4" if state_type == "int8" else "mcu_svdf_s8")
 
 
+@settings(max_examples=6, deadline=None)
+@given(*SVDF_CASES)
+def test_svdf_helium_kernel_on_qemu(tmp_path_factory, batch, size, rank, units, memory, state_type, s_in, z_in, s_wf,
+                                    s_state, z_state, s_wt, s_out, z_out, seed):
+    """mcu_svdf_s8_mve (int8 state) bit-exact with the golden model on the emulated Cortex-M55 over six
+    invocations; int16 states keep the reference kernel."""
+    m = _svdf(batch, size, rank, units, memory, state_type, s_in, z_in, s_wf, s_state, z_state, s_wt, s_out, z_out,
+              seed)
+    bit_exact_on_board(tmp_path_factory.mktemp("svdf_mve"), m, seed, samples=6, board="mps3-an547",
+                        kernel="mcu_svdf_s8_mve" if state_type == "int8" else "mcu_svdf_s8")
+
+
 def _lstm(batch, steps, size, units, time_major, clip, cell_power, s_in, z_in, s_h, z_h, s_w, seed) -> ModelSpec:
     rng = np.random.default_rng(seed)
     m = ModelSpec()

@@ -14,6 +14,7 @@ TFLM's Prepare.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,18 +128,30 @@ def _note(g: Graph, op: Op) -> str:
     return f"rank {p.rank}, memory {p.memory}, {op.input(g, STATE).dtype} state"
 
 
+@variant("SVDF", kernel="mcu_svdf_s8_mve", needs="mve")
+def _svdf_mve(g: Graph, op: Op) -> Call | None:
+    """int8 state on Helium: the feature FC's filter rows padded to a multiple of 4."""
+    return _svdf_folded(g, op, "mcu_svdf_s8_mve", lambda w: np.pad(w, ((0, -w.shape[0] % 4), (0, 0))),
+                        "Helium: the feature FC four filters at a time, 16 products per instruction")
+
+
 @variant("SVDF", kernel="mcu_svdf_s8_x4", needs="dsp")
 def _svdf_x4(g: Graph, op: Op) -> Call | None:
-    """int8 state: the feature FC four filters at a time, the offsets folded into biases."""
+    return _svdf_folded(g, op, "mcu_svdf_s8_x4", interleave4, "the feature FC four filters at a time")
+
+
+def _svdf_folded(g: Graph, op: Op, kernel: str, layout: Callable[[np.ndarray], np.ndarray], how: str) -> Call | None:
+    """int8 state on an optimized kernel: the feature weights as `layout` lays them out (four filters at a
+    time), the offsets folded into biases."""
     if op.input(g, STATE).dtype != "int8":
         return None
     p = op.prepared(SvdfData)
     wf, wt, b = (op.input(g, k) for k in range(1, 4))
     filters = wf.shape[0]
     time_sums = wt.values.astype(np.int64).sum(axis=1).reshape(-1, p.rank).sum(axis=1)  # per unit
-    return Call("mcu_svdf_s8_x4", (
-        _params(g, op), reads(op), Const("weights_feature", interleave4(wf.values)),
+    return Call(kernel, (
+        _params(g, op), reads(op), Const("weights_feature", layout(wf.values)),
         Const("feature_bias", np.pad(folded_bias(wf.values, None, p.input_zp), (0, -filters % 4))),
         Const("weights_time", wt.values), Const("bias_folded", fold_input_offset(b.values, time_sums, p.state_zp)),
         State(op.attrs["state"][STATE], writable=True), writes(op)),
-        note=_note(g, op) + ", the feature FC four filters at a time, offsets folded into the biases")
+        note=_note(g, op) + f", {how}, offsets folded into the biases")

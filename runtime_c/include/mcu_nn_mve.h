@@ -209,28 +209,50 @@ static inline int32x4_t mcu_dot4_rows_s4(const int8_t *x, int32_t depth, const i
     return mcu_lanes4(a0, a1, a2, a3);
 }
 
-/* One row x of `depth` int8 values through `units` filter rows of `bits` 8 (unit o at filter + o * depth)
- * or 4 (mcu_dot4_rows_s4's rows): four units sharing each load of x, each group of four requantized
- * together, the rest one by one; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
+/* One row x of `depth` int8 values through `units` filter rows (unit o at filter + o * depth): sixteen
+ * products per VMLADAVA, four units sharing each load of x, the tail predicated (VCTP), each group of
+ * four requantized together; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
  * raw values are multiplied. Writes units int8 outputs: those of the reference kernels. */
-static inline __attribute__((always_inline)) void mcu_row_units(const int8_t *x, int32_t depth, const int8_t *filter,
-                                                               const int32_t *bias_folded, int32_t units,
-                                                               const mcu_per_channel_quant *quant,
-                                                               int32_t output_offset, mcu_activation act,
-                                                               int8_t *output, int bits)
+static inline void mcu_row_units_s8(const int8_t *x, int32_t depth, const int8_t *filter, const int32_t *bias_folded,
+                                    int32_t units, const mcu_per_channel_quant *quant, int32_t output_offset,
+                                    mcu_activation act, int8_t *output)
 {
-    const int32_t row = bits == 4 ? mcu_row_bytes_s4(depth) : depth;
+    const int32_t whole = depth & ~15;
+    const mve_pred16_t tail = vctp8q((uint32_t)(depth - whole));
     int32_t o = 0;
     for (; o + 4 <= units; o += 4) {
-        const int8_t *w = filter + o * row;
-        mcu_store_x4_s8(output + o, bits == 4 ? mcu_dot4_rows_s4(x, depth, w, bias_folded + o)
-                                              : mcu_dot4_rows_s8(x, depth, w, bias_folded + o),
+        mcu_store_x4_s8(output + o, mcu_dot4_rows_s8(x, depth, filter + o * depth, bias_folded + o),
                         quant->multiplier + o, quant->shift + o, output_offset, act);
     }
     for (; o < units; ++o) {
-        const int8_t *w = filter + o * row;
-        const int32_t acc = bits == 4 ? mcu_dot_row_s4(x, depth, w, bias_folded[o])
-                                      : mcu_dot_row_s8(x, depth, w, bias_folded[o]);
+        const int8_t *w = filter + o * depth;
+        int32_t acc = bias_folded[o];
+        for (int32_t d = 0; d < whole; d += 16) {
+            acc = vmladavaq_s8(acc, vldrbq_s8(x + d), vldrbq_s8(w + d));
+        }
+        if (whole < depth) {
+            acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x + whole, tail), vldrbq_z_s8(w + whole, tail), tail);
+        }
+        output[o] = mcu_clamp_s8(mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + output_offset, act);
+    }
+}
+
+
+/* mcu_row_units_s8 on INT4 filter rows (mcu_dot4_rows_s4's, unit o at filter + o * mcu_row_bytes_s4(depth)).
+ * Its own loop: the int8 kernels' code stays what it was (a shared one with the filter type as a
+ * parameter cost the M55's int8 convs 1-3% through GCC's register allocation). */
+static inline void mcu_row_units_s4(const int8_t *x, int32_t depth, const int8_t *filter, const int32_t *bias_folded,
+                                    int32_t units, const mcu_per_channel_quant *quant, int32_t output_offset,
+                                    mcu_activation act, int8_t *output)
+{
+    const int32_t row = mcu_row_bytes_s4(depth);
+    int32_t o = 0;
+    for (; o + 4 <= units; o += 4) {
+        mcu_store_x4_s8(output + o, mcu_dot4_rows_s4(x, depth, filter + o * row, bias_folded + o),
+                        quant->multiplier + o, quant->shift + o, output_offset, act);
+    }
+    for (; o < units; ++o) {
+        const int32_t acc = mcu_dot_row_s4(x, depth, filter + o * row, bias_folded[o]);
         output[o] = mcu_clamp_s8(mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + output_offset, act);
     }
 }
@@ -275,26 +297,31 @@ static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_d
     }
 }
 
-/* FULLY_CONNECTED on Helium: each row through mcu_row_units (`bits`: the filter's). The input offset comes
+/* FULLY_CONNECTED on Helium: each row through mcu_row_units_s8 (or, `bits` 4, _s4). The input offset comes
  * folded into the bias (bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d], wrapping as int32),
  * so the vector loop multiplies raw values; int32 sums wrap alike in any order, so the results are
  * mcu_fully_connected_s8's (a filter offset of 0, as int8 FULLY_CONNECTED has). */
-static inline __attribute__((always_inline)) void mcu_fully_connected_mve(
+static __attribute__((noinline, unused)) void mcu_fully_connected_mve(
     const mcu_fc_params *fc, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output, int bits)
 {
     const int32_t depth = input_dims->c, units = output_dims->c;
     for (int32_t n = 0; n < input_dims->n; ++n) {
-        mcu_row_units(input + n * depth, depth, filter, bias_folded, units, quant, fc->output_offset, fc->activation,
-                      output + n * units, bits);
+        if (bits == 4) {
+            mcu_row_units_s4(input + n * depth, depth, filter, bias_folded, units, quant, fc->output_offset,
+                             fc->activation, output + n * units);
+        } else {
+            mcu_row_units_s8(input + n * depth, depth, filter, bias_folded, units, quant, fc->output_offset,
+                             fc->activation, output + n * units);
+        }
     }
 }
 
 /* CONV_2D on Helium: per output position, its patch [KH, KW, Cin] gathered into scratch (taps outside the
  * image filled with the input zero point, whose products the folded bias cancels: bias_folded = bias +
  * input_offset * sum of the channel's weights counts every tap), then the patch through the filter as one
- * row of mcu_row_units (`bits`: the filter's). The results are mcu_conv2d_s8's. */
-static inline __attribute__((always_inline)) void mcu_conv2d_mve(
+ * row of mcu_row_units_s8 (or, `bits` 4, _s4). The results are mcu_conv2d_s8's. */
+static __attribute__((noinline, unused)) void mcu_conv2d_mve(
     const mcu_conv_params *conv, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims,
     int8_t *output, int8_t *patch, int bits)
@@ -307,8 +334,13 @@ static inline __attribute__((always_inline)) void mcu_conv2d_mve(
             for (int32_t ox = 0; ox < output_dims->w; ++ox, output += output_dims->c) {
                 mcu_gather_patch_mve(conv, input_dims, image, filter_dims, oy * conv->stride.h - conv->padding.h,
                                      ox * conv->stride.w - conv->padding.w, 1, padding, patch);
-                mcu_row_units(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
-                              conv->activation, output, bits);
+                if (bits == 4) {
+                    mcu_row_units_s4(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
+                                     conv->activation, output);
+                } else {
+                    mcu_row_units_s8(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
+                                     conv->activation, output);
+                }
             }
         }
     }

@@ -74,6 +74,12 @@ void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8
                     const int32_t *feature_bias, const int8_t *weights_time, const int32_t *bias_folded,
                     int8_t *state, int8_t *output);
 
+/* mcu_svdf_s8_x4's contract on Helium (MVE) cores, weights_feature as [filters rounded up to 4][input_size]
+ * (the rows past filters zero). */
+void mcu_svdf_s8_mve(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
+                     const int32_t *feature_bias, const int8_t *weights_time, const int32_t *bias_folded,
+                     int8_t *state, int8_t *output);
+
 /* UNIDIRECTIONAL_SEQUENCE_LSTM (TFLM's integer LSTM): runs every time step, updating both states
  * in place; each step's hidden state is also its output row. */
 void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
