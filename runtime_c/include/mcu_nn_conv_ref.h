@@ -46,10 +46,21 @@ static inline __attribute__((always_inline)) void mcu_conv_ref_position(mcu_conv
     /* a row of adjacent taps (dilation 1) is one run of bytes in the input and of weights in the filter */
     const int32_t runs = dx == 1 ? 1 : win.kx1 - win.kx0, run = dx == 1 ? (win.kx1 - win.kx0) * in_c : in_c;
     for (int32_t oc = 0; oc < s->out_c; ++oc) {
+        const int8_t *kernel = s->filter + oc * taps; /* int8 weights by pointer: the M0 has few registers */
         uint32_t acc = s->bias ? (uint32_t)s->bias[oc] : 0u;
         for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
             const int8_t *x = image + ((win.y0 + ky * conv->dilation.h) * in_w + win.x0 + win.kx0 * dx) * in_c;
-            int32_t w = oc * taps + (ky * k_w + win.kx0) * in_c; /* the run's first weight */
+            const int32_t first = (ky * k_w + win.kx0) * in_c; /* the run's first weight */
+            if (bits == 8) {
+                const int8_t *w = kernel + first;
+                for (int32_t r = 0; r < runs; ++r, x += dx * in_c, w += in_c) {
+                    for (int32_t i = 0; i < run; ++i) {
+                        acc += (uint32_t)((x[i] + offset) * w[i]);
+                    }
+                }
+                continue;
+            }
+            int32_t w = oc * taps + first;
             for (int32_t r = 0; r < runs; ++r, x += dx * in_c, w += in_c) {
                 for (int32_t i = 0; i < run; ++i) {
                     acc += (uint32_t)((x[i] + offset) * mcu_weight(s->filter, w + i, bits));
