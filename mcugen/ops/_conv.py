@@ -264,6 +264,14 @@ def conv_s4_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data
     return conv_live_call(op, p, x_shape, filter_data, bias, y_shape, note, int4=True)
 
 
+def helium_filter(kernel: str, rows: np.ndarray, int4: bool) -> tuple[str, Const, str]:
+    """A Helium row kernel (`kernel`, the int8 one), its filter argument for weights [units, depth] and the
+    note's words: with `int4`, the _s4 twin on s4_blocks."""
+    if int4:
+        return kernel.replace("_s8", "_s4"), Const("packed_filter", s4_blocks(rows)), ", INT4 weights read packed"
+    return kernel, Const("filter", rows), ""
+
+
 def conv_s4_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,
                     bias: np.ndarray | None, y_shape: tuple[int, ...], note: str) -> Call | None:
     """An INT4-filter CONV_2D on mcu_conv2d_s4_x6 (DSP), its weights packed (_s4_x6_filter); None where
@@ -320,14 +328,13 @@ def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np
     packed (s4_blocks): the input offset folded into the bias, and scratch for one patch."""
     folded = folded_bias(filter_data, bias, p.quant.input_zp)
     rows = filter_data.reshape(filter_data.shape[0], -1)
-    kernel, filter_arg = (("mcu_conv2d_s4_mve", Const("packed_filter", s4_blocks(rows))) if int4 else
-                          ("mcu_conv2d_s8_mve", Const("filter", filter_data)))
+    kernel, filter_arg, how = helium_filter("mcu_conv2d_s8_mve", rows, int4)
     return Call(kernel, (
         conv_params(p.window, p.quant), p.quant.per_channel(), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", filter_data.shape), filter_arg, Const("bias_folded", folded),
         dims("output_dims", y_shape), writes(op), Scratch(rows.shape[1], "int8_t")),
-        note=note + ", Helium: each patch gathered, then 16 products per instruction" +
-        (", INT4 weights read packed" if int4 else "") + ", input offset folded into the bias")
+        note=note + f", Helium: each patch gathered, then 16 products per instruction{how}, input offset folded "
+        "into the bias")
 
 
 def conv_s4_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,

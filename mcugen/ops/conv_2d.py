@@ -11,7 +11,7 @@ from mcugen.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
 from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_live_call, conv_mve_call, conv_s4_live_call,
                               conv_s4_mve_call, conv_s4_x6_call, conv_s16_mve_call, conv_s16_x6_call, conv_split_call,
-                              conv_w16_call, conv_x6_call, fc_params, s4_blocks, wide_problems)
+                              conv_w16_call, conv_x6_call, fc_params, helium_filter, wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
@@ -122,15 +122,13 @@ def _pointwise_on_helium(g: Graph, op: Op, int4: bool) -> Call | None:
     units, depth = w.shape[0], w.shape[3]
     rows = int(np.prod(y.shape[:3]))
     folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
-    weights = w.values.reshape(units, depth)
-    kernel, filter_arg = (("mcu_fully_connected_s4_mve", Const("packed_filter", s4_blocks(weights))) if int4 else
-                          ("mcu_fully_connected_s8_mve", Const("filter", weights)))
+    kernel, filter_arg, how = helium_filter("mcu_fully_connected_s8_mve", w.values.reshape(units, depth), int4)
     return Call(kernel, (
         fc_params(p.quant, 0), p.quant.per_channel(), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)),
         reads(op), filter_arg, Const("bias_folded", folded),
         Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
-        note=_note(op, w.shape) + f", {rows} positions as the rows of a FULLY_CONNECTED on Helium" +
-        (", INT4 weights read packed" if int4 else "") + ", input offset folded into the bias")
+        note=_note(op, w.shape) + f", {rows} positions as the rows of a FULLY_CONNECTED on Helium{how}, input offset "
+        "folded into the bias")
 
 
 @variant("CONV_2D", kernel="mcu_conv2d_s4_mve", needs="mve")

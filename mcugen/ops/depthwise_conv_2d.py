@@ -201,10 +201,9 @@ def _depthwise_mve_call(g: Graph, op: Op, int4: bool) -> Call | None:
     kernel, filter_arg, window, how = ("mcu_depthwise_conv2d_s8_mve", Const("filter_x4", group4(w.values)),
                                        grouped.window, "")
     if int4:
-        taps = w.shape[1] * w.shape[2]
         kernel, filter_arg, how = ("mcu_depthwise_conv2d_s4_mve", Const("packed_filter", nibbles(group4(w.values))),
                                    ", INT4 weights read packed")
-        window = Scratch(-(-window.bytes // 4) * 4 + taps * 4, "int8_t")
+        window = Scratch(_window_bytes(window.bytes, w, kernel), "int8_t")
     return Call(kernel, (
         _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
         filter_arg, Const("bias_folded", grouped.bias_folded), dims("output_dims", y.shape), writes(op), window),
@@ -249,11 +248,15 @@ def _depthwise_x4(g: Graph, op: Op) -> Call | None:
     return _depthwise_x4_call(g, op, int4=False)
 
 
+# the four-channel kernels on INT4 weights: the bytes of an unpacked weight (int16 on the DSP, int8 on Helium)
+_UNPACKED_BYTES = {"mcu_depthwise_conv2d_s4_x4": 2, "mcu_depthwise_conv2d_s4_mve": 1}
+
+
 def _window_bytes(window: int, w: Tensor, kernel: str) -> int:
-    """The four-channel DSP kernel's scratch: its window, then for INT4 weights a group's unpacked (int16)."""
-    if kernel != "mcu_depthwise_conv2d_s4_x4":
+    """A four-channel kernel's scratch: its window, then for INT4 weights, from a word, a group's unpacked."""
+    if kernel not in _UNPACKED_BYTES:
         return window
-    return -(-window // 4) * 4 + w.shape[1] * w.shape[2] * 4 * 2
+    return -(-window // 4) * 4 + w.shape[1] * w.shape[2] * 4 * _UNPACKED_BYTES[kernel]
 
 
 def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:

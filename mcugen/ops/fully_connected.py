@@ -13,7 +13,7 @@ import numpy as np
 from mcugen.ir import Graph, Op
 from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
-from mcugen.ops._conv import (FullyConnectedData, Golden, fc_params, reference_filter, s4_blocks, s4_pairs, strips_of,
+from mcugen.ops._conv import (FullyConnectedData, Golden, fc_params, helium_filter, reference_filter, s4_pairs, strips_of,
                               wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
@@ -155,11 +155,9 @@ def _on_helium(g: Graph, op: Op, int4: bool) -> Call | None:
     rows_in, tail, note = _rows(g, op)
     w, b = op.input(g, 1), op.optional_input(g, 2)
     folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
-    kernel, filter_arg = (("mcu_fully_connected_s4_mve", Const("packed_filter", s4_blocks(w.values))) if int4 else
-                          ("mcu_fully_connected_s8_mve", Const("filter", w.values)))
+    kernel, filter_arg, how = helium_filter("mcu_fully_connected_s8_mve", w.values, int4)
     return Call(kernel, (_params(p), p.quant.per_channel(), *rows_in, filter_arg, Const("bias_folded", folded), *tail),
-                note=note + ", Helium: 16 products per instruction" + (", INT4 weights read packed" if int4 else "") +
-                ", input offset folded into the bias")
+                note=note + f", Helium: 16 products per instruction{how}, input offset folded into the bias")
 
 
 @variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s16_mve", needs="mve")

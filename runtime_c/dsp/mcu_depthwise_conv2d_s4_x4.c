@@ -8,7 +8,7 @@ void mcu_depthwise_conv2d_s4_x4(const mcu_dw_conv_params *dw, const mcu_channel 
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                 int8_t *window)
 {
-    const mcu_dw_geometry lay = mcu_dw_layout(dw, input_dims, filter_dims, output_dims);
+    const mcu_dw_geometry lay = mcu_dw_layout(dw, filter_dims, output_dims);
     const int32_t taps = filter_dims->h * filter_dims->w;
     int16_t *group = (int16_t *)(void *)(window + ((lay.rows * lay.cols * 4 + 3) & ~3));
     for (int32_t oc = 0; oc < output_dims->c; oc += 4) {

@@ -8,9 +8,6 @@
 
 #include "mcu_nn_dsp.h"
 
-/* Weak: a build without INT4 depthwise layers links no unpacking (only bits 4 calls it). */
-#pragma weak mcu_unpack_s4_s16
-
 /* Four accumulators, one per channel of a group. */
 typedef struct {
     int32_t c0, c1, c2, c3;
@@ -70,8 +67,6 @@ typedef struct {
     int32_t out_row_step;   /* bytes between the windows of vertically adjacent outputs (stride) */
     int32_t out_col_step;   /* ... horizontally adjacent outputs */
     int32_t k_h, k_w;
-    int three;              /* a 3x3 kernel over adjacent columns: its taps unrolled */
-    int32_t image_in, image_out; /* bytes of one input and output image */
 } mcu_dw_geometry;
 
 /* Every output of one group; a 3x3 kernel with adjacent columns runs its taps unrolled. `valid`,
@@ -116,9 +111,8 @@ static inline __attribute__((always_inline)) void mcu_dw_group_outputs(
     }
 }
 
-/* The geometry of a call (mcu_depthwise_conv2d_s8_x4's contract). */
+/* The geometry of a call (mcu_depthwise_conv2d_s8_x4's contract), for mcu_depthwise_conv2d_s4_x4. */
 static inline __attribute__((always_inline)) mcu_dw_geometry mcu_dw_layout(const mcu_dw_conv_params *dw,
-                                                                           const mcu_dims *input_dims,
                                                                            const mcu_dims *filter_dims,
                                                                            const mcu_dims *output_dims)
 {
@@ -131,9 +125,6 @@ static inline __attribute__((always_inline)) mcu_dw_geometry mcu_dw_layout(const
     lay.col_step = dw->dilation.w * 4;
     lay.out_row_step = dw->stride.h * lay.cols * 4;
     lay.out_col_step = dw->stride.w * 4;
-    lay.three = lay.k_h == 3 && lay.k_w == 3 && dw->dilation.w == 1;
-    lay.image_in = input_dims->h * input_dims->w * output_dims->c;
-    lay.image_out = output_dims->h * output_dims->w * output_dims->c;
     return lay;
 }
 
@@ -145,8 +136,9 @@ static inline __attribute__((always_inline)) void mcu_dw_group(const mcu_dw_geom
                                                                const int32_t *bias_folded, const mcu_dims *output_dims,
                                                                int8_t *output, int8_t *window, int32_t oc)
 {
-    const int32_t c = output_dims->c, image_in = lay->image_in, image_out = lay->image_out;
-    const int three = lay->three;
+    const int32_t c = output_dims->c;
+    const int three = lay->k_h == 3 && lay->k_w == 3 && dw->dilation.w == 1;
+    const int32_t image_in = input_dims->h * input_dims->w * c, image_out = output_dims->h * output_dims->w * c;
     const int32_t valid = c - oc < 4 ? c - oc : 4;
     const mcu_channel *ch = &channels[oc];
     const int fast = ch[0].fast && ch[1].fast && ch[2].fast && ch[3].fast;
