@@ -1,5 +1,5 @@
 """Instructions per inference on the emulated Cortex-M4 (QEMU mps2-an386) and Cortex-M7 (mps2-an500),
-estimated Cortex-M4 cycles (mcugen/cycles.py) against the published MLPerf Tiny results, and flash/RAM
+estimated Cortex-M4 cycles (mcugen/validation/cycles.py) against the published MLPerf Tiny results, and flash/RAM
 on the Arduino Nano 33 BLE, for the six models whose TFLM figures ANCHORS holds.
 
     python benchmarks/bench_boards.py            # prints the tables and rewrites them in README.md
@@ -14,14 +14,14 @@ import tempfile
 from pathlib import Path
 
 from mcugen import ops
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.cycles import estimate_cycles
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.validation.cycles import estimate_cycles
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402

@@ -15,14 +15,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
 from mcugen.errors import McugenError
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402

@@ -12,11 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from mcugen import golden
-from mcugen.compare import random_inputs
-from mcugen.inspect_model import summarize
-from mcugen.oracle import TflmInProcess
-from mcugen.pipeline import lower
+from mcugen.validation import golden
+from mcugen.validation.compare import random_inputs
+from mcugen.validation.inspect_model import summarize
+from mcugen.validation.oracle import TflmInProcess
+from mcugen.codegen.pipeline import lower
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402 - after the path tweak

@@ -13,8 +13,8 @@ import re
 import sys
 from pathlib import Path
 
-from mcugen.emit_c import emit_c
-from mcugen.pipeline import compile_model
+from mcugen.codegen.emit_c import emit_c
+from mcugen.codegen.pipeline import compile_model
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402

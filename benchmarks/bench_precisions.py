@@ -20,15 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.cycles import estimate_cycles
-from mcugen.firmware import build_board
-from mcugen.lowering import Const, Packed4
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.validation.cycles import estimate_cycles
+from mcugen.targets.firmware import build_board
+from mcugen.ir.lowering import Const, Packed4
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -40,7 +40,7 @@ BOARD = "mps2-an386"
 FLOAT_MODELS = ("mlperf_ic_resnet8_float", "mlperf_vww_mobilenet_float", "mlperf_ad_autoencoder_float")
 # TFLM's float reference kernels (the only float kernels TFLM has for the M4: CMSIS-NN is integer),
 # the same board and count: (instructions, est. Cortex-M4 cycles by the m4cycles plugin, the model
-# mcugen/cycles.py follows) per Invoke, every invoke equal but for ResNet-8's +-7, 2026-11-25;
+# mcugen/validation/cycles.py follows) per Invoke, every invoke equal but for ResNet-8's +-7, 2026-11-25;
 # TFLM's arena_used_bytes: 201,760, 321,808, 4,528
 TFLM_FLOAT = {"mlperf_ic_resnet8_float": (85_806_271, 165_739_975),
               "mlperf_vww_mobilenet_float": (78_834_003, 139_726_985),

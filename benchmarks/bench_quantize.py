@@ -20,15 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen.boards import load_board
-from mcugen.cycles import estimate_cycles
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
+from mcugen.targets.boards import load_board
+from mcugen.validation.cycles import estimate_cycles
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
 from mcugen.quantize.measure import accuracy, output_predictions
 from mcugen.quantize.model import load_float_model
 from mcugen.quantize.recipe import Plan, calibrate, check, model_inputs, quantize
-from mcugen.targets import Target
+from mcugen.targets.target import Target
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402

@@ -15,14 +15,14 @@ import tempfile
 from pathlib import Path
 
 from mcugen import ops
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
 from mcugen.passes.check_support import find_problems
-from mcugen.pipeline import compile_model, read
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.codegen.pipeline import compile_model, read
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from mcugen.errors import McugenError
-from mcugen.pipeline import compile_model
-from mcugen.planner import Region
+from mcugen.codegen.pipeline import compile_model
+from mcugen.ir.planner import Region
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402

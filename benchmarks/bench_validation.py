@@ -14,13 +14,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 
 ROOT = Path(__file__).resolve().parents[1] / "tests" / "models"
 MODELS = [ROOT / "mlperf_kws_dscnn.tflite", ROOT / "tflm_person_detect.tflite",

@@ -1,3 +1,3 @@
-from mcugen.cli import main
+from mcugen.commands.cli import main
 
 raise SystemExit(main())

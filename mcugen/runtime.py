@@ -14,10 +14,12 @@ from pathlib import Path
 from mcugen.errors import McugenError
 
 RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
+# ISA extensions a core may have, a board's chip says it has, and kernel variants need: each a folder of runtime_c/
+FEATURES = ("dsp", "mve")
 # the helpers of runtime_c/<feature>/'s kernels, named after the feature (mcu_nn_dsp.h, mcu_nn_dw_dsp.h ...):
 # only a build for a core with it has them
 FEATURE_HEADERS = {feature: tuple(sorted(f"include/{p.name}" for p in (RUNTIME / "include").glob(f"mcu_nn*_{feature}.h")))
-                   for feature in ("dsp", "mve")}
+                   for feature in FEATURES}
 # mcu_nn.h, the headers of the kernel families it includes, and mcu_nn_support.h: every build's
 HEADERS = tuple(sorted(f"include/{p.name}" for p in (RUNTIME / "include").glob("mcu_nn*.h")
                        if not any(f"include/{p.name}" in headers for headers in FEATURE_HEADERS.values())))

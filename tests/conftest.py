@@ -31,15 +31,15 @@ def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: st
     """`model` (a tflite_writer.ModelSpec) built for an emulated board (the Cortex-M4 with its DSP kernels
     unless told), `samples` consecutive random inputs bit-exact with the golden model there. `kernel`: the
     one its first layer must run on; `force`: chosen as --tune's rounds choose, where the default takes another."""
-    from mcugen.boards import load_board
-    from mcugen.compare import random_inputs
-    from mcugen.firmware import build_board
-    from mcugen.outdir import OutDir
-    from mcugen.pipeline import compile_model
-    from mcugen.targets import Target
-    from mcugen.tuning import Tuning
-    from mcugen.validate import run_on_target
-    from mcugen.variants import candidates
+    from mcugen.targets.boards import load_board
+    from mcugen.validation.compare import random_inputs
+    from mcugen.targets.firmware import build_board
+    from mcugen.codegen.outdir import OutDir
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.targets.target import Target
+    from mcugen.ir.tuning import Tuning
+    from mcugen.validation.validate import run_on_target
+    from mcugen.ops.variants import candidates
 
     tmp.mkdir(parents=True, exist_ok=True)
     path = tmp / "op.tflite"

@@ -6,13 +6,13 @@ import numpy as np
 from hypothesis import strategies as st
 
 from conftest import OBJECT_CACHE
-from mcugen import golden
-from mcugen.build import build_host
-from mcugen.compare import differences, random_input
-from mcugen.oracle import LiteRtRef, Tflm
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.validation import golden
+from mcugen.codegen.build import build_host
+from mcugen.validation.compare import differences, random_input
+from mcugen.validation.oracle import LiteRtRef, Tflm
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from tflite_writer import ModelSpec
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.firmware import build_board
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.targets.firmware import build_board
 from mcugen.ops._window import out_size
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from test_dsp_kernels import _conv
 
 M0 = load_board("microbit")

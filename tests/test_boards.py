@@ -13,16 +13,16 @@ import sys
 import pytest
 
 from conftest import MODELS, ROOT
-from mcugen.boards import all_boards, all_cores, load_board, parse_board
-from mcugen.chips import crc32_mpeg2
-from mcugen.compare import random_inputs
+from mcugen.targets.boards import all_boards, all_cores, load_board, parse_board
+from mcugen.targets.chips import crc32_mpeg2
+from mcugen.validation.compare import random_inputs
 from mcugen.errors import McugenError
-from mcugen.firmware import arena_regions, build_board
-from mcugen.outdir import OutDir
-from mcugen.planner import Region
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.targets.firmware import arena_regions, build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.ir.planner import Region
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from test_cli import assert_one_error_line, checked_report, run_cli
 
 
@@ -348,7 +348,7 @@ def test_a_model_too_big_for_the_board_is_refused_before_compiling(capsys, tmp_p
 def test_the_firmware_project_can_be_moved_and_rebuilt(tmp_path):
     """The PlatformIO project refers to its own copy of the offline platform, not to mcugen's
     folder: moved elsewhere (or committed and checked out), `pio run` builds it again."""
-    from mcugen.firmware import PIO_ENV, pio_core_dir
+    from mcugen.targets.firmware import PIO_ENV, pio_core_dir
 
     _, result = _build(tmp_path, "tflm_hello_world.tflite", "mps2-an386")
     moved = tmp_path / "moved"

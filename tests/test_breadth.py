@@ -152,12 +152,12 @@ def test_int16_rsqrt(tmp_path_factory, shape, s_in, s_out, seed):
 
 @pytest.mark.parametrize("board", ["mps2-an386", "microbit"])
 def test_int16_rsqrt_on_the_emulated_cores(tmp_path, board):
-    from mcugen.boards import load_board
-    from mcugen.firmware import build_board
-    from mcugen.outdir import OutDir
-    from mcugen.pipeline import compile_model
-    from mcugen.targets import Target
-    from mcugen.validate import run_on_target
+    from mcugen.targets.boards import load_board
+    from mcugen.targets.firmware import build_board
+    from mcugen.codegen.outdir import OutDir
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.targets.target import Target
+    from mcugen.validation.validate import run_on_target
     m = ModelSpec()
     x = m.tensor("x", [4, 9], "int16", scale=2e-4, zp=0)
     y = m.tensor("y", [4, 9], "int16", scale=3e-3, zp=0)
@@ -193,10 +193,10 @@ def _signatures(tmp_path):
 
 @pytest.mark.parametrize("name", ["encode", "decode"])
 def test_a_signature_picked_runs_its_subgraph_bit_exact(capsys, tmp_path, name):
-    from mcugen.compare import random_inputs
-    from mcugen.oracle import Tflm
-    from mcugen.pipeline import compile_model
-    from mcugen import golden
+    from mcugen.validation.compare import random_inputs
+    from mcugen.validation.oracle import Tflm
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.validation import golden
     path, alone = _signatures(tmp_path)
     g = compile_model(path, signature=name)
     xs = random_inputs(g, 2, seed=1)
@@ -225,7 +225,7 @@ def test_signatures_listed_and_the_bad_ones_one_line(capsys, tmp_path):
 def test_a_16x8_transpose_conv_with_an_int32_bias_stays_one_line(capsys, tmp_path):
     """TFLM's 16x8 TRANSPOSE_CONV reads an int32 bias as int64: past its end, saturated garbage (measured
     here against the same bias as int64), so mcugen refuses it rather than match that."""
-    from mcugen.oracle import Tflm
+    from mcugen.validation.oracle import Tflm
     rng = np.random.default_rng(0)
 
     def model(bias_type):

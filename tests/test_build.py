@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from mcugen.emit_c import emit_c
-from mcugen.pipeline import compile_model
+from mcugen.codegen.emit_c import emit_c
+from mcugen.codegen.pipeline import compile_model
 from mcugen import __version__
 from test_cli import assert_one_error_line, checked_report, one_op_model, run_cli
 
@@ -110,7 +110,7 @@ PERSON = ROOT / "examples" / "person_detection"
 
 def test_labels_give_top1_accuracy_confusion_and_metrics(capsys, tmp_path):
     """Real images with their labels: the reported accuracy is what TFLM's own outputs score."""
-    from mcugen.oracle import Tflm
+    from mcugen.validation.oracle import Tflm
 
     report = tmp_path / "r.json"
     code, out, err = run_cli(capsys, "test", PERSON / "person_detect.tflite", "--board", "host",
@@ -166,7 +166,7 @@ def test_arena_picture_is_readable(models, model):
     pixels tall; the peak is marked with the arena's size."""
     import matplotlib.pyplot as plt
 
-    from mcugen.report import arena_figure
+    from mcugen.validation.report import arena_figure
 
     g = compile_model(models / model)
     fig = arena_figure(g)

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from conftest import MODELS, ROOT
-from mcugen.boards import all_boards, load_board
-from mcugen.firmware import emit_for_board, write_project
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
+from mcugen.targets.boards import all_boards, load_board
+from mcugen.targets.firmware import emit_for_board, write_project
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
 
 STRICT = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wshadow", "-Wundef", "-Werror"]
 RUNTIME = ROOT / "runtime_c"
@@ -76,7 +76,7 @@ def test_generated_models_and_harness_for_each_core(tmp_path, board_id):
 def test_every_uart_driver_and_chip_start_up(tmp_path, board_id):
     board = load_board(board_id)
     root, flags = _project(tmp_path, board, MODELS / "tflm_hello_world.tflite")
-    from mcugen.firmware import port_files
+    from mcugen.targets.firmware import port_files
 
     harness = [root / "src" / f for f in ("mcu_harness.c", "mcu_frame.c", *port_files(board)) if f.endswith(".c")]
     _compile([*_machine(board), *flags.split(), f"-I{root / 'include'}"], harness, tmp_path)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from mcugen.cli import main
+from mcugen.commands.cli import main
 from tflite_writer import ModelSpec
 
 KWS = "mlperf_kws_dscnn.tflite"
@@ -175,7 +175,7 @@ def test_run_writes_outputs_and_layers(capsys, tmp_path, models):
     assert code == 0
     result = np.load(tmp_path / "out.npz")
     assert list(result.keys()) == ["output_0"] and result["output_0"].dtype == np.int8
-    from mcugen.oracle import Tflm
+    from mcugen.validation.oracle import Tflm
     np.testing.assert_array_equal(result["output_0"], Tflm(models / KWS).run([x], 1)[0])
     dumped = sorted(p.name for p in (tmp_path / "layers").iterdir())
     assert len(dumped) == 13 and dumped[0].startswith("t0022_")
@@ -200,7 +200,7 @@ def test_run_compare_and_test_take_the_same_input_forms(capsys, tmp_path, models
                            "--output", tmp_path / "o.npz")
     assert code == 0 and "of 3 sample(s)" in out
     got = np.load(tmp_path / "o.npz")["output_0"]
-    from mcugen.oracle import Tflm
+    from mcugen.validation.oracle import Tflm
     tflm = Tflm(models / KWS)
     assert got.shape == (3, 1, 12)
     for k in range(3):
@@ -261,7 +261,7 @@ def test_compare_bad_data_file(capsys, tmp_path, models):
 
 
 def test_compare_without_tflm_says_how_to_install(tmp_path, models):
-    script = ("import sys; sys.modules['tflite_micro'] = None; from mcugen.cli import main; "
+    script = ("import sys; sys.modules['tflite_micro'] = None; from mcugen.commands.cli import main; "
               f"sys.exit(main(['compare', {str(models / KWS)!r}]))")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert proc.returncode == 1
@@ -316,7 +316,7 @@ def test_outputs_builds_and_validates_the_part_that_runs(capsys, tmp_path):
 
 
 def test_run_takes_and_returns_the_models_float_ends(capsys, tmp_path):
-    from mcugen.oracle import Tflm
+    from mcugen.validation.oracle import Tflm
     model = ROOT / "tests" / "models" / "real" / "mlex_ds_cnn_m_quantized.tflite"
     x = np.random.default_rng(5).normal(0, 3, (1, 490)).astype(np.float32)
     np.save(tmp_path / "x.npy", x)
@@ -331,7 +331,7 @@ def test_run_takes_and_returns_the_models_float_ends(capsys, tmp_path):
 
 
 def test_dequantize_to_int8_is_refused_as_tflm_refuses_it(capsys, tmp_path):
-    from mcugen.oracle import Tflm
+    from mcugen.validation.oracle import Tflm
     from mcugen.errors import McugenError
     path = one_op_model(tmp_path, opcode="DEQUANTIZE")
     with pytest.raises(McugenError, match="TFLM refuses this model"):
@@ -343,7 +343,7 @@ def test_dequantize_to_int8_is_refused_as_tflm_refuses_it(capsys, tmp_path):
 def test_every_argument_of_every_command_has_help():
     import argparse
 
-    from mcugen.cli import build_parser
+    from mcugen.commands.cli import build_parser
 
     missing = []
 

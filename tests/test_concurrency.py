@@ -32,7 +32,7 @@ def test_a_folder_in_use_is_refused_and_left_whole(capsys, tmp_path):
     folder = tmp_path / "build"
     holder = subprocess.Popen([sys.executable, "-c", f"""
 import sys
-from mcugen.outdir import OutDir
+from mcugen.codegen.outdir import OutDir
 OutDir({str(folder)!r}).write("model.c", "/* being written */\\n")
 print("holding", flush=True)
 sys.stdin.read()

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import DSP, MODELS
 from mcugen.errors import McugenError
-from mcugen.pipeline import compile_model
+from mcugen.codegen.pipeline import compile_model
 from mcugen.runtime import RUNTIME, _integer, c_define
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcugen"
@@ -92,7 +92,7 @@ def test_a_core_calls_only_kernels_of_its_features(name):
 
 def test_every_variant_is_declared_with_its_file_and_feature():
     from mcugen import ops
-    from mcugen.variants import variants_of
+    from mcugen.ops.variants import variants_of
 
     declared = [v for opcode in ops.supported_opcodes() for v in variants_of(opcode)]
     assert declared
@@ -101,7 +101,7 @@ def test_every_variant_is_declared_with_its_file_and_feature():
 
 
 def test_the_shared_numbers_come_from_the_headers():
-    from mcugen.lowering import MAX_DIMS
+    from mcugen.ir.lowering import MAX_DIMS
     from mcugen.ops._quant import FAST_BOUND
     from mcugen.ops._conv import CONV_BLOCK
 

@@ -48,9 +48,9 @@ def test_a_user_op_runs_bit_exact_with_its_numpy_function(capsys, tmp_path, boar
 
 
 def test_the_golden_model_is_the_user_s_numpy(capsys, tmp_path):
-    from mcugen import golden
-    from mcugen.custom_ops import forget_ops, load_ops
-    from mcugen.pipeline import compile_model
+    from mcugen.validation import golden
+    from mcugen.ops.custom import forget_ops, load_ops
+    from mcugen.codegen.pipeline import compile_model
     path = tmp_path / "m.tflite"
     path.write_bytes(model(shift=2).build())
     x = np.arange(-6, 6, dtype=np.int8).reshape(1, 12)

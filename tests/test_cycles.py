@@ -1,12 +1,12 @@
-"""Estimated Cortex-M4 cycles (mcugen/cycles.py): hand-timed sequences under QEMU, and `test --profile`."""
+"""Estimated Cortex-M4 cycles (mcugen/validation/cycles.py): hand-timed sequences under QEMU, and `test --profile`."""
 import re
 import subprocess
 from pathlib import Path
 
 from test_cli import checked_report, run_cli
 
-from mcugen.boards import load_board
-from mcugen.cycles import Counter, Program, read_exec_log
+from mcugen.targets.boards import load_board
+from mcugen.validation.cycles import Counter, Program, read_exec_log
 
 HAND_TIMED = Path(__file__).parent / "cycles" / "hand_timed.S"
 

@@ -9,8 +9,8 @@ import zipfile
 import numpy as np
 
 from conftest import MODELS
-from mcugen.dataset import load_samples, slices
-from mcugen.pipeline import lower
+from mcugen.validation.dataset import load_samples, slices
+from mcugen.codegen.pipeline import lower
 from test_cli import assert_one_error_line, checked_report, run_cli
 
 PERSON = MODELS / "tflm_person_detect.tflite"

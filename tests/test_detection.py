@@ -8,12 +8,12 @@ import pytest
 from flatbuffers import flexbuffers
 
 from conftest import OBJECT_CACHE, bit_exact_on_board
-from mcugen import golden
-from mcugen.build import build_host
-from mcugen.oracle import Tflm
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.validation import golden
+from mcugen.codegen.build import build_host
+from mcugen.validation.oracle import Tflm
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from test_cli import assert_one_error_line, run_cli
 from tflite_writer import ModelSpec
 

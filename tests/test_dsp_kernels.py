@@ -8,17 +8,17 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import DSP, ROOT, bit_exact_on_board
-from mcugen import golden
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.firmware import build_board
-from mcugen.oracle import Tflm
-from mcugen.outdir import OutDir
+from mcugen.validation import golden
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.targets.firmware import build_board
+from mcugen.validation.oracle import Tflm
+from mcugen.codegen.outdir import OutDir
 from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.plan_memory import plan_memory
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from mcugen.ops._window import out_size
 from test_ops_conv import _conv_model, conv_case
 from tflite_writer import ModelSpec
@@ -53,8 +53,8 @@ def test_widened_weights_give_way_where_the_flash_is_short(tmp_path):
     """A layer's int16-widened weights (mcu_fully_connected_s8_w16) are taken only while the constants
     fit the flash: short of room, the layer with the most constant bytes goes back to int8 weights
     first, then the next; a board's room is its flash less the code's allowance."""
-    from mcugen.firmware import CODE_ALLOWANCE, const_room
-    from mcugen.lowering import const_bytes
+    from mcugen.targets.firmware import CODE_ALLOWANCE, const_room
+    from mcugen.ir.lowering import const_bytes
 
     m = ModelSpec()
     rng = np.random.default_rng(3)

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from mcugen import golden
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.pipeline import compile_model
+from mcugen.validation import golden
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.codegen.pipeline import compile_model
 from test_cli import assert_one_error_line, run_cli
 
 MODELS = {"kws": ROOT / "examples" / "keyword_spotting" / "kws_dscnn.tflite",
@@ -131,7 +131,7 @@ def read_until_end(stream, timeout: float = 60) -> str:
 
 
 def run_on_qemu(elf: Path) -> str:
-    from mcugen.qemu import QemuTarget
+    from mcugen.targets.qemu import QemuTarget
 
     with QemuTarget(load_board("mps2-an386"), elf) as qemu:
         return read_until_end(qemu.stream)
@@ -143,8 +143,8 @@ def test_two_models_in_one_cpp_firmware_on_qemu_with_cmake(capsys, tmp_path, sam
     bare-metal port and run on the emulated Cortex-M4. mps2-an386-banks: each model's arena parts in the
     board's other RAM regions are static arrays in sections .mcu_arena.<REGION> (NAME_ARENA_BYTES_<REGION>
     in the header), which the board's linker script places there; both models link and run."""
-    from mcugen.firmware import port_files, write_offline_board
-    from mcugen.outdir import OutDir
+    from mcugen.targets.firmware import port_files, write_offline_board
+    from mcugen.codegen.outdir import OutDir
 
     # the banks are shared: each model is given a part of each, too small for person_detect's 30.6 KB arena
     shares = {"person": ("RAM=12000", "BRAM=6000", "PSRAM=20000"), "kws": ("RAM=10000", "BRAM=6000", "PSRAM=4096")}
@@ -181,8 +181,8 @@ target_link_options(app.elf PRIVATE -nostartfiles --specs=nano.specs --specs=nos
 def test_platformio_libraries_build_with_the_offline_platform_and_run(capsys, tmp_path, samples):
     """Both models as PlatformIO libraries in lib/, the same program compiled as C, built by `pio run`
     with mcugen's offline platform, and run on QEMU."""
-    from mcugen.firmware import PIO_ENV, pio_core_dir, port_files, write_offline_board
-    from mcugen.outdir import OutDir
+    from mcugen.targets.firmware import PIO_ENV, pio_core_dir, port_files, write_offline_board
+    from mcugen.codegen.outdir import OutDir
 
     root = tmp_path / "project"
     two_model_project(capsys, root / "lib", samples, "platformio", board="mps2-an386")

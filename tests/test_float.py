@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from conftest import MODELS, bit_exact_on_board
-from mcugen.compare import compare_with_tflm, random_inputs
+from mcugen.validation.compare import compare_with_tflm, random_inputs
 from mcugen.ops._float import expf, expm1f, logf, tanhf
-from mcugen.pipeline import compile_model
+from mcugen.codegen.pipeline import compile_model
 from single_op import check, check_steps
 from test_cli import assert_one_error_line, run_cli
 from tflite_writer import ModelSpec

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from mcugen.framing import MAX_PAYLOAD, SYNC, BadFrame, Framer, encode
+from mcugen.targets.framing import MAX_PAYLOAD, SYNC, BadFrame, Framer, encode
 
 
 class Wire(io.BytesIO):

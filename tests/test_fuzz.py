@@ -25,14 +25,14 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from conftest import OBJECT_CACHE, MODELS
-from mcugen import golden
-from mcugen.build import build_host
-from mcugen.compare import differences, random_inputs
+from mcugen.validation import golden
+from mcugen.codegen.build import build_host
+from mcugen.validation.compare import differences, random_inputs
 from mcugen.errors import McugenError
-from mcugen.oracle import Tflm
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.validation.oracle import Tflm
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from model_edit import load, opcode, pack
 from tflite_writer import ModelSpec
 

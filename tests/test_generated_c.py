@@ -9,9 +9,9 @@ import json
 import os
 
 from conftest import ROOT
-from mcugen.emit_c import emit_c
+from mcugen.codegen.emit_c import emit_c
 from mcugen.errors import McugenError
-from mcugen.pipeline import compile_model
+from mcugen.codegen.pipeline import compile_model
 
 RECORD = ROOT / "tests" / "generated_c.sha256.json"
 FEATURE_SETS = {"reference": frozenset(), "dsp": frozenset({"dsp"}), "dsp+mve": frozenset({"dsp", "mve"})}

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from conftest import OBJECT_CACHE, MODELS
-from mcugen import golden
-from mcugen.compare import random_inputs
-from mcugen.oracle import Tflm
-from mcugen.pipeline import compile_model
-from mcugen.build import build_host
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.validation import golden
+from mcugen.validation.compare import random_inputs
+from mcugen.validation.oracle import Tflm
+from mcugen.codegen.pipeline import compile_model
+from mcugen.codegen.build import build_host
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from samples import ad_frames, person_bmp
 
 NAMES = sorted(p.name for p in MODELS.glob("*.tflite"))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mcugen.errors import McugenError
-from mcugen.oracle import Tflm
+from mcugen.validation.oracle import Tflm
 from test_cli import assert_one_error_line, run_cli
 from test_fuzz import _conv, _fc, _fc16, _softmax, _softmax16
 from tflite_writer import ModelSpec
@@ -231,9 +231,10 @@ UNREAD_OPTIONS = {"SPLIT": _split("SPLIT"), "SPLIT_V": _split("SPLIT_V"), "ARG_M
 def test_absent_options_that_tflm_never_reads_are_fine(tmp_path, opcode):
     """These kernels take nothing from their options (OpDef.options_unread): without them TFLM gives
     the same answer, and so does mcugen."""
-    from mcugen import golden, ops
-    from mcugen.compare import compare_with_tflm, random_inputs
-    from mcugen.pipeline import compile_model
+    from mcugen import ops
+    from mcugen.validation import golden
+    from mcugen.validation.compare import compare_with_tflm, random_inputs
+    from mcugen.codegen.pipeline import compile_model
     assert opcode in ops.lookup(opcode).options_unread
     path = _model(tmp_path, UNREAD_OPTIONS[opcode], _set(lambda m: m.ops[0], "options", None))
     g = compile_model(path)

@@ -60,3 +60,26 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 def test_the_package_has_no_import_cycle():
     assert cycles(imports()) == []
+
+
+def folder_of(module: str) -> str:
+    """mcugen.ir.graph -> ir; a top-level module (mcugen.errors, mcugen.runtime) is its own name."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "mcugen"
+
+
+def test_each_folder_imports_only_what_its_docstring_allows():
+    """Every folder's __init__ says what it may import ("Imports: a, b."); the graph keeps to it, so the
+    folders read in data-flow order and none reaches up."""
+    allowed = {}
+    for init in PACKAGE.glob("*/__init__.py"):
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        stated = [line for line in doc.splitlines() if line.startswith("Imports:")]
+        assert stated, f"{init.parent.name}/__init__.py does not say what it may import"
+        names = stated[0].removeprefix("Imports:").split("(")[0]
+        allowed[init.parent.name] = {n.strip(" .") for n in names.split(",")} | {"mcugen", init.parent.name}
+    for module, needed in imports().items():
+        here = folder_of(module)
+        if here in allowed:
+            reached = {folder_of(m) for m in needed} - allowed[here]
+            assert not reached, f"{module} imports from {sorted(reached)}, which {here}/__init__.py does not allow"

@@ -69,9 +69,9 @@ PACKED = {"microbit": ("mcu_conv2d_s4", "mcu_depthwise_conv2d_s4", "mcu_fully_co
 def test_int4_kernels_read_the_filter_packed_in_no_more_arena_than_int8(tmp_path, board):
     """Conv and fully-connected layers (and every layer of the reference core) run on the packed weights: no
     unpacking before the call, and the arena of the same model with int8 filters."""
-    from mcugen.boards import load_board
-    from mcugen.lowering import Packed4
-    from mcugen.pipeline import compile_model
+    from mcugen.targets.boards import load_board
+    from mcugen.ir.lowering import Packed4
+    from mcugen.codegen.pipeline import compile_model
     features = load_board(board).features
     compiled = {}
     for weights in ("int8", "int4"):
@@ -94,9 +94,9 @@ def test_int4_kernels_read_the_filter_packed_in_no_more_arena_than_int8(tmp_path
 def test_int4_tune_sees_the_unpacking_variants_too(tmp_path, board, kernel):
     """--tune's candidates for an INT4 conv: the packed kernel first, then the int8 ones on weights unpacked
     into scratch, each bit-exact on the emulated core."""
-    from mcugen.boards import load_board
-    from mcugen.pipeline import compile_model
-    from mcugen.variants import candidates
+    from mcugen.targets.boards import load_board
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.ops.variants import candidates
     m = int4_model()
     path = tmp_path / "m.tflite"
     path.write_bytes(m.build())
@@ -143,8 +143,8 @@ def pointwise_depthwise_model() -> ModelSpec:
 
 
 def test_int4_conv_in_strips_into_a_depthwise_layer(tmp_path):
-    from mcugen.boards import load_board
-    from mcugen.pipeline import compile_model
+    from mcugen.targets.boards import load_board
+    from mcugen.codegen.pipeline import compile_model
     path = tmp_path / "m.tflite"
     path.write_bytes(pointwise_depthwise_model().build())
     g = compile_model(path, features=load_board("mps2-an386").features)

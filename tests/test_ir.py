@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from mcugen.ops._conv import ConvData
 from mcugen.passes.check_support import find_problems
-from mcugen.pipeline import lower
-from mcugen.read_tflite import read_tflite
+from mcugen.codegen.pipeline import lower
+from mcugen.frontend.read_tflite import read_tflite
 
 
 def test_text_form_lists_ops_in_order(models):
@@ -36,7 +36,7 @@ def test_prepare_computes_tflm_parameters(models):
 
 
 def test_dump_ir_writes_the_ir_after_every_pass(models, tmp_path, capsys):
-    from mcugen.dump_ir import PASSES
+    from mcugen.ir.dump import PASSES
     from test_cli import run_cli
 
     code, _, err = run_cli(capsys, "--dump-ir", tmp_path / "ir", "build", models / "tflm_micro_speech.tflite",

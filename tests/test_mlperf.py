@@ -1,5 +1,5 @@
 """`--harness mlperf-tiny`: firmware that speaks the MLPerf Tiny benchmark's DUT protocol, driven on emulated
-boards by a client written from the protocol's definition (mcugen.mlperf.Dut) through a whole performance
+boards by a client written from the protocol's definition (mcugen.codegen.mlperf.Dut) through a whole performance
 session (name, profile, load, timed inferences) and an accuracy session (results against the golden model):
 KWS on the Cortex-M3 board whose UART QEMU puts on a TCP socket, AD on the Cortex-M4 board (its console);
 bad commands answered as the reference firmware answers them."""
@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from conftest import MODELS
-from mcugen import golden
-from mcugen.boards import load_board
-from mcugen.mlperf import Dut
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.qemu import QemuTarget
-from mcugen.targets import build_for, Target
+from mcugen.validation import golden
+from mcugen.targets.boards import load_board
+from mcugen.codegen.mlperf import Dut
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.qemu import QemuTarget
+from mcugen.targets.target import build_for, Target
 from test_cli import run_cli
 
 BOARD = "mps2-an386"
@@ -92,7 +92,7 @@ def test_an_exported_library_with_the_harness_runs_on_a_host_port(tmp_path, caps
     import subprocess
 
     from mcugen.runtime import runtime_file
-    from mcugen.transport import ProcessStream
+    from mcugen.targets.transport import ProcessStream
 
     model = MODELS / "mlperf_ad_autoencoder.tflite"
     lib = tmp_path / "ad"

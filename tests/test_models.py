@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mcugen import golden
-from mcugen.compare import compare_with_tflm, random_inputs
-from mcugen.oracle import LiteRtRef, Tflm
-from mcugen.pipeline import lower
+from mcugen.validation import golden
+from mcugen.validation.compare import compare_with_tflm, random_inputs
+from mcugen.validation.oracle import LiteRtRef, Tflm
+from mcugen.codegen.pipeline import lower
 from samples import ad_frames, person_bmp
 from conftest import MODELS
 

@@ -10,13 +10,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import MODELS, bit_exact_on_board
-from mcugen.boards import load_board
-from mcugen.compare import random_inputs
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import random_inputs
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from single_op import binary_model, pool_model
 from test_dsp_kernels import _conv, _fc_model
 from test_cli import checked_report, run_cli

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcugen.boards import load_board
-from mcugen.compare import compare_with_tflm, random_inputs
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.targets.boards import load_board
+from mcugen.validation.compare import compare_with_tflm, random_inputs
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from single_op import ACTS, DTYPES, ZP, check, io, out_size, scale
 from tflite_writer import ModelSpec
 

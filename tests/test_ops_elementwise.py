@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcugen import golden
+from mcugen.validation import golden
 from mcugen.errors import McugenError
-from mcugen.oracle import Tflm
-from mcugen.pipeline import compile_model
+from mcugen.validation.oracle import Tflm
+from mcugen.codegen.pipeline import compile_model
 from single_op import ACTS, DTYPES, ORACLES, ZP, ZP16, binary_model, broadcast_shapes, check, io, scale
 from tflite_writer import ModelSpec
 

@@ -244,7 +244,7 @@ def test_gather(tmp_path_factory, shape, data, s, z, seed):
 
 @pytest.mark.parametrize("opcode", ["GATHER", "ARG_MAX", "SPLIT"])
 def test_an_axis_out_of_range_is_refused_not_wrapped(tmp_path, opcode):
-    from mcugen.pipeline import read
+    from mcugen.codegen.pipeline import read
     m = ModelSpec()
     x = m.tensor("x", [2, 3], "int8", scale=0.1, zp=0)
     if opcode == "GATHER":

@@ -120,7 +120,7 @@ def test_lstm_dsp_kernel_on_qemu(tmp_path_factory, kernel, batch, steps, size, u
 def test_lstm_dsp_kernel_where_the_short_requantization_is_not_exact(tmp_path_factory, kernel):
     """Gates whose rescale is a left shift of 2^16 and more (large input and weight scales): the short
     requantization could overflow, so mcugen does not choose it, and the general form is bit-exact too."""
-    from mcugen.pipeline import compile_model
+    from mcugen.codegen.pipeline import compile_model
 
     m = _lstm(2, 3, 7, 5, False, 0.0, -11, 40.0, 3, 0.05, -2, 30.0, 7)
     tmp = tmp_path_factory.mktemp("lstm_long")

@@ -8,8 +8,8 @@ from conftest import DSP, MODELS
 from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
-from mcugen.pipeline import compile_model, lower
-from mcugen.planner import Buffer, PlacementError, Region, place, plan
+from mcugen.codegen.pipeline import compile_model, lower
+from mcugen.ir.planner import Buffer, PlacementError, Region, place, plan
 from test_dsp_kernels import _conv_then_add, _conv_then_fc
 from tflite_writer import ModelSpec
 

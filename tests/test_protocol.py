@@ -10,19 +10,19 @@ import numpy as np
 import pytest
 
 from conftest import MODELS
-from mcugen.boards import load_board
-from mcugen.build import build_host
-from mcugen.compare import random_inputs
+from mcugen.targets.boards import load_board
+from mcugen.codegen.build import build_host
+from mcugen.validation.compare import random_inputs
 from mcugen.errors import McugenError
-from mcugen.firmware import build_board
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.framing import Framer, encode
-from mcugen.protocol import ACK, Link
-from mcugen.qemu import QemuTarget
-from mcugen.transport import ProcessStream
-from mcugen.targets import Target
-from mcugen.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
+from mcugen.targets.firmware import build_board
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.framing import Framer, encode
+from mcugen.targets.protocol import ACK, Link
+from mcugen.targets.qemu import QemuTarget
+from mcugen.targets.transport import ProcessStream
+from mcugen.targets.target import Target
+from mcugen.validation.validate import OutputDiff, check_target, expected_seconds, run_on_target, run_samples
 from test_boards import _build
 from test_cli import assert_one_error_line, checked_report, run_cli
 from tflite_writer import ModelSpec
@@ -45,7 +45,7 @@ def test_a_wrong_result_fails_with_per_output_statistics(capsys, tmp_path, monke
     """Fault injection: the generated C gets one bias of the first layer changed, as a miscompiled
     kernel or corrupted flash would. The run fails (exit 2), and each differing output is described
     by max |diff|, RMSE and cosine similarity, on the console and in the JSON report."""
-    from mcugen import build
+    from mcugen.codegen import build
 
     emit = build.emit_c
 

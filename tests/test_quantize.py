@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from conftest import MODELS
-from mcugen.compare import compare_with_tflm, random_inputs
-from mcugen.pipeline import compile_model
+from mcugen.validation.compare import compare_with_tflm, random_inputs
+from mcugen.codegen.pipeline import compile_model
 from test_cli import assert_one_error_line, refused, run_cli
 from test_float import float_cnn
 
@@ -116,7 +116,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
 def test_constants_kept_after_the_flatbuffer_are_refused_as_tflm_never_reads_them(tmp_path, capsys):
     """TFLM reads a buffer's own data only: a tensor whose bytes sit at an offset past the FlatBuffer
     would run as an activation nobody wrote."""
-    from mcugen import model_object
+    from mcugen.frontend import model_object
 
     model = model_object.load((MODELS / "tflm_hello_world.tflite").read_bytes())
     index = next(k for k, b in enumerate(model.buffers) if b.data is not None and len(b.data) > 16)

@@ -12,17 +12,17 @@ import numpy as np
 import pytest
 
 from conftest import DSP, OBJECT_CACHE, ROOT
-from mcugen import golden
-from mcugen.boards import load_board
-from mcugen.build import build_host
-from mcugen.compare import compare_with_tflm, random_inputs
-from mcugen.firmware import build_board
-from mcugen.oracle import Tflm
-from mcugen.outdir import OutDir
+from mcugen.validation import golden
+from mcugen.targets.boards import load_board
+from mcugen.codegen.build import build_host
+from mcugen.validation.compare import compare_with_tflm, random_inputs
+from mcugen.targets.firmware import build_board
+from mcugen.validation.oracle import Tflm
+from mcugen.codegen.outdir import OutDir
 from mcugen.passes.check_support import find_problems
-from mcugen.pipeline import compile_model, lower, read
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.codegen.pipeline import compile_model, lower, read
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 
 REAL = ROOT / "tests" / "models" / "real"
 RUNS = ["mlex_ds_cnn_m_quantized.tflite", "stm_miniresnet_1stacks_64x50_tl_int8.tflite",
@@ -252,7 +252,7 @@ def test_reset_gives_the_outputs_of_a_freshly_booted_target(capsys, tmp_path):
 
 
 def test_inspect_shows_each_layers_precision_and_output_bytes():
-    from mcugen.inspect_model import summarize
+    from mcugen.validation.inspect_model import summarize
     rows = summarize(read(INT16))["ops"]
     assert [r["precision"] for r in rows if r["op"] in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED")] \
         == ["16x8"] * 10
@@ -269,11 +269,11 @@ def test_the_fit_check_counts_state_as_the_generated_c_lays_it_out():
     import dataclasses
     import re
 
-    from mcugen.emit_c import emit_c
-    from mcugen.planner import state_layout
+    from mcugen.codegen.emit_c import emit_c
+    from mcugen.ir.planner import state_layout
     from mcugen.errors import McugenError
-    from mcugen.firmware import HARNESS_RAM, check_fit
-    from mcugen.ir import Variable
+    from mcugen.targets.firmware import HARNESS_RAM, check_fit
+    from mcugen.ir.graph import Variable
 
     g = compile_model(REAL / "pypi_pmw_hey_jarvis.tflite")
     header = emit_c(g, "m").files["model.h"]

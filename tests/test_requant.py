@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from mcugen import fixedpoint as fp
-from mcugen.epilogue import OutputStage, input_zero_point_in_bias
-from mcugen.requant import quantize_multiplier, requantize, rounding_divide_by_pot, srdhm
+from mcugen.numerics import fixedpoint as fp
+from mcugen.numerics.epilogue import OutputStage, input_zero_point_in_bias
+from mcugen.numerics.requant import quantize_multiplier, requantize, rounding_divide_by_pot, srdhm
 
 INT32 = st.integers(-(1 << 31), (1 << 31) - 1)
 

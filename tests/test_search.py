@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import ROOT
-from mcugen.pipeline import compile_model
+from mcugen.codegen.pipeline import compile_model
 from test_cli import assert_one_error_line, refused, run_cli
 
 pytest.importorskip("ai_edge_quantizer")

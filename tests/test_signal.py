@@ -14,15 +14,15 @@ import pytest
 from flatbuffers import flexbuffers
 
 from conftest import OBJECT_CACHE
-from mcugen import golden
-from mcugen.boards import load_board
-from mcugen.build import build_host
-from mcugen.firmware import build_board
-from mcugen.oracle import Tflm
-from mcugen.outdir import OutDir
-from mcugen.pipeline import compile_model
-from mcugen.targets import Target
-from mcugen.validate import run_on_target
+from mcugen.validation import golden
+from mcugen.targets.boards import load_board
+from mcugen.codegen.build import build_host
+from mcugen.targets.firmware import build_board
+from mcugen.validation.oracle import Tflm
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.targets.target import Target
+from mcugen.validation.validate import run_on_target
 from test_cli import assert_one_error_line, run_cli
 from tflite_writer import ModelSpec
 

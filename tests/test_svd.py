@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from mcugen.boards import load_board
-from mcugen.firmware import write_offline_board
-from mcugen.outdir import OutDir
+from mcugen.targets.boards import load_board
+from mcugen.targets.firmware import write_offline_board
+from mcugen.codegen.outdir import OutDir
 
 SVD = Path(__file__).parent / "svd"
 CHIPS = {"nano33": "nrf52840.svd", "nrf5340dk": "nrf5340_application.svd", "rpi-pico": "rp2040.svd",
@@ -128,7 +128,7 @@ def accesses(board_id: str, tmp_path: Path) -> list[tuple[int, int | None, str]]
     board file's clock and pin tables: 'write' values, 'set' bits (|=), 'test' masks (&)."""
     board = load_board(board_id)
     flags = write_offline_board(board, OutDir(tmp_path / "project")).split()
-    from mcugen.firmware import port_files
+    from mcugen.targets.firmware import port_files
 
     harness = ROOT / "runtime_c" / "harness"
     text = "".join(subprocess.run(["arm-none-eabi-gcc", "-E", "-P", "-mthumb", f"-mcpu={board.core}", *flags,

@@ -2,7 +2,7 @@
 (the golden model) and the C kernel that runs it (square_clip.c, declared in square_clip.h)."""
 import numpy as np
 
-from mcugen.custom_ops import CustomOp, custom_op
+from mcugen.ops.custom import CustomOp, custom_op
 
 
 @custom_op("SquareClip")

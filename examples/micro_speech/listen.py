@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen import golden
-from mcugen.pipeline import lower
+from mcugen.validation import golden
+from mcugen.codegen.pipeline import lower
 
 HERE = Path(__file__).resolve().parent
 LABELS = ("silence", "unknown", "yes", "no")

@@ -1,1 +1,4 @@
-"""The `mcugen` subcommands, one module per family; mcugen/cli.py parses the command line and calls them."""
+"""The `mcugen` subcommands, one module per family; mcugen/commands/cli.py parses the command line and calls them.
+
+Imports: errors, runtime, ir, numerics, frontend, ops, passes, codegen, targets, validation, quantize (all below it).
+"""

@@ -14,9 +14,9 @@ def default_out(model: str, board: str) -> Path:
 
 
 def build_in(args, target, out_dir: Path, g):
-    from mcugen.build import say
-    from mcugen.outdir import OutDir
-    from mcugen.targets import build_for
+    from mcugen.codegen.build import say
+    from mcugen.codegen.outdir import OutDir
+    from mcugen.targets.target import build_for
 
     harness = getattr(args, "harness", "mcugen")
     out = OutDir(out_dir)
@@ -30,19 +30,19 @@ def build_in(args, target, out_dir: Path, g):
 
 def compile_for(args, target):
     """The model lowered for the target's core; with --tune, each layer's kernel measured first."""
-    from mcugen.pipeline import compile_model
+    from mcugen.codegen.pipeline import compile_model
 
     tuning = None
     if args.tune:
         if target.board is None or not target.features:
             raise McugenError(f"--tune chooses among a layer's kernel variants, and {target.id} "
                               "runs only the reference ones", "build without --tune")
-        from mcugen.tune import tune
+        from mcugen.validation.tune import tune
 
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work), args.signature)
         print(tuning.summary(), file=sys.stderr)
-    from mcugen.firmware import const_room
+    from mcugen.targets.firmware import const_room
 
     regions, pins = memory_of(args, target.board)
     return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning,
@@ -51,9 +51,9 @@ def compile_for(args, target):
 
 
 def cmd_build(args) -> int:
-    from mcugen.build import format_report
-    from mcugen.report import write_report
-    from mcugen.targets import Target
+    from mcugen.codegen.build import format_report
+    from mcugen.validation.report import write_report
+    from mcugen.targets.target import Target
 
     for page in (args.json, args.html):
         if page:
@@ -75,7 +75,7 @@ def cmd_build(args) -> int:
         for path in write_report(g, out):
             print(f"wrote {path}")
     if args.json or args.html:
-        from mcugen.json_reports import build_report
+        from mcugen.validation.json_reports import build_report
 
         report = build_report(g, Path(args.model).name, args.board, result)
         if args.json:
@@ -89,12 +89,12 @@ def cmd_build(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from mcugen.boards import HOST, load_board
-    from mcugen.emit_c import check_name, emit_c
-    from mcugen.export import export_library, exported_files
-    from mcugen.firmware import check_fit, const_room, emit_for_board
-    from mcugen.outdir import OutDir
-    from mcugen.pipeline import compile_model
+    from mcugen.targets.boards import HOST, load_board
+    from mcugen.codegen.emit_c import check_name, emit_c
+    from mcugen.codegen.export import export_library, exported_files
+    from mcugen.targets.firmware import check_fit, const_room, emit_for_board
+    from mcugen.codegen.outdir import OutDir
+    from mcugen.codegen.pipeline import compile_model
 
     check_name(args.name)
     board = load_board(args.board) if args.board and args.board != HOST else None
@@ -112,7 +112,7 @@ def cmd_export(args) -> int:
                                    static_arena=args.static_arena)
         check_fit(g, board, generated.const_bytes, harness_ram=0,  # the application's own RAM is its business
                   external_bytes=generated.external_bytes)
-    from mcugen.build import Harness
+    from mcugen.codegen.build import Harness
 
     harness = None if args.harness == "mcugen" else Harness.of(args.harness, g, board.clock_hz if board else 0)
     export_library(g, out, generated, Path(args.model).name, args.format, features=features, harness=harness)
@@ -134,7 +134,7 @@ def sizes_of(result) -> dict:
 
 
 def cmd_flash(args) -> int:
-    from mcugen.flash import flash
-    from mcugen.targets import Target
+    from mcugen.targets.flash import flash
+    from mcugen.targets.target import Target
 
     return flash(Target.of(args.board, args.port, args.stock), Path(args.out) if args.out else None)

@@ -21,7 +21,7 @@ def _kb(n: int) -> str:
 
 
 def cmd_boards(args) -> int:
-    from mcugen.boards import all_boards, load_board
+    from mcugen.targets.boards import all_boards, load_board
 
     if args.board:
         boards = [load_board(args.board)]

@@ -13,7 +13,7 @@ import numpy as np
 from mcugen.errors import McugenError
 
 if TYPE_CHECKING:
-    from mcugen.planner import Region
+    from mcugen.ir.planner import Region
 
 
 def progress(done: int, total: int) -> None:
@@ -93,14 +93,14 @@ def steps_note(g, reset_every: int | None) -> str:
     if not g.variables:
         return ""
     kept = f"reset every {reset_every} steps" if reset_every else "never reset"
-    from mcugen.planner import state_layout
+    from mcugen.ir.planner import state_layout
 
     return f"; consecutive steps: the model's state ({state_layout(g.variables)[1]:,} B) is kept, {kept}"
 
 
 def oracle_name(model: Path, signature: str | None = None) -> str:
     """What mcugen checks the golden model against for this model, and why not TFLM."""
-    from mcugen.oracle import oracle_for
+    from mcugen.validation.oracle import oracle_for
 
     try:
         oracle, which = oracle_for(model, signature=signature)
@@ -116,7 +116,7 @@ def memory_of(args, board) -> tuple[tuple[Region, ...] | None, tuple[tuple[str, 
     --region-cost applied, and the --pin requests (tensor, region)."""
     import dataclasses
 
-    from mcugen.firmware import arena_regions
+    from mcugen.targets.firmware import arena_regions
 
     overrides = args.region_bytes + args.region_cost + args.pin
     if board is None:

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen import golden
+from mcugen.validation import golden
 from mcugen.commands.common import (oracle_name, progress, refuse_overwrite, require_writable_folder, steps_note,
                                     write_npz_atomically)
 from mcugen.errors import EXIT_ERROR, EXIT_MISMATCH, McugenError
 
 
 def cmd_inspect(args) -> int:
-    from mcugen.inspect_model import format_text, summarize
-    from mcugen.pipeline import read
+    from mcugen.validation.inspect_model import format_text, summarize
+    from mcugen.codegen.pipeline import read
 
     summary = summarize(read(args.model, args.signature))
     if summary["supported"]:
@@ -26,8 +26,8 @@ def cmd_inspect(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from mcugen.dataset import load_samples
-    from mcugen.pipeline import lower
+    from mcugen.validation.dataset import load_samples
+    from mcugen.codegen.pipeline import lower
 
     out_path = Path(args.output)
     if out_path.suffix != ".npz":
@@ -69,9 +69,9 @@ def cmd_run(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from mcugen.compare import compare_with_oracle, random_inputs
-    from mcugen.dataset import load_samples
-    from mcugen.pipeline import lower
+    from mcugen.validation.compare import compare_with_oracle, random_inputs
+    from mcugen.validation.dataset import load_samples
+    from mcugen.codegen.pipeline import lower
 
     g = lower(args.model, tuple(args.outputs), args.signature)
     samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)

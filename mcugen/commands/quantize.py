@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen.build import say
+from mcugen.codegen.build import say
 from mcugen.commands.common import refuse_overwrite, write_atomically, write_json
 from mcugen.errors import McugenError
 
@@ -18,7 +18,7 @@ ERROR_SAMPLES = 32  # samples the per-layer error is measured on
 
 
 def cmd_quantize(args) -> int:
-    from mcugen.dataset import load_samples
+    from mcugen.validation.dataset import load_samples
     from mcugen.quantize.measure import accuracy, layer_errors, output_predictions
     from mcugen.quantize.model import load_float_model
     from mcugen.quantize.recipe import Plan, calibrate, check, describe, quantize
@@ -104,11 +104,11 @@ def picture_path(out: Path) -> Path:
 
 def search_precisions(args, model, samples, plan) -> int:
     """--search: the candidates measured, the front drawn, the choice validated and written."""
-    from mcugen.accuracy import load_labels
-    from mcugen.boards import load_board
-    from mcugen.dataset import load_samples
+    from mcugen.validation.accuracy import load_labels
+    from mcugen.targets.boards import load_board
+    from mcugen.validation.dataset import load_samples
     from mcugen.quantize.recipe import calibrate
-    from mcugen.boards import HOST, emulated_twin
+    from mcugen.targets.boards import HOST, emulated_twin
     from mcugen.quantize.search import format_search, front_picture, search
 
     if args.board == HOST:
@@ -155,7 +155,7 @@ def search_precisions(args, model, samples, plan) -> int:
 
 def shard_of(args, model, samples, evaluation, labels):
     """(Shards, this shard's evaluation samples, their labels): a contiguous slice, as `mcugen test --shard`."""
-    from mcugen.dataset import require_independent, slices
+    from mcugen.validation.dataset import require_independent, slices
     from mcugen.quantize.shards import Shards, fingerprint
 
     k, n = args.shard
@@ -175,12 +175,12 @@ def shard_of(args, model, samples, evaluation, labels):
 
 def validate_choice(content: bytes, board, twin, samples, work: Path) -> None:
     """The chosen model bit-exact on the board's emulator (or its emulated twin's) against the golden model."""
-    from mcugen.firmware import build_board, const_room
-    from mcugen.outdir import OutDir
-    from mcugen.pipeline import compile_model
+    from mcugen.targets.firmware import build_board, const_room
+    from mcugen.codegen.outdir import OutDir
+    from mcugen.codegen.pipeline import compile_model
     from mcugen.quantize.recipe import model_inputs
-    from mcugen.targets import Target
-    from mcugen.validate import run_on_target
+    from mcugen.targets.target import Target
+    from mcugen.validation.validate import run_on_target
 
     path = work / "chosen.tflite"
     path.write_bytes(content)

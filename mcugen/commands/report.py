@@ -8,7 +8,7 @@ from mcugen.errors import McugenError
 
 
 def write_page(path: Path, test: dict | None, build: dict | None) -> None:
-    from mcugen.html_report import render
+    from mcugen.validation.html_report import render
 
     page = render(test, build)
     write_atomically(path, lambda f: f.write(page.encode()), ".html")
@@ -18,7 +18,7 @@ def write_page(path: Path, test: dict | None, build: dict | None) -> None:
 def cmd_report_html(args) -> int:
     import json
 
-    from mcugen.json_reports import read_report
+    from mcugen.validation.json_reports import read_report
 
     out = Path(args.out)
     refuse_overwrite(out, args.force)

@@ -12,10 +12,10 @@ from mcugen.errors import EXIT_MISMATCH, McugenError
 
 
 def cmd_test(args) -> int:
-    from mcugen.compare import random_inputs
-    from mcugen.dataset import load_samples, require_independent, slices
-    from mcugen.targets import Target, require_port
-    from mcugen.validate import run_on_target
+    from mcugen.validation.compare import random_inputs
+    from mcugen.validation.dataset import load_samples, require_independent, slices
+    from mcugen.targets.target import Target, require_port
+    from mcugen.validation.validate import run_on_target
 
     for page in (args.json, args.html):
         if page:
@@ -44,7 +44,7 @@ def cmd_test(args) -> int:
             raise McugenError(f"shard {k}/{n} of {len(samples)} sample(s) is empty", "use fewer shards")
     labels = None
     if args.labels:
-        from mcugen.accuracy import classes_of, load_labels
+        from mcugen.validation.accuracy import classes_of, load_labels
 
         labels = load_labels(Path(args.labels), len(samples), classes_of(g))
     oracle = check_golden(g, Path(args.model), samples[chosen.start])
@@ -54,7 +54,7 @@ def cmd_test(args) -> int:
             result, _ = build_in(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
             program, sizes = result.program, sizes_of(result)
             if args.html:
-                from mcugen.json_reports import build_report
+                from mcugen.validation.json_reports import build_report
 
                 built = build_report(g, Path(args.model).name, args.board, result)
         else:
@@ -81,13 +81,13 @@ def cmd_test(args) -> int:
         # a shard's estimate would be of another sample than the whole run's: only whole runs estimate
         estimate = estimated_cycles(target, program, g, samples, chosen.start, args) \
             if args.profile and not args.shard else None
-    from mcugen.json_reports import test_report
+    from mcugen.validation.json_reports import test_report
 
     report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
                          seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
                          oracle=oracle, estimate=estimate)
     if args.profile:
-        from mcugen.report import layer_table, write_layer_picture
+        from mcugen.validation.report import layer_table, write_layer_picture
 
         counts = [s["layer_times"] for s in report["per_sample"]]
         print(layer_table(g, counts, report["time_unit"], estimate))
@@ -106,11 +106,11 @@ def cmd_test(args) -> int:
 
 def estimated_cycles(target, program, g, samples, first: int, args):
     """--profile on an emulated board whose core has a timing table: one more run of the first sample,
-    every instruction logged, costed by mcugen/cycles.py."""
+    every instruction logged, costed by mcugen/validation/cycles.py."""
     if not target.emulated or target.board.cpu.timing is None:
         return None
-    from mcugen.cycles import estimate_cycles
-    from mcugen.validate import expected_seconds
+    from mcugen.validation.cycles import estimate_cycles
+    from mcugen.validation.validate import expected_seconds
 
     # the log slows QEMU about tenfold
     print(f"estimating {target.board.cpu.name} cycles: sample {first + 1} once more, every instruction logged "
@@ -120,7 +120,7 @@ def estimated_cycles(target, program, g, samples, first: int, args):
 
 def verdict(report: dict) -> int:
     """What `test` and `report merge` print after the samples: accuracy, metrics, the outcome."""
-    from mcugen.accuracy import format_accuracy
+    from mcugen.validation.accuracy import format_accuracy
 
     total = report["passed"] + report["failed"]
     if report["accuracy"] or report["failed"]:
@@ -138,9 +138,9 @@ def verdict(report: dict) -> int:
 def check_golden(g, model: Path, inputs: list) -> str:
     """Check the golden model against its oracle on one sample before validating a target against it:
     the oracle's name (and why it is not TFLM), or why none could run the model."""
-    from mcugen import golden
-    from mcugen.compare import differences
-    from mcugen.oracle import oracle_for
+    from mcugen.validation import golden
+    from mcugen.validation.compare import differences
+    from mcugen.validation.oracle import oracle_for
 
     try:
         oracle, which = oracle_for(model, preserve_all_tensors=True, signature=g.signature)  # --outputs: inner
@@ -162,7 +162,7 @@ def check_golden(g, model: Path, inputs: list) -> str:
 
 
 def cmd_report_merge(args) -> int:
-    from mcugen.json_reports import merge, read_test_report
+    from mcugen.validation.json_reports import merge, read_test_report
 
     out = Path(args.json)
     refuse_overwrite(out, args.force)

@@ -12,7 +12,7 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 - run(g, op, xs): the golden kernel, numpy, vectorised, bit-exact with TFLM (a list of
                   arrays for ops with several outputs)
 - macs(g, op):    multiply-accumulates, for reports
-- lower(g, op):   its C kernel call (mcugen.lowering.Call), or None when the output
+- lower(g, op):   its C kernel call (mcugen.ir.lowering.Call), or None when the output
                   only renames the input's bytes (RESHAPE)
 - lower_fused(g, op, conv, operand): its call with `conv` (a CONV_2D whose output only this op
                   reads, as input `operand`) run inside it a strip of rows at a time, so that the
@@ -24,6 +24,11 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 - arity:          how many inputs (omitted optional ones included) and outputs TFLM's kernel takes
 
 Adding an op means adding a module here; nothing else lists ops.
+
+Besides the op modules: custom.py (the user's own ops, --ops FILE.py) and variants.py (the optimized
+kernels beside each op's reference kernel, declared as data).
+
+Imports: errors, runtime, ir, numerics.
 """
 from __future__ import annotations
 
@@ -35,8 +40,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call
 
 Shape = tuple[int, ...]
 Shapes = Shape | list[Shape] | None  # one per output where a list; None: not checked
@@ -170,7 +175,7 @@ def register(*opcodes: str, dtype: str = "") -> Callable[[D], D]:
 
 
 def register_external(opcode: str, opdef: OpDef | None) -> None:
-    """Register an op defined outside this package (a user's custom op: mcugen/custom_ops.py); None
+    """Register an op defined outside this package (a user's custom op: mcugen/ops/custom.py); None
     forgets it."""
     lookup(opcode)  # mcugen's own first, so that a later import never replaces the user's
     if opdef is None:

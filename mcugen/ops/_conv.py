@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcugen.epilogue import OutputStage, input_zero_point_in_bias
-from mcugen.ir import Graph, Op, Tensor
+from mcugen.numerics.epilogue import OutputStage, input_zero_point_in_bias
+from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen import ops
-from mcugen.calls import nibbles
-from mcugen.lowering import Call, Const, Scratch, Slice, Struct, dims, layer_name, reads, tile, writes
+from mcugen.ir.calls import nibbles
+from mcugen.ir.lowering import Call, Const, Scratch, Slice, Struct, dims, layer_name, reads, tile, writes
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, channel_table, float_bias, folded_bias, pruned_channels, settle_dead_channels
 from mcugen.ops._window import Taps, Window
-from mcugen.requant import multiplier_shift
+from mcugen.numerics.requant import multiplier_shift
 from mcugen.runtime import c_define
 
 

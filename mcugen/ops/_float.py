@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call
 
 F32 = np.float32
 FLT_MAX = float(np.finfo(np.float32).max)

@@ -2,7 +2,7 @@
 DEPTHWISE_CONV_2D and FULLY_CONNECTED reference kernels.
 
 The accumulator is the bias's type: int64 (the usual 16x8 bias) or int32 (which wraps). An int32
-one is rescaled by the usual MultiplyByQuantizedMultiplier (mcugen.requant, two roundings); an
+one is rescaled by the usual MultiplyByQuantizedMultiplier (mcugen.numerics.requant, two roundings); an
 int64 one by its int64 overload, which rounds the multiplier to 16 bits and then rounds once:
 (acc * round(m / 2^16) + 2^(14 - shift)) >> (15 - shift), a multiplier at or above 0x7FFF0000
 becoming 0x7FFF (TFLM's double-rounding build; the C twin is mcu_requantize64 in mcu_nn_support.h).
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op, Tensor
+from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ops._quant import Rescale
-from mcugen.requant import requantize, wrap_int32
+from mcugen.numerics.requant import requantize, wrap_int32
 
 
 def requantize64(acc: np.ndarray, multiplier: np.ndarray, shift: np.ndarray) -> np.ndarray:

@@ -9,10 +9,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, Struct, activation, reads, writes
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.lowering import Call, Const, Struct, activation, reads, writes
 from mcugen.ops import OpDef, Outputs
-from mcugen.requant import activation_range, quantize_multiplier, requantize
+from mcugen.numerics.requant import activation_range, quantize_multiplier, requantize
 from mcugen.runtime import c_define
 
 

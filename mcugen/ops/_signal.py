@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
+from mcugen.ir.graph import Graph, Op
 
 
 def option(op: Op, index: int) -> int:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.errors import McugenError
-from mcugen.fixedpoint import inv_sqrt_multiplier
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.numerics.fixedpoint import inv_sqrt_multiplier
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._quant import LutOp, Multiplier, require_zero_points
-from mcugen.requant import multiplier_shift, quantize_multiplier, requantize
+from mcugen.numerics.requant import multiplier_shift, quantize_multiplier, requantize
 
 RSQRT_SHIFT = 20  # TFLM's headroom for the integer 1/sqrt
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._conv import Strips, feeding_strips, rows_read, strips_of
 from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, same_shape_call
-from mcugen.requant import Requant, quantize_multiplier, quantize_multiplier_below_one, requantize, requantize_clamp
-from mcugen.variants import variant
+from mcugen.numerics.requant import Requant, quantize_multiplier, quantize_multiplier_below_one, requantize, requantize_clamp
+from mcugen.ops.variants import variant
 
 LEFT_SHIFT = {("ADD", "int8"): 20, ("SUB", "int8"): 20, ("SQUARED_DIFFERENCE", "int8"): 7,
               ("ADD", "int16"): 15, ("SUB", "int16"): 15}

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Struct, activation, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Struct, activation, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._int16 import requantize64
 from mcugen.ops._quant import require_zero_points
-from mcugen.requant import multiplier_shift, quantize_multiplier, requantize, wrap_int32
+from mcugen.numerics.requant import multiplier_shift, quantize_multiplier, requantize, wrap_int32
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, copy, reads, strides_of, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, copy, reads, strides_of, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, require_const
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Slice, Struct, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Slice, Struct, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Axis, require_axis, require_same_quant, require_zero_points
 

@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
 from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_live_call, conv_mve_call, conv_s4_live_call,
                               conv_s4_mve_call, conv_s4_x6_call, conv_s16_mve_call, conv_s16_x6_call, conv_split_call,
@@ -17,7 +17,7 @@ from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problem
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
 from mcugen.ops.fully_connected import interleave4, s4_interleave4, widen4
-from mcugen.variants import Lowering, variant
+from mcugen.ops.variants import Lowering, variant
 
 @register("CONV_2D")
 class Conv2D(OpDef):

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op, Tensor
-from mcugen.calls import nibbles
-from mcugen.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.calls import nibbles
+from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
 from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_s4_mve_call, conv_s4_x6_call,
                               conv_w16_call, conv_x6_call, reference_filter, strips_of, wide_problems)
@@ -22,7 +22,7 @@ from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, int4_p
                                require_bias_length, weight_problems)
 from mcugen.ops._window import Taps, geometry, window_shape
 from mcugen.runtime import c_define
-from mcugen.variants import Lowering, variant
+from mcugen.ops.variants import Lowering, variant
 
 
 DW3_CHUNK = c_define("MCU_DW3_CHUNK")  # int32 sums per pass of the x2 kernels, less the pair they may add

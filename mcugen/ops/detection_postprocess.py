@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Scratch, Slice, Struct, reads
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Scratch, Slice, Struct, reads
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._float import F32
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatKernel
 from mcugen.ops.batch_matmul import BatchMatmul, matmul_call

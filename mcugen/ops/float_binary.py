@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, broadcast, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._float import FloatActivation, FloatKernel
 from mcugen.ops._quant import broadcast_shape

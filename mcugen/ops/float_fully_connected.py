@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation, FloatKernel
 from mcugen.ops._quant import weight_problems

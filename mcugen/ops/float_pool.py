@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, dims, reads, tile, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FLT_MAX, FloatActivation, FloatKernel
 from mcugen.ops._window import Pair, Taps, Window, geometry

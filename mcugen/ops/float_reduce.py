@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FLT_MAX, FloatKernel
 from mcugen.ops.reduce import ReduceData, _Reduce, reduce_params

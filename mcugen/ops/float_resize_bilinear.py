@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Struct, dims, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Struct, dims, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatKernel
 from mcugen.ops.resize_bilinear import ResizeBilinear

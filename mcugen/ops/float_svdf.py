@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatKernel, tanhf
 from mcugen.ops.float_fully_connected import dense

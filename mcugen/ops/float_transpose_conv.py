@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Struct, dims, reads, tile, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation, FloatKernel
 from mcugen.ops._quant import weight_problems

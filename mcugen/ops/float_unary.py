@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._float import F32, FloatKernel, expf, expm1f, logf, tanhf
 

@@ -10,15 +10,15 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
 from mcugen.ops._conv import (FullyConnectedData, Golden, fc_params, helium_filter, reference_filter, s4_pairs, strips_of,
                               wide_problems)
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
-from mcugen.variants import variant
+from mcugen.ops.variants import variant
 
 
 @register("FULLY_CONNECTED")

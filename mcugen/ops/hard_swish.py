@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
+from mcugen.ir.graph import Graph, Op
 from mcugen.ops import register
 from mcugen.ops._quant import LutOp
-from mcugen.requant import quantize_multiplier, rounding_divide_by_pot, trunc_div_pow2
+from mcugen.numerics.requant import quantize_multiplier, rounding_divide_by_pot, trunc_div_pow2
 
 
 def _int16_multiplier(real: float) -> tuple[int, int]:

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, broadcast, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import broadcast_shape
-from mcugen.requant import wrap_int32
+from mcugen.numerics.requant import wrap_int32
 
 INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 RANGES = {"RELU": (0, INT32_MAX), "RELU6": (0, 6), "RELU_N1_TO_1": (-1, 1)}

@@ -2,7 +2,7 @@
 
 Q4Activation is shared with TANH. int8: both rescale x - zp onto Q4.27, saturate outside TFLM's
 input radius, evaluate a gemmlowp function and round the Q0.31 result down to the fixed int8
-output scale, tabulated for the 256 inputs. int16: TFLM's table interpolation (mcugen.sigmoid16)
+output scale, tabulated for the 256 inputs. int16: TFLM's table interpolation (mcugen.numerics.sigmoid16)
 after its input scaling, zero points 0, output scale 2^-15; computed, not tabulated.
 """
 from __future__ import annotations
@@ -14,13 +14,13 @@ import numpy as np
 
 from collections.abc import Callable
 
-from mcugen import fixedpoint as fp
-from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, Struct, reads, writes
+from mcugen.numerics import fixedpoint as fp
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._quant import LutOp, require_zero_points
-from mcugen.requant import requantize, round_half_away, rounding_divide_by_pot, wrap_int32
-from mcugen.sigmoid16 import SIGMOID_TABLE, checked_log2, input_scaling, prepare_scaling, sigmoid_s16
+from mcugen.numerics.requant import requantize, round_half_away, rounding_divide_by_pot, wrap_int32
+from mcugen.numerics.sigmoid16 import SIGMOID_TABLE, checked_log2, input_scaling, prepare_scaling, sigmoid_s16
 
 INPUT_INTEGER_BITS = 4
 

@@ -7,7 +7,7 @@ for each batch row, with x the step's input and h the hidden state before the st
   gate's int32 bias; the recurrent one has none), rescaled with the double rounding and clamped
   to int16, added with int16 saturation, then the int16 sigmoid (forget, input, output gates) or
   tanh (cell gate: the op's activation, which TFLM takes only as TANH), giving Q0.15
-  (mcugen.sigmoid16);
+  (mcugen.numerics.sigmoid16);
 - c = sat16(f * c >> 15 rescaled) + sat16(i * g rescaled to the cell scale), saturated, then clipped
   to +-cell_clip (quantized, when the option is positive);
 - h = tanh(c) * o rescaled to the hidden state's scale plus its zero point, clamped to int8; it is
@@ -25,14 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Scratch, State, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Scratch, State, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier, folded_bias
 from mcugen.ops.fully_connected import interleave4, widen4
-from mcugen.requant import requantize, wrap_int32
-from mcugen.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
-from mcugen.variants import variant
+from mcugen.numerics.requant import requantize, wrap_int32
+from mcugen.numerics.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
+from mcugen.ops.variants import variant
 
 HIDDEN, CELL = 18, 19
 GATES = ("input", "forget", "cell", "output")  # TFLM's order of the weights and biases

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, broadcast, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, broadcast, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import broadcast_shape
 

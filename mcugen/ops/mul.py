@@ -6,13 +6,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, activation, broadcast, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._quant import (PairOp, Paired, fused_range, problems_fused_activation, require_zero_points,
                                same_shape_call)
-from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
-from mcugen.variants import variant
+from mcugen.numerics.requant import Requant, quantize_multiplier, requantize_clamp
+from mcugen.ops.variants import variant
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
+from mcugen.ir.graph import Graph, Op
 from mcugen.ops import Outputs, Shapes, register
 from mcugen.ops._quant import Axis, require_axis
 from mcugen.ops.concatenation import Concatenation

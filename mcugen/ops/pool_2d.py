@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, activation, dims, reads, tile, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.ops._window import Pair, Taps, Window, geometry, window_shape
-from mcugen.variants import variant
+from mcugen.ops.variants import variant
 
 
 @dataclass(frozen=True)

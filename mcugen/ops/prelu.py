@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, broadcast, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._quant import PairOp, Paired
-from mcugen.requant import quantize_multiplier, requantize
+from mcugen.numerics.requant import quantize_multiplier, requantize
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._quant import LutOp
-from mcugen.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
-from mcugen.variants import variant
+from mcugen.numerics.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
+from mcugen.ops.variants import variant
 
 # The conversions TFLM's QUANTIZE makes (quantize_common.cc)
 QUANTIZE_PAIRS = {("float32", "int8"), ("float32", "int16"), ("int8", "int8"), ("int8", "uint8"), ("uint8", "int8"),

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, fused_range, ints, require_axis, require_const, require_same_quant
-from mcugen.requant import Requant, quantize_multiplier, requantize_clamp
+from mcugen.numerics.requant import Requant, quantize_multiplier, requantize_clamp
 
 
 @dataclass(frozen=True)

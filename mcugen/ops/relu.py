@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
+from mcugen.ir.graph import Graph, Op
 from mcugen.ops import register
 from mcugen.ops._quant import LutOp, require_same_quant
-from mcugen.requant import quantize_float, quantize_multiplier, requantize
+from mcugen.numerics.requant import quantize_float, quantize_multiplier, requantize
 
 
 @register("RELU")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, copy, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, copy, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Struct, dims, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Struct, dims, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_const
 from mcugen.ops.resize_nearest_neighbor import resized_shape
-from mcugen.requant import trunc_div_pow2
+from mcugen.numerics.requant import trunc_div_pow2
 
 ONE = 1 << 10
 

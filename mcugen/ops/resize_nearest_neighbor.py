@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, Struct, dims, reads, writes
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.lowering import Call, Const, Struct, dims, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_const
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
+from mcugen.ir.graph import Graph, Op
 from mcugen.ops import OpDef, Shapes, register
 
 

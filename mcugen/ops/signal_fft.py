@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._float import F32
 from mcugen.ops._signal import msb32, option, options_problem, shapes_1d

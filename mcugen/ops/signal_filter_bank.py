@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Slice, State, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Slice, State, Struct, reads, writes
 from mcugen.ops import OWN_STATE, OpDef, Outputs, register
 from mcugen.ops._signal import msb32, option, options_problem, shapes_1d
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._signal import msb32, option, options_problem, shapes_1d
-from mcugen.requant import wrap_int32
+from mcugen.numerics.requant import wrap_int32
 
 SNR_BITS, OUTPUT_BITS = 12, 6  # kPcanSnrBits, kPcanOutputBits
 

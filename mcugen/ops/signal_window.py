@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._signal import option, options_problem
 

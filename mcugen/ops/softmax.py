@@ -1,5 +1,5 @@
 """SOFTMAX int8 -> int8 or int16: TFLM reference_ops::Softmax on gemmlowp fixed point; int16 -> int16:
-reference_ops::SoftmaxInt16 on two int16 tables (mcugen.lut16), see run_int16.
+reference_ops::SoftmaxInt16 on two int16 tables (mcugen.numerics.lut16), see run_int16.
 
 exp() only ever sees x - max(x) in [-255, 0], so prepare() tabulates it once
 (256 int32 entries); run() sums, takes the fixed-point reciprocal per row and
@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcugen import fixedpoint as fp
-from mcugen import lut16
-from mcugen.ir import Graph, Op, Tensor
-from mcugen.lowering import Call, Const, Struct, reads, writes
+from mcugen.numerics import fixedpoint as fp
+from mcugen.numerics import lut16
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
-from mcugen.requant import quantize_multiplier, requantize, srdhm
-from mcugen.variants import variant
+from mcugen.numerics.requant import quantize_multiplier, requantize, srdhm
+from mcugen.ops.variants import variant
 
 SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
@@ -131,7 +131,7 @@ class Softmax(OpDef):
         scale, bits_over_unit = fp.reciprocal(int(sums[0, 0]) if sums.size == 1 else sums,
                                               ACCUMULATION_INTEGER_BITS)
         # RoundingDivideByPOT(SRDHM(scale, exp), bits + 23): scale, exp >= 0 and the shift is
-        # positive, so both roundings are "add half, floor" (steps 2' and 3' in mcugen.requant)
+        # positive, so both roundings are "add half, floor" (steps 2' and 3' in mcugen.numerics.requant)
         info = np.iinfo(op.output(g).dtype)
         exponent = bits_over_unit + 31 - info.bits
         out = (((scale * exp + (1 << 30)) >> 31) + (1 << (exponent - 1))) >> exponent

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Slice, Struct, reads
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Slice, Struct, reads
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, require_axis, require_const
 

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier, fold_input_offset, folded_bias
 from mcugen.ops.fully_connected import interleave4
-from mcugen.requant import requantize, wrap_int32
-from mcugen.variants import variant
+from mcugen.numerics.requant import requantize, wrap_int32
+from mcugen.ops.variants import variant
 
 STATE = 4
 

@@ -1,12 +1,12 @@
-"""TANH: TFLM reference_integer_ops::Tanh, int8 (gemmlowp tanh on Q4.27) and int16 (mcugen.sigmoid16)."""
+"""TANH: TFLM reference_integer_ops::Tanh, int8 (gemmlowp tanh on Q4.27) and int16 (mcugen.numerics.sigmoid16)."""
 from __future__ import annotations
 
 import numpy as np
 
-from mcugen import fixedpoint as fp
+from mcugen.numerics import fixedpoint as fp
 from mcugen.ops import register
 from mcugen.ops.logistic import INPUT_INTEGER_BITS, Q4Activation
-from mcugen.sigmoid16 import tanh_s16
+from mcugen.numerics.sigmoid16 import tanh_s16
 
 
 @register("TANH")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Const, Struct, dims, reads, tile, writes
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import wide_shift_problems
 from mcugen.ops._int16 import Wide

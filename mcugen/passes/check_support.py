@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mcugen import ops
 from mcugen.errors import McugenError
-from mcugen.ir import Graph, Op
+from mcugen.ir.graph import Graph, Op
 
 FLOAT_FIX = ("quantize those layers (TFLiteConverter with optimizations=[tf.lite.Optimize.DEFAULT], a "
              "representative_dataset and target_spec.supported_ops=[tf.lite.OpsSet.TFLITE_BUILTINS_INT8]); "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from mcugen.errors import McugenError
-from mcugen.ir import Graph
+from mcugen.ir.graph import Graph
 
 
 def cut_outputs(g: Graph, requested: tuple[str, ...]) -> Graph:

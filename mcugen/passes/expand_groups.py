@@ -15,7 +15,7 @@ import dataclasses
 
 import numpy as np
 
-from mcugen.ir import Graph
+from mcugen.ir.graph import Graph
 
 
 def expand_groups(g: Graph) -> Graph:

@@ -8,7 +8,7 @@ import dataclasses
 import math
 
 from mcugen import ops
-from mcugen.ir import Graph
+from mcugen.ir.graph import Graph
 
 
 def flatten_biases(g: Graph) -> Graph:

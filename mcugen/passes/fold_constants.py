@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 
 from mcugen import ops
-from mcugen.ir import Graph
+from mcugen.ir.graph import Graph
 
 
 def fold_constants(g: Graph) -> Graph:

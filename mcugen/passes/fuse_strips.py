@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from mcugen import ops
-from mcugen.ir import Graph, Op
+from mcugen.ir.graph import Graph, Op
 from mcugen.passes.plan_memory import plan_memory
 
 

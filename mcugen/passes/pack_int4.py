@@ -12,8 +12,8 @@ import dataclasses
 import numpy as np
 
 from mcugen import ops
-from mcugen.ir import Graph
-from mcugen.lowering import Call, Const, Packed4, layer_name
+from mcugen.ir.graph import Graph
+from mcugen.ir.lowering import Call, Const, Packed4, layer_name
 
 
 def pack_int4(g: Graph) -> Graph:

@@ -14,7 +14,7 @@ them). Some tensors share a buffer instead of getting their own, and some get no
   inputs, so they live until it runs.
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 
-With `regions` (a board whose RAM is several regions, mcugen/planner.py place), each buffer also gets a
+With `regions` (a board whose RAM is several regions, mcugen/ir/planner.py place), each buffer also gets a
 region: the graph's inputs and outputs stay in the main one (the caller's arena), the others go where
 their accesses pay most. A buffer's accesses per inference are taken as its bytes written once and read
 once by every step that reads it (a scratch buffer: written and read once): a proxy that ranks the
@@ -25,9 +25,9 @@ from __future__ import annotations
 import dataclasses
 
 from mcugen.errors import McugenError
-from mcugen.ir import Graph, Op
-from mcugen.lowering import Call, Slice, layer_name
-from mcugen.planner import ArenaPlan, Buffer, PlacementError, Region, place, plan, state_layout
+from mcugen.ir.graph import Graph, Op
+from mcugen.ir.lowering import Call, Slice, layer_name
+from mcugen.ir.planner import ArenaPlan, Buffer, PlacementError, Region, place, plan, state_layout
 
 
 def _reads(op: Op) -> set[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 from mcugen import ops
-from mcugen.ir import Graph
+from mcugen.ir.graph import Graph
 
 
 def prepare_ops(g: Graph) -> Graph:

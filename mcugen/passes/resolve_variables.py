@@ -38,7 +38,7 @@ import numpy as np
 
 from mcugen import ops
 from mcugen.errors import McugenError
-from mcugen.ir import Graph, Op, Variable
+from mcugen.ir.graph import Graph, Op, Variable
 
 FIX = "the file is corrupt or was not written by the TFLite converter; re-export it"
 

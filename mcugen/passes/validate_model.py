@@ -25,7 +25,7 @@ import math
 
 from mcugen import ops
 from mcugen.errors import McugenError
-from mcugen.ir import Graph, Op, Tensor
+from mcugen.ir.graph import Graph, Op, Tensor
 
 MAX_ELEMENTS = 1 << 26  # 64 MiB of int8: past every board's flash and RAM by far
 MIN_SCALE, MAX_SCALE = 2.0 ** -60, 2.0 ** 60

@@ -7,4 +7,6 @@ model and rewrites it; mcugen writes nothing a quantizer does. What mcugen adds 
   model checked with TFLM and with the golden model before anyone sees it, the model's ends retyped;
 - measure.py: each layer's error against the float model, accuracy on labelled data;
 - search.py: per-layer precision chosen by measured accuracy and measured cost on the user's board.
+
+Imports: errors, ir, frontend, ops, codegen, targets, validation.
 """

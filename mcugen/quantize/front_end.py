@@ -43,7 +43,7 @@ def _convert(path: Path, work: Path, converter) -> Path:
         import tensorflow as tf
     except ImportError:
         raise McugenError(f"converting {path} needs TensorFlow, which is not installed", KERAS) from None
-    from mcugen.oracle import quiet_stderr
+    from mcugen.validation.oracle import quiet_stderr
 
     try:
         with quiet_stderr(), contextlib.redirect_stdout(io.StringIO()):
@@ -101,7 +101,7 @@ def _from_pytorch(path: Path, work: Path) -> Path:
 def _convert_pytorch(path: str, converted: str) -> tuple[str, str] | None:
     """In the converting process: None, or the (problem, fix) of a refusal. PyTorch and the converter log
     as they go (warnings, tracebacks they recover from): kept quiet."""
-    from mcugen.oracle import quiet_stderr
+    from mcugen.validation.oracle import quiet_stderr
 
     with quiet_stderr(), contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         import litert_torch

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcugen import golden
-from mcugen.inspect_model import precision
-from mcugen.ir import Graph
+from mcugen.validation import golden
+from mcugen.validation.inspect_model import precision
+from mcugen.ir.graph import Graph
 from mcugen.quantize.recipe import model_inputs, real_values
 
 

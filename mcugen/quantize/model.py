@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from mcugen.errors import McugenError
-from mcugen.ir import Graph
+from mcugen.ir.graph import Graph
 
 # the precisions a layer can take: int8 activations and weights, int16 activations with int8 weights,
 # int8 activations with int4 weights, or no quantization
@@ -53,7 +53,7 @@ class FloatModel:
 
 def load_float_model(source: Path, signature: str | None = None) -> FloatModel:
     """The float model of a .tflite, a Keras model or a SavedModel (front_end.py)."""
-    from mcugen.pipeline import lower, read
+    from mcugen.codegen.pipeline import lower, read
     from mcugen.quantize.front_end import float_tflite
 
     with tempfile.TemporaryDirectory(prefix="mcugen-quantize-") as work:
@@ -82,7 +82,7 @@ def refuse_quantized(g: Graph, path: Path) -> None:
 
 def _as_quantizer_takes(content: bytes, signature: str | None) -> tuple[bytes, str, tuple[str, ...]]:
     """(the file with a signature and float32 weights, the signature's key, its input names)."""
-    from mcugen import model_object
+    from mcugen.frontend import model_object
 
     schema = model_object.schema()
     model = model_object.load(content)

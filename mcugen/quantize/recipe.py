@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen import model_object
+from mcugen.frontend import model_object
 from mcugen.errors import McugenError
-from mcugen.ir import Graph
+from mcugen.ir.graph import Graph
 from mcugen.quantize.model import INT4_OPS, FloatModel, Layer
 INSTALL = "pip install 'mcugen[quantize]' (ai-edge-quantizer)"
 
@@ -63,7 +63,7 @@ def _quantizer():
 @contextlib.contextmanager
 def _quiet():
     """The quantizer and LiteRT report progress on stdout and fd 2; mcugen reports its own."""
-    from mcugen.oracle import quiet_stderr
+    from mcugen.validation.oracle import quiet_stderr
 
     with quiet_stderr(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         yield
@@ -143,8 +143,8 @@ class Checked:
 def check(content: bytes, name: str, samples) -> Checked:
     """Lowered by mcugen, run by TFLM, the golden model equal to TFLM at every layer on `samples`
     (float samples: each converted to the quantized model's input type)."""
-    from mcugen.compare import compare_with_tflm
-    from mcugen.pipeline import lower
+    from mcugen.validation.compare import compare_with_tflm
+    from mcugen.codegen.pipeline import lower
 
     with tempfile.TemporaryDirectory(prefix="mcugen-quantize-") as work:
         path = Path(work) / f"{name}.tflite"

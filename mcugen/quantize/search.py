@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen.boards import Board, emulated_twin
-from mcugen.build import say
+from mcugen.targets.boards import Board, emulated_twin
+from mcugen.codegen.build import say
 from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, Tally, output_predictions, tally
 from mcugen.quantize.model import FloatModel, Layer
@@ -63,14 +63,14 @@ class Search:
 
 def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray]) -> Cost:
     """Build the model for `board`'s core, run `sample` once on the emulator with every instruction
-    counted (mcugen/cycles.py), and read the sizes from the build."""
-    from mcugen.boards import Timing
-    from mcugen.cycles import estimate_cycles
-    from mcugen.firmware import build_board, check_fit, const_room
-    from mcugen.outdir import OutDir
-    from mcugen.pipeline import compile_model
+    counted (mcugen/validation/cycles.py), and read the sizes from the build."""
+    from mcugen.targets.boards import Timing
+    from mcugen.validation.cycles import estimate_cycles
+    from mcugen.targets.firmware import build_board, check_fit, const_room
+    from mcugen.codegen.outdir import OutDir
+    from mcugen.codegen.pipeline import compile_model
     from mcugen.quantize.recipe import model_inputs
-    from mcugen.targets import Target
+    from mcugen.targets.target import Target
 
     path = work / "candidate.tflite"
     path.write_bytes(content)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcugen.build import say
+from mcugen.codegen.build import say
 from mcugen.errors import McugenError
 
 POLL_SECONDS = 0.2

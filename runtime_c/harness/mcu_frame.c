@@ -1,5 +1,5 @@
 /*
- * mcugen's frames on the port's byte stream (the format is documented in mcugen/protocol.py): sync
+ * mcugen's frames on the port's byte stream (the format is documented in mcugen/targets/protocol.py): sync
  * A5 5A, type, sequence, a 16-bit length, the payload and a CRC-32 of all but the sync. Written as
  * they are produced, read by hunting for the sync (mcu_frame.h).
  */

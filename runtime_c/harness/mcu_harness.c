@@ -1,6 +1,6 @@
 /*
  * The target side of mcugen's validation protocol (the host side and the frame format are
- * documented in mcugen/protocol.py). The host asks, the target answers; every request gets
+ * documented in mcugen/targets/protocol.py). The host asks, the target answers; every request gets
  * exactly one reply frame carrying the request's sequence number, so the host can retry
  * anything that was lost or corrupted on the wire. Writes and reads are idempotent; a repeated
  * INVOKE (same sequence number, no write in between) replays the stored result instead of

@@ -1,6 +1,6 @@
 /*
  * Bare-metal Cortex-M port: vector table, reset and the cycle clock. The link is a file of its own,
- * chosen from the board file by the build (mcugen/firmware.py): link_uart.c over the UART driver of
+ * chosen from the board file by the build (mcugen/targets/firmware.py): link_uart.c over the UART driver of
  * the board's `uart` kind (uart_<kind>.c, its registers at -DMCU_UART_BASE), or link_semihosting.c
  * (QEMU's console); a chip that starts with its clocks or pins unset brings chip_<name>.c, whose
  * mcu_chip_init runs before the link's. No vendor SDK, no interrupts except SysTick's overflow count.

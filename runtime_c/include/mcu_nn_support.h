@@ -1,6 +1,6 @@
 /*
  * Arithmetic shared by the kernels: TFLM's requantization (gemmlowp double rounding) and the few
- * fixed-point helpers softmax needs. The numpy twin is mcugen/requant.py; both spell out the same
+ * fixed-point helpers softmax needs. The numpy twin is mcugen/numerics/requant.py; both spell out the same
  * rounding, and tests hold them equal.
  *
  * Signed right shifts of negative values are arithmetic on every compiler mcugen targets (GCC,
@@ -21,7 +21,7 @@
 /* gemmlowp SaturatingRoundingDoublingHighMul: a * b / 2^31, rounded. gemmlowp adds a nudge of 2^30
  * (1 - 2^30 for a negative product) and divides truncating toward zero; for a negative product that
  * equals flooring (ab + 2^30) / 2^31, the same expression as for a positive one, so one add and an
- * arithmetic shift do it (mcugen/requant.py, step 2'). Only INT32_MIN * INT32_MIN overflows: it
+ * arithmetic shift do it (mcugen/numerics/requant.py, step 2'). Only INT32_MIN * INT32_MIN overflows: it
  * saturates. */
 static inline int32_t mcu_srdhm(int32_t a, int32_t b)
 {
@@ -33,7 +33,7 @@ static inline int32_t mcu_srdhm(int32_t a, int32_t b)
 
 /* gemmlowp RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away from zero. gemmlowp
  * rounds up when the dropped bits exceed half, half being 2^(e-1) - 1 for x >= 0 and 2^(e-1) for
- * x < 0; that is flooring (x + 2^(e-1) - [x < 0]) / 2^e (mcugen/requant.py, step 3'), computed in
+ * x < 0; that is flooring (x + 2^(e-1) - [x < 0]) / 2^e (mcugen/numerics/requant.py, step 3'), computed in
  * 64 bits because the sum can pass INT32_MAX. */
 static inline int32_t mcu_rdbpot(int32_t x, int32_t exponent)
 {
@@ -133,7 +133,7 @@ static inline int32_t mcu_sat_shl(int32_t x, int32_t exponent)
 /* TFLM GetInvSqrtQuantizedMultiplierExp(value, kReverseShift): 1 / sqrt(value) as the (multiplier,
  * shift) MultiplyByQuantizedMultiplier takes (0 and 1 give (INT32_MAX, 0)). The value normalised to
  * [2^27, 2^29) by bit pairs, five Newton-Raphson steps x <- 1.5x - (v/2)x^3 in Q3.28, x scaled by
- * sqrt(2)/2 in Q0.31; mcugen/fixedpoint.py inv_sqrt_multiplier is the Python twin. */
+ * sqrt(2)/2 in Q0.31; mcugen/numerics/fixedpoint.py inv_sqrt_multiplier is the Python twin. */
 static inline mcu_rescale mcu_inv_sqrt(int32_t value)
 {
     mcu_rescale r = {INT32_MAX, 0};

@@ -1,0 +1,360 @@
+"""Render a lowered, planned Graph as NAME.h and NAME.c (Jinja2 templates in mcugen/templates/)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import jinja2
+import numpy as np
+
+from mcugen import __version__, ops
+from mcugen.ops.custom import sources_of
+from mcugen.errors import McugenError
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.lowering import Call, Const, Packed4, Scratch, Slice, State, Struct, layer_name
+from mcugen.ir.planner import ALIGN, state_layout
+
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
+                          undefined=jinja2.StrictUndefined, autoescape=False)
+
+_CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t",
+           np.dtype(np.int64): "int64_t", np.dtype(np.uint16): "uint16_t", np.dtype(np.uint32): "uint32_t",
+           np.dtype(np.uint64): "uint64_t", np.dtype(np.float32): "float"}
+# How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
+# byte kernels index tables by them), wider types get their own pointer type.
+_SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)", "uint32": "(uint32_t *)",
+                "uint64": "(uint64_t *)"}
+# NAME_tensor_info.type: what the harness and applications read in each input/output
+DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4, "uint32": 5, "uint64": 6}
+
+
+def c_float(value: float) -> str:
+    """A C float literal that reads back as the same float32 (9 significant digits always do; the
+    infinities and NaN as math.h's macros)."""
+    value = float(np.float32(value))
+    if not np.isfinite(value):
+        return "NAN" if np.isnan(value) else ("INFINITY" if value > 0 else "-INFINITY")
+    text = f"{value:.9g}"
+    return text + ("f" if any(c in text for c in ".e") else ".0f")
+
+
+@dataclass
+class _Layer:
+    """What the templates print for one op: its data definitions and its call."""
+
+    title: str
+    detail: list[str]
+    call: str | None
+    data: list[str] = field(default_factory=list)
+    locals: list[str] = field(default_factory=list)  # declarations in a block around the call
+    const_bytes: int = 0
+    external_bytes: int = 0
+
+
+def _shape(t: Tensor) -> str:
+    return _typed(t.dtype, t.shape)
+
+
+def _typed(dtype: str, shape) -> str:
+    return f"{dtype}[{','.join(map(str, shape))}]"
+
+
+def _comment(text: str) -> str:
+    """Text from the model file (tensor and variable names) made safe inside a C comment."""
+    return text.replace("*/", "* /")
+
+
+def _quant(t: Tensor) -> str:
+    return f"zp {t.quant.zp}" if t.quant is not None else "no quantization"
+
+
+def _values(data: np.ndarray) -> str:
+    flat = [c_float(v) if data.dtype == np.float32 else str(int(v)) for v in np.asarray(data).reshape(-1)]
+    per_line = 16 if np.asarray(data).dtype == np.int8 else 8
+    return "\n".join("    " + ", ".join(flat[i:i + per_line]) + ","
+                     for i in range(0, len(flat), per_line))
+
+
+class _LayerEmitter:
+    """Turns one op's Call into C text, naming its constants after the layer."""
+
+    def __init__(self, g: Graph, op: Op, slice_name, scratch_name, section: str, weights_section: str = ""):
+        self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
+        self.weights_section = weights_section  # where the layer's weight arrays go, when not with the rest
+        self.scratch_name = scratch_name
+        self.scratches = 0  # Scratch arguments rendered so far
+        self.prefix = layer_name(g, op)
+        self.data: list[str] = []
+        self.locals: list[str] = []
+        self.const_bytes = 0
+        self.external_bytes = 0
+
+    @property
+    def call(self) -> Call:
+        """The op's call, where an argument of it is being rendered (so there is one)."""
+        if self.op.call is None:
+            raise RuntimeError(f"op {self.op.index} {self.op.opcode} has no call")
+        return self.op.call
+
+    def const(self, c: Const) -> str:
+        name = f"{c.layer or self.prefix}_{c.name}"
+        data = np.asarray(c.data)
+        if c.ctype is not None:
+            rows = "\n".join("    {" + ", ".join(str(int(v)) for v in row) + "}," for row in data)
+            self.data.append(f"static const {c.ctype} {name}[{len(data)}] {self.section} = {{\n{rows}\n}};")
+            self.const_bytes += data.nbytes
+            return name
+        ctype = _CTYPES[data.dtype]
+        weights = self.weights_section and data.nbytes >= WEIGHTS_BYTES
+        section = self.weights_section if weights else self.section
+        self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) {section} = {{\n"
+                         f"{_values(data) if data.size else '    0,'}\n}};")
+        if weights:
+            self.external_bytes += data.nbytes
+        else:
+            self.const_bytes += data.nbytes
+        return name
+
+    def value(self, v) -> str:
+        if v is None:
+            return "NULL"
+        if isinstance(v, Const):
+            return self.const(v)
+        if isinstance(v, dict):
+            inner = ", ".join(f".{k} = {self.value(x)}" for k, x in v.items())
+            return f"{{{inner}}}"
+        if isinstance(v, (list, tuple)):
+            return "{" + ", ".join(str(int(x)) for x in v) + "}"
+        if isinstance(v, float):
+            return c_float(v)
+        if isinstance(v, str):  # an enumerator of mcu_nn.h
+            return v
+        return str(int(v))
+
+    def packed(self, p: Packed4) -> str:
+        """The weights two to a byte (low nibble first, as in the .tflite file) and, in the call's block,
+        their unpacking into the call's scratch, which the call then reads."""
+        values = p.const.data.reshape(-1)
+        name = self.const(Const(f"{p.const.name}_s4", p.nibbles(), layer=p.const.layer))
+        offset = self.call.scratch_offsets[self.scratches]
+        self.scratches += 1
+        unpacked = self.scratch_name(self.op, _CTYPES[values.dtype], offset)
+        self.locals.append(f"{p.kernel}({name}, {values.size}, {unpacked});")
+        return unpacked
+
+    def struct(self, s: Struct) -> str:
+        name = f"{s.layer or self.prefix}_{s.name}"
+        fields = "\n".join(f"    .{k} = {self.value(v)}," for k, v in s.fields.items())
+        self.data.append(f"static const {s.ctype} {name} {self.section} = {{\n{fields}\n}};")
+        return f"&{name}"
+
+    def tensor(self, t: int) -> str:
+        tensor = self.g.tensors[t]
+        if tensor.data is not None:  # a constant
+            position = self.op.inputs.index(t)
+            return self.const(Const(f"input{position}", tensor.data))
+        cast = _SLICE_CASTS.get(tensor.dtype)
+        return f"{cast}({self.slice_name(t)})" if cast else self.slice_name(t)
+
+    def slice(self, s: Slice) -> str:
+        if not s.as_array:
+            return self.tensor(s.tensors[0])
+        # a local array: the slices' addresses depend on where the caller put the arena
+        name = "outputs" if s.writable else "inputs"
+        items = ", ".join(self.tensor(t) for t in s.tensors)
+        pointer = "void *const" if s.writable else "const void *const"
+        self.locals.append(f"{pointer} {name}[{len(s.tensors)}] = {{{items}}};")
+        return name
+
+    def arg(self, a) -> str:
+        if isinstance(a, State):
+            cast = _SLICE_CASTS.get(str(self.g.variables[a.variable].initial.dtype))
+            return f"{cast}(void *)(state + STATE_{a.variable})" if cast else f"state + STATE_{a.variable}"
+        if isinstance(a, Scratch):
+            offset = self.call.scratch_offsets[self.scratches]
+            self.scratches += 1
+            return self.scratch_name(self.op, a.ctype, offset)
+        if isinstance(a, Packed4):
+            return self.packed(a)
+        if isinstance(a, Struct):
+            return self.struct(a)
+        if isinstance(a, Slice):
+            return self.slice(a)
+        return self.value(a)
+
+    def render(self, call: Call | None) -> str | None:
+        if call is None:
+            return None
+        return _wrap(call.kernel, [self.arg(a) for a in call.args])
+
+
+def _wrap(function: str, args: list[str], width: int = 110) -> str:
+    """A call with its arguments filled line by line, continuation lines aligned after the parenthesis."""
+    lines, line = [], f"{function}("
+    indent = " " * (4 + len(line))
+    for k, a in enumerate(args):
+        piece = a + (", " if k < len(args) - 1 else ")")
+        if len(line) + len(piece.rstrip()) > width - 4 and line.strip() and not line.endswith("("):
+            lines.append(line.rstrip())
+            line = indent
+        line += piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def _title(g: Graph, op: Op) -> str:
+    return f"layer {op.index}: {op.opcode} ({layer_name(g, op)})"
+
+
+def _detail(g: Graph, op: Op, slice_name) -> list[str]:
+    acts = [t for i in range(len(op.inputs)) if (t := op.optional_input(g, i)) is not None and not t.is_const]
+    made = "".join(f" -> {_shape(g.tensors[y])} {_quant(g.tensors[y])}" for y in op.outputs[:1])
+    lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + made]
+    if op.call is not None and op.call.note:
+        lines.append(_comment(op.call.note))
+    measured = g.tuning.layers.get(op.index) if g.tuning is not None else None
+    if measured is not None and g.tuning is not None:
+        times = ", ".join(f"{kernel} {t:,}" for kernel, t in measured.times.items())
+        lines.append(f"tuned on {g.tuning.measured_on} ({g.tuning.unit}): {times}")
+    activation = op.attrs.get("fused_activation_function", "NONE")
+    if activation != "NONE":
+        lines.append(f"fused {activation}")
+    if op.fused_into is not None:
+        lines.append(f"no code here: layer {op.fused_into} runs it, a strip of rows at a time "
+                     "(the output never exists whole)")
+    elif op.call is None and op.outputs[0] not in g.planned.buffer_of:
+        lines.append("no code: a view of a fused layer's output")
+    elif op.call is None:
+        lines.append(f"no code: the output is the input's bytes ({slice_name(op.outputs[0])})")
+    macs = ops.get(g, op).macs(g, op)
+    if macs:
+        lines.append(f"{macs:,} MACs")
+    return lines
+
+
+def _tensor_info(t: Tensor, prefix: str) -> str:
+    shape = ", ".join(map(str, t.shape)) or "1"
+    scale = c_float(t.quant.s if t.quant is not None else 0.0)
+    zp = t.quant.zp if t.quant is not None else 0
+    name = t.name.replace("\\", "/").replace('"', "'")
+    return (f'{{"{name}", {prefix}_{t.dtype.upper()}, {len(t.shape)}, {{{shape}}}, {t.nbytes}, {scale}, {zp}}}')
+
+
+def slice_names(g: Graph) -> dict[int, str]:
+    """The enum name of each arena buffer, by buffer index."""
+    return {k: re.sub(r"[^A-Za-z0-9_]", "_", b.name).upper() for k, b in enumerate(g.planned.plan.buffers)}
+
+
+NAME_RULE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
+
+
+def check_name(name: str) -> str:
+    """The prefix of every symbol of a generated model: a C identifier that cannot meet the runtime's."""
+    if not NAME_RULE.fullmatch(name) or name.lower().startswith("mcu_"):
+        raise McugenError(f"--name {name!r} is not usable as a C prefix",
+                          "use a letter then letters, digits or _ (at most 32, not starting with mcu_), e.g. kws")
+    return name
+
+
+WEIGHTS_BYTES = 256  # arrays from this size on are a layer's weights: what --weights places
+
+
+@dataclass(frozen=True)
+class GeneratedC:
+    name: str  # the API prefix: NAME.h, NAME.c, NAME_invoke()
+    files: dict  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
+    const_bytes: int  # constant arrays (weights, biases, multipliers, tables) in the default section
+    kernels: tuple[str, ...]  # the kernels the model calls (runtime_c/src/ or runtime_c/<feature>/<kernel>.c)
+    features: frozenset[str] = frozenset()  # the ISA features it was lowered for (Graph.features)
+    layer_const_bytes: tuple[int, ...] = ()  # each layer's share of const_bytes
+    external_bytes: int = 0  # the weight arrays placed in the external flash section (emit_c's `external`)
+    custom_kernels: tuple[str, ...] = ()  # the user's kernels (--ops), whose C files are among `files`
+
+
+def _kernel_names(name: str, kernels) -> str:
+    """Every model carries its own copy of the kernels it calls, renamed after it, so several
+    models (even of different mcugen versions or kernel variants) link into one program."""
+    lines = [f"/* Generated by mcugen {__version__}: the kernels of model {name} under its own names. */",
+             "#ifndef MCU_NN_NAMES_H", "#define MCU_NN_NAMES_H", ""]
+    lines += [f"#define {k} {name}_{k}" for k in kernels]
+    return "\n".join(lines + ["", "#endif /* MCU_NN_NAMES_H */", ""])
+
+
+def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool = False,
+           external: tuple[str, frozenset[int]] = ("", frozenset())) -> GeneratedC:
+    """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
+
+    model_name: the model's file name (no folders, so the output does not depend on where it is);
+    name: the prefix of the public API; static_arena: the arena is a static array of NAME.c rather
+    than the caller's; external: (a flash region, layer indices): those layers' weight arrays go to
+    section .mcu_const.<region> (mcugen.targets.firmware.emit_for_board decides which).
+    """
+    check_name(name)
+    n, upper = name, name.upper()
+    names = slice_names(g)
+
+    plan = g.planned.plan
+    main = plan.region_sizes[0][0] if plan.region_sizes else ""
+
+    def base(k: int) -> str:
+        """The arena a buffer is in: the caller's, or (a board's other RAM regions) a static one of NAME.c."""
+        return "arena" if plan.region(k) == main else f"arena_{plan.region(k).lower()}"
+
+    def slice_name(t: int) -> str:
+        k = g.planned.buffer_of[t]
+        return f"{base(k)} + {names[k]}"
+
+    def scratch_name(op: Op, ctype: str, offset: int) -> str:
+        at = f" + {offset}" if offset else ""
+        k = g.planned.scratch_of[op.index]
+        return f"({ctype} *)(void *)({base(k)} + {names[k]}{at})"
+
+    layers = []
+    for op in g.ops:
+        region, layers_out = external
+        weights_section = f'__attribute__((section(".mcu_const.{region}")))' if op.index in layers_out else ""
+        emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section)
+        call = emitter.render(op.call)
+        layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
+                             emitter.locals, emitter.const_bytes, emitter.external_bytes))
+
+    where = [f", in {plan.region(k)}" if plan.region_of else "" for k in range(len(plan.buffers))]
+    slices = [dict(name=names[k], offset=off, comment=f"{b.size} B, steps {b.first}..{b.last}{where[k]}")
+              for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
+    regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:] if size]  # an empty one gets no array
+    options = " ".join([f"--name {name}", *([f"--signature {g.signature}"] if g.signature else []),
+                        *(["--static-arena"] if static_arena else []),
+                        *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if regions else []),
+                        *([f"(weights of {len(external[1])} layers in {external[0]})"] if external[1] else []),
+                        *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
+                        *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
+    offsets, offset = state_layout(g.variables)
+    state = [dict(name=f"STATE_{k}", offset=at,
+                  comment=_comment(f"'{v.name}': {_typed(str(v.initial.dtype), v.initial.shape)}"))
+             for k, (v, at) in enumerate(zip(g.variables, offsets))]
+    initial = np.zeros(max(offset, 1), np.int8)
+    for at, v in zip(offsets, g.variables):
+        initial[at:at + v.nbytes] = np.frombuffer(v.initial.tobytes(), np.int8)
+    const_bytes = sum(layer.const_bytes for layer in layers)
+    context = dict(
+        version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
+        static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
+        regions=regions, weights_region=external[0] if external[1] else "", dtype_codes=DTYPE_CODES,
+        cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
+        state=state, state_bytes=offset, state_initial=_values(initial),
+        macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
+        const_bytes=const_bytes,
+        sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
+        inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],
+        outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
+        input_slices=[names[g.planned.buffer_of[t]] for t in g.inputs],
+        output_slices=[names[g.planned.buffer_of[t]] for t in g.outputs])
+    kernels = sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)})
+    custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model
+    context["custom_headers"] = sorted(f for f in custom if f.endswith(".h"))
+    return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
+                             f"{n}.c": _ENV.get_template("model.c.j2").render(context),
+                             "mcu_nn_names.h": _kernel_names(n, kernels), **custom},
+                      const_bytes, tuple(kernels), g.features,
+                      tuple(layer.const_bytes for layer in layers), sum(layer.external_bytes for layer in layers),
+                      custom_kernels)

@@ -1,0 +1,60 @@
+"""The compiler as a table of contents: every pass, in order."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcugen.ir.dump import after
+from mcugen.ir.graph import Graph
+from mcugen.passes.check_support import check_support
+from mcugen.passes.cut_outputs import cut_outputs
+from mcugen.passes.flatten_biases import flatten_biases
+from mcugen.passes.fold_constants import fold_constants
+from mcugen.passes.expand_groups import expand_groups
+from mcugen.passes.fuse_strips import fuse_strips
+from mcugen.passes.lower_ops import lower_ops
+from mcugen.passes.pack_int4 import pack_int4
+from mcugen.passes.plan_memory import plan_memory
+from mcugen.passes.prepare_ops import prepare_ops
+from mcugen.passes.resolve_variables import resolve_variables
+from mcugen.passes.validate_model import validate_model
+from mcugen.frontend.read_tflite import read_tflite
+
+
+def read(model_path: str | Path, signature: str | None = None) -> Graph:
+    """The model as mcugen judges it (what `inspect` describes): parsed, checked, constants folded.
+    `signature`: the entry point of a file with several (--signature)."""
+    graph = after("read_tflite", read_tflite(model_path, signature))  # parse the FlatBuffer
+    graph = after("verify", graph.verify())                        # structural invariants
+    graph = after("resolve_variables", resolve_variables(graph))  # resource variables: state, initialised at build time
+    graph = after("validate_model", validate_model(graph))        # every field a kernel relies on, as TFLM accepts it
+    graph = after("flatten_biases", flatten_biases(graph))        # a bias is its values, whatever shape the file gives
+    graph = after("expand_groups", expand_groups(graph))          # a grouped conv as the plain one it equals
+    graph = after("fold_constants", fold_constants(graph))        # shape arithmetic on static shapes, at build time
+    return graph
+
+
+def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str | None = None) -> Graph:
+    """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs).
+    `outputs`: tensor names to make the outputs, leaving out the layers after them."""
+    graph = read(model_path, signature)
+    graph = after("cut_outputs", cut_outputs(graph, outputs))  # --outputs: only the part the user asked for
+    graph = after("check_support", check_support(graph))       # int8 layers, every op has a kernel
+    graph = after("prepare_ops", prepare_ops(graph))           # TFLM's Prepare, done at build time
+    return graph
+
+
+def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
+                  tuning=None, regions=None, pins: tuple[tuple[str, str], ...] = (),
+                  const_room: int | None = None, signature: str | None = None) -> Graph:
+    """Back end on top: each op's C kernel call, then every activation's place in the arena.
+    `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
+    `tuning`: the per-layer kernel choices `--tune` measured (mcugen.validation.tune).
+    `const_room`: the flash the constants may take (mcugen.targets.firmware.const_room), None for no limit.
+    `regions`: the RAM regions the arena may use (mcugen.targets.firmware.arena_regions), None for one arena;
+    `pins`: (tensor name, region name) pairs the placement must keep."""
+    graph = lower(model_path, outputs, signature)
+    graph = after("lower_ops", lower_ops(graph, features, tuning, const_room))  # one kernel call per op
+    graph = after("fuse_strips", fuse_strips(graph))      # a conv run strip by strip inside its only consumer's call
+    graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
+    graph = after("plan_memory", plan_memory(graph, regions, pins))  # lifetimes -> arena offsets (and regions)
+    return graph

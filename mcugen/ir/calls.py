@@ -1,0 +1,125 @@
+"""What an op's C kernel call is made of, as data: constants, structs, arena slices, state, scratch, and the
+call itself. Below the IR (an Op carries its Call): nothing here knows a Graph; mcugen/ir/lowering.py holds
+the helpers that build these from ops.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Const:
+    """A constant array, emitted as `static const <int8_t|int16_t|int32_t> <layer>_<name>[]`, or with
+    ctype as an array of that struct, one per row of data (int32 fields in declaration order)."""
+
+    name: str
+    data: np.ndarray  # int8, int16 or int32 values
+    ctype: str | None = None
+    layer: str = ""  # the layer it is named after, when not the one whose call passes it (a fused conv's)
+
+
+@dataclass(frozen=True)
+class Struct:
+    """A constant struct, emitted with designated initializers and passed by address."""
+
+    ctype: str
+    name: str
+    fields: dict[str, object]  # values: int, list of ints, str (an enumerator of mcu_nn.h), Const, or a nested dict
+    layer: str = ""  # as Const.layer
+
+
+@dataclass(frozen=True)
+class Slice:
+    """An activation tensor in the arena (or a list of them, passed as a pointer array)."""
+
+    tensors: tuple[int, ...]
+    writable: bool = False
+    as_array: bool = False  # a local `const int8_t *const inputs[] = {...}` for ops with many inputs (or outputs)
+
+
+@dataclass(frozen=True)
+class State:
+    """A resource variable's bytes (Graph.variables[variable]), kept by the model between invocations."""
+
+    variable: int
+    writable: bool = False
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Working memory an optimized (runtime_c/dsp/) kernel needs during the call, planned in the
+    arena like a tensor live for that step only."""
+
+    bytes: int
+    ctype: str = "int16_t"  # what the kernel's pointer points to
+
+
+@dataclass(frozen=True)
+class Packed4:
+    """An int8 or int16 weight array whose values fit 4 bits (from an INT4 filter): kept two to a byte
+    in flash and unpacked into the call's scratch just before the call, which reads it there."""
+
+    const: Const
+
+    @property
+    def bytes(self) -> int:
+        return self.const.data.nbytes
+
+    @property
+    def kernel(self) -> str:
+        return "mcu_unpack_s4" if self.const.data.dtype == np.int8 else "mcu_unpack_s4_s16"
+
+    def nibbles(self) -> np.ndarray:
+        return nibbles(self.const.data)
+
+
+def nibbles(values: np.ndarray) -> np.ndarray:
+    """Values in [-8, 7] two to a byte in their flattened order, the low nibble first (as a .tflite file
+    holds INT4), as int8 bytes; an odd count's last high nibble 0."""
+    flat = values.reshape(-1).astype(np.int8)
+    flat = np.append(flat, np.int8(0))[:(flat.size + 1) // 2 * 2]
+    return ((flat[0::2] & 0x0F) | (flat[1::2] << 4)).astype(np.int8)
+
+
+@dataclass(frozen=True)
+class Call:
+    kernel: str  # C function, one per file: runtime_c/src/<kernel>.c (and/or runtime_c/dsp/<kernel>.c)
+    args: tuple[object, ...]  # Const, Packed4, Struct, Slice, Scratch, State, int, float, or None (NULL)
+    note: str = ""  # geometry for the layer comment: strides, padding, kernel size
+    in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
+    extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
+    fuses: tuple[int, ...] = ()  # ops besides the fused conv whose work a fused call does (a chain of convs)
+
+    @property
+    def scratch_offsets(self) -> list[int]:
+        """Where each Scratch (and Packed4's unpacked weights) starts in the call's scratch buffer: one after
+        the other, word aligned."""
+        offsets, end = [], 0
+        for a in self.args:
+            if isinstance(a, (Scratch, Packed4)):
+                offsets.append(end)
+                end += (a.bytes + 3) // 4 * 4
+        return offsets + [end]
+
+    @property
+    def scratch(self) -> int:
+        return self.scratch_offsets[-1]
+
+
+def const_bytes(value: object) -> int:
+    """The bytes of the constant arrays in a call's arguments (a Call, or any of its arguments)."""
+    if isinstance(value, Const):
+        return value.data.nbytes
+    if isinstance(value, Packed4):
+        return (value.const.data.size + 1) // 2
+    if isinstance(value, Call):
+        return sum(const_bytes(a) for a in value.args)
+    if isinstance(value, Struct):
+        return const_bytes(value.fields)
+    if isinstance(value, dict):
+        return sum(const_bytes(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(const_bytes(v) for v in value)
+    return 0

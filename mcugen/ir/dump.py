@@ -1,0 +1,27 @@
+"""The IR after every pass, as text, for whoever wonders what a pass did: `mcugen --dump-ir DIR ...`
+(or MCUGEN_DUMP_IR=DIR) writes DIR/NN_<pass>.txt, numbered in pipeline order (Graph.text)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mcugen.errors import McugenError
+from mcugen.ir.graph import Graph
+
+ENV = "MCUGEN_DUMP_IR"
+PASSES = ("read_tflite", "verify", "resolve_variables", "validate_model", "flatten_biases", "expand_groups",
+          "fold_constants", "cut_outputs", "check_support", "prepare_ops", "lower_ops", "fuse_strips", "pack_int4",
+          "plan_memory")
+
+
+def after(name: str, graph: Graph) -> Graph:
+    """`graph`, the result of pass `name`, written out when dumping is asked for."""
+    folder = os.environ.get(ENV)
+    if folder:
+        path = Path(folder) / f"{PASSES.index(name) + 1:02d}_{name}.txt"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(graph.text() + "\n")
+        except OSError as exc:
+            raise McugenError(f"cannot write {path} ({exc.strerror})", "choose another --dump-ir folder") from None
+    return graph

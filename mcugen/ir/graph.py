@@ -1,0 +1,251 @@
+"""The graph every pass reads and returns.
+
+A Graph is one subgraph in execution order: tensors (shape, dtype, quantization,
+constant data as numpy arrays) and ops that name tensors by index. Passes never
+mutate a Graph; they return a new one (`dataclasses.replace`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from mcugen.errors import McugenError
+
+if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
+    from mcugen.ir.calls import Call
+    from mcugen.ir.planner import ArenaPlan
+    from mcugen.ir.tuning import Tuning
+
+
+@dataclass(frozen=True)
+class Quant:
+    """Affine quantization r = scale * (q - zero_point), per tensor or per channel on `axis`."""
+
+    scale: np.ndarray  # float32, length 1 or channels
+    zero_point: np.ndarray  # int64, same length
+    axis: int = 0
+
+    @property
+    def per_channel(self) -> bool:
+        return self.scale.size > 1
+
+    @property
+    def s(self) -> float:
+        """The per-tensor scale (first element), as TFLM reads params.scale."""
+        return float(self.scale[0])
+
+    @property
+    def zp(self) -> int:
+        return int(self.zero_point[0])
+
+
+@dataclass(frozen=True)
+class Tensor:
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    dtype: str  # numpy dtype name: int8, int32, float32, ...; int4 (constants only: data holds them as int8)
+    quant: Quant | None = None
+    data: np.ndarray | None = None  # set for constants (weights, biases, shapes)
+    dynamic: bool = False  # shape_signature holds -1
+    variable: bool = False  # is_variable: state kept across invocations (LSTM, SVDF)
+
+    @property
+    def is_const(self) -> bool:
+        return self.data is not None
+
+    @property
+    def values(self) -> np.ndarray:
+        """A constant's data (ops read their parameters once check_support knows them constant)."""
+        if self.data is None:
+            raise LookupError(f"tensor '{self.name}' is not a constant")
+        return self.data
+
+    @property
+    def q(self) -> Quant:
+        """Its quantization, which every op reading a scale has (check_support refuses one without)."""
+        if self.quant is None:
+            raise LookupError(f"tensor '{self.name}' has no quantization")
+        return self.quant
+
+    @property
+    def itemsize(self) -> int:
+        return np.dtype(self.dtype).itemsize
+
+    @property
+    def nbytes(self) -> int:
+        count = int(np.prod(self.shape, dtype=np.int64))
+        if self.dtype == "int4":  # two to a byte, as the file and the flash hold them
+            return (count + 1) // 2
+        return count * self.itemsize
+
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Op:
+    index: int  # position in Graph.ops (the execution step)
+    opcode: str  # BuiltinOperator name, e.g. CONV_2D; CUSTOM:<name> for custom ops
+    version: int
+    inputs: tuple[int, ...]  # -1 marks an omitted optional input
+    outputs: tuple[int, ...]
+    attrs: dict[str, Any] = field(default_factory=dict)  # the op's builtin options, parsed
+    params: object = None  # what TFLM computes in Prepare: the record its OpDef.prepare makes (op.prepared)
+    call: Call | None = None  # its C kernel call, set by lower_ops
+    fused_into: int | None = None  # the op whose call does this op's work (passes/fuse_strips.py); its call is None
+    origin: int = -1  # its index in the model file (what Netron and error messages show)
+    options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
+    intermediates: tuple[int, ...] = ()  # tensors the converter names for a kernel's scratch (LSTM's): TFLM gives none bytes
+
+    def prepared(self, kind: type[R]) -> R:
+        """The op's prepared data, as the record type its op module makes (another is mcugen's bug)."""
+        if not isinstance(self.params, kind):
+            raise TypeError(f"{self.opcode} holds {type(self.params).__name__}, not {kind.__name__}")
+        return self.params
+
+    def optional_input(self, graph: "Graph", i: int) -> Tensor | None:
+        """Input i, or None where the file omits it (-1: a bias, LSTM peepholes) or lists fewer."""
+        if i >= len(self.inputs) or self.inputs[i] < 0:
+            return None
+        return graph.tensors[self.inputs[i]]
+
+    def input(self, graph: "Graph", i: int) -> Tensor:
+        """Input i, one the op's kernel requires (validate_model has refused files that omit it)."""
+        t = self.optional_input(graph, i)
+        if t is None:
+            raise LookupError(f"{self.opcode} at index {self.origin} has no input {i}")
+        return t
+
+    def output(self, graph: "Graph", i: int = 0) -> Tensor:
+        return graph.tensors[self.outputs[i]]
+
+
+@dataclass(frozen=True)
+class Variable:
+    """State kept across invocations (a resource variable): READ_VARIABLE copies it out,
+    ASSIGN_VARIABLE copies a tensor in. `initial` is its value on a freshly booted target and
+    after `reset` (the model's CALL_ONCE initialisation, run at build time)."""
+
+    name: str  # the shared_name the model gives it
+    initial: np.ndarray  # its dtype and shape too (copies are raw bytes: no quantization of its own)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.initial.nbytes)
+
+
+@dataclass(frozen=True)
+class Graph:
+    name: str
+    tensors: tuple[Tensor, ...]
+    ops: tuple[Op, ...]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    sha256: str = ""
+    subgraph_count: int = 1
+    subgraphs: tuple = ()  # the file's other subgraphs (Graphs) in file order, until a pass resolves them
+    subgraph_index: int = 0  # this subgraph's index in the file (its signature's)
+    signature: str = ""  # the signature the user picked (--signature), if any
+    signatures: tuple[str, ...] = ()  # every signature the file names, in file order
+    variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
+    cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
+    arena: ArenaPlan | None = None  # where activations live, set by plan_memory
+    features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/ops/variants.py)
+    tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
+
+    @property
+    def planned(self) -> ArenaPlan:
+        """The arena plan of a compiled graph: reading it before plan_memory has run is mcugen's bug."""
+        if self.arena is None:
+            raise RuntimeError(f"{self.name}: no arena plan before plan_memory")
+        return self.arena
+
+    def file_subgraphs(self) -> tuple["Graph", ...]:
+        """Every subgraph in file order, this one at subgraph_index (what subgraph indices count)."""
+        k = self.subgraph_index
+        return (*self.subgraphs[:k], self, *self.subgraphs[k:])
+
+    def replace_ops(self, ops) -> "Graph":
+        return dataclasses.replace(self, ops=tuple(ops))
+
+    def renumber(self, ops) -> "Graph":
+        """A Graph running `ops` (a subset, in order), each indexed by its new position."""
+        return self.replace_ops(dataclasses.replace(op, index=k) for k, op in enumerate(ops))
+
+    def verify(self) -> "Graph":
+        """Check the structural invariants every pass relies on; return self.
+
+        A tensor read before any op writes it is legal in a file (state, scratch, an NPU's
+        command stream); check_support refuses the ops that do it, naming them."""
+        n = len(self.tensors)
+        for i, t in enumerate(self.tensors):
+            _require(t.index == i, f"tensor {i} carries index {t.index}")
+            if t.data is not None:
+                _require(tuple(t.data.shape) == t.shape,
+                         f"tensor {i} '{t.name}': data shape {t.data.shape} != {t.shape}")
+        produced = set()
+        for idx in self.inputs:
+            _require(0 <= idx < n, f"graph input {idx} is not a tensor")
+            produced.add(idx)
+        for k, op in enumerate(self.ops):
+            _require(op.index == k, f"op {k} carries index {op.index}")
+            for idx in op.inputs:  # -1 is an omitted optional input; TFLM would index with any other
+                _require(-1 <= idx < n, f"op {k} {op.opcode} reads missing tensor {idx}")
+            for idx in op.outputs:
+                _require(0 <= idx < n, f"op {k} {op.opcode} writes missing tensor {idx}")
+                _require(idx not in produced, f"tensor {idx} is written twice (op {k})")
+                produced.add(idx)
+        for idx in self.outputs:
+            _require(0 <= idx < n, f"graph output {idx} is not a tensor")
+        return self
+
+    def __str__(self) -> str:
+        """A compact text form, one line per op, that tests can state literally."""
+        def tname(i):
+            return "-" if i < 0 else f"t{i}"
+        lines = [f"graph {self.name} inputs=({', '.join(map(tname, self.inputs))}) "
+                 f"outputs=({', '.join(map(tname, self.outputs))})"]
+        for op in self.ops:
+            ins = ", ".join(map(tname, op.inputs))
+            outs = ", ".join(map(tname, op.outputs))
+            shape = "x".join(map(str, self.tensors[op.outputs[0]].shape)) if op.outputs else ""
+            lines.append(f"  {op.index}: {outs} = {op.opcode}({ins}) -> [{shape}]")
+        return "\n".join(lines)
+
+    def text(self) -> str:
+        """The whole IR as text (what --dump-ir writes after each pass): the graph line, every tensor with
+        its type and quantization, every op with what the passes gave it (its kernel call, the op its
+        work went into), the state and where the arena put each tensor."""
+        ends = {**{i: "input" for i in self.inputs}, **{i: "output" for i in self.outputs}}
+        lines = [str(self).splitlines()[0], "tensors"]
+        for t in self.tensors:
+            role = ends.get(t.index, "const" if t.is_const else "variable" if t.variable else "")
+            quant = "" if t.quant is None else (f" scale {t.q.s:.6g} zp {t.q.zp}" if not t.q.per_channel else
+                                                f" {t.q.scale.size} scales on axis {t.q.axis}")
+            placed = f" @{self.arena.offset(t.index)}" if self.arena and t.index in self.arena.buffer_of else ""
+            lines.append(f"  t{t.index} {t.dtype}[{', '.join(map(str, t.shape))}]{quant}{placed} "
+                         f"{role + ' ' if role else ''}'{t.name}'")
+        lines.append("ops")
+        for op, line in zip(self.ops, str(self).splitlines()[1:]):
+            lines.append(line)
+            if op.call is not None:
+                lines.append(f"     call {op.call.kernel}" + (f" ({op.call.note})" if op.call.note else ""))
+            if op.fused_into is not None:
+                lines.append(f"     runs inside op {op.fused_into}'s call")
+        for k, v in enumerate(self.variables):
+            lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]")
+        if self.arena is not None:
+            lines.append(f"arena {self.arena.plan.size} B ({self.arena.plan.strategy})")
+        return "\n".join(lines)
+
+
+
+def _require(cond: bool, message: str) -> None:
+    if not cond:
+        raise McugenError(f"invalid graph: {message}",
+                          "the model file is inconsistent; re-export it")

@@ -1,0 +1,271 @@
+"""Firmware for a board: a PlatformIO project in the build directory, built with `pio run`.
+
+Two environments, both real: `offline` (mcugen's bundled platform in mcugen/platformio, Debian's
+arm-none-eabi-gcc, bare-metal start-up, link and UART from runtime_c/harness/: port_files) and `stock`
+(the board's own PlatformIO platform and Arduino framework, harness on Serial). The fit is checked
+before anything is compiled, and read back from the ELF afterwards.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import jinja2
+
+from mcugen import __version__, ops
+from mcugen.targets.boards import Board
+from mcugen.codegen.build import BuildResult, Harness, Sources, write_sources
+from mcugen.targets.chips import write_images
+from mcugen.codegen.elfsize import Sizes, sizes
+from mcugen.codegen.emit_c import WEIGHTS_BYTES, GeneratedC, emit_c
+from mcugen.errors import McugenError
+from mcugen.ir.graph import Graph
+from mcugen.codegen.outdir import OutDir
+from mcugen.ir.planner import Region, state_layout
+from mcugen.runtime import RUNTIME
+
+PLATFORM_DIR = Path(__file__).resolve().parents[1] / "platformio"
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), undefined=jinja2.StrictUndefined,
+                          keep_trailing_newline=True)
+HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
+CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
+PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABLE_TELEMETRY": "No",
+           "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
+
+
+def arena_regions(board: Board, always: bool = False) -> tuple[Region, ...] | None:
+    """The RAM regions a model's arena may use on the board (mcugen/ir/planner.py place): its RAM less the
+    stack and the harness's buffers, then its other RAM regions whole; None when it has only its RAM
+    (unless `always`: then that one region, for overrides to apply to)."""
+    others = [r for r in board.regions[2:] if r.kind == "ram"]
+    if not others and not always:
+        return None
+    ram = board.regions[0]
+    return (Region(ram.name, ram.bytes - board.stack_bytes - HARNESS_RAM, ram.rank),
+            *(Region(r.name, r.bytes, r.rank) for r in others))
+
+
+def const_room(board: Board, weights: str = "auto") -> int:
+    """The flash the model's constants may take on the board: its flash less the code's allowance, and
+    the external flash region where --weights lets weights go there."""
+    external = board.external_flash
+    room = board.flash["bytes"] - CODE_ALLOWANCE
+    return room + (external.bytes if external is not None and weights != "internal" else 0)
+
+
+def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto", **options) -> GeneratedC:
+    """emit_c with the weights placed (--weights): `internal`, every constant in the board's flash;
+    `external`, every layer's weight arrays in its external flash region; `auto`, internal unless the
+    constants and code would not fit, then the layers whose weights are read least per byte (MACs per
+    weight byte) go out first, until the rest fits."""
+    external = board.external_flash
+    if weights == "external" and external is None:
+        raise McugenError(f"--weights external: {board.id} has no external flash region",
+                          "use --weights internal, or a board file that declares one (regions, kind: flash, external)")
+    generated = emit_c(g, model_name, **options)
+    room = board.flash["bytes"] - CODE_ALLOWANCE
+    if external is None or weights == "internal" or (weights == "auto" and generated.const_bytes <= room):
+        return generated
+    reads = sorted((ops.get(g, op).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
+                   for op in g.ops if generated.layer_const_bytes[op.index] >= WEIGHTS_BYTES)
+    moved, left = set(), generated.const_bytes
+    for _, k in reads:
+        if weights == "auto" and left <= room:
+            break
+        moved.add(k)
+        left -= generated.layer_const_bytes[k]
+    return emit_c(g, model_name, external=(external.name, frozenset(moved)), **options)
+
+
+def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM,
+              external_bytes: int = 0) -> None:
+    """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, each other region's arena
+    vs that region, constants + code vs flash."""
+    for name, size in g.planned.plan.region_sizes[1:]:
+        there = board.region(name).bytes
+        if size > there:
+            raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, {there:,} B there",
+                              "choose a board with more RAM or a smaller model")
+    state = state_layout(g.variables)[1]
+    ram_needed = g.planned.plan.size + state + board.stack_bytes + harness_ram
+    if ram_needed > board.ram["bytes"]:
+        harness = f" + harness {harness_ram:,}" if harness_ram else ""
+        variables = f" + variables {state:,}" if state else ""
+        raise McugenError(
+            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.planned.plan.size:,}"
+            f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
+            f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
+    external = board.external_flash
+    if external_bytes and external is not None and external_bytes > external.bytes:
+        raise McugenError(f"the model does not fit {board.id}'s {external.name}: {external_bytes:,} B of weights "
+                          f"needed, {external.bytes:,} B there", "choose a board with more flash or a smaller model")
+    flash_needed = const_bytes + CODE_ALLOWANCE
+    if flash_needed > board.flash["bytes"]:
+        raise McugenError(
+            f"the model does not fit {board.id}'s flash: it needs about {flash_needed:,} B (constants "
+            f"{const_bytes:,} + code {CODE_ALLOWANCE:,}), the board has {board.flash['bytes']:,} B: "
+            f"{flash_needed - board.flash['bytes']:,} B too many", "choose a board with more flash or a smaller model")
+
+
+def pio_core_dir(project: Path) -> Path:
+    """The PlatformIO home of one offline project, inside its .pio folder: it holds the tool-scons
+    stand-in (PlatformIO's only required download), so `pio run` never goes to the network, and the
+    project's own copy of the platform, which PlatformIO installs there under the platform's name.
+
+    One per project: in a home shared by several projects, every build would install its own copy
+    of the platform under that one name, replacing it under the others' running builds."""
+    root = Path(project).resolve() / ".pio" / "core"
+    shim = root / "packages" / "tool-scons"
+    if not (shim / ".piopm").exists():
+        shim.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(PLATFORM_DIR / "tool-scons", shim, dirs_exist_ok=True)
+    return root
+
+
+def _require_tools(stock: bool) -> None:
+    try:
+        import platformio  # noqa: F401
+    except ImportError:
+        raise McugenError("PlatformIO is not installed", "pip install platformio (scripts/install.sh does)") from None
+    if not stock and not shutil.which("arm-none-eabi-gcc"):
+        raise McugenError("arm-none-eabi-gcc not found",
+                          "sudo apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi")
+
+
+def _stock_platform_reachable(board: Board) -> None:
+    """A stock platform not yet installed needs the registry; PlatformIO would retry for a minute."""
+    installed = Path(os.environ.get("PLATFORMIO_CORE_DIR", Path.home() / ".platformio")) / "platforms"
+    platform = (board.stock or {}).get("platform", "")
+    if (installed / platform).exists():
+        return
+    try:
+        socket.create_connection(("api.registry.platformio.org", 443), timeout=3).close()
+    except OSError:
+        raise McugenError(f"the stock PlatformIO platform '{platform}' is not installed and "
+                          "the PlatformIO registry is unreachable",
+                          "connect to the internet once, or build offline (drop --stock)"
+                          if board.offline is not None else "connect to the internet once to install it") from None
+
+
+def write_offline_board(board: Board, out: OutDir) -> str:
+    """What the offline platform needs in a PlatformIO project for `board`: a copy of the platform
+    (so the folder can be moved or committed), the board's JSON and link.ld. Returns the build
+    flags the board's UART driver and chip start-up read (its base address, pins, clocks)."""
+    for file in sorted((PLATFORM_DIR / "mcugen-cortexm").rglob("*")):
+        if file.is_file() and "__pycache__" not in file.parts:
+            out.write(f"platform/{file.relative_to(PLATFORM_DIR)}", file.read_bytes())
+    o = board.offline or {}  # boards with an offline build only
+    if board.link == "semihosting":  # QEMU's console: no UART driver is built
+        flags = ["-DMCU_LINK_SEMIHOSTING"]
+    else:
+        flags = [f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
+        flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
+        if o["uart"] == "pl011" and "uart_clock_hz" in o:  # the baud divisor in 1/64ths
+            sixty_fourths = round(o["uart_clock_hz"] * 4 / 115200)
+            flags += [f"-DMCU_UART_IBRD={sixty_fourths // 64}", f"-DMCU_UART_FBRD={sixty_fourths % 64}"]
+        if o["uart"] == "dw-apb-uart":  # 16x oversampling, the divisor in 1/16ths
+            sixteenths = round(o["uart_clock_hz"] / 115200)
+            writes = ",".join(f"0x{w['register']:08X}u,0x{w['value']:08X}u" for w in o["pin_writes"])
+            flags += [f"-DMCU_UART_DIVISOR={sixteenths // 16}u", f"-DMCU_UART_DLF={sixteenths % 16}u",
+                      f"-DMCU_PIN_WRITES={writes}"]
+        if "gpio" in o:  # an STM32 USART whose pins the firmware sets up itself
+            flags += [f"-DMCU_GPIO_BASE=0x{o['gpio']['base']:08X}u", f"-DMCU_GPIO_AF={o['gpio']['af']}",
+                      f"-DMCU_UART_BRR={round(o['uart_clock_hz'] / 115200)}u"]
+        if "clock_enables" in o:  # a UART whose clocks the firmware turns on itself
+            enables = ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])
+            flags += [f"-DMCU_CLOCK_ENABLES={enables}"]
+    out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
+    out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
+        # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float
+        build=dict(cpu=board.core, fpu=board.cpu.fpu if board.fpu else "",
+                   f_cpu=f"{board.clock_hz}L", mcu=board.id),
+        frameworks=[], name=board.name, vendor="mcugen", url="",
+        upload=dict(maximum_ram_size=board.ram["bytes"], maximum_size=board.flash["bytes"])), indent=2))
+    return " ".join(flags)
+
+
+def port_files(board: Board) -> tuple[str, ...]:
+    """The bare-metal port of a board with an offline build (runtime_c/harness/): start-up and clock
+    (port_cortexm.c), its link (link_uart.c with the driver of its UART's kind, uart_<kind>.c, or QEMU's
+    console, link_semihosting.c) and its chip's start-up where the chip has one (chip_<chip>.c)."""
+    o = board.offline or {}
+    link = ("link_semihosting.c",) if board.link == "semihosting" else (
+        "link_uart.c", f"uart_{o['uart'].replace('-', '_')}.c")
+    chip = f"chip_{o.get('chip')}.c"
+    return ("port_cortexm.c", "mcu_uart.h", *link, *((chip,) if (RUNTIME / "harness" / chip).is_file() else ()))
+
+
+def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
+                  env_name: str, harness: Harness | None = None) -> Sources:
+    harness = harness or Harness()
+    ports = (port_files(board) if board.offline is not None else ()) + (("port_arduino.cpp",) if board.stock else ())
+    sources = write_sources(out, generated, ports, features=board.features, harness=harness)
+    context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
+                   default_env=env_name, profile=harness.profiles)
+    if board.offline is not None:
+        context["uart_flags"] = write_offline_board(board, out)
+    out.write("platformio.ini", _ENV.get_template("platformio.ini.j2").render(context))
+    return sources
+
+
+def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: bool = False,
+                progress=None, weights: str = "auto", harness: Harness | None = None) -> BuildResult:
+    env_name = "stock" if stock else "offline"
+    if stock and not board.stock:
+        raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
+    if not stock and board.offline is None:
+        raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
+                          f"({(board.stock or {}).get('platform')})", "rerun with --stock on a machine with internet")
+    _require_tools(stock)
+    generated = emit_for_board(g, board, model_name, weights)
+    check_fit(g, board, generated.const_bytes, external_bytes=generated.external_bytes)
+    if stock:
+        _stock_platform_reachable(board)
+    sources = write_project(g, board, out, generated, model_name, env_name, harness)
+    out.finish()
+    env = dict(os.environ, **PIO_ENV)
+    if not stock:
+        env["PLATFORMIO_CORE_DIR"] = str(pio_core_dir(out.root))
+    cmd = [sys.executable, "-m", "platformio", "run", "-e", env_name, "-d", str(out.root)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    log = []
+    for line in proc.stdout or ():
+        log.append(line.rstrip())
+        if progress and line.startswith(("Compiling", "Linking")):
+            progress(line.split()[0].lower() + " " + Path(line.split()[-1]).name)
+    proc.wait()
+    (out.scratch(".build") / "pio.log").write_text("\n".join(log) + "\n")
+    if proc.returncode != 0:
+        raise _pio_failure(log, board, out)
+    build_dir = out.root / ".pio" / "build" / env_name
+    elf = build_dir / "firmware.elf"
+    if not stock:
+        write_images((board.offline or {}).get("chip"), elf, board.flash["origin"])
+    # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones;
+    # the other environment's port has none
+    objects = {s: o for s in sources.all
+               for o in (build_dir / Path(s).with_suffix(".o"), build_dir / (s + ".o")) if o.exists()}
+    return BuildResult(out.root, elf, g.planned.plan.size, generated.const_bytes,
+                       model=sizes(objects[sources.model]),
+                       kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()),
+                       image=sizes(elf), stack_bytes=board.stack_bytes)
+
+
+def _pio_failure(log: list[str], board: Board, out: OutDir) -> McugenError:
+    text = "\n".join(log)
+    overflow = re.search(r"region [`']?(\w+)'? overflowed by (\d+) bytes", text)
+    if overflow:
+        region, excess = overflow.groups()
+        return McugenError(f"the firmware does not fit {board.id}'s {region}: {int(excess):,} B too many",
+                           "choose a board with more memory or a smaller model")
+    if "HTTPClientError" in text or "Could not resolve" in text:
+        return McugenError("PlatformIO tried to download a package and could not reach the internet",
+                           "build offline (without --stock) or connect once to install the platform")
+    first = next((line for line in log if "error" in line.lower()), log[-1] if log else "no output")
+    return McugenError(f"pio run failed: {first.strip()[:200]}", f"see {out.root / '.build' / 'pio.log'}")

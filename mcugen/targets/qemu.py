@@ -1,0 +1,83 @@
+"""Emulated boards: boot firmware in QEMU and talk to it.
+
+The firmware's link is the board's (`Board.link`): its UART, which QEMU puts on a TCP socket that
+pyserial opens (a server that waits for us, `wait=on`, so no boot output is lost), or QEMU's
+semihosting console, which is QEMU's own stdin/stdout. QEMU runs with -icount shift=0, which makes
+SysTick counts repeat exactly run after run. QEMU is always killed.
+"""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+import serial
+
+from mcugen.targets.boards import Board
+from mcugen.errors import McugenError
+from mcugen.targets.transport import ProcessStream
+
+QEMU = "qemu-system-arm"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class QemuTarget:
+    """Context manager: a running QEMU and `stream`, a pyserial-like stream to the firmware's link."""
+
+    def __init__(self, board: Board, elf, boot_timeout: float = 15.0, trace=None):
+        if not shutil.which(QEMU):
+            raise McugenError(f"{QEMU} not found", "install QEMU: sudo apt-get install qemu-system-arm")
+        self.board, self.elf, self.boot_timeout = board, elf, boot_timeout
+        self.trace = trace  # a path for the log of every executed instruction (mcugen/validation/cycles.py)
+        self.proc = None
+        self.stream = None
+
+    def _command(self) -> list[str]:
+        return [QEMU, "-M", self.board.qemu["machine"], "-display", "none", "-monitor", "none",
+                "-icount", "shift=0", "-kernel", str(self.elf)] + \
+            (["-singlestep", "-d", "exec,nochain", "-D", str(self.trace)] if self.trace else [])
+
+    def __enter__(self):
+        if self.board.link == "semihosting":
+            self.stream = ProcessStream(self._command() + ["-semihosting-config", "enable=on,target=native",
+                                                           "-serial", "null"])
+            self.proc = self.stream.proc
+            return self
+        port = _free_port()
+        # nodelay: the target writes a reply a byte at a time, and Nagle's algorithm held all but the
+        # first byte back until our delayed ACK (40 ms per reply)
+        cmd = self._command() + ["-chardev", f"socket,id=uart,host=127.0.0.1,port={port},server=on,wait=on,"
+                                 "nodelay=on", "-serial", "chardev:uart"]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+        deadline = time.monotonic() + self.boot_timeout
+        while self.stream is None:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace").strip().splitlines()
+                raise McugenError(f"QEMU ({self.board.qemu['machine']}) exited at start"
+                                  + (f": {err[-1]}" if err else ""), "check the firmware ELF (mcugen build)")
+            try:
+                self.stream = serial.serial_for_url(f"socket://127.0.0.1:{port}", timeout=0.05)
+            except serial.SerialException:
+                if time.monotonic() > deadline:
+                    self.close()
+                    raise McugenError(f"QEMU did not open its serial socket within {self.boot_timeout:.0f} s",
+                                      "check that qemu-system-arm runs on this machine") from None
+                time.sleep(0.05)
+        return self
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.stream is not None:
+            self.stream.close()
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,188 @@
+"""The JSON reports of `mcugen build --json` and `mcugen test --json`, for CI and dashboards.
+
+Their shape is fixed by JSON Schemas in mcugen/schemas/ (the tests validate every report against
+them); SCHEMA_VERSION changes whenever a field changes meaning or goes away. Sizes are in bytes,
+times in the unit the report names (`time_unit`) and in milliseconds at the board's clock.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from mcugen import __version__, ops
+from mcugen.validation.accuracy import accuracy, classes_of, output_metrics
+from mcugen.codegen.build import BuildResult
+from mcugen.ir.graph import Graph
+from mcugen.ir.lowering import layer_name
+
+SCHEMA_VERSION = 2
+
+
+def _header(kind: str, g: Graph, model: str, board: str) -> dict:
+    return dict(schema=f"mcugen-{kind}-report", schema_version=SCHEMA_VERSION, mcugen_version=__version__,
+                model=model, model_sha256=g.sha256, board=board)
+
+
+def _sample(r) -> dict:
+    """One sample's entry: the verdict, the time, how each output differs, and what the summary needs."""
+    entry = dict(index=r.index, passed=r.passed, time=r.time,
+                 outputs=[dict(max_abs_diff=d.max_abs_diff, unit=d.unit, differing=d.differing, rmse=d.rmse,
+                               cosine=d.cosine) for d in r.outputs],
+                 judged=r.judged)
+    if r.layer_cycles:
+        entry["layer_times"] = [r.unit.count(c) for c in r.layer_cycles]
+    return entry
+
+
+def _summary(per_sample: list[dict], names: list[str], classes: int) -> dict:
+    """Everything a test report says about its samples as a whole, from their entries alone (so that
+    shard reports merge into exactly what one run reports)."""
+    times = [s["time"] for s in per_sample]
+    judged = [s["judged"] for s in per_sample]
+    return dict(passed=sum(s["passed"] for s in per_sample), failed=sum(not s["passed"] for s in per_sample),
+                max_abs_diff=max((o["max_abs_diff"] for s in per_sample for o in s["outputs"]), default=0),
+                inference=_spread(times), accuracy=accuracy(judged, classes),
+                metrics=output_metrics(judged, names))
+
+
+def _layers(g: Graph) -> list[dict]:
+    def kernel(op):
+        call = g.ops[op.fused_into].call if op.fused_into is not None else op.call
+        return call.kernel if call else None
+
+    layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin, kernel=kernel(op),
+                   macs=ops.get(g, op).macs(g, op))
+              for k, op in enumerate(g.ops)]
+    for layer, op in zip(layers, g.ops):
+        if op.fused_into is not None:
+            layer["fused_into"] = op.fused_into
+    if g.tuning is not None:  # what --tune measured, per kernel, on which board
+        for k, measured in g.tuning.layers.items():
+            layers[k]["tuned"] = dict(board=g.tuning.measured_on, unit=g.tuning.unit, time=measured.times)
+    return layers
+
+
+def build_report(g: Graph, model: str, board: str, r: BuildResult) -> dict:
+    plan = g.planned.plan
+    firmware = (dict(flash_bytes=r.image.flash, ram_bytes=r.image.ram, stack_bytes=r.stack_bytes)
+                if r.image.flash else None)
+    return dict(
+        _header("build", g, model, board),
+        arena_bytes=plan.size,
+        constants_bytes=r.model.rodata, weights_bytes=sum(t.nbytes for t in g.tensors if t.is_const),
+        code_bytes=dict(model=r.model.text, kernels=r.kernels.text, total=r.code_bytes),
+        firmware=firmware,
+        kernels=sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}),
+        macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
+        layers=_layers(g),
+        arena=dict(strategy=plan.strategy,
+                   regions=[dict(name=name, bytes=size) for name, size in plan.region_sizes or (("RAM", plan.size),)],
+                   buffers=[dict(name=b.name, offset=off, bytes=b.size, first_step=b.first, last_step=b.last,
+                                 region=plan.region(k) or "RAM")
+                            for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]))
+
+
+def _spread(values: list[float]) -> dict:
+    return dict(min=min(values), median=statistics.median(values), max=max(values))
+
+
+def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data: str | None, seed: int | None,
+                samples: int, shard: tuple[int, int] | None, oracle: str, estimate=None) -> dict:
+    """`samples`: how many the whole run has (a shard reports the slice `shard` = (K, N) of them);
+    `estimate`: the estimated cycles of the run's first sample (mcugen/validation/cycles.py), if made."""
+    unit = results[0].unit
+    per_sample = [_sample(r) for r in results]
+    names = [g.tensors[t].name for t in g.outputs]
+    layers = _layers(g) if g.tuning is not None or results[0].layer_cycles else None
+    return _finish(dict(
+        _header("test", g, model, board),
+        inputs=dict(data=data, seed=seed, samples=samples,
+                    shard=dict(index=shard[0], count=shard[1]) if shard else None),
+        oracle=oracle, sizes=sizes, time_unit=unit.name, ms_per_unit=unit.ms, classes=classes_of(g),
+        output_names=names, per_sample=per_sample, layers=layers,
+        **({"estimated_cycles": dict(estimate.as_json(), sample=results[0].index)} if estimate else {})))
+
+
+def _finish(report: dict) -> dict:
+    """The summary fields, from the per-sample entries."""
+    per_sample = report["per_sample"]
+    summary = _summary(per_sample, report["output_names"], report["classes"])
+    summary["inference"]["ms"] = {k: v * report["ms_per_unit"] for k, v in summary["inference"].items()}
+    if report["layers"] is not None and "layer_times" in per_sample[0]:
+        report["layers"] = [dict(layer, time=_spread([s["layer_times"][k] for s in per_sample]))
+                            for k, layer in enumerate(report["layers"])]
+    return dict(report, **summary)
+
+
+# what every shard of one run shares; a report that differs in any of them is another run's
+SAME_RUN = ("schema_version", "mcugen_version", "model", "model_sha256", "board", "oracle", "sizes", "time_unit",
+            "ms_per_unit", "classes", "output_names")
+
+
+def merge(reports: list[tuple[str, dict]]) -> dict:
+    """Shard reports (name, report) of one run, joined into the report that run would have written
+    whole; McugenError when they are not exactly the N shards of one run."""
+    from mcugen.errors import McugenError
+
+    fix = "pass the reports of all N shards of one `mcugen test --shard K/N` run, each once"
+    (first_name, first), others = reports[0], reports[1:]
+    for name, report in reports:
+        if report.get("inputs", {}).get("shard") is None:
+            raise McugenError(f"{name} is not a shard's report (its run had no --shard)", fix)
+    for name, report in others:
+        for key in SAME_RUN + ("inputs",):
+            theirs: Any = report.get(key)
+            ours: Any = first.get(key)
+            if key == "inputs":
+                theirs, ours = dict(theirs, shard=theirs["shard"]["count"]), dict(ours, shard=ours["shard"]["count"])
+            if theirs != ours:
+                raise McugenError(f"{name} is from another run than {first_name}: its {key} differs "
+                                  f"({_short(theirs)} vs {_short(ours)})", fix)
+    count = first["inputs"]["shard"]["count"]
+    held = sorted(report["inputs"]["shard"]["index"] for _, report in reports)
+    if held != list(range(1, count + 1)):
+        twice = sorted({k for k in held if held.count(k) > 1})
+        missing = sorted(set(range(1, count + 1)) - set(held))
+        raise McugenError(f"the reports hold shards {', '.join(map(str, held))} of {count}: "
+                          + (f"shard {twice[0]}/{count} twice" if twice else f"shard {missing[0]}/{count} is missing"),
+                          fix)
+    per_sample = sorted((s for _, report in reports for s in report["per_sample"]), key=lambda s: s["index"])
+    merged = {k: v for k, v in first.items() if k in SAME_RUN or k in ("schema", "layers")}
+    if merged["layers"] is not None:
+        merged["layers"] = [{k: v for k, v in layer.items() if k != "time"} for layer in merged["layers"]]
+    return _finish(dict(merged, inputs=dict(first["inputs"], shard=None), per_sample=per_sample))
+
+
+def read_test_report(path: Path) -> dict:
+    """A `mcugen test --json` report, checked against its schema."""
+    return read_report(path, "test")
+
+
+def read_report(path: Path, kind: str) -> dict:
+    """A `mcugen test --json` (kind "test") or `mcugen build --json` ("build") report, checked against its
+    schema."""
+    import jsonschema
+
+    from mcugen.errors import McugenError
+
+    fix = f"pass reports written by `mcugen {kind} --json` of this mcugen version"
+    try:
+        report = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise McugenError(f"{path}: no such file", fix) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise McugenError(f"{path}: not a JSON report ({str(exc).splitlines()[0]})", fix) from None
+    schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" / f"{kind}-report.schema.json").read_text())
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(report))
+    if error is not None:
+        where = "/".join(map(str, error.path)) or "top level"
+        raise McugenError(f"{path}: not a mcugen {SCHEMA_VERSION} {kind} report ({where}: {error.message[:120]})",
+                          fix)
+    return report
+
+
+def _short(value) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,141 @@
+"""Pictures for people: the arena over time (and, on boards, time per layer)."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from mcugen.ir.graph import Graph
+from mcugen.codegen.outdir import OutDir
+from mcugen.ir.planner import Plan
+
+
+def _pixels(ax, x0: float, x1: float, y0: float, y1: float) -> tuple[float, float]:
+    (px0, py0), (px1, py1) = ax.transData.transform([(x0, y0), (x1, y1)])
+    return abs(px1 - px0), abs(py1 - py0)
+
+
+def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
+    """The arena plan (or its part in one memory region) as a picture: one bar per buffer (steps across,
+    bytes up), each named inside its bar when the name fits, else by its number, else not at all; the
+    legend on the right maps numbers to names. Tiny buffers get a minimum height so they stay visible. Below, the bytes live
+    at each step, with the peak marked: the step that sets the arena's size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plan = g.planned.plan if plan is None else plan
+    steps = len(g.ops)
+    fig = plt.figure(figsize=(13, 7.5), dpi=110)
+    ax = fig.add_axes((0.07, 0.34, 0.62, 0.58))
+    live_ax = fig.add_axes((0.07, 0.07, 0.62, 0.18), sharex=ax)
+    top = max(plan.size, 1)
+    ax.set_xlim(-0.6, steps - 0.4)
+    ax.set_ylim(0, top)
+    colors = plt.get_cmap("tab20")
+    font = 7
+    char_w, char_h = 0.62 * font * fig.dpi / 72, 1.25 * font * fig.dpi / 72
+    legend = []
+    for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets)):
+        x0, width = b.first - 0.45, b.last - b.first + 0.9
+        height = max(b.size, top * 0.008)
+        ax.broken_barh([(x0, width)], (off, height), facecolors=colors(k % 20), edgecolor="black", linewidth=0.4)
+        w_px, h_px = _pixels(ax, x0, x0 + width, off, off + height)
+        for text in (b.name, str(k)):
+            if h_px >= char_h and w_px >= char_w * (len(text) + 1):
+                ax.text(x0 + width / 2, off + height / 2, text, ha="center", va="center", fontsize=font, clip_on=True)
+                break
+        legend.append(f"{k:>3} {b.name[:28]:<28} {b.size:>9,} B  {b.first}..{b.last}")
+    live = [0] * steps
+    extent = [0] * steps
+    for b, off in zip(plan.buffers, plan.offsets):
+        for step in range(max(b.first, 0), min(b.last, steps - 1) + 1):
+            live[step] += b.size
+            extent[step] = max(extent[step], off + b.size)
+    peak = max(range(steps), key=lambda s: (extent[s], live[s])) if steps else 0
+    if steps:
+        ax.axvline(peak, color="black", linestyle="--", linewidth=0.8)
+        ax.annotate(f"peak: {extent[peak]:,} B at step {peak} ({g.ops[peak].opcode})", xy=(peak, top),
+                    xytext=(4, -12), textcoords="offset points", fontsize=8, fontweight="bold")
+    ax.set_ylabel("arena offset (bytes)")
+    where = f" in {region}" if region else ""
+    ax.set_title(f"{g.name}: arena{where} {plan.size:,} B, {len(plan.buffers)} buffers ({plan.strategy})")
+    live_ax.step(range(steps), live, where="mid", color="tab:blue", label="bytes live")
+    live_ax.step(range(steps), extent, where="mid", color="tab:red", linestyle=":", label="highest byte used")
+    if steps:
+        live_ax.plot([peak], [extent[peak]], "o", color="tab:red")
+    live_ax.set_xlabel("step (op index)")
+    live_ax.set_ylabel("bytes")
+    live_ax.legend(fontsize=7, loc="upper right")
+    rows = 58
+    shown = legend if len(legend) <= rows else legend[:rows - 1] + [f"... {len(legend) - rows + 1} more in "
+                                                                     "arena_timeline.txt"]
+    fig.text(0.71, 0.92, "  #  buffer" + " " * 22 + "bytes  steps\n" + "\n".join(shown), family="monospace",
+             fontsize=6.5 if len(shown) <= 40 else 5, va="top")
+    return fig
+
+
+def write_report(g: Graph, out: OutDir) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    plan = g.planned.plan
+    written = [out.write("report/arena_timeline.txt", plan.timeline() + "\n")]
+    # one picture per memory region: arena.png for the main arena, arena_<region>.png for the others
+    parts = [(name, plan.in_region(name)) for name, _ in plan.region_sizes] or [("", plan)]
+    for k, (name, part) in enumerate(parts):
+        fig = arena_figure(g, part, name)
+        png = io.BytesIO()
+        fig.savefig(png, format="png")
+        plt.close(fig)
+        written.append(out.write(f"report/arena_{name.lower()}.png" if k else "report/arena.png", png.getvalue()))
+    return written
+
+
+def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None) -> str:
+    """Per-layer time, averaged over samples, largest share first marked with bars; with an
+    estimate (mcugen/validation/cycles.py), each layer's estimated cycles and cycles per instruction too."""
+    import numpy as np
+
+    mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
+    total = max(mean.sum(), 1.0)
+    extra = f" {'est. cycles':>14} {'CPI':>5}" if estimate else ""
+    lines = [f"  {'layer':<28} {clock:>14}{extra}  share"]
+    for k, (op, t) in enumerate(zip(g.ops, mean)):
+        if estimate:
+            n, c = estimate.layer_instructions[k], estimate.layers[k]
+            extra = f" {c:>14,} {c / n if n else 0:>5.2f}"
+        lines.append(f"  {op.origin:>3} {op.opcode:<24} {t:>14,.0f}{extra}  {t / total:6.1%} {'#' * int(40 * t / total)}")
+    if estimate:
+        t = estimate.timing
+        lines.append(f"  estimated cycles: {estimate.cycles:,} for {estimate.instructions:,} instructions (CPI "
+                     f"{estimate.cycles / max(estimate.instructions, 1):.2f}; timing table with zero wait states, "
+                     f"taken branch +{t.refill}, divide {t.divide})")
+    return "\n".join(lines)
+
+
+def write_layer_picture(g: Graph, layer_cycles: list[list[int]], clock: str, path: Path, estimate=None) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
+    fig, ax = plt.subplots(figsize=(10, 0.28 * len(g.ops) + 1.2))
+    labels = [f"{op.origin} {op.opcode}" for op in g.ops]
+    rows = np.arange(len(mean))
+    if estimate:
+        ax.barh(rows - 0.2, mean, height=0.4, color="tab:blue", label=f"{clock} (mean of {len(layer_cycles)})")
+        ax.barh(rows + 0.2, estimate.layers, height=0.4, color="tab:orange", label="estimated cycles")
+        ax.legend(loc="lower right", fontsize=8)
+        ax.set_xlabel("per inference")
+    else:
+        ax.barh(rows, mean, color="tab:blue")
+        ax.set_xlabel(f"{clock} per inference (mean of {len(layer_cycles)} samples)")
+    ax.set_yticks(rows, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_title(f"{g.name}: time per layer")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
