@@ -60,7 +60,7 @@ def measure(path: Path, cycles: bool = False) -> tuple[int, int, int, int]:
     if not all(r.passed for r in results):
         raise SystemExit(f"{path.name}: not bit-exact on {BOARD}")
     # ticks of -icount shift=0
-    return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata, estimate, g.planned.plan.size
+    return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata, estimate, g.arena.plan.size
 
 
 def with_int4_filters(path: Path, out: Path) -> Path:

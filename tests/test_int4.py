@@ -87,7 +87,7 @@ def test_int4_kernels_read_the_filter_packed_in_no_more_arena_than_int8(tmp_path
             assert not any(isinstance(a, Packed4) for a in c.args), c
             assert "packed_filter" in [getattr(a, "name", "") for a in c.args], c
     if board == "microbit":
-        assert g.planned.plan.size == compiled["int8"].planned.plan.size
+        assert g.arena.plan.size == compiled["int8"].arena.plan.size
 
 
 @pytest.mark.parametrize("board,kernel", [("mps2-an386", "mcu_conv2d_s8_w16"), ("mps3-an547", "mcu_conv2d_s8_mve")])

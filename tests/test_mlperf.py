@@ -1,5 +1,5 @@
 """`--harness mlperf-tiny`: firmware that speaks the MLPerf Tiny benchmark's DUT protocol, driven on emulated
-boards by a client written from the protocol's definition (mcugen.codegen.mlperf.Dut) through a whole performance
+boards by a client written from the protocol's definition (mcugen.targets.mlperf_dut.Dut) through a whole performance
 session (name, profile, load, timed inferences) and an accuracy session (results against the golden model):
 KWS on the Cortex-M3 board whose UART QEMU puts on a TCP socket, AD on the Cortex-M4 board (its console);
 bad commands answered as the reference firmware answers them."""
@@ -11,7 +11,7 @@ import pytest
 from conftest import MODELS
 from mcugen.validation import golden
 from mcugen.targets.boards import load_board
-from mcugen.codegen.mlperf import Dut
+from mcugen.targets.mlperf_dut import Dut
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.qemu import QemuTarget

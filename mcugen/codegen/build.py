@@ -11,6 +11,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 from mcugen.codegen.elfsize import Sizes, sizes
 from mcugen.codegen.emit_c import GeneratedC, emit_c
 from mcugen.errors import McugenError
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
 from mcugen.ir.planner import state_layout
 from mcugen.runtime import FEATURE_HEADERS, HEADERS, RUNTIME, runtime_file
@@ -163,8 +164,9 @@ def _run(cmd: list[str], what: str) -> None:
     raise McugenError(f"{what} failed: {diagnostic}", "this is a bug in mcugen's C output; report it with the model")
 
 
-def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool = False,
-               progress=None, object_cache: Path | None = None, harness: Harness | None = None) -> BuildResult:
+def build_host(g: Compiled, out: OutDir | Path, model_name: str, *, sanitize: bool = False,
+               progress: Callable[[str], None] | None = None, object_cache: Path | None = None,
+               harness: Harness | None = None) -> BuildResult:
     """Generate the sources and compile them with the system compiler into out_dir/mcugen_host.
 
     object_cache: a directory where objects of the model-independent sources (kernels, harness)
@@ -206,18 +208,18 @@ def build_host(g: Graph, out: OutDir | Path, model_name: str, *, sanitize: bool 
     _run([cc, *link_flags, *map(str, objects.values()), "-lm", "-o", str(program)], "linking")
     out.written.add("mcugen_host")
     out.finish()
-    return BuildResult(out.root, program, g.planned.plan.size, generated.const_bytes,
+    return BuildResult(out.root, program, g.arena.plan.size, generated.const_bytes,
                        model=sizes(objects[sources.model]),
                        kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()))
 
 
-def format_report(r: BuildResult, g: Graph) -> str:
+def format_report(r: BuildResult, g: Compiled) -> str:
     weights = sum(t.nbytes for t in g.tensors if t.is_const)
-    lines = [f"  arena       {r.arena_bytes:>9,} B  activations, planned at build time ({g.planned.plan.strategy})",
+    lines = [f"  arena       {r.arena_bytes:>9,} B  activations, planned at build time ({g.arena.plan.strategy})",
              f"  constants   {r.model.rodata:>9,} B  model.o rodata: weights {weights:,} B in the model file, "
              f"{r.const_bytes:,} B of arrays emitted",
              f"  code        {r.code_bytes:>9,} B  model {r.model.text:,} B + kernels {r.kernels.text:,} B"]
-    regions = g.planned.plan.region_sizes
+    regions = g.arena.plan.region_sizes
     if regions:
         lines.insert(1, "  regions     " + ", ".join(f"{name} {size:,} B" for name, size in regions)
                      + f": each buffer in one ({regions[0][0]}'s is the arena above; the most accessed bytes in the "

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import SupportsInt, cast
 
 import jinja2
 import numpy as np
@@ -10,7 +12,7 @@ import numpy as np
 from mcugen import __version__, ops
 from mcugen.ops.custom import sources_of
 from mcugen.errors import McugenError
-from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.graph import Compiled, Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Packed4, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
 
@@ -55,7 +57,7 @@ def _shape(t: Tensor) -> str:
     return _typed(t.dtype, t.shape)
 
 
-def _typed(dtype: str, shape) -> str:
+def _typed(dtype: str, shape: Sequence[int]) -> str:
     return f"{dtype}[{','.join(map(str, shape))}]"
 
 
@@ -78,7 +80,8 @@ def _values(data: np.ndarray) -> str:
 class _LayerEmitter:
     """Turns one op's Call into C text, naming its constants after the layer."""
 
-    def __init__(self, g: Graph, op: Op, slice_name, scratch_name, section: str, weights_section: str = ""):
+    def __init__(self, g: Graph, op: Op, slice_name: Callable[[int], str],
+                 scratch_name: Callable[[Op, str, int], str], section: str, weights_section: str = ""):
         self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
         self.weights_section = weights_section  # where the layer's weight arrays go, when not with the rest
         self.scratch_name = scratch_name
@@ -115,7 +118,7 @@ class _LayerEmitter:
             self.const_bytes += data.nbytes
         return name
 
-    def value(self, v) -> str:
+    def value(self, v: object) -> str:
         if v is None:
             return "NULL"
         if isinstance(v, Const):
@@ -129,7 +132,7 @@ class _LayerEmitter:
             return c_float(v)
         if isinstance(v, str):  # an enumerator of mcu_nn.h
             return v
-        return str(int(v))
+        return str(int(cast(SupportsInt, v)))  # an int of Python or numpy (a Call's args say which kinds)
 
     def packed(self, p: Packed4) -> str:
         """The weights two to a byte (low nibble first, as in the .tflite file) and, in the call's block,
@@ -166,7 +169,7 @@ class _LayerEmitter:
         self.locals.append(f"{pointer} {name}[{len(s.tensors)}] = {{{items}}};")
         return name
 
-    def arg(self, a) -> str:
+    def arg(self, a: object) -> str:
         if isinstance(a, State):
             cast = _SLICE_CASTS.get(str(self.g.variables[a.variable].initial.dtype))
             return f"{cast}(void *)(state + STATE_{a.variable})" if cast else f"state + STATE_{a.variable}"
@@ -206,7 +209,7 @@ def _title(g: Graph, op: Op) -> str:
     return f"layer {op.index}: {op.opcode} ({layer_name(g, op)})"
 
 
-def _detail(g: Graph, op: Op, slice_name) -> list[str]:
+def _detail(g: Compiled, op: Op, slice_name: Callable[[int], str]) -> list[str]:
     acts = [t for i in range(len(op.inputs)) if (t := op.optional_input(g, i)) is not None and not t.is_const]
     made = "".join(f" -> {_shape(g.tensors[y])} {_quant(g.tensors[y])}" for y in op.outputs[:1])
     lines = [" + ".join(f"{_shape(t)} {_quant(t)}" for t in acts) + made]
@@ -222,7 +225,7 @@ def _detail(g: Graph, op: Op, slice_name) -> list[str]:
     if op.fused_into is not None:
         lines.append(f"no code here: layer {op.fused_into} runs it, a strip of rows at a time "
                      "(the output never exists whole)")
-    elif op.call is None and op.outputs[0] not in g.planned.buffer_of:
+    elif op.call is None and op.outputs[0] not in g.arena.buffer_of:
         lines.append("no code: a view of a fused layer's output")
     elif op.call is None:
         lines.append(f"no code: the output is the input's bytes ({slice_name(op.outputs[0])})")
@@ -240,9 +243,9 @@ def _tensor_info(t: Tensor, prefix: str) -> str:
     return (f'{{"{name}", {prefix}_{t.dtype.upper()}, {len(t.shape)}, {{{shape}}}, {t.nbytes}, {scale}, {zp}}}')
 
 
-def slice_names(g: Graph) -> dict[int, str]:
+def slice_names(g: Compiled) -> dict[int, str]:
     """The enum name of each arena buffer, by buffer index."""
-    return {k: re.sub(r"[^A-Za-z0-9_]", "_", b.name).upper() for k, b in enumerate(g.planned.plan.buffers)}
+    return {k: re.sub(r"[^A-Za-z0-9_]", "_", b.name).upper() for k, b in enumerate(g.arena.plan.buffers)}
 
 
 NAME_RULE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
@@ -262,7 +265,7 @@ WEIGHTS_BYTES = 256  # arrays from this size on are a layer's weights: what --we
 @dataclass(frozen=True)
 class GeneratedC:
     name: str  # the API prefix: NAME.h, NAME.c, NAME_invoke()
-    files: dict  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
+    files: dict[str, str]  # file name -> text: NAME.h, NAME.c, mcu_nn_names.h
     const_bytes: int  # constant arrays (weights, biases, multipliers, tables) in the default section
     kernels: tuple[str, ...]  # the kernels the model calls (runtime_c/src/ or runtime_c/<feature>/<kernel>.c)
     features: frozenset[str] = frozenset()  # the ISA features it was lowered for (Graph.features)
@@ -271,7 +274,7 @@ class GeneratedC:
     custom_kernels: tuple[str, ...] = ()  # the user's kernels (--ops), whose C files are among `files`
 
 
-def _kernel_names(name: str, kernels) -> str:
+def _kernel_names(name: str, kernels: Iterable[str]) -> str:
     """Every model carries its own copy of the kernels it calls, renamed after it, so several
     models (even of different mcugen versions or kernel variants) link into one program."""
     lines = [f"/* Generated by mcugen {__version__}: the kernels of model {name} under its own names. */",
@@ -280,7 +283,7 @@ def _kernel_names(name: str, kernels) -> str:
     return "\n".join(lines + ["", "#endif /* MCU_NN_NAMES_H */", ""])
 
 
-def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool = False,
+def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False,
            external: tuple[str, frozenset[int]] = ("", frozenset())) -> GeneratedC:
     """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
 
@@ -293,7 +296,7 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
     n, upper = name, name.upper()
     names = slice_names(g)
 
-    plan = g.planned.plan
+    plan = g.arena.plan
     main = plan.region_sizes[0][0] if plan.region_sizes else ""
 
     def base(k: int) -> str:
@@ -301,12 +304,12 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         return "arena" if plan.region(k) == main else f"arena_{plan.region(k).lower()}"
 
     def slice_name(t: int) -> str:
-        k = g.planned.buffer_of[t]
+        k = g.arena.buffer_of[t]
         return f"{base(k)} + {names[k]}"
 
     def scratch_name(op: Op, ctype: str, offset: int) -> str:
         at = f" + {offset}" if offset else ""
-        k = g.planned.scratch_of[op.index]
+        k = g.arena.scratch_of[op.index]
         return f"({ctype} *)(void *)({base(k)} + {names[k]}{at})"
 
     layers = []
@@ -347,8 +350,8 @@ def emit_c(g: Graph, model_name: str, *, name: str = "model", static_arena: bool
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
         inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],
         outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
-        input_slices=[names[g.planned.buffer_of[t]] for t in g.inputs],
-        output_slices=[names[g.planned.buffer_of[t]] for t in g.outputs])
+        input_slices=[names[g.arena.buffer_of[t]] for t in g.inputs],
+        output_slices=[names[g.arena.buffer_of[t]] for t in g.outputs])
     kernels = sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)})
     custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model
     context["custom_headers"] = sorted(f for f in custom if f.endswith(".h"))

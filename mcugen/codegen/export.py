@@ -22,7 +22,7 @@ import jinja2
 from mcugen import __version__
 from mcugen.codegen.build import Harness, library_files
 from mcugen.codegen.emit_c import GeneratedC
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled
 from mcugen.codegen.outdir import OutDir
 
 FORMATS = ("plain", "cmake", "platformio", "arduino", "zephyr")
@@ -39,7 +39,7 @@ def _layout(fmt: str, name: str, file: str) -> str:
     return f"src/{file}"
 
 
-def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str, fmt: str, *,
+def export_library(g: Compiled, out: OutDir, generated: GeneratedC, model_name: str, fmt: str, *,
                    features: frozenset[str] = frozenset(), harness: Harness | None = None) -> None:
     """Write `generated` (emit_c's output for g) with its kernels in the layout of `fmt`; with a
     `harness` (--harness mlperf-tiny), its source and headers too, for the application's port to call
@@ -57,7 +57,7 @@ def export_library(g: Graph, out: OutDir, generated: GeneratedC, model_name: str
     for file, text in files.items():
         out.write(_layout(fmt, name, file), text)
     context = dict(version=__version__, n=name, N=name.upper(), model_name=model_name,
-                   arena_bytes=g.planned.plan.size, sources=sorted(f for f in files if f.endswith(".c")))
+                   arena_bytes=g.arena.plan.size, sources=sorted(f for f in files if f.endswith(".c")))
     if fmt == "cmake":
         out.write("CMakeLists.txt", _ENV.get_template("CMakeLists.txt.j2").render(context))
     elif fmt == "platformio":

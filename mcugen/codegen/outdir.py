@@ -16,7 +16,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from mcugen.errors import McugenError
 
@@ -40,7 +40,7 @@ class OutDir:
                 (self.root / MANIFEST).unlink(missing_ok=True)
             raise
 
-    def _take_lock(self):
+    def _take_lock(self) -> IO[str] | None:
         """The open manifest, locked for this process (None where the OS has no flock: Windows)."""
         key = self.root.resolve()
         if sys.platform == "win32" or key in _HELD:
@@ -132,7 +132,7 @@ def release_locks() -> None:
         _HELD.popitem()[1].close()
 
 
-def stamp_of(root: Path) -> dict | None:
+def stamp_of(root: Path) -> dict[str, Any] | None:
     """The model and board a build folder holds, None for a folder without a stamp."""
     try:
         return json.loads((Path(root) / STAMP).read_text())

@@ -4,7 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcugen.ir.dump import after
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled, Graph
+from mcugen.ir.planner import Region
+from mcugen.ir.tuning import Tuning
 from mcugen.passes.check_support import check_support
 from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.flatten_biases import flatten_biases
@@ -44,9 +46,10 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
 
 
 def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
-                  tuning=None, regions=None, pins: tuple[tuple[str, str], ...] = (),
-                  const_room: int | None = None, signature: str | None = None) -> Graph:
-    """Back end on top: each op's C kernel call, then every activation's place in the arena.
+                  tuning: Tuning | None = None, regions: tuple[Region, ...] | None = None,
+                  pins: tuple[tuple[str, str], ...] = (), const_room: int | None = None,
+                  signature: str | None = None) -> Compiled:
+    """Back end on top: each op's C kernel call, then every activation's place in the arena (the Compiled record).
     `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.validation.tune).
     `const_room`: the flash the constants may take (mcugen.targets.firmware.const_room), None for no limit.
@@ -56,5 +59,5 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     graph = after("lower_ops", lower_ops(graph, features, tuning, const_room))  # one kernel call per op
     graph = after("fuse_strips", fuse_strips(graph))      # a conv run strip by strip inside its only consumer's call
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
-    graph = after("plan_memory", plan_memory(graph, regions, pins))  # lifetimes -> arena offsets (and regions)
-    return graph
+    compiled = after("plan_memory", plan_memory(graph, regions, pins))  # lifetimes -> arena offsets (and regions)
+    return compiled

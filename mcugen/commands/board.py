@@ -69,8 +69,8 @@ def cmd_build(args) -> int:
         wiring = target.wiring()
         if wiring:
             print(f"  serial      the {'stock' if args.stock else 'offline'} firmware talks on {wiring}")
-    print(g.planned.plan.timeline() if args.report else
-          f"  (arena plan: {len(g.planned.plan.buffers)} buffers; --report draws it)")
+    print(g.arena.plan.timeline() if args.report else
+          f"  (arena plan: {len(g.arena.plan.buffers)} buffers; --report draws it)")
     if args.report:
         for path in write_report(g, out):
             print(f"wrote {path}")
@@ -121,7 +121,7 @@ def cmd_export(args) -> int:
                if features and board is not None else "the reference kernels")
     print(f"exported {Path(args.model).name} as {args.name} ({args.format}, {len(files)} files, {kernels}) "
           f"in {out.root}/")
-    print(f"  arena {g.planned.plan.size:,} B ({args.name.upper()}_ARENA_BYTES), constants "
+    print(f"  arena {g.arena.plan.size:,} B ({args.name.upper()}_ARENA_BYTES), constants "
           f"{generated.const_bytes:,} B; API: {args.name}_init, {args.name}_input, {args.name}_invoke, "
           f"{args.name}_output in {args.name}.h")
     return 0

@@ -58,7 +58,7 @@ def cmd_test(args) -> int:
 
                 built = build_report(g, Path(args.model).name, args.board, result)
         else:
-            program, sizes = None, {"arena_bytes": g.planned.plan.size}
+            program, sizes = None, {"arena_bytes": g.arena.plan.size}
         where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \
             f"{len(samples)} sample(s)"
         jobs = f" on {args.jobs} targets at once" if args.jobs > 1 else ""

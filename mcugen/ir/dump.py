@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TypeVar
 
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph
+
+G = TypeVar("G", bound=Graph)  # a pass's result, Compiled from plan_memory on
 
 ENV = "MCUGEN_DUMP_IR"
 PASSES = ("read_tflite", "verify", "resolve_variables", "validate_model", "flatten_biases", "expand_groups",
@@ -14,7 +17,7 @@ PASSES = ("read_tflite", "verify", "resolve_variables", "validate_model", "flatt
           "plan_memory")
 
 
-def after(name: str, graph: Graph) -> Graph:
+def after(name: str, graph: G) -> G:
     """`graph`, the result of pass `name`, written out when dumping is asked for."""
     folder = os.environ.get(ENV)
     if folder:

@@ -7,6 +7,7 @@ mutate a Graph; they return a new one (`dataclasses.replace`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -148,32 +149,24 @@ class Graph:
     outputs: tuple[int, ...]
     sha256: str = ""
     subgraph_count: int = 1
-    subgraphs: tuple = ()  # the file's other subgraphs (Graphs) in file order, until a pass resolves them
+    subgraphs: tuple[Graph, ...] = ()  # the file's other subgraphs (Graphs) in file order, until a pass resolves them
     subgraph_index: int = 0  # this subgraph's index in the file (its signature's)
     signature: str = ""  # the signature the user picked (--signature), if any
     signatures: tuple[str, ...] = ()  # every signature the file names, in file order
     variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
-    arena: ArenaPlan | None = None  # where activations live, set by plan_memory
     features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/ops/variants.py)
     tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
-
-    @property
-    def planned(self) -> ArenaPlan:
-        """The arena plan of a compiled graph: reading it before plan_memory has run is mcugen's bug."""
-        if self.arena is None:
-            raise RuntimeError(f"{self.name}: no arena plan before plan_memory")
-        return self.arena
 
     def file_subgraphs(self) -> tuple["Graph", ...]:
         """Every subgraph in file order, this one at subgraph_index (what subgraph indices count)."""
         k = self.subgraph_index
         return (*self.subgraphs[:k], self, *self.subgraphs[k:])
 
-    def replace_ops(self, ops) -> "Graph":
+    def replace_ops(self, ops: Iterable[Op]) -> Graph:
         return dataclasses.replace(self, ops=tuple(ops))
 
-    def renumber(self, ops) -> "Graph":
+    def renumber(self, ops: Iterable[Op]) -> Graph:
         """A Graph running `ops` (a subset, in order), each indexed by its new position."""
         return self.replace_ops(dataclasses.replace(op, index=k) for k, op in enumerate(ops))
 
@@ -206,7 +199,7 @@ class Graph:
 
     def __str__(self) -> str:
         """A compact text form, one line per op, that tests can state literally."""
-        def tname(i):
+        def tname(i: int) -> str:
             return "-" if i < 0 else f"t{i}"
         lines = [f"graph {self.name} inputs=({', '.join(map(tname, self.inputs))}) "
                  f"outputs=({', '.join(map(tname, self.outputs))})"]
@@ -222,12 +215,13 @@ class Graph:
         its type and quantization, every op with what the passes gave it (its kernel call, the op its
         work went into), the state and where the arena put each tensor."""
         ends = {**{i: "input" for i in self.inputs}, **{i: "output" for i in self.outputs}}
+        arena = self.arena if isinstance(self, Compiled) else None
         lines = [str(self).splitlines()[0], "tensors"]
         for t in self.tensors:
             role = ends.get(t.index, "const" if t.is_const else "variable" if t.variable else "")
             quant = "" if t.quant is None else (f" scale {t.q.s:.6g} zp {t.q.zp}" if not t.q.per_channel else
                                                 f" {t.q.scale.size} scales on axis {t.q.axis}")
-            placed = f" @{self.arena.offset(t.index)}" if self.arena and t.index in self.arena.buffer_of else ""
+            placed = f" @{arena.offset(t.index)}" if arena and t.index in arena.buffer_of else ""
             lines.append(f"  t{t.index} {t.dtype}[{', '.join(map(str, t.shape))}]{quant}{placed} "
                          f"{role + ' ' if role else ''}'{t.name}'")
         lines.append("ops")
@@ -239,9 +233,22 @@ class Graph:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
         for k, v in enumerate(self.variables):
             lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]")
-        if self.arena is not None:
-            lines.append(f"arena {self.arena.plan.size} B ({self.arena.plan.strategy})")
+        if arena is not None:
+            lines.append(f"arena {arena.plan.size} B ({arena.plan.strategy})")
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Compiled(Graph):
+    """A Graph the whole pipeline has run on (codegen/pipeline.py compile_model): every op lowered to its
+    kernel call (features and tuning say what chose them) and the arena planned (plan_memory). What emitting
+    C, building, validating and the reports take; nothing in it is left for a later pass to fill in."""
+
+    arena: ArenaPlan  # where activations live
+
+    @classmethod
+    def of(cls, g: Graph, arena: ArenaPlan) -> Compiled:
+        return cls(**{f.name: getattr(g, f.name) for f in dataclasses.fields(Graph)}, arena=arena)
 
 
 

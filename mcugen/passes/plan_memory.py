@@ -1,4 +1,4 @@
-"""Give every activation tensor an arena offset (Graph.arena).
+"""Give every activation tensor an arena offset: the Graph becomes a Compiled one (Compiled.arena).
 
 Lifetimes come from the op order: a tensor is born at the op that writes it (graph inputs at
 step 0, written by the caller before invoking) and dies after the last op that reads it, as an
@@ -22,10 +22,9 @@ buffers, not a count of loads.
 """
 from __future__ import annotations
 
-import dataclasses
 
 from mcugen.errors import McugenError
-from mcugen.ir.graph import Graph, Op
+from mcugen.ir.graph import Compiled, Graph, Op
 from mcugen.ir.lowering import Call, Slice, layer_name
 from mcugen.ir.planner import ArenaPlan, Buffer, PlacementError, Region, place, plan, state_layout
 
@@ -48,7 +47,7 @@ def _read_once(call: Call, src: int, root: dict[int, int]) -> bool:
 
 
 def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
-                pins: tuple[tuple[str, str], ...] = ()) -> Graph:
+                pins: tuple[tuple[str, str], ...] = ()) -> Compiled:
     end = len(g.ops)  # the step after the last op: graph outputs are still live there
     last_read: dict[int, int] = {}
     for op in g.ops:
@@ -96,7 +95,7 @@ def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
             buffers.append(Buffer(f"{layer_name(g, op)}_scratch", op.call.scratch, op.index, op.index))
     buffer_of = {t: position[r] for t, r in root.items()}
     if regions is None:
-        return dataclasses.replace(g, arena=ArenaPlan(plan(buffers), buffer_of, scratch_of))
+        return Compiled.of(g, ArenaPlan(plan(buffers), buffer_of, scratch_of))
     readers = [0] * len(buffers)
     for op in g.ops:
         for k in {buffer_of[t] for t in _reads(op) if t in buffer_of}:
@@ -126,4 +125,4 @@ def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
         raise McugenError(f"the model's activations do not fit the RAM regions: at {where} {exc.live:,} B are live, "
                           f"and no split of the live buffers fits the regions' room for them ({sizes})",
                           "choose a board with more RAM or a smaller model") from None
-    return dataclasses.replace(g, arena=arena)
+    return Compiled.of(g, arena)

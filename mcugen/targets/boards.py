@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 from pathlib import Path
 
 import jsonschema
@@ -64,7 +65,7 @@ class MemoryRegion:
 @dataclass(frozen=True)
 class Board:
     id: str
-    spec: dict
+    spec: dict[str, Any]
     path: Path
 
     @property
@@ -105,11 +106,11 @@ class Board:
         return self.spec.get("qemu", {}).get("link", "uart")
 
     @property
-    def offline(self) -> dict | None:
+    def offline(self) -> dict[str, Any] | None:
         return self.spec.get("offline")
 
     @property
-    def stock(self) -> dict | None:
+    def stock(self) -> dict[str, Any] | None:
         return self.spec.get("platformio")
 
     def wiring(self, stock: bool) -> str:
@@ -117,7 +118,7 @@ class Board:
         env = self.stock if stock else self.offline
         return (env or {}).get("serial", "")
 
-    def __getattr__(self, key):
+    def __getattr__(self, key: str) -> Any:
         try:
             return self.spec[key]
         except KeyError:
@@ -128,7 +129,7 @@ class _StrictLoader(yaml.SafeLoader):
     """SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last)."""
 
 
-def _mapping(loader, node, deep=False):
+def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
     keys = [loader.construct_object(k, deep=deep) for k, _ in node.value]
     dup = next((k for k in keys if keys.count(k) > 1), None)
     if dup is not None:
@@ -140,7 +141,7 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
                               lambda loader, node: _mapping(loader, node, deep=True))
 
 
-def _load_spec(path: Path, schema: dict, fix: str) -> dict:
+def _load_spec(path: Path, schema: dict[str, Any], fix: str) -> dict[str, Any]:
     """A YAML file checked against its schema, named after its id."""
     try:
         spec = yaml.load(path.read_text(), Loader=_StrictLoader)
@@ -164,7 +165,7 @@ CHIP_NEEDS = {"rp2040": {"tx_pin", "rx_pin", "uart_clock_hz"}}
 PIN_COUNTS = {"stm32-usart-v2": 16, "rp2040": 30}
 
 
-def parse_board(path: Path, schema: dict, cores: dict[str, Core]) -> Board:
+def parse_board(path: Path, schema: dict[str, Any], cores: dict[str, Core]) -> Board:
     fix = f"fix {path.name} (the fields are described in boards/schema.json)"
     spec = _load_spec(path, schema, fix)
     core = cores.get(spec["core"])

@@ -14,6 +14,8 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import jinja2
@@ -25,7 +27,7 @@ from mcugen.targets.chips import write_images
 from mcugen.codegen.elfsize import Sizes, sizes
 from mcugen.codegen.emit_c import WEIGHTS_BYTES, GeneratedC, emit_c
 from mcugen.errors import McugenError
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
 from mcugen.ir.planner import Region, state_layout
 from mcugen.runtime import RUNTIME
@@ -59,7 +61,7 @@ def const_room(board: Board, weights: str = "auto") -> int:
     return room + (external.bytes if external is not None and weights != "internal" else 0)
 
 
-def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto", **options) -> GeneratedC:
+def emit_for_board(g: Compiled, board: Board, model_name: str, weights: str = "auto", **options: Any) -> GeneratedC:
     """emit_c with the weights placed (--weights): `internal`, every constant in the board's flash;
     `external`, every layer's weight arrays in its external flash region; `auto`, internal unless the
     constants and code would not fit, then the layers whose weights are read least per byte (MACs per
@@ -83,22 +85,22 @@ def emit_for_board(g: Graph, board: Board, model_name: str, weights: str = "auto
     return emit_c(g, model_name, external=(external.name, frozenset(moved)), **options)
 
 
-def check_fit(g: Graph, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM,
+def check_fit(g: Compiled, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM,
               external_bytes: int = 0) -> None:
     """Refuse before compiling: arena + stack (+ the validation harness) vs RAM, each other region's arena
     vs that region, constants + code vs flash."""
-    for name, size in g.planned.plan.region_sizes[1:]:
+    for name, size in g.arena.plan.region_sizes[1:]:
         there = board.region(name).bytes
         if size > there:
             raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, {there:,} B there",
                               "choose a board with more RAM or a smaller model")
     state = state_layout(g.variables)[1]
-    ram_needed = g.planned.plan.size + state + board.stack_bytes + harness_ram
+    ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
     if ram_needed > board.ram["bytes"]:
         harness = f" + harness {harness_ram:,}" if harness_ram else ""
         variables = f" + variables {state:,}" if state else ""
         raise McugenError(
-            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.planned.plan.size:,}"
+            f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
             f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
             f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
     external = board.external_flash
@@ -214,8 +216,9 @@ def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, mo
     return sources
 
 
-def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: bool = False,
-                progress=None, weights: str = "auto", harness: Harness | None = None) -> BuildResult:
+def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stock: bool = False,
+                progress: Callable[[str], None] | None = None, weights: str = "auto",
+                harness: Harness | None = None) -> BuildResult:
     env_name = "stock" if stock else "offline"
     if stock and not board.stock:
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
@@ -251,7 +254,7 @@ def build_board(g: Graph, board: Board, out: OutDir, model_name: str, *, stock: 
     # the other environment's port has none
     objects = {s: o for s in sources.all
                for o in (build_dir / Path(s).with_suffix(".o"), build_dir / (s + ".o")) if o.exists()}
-    return BuildResult(out.root, elf, g.planned.plan.size, generated.const_bytes,
+    return BuildResult(out.root, elf, g.arena.plan.size, generated.const_bytes,
                        model=sizes(objects[sources.model]),
                        kernels=sum((sizes(objects[k]) for k in sources.kernels), Sizes()),
                        image=sizes(elf), stack_bytes=board.stack_bytes)

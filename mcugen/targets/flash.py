@@ -83,7 +83,7 @@ def flash(target: Target, out: Path | None) -> int:
                           f"pass --board {held.get('board')}, or build for {board_id} into another folder")
     elf = firmware_of(target, out)
     if target.emulated and held is not None and held.get("harness", "mcugen") != "mcugen":
-        from mcugen.codegen.mlperf import Dut
+        from mcugen.targets.mlperf_dut import Dut
 
         with open_stream(target, elf) as (stream, describe):  # as the runner starts: name, then profile
             dut = Dut(stream, describe)

@@ -16,6 +16,8 @@ import struct
 import time
 import zlib
 
+from mcugen.targets.transport import Stream
+
 SYNC = b"\xa5\x5a"
 MAX_PAYLOAD = 240
 
@@ -33,7 +35,7 @@ class Framer:
     """Frames in and out of a stream with pyserial's interface (read(n) returning what arrived within
     its timeout, write(b)). OSError from the stream passes through."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: Stream):
         self.stream = stream
         self._pending = b""  # bytes read but not yet parsed
 

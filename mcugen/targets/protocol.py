@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mcugen.errors import McugenError
 from mcugen.targets.framing import MAX_PAYLOAD, BadFrame, Framer
+from mcugen.targets.transport import Stream
 
 VERSION = 3
 MIN_CHUNK = 16
@@ -51,8 +53,8 @@ class TargetInfo:
     arena_bytes: int
     layers: int
     sha256: str
-    inputs: list  # (bytes, shape) per input
-    outputs: list
+    inputs: list[tuple[int, tuple[int, ...]]]  # (bytes, shape) per input
+    outputs: list[tuple[int, tuple[int, ...]]]
 
 
 def parse_info(blob: bytes) -> TargetInfo:
@@ -76,7 +78,7 @@ class Link:
     `retries` counts the repeats made so far (tests assert that faults were actually survived).
     """
 
-    def __init__(self, stream, *, timeout: float = 0.5, attempts: int = 12, describe: str = "the target",
+    def __init__(self, stream: Stream, *, timeout: float = 0.5, attempts: int = 12, describe: str = "the target",
                  wiring: str = ""):
         self.framer = Framer(stream)
         self.wiring = wiring  # which serial of the board the firmware talks on, for the silent-board message
@@ -88,7 +90,7 @@ class Link:
         self.chunk = MAX_PAYLOAD - 8  # WRITE and READ payload bytes; adapts to the line
         self.slowest_invoke: float | None = None  # seconds, measured
 
-    def request(self, kind: int, payload=b"", expect: int = ACK, timeout: float | None = None,
+    def request(self, kind: int, payload: bytes | Callable[[], bytes] = b"", expect: int = ACK, timeout: float | None = None,
                 until: float | None = None) -> bytes:
         """Send a request and return its reply's payload. `payload` may be a function giving the
         payload for the current chunk size (called per attempt). Attempts: `self.attempts`, or
@@ -161,7 +163,7 @@ class Link:
     def write_input(self, index: int, data: bytes) -> None:
         offset, sent = 0, [0]
 
-        def payload():
+        def payload() -> bytes:
             sent[0] = min(self.chunk, len(data) - offset)
             return struct.pack("<BI", index, offset) + data[offset:offset + sent[0]]
 
@@ -189,7 +191,7 @@ class Link:
     def read(self, region: int, index: int, size: int) -> bytes:
         out, asked = b"", [0]
 
-        def payload():
+        def payload() -> bytes:
             asked[0] = min(self.chunk, size - len(out))
             return struct.pack("<BBIH", region, index, len(out), asked[0])
 

@@ -11,12 +11,14 @@ import shutil
 import socket
 import subprocess
 import time
+from pathlib import Path
+from typing import IO, cast
 
 import serial
 
 from mcugen.targets.boards import Board
 from mcugen.errors import McugenError
-from mcugen.targets.transport import ProcessStream
+from mcugen.targets.transport import ProcessStream, Stream
 
 QEMU = "qemu-system-arm"
 
@@ -30,36 +32,36 @@ def _free_port() -> int:
 class QemuTarget:
     """Context manager: a running QEMU and `stream`, a pyserial-like stream to the firmware's link."""
 
-    def __init__(self, board: Board, elf, boot_timeout: float = 15.0, trace=None):
+    def __init__(self, board: Board, elf: Path, boot_timeout: float = 15.0, trace: Path | None = None):
         if not shutil.which(QEMU):
             raise McugenError(f"{QEMU} not found", "install QEMU: sudo apt-get install qemu-system-arm")
         self.board, self.elf, self.boot_timeout = board, elf, boot_timeout
         self.trace = trace  # a path for the log of every executed instruction (mcugen/validation/cycles.py)
-        self.proc = None
-        self.stream = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.stream: Stream | None = None
 
     def _command(self) -> list[str]:
         return [QEMU, "-M", self.board.qemu["machine"], "-display", "none", "-monitor", "none",
                 "-icount", "shift=0", "-kernel", str(self.elf)] + \
             (["-singlestep", "-d", "exec,nochain", "-D", str(self.trace)] if self.trace else [])
 
-    def __enter__(self):
+    def __enter__(self) -> QemuTarget:
         if self.board.link == "semihosting":
-            self.stream = ProcessStream(self._command() + ["-semihosting-config", "enable=on,target=native",
-                                                           "-serial", "null"])
-            self.proc = self.stream.proc
+            process = ProcessStream(self._command() + ["-semihosting-config", "enable=on,target=native",
+                                                       "-serial", "null"])
+            self.stream, self.proc = process, process.proc
             return self
         port = _free_port()
         # nodelay: the target writes a reply a byte at a time, and Nagle's algorithm held all but the
         # first byte back until our delayed ACK (40 ms per reply)
         cmd = self._command() + ["-chardev", f"socket,id=uart,host=127.0.0.1,port={port},server=on,wait=on,"
                                  "nodelay=on", "-serial", "chardev:uart"]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        self.proc = proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.PIPE)
         deadline = time.monotonic() + self.boot_timeout
         while self.stream is None:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode(errors="replace").strip().splitlines()
+            if proc.poll() is not None:
+                err = cast(IO[bytes], proc.stderr).read().decode(errors="replace").strip().splitlines()
                 raise McugenError(f"QEMU ({self.board.qemu['machine']}) exited at start"
                                   + (f": {err[-1]}" if err else ""), "check the firmware ELF (mcugen build)")
             try:
@@ -79,5 +81,5 @@ class QemuTarget:
         if self.stream is not None:
             self.stream.close()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

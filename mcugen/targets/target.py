@@ -4,6 +4,7 @@ boards on a serial port. A Target is resolved once from the command line; everyt
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,11 +14,11 @@ from mcugen.targets.boards import HOST, Board, load_board
 from mcugen.codegen.build import BuildResult, Harness, build_host, find_c_compiler
 from mcugen.errors import McugenError
 from mcugen.targets.firmware import build_board
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled
 from mcugen.codegen.outdir import OutDir
 from mcugen.targets.protocol import Link
 from mcugen.targets.qemu import QemuTarget
-from mcugen.targets.transport import ProcessStream
+from mcugen.targets.transport import ProcessStream, Stream
 
 BAUD = 115200
 
@@ -68,8 +69,9 @@ class Target:
         return "" if self.board is None else self.board.wiring(self.stock)
 
 
-def build_for(target: Target, g: Graph, out: OutDir, model_name: str, *, sanitize: bool = False,
-              progress=None, weights: str = "auto", harness: str = "mcugen") -> BuildResult:
+def build_for(target: Target, g: Compiled, out: OutDir, model_name: str, *, sanitize: bool = False,
+              progress: Callable[[str], None] | None = None, weights: str = "auto",
+              harness: str = "mcugen") -> BuildResult:
     chosen = Harness.of(harness, g, target.board.clock_hz if target.board is not None else 0)
     if target.board is None:
         return build_host(g, out, model_name, sanitize=sanitize, progress=progress, harness=chosen)
@@ -99,7 +101,7 @@ def require_port(target: Target) -> None:
 
 
 @contextlib.contextmanager
-def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | None = None):
+def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | None = None) -> Iterator[Link]:
     """A Link (mcugen's validation protocol) to the target running `program`: the host process, QEMU
     (logging every instruction it executes to `trace`, if given), or a board on its port."""
     with open_stream(target, program, trace) as (stream, describe):
@@ -108,7 +110,7 @@ def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | N
 
 
 @contextlib.contextmanager
-def open_stream(target: Target, program: Path, trace: Path | None = None):
+def open_stream(target: Target, program: Path, trace: Path | None = None) -> Iterator[tuple[Stream, str]]:
     """(a pyserial-like byte stream to the target running `program`, what to call it in messages)."""
     if target.board is None:
         with ProcessStream([program]) as process:
@@ -120,6 +122,7 @@ def open_stream(target: Target, program: Path, trace: Path | None = None):
         return
     if target.emulated:
         with QemuTarget(target.board, program, trace=trace) as qemu:
+            assert qemu.stream is not None  # entering opened it
             yield qemu.stream, f"{target.id} (QEMU)"
         return
     require_port(target)

@@ -11,18 +11,30 @@ import os
 import selectors
 import subprocess
 from pathlib import Path
-from typing import IO, cast
+from collections.abc import Sequence
+from typing import IO, Protocol, cast
 
 from mcugen.errors import McugenError
 
 POLL = 0.05  # read() returns empty after this long without data, as a pyserial timeout would
 
 
+class Stream(Protocol):
+    """What every byte stream to a target offers: pyserial's read(n) (what arrived within its timeout)
+    and write(b)."""
+
+    def read(self, n: int) -> bytes: ...
+
+    def write(self, data: bytes, /) -> object: ...
+
+    def close(self) -> object: ...
+
+
 class ProcessStream:
     """Starts `argv` and exposes its stdin/stdout as a stream; close() always reaps it.
     `fix`: what to do when it cannot be started."""
 
-    def __init__(self, argv, env: dict | None = None, fix: str = "rebuild with mcugen build --board host"):
+    def __init__(self, argv: Sequence[str | Path], env: dict[str, str] | None = None, fix: str = "rebuild with mcugen build --board host"):
         argv = [str(a) for a in argv]
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -67,8 +79,8 @@ class ProcessStream:
                 self.proc.wait()
         return self.proc.returncode
 
-    def __enter__(self):
+    def __enter__(self) -> ProcessStream:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -14,7 +14,7 @@ from typing import Any
 from mcugen import __version__, ops
 from mcugen.validation.accuracy import accuracy, classes_of, output_metrics
 from mcugen.codegen.build import BuildResult
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled, Graph
 from mcugen.ir.lowering import layer_name
 
 SCHEMA_VERSION = 2
@@ -64,8 +64,8 @@ def _layers(g: Graph) -> list[dict]:
     return layers
 
 
-def build_report(g: Graph, model: str, board: str, r: BuildResult) -> dict:
-    plan = g.planned.plan
+def build_report(g: Compiled, model: str, board: str, r: BuildResult) -> dict:
+    plan = g.arena.plan
     firmware = (dict(flash_bytes=r.image.flash, ram_bytes=r.image.ram, stack_bytes=r.stack_bytes)
                 if r.image.flash else None)
     return dict(

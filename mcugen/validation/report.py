@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
 from mcugen.ir.planner import Plan
 
@@ -14,7 +14,7 @@ def _pixels(ax, x0: float, x1: float, y0: float, y1: float) -> tuple[float, floa
     return abs(px1 - px0), abs(py1 - py0)
 
 
-def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
+def arena_figure(g: Compiled, plan: Plan | None = None, region: str = ""):
     """The arena plan (or its part in one memory region) as a picture: one bar per buffer (steps across,
     bytes up), each named inside its bar when the name fits, else by its number, else not at all; the
     legend on the right maps numbers to names. Tiny buffers get a minimum height so they stay visible. Below, the bytes live
@@ -24,7 +24,7 @@ def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plan = g.planned.plan if plan is None else plan
+    plan = g.arena.plan if plan is None else plan
     steps = len(g.ops)
     fig = plt.figure(figsize=(13, 7.5), dpi=110)
     ax = fig.add_axes((0.07, 0.34, 0.62, 0.58))
@@ -75,10 +75,10 @@ def arena_figure(g: Graph, plan: Plan | None = None, region: str = ""):
     return fig
 
 
-def write_report(g: Graph, out: OutDir) -> list[Path]:
+def write_report(g: Compiled, out: OutDir) -> list[Path]:
     import matplotlib.pyplot as plt
 
-    plan = g.planned.plan
+    plan = g.arena.plan
     written = [out.write("report/arena_timeline.txt", plan.timeline() + "\n")]
     # one picture per memory region: arena.png for the main arena, arena_<region>.png for the others
     parts = [(name, plan.in_region(name)) for name, _ in plan.region_sizes] or [("", plan)]

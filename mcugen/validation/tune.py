@@ -23,7 +23,7 @@ from mcugen.validation.compare import random_inputs
 from mcugen.validation.cycles import estimate_cycles
 from mcugen.errors import McugenError
 from mcugen.targets.firmware import build_board
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
@@ -37,7 +37,7 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
     emulator = emulated_twin(board, "--tune measures each layer's kernels there")
     first = compile_model(model_path, outputs, features=board.features, signature=signature)
     rounds = max((len(candidates(first, op, board.features)) for op in first.ops), default=1)
-    runs: list[tuple[Graph, list[int]]] = []
+    runs: list[tuple[Compiled, list[int]]] = []
     unit = ""
     for r in range(rounds):
         print(f"tuning {r + 1}/{rounds}: each layer on its kernel #{r + 1} (or its reference) on {emulator.id}",

@@ -15,7 +15,7 @@ from mcugen.validation.accuracy import judge
 from mcugen.validation.compare import differences, differing
 from mcugen.validation.dataset import slices
 from mcugen.errors import McugenError
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Compiled, Graph
 from mcugen.targets.protocol import Link, TargetInfo
 from mcugen.targets.target import Target, connect
 
@@ -100,7 +100,7 @@ class SampleResult:
         return head + f"MISMATCH ({worst}), {timing}"
 
 
-def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
+def check_target(info: TargetInfo, g: Compiled, describe: str) -> None:
     """The handshake: the firmware must have been built from this very model."""
     if info.sha256 != g.sha256:
         raise McugenError(f"{describe} runs firmware for another model (sha256 {info.sha256[:12]}…, "
@@ -109,7 +109,7 @@ def check_target(info: TargetInfo, g: Graph, describe: str) -> None:
         return [(g.tensors[t].nbytes, g.tensors[t].shape) for t in tensors]
 
     if (info.inputs, info.outputs, info.arena_bytes) != (described(g.inputs), described(g.outputs),
-                                                         g.planned.plan.size):
+                                                         g.arena.plan.size):
         raise McugenError(f"{describe} reports different tensors or arena than this build", STALE_FIX)
 
 
@@ -169,7 +169,7 @@ def run_samples(link: Link, g: Graph, samples, *, clock: str, timeout: float,
     return results
 
 
-def run_on_target(target: Target, program, g: Graph, samples, *, timeout: float = 120.0, profile: bool = False,
+def run_on_target(target: Target, program, g: Compiled, samples, *, timeout: float = 120.0, profile: bool = False,
                   on_sample=None, reset_every: int | None = None, indices: range | None = None, jobs: int = 1,
                   labels=None) -> tuple[TargetInfo, list[SampleResult]]:
     """Connect (starting the host process or QEMU when needed), check the handshake, validate
