@@ -1,4 +1,5 @@
 #include "mcu_nn_dsp.h"
+#include "mcu_nn_window.h"
 
 /*
  * AVERAGE_POOL_2D of int8 on DSP cores: mcu_avgpool's results. Channels go four at a time: each tap's

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /*
  * A one-image CONV_2D and the ADD of its output to a residual of the same shape, without the

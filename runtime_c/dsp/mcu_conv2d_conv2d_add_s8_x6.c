@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /*
  * CONV_2D -> CONV_2D -> ADD (a ResNet block's main path and its residual) with neither conv's output

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /*
  * A one-image CONV_2D and the FULLY_CONNECTED that reads its whole output as one row, without the

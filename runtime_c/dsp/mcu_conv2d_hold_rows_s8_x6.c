@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /*
  * Make `rows` hold the output rows of a one-image CONV_2D (mid_dims: its whole output) that an output

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /* mcu_conv2d_s4_x6 computing only a layer's live channels (mcu_conv2d_live_s8_w16's arguments), their INT4
  * weights read packed. */

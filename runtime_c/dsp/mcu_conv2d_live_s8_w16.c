@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /* mcu_conv2d_s8_w16 computing only a layer's live channels, those whose weights are not all zero (the
  * others, pruned, output one value each whatever the input): filter_dims n of them, their filter, bias

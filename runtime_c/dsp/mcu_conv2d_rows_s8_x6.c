@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /*
  * Output rows [first, first + rows) of a one-image CONV_2D, written to output as an image of

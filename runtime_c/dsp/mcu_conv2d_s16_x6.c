@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv_dsp.h"
 
 /*
  * 16x8 CONV_2D on DSP cores: the results of mcu_conv2d_s16 (int16 input, int8 filter, int64 bias, no

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /* CONV_2D on DSP cores, six positions at a time on INT4 weights read packed: mcu_conv2d_s8_dsp. */
 void mcu_conv2d_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,

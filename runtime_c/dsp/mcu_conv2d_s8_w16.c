@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /* CONV_2D on DSP cores, six positions at a time on weights widened to int16 pairs at build time (twice the
  * filter's flash, 16 instructions per 24 MACs in the loop instead of 20): mcu_conv2d_s8_dsp. */

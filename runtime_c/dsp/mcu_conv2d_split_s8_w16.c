@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_conv2d_dsp.h"
 
 /* mcu_conv2d_s8_w16 on kernel rows split into whole words and tails (mcu_widen_rows): a first layer's
  * 3x3x3 patch is copied as six words and three bytes, not gathered byte by byte into a patch first. */

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_dw3_dsp.h"
 
 /*
  * 16x8 DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores: the contract

@@ -1,4 +1,5 @@
 #include "mcu_nn_dw_dsp.h"
+#include "mcu_nn_window.h"
 
 /*
  * DEPTHWISE_CONV_2D with depth multiplier 1 on DSP cores: the contract and results of

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_fc_dsp.h"
 
 /* FULLY_CONNECTED on DSP cores (mcu_fully_connected_dsp) on INT4 weights read packed (ops/_conv.py
  * s4_pairs of each group of four units). */

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_fc_dsp.h"
 
 /* FULLY_CONNECTED on DSP cores (mcu_fully_connected_dsp) on weights widened to int16 at build time
  * (ops/fully_connected.py widen4): twice the filter's flash for 13 instructions per 16 MACs instead of 21. */

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_fc_dsp.h"
 
 /* FULLY_CONNECTED on DSP cores (mcu_fully_connected_dsp) on a filter interleaved by 4 units
  * (ops/fully_connected.py interleave4: per four values, the four units' words one after the other). */

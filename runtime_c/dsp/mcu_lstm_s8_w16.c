@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_lstm_dsp.h"
 
 /* UNIDIRECTIONAL_SEQUENCE_LSTM on DSP cores (mcu_lstm_dsp) on weights widened to int16 pairs by 4 units
  * (ops/fully_connected.py widen4): twice the weights' flash. */

@@ -1,4 +1,4 @@
-#include "mcu_nn_dsp.h"
+#include "mcu_nn_fc_dsp.h"
 
 /*
  * SVDF with int8 state and time weights on DSP cores: the results of src/mcu_svdf_s8.c. The feature

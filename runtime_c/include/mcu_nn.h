@@ -20,6 +20,7 @@
 /* The kernels by family; each header declares its kernels' parameters and prototypes. */
 #include "mcu_nn_types.h"
 #include "mcu_nn_conv.h"
+#include "mcu_nn_fc.h"
 #include "mcu_nn_pool.h"
 #include "mcu_nn_elementwise.h"
 #include "mcu_nn_movement.h"

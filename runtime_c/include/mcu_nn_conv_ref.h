@@ -13,6 +13,7 @@
 #define MCU_NN_CONV_REF_H
 
 #include "mcu_nn_support.h"
+#include "mcu_nn_window.h"
 
 /* Weight i of a filter of `bits` 8 or 4. */
 static inline __attribute__((always_inline)) int32_t mcu_weight(const int8_t *filter, int32_t i, int bits)

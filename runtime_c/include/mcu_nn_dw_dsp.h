@@ -7,6 +7,7 @@
 #define MCU_NN_DW_DSP_H
 
 #include "mcu_nn_dsp.h"
+#include "mcu_nn_window.h"
 
 /* Four accumulators, one per channel of a group. */
 typedef struct {

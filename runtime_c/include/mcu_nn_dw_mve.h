@@ -6,6 +6,7 @@
 #define MCU_NN_DW_MVE_H
 
 #include "mcu_nn_mve.h"
+#include "mcu_nn_window.h"
 
 /* Weak: a build without INT4 depthwise layers links no unpacking (only bits 4 calls it). */
 #pragma weak mcu_unpack_s4

@@ -17,7 +17,7 @@
  */
 #include <math.h> /* INFINITY and NAN, which generated float constants may hold */
 
-#include "mcu_nn_conv.h"        /* mcu_batch_matmul_params */
+#include "mcu_nn_fc.h"          /* mcu_batch_matmul_params */
 #include "mcu_nn_elementwise.h" /* mcu_broadcast */
 #include "mcu_nn_pool.h"        /* mcu_reduce_params */
 #include "mcu_nn_types.h"

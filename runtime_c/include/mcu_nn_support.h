@@ -251,94 +251,6 @@ static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
     return (int8_t)x;
 }
 
-/* The taps [*first, *last) of a window of `filter` taps `dilation` apart, the first at `origin`, that fall
- * inside [0, size) (an empty range when none does): pooling counts only these, and a convolution's other
- * taps read zero padding, which adds nothing. */
-static inline void mcu_window_taps(int32_t origin, int32_t filter, int32_t dilation, int32_t size,
-                                   int32_t *first, int32_t *last)
-{
-    const int32_t lo = origin < 0 ? (dilation - 1 - origin) / dilation : 0;
-    int32_t hi = origin < size ? (size - origin + dilation - 1) / dilation : 0;
-    hi = hi < filter ? hi : filter;
-    *first = lo;
-    *last = hi > lo ? hi : lo;
-}
-
-/* Channels [c, c + valid) (valid <= 4) of one [H, W, C] image (`group` points at channel c of its first
- * pixel), laid out as the window a depthwise kernel's outputs read: [rows][cols] words, each position's
- * four channels, the padding and any channel past `valid` filled with the input zero point
- * (-input_offset), so that a padded tap adds (x + input_offset) * w = 0 and every output runs all its
- * taps without bounds tests. window: word-aligned. */
-static inline void mcu_window_group4(const mcu_dims *in, const int8_t *group, int32_t valid, int32_t rows,
-                                     int32_t cols, mcu_tile padding, int32_t input_offset, int8_t *window)
-{
-    const uint32_t zero = 0x01010101u * (uint8_t)(int8_t)(-input_offset);
-    const int32_t c = in->c, left = padding.w < cols ? padding.w : cols;
-    int32_t right = padding.w + in->w;
-    right = right < cols ? right : cols;
-    uint32_t *dst = (uint32_t *)(void *)window;
-    for (int32_t y = 0; y < rows; ++y) {
-        const int32_t iy = y - padding.h;
-        if (iy < 0 || iy >= in->h) {
-            for (int32_t x = 0; x < cols; ++x) {
-                *dst++ = zero;
-            }
-            continue;
-        }
-        const int8_t *src = group + (iy * in->w + left - padding.w) * c;
-        int32_t x = 0;
-        for (; x < left; ++x) {
-            *dst++ = zero;
-        }
-        if (valid == 4) {
-            for (; x < right; ++x, src += c) {
-                uint32_t word;
-                memcpy(&word, src, sizeof word);
-                *dst++ = word;
-            }
-        } else {
-            /* the last group reads only its channels: the input may end right after them */
-            for (; x < right; ++x, src += c) {
-                uint32_t word = zero;
-                memcpy(&word, src, (size_t)valid);
-                *dst++ = word;
-            }
-        }
-        for (; x < cols; ++x) {
-            *dst++ = zero;
-        }
-    }
-}
-
-/* One output position of a 2-D window op: its image, the input pixel under its window's first tap
- * (outside the image where the window starts in the padding) and its taps inside the image. */
-typedef struct {
-    int32_t batch;
-    int32_t y0, x0;   /* input row and column of tap (0, 0) */
-    int32_t ky0, ky1; /* the rows of taps [ky0, ky1) inside the image */
-    int32_t kx0, kx1; /* the columns of taps [kx0, kx1) */
-} mcu_window;
-
-typedef void (*mcu_window_fn)(void *state, const mcu_window *window);
-
-/* What a pooling kernel's per-position function needs while mcu_window_walk runs it: the layer, its input
- * and output (int8 or int16, pool->bits), and the next output element. */
-typedef struct {
-    const mcu_pool_params *pool;
-    const mcu_dims *input_dims;
-    const void *input;
-    void *output;
-    int32_t at;
-} mcu_pool_walk;
-
-/* The same for the float32 pools. */
-typedef struct {
-    const mcu_float_pool_params *params;
-    const mcu_dims *input_dims;
-    const float *input;
-    float *output;
-} mcu_float_pool_walk;
-
 /* TFLM's ActivationFunctionWithMinMax on a float: std::min(std::max(x, lo), hi), so a NaN passes through. */
 static inline float mcu_clamp_f32(float x, mcu_float_activation act)
 {
@@ -350,28 +262,6 @@ static inline float mcu_clamp_f32(float x, mcu_float_activation act)
 static inline float mcu_logistic_f32(float x)
 {
     return x > 16.619047164916992188f ? 1.0f : x < -9.0f ? mcu_expf(x) : 1.0f / (1.0f + mcu_expf(-x));
-}
-
-/* Walks the output positions of a window op (conv, depthwise, pooling) in output order, batch then row
- * then column, calling `position` with each one's window clipped to the image; `state` holds the op's
- * pointers, which `position` advances as it writes. Static inline, and `position` should be too: GCC -O2
- * then inlines it into the loops, as with mcu_broadcast_rows. */
-static inline void mcu_window_walk(const mcu_dims *input_dims, const mcu_dims *output_dims, mcu_tile stride,
-                                   mcu_tile padding, mcu_tile dilation, mcu_tile filter, mcu_window_fn position,
-                                   void *state)
-{
-    mcu_window w;
-    for (w.batch = 0; w.batch < output_dims->n; ++w.batch) {
-        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-            w.y0 = oy * stride.h - padding.h;
-            mcu_window_taps(w.y0, filter.h, dilation.h, input_dims->h, &w.ky0, &w.ky1);
-            for (int32_t ox = 0; ox < output_dims->w; ++ox) {
-                w.x0 = ox * stride.w - padding.w;
-                mcu_window_taps(w.x0, filter.w, dilation.w, input_dims->w, &w.kx0, &w.kx1);
-                position(state, &w);
-            }
-        }
-    }
 }
 
 /* Advances a little-endian-last index (last axis fastest) over shape[0..rank); returns 0 at the end. */
@@ -426,55 +316,6 @@ static inline void mcu_broadcast_rows(const mcu_broadcast *bc, const void *input
         }
         at += n;
     } while (mcu_next_index(last, bc->shape, index));
-}
-
-/* A requantization with mcu_requantize's contract (the DSP kernels pass a faster one). */
-typedef int32_t (*mcu_requantize_fn)(int32_t x, int32_t multiplier, int32_t shift);
-
-/* An LSTM gate's activation from its two FC sums (offsets folded into their biases): each requantized
- * to int16 at 2^-12 and saturated, added with saturation, then sigmoid (or tanh for the cell gate). */
-static inline __attribute__((always_inline)) int32_t mcu_lstm_activate(
-    const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t in, int32_t rec, int32_t sigmoid,
-    mcu_requantize_fn requantize)
-{
-    const int32_t sum = mcu_sat_s16(mcu_sat_s16(requantize(in, g->input.multiplier, g->input.shift))
-                                    + mcu_sat_s16(requantize(rec, g->recurrent.multiplier, g->recurrent.shift)));
-    return sigmoid ? mcu_sigmoid_s16(lstm->sigmoid_table, sum, 0, 0) : mcu_tanh_s16(lstm->sigmoid_table, sum, 0, 0);
-}
-
-/* What one batch's time step t of an LSTM reads and writes: its input row, that batch's hidden and cell
- * states, its output row (time-major or batch-major). */
-typedef struct {
-    const int8_t *x;
-    int8_t *h;
-    int16_t *c;
-    int8_t *out;
-} mcu_lstm_rows;
-
-static inline mcu_lstm_rows mcu_lstm_rows_of(const mcu_lstm_params *lstm, int32_t t, int32_t b, const int8_t *input,
-                                             int8_t *hidden_state, int16_t *cell_state, int8_t *output)
-{
-    const int32_t row = lstm->time_major ? t * lstm->batches + b : b * lstm->time_steps + t;
-    const mcu_lstm_rows rows = {input + row * lstm->input_size, hidden_state + b * lstm->state_size,
-                                cell_state + b * lstm->state_size, output + row * lstm->state_size};
-    return rows;
-}
-
-/* One LSTM unit's step from its gates (forget, input, cell, output; Q0.15): the new cell state in *c,
- * the new hidden value returned. */
-static inline __attribute__((always_inline)) int8_t mcu_lstm_unit(const mcu_lstm_params *lstm, int32_t f, int32_t i,
-                                                                 int32_t g, int32_t o, int16_t *c,
-                                                                 mcu_requantize_fn requantize)
-{
-    int32_t cell = mcu_sat_s16(requantize(f * *c, lstm->forget_cell.multiplier, lstm->forget_cell.shift));
-    cell = mcu_sat_s16(cell + mcu_sat_s16(requantize(i * g, lstm->input_cell.multiplier, lstm->input_cell.shift)));
-    if (lstm->cell_clip > 0) {
-        cell = cell > lstm->cell_clip ? lstm->cell_clip : cell < -lstm->cell_clip ? -lstm->cell_clip : cell;
-    }
-    *c = (int16_t)cell;
-    const int32_t tanh = mcu_tanh_s16(lstm->sigmoid_table, cell, lstm->cell_tanh_multiplier, lstm->cell_tanh_shift);
-    const int32_t y = requantize(tanh * o, lstm->hidden.multiplier, lstm->hidden.shift) - lstm->hidden_offset;
-    return (int8_t)(y < -128 ? -128 : y > 127 ? 127 : y);
 }
 
 #endif /* MCU_NN_SUPPORT_H */

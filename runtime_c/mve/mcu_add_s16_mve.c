@@ -1,4 +1,5 @@
 #include "mcu_nn_mve.h"
+#include "mcu_nn_elementwise_mve.h"
 
 /*
  * ADD or SUB of two int16 tensors of one shape (no broadcasting) on Helium (MVE): mcu_add's results,

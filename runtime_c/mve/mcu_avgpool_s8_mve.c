@@ -1,4 +1,5 @@
 #include "mcu_nn_mve.h"
+#include "mcu_nn_window.h"
 
 /* One output position: four channels per vector, each in-image tap's widened as it loads and summed in
  * 32-bit lanes; the rounding division (MVE divides no vector) per channel, as mcu_avgpool does it. */

@@ -1,4 +1,5 @@
 #include "mcu_nn_mve.h"
+#include "mcu_nn_window.h"
 
 /*
  * 16x8 DEPTHWISE_CONV_2D with Helium, depth multiplier 1: the results of mcu_depthwise_conv2d_s16 for

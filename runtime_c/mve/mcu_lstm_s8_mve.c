@@ -1,4 +1,6 @@
 #include "mcu_nn_mve.h"
+#include "mcu_nn_lstm.h"
+#include "mcu_nn_elementwise_mve.h"
 
 /*
  * UNIDIRECTIONAL_SEQUENCE_LSTM with Helium: the results of src/mcu_lstm_s8.c, four units at a time.

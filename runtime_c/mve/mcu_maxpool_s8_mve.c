@@ -1,4 +1,5 @@
 #include "mcu_nn_mve.h"
+#include "mcu_nn_window.h"
 
 /* One output position: sixteen channels per vector, the in-image taps' bytes compared as they are (VMAX),
  * the last vector predicated, then the fused activation's clamp. */

@@ -1,6 +1,7 @@
 #include "mcu_nn_fp_exact.h"
 
 #include "mcu_nn_support.h"
+#include "mcu_nn_window.h"
 
 static inline void avgpool_position(void *state, const mcu_window *window)
 {

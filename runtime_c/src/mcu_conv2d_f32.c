@@ -1,6 +1,7 @@
 #include "mcu_nn_fp_exact.h"
 
 #include "mcu_nn_support.h"
+#include "mcu_nn_window.h"
 
 /* One output position's sums for output channels [oc, oc + n) (n 1 or 4) of one group, each from 0.0f
  * over the in-image taps in filter row, column, input channel order: TFLM's order for each channel. */

@@ -1,4 +1,5 @@
 #include "mcu_nn_conv_ref.h"
+#include "mcu_nn_window.h"
 
 /* Reference CONV_2D (TFLM reference_integer_ops::ConvPerChannel) on an INT4 filter: mcu_nn_conv_ref.h. */
 static void position(void *state, const mcu_window *window)

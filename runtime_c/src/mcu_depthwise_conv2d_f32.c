@@ -1,6 +1,7 @@
 #include "mcu_nn_fp_exact.h"
 
 #include "mcu_nn_support.h"
+#include "mcu_nn_window.h"
 
 /*
  * Reference DEPTHWISE_CONV_2D in float32 (TFLM reference_ops::DepthwiseConv): output channel

@@ -1,4 +1,5 @@
 #include "mcu_nn_support.h"
+#include "mcu_nn_window.h"
 
 /*
  * Reference 16x8 DEPTHWISE_CONV_2D (TFLM reference_integer_ops::DepthwiseConvPerChannel for int16):

@@ -1,4 +1,5 @@
 #include "mcu_nn_conv_ref.h"
+#include "mcu_nn_window.h"
 
 /* Reference DEPTHWISE_CONV_2D (TFLM reference_integer_ops::DepthwiseConvPerChannel) on an INT4 filter:
  * mcu_nn_conv_ref.h. */

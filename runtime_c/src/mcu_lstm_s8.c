@@ -1,4 +1,5 @@
 #include "mcu_nn_support.h"
+#include "mcu_nn_lstm.h"
 
 /* One gate of one unit: both FCs requantized to int16, added with saturation, then activated. */
 static int32_t gate(const mcu_lstm_params *lstm, const mcu_lstm_gate *g, int32_t unit, const int8_t *x,

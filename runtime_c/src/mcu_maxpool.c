@@ -1,4 +1,5 @@
 #include "mcu_nn_support.h"
+#include "mcu_nn_window.h"
 
 /* The largest of one channel's taps inside the image, the element type chosen once per window. */
 static inline int32_t window_max(const void *input, int32_t first, int32_t row_step, int32_t ch, int32_t rows,

@@ -1,6 +1,7 @@
 #include <float.h>
 
 #include "mcu_nn_support.h"
+#include "mcu_nn_window.h"
 
 static inline void maxpool_position(void *state, const mcu_window *window)
 {

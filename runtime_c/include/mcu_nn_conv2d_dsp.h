@@ -1,0 +1,263 @@
+/*
+ * The body of the DSP CONV_2D kernels (mcu_conv2d_s8_x6, _s8_w16, _s4_x6 and their live/rows forms), one
+ * function specialised by each kernel's constant `wide` (mcu_nn_conv_dsp.h describes the blocking).
+ */
+#ifndef MCU_NN_CONV2D_DSP_H
+#define MCU_NN_CONV2D_DSP_H
+
+#include "mcu_nn_conv_dsp.h"
+
+/* What mcu_conv_pairs_w16 reads: one half-block's channel pairs (field offsets are its assembly's). */
+typedef struct {
+    const uint32_t *end;   /* the half-block's widened patches end */
+    int32_t odd;           /* an odd eight of values before the sixteens */
+    const uint32_t *cols;  /* ... and start */
+    const int32_t *bias;   /* the first pair's */
+    const mcu_channel *ch; /* the first pair's, every one fast */
+    int8_t *out;           /* position 0's output row (with live) or its first pair's first byte (without) */
+    int32_t out_c;         /* bytes between positions */
+    int32_t pairs;         /* at least 1 */
+    const int16_t *live;   /* the pairs' output channels, or NULL: consecutive from out */
+    const int16_t *w;      /* the first pair's widened weights */
+} mcu_pairs_job;
+
+_Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 && offsetof(mcu_channel, right) == 12,
+               "mcu_conv_pairs_w16 reads mcu_channel at these offsets");
+_Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
+               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as ten words");
+
+/* MCU_FOUR_VALUES_W16_ in mcu_conv_pairs_w16's registers: patches r6, weights r7 (into r8-r11), inputs r12
+ * and lr, the sums of c0 r0-r2 and of c1 r3-r5. */
+#define MCU_PAIR_POSITION_(a0, a1) MCU_POSITION_AT_("r6", "r12", "lr", a0, a1, "r8", "r9", "r10", "r11")
+#define MCU_PAIR_FOUR_VALUES_                                                                             \
+    "ldmia r7!, {r8, r9, r10, r11}\n\t" MCU_PAIR_POSITION_("r0", "r3") MCU_PAIR_POSITION_("r1", "r4")     \
+    MCU_PAIR_POSITION_("r2", "r5")
+
+/* One output of mcu_conv_pairs_w16: sum `a` requantized (mcu_requantize_fast: r8 multiplier, r9 round with
+ * the output offset, r10 right), saturated (the activation clamps nothing more) and stored by `store`. */
+#define MCU_PAIR_OUTPUT_(a, store)              \
+    "lsl r12, " a ", #1\n\t"                    \
+    "smmlar r12, r12, r8, r9\n\t"               \
+    "add r12, r12, " a ", asr #31\n\t"          \
+    "asr r12, r12, r10\n\t"                     \
+    "ssat r12, #8, r12\n\t"                     \
+    store "\n\t"
+
+/*
+ * The channel pairs of a full half-block (three positions) in one loop of assembly, for the widened conv
+ * (MCU_SUMS_2X3_W16's loop) where every channel is fast and the activation clamps nothing SSAT does not:
+ * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
+ * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
+ * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7; the job is copied to the
+ * frame, which the loop's end and parity are read from, and each pass stores only what moved.
+ */
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
+    const mcu_pairs_job *job __attribute__((unused)))
+{
+    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only */
+    __asm__ volatile(
+        "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
+        "sub sp, sp, #40\n\t"
+        "ldmia r0, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "1:\n\t"
+        /* the sums start from the pair's biases */
+        "ldr r12, [sp, #12]\n\t"
+        "ldrd r0, r3, [r12], #8\n\t"
+        "str r12, [sp, #12]\n\t"
+        "mov r1, r0\n\t"
+        "mov r2, r0\n\t"
+        "mov r4, r3\n\t"
+        "mov r5, r3\n\t"
+        "ldr r6, [sp, #8]\n\t"
+        "ldr r7, [sp, #36]\n\t"
+        "ldr r12, [sp, #4]\n\t"
+        "cmp r12, #0\n\t"
+        "beq 2f\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        "2:\n\t"
+        "ldr r12, [sp]\n\t"
+        "cmp r6, r12\n\t"
+        "beq 4f\n\t"
+        "3:\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        "ldr r12, [sp]\n\t"
+        "cmp r6, r12\n\t"
+        "bne 3b\n\t"
+        "4:\n\t"
+        "str r7, [sp, #36]\n\t"
+        /* where the pair's outputs go: r7 (c0), r6 (c1) at position 0; live channels' out of line, so that
+         * the dense conv takes no branch */
+        "ldr r6, [sp, #32]\n\t"
+        "ldr lr, [sp, #20]\n\t"
+        "cmp r6, #0\n\t"
+        "bne 7f\n\t"
+        "mov r7, lr\n\t"
+        "add r6, lr, #1\n\t"
+        "add lr, lr, #2\n\t"
+        "str lr, [sp, #20]\n\t"
+        "6:\n\t"
+        "ldr r11, [sp, #24]\n\t"
+        "ldr lr, [sp, #16]\n\t"
+        "ldr r8, [lr]\n\t"
+        "ldrd r9, r10, [lr, #8]\n\t"
+        MCU_PAIR_OUTPUT_("r0", "strb r12, [r7]")
+        MCU_PAIR_OUTPUT_("r1", "strb r12, [r7, r11]")
+        "add r7, r7, r11, lsl #1\n\t"
+        MCU_PAIR_OUTPUT_("r2", "strb r12, [r7]")
+        "ldr r8, [lr, #20]\n\t"
+        "ldrd r9, r10, [lr, #28]\n\t"
+        "add lr, lr, #40\n\t"
+        "str lr, [sp, #16]\n\t"
+        MCU_PAIR_OUTPUT_("r3", "strb r12, [r6]")
+        MCU_PAIR_OUTPUT_("r4", "strb r12, [r6, r11]")
+        "add r6, r6, r11, lsl #1\n\t"
+        MCU_PAIR_OUTPUT_("r5", "strb r12, [r6]")
+        "ldr r12, [sp, #28]\n\t"
+        "subs r12, r12, #1\n\t"
+        "str r12, [sp, #28]\n\t"
+        "bne 1b\n\t"
+        "add sp, sp, #40\n\t"
+        "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
+        "7:\n\t"
+        "ldrsh r7, [r6], #2\n\t"
+        "ldrsh r12, [r6], #2\n\t"
+        "str r6, [sp, #32]\n\t"
+        "add r7, lr, r7\n\t"
+        "add r6, lr, r12\n\t"
+        "b 6b");
+}
+
+/*
+ * All output channels of `count` <= MCU_HALF_BLOCK positions (a half-block), from their widened patches
+ * at `cols`; the output of position p goes to out[p * out_c + c]. Positions past `count` compute on
+ * stale scratch and are not stored.
+ */
+static inline __attribute__((always_inline)) void mcu_conv_half_channels(
+    const mcu_conv_params *conv, const mcu_channel *channels, const uint32_t *cols, int32_t count, int32_t k8,
+    int32_t out_c, int32_t computed, const int16_t *live, const void *filter, const int32_t *bias, int8_t *out,
+    int wide, int fast_pairs)
+{
+    const uint32_t *const end = cols + (k8 / 4) * 2 * MCU_HALF_BLOCK;
+    const int32_t odd = k8 / 8 & 1; /* an odd eight of values before the loop's sixteens */
+    const int32_t offset = conv->output_offset;
+    const mcu_activation act = conv->activation;
+    const int full = act.min <= -128 && act.max >= 127;
+    /* pointers walk the channels: indices and their products would live on the stack around the loop */
+    const int8_t *w = (const int8_t *)filter;
+    const int16_t *w16 = (const int16_t *)filter;
+    const int32_t *b = bias;
+    const mcu_channel *ch = channels;
+    const int16_t *lv = live;
+    int8_t *o = out;
+    if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
+        const mcu_pairs_job job = {end, odd, cols, bias, channels, out, out_c, computed / 2, live, w16};
+        mcu_conv_pairs_w16(&job);
+        o += computed / 2 * 2;  /* the loop below has nothing left */
+    }
+    for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += (wide == 2 ? k8 : 2 * k8),
+                                                                          w16 += 2 * k8, b += 2, ch += 2, o += 2,
+                                                                          lv += 2) {
+        if (wide == 2) {
+            int32_t p0c0 = 0, p1c0 = 0, p2c0 = 0, p0c1 = 0, p1c1 = 0, p2c1 = 0;
+            MCU_SUMS_2X3_S4(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+            mcu_conv_store_channel(ch[0], offset, act, full, mcu_s4_sum(b[0], p0c0), mcu_s4_sum(b[0], p1c0),
+                                   mcu_s4_sum(b[0], p2c0), count, out_c, live ? out + lv[0] : o);
+            mcu_conv_store_channel(ch[1], offset, act, full, mcu_s4_sum(b[1], p0c1), mcu_s4_sum(b[1], p1c1),
+                                   mcu_s4_sum(b[1], p2c1), count, out_c, live ? out + lv[1] : o + 1);
+            continue;
+        }
+        int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
+        if (wide) {
+            MCU_SUMS_2X3_W16(cols, end, odd, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+        } else {
+            MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+        }
+        mcu_conv_store_channel(ch[0], offset, act, full, p0c0, p1c0, p2c0, count, out_c, live ? out + lv[0] : o);
+        mcu_conv_store_channel(ch[1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, live ? out + lv[1] : o + 1);
+    }
+    const int32_t c = computed / 2 * 2;
+    if (c < computed) {  /* the last of an odd count: its weights alone, a word per four values */
+        int32_t a0 = bias[c], a1 = bias[c], a2 = bias[c];
+        if (wide == 2) {
+            int32_t s0 = 0, s1 = 0, s2 = 0;
+            mcu_sums_1x3(cols, end, (const int8_t *)filter + c / 2 * k8, 2, &s0, &s1, &s2);
+            a0 = mcu_s4_sum(a0, s0), a1 = mcu_s4_sum(a1, s1), a2 = mcu_s4_sum(a2, s2);
+        } else {
+            mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8 * (wide ? 2 : 1), wide, &a0, &a1, &a2);
+        }
+        mcu_conv_store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + (live ? live[c] : c));
+    }
+}
+
+static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
+    const mcu_conv_params *conv, const mcu_channel *channels, const mcu_dims *input_dims, const int8_t *input,
+    const mcu_dims *filter_dims, const void *filter, const int32_t *bias, const int16_t *live, const int8_t *pruned,
+    const mcu_dims *output_dims, int8_t *output, int16_t *scratch, int wide, int split)
+{
+    const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k4 = (taps + 3) & ~3, k8 = (taps + 7) & ~7;
+    const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
+    const int direct = mcu_conv_direct(conv, filter_dims, input_dims->c);
+    const int16x2_t offset = mcu_both_halves(conv->input_offset);
+    uint32_t *cols = (uint32_t *)(void *)scratch;
+    int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
+
+    const int8_t fill = (int8_t)-conv->input_offset;
+    /* windows inside the image skip mcu_gather_patch: first layers with 1-3 channels spent most of their
+     * time there */
+    const int32_t in_c = input_dims->c, in_w = input_dims->w, in_h = input_dims->h;
+    const int32_t row = filter_dims->w * in_c, pitch = conv->dilation.h * in_w * in_c;
+    const int32_t last_row = (filter_dims->h - 1) * conv->dilation.h, last_col = filter_dims->w - 1;
+    const int windows = !direct && conv->dilation.w == 1 && pitch >= 4 && row >= 2;
+    /* a 1x1 stride-1 conv reads position p's pixel at p * in_c (a strip's rows start -padding.h rows down) */
+    const int contiguous = direct && conv->stride.h == 1 && conv->stride.w == 1 &&
+                           (input_dims->n == 1 || conv->padding.h == 0);
+    const int8_t *const pixels = input - conv->padding.h * in_w * in_c;
+    mcu_conv_pad_tails(taps, k8, fill, patch, cols);
+    const int32_t computed = live != NULL ? filter_dims->n : out_c;
+    int fast_pairs = 1;  /* every channel the pairs cover: mcu_conv_pairs_w16 requantizes them all so */
+    for (int32_t c = 0; c < computed / 2 * 2; ++c) {
+        fast_pairs &= channels[c].fast;
+    }
+    mcu_position at = {0, 0, 0};
+    for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
+        const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
+        for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
+            uint32_t *dst = mcu_conv_cols_of(cols, p, k8);
+            if (contiguous) {
+                mcu_conv_widen_patch(pixels + (first + p) * in_c, k4, offset, dst);
+                continue;
+            }
+            const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
+            if (windows && y0 >= 0 && y0 + last_row < in_h && x0 >= 0 && x0 + last_col < in_w) {
+                const int8_t *corner = input + ((at.b * in_h + y0) * in_w + x0) * in_c;
+                if (split && filter_dims->h == 3 && row == 9) {  /* most image models' first layer, unrolled */
+                    mcu_widen_rows(corner, pitch, 3, 9, offset, patch, dst);
+                } else if (split) {
+                    mcu_widen_rows(corner, pitch, filter_dims->h, row, offset, patch, dst);
+                } else {
+                    mcu_widen_window(corner, pitch, filter_dims->h, row, k4, offset, patch, dst);
+                }
+                continue;
+            }
+            const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 1, fill,
+                                                             direct, patch);
+            if (split) {
+                mcu_widen_rows(src, row, filter_dims->h, row, offset, patch, dst);
+            } else {
+                mcu_conv_widen_patch(src, k4, offset, dst);
+            }
+        }
+        /* pruned channels' outputs, written once the block's patches are read (the conv may run in place) */
+        for (int32_t p = 0; live != NULL && p < count; ++p) {
+            memcpy(output + (first + p) * out_c, pruned, (size_t)out_c);
+        }
+        for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
+            const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
+            mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c, computed,
+                                   live, filter, bias, output + (first + h * MCU_HALF_BLOCK) * out_c, wide, fast_pairs);
+        }
+    }
+}
+
+#endif
