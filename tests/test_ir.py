@@ -49,26 +49,3 @@ def test_dump_ir_writes_the_ir_after_every_pass(models, tmp_path, capsys):
     assert (tmp_path / "ir" / "14_plan_memory.txt").read_text().splitlines()[-1].startswith("arena 5960 B")
     assert "MCUGEN_DUMP_IR" not in __import__("os").environ  # as it was before the command
 
-
-def test_flatten_biases_before_and_after(tmp_path):
-    """A pass stated in the text form: a bias given as [1, 1, 3] becomes its three values."""
-    import numpy as np
-
-    from mcugen.passes.flatten_biases import flatten_biases
-    from tflite_writer import ModelSpec
-
-    m = ModelSpec()
-    x = m.tensor("x", [1, 4], "int8", scale=0.5, zp=0)
-    w = m.const("w", np.ones((3, 4), np.int8), "int8", scale=0.25, zp=0)
-    b = m.const("b", np.array([[[1, 2, 3]]], np.int32), "int32", scale=0.125, zp=0)
-    y = m.tensor("y", [1, 3], "int8", scale=1.0, zp=0)
-    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions")
-    m.inputs, m.outputs = [x], [y]
-    path = tmp_path / "fc.tflite"
-    path.write_bytes(m.build())
-    before = read_tflite(path)
-    assert "  t2 int32[1, 1, 3] scale 0.125 zp 0 const 'b'" in before.text().splitlines()
-    after = flatten_biases(before).text().splitlines()
-    assert "  t2 int32[3] scale 0.125 zp 0 const 'b'" in after
-    assert [line for line in after if not line.startswith("  t2 ")] == \
-        [line for line in before.text().splitlines() if not line.startswith("  t2 ")]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from mcugen.errors import McugenError
+from mcugen.ir.calls import Packed4
 
 if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
     from mcugen.ir.calls import Call
@@ -86,6 +87,7 @@ class Tensor:
 
 
 R = TypeVar("R")
+TEXT_VALUES = 16  # Graph.text() lists the values of constants this small (shapes, axes, small biases)
 
 
 @dataclass(frozen=True)
@@ -212,7 +214,7 @@ class Graph:
 
     def text(self) -> str:
         """The whole IR as text (what --dump-ir writes after each pass): the graph line, every tensor with
-        its type and quantization, every op with what the passes gave it (its kernel call, the op its
+        its type and quantization (a constant of at most TEXT_VALUES values with them), every op with what the passes gave it (its kernel call, the op its
         work went into), the state and where the arena put each tensor."""
         ends = {**{i: "input" for i in self.inputs}, **{i: "output" for i in self.outputs}}
         arena = self.arena if isinstance(self, Compiled) else None
@@ -222,15 +224,20 @@ class Graph:
             quant = "" if t.quant is None else (f" scale {t.q.s:.6g} zp {t.q.zp}" if not t.q.per_channel else
                                                 f" {t.q.scale.size} scales on axis {t.q.axis}")
             placed = f" @{arena.offset(t.index)}" if arena and t.index in arena.buffer_of else ""
+            values = f" = {t.data.ravel().tolist()}" if t.data is not None and t.data.size <= TEXT_VALUES else ""
             lines.append(f"  t{t.index} {t.dtype}[{', '.join(map(str, t.shape))}]{quant}{placed} "
-                         f"{role + ' ' if role else ''}'{t.name}'")
+                         f"{role + ' ' if role else ''}'{t.name}'{values}")
         lines.append("ops")
         for op, line in zip(self.ops, str(self).splitlines()[1:]):
             lines.append(line)
             if op.call is not None:
                 lines.append(f"     call {op.call.kernel}" + (f" ({op.call.note})" if op.call.note else ""))
+                lines += [f"     unpacks {a.const.name}: {a.const.data.size} {a.const.data.dtype} from "
+                          f"{a.nibbles().size} B ({a.kernel})" for a in op.call.args if isinstance(a, Packed4)]
             if op.fused_into is not None:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
+            for position, variable in sorted(op.attrs.get("state", {}).items()):
+                lines.append(f"     input {position} is variable {variable}")
         for k, v in enumerate(self.variables):
             lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]")
         if arena is not None:

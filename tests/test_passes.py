@@ -1,0 +1,260 @@
+"""Each pass stated in the IR's text form (Graph.text(), what --dump-ir writes): a small model, the IR
+before the pass and the IR it is expected to leave, checked by hand. The IR comes from the pipeline
+itself (compile_model with MCUGEN_DUMP_IR set), so these are the passes as mcugen runs them."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mcugen.codegen.pipeline import compile_model
+from mcugen.ir.dump import ENV, PASSES
+from mcugen.ir.tuning import Tuning
+from tflite_writer import ModelSpec
+
+
+@pytest.fixture
+def ir_of(tmp_path, monkeypatch):
+    """ir_of(model, **compile options) -> {pass name: the IR after it, as text}."""
+    def run(m: ModelSpec, **options) -> dict[str, str]:
+        path = tmp_path / "model.tflite"
+        path.write_bytes(m.build())
+        folder = tmp_path / "ir"
+        monkeypatch.setenv(ENV, str(folder))
+        compile_model(path, **options)
+        return {name: (folder / f"{k + 1:02d}_{name}.txt").read_text() for k, name in enumerate(PASSES)}
+    return run
+
+
+def _text(*lines: str) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def _fc_relu(filter_type: str = "int8") -> ModelSpec:
+    """x [1, 4] -> FULLY_CONNECTED (3 units, no bias) -> h -> RELU -> y."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4], "int8", scale=0.5, zp=0)
+    w = m.const("w", np.ones((3, 4), np.int8), filter_type, scale=0.25, zp=0)
+    h = m.tensor("h", [1, 3], "int8", scale=1.0, zp=0)
+    m.op("FULLY_CONNECTED", [x, w, -1], [h], "FullyConnectedOptions")
+    y = m.tensor("y", [1, 3], "int8", scale=1.0, zp=0)
+    m.op("RELU", [h], [y])
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+FC_RELU = _text(
+    "graph model inputs=(t0) outputs=(t3)",
+    "tensors",
+    "  t0 int8[1, 4] scale 0.5 zp 0 input 'x'",
+    "  t1 int8[3, 4] scale 0.25 zp 0 const 'w' = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
+    "  t2 int8[1, 3] scale 1 zp 0 'h'",
+    "  t3 int8[1, 3] scale 1 zp 0 output 'y'",
+    "ops",
+    "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]",
+    "  1: t3 = RELU(t2) -> [1x3]")
+LOWERED = [  # FC_RELU's ops after lower_ops on a core without extensions
+    "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]",
+    "     call mcu_fully_connected_s8 (1 row(s) of 4 -> 3 units)",
+    "  1: t3 = RELU(t2) -> [1x3]",
+    "     call mcu_lut (tabulated at build time for all 256 inputs)"]
+
+
+def test_the_checking_and_preparing_passes_leave_a_plain_model_as_it_is(ir_of):
+    """verify, resolve_variables (no state), validate_model, flatten_biases (a bias is already its values),
+    expand_groups (no grouped conv), fold_constants (nothing to fold), cut_outputs (no --outputs),
+    check_support and prepare_ops (its records are not text: tests/test_ir.py reads them) change no line."""
+    ir = ir_of(_fc_relu())
+    assert ir["read_tflite"] == FC_RELU
+    for name in PASSES[1:PASSES.index("lower_ops")]:
+        assert ir[name] == FC_RELU, name
+
+
+def test_resolve_variables_makes_an_svdf_state_tensor_a_variable(ir_of):
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4], "int8", scale=0.5, zp=0)
+    features = m.const("wf", np.ones((2, 4), np.int8), "int8", scale=0.25, zp=0)
+    time = m.const("wt", np.ones((2, 3), np.int16), "int16", scale=0.125, zp=0)
+    bias = m.const("b", np.zeros(2, np.int32), "int32", scale=0.015625, zp=0)  # state x time weights
+    state = m.tensor("state", [1, 6], "int16", scale=0.125, zp=0, variable=True)
+    y = m.tensor("y", [1, 2], "int8", scale=1.0, zp=0)
+    m.op("SVDF", [x, features, time, bias, state], [y], "SVDFOptions", Rank=1)
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m)
+    before = [
+        "graph model inputs=(t0) outputs=(t5)",
+        "tensors",
+        "  t0 int8[1, 4] scale 0.5 zp 0 input 'x'",
+        "  t1 int8[2, 4] scale 0.25 zp 0 const 'wf' = [1, 1, 1, 1, 1, 1, 1, 1]",
+        "  t2 int16[2, 3] scale 0.125 zp 0 const 'wt' = [1, 1, 1, 1, 1, 1]",
+        "  t3 int32[2] scale 0.015625 zp 0 const 'b' = [0, 0]",
+        "  t4 int16[1, 6] scale 0.125 zp 0 variable 'state'",
+        "  t5 int8[1, 2] scale 1 zp 0 output 'y'",
+        "ops",
+        "  0: t5 = SVDF(t0, t1, t2, t3, t4) -> [1x2]"]
+    assert ir["verify"] == _text(*before)
+    assert ir["resolve_variables"] == _text(*before, "     input 4 is variable 0", "variable 0 'state' int16[1, 6]")
+
+
+def test_flatten_biases_makes_a_bias_its_values(ir_of):
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4], "int8", scale=0.5, zp=0)
+    w = m.const("w", np.ones((3, 4), np.int8), "int8", scale=0.25, zp=0)
+    b = m.const("b", np.array([[[1, 2, 3]]], np.int32), "int32", scale=0.125, zp=0)
+    y = m.tensor("y", [1, 3], "int8", scale=1.0, zp=0)
+    m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m)
+    lines = ["graph model inputs=(t0) outputs=(t3)",
+             "tensors",
+             "  t0 int8[1, 4] scale 0.5 zp 0 input 'x'",
+             "  t1 int8[3, 4] scale 0.25 zp 0 const 'w' = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
+             "  t2 int32[1, 1, 3] scale 0.125 zp 0 const 'b' = [1, 2, 3]",
+             "  t3 int8[1, 3] scale 1 zp 0 output 'y'",
+             "ops",
+             "  0: t3 = FULLY_CONNECTED(t0, t1, t2) -> [1x3]"]
+    assert ir["validate_model"] == _text(*lines)
+    lines[4] = "  t2 int32[3] scale 0.125 zp 0 const 'b' = [1, 2, 3]"
+    assert ir["flatten_biases"] == _text(*lines)
+
+
+def test_expand_groups_widens_each_filter_to_the_whole_input_depth(ir_of):
+    """Two groups of two input channels: output channels 0 and 1 read inputs 0 and 1, 2 and 3 read 2 and 3."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 3, 3, 4], "int8", scale=0.5, zp=0)
+    w = m.const("w", np.arange(1, 9).reshape(4, 1, 1, 2), "int8", scale=0.25, zp=0)
+    b = m.const("b", np.zeros(4, np.int32), "int32", scale=0.125, zp=0)
+    y = m.tensor("y", [1, 3, 3, 4], "int8", scale=1.0, zp=0)
+    m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", version=3, Padding="VALID", StrideH=1, StrideW=1,
+         DilationHFactor=1, DilationWFactor=1)
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m)
+    lines = ["graph model inputs=(t0) outputs=(t3)",
+             "tensors",
+             "  t0 int8[1, 3, 3, 4] scale 0.5 zp 0 input 'x'",
+             "  t1 int8[4, 1, 1, 2] scale 0.25 zp 0 const 'w' = [1, 2, 3, 4, 5, 6, 7, 8]",
+             "  t2 int32[4] scale 0.125 zp 0 const 'b' = [0, 0, 0, 0]",
+             "  t3 int8[1, 3, 3, 4] scale 1 zp 0 output 'y'",
+             "ops",
+             "  0: t3 = CONV_2D(t0, t1, t2) -> [1x3x3x4]"]
+    assert ir["flatten_biases"] == _text(*lines)
+    lines[3] = "  t1 int8[4, 1, 1, 4] scale 0.25 zp 0 const 'w' = [1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 5, 6, 0, 0, 7, 8]"
+    assert ir["expand_groups"] == _text(*lines)
+
+
+def test_fold_constants_computes_a_shape_at_build_time(ir_of):
+    m = ModelSpec()
+    x = m.tensor("x", [1, 2, 3], "int8", scale=0.5, zp=0)
+    shape = m.tensor("s", [3], "int32")
+    m.op("SHAPE", [x], [shape], "ShapeOptions", OutType=2)
+    y = m.tensor("y", [1, 2, 3], "int8", scale=0.5, zp=0)
+    m.op("RESHAPE", [x, shape], [y])
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m)
+    assert ir["expand_groups"] == _text(
+        "graph model inputs=(t0) outputs=(t2)",
+        "tensors",
+        "  t0 int8[1, 2, 3] scale 0.5 zp 0 input 'x'",
+        "  t1 int32[3] 's'",
+        "  t2 int8[1, 2, 3] scale 0.5 zp 0 output 'y'",
+        "ops",
+        "  0: t1 = SHAPE(t0) -> [3]",
+        "  1: t2 = RESHAPE(t0, t1) -> [1x2x3]")
+    assert ir["fold_constants"] == _text(
+        "graph model inputs=(t0) outputs=(t2)",
+        "tensors",
+        "  t0 int8[1, 2, 3] scale 0.5 zp 0 input 'x'",
+        "  t1 int32[3] const 's' = [1, 2, 3]",
+        "  t2 int8[1, 2, 3] scale 0.5 zp 0 output 'y'",
+        "ops",
+        "  0: t2 = RESHAPE(t0, t1) -> [1x2x3]")
+
+
+def test_cut_outputs_keeps_the_layers_up_to_the_asked_output(ir_of):
+    ir = ir_of(_fc_relu(), outputs=("h",))
+    assert ir["fold_constants"] == FC_RELU
+    assert ir["cut_outputs"] == _text(
+        "graph model inputs=(t0) outputs=(t2)",
+        "tensors",
+        "  t0 int8[1, 4] scale 0.5 zp 0 input 'x'",
+        "  t1 int8[3, 4] scale 0.25 zp 0 const 'w' = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
+        "  t2 int8[1, 3] scale 1 zp 0 output 'h'",
+        "  t3 int8[1, 3] scale 1 zp 0 'y'",
+        "ops",
+        "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]")
+
+
+def test_lower_ops_gives_each_op_its_kernel_call(ir_of):
+    ir = ir_of(_fc_relu())
+    assert ir["lower_ops"] == FC_RELU.replace("\n".join(LOWERED[0::2]), "\n".join(LOWERED))
+    assert ir["fuse_strips"] == ir["pack_int4"] == ir["lower_ops"]  # nothing to fuse on the host, no INT4
+
+
+def test_plan_memory_places_each_activation_and_sizes_the_arena(ir_of):
+    """x takes bytes 0-3; h starts at the next aligned offset, 4; RELU writes y over h (in place)."""
+    ir = ir_of(_fc_relu())
+    assert ir["plan_memory"] == _text(
+        "graph model inputs=(t0) outputs=(t3)",
+        "tensors",
+        "  t0 int8[1, 4] scale 0.5 zp 0 @0 input 'x'",
+        "  t1 int8[3, 4] scale 0.25 zp 0 const 'w' = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
+        "  t2 int8[1, 3] scale 1 zp 0 @4 'h'",
+        "  t3 int8[1, 3] scale 1 zp 0 @4 output 'y'",
+        "ops",
+        *LOWERED,
+        "arena 8 B (earliest)")
+
+
+def test_fuse_strips_runs_a_conv_inside_the_fc_that_reads_it(ir_of):
+    """On a DSP core the 3x3 conv's 512-byte output never exists whole: the FC's call runs the conv three
+    output rows at a time and accumulates each strip into its four units."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 8, 8, 2], "int8", scale=0.5, zp=0)
+    w = m.const("w", np.ones((8, 3, 3, 2), np.int8), "int8", scale=0.25, zp=0)
+    b = m.const("b", np.zeros(8, np.int32), "int32", scale=0.125, zp=0)
+    h = m.tensor("h", [1, 8, 8, 8], "int8", scale=1.0, zp=0)
+    m.op("CONV_2D", [x, w, b], [h], "Conv2DOptions", version=3, Padding="SAME", StrideH=1, StrideW=1,
+         DilationHFactor=1, DilationWFactor=1)
+    w2 = m.const("w2", np.ones((4, 512), np.int8), "int8", scale=0.25, zp=0)
+    y = m.tensor("y", [1, 4], "int8", scale=1.0, zp=0)
+    m.op("FULLY_CONNECTED", [h, w2, -1], [y], "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m, features=frozenset({"dsp"}))
+    tensors = ["graph model inputs=(t0) outputs=(t5)",
+               "tensors",
+               "  t0 int8[1, 8, 8, 2] scale 0.5 zp 0 input 'x'",
+               "  t1 int8[8, 3, 3, 2] scale 0.25 zp 0 const 'w'",
+               "  t2 int32[8] scale 0.125 zp 0 const 'b' = [0, 0, 0, 0, 0, 0, 0, 0]",
+               "  t3 int8[1, 8, 8, 8] scale 1 zp 0 'h'",
+               "  t4 int8[4, 512] scale 0.25 zp 0 const 'w2'",
+               "  t5 int8[1, 4] scale 1 zp 0 output 'y'",
+               "ops"]
+    assert ir["lower_ops"] == _text(
+        *tensors,
+        "  0: t3 = CONV_2D(t0, t1, t2) -> [1x8x8x8]",
+        "     call mcu_conv2d_split_s8_w16 (kernel 3x3, stride 1x1, dilation 1x1, padding SAME (top 1, left 1), "
+        "kernel rows split into whole words and tails, six positions at a time, weights widened to int16 pairs)",
+        "  1: t5 = FULLY_CONNECTED(t3, t4, -) -> [1x4]",
+        "     call mcu_fully_connected_s8_w16 (1 row(s) of 512 -> 4 units, filter widened to int16 pairs by 4 "
+        "units, input offset folded into the bias)")
+    assert ir["fuse_strips"] == _text(
+        *tensors,
+        "  0: t3 = CONV_2D(t0, t1, t2) -> [1x8x8x8]",
+        "     runs inside op 1's call",
+        "  1: t5 = FULLY_CONNECTED(t3, t4, -) -> [1x4]",
+        "     call mcu_conv2d_fc_s8_x6 (with layer 0 (CONV_2D) run 3 rows at a time, each strip's 192 values "
+        "accumulated into the 4 units; input offset folded into the bias)")
+
+
+def test_pack_int4_keeps_an_int8_kernels_int4_weights_packed_until_the_call(ir_of):
+    """An INT4 filter on the int8 kernel (the second candidate, as --tune may choose): its widened weights,
+    four units by four values, are kept two to a byte and unpacked into scratch before the call."""
+    tuning = Tuning("mps2-an386", "estimated cycles", {}, round=1)
+    ir = ir_of(_fc_relu("int4"), features=frozenset({"dsp"}), tuning=tuning)
+    tensors = FC_RELU.replace("int8[3, 4] scale 0.25 zp 0 const 'w'", "int4[3, 4] scale 0.25 zp 0 const 'w'")
+    call = ("     call mcu_fully_connected_s8_w16 (1 row(s) of 4 -> 3 units, filter widened to int16 pairs by 4 units, "
+            "input offset folded into the bias)")
+    lowered = tensors.replace("-> [1x3]\n  1:", f"-> [1x3]\n{call}\n  1:").replace(
+        "RELU(t2) -> [1x3]\n", f"RELU(t2) -> [1x3]\n{LOWERED[3]}\n")
+    assert ir["fuse_strips"] == lowered
+    assert ir["pack_int4"] == lowered.replace(f"{call}\n", f"{call}\n     unpacks filter_pairs: 16 int16 from 8 B "
+                                                          "(mcu_unpack_s4_s16)\n")
