@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from conftest import MODELS, ROOT
-from mcugen.targets.boards import all_boards, all_cores, load_board, parse_board
+from mcugen.targets.boards import all_boards, all_chips, all_cores, load_board, parse_board, parse_chip
 from mcugen.targets.chips import crc32_mpeg2
 from mcugen.validation.compare import random_inputs
 from mcugen.errors import McugenError
@@ -27,6 +27,7 @@ from test_cli import assert_one_error_line, checked_report, run_cli
 
 
 SCHEMA = json.loads((ROOT / "boards" / "schema.json").read_text())
+CHIP_SCHEMA = json.loads((ROOT / "boards" / "chips" / "schema.json").read_text())
 
 
 # -- board files ------------------------------------------------------------------------------------
@@ -36,8 +37,9 @@ def test_every_board_file_is_valid_and_the_required_boards_exist():
     real = [b for b in boards.values() if not b.emulated and b.stock]
     assert len(real) >= 3  # nano33 + two more popular boards with stock PlatformIO ids
     nano = load_board("nano33")
-    assert nano.flash == {"origin": 0x10000, "bytes": 1024 * 1024 - 64 * 1024}
-    assert nano.ram["bytes"] == 256 * 1024 and nano.clock_hz == 64_000_000 and nano.core == "cortex-m4"
+    assert (nano.flash.origin, nano.flash.bytes) == (0x10000, 1024 * 1024 - 64 * 1024)
+    assert nano.ram.bytes == 256 * 1024 and nano.clock_hz == 64_000_000 and nano.core == "cortex-m4"
+    assert nano.chip.id == "nrf52840" and nano.features == {"dsp"} and nano.fpu
 
 
 @pytest.mark.parametrize("text, phrase", [
@@ -49,28 +51,38 @@ def test_board_files_reject_unknown_and_duplicate_keys(tmp_path, text, phrase):
     path = tmp_path / "mps2-an386.yaml"
     path.write_text((ROOT / "boards" / "mps2-an386.yaml").read_text() + text)
     if phrase is None:
-        assert parse_board(path, SCHEMA, all_cores()).id == "mps2-an386"
+        assert parse_board(path, SCHEMA, all_chips()).id == "mps2-an386"
         return
     with pytest.raises(McugenError, match=re.escape(phrase)):
-        parse_board(path, SCHEMA, all_cores())
+        parse_board(path, SCHEMA, all_chips())
 
 
 @pytest.mark.parametrize("change, phrase", [
     (("core: cortex-m4", "core: cortex-m99"), "core 'cortex-m99' has no file in boards/cores/"),
     (("core: cortex-m4", "core: cortex-m0plus"), "fpu: true, but a Arm Cortex-M0+ has no FPU"),
     (("core: cortex-m4\nfpu: true", "core: cortex-m3\nfpu: false"), "dsp: true, but a Arm Cortex-M3 has no DSP"),
+    (("dsp: true", "dsp: true\nmve: true"), "mve: true, but a Arm Cortex-M4 has no Helium"),
 ])
-def test_a_board_claims_only_what_its_core_can_have(tmp_path, change, phrase):
-    path = tmp_path / "mps2-an386.yaml"
-    path.write_text((ROOT / "boards" / "mps2-an386.yaml").read_text().replace(*change))
+def test_a_chip_claims_only_what_its_core_can_have(tmp_path, change, phrase):
+    path = tmp_path / "nrf52840.yaml"
+    path.write_text((ROOT / "boards" / "chips" / "nrf52840.yaml").read_text().replace(*change))
     with pytest.raises(McugenError, match=re.escape(phrase)):
-        parse_board(path, SCHEMA, all_cores())
+        parse_chip(path, CHIP_SCHEMA, all_cores())
+
+
+def test_a_board_names_a_chip_with_a_file(tmp_path):
+    path = tmp_path / "nano33.yaml"
+    path.write_text((ROOT / "boards" / "nano33.yaml").read_text().replace("chip: nrf52840", "chip: nrf99"))
+    with pytest.raises(McugenError, match=re.escape("chip 'nrf99' has no file in boards/chips/")):
+        parse_board(path, SCHEMA, all_chips())
 
 
 @pytest.mark.parametrize("board, change, phrase", [
-    ("nucleo-u575zi-q", ("  gpio: {base: 0x42020000, af: 7}\n", ""), "a stm32-usart-v2 UART needs clock_enables, gpio"),
-    ("nucleo-u575zi-q", ("tx_pin: 9", "tx_pin: 16"), "tx_pin 16 is not one of the 16 pins it can be"),
-    ("rpi-pico", ("rx_pin: 1", "rx_pin: 30"), "rx_pin 30 is not one of the 30 pins it can be"),
+    ("nucleo-u575zi-q", ("  gpio: {base: 0x42020000, af: 7}\n", ""), "offline: 'gpio' is a required property"),
+    ("nano33", ("  rx_pin: 42\n", ""), "offline: 'rx_pin' is a required property"),
+    ("nucleo-u575zi-q", ("tx_pin: 9", "tx_pin: 16"), "offline/tx_pin: 16 is greater than the maximum of 15"),
+    ("rpi-pico", ("rx_pin: 1", "rx_pin: 30"), "offline: rx_pin 30 is not one of the rp2040's 30 GPIOs"),
+    ("rpi-pico", ("  uart_clock_hz: 12000000\n", ""), "offline: the rp2040 needs uart_clock_hz"),
     ("nucleo-u575zi-q", ("uart_clock_hz: 4000000", "uart_clock_hz: 0"), "0 is less than the minimum of 1843200"),
     ("nucleo-u575zi-q", ("bit: 14", "bit: 32"), "32 is greater than the maximum of 31"),
     ("alif-devkit-e7", ("  pin_writes:", "  pins:"), "Additional properties are not allowed ('pins' was unexpected)"),
@@ -80,7 +92,7 @@ def test_a_uart_kind_gets_the_fields_its_driver_reads_in_range(tmp_path, board, 
     path = tmp_path / f"{board}.yaml"
     path.write_text((ROOT / "boards" / f"{board}.yaml").read_text().replace(*change))
     with pytest.raises(McugenError, match=re.escape(phrase)):
-        parse_board(path, SCHEMA, all_cores())
+        parse_board(path, SCHEMA, all_chips())
 
 
 @pytest.mark.parametrize("change, phrase", [
@@ -95,7 +107,7 @@ def test_memory_regions_are_named_once_and_never_overlap(tmp_path, change, phras
     path = tmp_path / "mps2-an386-banks.yaml"
     path.write_text((ROOT / "boards" / "mps2-an386-banks.yaml").read_text().replace(*change))
     with pytest.raises(McugenError, match=re.escape(phrase)):
-        parse_board(path, SCHEMA, all_cores())
+        parse_board(path, SCHEMA, all_chips())
 
 
 REAL_OFFLINE = sorted(b.id for b in all_boards().values() if not b.emulated and b.offline is not None)
@@ -107,11 +119,11 @@ def test_every_real_board_with_an_offline_platform_builds_and_fits(tmp_path, boa
     UART, is linked at the board's flash and RAM, and its sizes are read back from the ELF."""
     board = load_board(board_id)
     g, result = _build(tmp_path, "mlperf_kws_dscnn.tflite", board_id)
-    assert result.const_bytes < result.image.flash <= board.flash["bytes"]
-    assert g.arena.plan.size < result.image.ram <= board.ram["bytes"] - board.stack_bytes
+    assert result.const_bytes < result.image.flash <= board.flash.bytes
+    assert g.arena.plan.size < result.image.ram <= board.ram.bytes - board.stack_bytes
     symbols = subprocess.run(["arm-none-eabi-nm", str(result.program)], capture_output=True, text=True).stdout
     addresses = {line.split()[-1]: int(line.split()[0], 16) for line in symbols.splitlines() if len(line.split()) == 3}
-    assert addresses["vectors"] == board.flash["origin"]  # where the core (or its bootloader) starts it
+    assert addresses["vectors"] == board.flash.origin  # where the core (or its bootloader) starts it
 
 
 def _objcopy_binary(tmp_path, program):
@@ -153,7 +165,7 @@ def test_the_alif_firmware_comes_with_the_boot_table_config_that_places_it(tmp_p
                                 "signed": False, "mramAddress": "0x80200000", "cpu_id": "M55_HP", "flags": ["boot"]}
     binary = _objcopy_binary(tmp_path, result.program)
     assert result.program.with_suffix(".bin").read_bytes() == binary
-    assert struct.unpack("<I", binary[4:8])[0] & ~1 > board.flash["origin"]  # the reset vector points into MRAM
+    assert struct.unpack("<I", binary[4:8])[0] & ~1 > board.flash.origin  # the reset vector points into MRAM
 
 
 @pytest.mark.parametrize("core", sorted(all_cores()))
@@ -171,6 +183,7 @@ def test_every_core_file_gives_flags_the_cross_compiler_takes(tmp_path, core):
 def test_board_id_must_match_its_file_and_be_unique(tmp_path):
     shutil.copy(ROOT / "boards" / "schema.json", tmp_path)
     shutil.copytree(ROOT / "boards" / "cores", tmp_path / "cores")
+    shutil.copytree(ROOT / "boards" / "chips", tmp_path / "chips")
     text = (ROOT / "boards" / "mps2-an386.yaml").read_text()
     (tmp_path / "other.yaml").write_text(text)
     with pytest.raises(McugenError, match="differs from the file name"):
@@ -329,8 +342,8 @@ def test_nano33_offline_build_compiles_and_reports_sizes(tmp_path, model):
     g, result = _build(tmp_path, model, "nano33")
     board = load_board("nano33")
     assert result.program.name == "firmware.elf"
-    assert result.const_bytes < result.image.flash <= board.flash["bytes"]
-    assert g.arena.plan.size < result.image.ram <= board.ram["bytes"] - board.stack_bytes
+    assert result.const_bytes < result.image.flash <= board.flash.bytes
+    assert g.arena.plan.size < result.image.ram <= board.ram.bytes - board.stack_bytes
     assert "0x00010000" in (result.out_dir / "link.ld").read_text()  # above the bootloader
 
 

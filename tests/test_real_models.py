@@ -283,8 +283,8 @@ def test_the_fit_check_counts_state_as_the_generated_c_lays_it_out():
     assert offsets == [0, 4, 28] and emitted == 68
     board = load_board("lm3s6965evb")
     needed = g.arena.plan.size + emitted + board.stack_bytes + HARNESS_RAM
-    tight = type(board)(board.id, dict(board.spec, ram=dict(board.ram, bytes=needed)), board.path)
+    tight = dataclasses.replace(board, ram=dataclasses.replace(board.ram, bytes=needed))
     check_fit(g, tight, 0)  # exactly enough
-    short = type(board)(board.id, dict(board.spec, ram=dict(board.ram, bytes=needed - 1)), board.path)
+    short = dataclasses.replace(board, ram=dataclasses.replace(board.ram, bytes=needed - 1))
     with pytest.raises(McugenError, match=f"variables {emitted:,}"):
         check_fit(g, short, 0)

@@ -2,16 +2,20 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the command reads the board files (YAML, JSON Schema) only when it runs
+    from mcugen.targets.boards import Board
 
 
-def describe(board) -> dict:
-    """What a user picks a board by: its core and ISA extensions, memory, and how firmware reaches it."""
-    features = sorted(board.features) + (["fpu"] if board.spec.get("fpu") else [])
+def describe(board: Board) -> dict[str, Any]:
+    """What a user picks a board by: its chip, core and ISA extensions, memory, and how firmware reaches it."""
+    features = sorted(board.features) + (["fpu"] if board.fpu else [])
     return dict(
-        id=board.id, name=board.name, core=board.cpu.name, features=features, clock_hz=board.spec.get("clock_hz"),
-        ram_bytes=board.spec["ram"]["bytes"], flash_bytes=board.spec["flash"]["bytes"],
-        regions=[dict(name=r.name, kind=r.kind, bytes=r.bytes, external=r.external) for r in board.regions[2:]],
-        emulated=board.emulated, flasher=board.spec.get("upload", {}).get("method"),
+        id=board.id, name=board.name, chip=board.chip.name, core=board.cpu.name, features=features,
+        clock_hz=board.clock_hz, ram_bytes=board.ram.bytes, flash_bytes=board.flash.bytes,
+        regions=[dict(name=r.name, kind=r.kind, bytes=r.bytes, external=r.external) for r in board.extra_regions],
+        emulated=board.emulated, flasher=board.upload,
         serial=board.wiring(stock=False) or ("QEMU's " + board.link if board.emulated else ""),
         stock_serial=board.wiring(stock=True), cycle_estimate=board.cpu.timing is not None)
 

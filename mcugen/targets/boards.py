@@ -1,9 +1,12 @@
-"""Boards and cores as data: boards/<id>.yaml, each validated against boards/schema.json, and the
-cores they name, boards/cores/<core>.yaml against boards/cores/schema.json.
+"""Boards, chips and cores as data, each a typed record read from its file and validated against its
+folder's schema: boards/<id>.yaml (what is on the board: its chip, clock, memory, how it talks and is
+flashed), boards/chips/<id>.yaml (what the chip is: its core and the parts of it the chip has, its
+start-up, the files it boots from), boards/cores/<id>.yaml (what a core is and may have).
 
-Unknown keys, duplicate keys, a file whose id differs from its name, two files claiming the same
-id, a board naming a core with no file, or claiming an FPU or DSP extension its core cannot have,
-are all errors. `host` is built in: the system C compiler, no board file.
+Unknown keys, duplicate keys, a file whose id differs from its name, two files claiming the same id,
+a name with no file, a chip claiming an FPU or DSP extension its core cannot have, a board missing
+what its UART's driver or its chip's start-up reads: all errors. `host` is built in: the system C
+compiler, no board file.
 """
 from __future__ import annotations
 
@@ -63,29 +66,122 @@ class MemoryRegion:
 
 
 @dataclass(frozen=True)
+class Uf2Image:
+    """Firmware as UF2 blocks for the chip's USB drive, second-stage boot code first (boards/chips/schema.json)."""
+
+    family: int
+    drive: str
+    base: int
+    boot2: str
+
+
+@dataclass(frozen=True)
+class AtocImage:
+    """Firmware booted by Alif's Secure Enclave from a table of contents its SETOOLS build from a config."""
+
+    cpu: str
+
+
+@dataclass(frozen=True)
+class Chip:
+    """What a chip is (boards/chips/<id>.yaml)."""
+
+    id: str
+    name: str
+    core: Core
+    fpu: bool
+    dsp: bool
+    mve: bool
+    start: bool  # runtime_c/harness/chip_<id>.c sets its clocks, resets or pins up before the UART
+    gpio_pins: int | None  # where a board's tx_pin and rx_pin are GPIO numbers: how many there are
+    uart_needs: frozenset[str]  # what a board's offline block gives for the start-up
+    image: Uf2Image | AtocImage | None  # the files it boots from; None: the ELF's image
+
+
+@dataclass(frozen=True)
+class Stock:
+    """The stock PlatformIO environment, for machines with internet."""
+
+    platform: str
+    board: str
+    framework: str
+    serial: str = ""  # which serial of the board the firmware talks on (the board file's words)
+
+
+@dataclass(frozen=True)
+class ClockEnable:
+    register: int
+    bit: int
+
+
+@dataclass(frozen=True)
+class PinWrite:
+    register: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Gpio:
+    base: int
+    af: int
+
+
+@dataclass(frozen=True)
+class Offline:
+    """mcugen's bundled bare-metal platform: the UART the firmware talks on and what its driver reads."""
+
+    uart: str | None = None  # the driver: runtime_c/harness/uart_<kind>.c
+    uart_base: int | None = None
+    tx_pin: int | None = None
+    rx_pin: int | None = None
+    uart_clock_hz: int | None = None
+    clock_enables: tuple[ClockEnable, ...] = ()
+    gpio: Gpio | None = None
+    pin_writes: tuple[PinWrite, ...] = ()
+    serial: str = ""
+
+
+@dataclass(frozen=True)
 class Board:
     id: str
-    spec: dict[str, Any]
+    name: str
+    chip: Chip
+    clock_hz: int
+    ram: MemoryRegion
+    flash: MemoryRegion
+    stack_bytes: int
+    extra_regions: tuple[MemoryRegion, ...]
+    stock: Stock | None
+    offline: Offline | None
+    upload: str  # the flash method
+    upload_device: str  # jlink: the J-Link device name
+    qemu_machine: str | None  # the QEMU machine that emulates it; None: a real board
+    link: str  # how the offline firmware talks to the host: its UART, or (emulated) QEMU's semihosting console
     path: Path
 
     @property
     def features(self) -> frozenset[str]:
         """The ISA extensions this board's chip has: the kernel variants it runs (mcugen/ops/variants.py)."""
-        return frozenset(f for f in FEATURES if self.spec.get(f))
+        return frozenset(f for f in FEATURES if getattr(self.chip, f))
 
     @property
     def cpu(self) -> Core:
-        return all_cores()[self.spec["core"]]
+        return self.chip.core
+
+    @property
+    def core(self) -> str:
+        """GCC's -mcpu."""
+        return self.chip.core.id
+
+    @property
+    def fpu(self) -> bool:
+        return self.chip.fpu
 
     @property
     def regions(self) -> tuple[MemoryRegion, ...]:
         """Every memory region: RAM (code's data, the stack and the main arena), FLASH (code and, by
         default, constants), then the board's other regions."""
-        main = tuple(MemoryRegion(key.upper(), self.spec[key]["origin"],
-                                  self.spec[key]["bytes"], key, False, self.spec[key].get("rank", 1))
-                     for key in ("ram", "flash"))
-        return main + tuple(MemoryRegion(r["name"], r["origin"], r["bytes"], r["kind"], r.get("external", False),
-                                         r["rank"]) for r in self.spec.get("regions", ()))
+        return (self.ram, self.flash, *self.extra_regions)
 
     def region(self, name: str) -> MemoryRegion:
         return next(r for r in self.regions if r.name == name)
@@ -93,36 +189,16 @@ class Board:
     @property
     def external_flash(self) -> MemoryRegion | None:
         """The flash region outside the chip that weights may go to (--weights), if the board has one."""
-        return next((r for r in self.regions[2:] if r.kind == "flash" and r.external), None)
+        return next((r for r in self.extra_regions if r.kind == "flash" and r.external), None)
 
     @property
     def emulated(self) -> bool:
-        return "qemu" in self.spec
-
-    @property
-    def link(self) -> str:
-        """How the offline firmware talks to the host: its UART, or (emulated boards that say so)
-        QEMU's semihosting console."""
-        return self.spec.get("qemu", {}).get("link", "uart")
-
-    @property
-    def offline(self) -> dict[str, Any] | None:
-        return self.spec.get("offline")
-
-    @property
-    def stock(self) -> dict[str, Any] | None:
-        return self.spec.get("platformio")
+        return self.qemu_machine is not None
 
     def wiring(self, stock: bool) -> str:
         """Which serial of the board the firmware talks on (the board file's words), "" if unsaid."""
         env = self.stock if stock else self.offline
-        return (env or {}).get("serial", "")
-
-    def __getattr__(self, key: str) -> Any:
-        try:
-            return self.spec[key]
-        except KeyError:
-            raise AttributeError(key) from None
+        return env.serial if env is not None else ""
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -156,17 +232,8 @@ def _load_spec(path: Path, schema: dict[str, Any], fix: str) -> dict[str, Any]:
     return spec
 
 
-# what the firmware needs besides uart and uart_base to drive each kind of UART (runtime_c/harness/uart_<kind>.c)
-UART_NEEDS = {"nrf-uarte": {"tx_pin", "rx_pin"},
-              "stm32-usart-v2": {"tx_pin", "rx_pin", "uart_clock_hz", "clock_enables", "gpio"},
-              "dw-apb-uart": {"uart_clock_hz", "clock_enables", "pin_writes"}}
-CHIP_NEEDS = {"rp2040": {"tx_pin", "rx_pin", "uart_clock_hz"}}
-# the pins a UART kind or chip has (its driver indexes registers by them): an STM32 GPIO port's 16, the RP2040's 30
-PIN_COUNTS = {"stm32-usart-v2": 16, "rp2040": 30}
-
-
-def parse_board(path: Path, schema: dict[str, Any], cores: dict[str, Core]) -> Board:
-    fix = f"fix {path.name} (the fields are described in boards/schema.json)"
+def parse_chip(path: Path, schema: dict[str, Any], cores: dict[str, Core]) -> Chip:
+    fix = f"fix {path.name} (the fields are described in boards/chips/schema.json)"
     spec = _load_spec(path, schema, fix)
     core = cores.get(spec["core"])
     if core is None:
@@ -178,20 +245,51 @@ def parse_board(path: Path, schema: dict[str, Any], cores: dict[str, Core]) -> B
         raise McugenError(f"{path}: dsp: true, but a {core.name} has no DSP extension", fix)
     if spec.get("mve") and not core.mve:
         raise McugenError(f"{path}: mve: true, but a {core.name} has no Helium (MVE)", fix)
-    talks_uart = spec.get("qemu", {}).get("link", "uart") == "uart"
-    if talks_uart and "offline" in spec and not {"uart", "uart_base"} <= set(spec["offline"]):
-        raise McugenError(f"{path}: offline: needs uart and uart_base (the firmware talks on its UART)", fix)
-    needs = UART_NEEDS.get(spec.get("offline", {}).get("uart", ""), set()) | CHIP_NEEDS.get(
-        spec.get("offline", {}).get("chip", ""), set())
-    if talks_uart and not needs <= set(spec.get("offline", {})):
-        what = f"the {spec['offline']['chip']}" if "chip" in spec["offline"] else f"a {spec['offline']['uart']} UART"
-        raise McugenError(f"{path}: offline: {what} needs {', '.join(sorted(needs))}", fix)
-    offline = spec.get("offline", {})
-    pins = PIN_COUNTS.get(offline.get("chip", offline.get("uart", "")))
-    wrong = [k for k in ("tx_pin", "rx_pin") if pins is not None and offline.get(k, 0) >= pins]
-    if wrong:
-        raise McugenError(f"{path}: offline: {wrong[0]} {offline[wrong[0]]} is not one of the {pins} pins it can be", fix)
-    board = Board(spec["id"], spec, path)
+    image: Uf2Image | AtocImage | None = None
+    if "image" in spec:
+        fields = {k: v for k, v in spec["image"].items() if k != "kind"}
+        image = Uf2Image(**fields) if spec["image"]["kind"] == "uf2" else AtocImage(**fields)
+    return Chip(spec["id"], spec["name"], core, spec["fpu"], spec["dsp"], spec.get("mve", False), spec.get("start", False),
+                spec.get("gpio_pins"), frozenset(spec.get("uart_needs", ())), image)
+
+
+def _memory(name: str, spec: dict[str, Any]) -> MemoryRegion:
+    return MemoryRegion(name.upper(), spec["origin"], spec["bytes"], name, False, spec.get("rank", 1))
+
+
+def _offline(spec: dict[str, Any]) -> Offline:
+    return Offline(**{**spec, "clock_enables": tuple(ClockEnable(**e) for e in spec.get("clock_enables", ())),
+                      "pin_writes": tuple(PinWrite(**w) for w in spec.get("pin_writes", ())),
+                      "gpio": Gpio(**spec["gpio"]) if "gpio" in spec else None})
+
+
+def parse_board(path: Path, schema: dict[str, Any], chips: dict[str, Chip]) -> Board:
+    fix = f"fix {path.name} (the fields are described in boards/schema.json)"
+    spec = _load_spec(path, schema, fix)
+    chip = chips.get(spec["chip"])
+    if chip is None:
+        raise McugenError(f"{path}: chip '{spec['chip']}' has no file in boards/chips/",
+                          f"use one of {', '.join(sorted(chips))}, or describe the chip in boards/chips/")
+    qemu = spec.get("qemu")
+    link = qemu.get("link", "uart") if qemu else "uart"
+    offline = _offline(spec["offline"]) if "offline" in spec else None
+    if link == "uart" and offline is not None:
+        if offline.uart is None or offline.uart_base is None:
+            raise McugenError(f"{path}: offline: needs uart and uart_base (the firmware talks on its UART)", fix)
+        missing = sorted(k for k in chip.uart_needs if getattr(offline, k) is None)
+        if missing:
+            raise McugenError(f"{path}: offline: the {chip.id} needs {', '.join(missing)}", fix)
+        wrong = [k for k in ("tx_pin", "rx_pin") if chip.gpio_pins is not None and (getattr(offline, k) or 0) >= chip.gpio_pins]
+        if wrong:
+            raise McugenError(f"{path}: offline: {wrong[0]} {getattr(offline, wrong[0])} is not one of the "
+                              f"{chip.id}'s {chip.gpio_pins} GPIOs", fix)
+    stock = spec.get("platformio")
+    board = Board(spec["id"], spec["name"], chip, spec["clock_hz"], _memory("ram", spec["ram"]),
+                  _memory("flash", spec["flash"]), spec["stack_bytes"],
+                  tuple(MemoryRegion(r["name"], r["origin"], r["bytes"], r["kind"], r.get("external", False), r["rank"])
+                        for r in spec.get("regions", ())),
+                  Stock(**stock) if stock else None, offline, spec["upload"]["method"],
+                  spec["upload"].get("device", ""), qemu["machine"] if qemu else None, link, path)
     regions = board.regions
     names = [r.name for r in regions]
     twice = next((n for n in names if names.count(n) > 1), None)
@@ -219,12 +317,19 @@ def all_cores(directory: Path = BOARDS_DIR / "cores") -> dict[str, Core]:
 
 
 @cache
+def all_chips(directory: Path = BOARDS_DIR / "chips") -> dict[str, Chip]:
+    schema = json.loads((directory / "schema.json").read_text())
+    cores = all_cores(directory.parent / "cores")
+    return {path.stem: parse_chip(path, schema, cores) for path in sorted(directory.glob("*.yaml"))}
+
+
+@cache
 def all_boards(directory: Path = BOARDS_DIR) -> dict[str, Board]:
     schema = json.loads((directory / "schema.json").read_text())
-    cores = all_cores(directory / "cores")
+    chips = all_chips(directory / "chips")
     boards: dict[str, Board] = {}
     for path in sorted(directory.glob("*.y*ml")):
-        board = parse_board(path, schema, cores)
+        board = parse_board(path, schema, chips)
         if board.id in boards or board.id == HOST:
             first = boards[board.id].path.name if board.id in boards else "built in"
             raise McugenError(f"board id '{board.id}' is declared twice ({first} and {path.name})",
@@ -239,7 +344,7 @@ def emulated_twin(board: Board, purpose: str) -> Board:
     first. `purpose` says, in the error, why one was needed."""
     if board.emulated:
         return board
-    twins = [b for b in all_boards().values() if b.emulated and b.spec["core"] == board.spec["core"]
+    twins = [b for b in all_boards().values() if b.emulated and b.core == board.core
              and board.features <= b.features]
     if not twins:
         raise McugenError(f"no board in boards/ emulates {board.id}'s {board.cpu.name} ({purpose})",

@@ -1,15 +1,16 @@
-"""What a chip needs besides its ELF before it boots, written next to firmware.elf after the build.
+"""What a chip needs besides its ELF before it boots (its chip file's `image`), written next to
+firmware.elf after the build.
 
-RP2040 (the Raspberry Pi Pico): its bootrom runs 256 bytes of second-stage boot code (boot2) from the
-start of flash, checked by a CRC-32 in their last 4 bytes, and takes firmware as UF2 files copied to its
-USB drive (RPI-RP2). The board file links the firmware at 0x10000100; firmware.uf2 holds boot2 at
-0x10000000 followed by it.
+uf2 (the RP2040): a bootrom that runs 256 bytes of second-stage boot code (boot2) from the start of
+flash, checked by a CRC-32 in their last 4 bytes, and takes firmware as UF2 files copied to its USB
+drive. The board file links the firmware 256 bytes past the image's base; firmware.uf2 holds boot2 at
+the base followed by it.
 
-Alif Ensemble (the RTSS-HP Cortex-M55): no core runs until the Secure Enclave boots it, from a table of
-contents (ATOC) that Alif's Security Toolkit (SETOOLS: app-gen-toc, app-write-mram) builds from a JSON
-config and writes into MRAM with the images it names. firmware.bin is the image, executed in place at the
-board file's flash origin; firmware.atoc.json is the config naming it (the config format of Alif's CMSIS
-pack examples: the toolkit's own device config, then this image, unsigned, booted on M55_HP).
+alif-atoc (Alif Ensemble): no core runs until the Secure Enclave boots it, from a table of contents
+(ATOC) that Alif's Security Toolkit (SETOOLS: app-gen-toc, app-write-mram) builds from a JSON config and
+writes into MRAM with the images it names. firmware.bin is the image, executed in place at the board
+file's flash origin; firmware.atoc.json is the config naming it (the config format of Alif's CMSIS pack
+examples: the toolkit's own device config, then this image, unsigned, booted on the chip's core).
 """
 from __future__ import annotations
 
@@ -19,13 +20,9 @@ import subprocess
 from pathlib import Path
 
 from mcugen.runtime import RUNTIME
+from mcugen.targets.boards import AtocImage, Uf2Image
 
 
-# the label of the USB drive each chip's UF2 bootloader shows
-UF2_DRIVES = {"rp2040": "RPI-RP2"}
-
-RP2040_FAMILY = 0xE48BFF56  # the UF2 family id of the RP2040
-FLASH_BASE = 0x10000000
 BOOT2_BYTES = 256
 
 
@@ -40,11 +37,11 @@ def crc32_mpeg2(data: bytes) -> int:
     return crc
 
 
-def boot2(work: Path) -> bytes:
-    """runtime_c/harness/rp2040_boot2.S assembled, padded to 252 bytes and its CRC appended."""
+def boot2(source: str, work: Path) -> bytes:
+    """runtime_c/harness/<source> assembled, padded to 252 bytes and its CRC appended."""
     obj, raw = work / "boot2.o", work / "boot2.bin"
     subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m0plus", "-mthumb", "-c",
-                    str(RUNTIME / "harness" / "rp2040_boot2.S"), "-o", str(obj)], check=True)
+                    str(RUNTIME / "harness" / source), "-o", str(obj)], check=True)
     subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", "-j", ".text", str(obj), str(raw)], check=True)
     code = raw.read_bytes()
     if len(code) > BOOT2_BYTES - 4:
@@ -70,28 +67,29 @@ def binary_image(elf: Path) -> Path:
     return binary
 
 
-def _rp2040(elf: Path, flash_origin: int) -> Path:
+def _uf2_image(image: Uf2Image, elf: Path) -> Path:
     out = elf.with_suffix(".uf2")
-    out.write_bytes(uf2(boot2(elf.parent) + binary_image(elf).read_bytes(), FLASH_BASE, RP2040_FAMILY))
+    out.write_bytes(uf2(boot2(image.boot2, elf.parent) + binary_image(elf).read_bytes(), image.base, image.family))
     return out
 
 
 ALIF_IMAGE = "mcugen-firmware.bin"  # its name in SETOOLS' build/images/
 
 
-def _alif_ensemble_hp(elf: Path, flash_origin: int) -> Path:
+def _atoc_config(image: AtocImage, elf: Path, flash_origin: int) -> Path:
     binary_image(elf)
     config = {"DEVICE": {"disabled": False, "binary": "app-device-config.json", "version": "0.5.00", "signed": True},
               "HP_APP": {"disabled": False, "binary": ALIF_IMAGE, "version": "1.0.0", "signed": False,
-                         "mramAddress": f"0x{flash_origin:08X}", "cpu_id": "M55_HP", "flags": ["boot"]}}
+                         "mramAddress": f"0x{flash_origin:08X}", "cpu_id": image.cpu, "flags": ["boot"]}}
     out = elf.with_suffix(".atoc.json")
     out.write_text(json.dumps(config, indent=4) + "\n")
     return out
 
 
-BOOT_FILES = {"rp2040": _rp2040, "alif-ensemble-hp": _alif_ensemble_hp}
-
-
-def write_images(chip: str | None, elf: Path, flash_origin: int) -> Path | None:
+def write_images(image: Uf2Image | AtocImage | None, elf: Path, flash_origin: int) -> Path | None:
     """The files the chip boots from, beside elf (None: the ELF's own image is what is flashed)."""
-    return BOOT_FILES[chip](elf, flash_origin) if chip in BOOT_FILES else None
+    if isinstance(image, Uf2Image):
+        return _uf2_image(image, elf)
+    if isinstance(image, AtocImage):
+        return _atoc_config(image, elf, flash_origin)
+    return None

@@ -57,7 +57,7 @@ def const_room(board: Board, weights: str = "auto") -> int:
     """The flash the model's constants may take on the board: its flash less the code's allowance, and
     the external flash region where --weights lets weights go there."""
     external = board.external_flash
-    room = board.flash["bytes"] - CODE_ALLOWANCE
+    room = board.flash.bytes - CODE_ALLOWANCE
     return room + (external.bytes if external is not None and weights != "internal" else 0)
 
 
@@ -71,7 +71,7 @@ def emit_for_board(g: Compiled, board: Board, model_name: str, weights: str = "a
         raise McugenError(f"--weights external: {board.id} has no external flash region",
                           "use --weights internal, or a board file that declares one (regions, kind: flash, external)")
     generated = emit_c(g, model_name, **options)
-    room = board.flash["bytes"] - CODE_ALLOWANCE
+    room = board.flash.bytes - CODE_ALLOWANCE
     if external is None or weights == "internal" or (weights == "auto" and generated.const_bytes <= room):
         return generated
     reads = sorted((ops.get(g, op).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
@@ -96,23 +96,23 @@ def check_fit(g: Compiled, board: Board, const_bytes: int, harness_ram: int = HA
                               "choose a board with more RAM or a smaller model")
     state = state_layout(g.variables)[1]
     ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
-    if ram_needed > board.ram["bytes"]:
+    if ram_needed > board.ram.bytes:
         harness = f" + harness {harness_ram:,}" if harness_ram else ""
         variables = f" + variables {state:,}" if state else ""
         raise McugenError(
             f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
-            f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram['bytes']:,} B: "
-            f"{ram_needed - board.ram['bytes']:,} B too many", "choose a board with more RAM or a smaller model")
+            f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram.bytes:,} B: "
+            f"{ram_needed - board.ram.bytes:,} B too many", "choose a board with more RAM or a smaller model")
     external = board.external_flash
     if external_bytes and external is not None and external_bytes > external.bytes:
         raise McugenError(f"the model does not fit {board.id}'s {external.name}: {external_bytes:,} B of weights "
                           f"needed, {external.bytes:,} B there", "choose a board with more flash or a smaller model")
     flash_needed = const_bytes + CODE_ALLOWANCE
-    if flash_needed > board.flash["bytes"]:
+    if flash_needed > board.flash.bytes:
         raise McugenError(
             f"the model does not fit {board.id}'s flash: it needs about {flash_needed:,} B (constants "
-            f"{const_bytes:,} + code {CODE_ALLOWANCE:,}), the board has {board.flash['bytes']:,} B: "
-            f"{flash_needed - board.flash['bytes']:,} B too many", "choose a board with more flash or a smaller model")
+            f"{const_bytes:,} + code {CODE_ALLOWANCE:,}), the board has {board.flash.bytes:,} B: "
+            f"{flash_needed - board.flash.bytes:,} B too many", "choose a board with more flash or a smaller model")
 
 
 def pio_core_dir(project: Path) -> Path:
@@ -143,7 +143,7 @@ def _require_tools(stock: bool) -> None:
 def _stock_platform_reachable(board: Board) -> None:
     """A stock platform not yet installed needs the registry; PlatformIO would retry for a minute."""
     installed = Path(os.environ.get("PLATFORMIO_CORE_DIR", Path.home() / ".platformio")) / "platforms"
-    platform = (board.stock or {}).get("platform", "")
+    platform = board.stock.platform if board.stock else ""
     if (installed / platform).exists():
         return
     try:
@@ -162,33 +162,26 @@ def write_offline_board(board: Board, out: OutDir) -> str:
     for file in sorted((PLATFORM_DIR / "mcugen-cortexm").rglob("*")):
         if file.is_file() and "__pycache__" not in file.parts:
             out.write(f"platform/{file.relative_to(PLATFORM_DIR)}", file.read_bytes())
-    o = board.offline or {}  # boards with an offline build only
-    if board.link == "semihosting":  # QEMU's console: no UART driver is built
+    o = board.offline
+    if board.link == "semihosting" or o is None:  # QEMU's console: no UART driver is built
         flags = ["-DMCU_LINK_SEMIHOSTING"]
-    else:
-        flags = [f"-DMCU_UART_BASE=0x{o['uart_base']:08X}u"]
-        flags += [f"-DMCU_UART_TX_PIN={o['tx_pin']}", f"-DMCU_UART_RX_PIN={o['rx_pin']}"] if "tx_pin" in o else []
-        if o["uart"] == "pl011" and "uart_clock_hz" in o:  # the baud divisor in 1/64ths
-            sixty_fourths = round(o["uart_clock_hz"] * 4 / 115200)
-            flags += [f"-DMCU_UART_IBRD={sixty_fourths // 64}", f"-DMCU_UART_FBRD={sixty_fourths % 64}"]
-        if o["uart"] == "dw-apb-uart":  # 16x oversampling, the divisor in 1/16ths
-            sixteenths = round(o["uart_clock_hz"] / 115200)
-            writes = ",".join(f"0x{w['register']:08X}u,0x{w['value']:08X}u" for w in o["pin_writes"])
-            flags += [f"-DMCU_UART_DIVISOR={sixteenths // 16}u", f"-DMCU_UART_DLF={sixteenths % 16}u",
-                      f"-DMCU_PIN_WRITES={writes}"]
-        if "gpio" in o:  # an STM32 USART whose pins the firmware sets up itself
-            flags += [f"-DMCU_GPIO_BASE=0x{o['gpio']['base']:08X}u", f"-DMCU_GPIO_AF={o['gpio']['af']}",
-                      f"-DMCU_UART_BRR={round(o['uart_clock_hz'] / 115200)}u"]
-        if "clock_enables" in o:  # a UART whose clocks the firmware turns on itself
-            enables = ",".join(f"0x{e['register']:08X}u,{e['bit']}" for e in o["clock_enables"])
-            flags += [f"-DMCU_CLOCK_ENABLES={enables}"]
+    else:  # each field the board gives its UART's driver (and its chip's start-up) as a macro it reads
+        flags = [f"-DMCU_UART_BASE=0x{o.uart_base:08X}u"]
+        flags += [f"-DMCU_UART_TX_PIN={o.tx_pin}", f"-DMCU_UART_RX_PIN={o.rx_pin}"] if o.tx_pin is not None else []
+        flags += [f"-DMCU_UART_CLOCK_HZ={o.uart_clock_hz}u"] if o.uart_clock_hz is not None else []
+        if o.gpio is not None:
+            flags += [f"-DMCU_GPIO_BASE=0x{o.gpio.base:08X}u", f"-DMCU_GPIO_AF={o.gpio.af}"]
+        if o.clock_enables:
+            flags.append("-DMCU_CLOCK_ENABLES=" + ",".join(f"0x{e.register:08X}u,{e.bit}" for e in o.clock_enables))
+        if o.pin_writes:
+            flags.append("-DMCU_PIN_WRITES=" + ",".join(f"0x{w.register:08X}u,0x{w.value:08X}u" for w in o.pin_writes))
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
         # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float
         build=dict(cpu=board.core, fpu=board.cpu.fpu if board.fpu else "",
                    f_cpu=f"{board.clock_hz}L", mcu=board.id),
         frameworks=[], name=board.name, vendor="mcugen", url="",
-        upload=dict(maximum_ram_size=board.ram["bytes"], maximum_size=board.flash["bytes"])), indent=2))
+        upload=dict(maximum_ram_size=board.ram.bytes, maximum_size=board.flash.bytes)), indent=2))
     return " ".join(flags)
 
 
@@ -196,11 +189,11 @@ def port_files(board: Board) -> tuple[str, ...]:
     """The bare-metal port of a board with an offline build (runtime_c/harness/): start-up and clock
     (port_cortexm.c), its link (link_uart.c with the driver of its UART's kind, uart_<kind>.c, or QEMU's
     console, link_semihosting.c) and its chip's start-up where the chip has one (chip_<chip>.c)."""
-    o = board.offline or {}
-    link = ("link_semihosting.c",) if board.link == "semihosting" else (
-        "link_uart.c", f"uart_{o['uart'].replace('-', '_')}.c")
-    chip = f"chip_{o.get('chip')}.c"
-    return ("port_cortexm.c", "mcu_uart.h", *link, *((chip,) if (RUNTIME / "harness" / chip).is_file() else ()))
+    o = board.offline
+    uart = None if board.link == "semihosting" or o is None or o.uart is None else o.uart
+    link = ("link_uart.c", f"uart_{uart.replace('-', '_')}.c") if uart else ("link_semihosting.c",)
+    start = (f"chip_{board.chip.id}.c",) if board.chip.start else ()
+    return ("port_cortexm.c", "mcu_uart.h", *link, *start)
 
 
 def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, model_name: str,
@@ -224,7 +217,7 @@ def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stoc
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
     if not stock and board.offline is None:
         raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
-                          f"({(board.stock or {}).get('platform')})", "rerun with --stock on a machine with internet")
+                          f"({board.stock.platform if board.stock else 'none'})", "rerun with --stock on a machine with internet")
     _require_tools(stock)
     generated = emit_for_board(g, board, model_name, weights)
     check_fit(g, board, generated.const_bytes, external_bytes=generated.external_bytes)
@@ -249,7 +242,7 @@ def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stoc
     build_dir = out.root / ".pio" / "build" / env_name
     elf = build_dir / "firmware.elf"
     if not stock:
-        write_images((board.offline or {}).get("chip"), elf, board.flash["origin"])
+        write_images(board.chip.image, elf, board.flash.origin)
     # PlatformIO names objects src/model.o for the offline platform, src/model.c.o for stock ones;
     # the other environment's port has none
     objects = {s: o for s in sources.all

@@ -14,7 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcugen.targets.chips import ALIF_IMAGE, UF2_DRIVES, binary_image
+from mcugen.targets.boards import Uf2Image
+from mcugen.targets.chips import ALIF_IMAGE, binary_image
 from mcugen.errors import McugenError
 from mcugen.targets.firmware import PIO_ENV
 from mcugen.codegen.outdir import stamp_of
@@ -104,13 +105,16 @@ def flash(target: Target, out: Path | None) -> int:
     if stock:
         cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
                "--upload-port", str(port)]
-    elif board.upload["method"] == "bossac":
+    elif board.upload == "bossac":
         bossac = _tool("bossac", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
         # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
-        cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash['origin']:x}", "-R",
+        cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash.origin:x}", "-R",
                str(binary_image(elf))]
-    elif board.upload["method"] == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
-        drive = _uf2_drive(UF2_DRIVES[(board.offline or {})["chip"]])  # UF2 boards build offline
+    elif board.upload == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
+        if not isinstance(board.chip.image, Uf2Image):
+            raise McugenError(f"{board.id} uploads with uf2, but its chip file ({board.chip.id}) gives no uf2 image",
+                              f"fix boards/chips/{board.chip.id}.yaml (image: kind uf2)")
+        drive = _uf2_drive(board.chip.image.drive)
         print(f"copying {elf.with_suffix('.uf2').name} to {drive}", file=sys.stderr)
         try:
             shutil.copyfile(elf.with_suffix(".uf2"), drive / "firmware.uf2")
@@ -118,28 +122,28 @@ def flash(target: Target, out: Path | None) -> int:
             raise McugenError(f"copying the firmware onto {drive} failed ({exc.strerror or exc})",
                               "put the board in its bootloader again (BOOTSEL) and retry") from None
         cmd = None
-    elif board.upload["method"] == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
+    elif board.upload == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
         cmd = [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(binary_image(elf)),
-               f"0x{board.flash['origin']:08x}"]
-    elif board.upload["method"] == "jlink" and "device" in board.upload:  # SEGGER's J-Link Commander
+               f"0x{board.flash.origin:08x}"]
+    elif board.upload == "jlink" and board.upload_device:  # SEGGER's J-Link Commander
         script = out / ".build" / "flash.jlink"
         script.parent.mkdir(parents=True, exist_ok=True)
-        script.write_text(f"loadfile {binary_image(elf)} 0x{board.flash['origin']:08x}\nr\ng\nexit\n")
+        script.write_text(f"loadfile {binary_image(elf)} 0x{board.flash.origin:08x}\nr\ng\nexit\n")
         cmd = [_tool("JLinkExe", "install SEGGER's J-Link Software Pack (JLinkExe on PATH)"), "-device",
-               board.upload["device"], "-if", "SWD", "-speed", "4000", "-autoconnect", "1", "-CommanderScript",
+               board.upload_device, "-if", "SWD", "-speed", "4000", "-autoconnect", "1", "-CommanderScript",
                str(script)]
-    elif board.upload["method"] == "alif-setools":
+    elif board.upload == "alif-setools":
         cmd = _alif_setools(elf)
         cwd = Path(cmd[0]).parent  # the toolkit reads its own files relative to its folder
     else:
-        raise McugenError(f"{board.id} uploads with {board.upload['method']}, which needs its stock platform",
+        raise McugenError(f"{board.id} uploads with {board.upload}, which needs its stock platform",
                           "build and flash with --stock")
     if cmd is not None:
         print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
         proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV), cwd=cwd)
         if proc.returncode != 0:
             retry = ("check the port, double-tap reset to enter the bootloader, and retry"
-                     if not stock and board.upload["method"] == "bossac" else
+                     if not stock and board.upload == "bossac" else
                      "check the board's USB cable and that no other program holds its probe, and retry")
             raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})", retry)
     wiring = board.wiring(stock)

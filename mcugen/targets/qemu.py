@@ -35,13 +35,15 @@ class QemuTarget:
     def __init__(self, board: Board, elf: Path, boot_timeout: float = 15.0, trace: Path | None = None):
         if not shutil.which(QEMU):
             raise McugenError(f"{QEMU} not found", "install QEMU: sudo apt-get install qemu-system-arm")
-        self.board, self.elf, self.boot_timeout = board, elf, boot_timeout
+        if board.qemu_machine is None:
+            raise RuntimeError(f"{board.id} is not an emulated board")
+        self.board, self.machine, self.elf, self.boot_timeout = board, board.qemu_machine, elf, boot_timeout
         self.trace = trace  # a path for the log of every executed instruction (mcugen/validation/cycles.py)
         self.proc: subprocess.Popen[bytes] | None = None
         self.stream: Stream | None = None
 
     def _command(self) -> list[str]:
-        return [QEMU, "-M", self.board.qemu["machine"], "-display", "none", "-monitor", "none",
+        return [QEMU, "-M", self.machine, "-display", "none", "-monitor", "none",
                 "-icount", "shift=0", "-kernel", str(self.elf)] + \
             (["-singlestep", "-d", "exec,nochain", "-D", str(self.trace)] if self.trace else [])
 
@@ -62,7 +64,7 @@ class QemuTarget:
         while self.stream is None:
             if proc.poll() is not None:
                 err = cast(IO[bytes], proc.stderr).read().decode(errors="replace").strip().splitlines()
-                raise McugenError(f"QEMU ({self.board.qemu['machine']}) exited at start"
+                raise McugenError(f"QEMU ({self.machine}) exited at start"
                                   + (f": {err[-1]}" if err else ""), "check the firmware ELF (mcugen build)")
             try:
                 self.stream = serial.serial_for_url(f"socket://127.0.0.1:{port}", timeout=0.05)

@@ -3,6 +3,11 @@
 /* Synopsys DesignWare APB UART (16550 registers; Alif Ensemble): RBR/THR and DLL at 0x00, DLH 0x04, FCR 0x08,
  * LCR 0x0C, LSR 0x14 (bit0 data ready, bit5 THR empty), DLF 0xC0 (sixteenths of the divisor). Clocks on and
  * the pins muxed from the board file (MCU_PIN_WRITES: register, value pairs), then 8N1 at 115200. */
+/* 16x oversampling: clock / 115200 in sixteenths (rounded half up), the whole part in DLL/DLH */
+#define MCU_UART_SIXTEENTHS ((MCU_UART_CLOCK_HZ + 57600u) / 115200u)
+#define MCU_UART_DIVISOR (MCU_UART_SIXTEENTHS / 16u)
+#define MCU_UART_DLF (MCU_UART_SIXTEENTHS % 16u)
+
 void mcu_uart_init(void)
 {
     mcu_enable_clocks();

@@ -1,8 +1,13 @@
 #include "mcu_uart.h"
 
 /* Arm PL011: DR, FR (bit4 RX empty, bit5 TX full); FIFOs on (LCRH.FEN) or input overruns. The baud
- * divisor from the board's UART clock (IBRD, FBRD: clock / (16 x 115200) in 1/64ths); QEMU ignores it. */
-#if !defined(MCU_UART_IBRD)
+ * divisor from the board's UART clock (IBRD, FBRD: clock / (16 x 115200) in 1/64ths, rounded half up);
+ * QEMU ignores it, and boards that give no clock are emulated. */
+#if defined(MCU_UART_CLOCK_HZ)
+#define MCU_UART_SIXTY_FOURTHS ((MCU_UART_CLOCK_HZ * 4u + 57600u) / 115200u)
+#define MCU_UART_IBRD (MCU_UART_SIXTY_FOURTHS / 64u)
+#define MCU_UART_FBRD (MCU_UART_SIXTY_FOURTHS % 64u)
+#else
 #define MCU_UART_IBRD 27
 #define MCU_UART_FBRD 8
 #endif

@@ -3,6 +3,9 @@
 /* The STM32 USART of the L4/F7/G0/H7/U5 generations: CR1 (UE, RE, TE), BRR, ISR (bit7 TXE, bit5 RXNE),
  * RDR, TDR. Nothing else has set the chip up: the USART's and its GPIO port's clocks are enabled and the
  * pins given their alternate function here, from the board file, at the reset clock. */
+/* 16x oversampling: BRR = clock / 115200, rounded half up */
+#define MCU_UART_BRR ((MCU_UART_CLOCK_HZ + 57600u) / 115200u)
+
 void mcu_uart_init(void)
 {
     mcu_enable_clocks();
