@@ -17,6 +17,7 @@ from pathlib import Path
 from mcugen.errors import McugenError
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.planner import Region
+from mcugen.ir.budget import Budget
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402
@@ -42,7 +43,7 @@ MAPS = {
 def fits(path: Path, regions) -> tuple[int, object] | None:
     """The planned arena bytes and the graph when the model's activations fit `regions`, else None."""
     try:
-        g = compile_model(path, features=FEATURES, regions=regions)
+        g = compile_model(path, features=FEATURES, budget=Budget(regions=regions))
     except McugenError as exc:
         if "do not fit the RAM regions" in str(exc):
             return None

@@ -17,7 +17,7 @@ from mcugen.targets.boards import all_boards, all_chips, all_cores, load_board, 
 from mcugen.targets.chips import crc32_mpeg2
 from mcugen.validation.compare import random_inputs
 from mcugen.errors import McugenError
-from mcugen.targets.firmware import arena_regions, build_board
+from mcugen.targets.firmware import build_board
 from mcugen.codegen.outdir import OutDir
 from mcugen.ir.planner import Region
 from mcugen.codegen.pipeline import compile_model
@@ -232,14 +232,14 @@ def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
     board's external flash region (--weights external), and are read from there."""
     board = load_board("mps2-an386-banks")
     whole = compile_model(MODELS / "mlperf_vww_mobilenet.tflite", features=board.features).arena.plan.size
-    regions = arena_regions(board)
-    assert all(whole > r.capacity for r in regions)
-    g = compile_model(MODELS / "mlperf_vww_mobilenet.tflite", features=board.features, regions=regions)
+    budget = board.budget("external")
+    assert budget.regions is not None and all(whole > r.capacity for r in budget.regions)
+    g = compile_model(MODELS / "mlperf_vww_mobilenet.tflite", features=board.features, budget=budget)
     plan = g.arena.plan
     assert plan.conflicts() == [] and len(plan.region_sizes) > 1
     assert all(plan.offsets[k] + b.size <= dict(plan.region_sizes)[plan.region(k)] for k, b in enumerate(plan.buffers))
     assert all(plan.region(g.arena.buffer_of[t]) == "RAM" for t in (*g.inputs, *g.outputs))
-    result = build_board(g, board, OutDir(tmp_path / "fw"), "vww", weights="external")
+    result = build_board(g, board, OutDir(tmp_path / "fw"), "vww")
     symbols = subprocess.run(["arm-none-eabi-nm", "-S", str(result.program)], capture_output=True, text=True).stdout
     qspi = board.region("QSPI")
     filters = [(int(line.split()[0], 16), int(line.split()[1], 16)) for line in symbols.splitlines()
@@ -264,7 +264,7 @@ def test_the_m55_board_runs_what_its_tcms_alone_cannot_hold(tmp_path, model, mov
     one whose weights exceed the 512 KB ITCM with the least read of them in the QSPI flash (--weights auto);
     bit-exact on QEMU."""
     board = load_board("mps3-an547")
-    g = compile_model(MODELS / model, features=board.features, regions=arena_regions(board))
+    g = compile_model(MODELS / model, features=board.features, budget=board.budget())
     result = build_board(g, board, OutDir(tmp_path / "fw"), model)
     sizes = dict(g.arena.plan.region_sizes)
     if moved == "arena":

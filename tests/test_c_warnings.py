@@ -12,7 +12,8 @@ import pytest
 
 from conftest import MODELS, ROOT
 from mcugen.targets.boards import all_boards, load_board
-from mcugen.targets.firmware import emit_for_board, write_project
+from mcugen.codegen.emit_c import emit_c
+from mcugen.targets.firmware import write_project
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 
@@ -50,7 +51,7 @@ def _project(tmp_path: Path, board, model: Path) -> tuple[Path, str]:
     """The PlatformIO project a build writes (generated model, kernels, harness) and its build flags."""
     g = compile_model(model, features=board.features)
     out = OutDir(tmp_path / f"{board.id}-{model.stem}")
-    write_project(g, board, out, emit_for_board(g, board, "model"), "model", "offline")
+    write_project(g, board, out, emit_c(g, "model"), "model", "offline")
     out.finish()
     ini = (out.root / "platformio.ini").read_text()
     flags = [line.split("=", 1)[1] for line in ini.splitlines() if line.startswith("build_flags")]

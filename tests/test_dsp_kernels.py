@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from conftest import DSP, ROOT, bit_exact_on_board
 from mcugen.validation import golden
+from mcugen.ir.budget import Budget
 from mcugen.targets.boards import load_board
 from mcugen.validation.compare import random_inputs
 from mcugen.targets.firmware import build_board
@@ -53,7 +54,7 @@ def test_widened_weights_give_way_where_the_flash_is_short(tmp_path):
     """A layer's int16-widened weights (mcu_fully_connected_s8_w16) are taken only while the constants
     fit the flash: short of room, the layer with the most constant bytes goes back to int8 weights
     first, then the next; a board's room is its flash less the code's allowance."""
-    from mcugen.targets.firmware import CODE_ALLOWANCE, const_room
+    from mcugen.targets.boards import CODE_ALLOWANCE
     from mcugen.ir.lowering import const_bytes
 
     m = ModelSpec()
@@ -70,7 +71,7 @@ def test_widened_weights_give_way_where_the_flash_is_short(tmp_path):
     path.write_bytes(m.build())
 
     def kernels(room):
-        g = compile_model(path, features=DSP, const_room=room)
+        g = compile_model(path, features=DSP, budget=Budget(const_room=room))
         return [op.call.kernel for op in g.ops], sum(const_bytes(op.call) for op in g.ops)
 
     wide, everything = kernels(None)
@@ -80,7 +81,7 @@ def test_widened_weights_give_way_where_the_flash_is_short(tmp_path):
     narrow, least = kernels(0)
     assert narrow == ["mcu_fully_connected_s8_x4"] * 2 and least < everything - (96 * 64 + 64 * 40) + 1024
     nano = load_board("nano33")
-    assert const_room(nano) == nano.flash["bytes"] - CODE_ALLOWANCE
+    assert nano.budget().const_room == nano.flash.bytes - CODE_ALLOWANCE
 
 
 def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed, out_q=(0.3, -4), batch=1):
@@ -439,7 +440,7 @@ def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec,
     blob = spec().build()
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
-    g = compile_model(path, features=DSP, const_room=room)
+    g = compile_model(path, features=DSP, budget=Budget(const_room=room))
     if "forced" in name:
         assert all(op.fused_into is None for op in g.ops)
         g = plan_memory(fuse_all(g))

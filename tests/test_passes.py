@@ -3,11 +3,17 @@ before the pass and the IR it is expected to leave, checked by hand. The IR come
 itself (compile_model with MCUGEN_DUMP_IR set), so these are the passes as mcugen runs them."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
+from conftest import MODELS
+from mcugen.codegen.emit_c import emit_c
 from mcugen.codegen.pipeline import compile_model
+from mcugen.ir.budget import Budget
 from mcugen.ir.dump import ENV, PASSES
+from mcugen.ir.lowering import layer_const_bytes
 from mcugen.ir.tuning import Tuning
 from tflite_writer import ModelSpec
 
@@ -258,3 +264,35 @@ def test_pack_int4_keeps_an_int8_kernels_int4_weights_packed_until_the_call(ir_o
     assert ir["fuse_strips"] == lowered
     assert ir["pack_int4"] == lowered.replace(f"{call}\n", f"{call}\n     unpacks filter_pairs: 16 int16 from 8 B "
                                                           "(mcu_unpack_s4_s16)\n")
+
+
+def test_place_weights_moves_the_least_read_weights_out_until_the_rest_fits(ir_of):
+    """Two FCs on the reference kernel, their constants 2,048 + 256 bytes (weights, then each of 32 units'
+    multiplier and shift) and 4,096 + 1,024 (128 units), 3,000 bytes of the chip's flash for constants: op 1's
+    4,096 MACs read 0.8 per byte, op 0's 2,048 read 0.89, so op 1 goes out first, and then the 2,304 left fit.
+    `internal` keeps both in; `external` moves both."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 64], "int8", scale=0.5, zp=0)
+    h = m.tensor("h", [1, 32], "int8", scale=1.0, zp=0)
+    y = m.tensor("y", [1, 128], "int8", scale=1.0, zp=0)
+    m.op("FULLY_CONNECTED", [x, m.const("w1", np.ones((32, 64), np.int8), "int8", scale=0.25, zp=0), -1], [h],
+         "FullyConnectedOptions")
+    m.op("FULLY_CONNECTED", [h, m.const("w2", np.ones((128, 32), np.int8), "int8", scale=0.25, zp=0), -1], [y],
+         "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [y]
+    room = Budget(internal_room=3000, weights_region="QSPI")
+    ir = ir_of(m, budget=room)
+    assert ir["place_weights"] == ir["plan_memory"] + "weights of ops 1 in QSPI\n"
+    assert ir_of(m, budget=dataclasses.replace(room, weights="internal"))["place_weights"] == ir["plan_memory"]
+    moved = ir_of(m, budget=dataclasses.replace(room, weights="external"))["place_weights"]
+    assert moved == ir["plan_memory"] + "weights of ops 0, 1 in QSPI\n"
+
+
+@pytest.mark.parametrize("model, features", [
+    ("mlperf_kws_dscnn.tflite", frozenset()), ("mlperf_ic_resnet8.tflite", frozenset({"dsp"})),
+    ("mlperf_vww_mobilenet.tflite", frozenset({"mve"})), ("tflm_micro_speech.tflite", frozenset({"dsp"})),
+    ("mlperf_ad_autoencoder.tflite", frozenset({"dsp"}))])
+def test_place_weights_counts_each_layers_constants_as_the_c_holds_them(model, features):
+    """The pass decides before any C exists: its count of a layer's constant bytes is the emitted one."""
+    g = compile_model(MODELS / model, features=features)
+    assert [layer_const_bytes(g, op) for op in g.ops] == list(emit_c(g, model).layer_const_bytes)

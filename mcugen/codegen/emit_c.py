@@ -13,6 +13,7 @@ from mcugen import __version__, ops
 from mcugen.ops.custom import sources_of
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph, Op, Tensor
+from mcugen.ir.calls import WEIGHTS_BYTES
 from mcugen.ir.lowering import Call, Const, Packed4, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
 
@@ -259,7 +260,6 @@ def check_name(name: str) -> str:
     return name
 
 
-WEIGHTS_BYTES = 256  # arrays from this size on are a layer's weights: what --weights places
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,7 @@ class GeneratedC:
     kernels: tuple[str, ...]  # the kernels the model calls (runtime_c/src/ or runtime_c/<feature>/<kernel>.c)
     features: frozenset[str] = frozenset()  # the ISA features it was lowered for (Graph.features)
     layer_const_bytes: tuple[int, ...] = ()  # each layer's share of const_bytes
-    external_bytes: int = 0  # the weight arrays placed in the external flash section (emit_c's `external`)
+    external_bytes: int = 0  # the weight arrays placed in the external flash section (passes/place_weights.py)
     custom_kernels: tuple[str, ...] = ()  # the user's kernels (--ops), whose C files are among `files`
 
 
@@ -283,14 +283,13 @@ def _kernel_names(name: str, kernels: Iterable[str]) -> str:
     return "\n".join(lines + ["", "#endif /* MCU_NN_NAMES_H */", ""])
 
 
-def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False,
-           external: tuple[str, frozenset[int]] = ("", frozenset())) -> GeneratedC:
+def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
     """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
 
     model_name: the model's file name (no folders, so the output does not depend on where it is);
     name: the prefix of the public API; static_arena: the arena is a static array of NAME.c rather
-    than the caller's; external: (a flash region, layer indices): those layers' weight arrays go to
-    section .mcu_const.<region> (mcugen.targets.firmware.emit_for_board decides which).
+    than the caller's. The layers passes/place_weights.py moved out (g.weights_out) have their weight
+    arrays in section .mcu_const.<g.weights_region>.
     """
     check_name(name)
     n, upper = name, name.upper()
@@ -314,8 +313,8 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
 
     layers = []
     for op in g.ops:
-        region, layers_out = external
-        weights_section = f'__attribute__((section(".mcu_const.{region}")))' if op.index in layers_out else ""
+        weights_section = (f'__attribute__((section(".mcu_const.{g.weights_region}")))'
+                           if op.index in g.weights_out else "")
         emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section)
         call = emitter.render(op.call)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
@@ -328,7 +327,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
     options = " ".join([f"--name {name}", *([f"--signature {g.signature}"] if g.signature else []),
                         *(["--static-arena"] if static_arena else []),
                         *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if regions else []),
-                        *([f"(weights of {len(external[1])} layers in {external[0]})"] if external[1] else []),
+                        *([f"(weights of {len(g.weights_out)} layers in {g.weights_region})"] if g.weights_out else []),
                         *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
     offsets, offset = state_layout(g.variables)
@@ -342,7 +341,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
-        regions=regions, weights_region=external[0] if external[1] else "", dtype_codes=DTYPE_CODES,
+        regions=regions, weights_region=g.weights_region if g.weights_out else "", dtype_codes=DTYPE_CODES,
         cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
         macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),

@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcugen.ir.dump import after
+from mcugen.ir.budget import Budget
 from mcugen.ir.graph import Compiled, Graph
-from mcugen.ir.planner import Region
 from mcugen.ir.tuning import Tuning
 from mcugen.passes.check_support import check_support
 from mcugen.passes.cut_outputs import cut_outputs
@@ -15,6 +15,7 @@ from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.pack_int4 import pack_int4
+from mcugen.passes.place_weights import place_weights
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
 from mcugen.passes.resolve_variables import resolve_variables
@@ -46,18 +47,17 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
 
 
 def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
-                  tuning: Tuning | None = None, regions: tuple[Region, ...] | None = None,
-                  pins: tuple[tuple[str, str], ...] = (), const_room: int | None = None,
-                  signature: str | None = None) -> Compiled:
-    """Back end on top: each op's C kernel call, then every activation's place in the arena (the Compiled record).
+                  tuning: Tuning | None = None, budget: Budget = Budget(), signature: str | None = None) -> Compiled:
+    """Back end on top: each op's C kernel call, every activation's place in the arena and every weight's
+    in flash (the Compiled record).
     `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.validation.tune).
-    `const_room`: the flash the constants may take (mcugen.targets.firmware.const_room), None for no limit.
-    `regions`: the RAM regions the arena may use (mcugen.targets.firmware.arena_regions), None for one arena;
-    `pins`: (tensor name, region name) pairs the placement must keep."""
+    `budget`: what the model may take on its board (Board.budget): flash for constants, the RAM regions
+    the arena may use (and --pin's requests), where weights may go (--weights)."""
     graph = lower(model_path, outputs, signature)
-    graph = after("lower_ops", lower_ops(graph, features, tuning, const_room))  # one kernel call per op
+    graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room))  # one kernel call per op
     graph = after("fuse_strips", fuse_strips(graph))      # a conv run strip by strip inside its only consumer's call
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
-    compiled = after("plan_memory", plan_memory(graph, regions, pins))  # lifetimes -> arena offsets (and regions)
+    compiled = after("plan_memory", plan_memory(graph, budget.regions, budget.pins))  # lifetimes -> arena offsets
+    compiled = after("place_weights", place_weights(compiled, budget))  # weights in the chip's flash or external
     return compiled

@@ -5,7 +5,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mcugen.commands.common import memory_of, refuse_overwrite, require_writable_folder, write_json
+from mcugen.commands.common import budget_of, refuse_overwrite, require_writable_folder, write_json
 from mcugen.errors import McugenError
 
 
@@ -24,7 +24,7 @@ def build_in(args, target, out_dir: Path, g):
     say(f"building {Path(args.model).name} for {target.id} in {out_dir}/"
         + ("" if harness == "mcugen" else f" (harness: {harness})"))
     result = build_for(target, g, out, Path(args.model).name, sanitize=args.sanitize,
-                       progress=lambda line: say(f"  {line}"), weights=args.weights, harness=harness)
+                       progress=lambda line: say(f"  {line}"), harness=harness)
     return result, out
 
 
@@ -42,12 +42,8 @@ def compile_for(args, target):
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work), args.signature)
         print(tuning.summary(), file=sys.stderr)
-    from mcugen.targets.firmware import const_room
-
-    regions, pins = memory_of(args, target.board)
     return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning,
-                         regions=regions, pins=pins, signature=args.signature,
-                         const_room=const_room(target.board, args.weights) if target.board is not None else None)
+                         budget=budget_of(args, target.board), signature=args.signature)
 
 
 def cmd_build(args) -> int:
@@ -92,7 +88,7 @@ def cmd_export(args) -> int:
     from mcugen.targets.boards import HOST, load_board
     from mcugen.codegen.emit_c import check_name, emit_c
     from mcugen.codegen.export import export_library, exported_files
-    from mcugen.targets.firmware import check_fit, const_room, emit_for_board
+    from mcugen.targets.firmware import check_fit
     from mcugen.codegen.outdir import OutDir
     from mcugen.codegen.pipeline import compile_model
 
@@ -101,15 +97,10 @@ def cmd_export(args) -> int:
     require_writable_folder(Path(args.out), f"--out {args.out}")
     out = OutDir(Path(args.out))
     features = board.features if board is not None else frozenset()
-    regions, pins = memory_of(args, board)
-    g = compile_model(args.model, tuple(args.outputs), features=features, regions=regions, pins=pins,
-                      signature=args.signature,
-                      const_room=const_room(board, args.weights) if board is not None else None)
-    if board is None:
-        generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
-    else:
-        generated = emit_for_board(g, board, Path(args.model).name, args.weights, name=args.name,
-                                   static_arena=args.static_arena)
+    g = compile_model(args.model, tuple(args.outputs), features=features, budget=budget_of(args, board),
+                      signature=args.signature)
+    generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
+    if board is not None:
         check_fit(g, board, generated.const_bytes, harness_ram=0,  # the application's own RAM is its business
                   external_bytes=generated.external_bytes)
     from mcugen.codegen.build import Harness

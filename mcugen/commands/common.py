@@ -6,14 +6,11 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mcugen.errors import McugenError
-
-if TYPE_CHECKING:
-    from mcugen.ir.planner import Region
+from mcugen.ir.budget import Budget
 
 
 def progress(done: int, total: int) -> None:
@@ -111,22 +108,20 @@ def oracle_name(model: Path, signature: str | None = None) -> str:
     return which if oracle is not None else f"none ({which})"
 
 
-def memory_of(args, board) -> tuple[tuple[Region, ...] | None, tuple[tuple[str, str], ...]]:
-    """The RAM regions the model's arena may use on `board` (None: one arena) with --region-bytes and
-    --region-cost applied, and the --pin requests (tensor, region)."""
+def budget_of(args, board) -> Budget:
+    """What the model may take on `board` (its budget: Board.budget) with --weights, the RAM regions with
+    --region-bytes and --region-cost applied, and the --pin requests (tensor, region); the host's: none."""
     import dataclasses
-
-    from mcugen.targets.firmware import arena_regions
 
     overrides = args.region_bytes + args.region_cost + args.pin
     if board is None:
         if overrides or args.weights != "auto":
             raise McugenError("--region-bytes, --region-cost, --pin and --weights place the model in a board's "
                               "memory regions", "pass --board with a board id")
-        return None, ()
-    regions = arena_regions(board, always=bool(overrides))
+        return Budget()
+    regions = board.arena_regions(always=bool(overrides))
     if regions is None:
-        return None, ()
+        return board.budget(args.weights)
     names = [r.name for r in regions]
 
     def split(option: str, text: str) -> tuple[str, str]:
@@ -162,4 +157,4 @@ def memory_of(args, board) -> tuple[tuple[Region, ...] | None, tuple[tuple[str, 
         if not tensor:
             raise McugenError(f"--pin {text!r} is not TENSOR=REGION", f"e.g. --pin conv_out={names[-1]}")
         pins.append((tensor, names[region("--pin", name)]))
-    return tuple(chosen), tuple(pins)
+    return board.budget(args.weights, tuple(chosen), tuple(pins))

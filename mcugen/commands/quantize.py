@@ -1,6 +1,8 @@
 """`mcugen quantize`: the user's float model to a checked integer one, per-layer error reported."""
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import tempfile
 from pathlib import Path
@@ -175,7 +177,7 @@ def shard_of(args, model, samples, evaluation, labels):
 
 def validate_choice(content: bytes, board, twin, samples, work: Path) -> None:
     """The chosen model bit-exact on the board's emulator (or its emulated twin's) against the golden model."""
-    from mcugen.targets.firmware import build_board, const_room
+    from mcugen.targets.firmware import build_board
     from mcugen.codegen.outdir import OutDir
     from mcugen.codegen.pipeline import compile_model
     from mcugen.quantize.recipe import model_inputs
@@ -184,7 +186,7 @@ def validate_choice(content: bytes, board, twin, samples, work: Path) -> None:
 
     path = work / "chosen.tflite"
     path.write_bytes(content)
-    g = compile_model(path, features=board.features, const_room=const_room(board))
+    g = compile_model(path, features=board.features, budget=dataclasses.replace(board.budget(), regions=None))
     program = build_board(g, twin, OutDir(work / "chosen"), path.name).program
     chosen = [model_inputs(g, xs) for xs in samples[:VALIDATE_SAMPLES]]
     _, results = run_on_target(Target.of(twin.id), program, g, chosen)

@@ -108,6 +108,9 @@ class Call:
         return self.scratch_offsets[-1]
 
 
+WEIGHTS_BYTES = 256  # constant arrays from this size on are a layer's weights: what --weights places
+
+
 def const_bytes(value: object) -> int:
     """The bytes of the constant arrays in a call's arguments (a Call, or any of its arguments)."""
     if isinstance(value, Const):

@@ -242,6 +242,8 @@ class Graph:
             lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]")
         if arena is not None:
             lines.append(f"arena {arena.plan.size} B ({arena.plan.strategy})")
+        if isinstance(self, Compiled) and self.weights_out:
+            lines.append(f"weights of ops {', '.join(map(str, sorted(self.weights_out)))} in {self.weights_region}")
         return "\n".join(lines)
 
 
@@ -252,6 +254,8 @@ class Compiled(Graph):
     C, building, validating and the reports take; nothing in it is left for a later pass to fill in."""
 
     arena: ArenaPlan  # where activations live
+    weights_region: str = ""  # the external flash region place_weights put some layers' weights in
+    weights_out: frozenset[int] = frozenset()  # those layers (op indices)
 
     @classmethod
     def of(cls, g: Graph, arena: ArenaPlan) -> Compiled:

@@ -111,3 +111,13 @@ def copy(shape: Sequence[int], in_stride: Sequence[int], out_stride: Sequence[in
     shape, (si, so) = merge_axes(shape, in_stride, out_stride)
     return dict(rank=len(shape), shape=padded(shape), in_stride=padded(si), out_stride=padded(so),
                 in_offset=int(in_offset), out_offset=int(out_offset))
+
+
+def layer_const_bytes(g: Graph, op: Op) -> int:
+    """The bytes of the constant arrays the C of op's call holds: its Consts (INT4 ones two values to a
+    byte) and the constant tensors its slices name (emit_c renders exactly these; tests compare)."""
+    if op.call is None:
+        return 0
+    tensors = sum(g.tensors[t].nbytes for a in op.call.args if isinstance(a, Slice) for t in a.tensors
+                  if g.tensors[t].data is not None)
+    return const_bytes(op.call) + tensors

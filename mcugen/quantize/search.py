@@ -13,6 +13,8 @@ candidate within the drop (ties: the more accurate).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import tempfile
 from dataclasses import asdict, dataclass, replace
@@ -66,7 +68,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     counted (mcugen/validation/cycles.py), and read the sizes from the build."""
     from mcugen.targets.boards import Timing
     from mcugen.validation.cycles import estimate_cycles
-    from mcugen.targets.firmware import build_board, check_fit, const_room
+    from mcugen.targets.firmware import build_board, check_fit
     from mcugen.codegen.outdir import OutDir
     from mcugen.codegen.pipeline import compile_model
     from mcugen.quantize.recipe import model_inputs
@@ -75,7 +77,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     path = work / "candidate.tflite"
     path.write_bytes(content)
     twin = emulated_twin(board, "the search measures each candidate there")
-    g = compile_model(path, features=board.features, const_room=const_room(board))
+    g = compile_model(path, features=board.features, budget=dataclasses.replace(board.budget(), regions=None))
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
     timing = twin.cpu.timing
     estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample),

@@ -20,10 +20,14 @@ import jsonschema
 import yaml
 
 from mcugen.errors import McugenError
+from mcugen.ir.budget import Budget
+from mcugen.ir.planner import Region
 from mcugen.runtime import FEATURES
 
 BOARDS_DIR = Path(__file__).resolve().parents[1] / "boards"  # ../boards in a checkout (a link), package data in a wheel
 HOST = "host"
+HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
+CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
 
 
 @dataclass(frozen=True)
@@ -194,6 +198,32 @@ class Board:
     @property
     def emulated(self) -> bool:
         return self.qemu_machine is not None
+
+    def arena_regions(self, always: bool = False) -> tuple[Region, ...] | None:
+        """The RAM regions a model's arena may use (mcugen/ir/planner.py place): its RAM less the stack and
+        the harness's buffers, then its other RAM regions whole; None when it has only its RAM (unless
+        `always`: then that one region, for overrides to apply to)."""
+        others = [r for r in self.extra_regions if r.kind == "ram"]
+        if not others and not always:
+            return None
+        return (Region(self.ram.name, self.ram.bytes - self.stack_bytes - HARNESS_RAM, self.ram.rank),
+                *(Region(r.name, r.bytes, r.rank) for r in others))
+
+    def budget(self, weights: str = "auto", regions: tuple[Region, ...] | None = None,
+               pins: tuple[tuple[str, str], ...] = ()) -> Budget:
+        """What a model may take on the board (the passes read it): the chip's flash less the code's
+        allowance for constants, the external flash region where --weights lets weights go, and the RAM
+        regions (arena_regions, or `regions` as the command line changed them) with --pin's requests."""
+        external = self.external_flash
+        if weights == "external" and external is None:
+            raise McugenError(f"--weights external: {self.id} has no external flash region",
+                              "use --weights internal, or a board file that declares one (regions, kind: flash, "
+                              "external)")
+        room = self.flash.bytes - CODE_ALLOWANCE
+        out = external is not None and weights != "internal"
+        return Budget(room + (external.bytes if out and external is not None else 0), room,
+                      external.name if out and external is not None else "", weights,
+                      regions if regions is not None else self.arena_regions(), pins)
 
     def wiring(self, stock: bool) -> str:
         """Which serial of the board the firmware talks on (the board file's words), "" if unsaid."""

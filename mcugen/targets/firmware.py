@@ -15,74 +15,26 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
 
 import jinja2
 
-from mcugen import __version__, ops
-from mcugen.targets.boards import Board
+from mcugen import __version__
+from mcugen.targets.boards import CODE_ALLOWANCE, HARNESS_RAM, Board
 from mcugen.codegen.build import BuildResult, Harness, Sources, write_sources
 from mcugen.targets.chips import write_images
 from mcugen.codegen.elfsize import Sizes, sizes
-from mcugen.codegen.emit_c import WEIGHTS_BYTES, GeneratedC, emit_c
+from mcugen.codegen.emit_c import GeneratedC, emit_c
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
-from mcugen.ir.planner import Region, state_layout
-from mcugen.runtime import RUNTIME
+from mcugen.ir.planner import state_layout
 
 PLATFORM_DIR = Path(__file__).resolve().parents[1] / "platformio"
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), undefined=jinja2.StrictUndefined,
                           keep_trailing_newline=True)
-HARNESS_RAM = 1024  # protocol buffers and per-layer timings, besides the arena
-CODE_ALLOWANCE = 24 * 1024  # kernels + harness + startup + libc, for the fit check before compiling
 PIO_ENV = {"PLATFORMIO_DISABLE_UPGRADE_CHECK": "true", "PLATFORMIO_SETTING_ENABLE_TELEMETRY": "No",
            "PLATFORMIO_SETTING_CHECK_PLATFORMIO_INTERVAL": "3650"}
-
-
-def arena_regions(board: Board, always: bool = False) -> tuple[Region, ...] | None:
-    """The RAM regions a model's arena may use on the board (mcugen/ir/planner.py place): its RAM less the
-    stack and the harness's buffers, then its other RAM regions whole; None when it has only its RAM
-    (unless `always`: then that one region, for overrides to apply to)."""
-    others = [r for r in board.regions[2:] if r.kind == "ram"]
-    if not others and not always:
-        return None
-    ram = board.regions[0]
-    return (Region(ram.name, ram.bytes - board.stack_bytes - HARNESS_RAM, ram.rank),
-            *(Region(r.name, r.bytes, r.rank) for r in others))
-
-
-def const_room(board: Board, weights: str = "auto") -> int:
-    """The flash the model's constants may take on the board: its flash less the code's allowance, and
-    the external flash region where --weights lets weights go there."""
-    external = board.external_flash
-    room = board.flash.bytes - CODE_ALLOWANCE
-    return room + (external.bytes if external is not None and weights != "internal" else 0)
-
-
-def emit_for_board(g: Compiled, board: Board, model_name: str, weights: str = "auto", **options: Any) -> GeneratedC:
-    """emit_c with the weights placed (--weights): `internal`, every constant in the board's flash;
-    `external`, every layer's weight arrays in its external flash region; `auto`, internal unless the
-    constants and code would not fit, then the layers whose weights are read least per byte (MACs per
-    weight byte) go out first, until the rest fits."""
-    external = board.external_flash
-    if weights == "external" and external is None:
-        raise McugenError(f"--weights external: {board.id} has no external flash region",
-                          "use --weights internal, or a board file that declares one (regions, kind: flash, external)")
-    generated = emit_c(g, model_name, **options)
-    room = board.flash.bytes - CODE_ALLOWANCE
-    if external is None or weights == "internal" or (weights == "auto" and generated.const_bytes <= room):
-        return generated
-    reads = sorted((ops.get(g, op).macs(g, op) / max(generated.layer_const_bytes[op.index], 1), op.index)
-                   for op in g.ops if generated.layer_const_bytes[op.index] >= WEIGHTS_BYTES)
-    moved, left = set(), generated.const_bytes
-    for _, k in reads:
-        if weights == "auto" and left <= room:
-            break
-        moved.add(k)
-        left -= generated.layer_const_bytes[k]
-    return emit_c(g, model_name, external=(external.name, frozenset(moved)), **options)
 
 
 def check_fit(g: Compiled, board: Board, const_bytes: int, harness_ram: int = HARNESS_RAM,
@@ -210,8 +162,7 @@ def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, mo
 
 
 def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stock: bool = False,
-                progress: Callable[[str], None] | None = None, weights: str = "auto",
-                harness: Harness | None = None) -> BuildResult:
+                progress: Callable[[str], None] | None = None, harness: Harness | None = None) -> BuildResult:
     env_name = "stock" if stock else "offline"
     if stock and not board.stock:
         raise McugenError(f"{board.id} has no stock PlatformIO environment", "build without --stock")
@@ -219,7 +170,7 @@ def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stoc
         raise McugenError(f"{board.id} has no offline build; it needs its stock PlatformIO platform "
                           f"({board.stock.platform if board.stock else 'none'})", "rerun with --stock on a machine with internet")
     _require_tools(stock)
-    generated = emit_for_board(g, board, model_name, weights)
+    generated = emit_c(g, model_name)
     check_fit(g, board, generated.const_bytes, external_bytes=generated.external_bytes)
     if stock:
         _stock_platform_reachable(board)

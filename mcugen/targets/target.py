@@ -70,15 +70,13 @@ class Target:
 
 
 def build_for(target: Target, g: Compiled, out: OutDir, model_name: str, *, sanitize: bool = False,
-              progress: Callable[[str], None] | None = None, weights: str = "auto",
-              harness: str = "mcugen") -> BuildResult:
+              progress: Callable[[str], None] | None = None, harness: str = "mcugen") -> BuildResult:
     chosen = Harness.of(harness, g, target.board.clock_hz if target.board is not None else 0)
     if target.board is None:
         return build_host(g, out, model_name, sanitize=sanitize, progress=progress, harness=chosen)
     if sanitize:
         raise McugenError("--sanitize is for --board host only", "drop --sanitize")
-    return build_board(g, target.board, out, model_name, stock=target.stock, progress=progress, weights=weights,
-                       harness=chosen)
+    return build_board(g, target.board, out, model_name, stock=target.stock, progress=progress, harness=chosen)
 
 
 def firmware_of(target: Target, out_dir: Path) -> Path:

@@ -1,0 +1,19 @@
+"""What a model may take on its board, as the board's file gives it (targets/boards.py Board.budget works
+it out): data below the IR, so that the pipeline's passes read a board's limits without knowing boards."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcugen.ir.planner import Region
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The defaults are a host build's: no limit, one arena, every constant in the one flash."""
+
+    const_room: int | None = None  # flash for every constant, external included (lower_ops narrows filters past it)
+    internal_room: int | None = None  # the chip's own flash for constants (place_weights moves weights out past it)
+    weights_region: str = ""  # the external flash region weights may go to ("": none)
+    weights: str = "auto"  # --weights: auto (out only what does not fit, least read first), internal, external
+    regions: tuple[Region, ...] | None = None  # the RAM regions the arena may use (None: one arena)
+    pins: tuple[tuple[str, str], ...] = ()  # (tensor name, region name) pairs the arena's placement keeps

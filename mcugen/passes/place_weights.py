@@ -1,0 +1,37 @@
+"""Place the weights in flash: in the chip's own, or, on a board with an external flash region
+(QSPI/OSPI, memory-mapped; the board's budget names it), in that one (--weights).
+
+`internal` keeps every constant in the chip's flash; `external` moves every layer's weight arrays
+(those of WEIGHTS_BYTES and more) out; `auto` keeps everything in when it fits the chip's room for
+constants, else moves out the layers whose weights are read least per byte (MACs per constant byte)
+first, until the rest fits. The Compiled record says which layers' weights go where; emit_c puts
+those arrays in the region's section (.mcu_const.<region>), which the board's linker script places.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from mcugen import ops
+from mcugen.ir.budget import Budget
+from mcugen.ir.calls import WEIGHTS_BYTES
+from mcugen.ir.graph import Compiled
+from mcugen.ir.lowering import layer_const_bytes
+
+
+def place_weights(g: Compiled, budget: Budget) -> Compiled:
+    if not budget.weights_region or budget.weights == "internal":
+        return g
+    sizes = {op.index: layer_const_bytes(g, op) for op in g.ops}
+    left = sum(sizes.values())
+    room = budget.internal_room
+    if budget.weights == "auto" and (room is None or left <= room):
+        return g
+    reads = sorted((ops.get(g, op).macs(g, op) / max(sizes[op.index], 1), op.index)
+                   for op in g.ops if sizes[op.index] >= WEIGHTS_BYTES)
+    moved = set()
+    for _, k in reads:
+        if budget.weights == "auto" and room is not None and left <= room:
+            break
+        moved.add(k)
+        left -= sizes[k]
+    return dataclasses.replace(g, weights_region=budget.weights_region, weights_out=frozenset(moved))
