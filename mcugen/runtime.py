@@ -33,6 +33,36 @@ def runtime_file(relative: str) -> Path:
     return path
 
 
+def kernel_file(kernel: str, features: frozenset[str]) -> str:
+    """Where a kernel's file is for a core with `features`: its variant folder's, else runtime_c/src/."""
+    folder = next((f for f in sorted(features) if (RUNTIME / f / f"{kernel}.c").is_file()), "src")
+    return f"{folder}/{kernel}.c"
+
+
+_WEAK = re.compile(r"^#pragma weak (\w+)", re.M)
+_CALLED = re.compile(r"\b(mcu_\w+)\s*\(")
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+@functools.cache
+def with_callees(kernels: frozenset[str], features: frozenset[str]) -> tuple[str, ...]:
+    """The kernels and every runtime function they call that has a file of its own (a body several
+    kernels share, a helper in assembly), found in their files: what a build compiles, sorted. A weak
+    reference (`#pragma weak`: a kernel another build may link) is not a call."""
+    found, todo = set(kernels), list(kernels)
+    while todo:
+        path = RUNTIME / kernel_file(todo.pop(), features)
+        if not path.is_file():
+            continue  # the user's own kernels (--ops) live with the model
+        text = path.read_text()
+        weak = set(_WEAK.findall(text))
+        for name in set(_CALLED.findall(_COMMENT.sub("", text))) - weak - found:
+            if (RUNTIME / kernel_file(name, features)).is_file():
+                found.add(name)
+                todo.append(name)
+    return tuple(sorted(found))
+
+
 def _integer(expression: str) -> int:
     """An integer constant expression of C (literals, + - * << >> and parentheses), evaluated."""
     tree = ast.parse(re.sub(r"(?<=\d)[uUlL]+\b", "", expression), mode="eval")

@@ -22,7 +22,7 @@ from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
 from mcugen.ir.planner import state_layout
-from mcugen.runtime import FEATURE_HEADERS, HEADERS, RUNTIME, runtime_file
+from mcugen.runtime import FEATURE_HEADERS, HEADERS, kernel_file, runtime_file
 
 HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMODEL_PROFILE", "-fno-asynchronous-unwind-tables")
 SANITIZE_CFLAGS = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
@@ -61,8 +61,7 @@ def library_files(generated: GeneratedC, features: frozenset[str] = frozenset())
     for header in HEADERS + tuple(h for f in sorted(generated.features) for h in FEATURE_HEADERS.get(f, ())):
         files[Path(header).name] = runtime_file(header).read_text()
     for k in (k for k in generated.kernels if k not in generated.custom_kernels):
-        folder = next((f for f in sorted(generated.features) if (RUNTIME / f / f"{k}.c").is_file()), "src")
-        files[f"{k}.c"] = runtime_file(f"{folder}/{k}.c").read_text()
+        files[f"{k}.c"] = runtime_file(kernel_file(k, generated.features)).read_text()
     return files
 
 

@@ -16,6 +16,7 @@ from mcugen.ir.graph import Compiled, Graph, Op, Tensor
 from mcugen.ir.calls import WEIGHTS_BYTES
 from mcugen.ir.lowering import Call, Const, Packed4, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
+from mcugen.runtime import with_callees
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
@@ -351,7 +352,8 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
         outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
         input_slices=[names[g.arena.buffer_of[t]] for t in g.inputs],
         output_slices=[names[g.arena.buffer_of[t]] for t in g.outputs])
-    kernels = sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)})
+    kernels = with_callees(frozenset(k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)),
+                           g.features)
     custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model
     context["custom_headers"] = sorted(f for f in custom if f.endswith(".h"))
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),

@@ -41,7 +41,7 @@ void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_cha
             /* a pass runs over whole window rows: the outputs of the pad columns are computed, not stored */
             for (int32_t oy = 0; oy < out_h; oy += chunk) {
                 const int32_t n_rows = out_h - oy < chunk ? out_h - oy : chunk;
-                mcu_dw3_sums(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
+                mcu_dw3_sums_x2(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
                 for (int32_t r = 0; r < n_rows; ++r) {
                     const int32_t *sums = acc + r * stride;
                     for (int32_t ox = 0; ox < out_w; ++ox, out += c) {

@@ -9,7 +9,7 @@
  *                 window holds the raw inputs and pads with -input_offset;
  *   scratch:      the channel's padded window, rows x stride int16 (stride = cols rounded up to
  *                 even, so that every pair of columns is one aligned word), then max(MCU_DW3_CHUNK, stride) + 4
- *                 int32 sums (mcu_dw3_sums).
+ *                 int32 sums (mcu_dw3_sums_x2).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
  * window row, the left output takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right
  * one x1 w0 (SMLATB a) + x2 w1 + x3 w2 (SMLAD b): per pair of outputs, 6 loads and 12
@@ -75,7 +75,7 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
             /* a pass runs over whole window rows: the outputs of the pad columns are computed, not stored */
             for (int32_t oy = 0; oy < out_h; oy += chunk) {
                 const int32_t n_rows = out_h - oy < chunk ? out_h - oy : chunk;
-                mcu_dw3_sums(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
+                mcu_dw3_sums_x2(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
                 if (q.fast && full) {
                     out = store_rows(acc, n_rows, stride, out_w, bias, q, offset, act, 1, 1, c, out);
                 } else if (q.fast) {

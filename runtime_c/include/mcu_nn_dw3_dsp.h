@@ -10,7 +10,7 @@
  * The 3x3 stride-1 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2):
  * the channel's window as int16 pairs, then two outputs per load of each window row.
  *
- * Outputs (pad columns included) per pass of mcu_dw3_sums: the size of the int32 part of their scratch,
+ * Outputs (pad columns included) per pass of mcu_dw3_sums_x2: the size of the int32 part of their scratch,
  * less the pair it may add.
  */
 #define MCU_DW3_CHUNK 508
@@ -59,7 +59,7 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dims *i
 #undef MCU_DW3_AT
 }
 
-/* One pair of outputs of mcu_dw3_sums: three window rows' words against their weight pairs, both sums stored. */
+/* One pair of outputs of mcu_dw3_sums_x2: three window rows' words against their weight pairs, both sums stored. */
 #define MCU_DW3_PAIR_ \
     "ldr %[d1], [%[x0], #4]\n\t" \
     "ldr %[d0], [%[x0]], #4\n\t" \
@@ -86,29 +86,7 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dims *i
  * (w0, w1), (w1, w2). With a = (x0, x1) and b = (x2, x3) of a window row, the left output takes
  * x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right one x1 w0 (SMLATB a) + x2 w1 + x3 w2
  * (SMLAD b): per pair of outputs, 6 loads and 12 multiplies for 18 MACs. */
-static __attribute__((noinline, unused)) void mcu_dw3_sums(const int16_t *x, int32_t rs, const uint32_t w[6],
-                                                         int32_t pairs, int32_t *acc)
-{
-    pairs = (pairs + 1) & ~1;  /* two per pass: an odd count computes one more, whose sums nobody reads */
-    const int16_t *x1 = (const int16_t *)(const void *)((const int8_t *)x + rs);
-    const int16_t *x2 = (const int16_t *)(const void *)((const int8_t *)x1 + rs);
-    const int32_t *const end = acc + 2 * pairs;
-    uint32_t a, b, d0, d1;
-    /* In assembly: the loop needs all 14 allocatable registers (the two sums, two input words, three
-     * row pointers, the output pointer, six weight pairs), so its end is read from the stack, once
-     * per two pairs. */
-    __asm__ volatile(
-        "1:\n\t"
-        MCU_DW3_PAIR_
-        MCU_DW3_PAIR_
-        "ldr %[d0], %[end]\n\t"
-        "cmp %[acc], %[d0]\n\t"
-        "bne 1b"
-        : [a] "=&r"(a), [b] "=&r"(b), [d0] "=&r"(d0), [d1] "=&r"(d1), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
-          [acc] "+r"(acc)
-        : [w0] "r"(w[0]), [w1] "r"(w[1]), [w2] "r"(w[2]), [w3] "r"(w[3]), [w4] "r"(w[4]), [w5] "r"(w[5]),
-          [end] "m"(end)
-        : "cc", "memory");
-}
+void mcu_dw3_sums_x2(const int16_t *x, int32_t rs, const uint32_t w[6],
+                  int32_t pairs, int32_t *acc);
 
 #endif
