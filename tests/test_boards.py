@@ -19,6 +19,7 @@ from mcugen.validation.compare import random_inputs
 from mcugen.errors import McugenError
 from mcugen.targets.firmware import build_board
 from mcugen.codegen.outdir import OutDir
+from mcugen.ir.budget import Budget
 from mcugen.ir.planner import Region
 from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
@@ -217,7 +218,7 @@ def _build(tmp_path, model: str, board: str):
 ])
 def test_bit_exact_on_the_emulated_board(tmp_path, model, board):
     g, result = _build(tmp_path, model, board)
-    assert result.image.flash <= load_board(board).flash["bytes"]
+    assert result.image.flash <= load_board(board).flash.bytes
     info, results = run_on_target(Target.of(board), result.program, g, random_inputs(g, 1, seed=11), profile=True)
     assert info.clock == "systick" and info.arena_bytes == g.arena.plan.size
     assert results[0].passed, results[0].outputs
@@ -289,7 +290,7 @@ def test_a_model_no_split_of_the_banks_holds_is_one_line(tmp_path):
     with pytest.raises(McugenError, match=r"at layer \d+ \(\w+\) [\d,]+ B are live, and no split .* "
                                           r"\(RAM 20,000 B, PSRAM 20,000 B\)"):
         compile_model(MODELS / "tflm_person_detect.tflite",
-                      regions=(Region("RAM", 20_000, 1), Region("PSRAM", 20_000, 2)))
+                      budget=Budget(regions=(Region("RAM", 20_000, 1), Region("PSRAM", 20_000, 2))))
 
 
 @pytest.mark.parametrize("options, phrase", [

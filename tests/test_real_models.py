@@ -272,7 +272,8 @@ def test_the_fit_check_counts_state_as_the_generated_c_lays_it_out():
     from mcugen.codegen.emit_c import emit_c
     from mcugen.ir.planner import state_layout
     from mcugen.errors import McugenError
-    from mcugen.targets.firmware import HARNESS_RAM, check_fit
+    from mcugen.targets.boards import HARNESS_RAM
+    from mcugen.targets.firmware import check_fit
     from mcugen.ir.graph import Variable
 
     g = compile_model(REAL / "pypi_pmw_hey_jarvis.tflite")

@@ -153,8 +153,9 @@ def accesses(board_id: str, tmp_path: Path) -> list[tuple[int, int | None, str]]
                 found.append((address, None, "read"))
         at = text.find(ACCESS, end)
     o = board.offline
-    found += [(e["register"], 1 << e["bit"], "set") for e in o.get("clock_enables", [])]
-    found += [(w["register"], w["value"], "write") for w in o.get("pin_writes", [])]
+    assert o is not None
+    found += [(e.register, 1 << e.bit, "set") for e in o.clock_enables]
+    found += [(w.register, w.value, "write") for w in o.pin_writes]
     return [a for a in found if a[0] < CORE_PERIPHERALS]
 
 
@@ -192,7 +193,8 @@ def test_every_register_the_harness_touches_is_the_chip_s(tmp_path, board_id):
 def test_the_uart_is_the_board_file_s_and_the_chip_s(board_id):
     """The board file's UART base is the start of a UART peripheral of the chip."""
     board = load_board(board_id)
-    name, _ = registers(CHIPS[board_id])[board.offline["uart_base"]]
+    assert board.offline is not None and board.offline.uart_base is not None
+    name, _ = registers(CHIPS[board_id])[board.offline.uart_base]
     assert "UART" in name.split(".")[0], name
 
 
@@ -200,7 +202,8 @@ def test_the_clock_enables_name_the_uart(tmp_path):
     """Alif's clock bits are the board file's data: the SVD names what each turns on."""
     regs = registers(CHIPS["alif-devkit-e7"])
     board = load_board("alif-devkit-e7")
-    for e in board.offline["clock_enables"]:
-        _, fields = regs[e["register"]]
-        field = next(f for f in fields if f.bit_offset <= e["bit"] < f.bit_offset + f.bit_width)
+    assert board.offline is not None
+    for e in board.offline.clock_enables:
+        _, fields = regs[e.register]
+        field = next(f for f in fields if f.bit_offset <= e.bit < f.bit_offset + f.bit_width)
         assert "UART4" in field.name or "UART" in (field.description or ""), (field.name, field.description)
