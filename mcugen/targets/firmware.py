@@ -129,7 +129,7 @@ def write_offline_board(board: Board, out: OutDir) -> str:
             flags.append("-DMCU_PIN_WRITES=" + ",".join(f"0x{w.register:08X}u,0x{w.value:08X}u" for w in o.pin_writes))
     out.write("link.ld", _ENV.get_template("link.ld.j2").render(version=__version__, board=board))
     out.write(f"boards/mcugen-{board.id}.json", json.dumps(dict(
-        # boards with `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float
+        # boards whose chip has `fpu: true` compile for their core's FPU, hard-float ABI; the others soft float
         build=dict(cpu=board.core, fpu=board.cpu.fpu if board.fpu else "",
                    f_cpu=f"{board.clock_hz}L", mcu=board.id),
         frameworks=[], name=board.name, vendor="mcugen", url="",

@@ -36,6 +36,56 @@ static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, 
     acc[3] = a3;
 }
 
+/* Where a window's taps and positions lie: rows and columns of the group's copy (cols * 4 and 4 bytes
+ * apart) or of the image itself (a row of pixels and c bytes), times the dilation and the stride. */
+typedef struct {
+    int32_t row, col, out_row, out_col;
+} steps;
+
+/* Every output of one image's group of channels from its window x (at steps s): four positions at a time
+ * on four_outputs (its taps unrolled where `three`: 3 wide, stride 1, the copy's steps), then the rest. */
+static inline __attribute__((always_inline)) void image_outputs(
+    const int8_t *image, const int8_t *w, int32_t k_h, int32_t k_w, steps s, int three, const mcu_dims *output_dims,
+    int8_t *out, int32x4_t bias, int32x4_t multiplier, int32x4_t shift, const mcu_dw_conv_params *dw, mve_pred16_t p)
+{
+    const int32_t c = output_dims->c, out_w = output_dims->w;
+    for (int32_t oy = 0; oy < output_dims->h; ++oy) {
+        const int8_t *x = image + oy * s.out_row;
+        int32_t ox = 0;
+        for (; ox + 4 <= out_w; ox += 4, x += 4 * s.out_col, out += 4 * c) {
+            int32x4_t a[4] = {bias, bias, bias, bias};
+            if (three) {
+                four_outputs(x, w, k_h, 3, s.row, 4, 4, a);
+            } else {
+                four_outputs(x, w, k_h, k_w, s.row, s.col, s.out_col, a);
+            }
+            store_group(out, a[0], multiplier, shift, dw, p);
+            store_group(out + c, a[1], multiplier, shift, dw, p);
+            store_group(out + 2 * c, a[2], multiplier, shift, dw, p);
+            store_group(out + 3 * c, a[3], multiplier, shift, dw, p);
+        }
+        for (; ox < out_w; ++ox, x += s.out_col, out += c) {
+            int32x4_t a = bias;
+            const int8_t *row = x, *wt = w;
+            for (int32_t ky = 0; ky < k_h; ++ky, row += s.row) {
+                const int8_t *t = row;
+                for (int32_t kx = 0; kx < k_w; ++kx, t += s.col, wt += 4) {
+                    a = vaddq_s32(a, vmulq_s32(vldrbq_s32(t), vldrbq_s32(wt)));
+                }
+            }
+            store_group(out, a, multiplier, shift, dw, p);
+        }
+    }
+}
+
+/* image_outputs on the image itself, out of line: the copy's loop in mcu_depthwise_mve keeps its registers. */
+static __attribute__((noinline)) void image_outputs_in_place(
+    const int8_t *image, const int8_t *w, int32_t k_h, int32_t k_w, steps s, const mcu_dims *output_dims,
+    int8_t *out, int32x4_t bias, int32x4_t multiplier, int32x4_t shift, const mcu_dw_conv_params *dw, mve_pred16_t p)
+{
+    image_outputs(image, w, k_h, k_w, s, 0, output_dims, out, bias, multiplier, shift, dw, p);
+}
+
 void mcu_depthwise_mve(
     const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const mcu_dims *filter_dims, const int8_t *filter_x4, int bits, const int32_t *bias_folded,
@@ -44,10 +94,19 @@ void mcu_depthwise_mve(
     const int32_t c = output_dims->c, k_h = filter_dims->h, k_w = filter_dims->w, taps = k_h * k_w;
     const int32_t rows = (output_dims->h - 1) * dw->stride.h + (k_h - 1) * dw->dilation.h + 1;
     const int32_t cols = (output_dims->w - 1) * dw->stride.w + (k_w - 1) * dw->dilation.w + 1;
-    const int32_t row_step = dw->dilation.h * cols * 4, col_step = dw->dilation.w * 4;
-    const int32_t out_row_step = dw->stride.h * cols * 4, out_col_step = dw->stride.w * 4;
-    const int32_t image_in = input_dims->h * input_dims->w * c, out_w = output_dims->w;
+    const steps copied = {dw->dilation.h * cols * 4, dw->dilation.w * 4, dw->stride.h * cols * 4, dw->stride.w * 4};
+    const int32_t pixels = input_dims->w * c;
+    const steps in_place = {dw->dilation.h * pixels, dw->dilation.w * c, dw->stride.h * pixels, dw->stride.w * c};
+    const int32_t image_in = input_dims->h * input_dims->w * c, image_out = output_dims->h * output_dims->w * c;
     const int three = k_w == 3 && dw->dilation.w == 1 && dw->stride.w == 1;
+    /* Where no window reaches past the image (no padding) it is read where it lies rather than copied
+     * (a window per group of channels: most of a layer with few outputs and long kernels), unless the
+     * output overwrites input a later output reads (in place, more than one output position: one
+     * position's group is stored after all its taps are read, over bytes no other group reads) or the
+     * group has fewer than four channels (its words would read past the input's end). */
+    const int single = output_dims->h * output_dims->w == 1 && input_dims->n == 1;
+    const int inside = dw->padding.h == 0 && dw->padding.w == 0 && rows <= input_dims->h && cols <= input_dims->w &&
+                       (output != input || single);
     for (int32_t oc = 0; oc < c; oc += 4) {
         const int32_t valid = c - oc < 4 ? c - oc : 4;
         const mve_pred16_t p = vctp32q((uint32_t)valid);
@@ -60,35 +119,13 @@ void mcu_depthwise_mve(
             w = group;
         }
         for (int32_t n = 0; n < input_dims->n; ++n) {
-            mcu_window_group4(input_dims, input + n * image_in + oc, valid, rows, cols, dw->padding,
-                              dw->input_offset, window);
-            int8_t *out = output + n * output_dims->h * out_w * c + oc;
-            for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-                const int8_t *x = window + oy * out_row_step;
-                int32_t ox = 0;
-                for (; ox + 4 <= out_w; ox += 4, x += 4 * out_col_step, out += 4 * c) {
-                    int32x4_t a[4] = {bias, bias, bias, bias};
-                    if (three) {
-                        four_outputs(x, w, k_h, 3, row_step, 4, 4, a);
-                    } else {
-                        four_outputs(x, w, k_h, k_w, row_step, col_step, out_col_step, a);
-                    }
-                    store_group(out, a[0], multiplier, shift, dw, p);
-                    store_group(out + c, a[1], multiplier, shift, dw, p);
-                    store_group(out + 2 * c, a[2], multiplier, shift, dw, p);
-                    store_group(out + 3 * c, a[3], multiplier, shift, dw, p);
-                }
-                for (; ox < out_w; ++ox, x += out_col_step, out += c) {
-                    int32x4_t a = bias;
-                    const int8_t *row = x, *wt = w;
-                    for (int32_t ky = 0; ky < k_h; ++ky, row += row_step) {
-                        const int8_t *t = row;
-                        for (int32_t kx = 0; kx < k_w; ++kx, t += col_step, wt += 4) {
-                            a = vaddq_s32(a, vmulq_s32(vldrbq_s32(t), vldrbq_s32(wt)));
-                        }
-                    }
-                    store_group(out, a, multiplier, shift, dw, p);
-                }
+            const int8_t *image = input + n * image_in + oc;
+            int8_t *out = output + n * image_out + oc;
+            if (inside && valid == 4) {
+                image_outputs_in_place(image, w, k_h, k_w, in_place, output_dims, out, bias, multiplier, shift, dw, p);
+            } else {
+                mcu_window_group4(input_dims, image, valid, rows, cols, dw->padding, dw->input_offset, window);
+                image_outputs(window, w, k_h, k_w, copied, three, output_dims, out, bias, multiplier, shift, dw, p);
             }
         }
     }
