@@ -36,6 +36,21 @@ static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, 
     acc[3] = a3;
 }
 
+/* One output of one group (the row of four_outputs a row ends on): its taps unrolled where the width and
+ * the column step are constants. */
+static inline __attribute__((always_inline)) int32x4_t one_output(const int8_t *x, const int8_t *wt, int32_t k_h,
+                                                                 int32_t k_w, int32_t row_step, int32_t col_step,
+                                                                 int32x4_t a)
+{
+    for (int32_t ky = 0; ky < k_h; ++ky, x += row_step) {
+        const int8_t *t = x;
+        for (int32_t kx = 0; kx < k_w; ++kx, t += col_step, wt += 4) {
+            a = vaddq_s32(a, vmulq_s32(vldrbq_s32(t), vldrbq_s32(wt)));
+        }
+    }
+    return a;
+}
+
 /* Where a window's taps and positions lie: rows and columns of the group's copy (cols * 4 and 4 bytes
  * apart) or of the image itself (a row of pixels and c bytes), times the dilation and the stride. */
 typedef struct {
@@ -65,15 +80,11 @@ static inline __attribute__((always_inline)) void image_outputs(
             store_group(out + 3 * c, a[3], multiplier, shift, dw, p);
         }
         for (; ox < out_w; ++ox, x += s.out_col, out += c) {
-            int32x4_t a = bias;
-            const int8_t *row = x, *wt = w;
-            for (int32_t ky = 0; ky < k_h; ++ky, row += s.row) {
-                const int8_t *t = row;
-                for (int32_t kx = 0; kx < k_w; ++kx, t += s.col, wt += 4) {
-                    a = vaddq_s32(a, vmulq_s32(vldrbq_s32(t), vldrbq_s32(wt)));
-                }
+            if (three) {
+                store_group(out, one_output(x, w, k_h, 3, s.row, 4, bias), multiplier, shift, dw, p);
+            } else {
+                store_group(out, one_output(x, w, k_h, k_w, s.row, s.col, bias), multiplier, shift, dw, p);
             }
-            store_group(out, a, multiplier, shift, dw, p);
         }
     }
 }
