@@ -57,8 +57,9 @@ typedef struct {
     int32_t row, col, out_row, out_col;
 } steps;
 
-/* Every output of one image's group of channels from its window x (at steps s): four positions at a time
- * on four_outputs (its taps unrolled where `three`: 3 wide, stride 1, the copy's steps), then the rest. */
+/* Every output of one image's group of channels from `image` (its copy or the image itself, at steps s):
+ * four at a time on four_outputs (its taps unrolled where `three`: 3 wide, stride 1, the copy's steps),
+ * then the rest. */
 static inline __attribute__((always_inline)) void image_outputs(
     const int8_t *image, const int8_t *w, int32_t k_h, int32_t k_w, steps s, int three, const mcu_dims *output_dims,
     int8_t *out, int32x4_t bias, int32x4_t multiplier, int32x4_t shift, const mcu_dw_conv_params *dw, mve_pred16_t p)
