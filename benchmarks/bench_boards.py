@@ -86,7 +86,7 @@ def main() -> int:
             _, results = run_on_target(Target.of(an386.id), r.program, g, random_inputs(g, 1, seed=0), profile=True)
             assert results[0].passed, f"{name} is not bit-exact on {an386.id}"
             estimate = estimate_cycles(Target.of(an386.id), r.program, g, random_inputs(g, 1, seed=0)[0],
-                                       an386.cpu.timing)
+                                       an386.cpu)
             n = build_board(g, nano, OutDir(Path(tmp) / "nano33"), name)
             m7 = build_board(g, an500, OutDir(Path(tmp) / "an500"), name)  # the same kernels built for the M7
             _, on_m7 = run_on_target(Target.of(an500.id), m7.program, g, random_inputs(g, 1, seed=0))

@@ -56,7 +56,7 @@ def measure(path: Path, cycles: bool = False) -> tuple[int, int, int, int]:
         built = build_board(g, board, OutDir(Path(tmp) / "fw"), path.stem)
         _, results = run_on_target(Target.of(BOARD), built.program, g, random_inputs(g, 2, seed=0))
         estimate = (estimate_cycles(Target.of(BOARD), built.program, g, random_inputs(g, 1, seed=0)[0],
-                                    board.cpu.timing).cycles if cycles else 0)
+                                    board.cpu).cycles if cycles else 0)
     if not all(r.passed for r in results):
         raise SystemExit(f"{path.name}: not bit-exact on {BOARD}")
     # ticks of -icount shift=0

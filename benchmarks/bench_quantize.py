@@ -54,7 +54,7 @@ def on_board(path: Path, sample) -> tuple[int, int, int, int]:
     g = compile_model(path, features=board.features)
     with tempfile.TemporaryDirectory() as tmp:
         built = build_board(g, board, OutDir(Path(tmp) / "fw"), path.stem)
-        estimate = estimate_cycles(Target.of(BOARD), built.program, g, model_inputs(g, sample), board.cpu.timing)
+        estimate = estimate_cycles(Target.of(BOARD), built.program, g, model_inputs(g, sample), board.cpu)
     return built.model.rodata, built.arena_bytes, estimate.instructions, estimate.cycles
 
 

@@ -115,7 +115,7 @@ def estimated_cycles(target, program, g, samples, first: int, args):
     # the log slows QEMU about tenfold
     print(f"estimating {target.board.cpu.name} cycles: sample {first + 1} once more, every instruction logged "
           f"(about {max(1, round(10 * expected_seconds(g, target)))} s)", file=sys.stderr, flush=True)
-    return estimate_cycles(target, program, g, samples[first], target.board.cpu.timing, timeout=args.timeout * 20)
+    return estimate_cycles(target, program, g, samples[first], target.board.cpu, timeout=args.timeout * 20)
 
 
 def verdict(report: dict) -> int:

@@ -66,7 +66,6 @@ class Search:
 def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray]) -> Cost:
     """Build the model for `board`'s core, run `sample` once on the emulator with every instruction
     counted (mcugen/validation/cycles.py), and read the sizes from the build."""
-    from mcugen.targets.boards import Timing
     from mcugen.validation.cycles import estimate_cycles
     from mcugen.targets.firmware import build_board, check_fit
     from mcugen.codegen.outdir import OutDir
@@ -79,19 +78,17 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     twin = emulated_twin(board, "the search measures each candidate there")
     g = compile_model(path, features=board.features, budget=dataclasses.replace(board.budget(), regions=None))
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
-    timing = twin.cpu.timing
-    estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample),
-                               timing or Timing(refill=1, divide=1, exception=1), timeout=600)
+    estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample), twin.cpu,
+                               timeout=600)
     state = sum(v.nbytes for v in g.variables)
-    per_layer = estimate.layers if timing else estimate.layer_instructions
     try:  # built on the twin, held to the user's board
         check_fit(g, board, result.const_bytes, harness_ram=0)
         misfit = ""
     except McugenError as exc:
         misfit = exc.problem
-    return Cost(estimate.cycles if timing else estimate.instructions, "cycles" if timing else "instructions",
+    return Cost(estimate.cycles, "cycles" if estimate.timing else "instructions",
                 result.model.flash + result.kernels.flash, result.arena_bytes + state,
-                tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)), misfit)
+                tuple((op.opcode, int(t)) for op, t in zip(g.ops, estimate.layers)), misfit)
 
 
 def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
