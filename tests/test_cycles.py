@@ -13,12 +13,15 @@ from mcugen.validation.cycles import Counter, Program, read_exec_log
 HAND_TIMED = Path(__file__).parent / "cycles"
 
 
-@pytest.mark.parametrize("board, source", [("mps2-an386", "hand_timed.S"), ("mps3-an547", "hand_timed_m55.S")])
+@pytest.mark.parametrize("board, source", [("mps2-an386", "hand_timed.S"), ("mps3-an547", "hand_timed_m55.S"),
+                                           ("mps2-an500", "hand_timed_m7.S")])
 def test_hand_timed_sequences_cost_what_the_core_model_says(tmp_path, board, source):
     """Each case of the core's hand-timed file costs its hand count. The M4's: pipelined and blocked
     loads, LDRD, LDM/STM, taken and falling-through branches, IT folding, CBZ, divides, VFP, TBB, calls,
     an SVC exception. The M55's: Helium beats overlapping across pipes and not within one, result
-    latencies one and two instructions back, dual issue, a low-overhead loop, VFP, predication."""
+    latencies one and two instructions back, dual issue, a low-overhead loop, VFP, predication. The M7's:
+    which pairs issue together (two ALUs, two load ports, one store port, MAC, branch unit and FPU),
+    latencies, addresses read a stage early, the MAC's late accumulator, single-issue instructions."""
     core = load_board(board).cpu
     path = HAND_TIMED / source
     elf, log = tmp_path / "hand_timed.elf", tmp_path / "exec.log"
@@ -57,7 +60,7 @@ def test_profile_on_the_emulated_m4_reports_estimated_cycles(capsys, tmp_path, m
 
 def test_profile_without_a_timing_table_reports_instructions_only(capsys, tmp_path, models):
     report = tmp_path / "r.json"
-    code, out, err = run_cli(capsys, "test", models / "tflm_hello_world.tflite", "--board", "mps2-an500",
+    code, out, err = run_cli(capsys, "test", models / "tflm_hello_world.tflite", "--board", "mps2-an505",
                              "--samples", "1", "--profile", "--json", report)
     assert code == 0 and "estimating" not in err and "est. cycles" not in out
     assert "estimated_cycles" not in checked_report(report, "test")

@@ -174,6 +174,8 @@ class Decoded:
                     (register_bit("sp") if op in ("pop", "vpop") else 0)
             after = self.operands[self.operands.index(self.memory) + 1:] if self.memory else ()
             return registers(self.memory) | registers(", ".join(after))
+        if not self.operands:
+            return 0
         two = kind == "long" or (op == "vmov" and len(self.operands) >= 3 and self.operands[1] in CORE)
         sources = self.operands[2:] if two else self.operands[1:]
         bits = registers(", ".join(sources))

@@ -32,6 +32,7 @@ import re
 import numpy as np
 
 from mcugen.targets.boards import Timing
+from mcugen.validation.core_models.issue import after_a_jump, paired
 from mcugen.validation.disassembly import CORE, Decoded, register_names
 
 FIELDS = ("size", "cost", "pipe", "beats", "latency", "reads", "writes", "dual", "kind")
@@ -127,17 +128,12 @@ def costs(c: dict[str, np.ndarray], before2: np.ndarray, before: np.ndarray, now
     reads = c["reads"][now]
     stall = np.maximum(stall, np.where(known & (reads & c["writes"][b] != 0), c["latency"][b] - 1, 0))
     # dual issue: a pair of 16-bit instructions, one of them of the kind that pairs with any, the
-    # second not reading the first; in a run of such pairs, every other instruction pairs with the one before
-    before_jumped = np.concatenate([[carried.get("jumped", False)], jumped[:-1]])
+    # second not reading the first
     dual, dual_b = c["dual"][now], c["dual"][b]
-    pairs = known & ~before_jumped & (reads & c["writes"][b] == 0) & (stall == 0) \
+    pairs = known & ~after_a_jump(jumped, carried) & (reads & c["writes"][b] == 0) & (stall == 0) \
         & (c["size"][now] == 2) & (c["size"][b] == 2) & (dual > LONE) & (dual_b > LONE) \
         & ((dual == PAIRS_WITH_ANY) | (dual_b == PAIRS_WITH_ANY))
-    index = np.arange(len(now))
-    last_break = np.maximum.accumulate(np.where(~pairs, index, -1))
-    offset = index - last_break - 1
-    first_run = last_break < 0
-    paired = pairs & ((offset + (first_run & carried.get("paired", False))) % 2 == 0)
+    together = paired(pairs, carried)
     kind = c["kind"][now]
 
     def settled(cost: np.ndarray) -> np.ndarray:
@@ -145,12 +141,12 @@ def costs(c: dict[str, np.ndarray], before2: np.ndarray, before: np.ndarray, now
         cost += np.where(jumped & (kind == TAKES_PC), timing.refill, 0)
         return cost + np.where(jumped & (kind == PLAIN), timing.exception, 0)
 
-    first = settled(np.where(paired, 0, c["cost"][now] + stall))
+    first = settled(np.where(together, 0, c["cost"][now] + stall))
     # two back: what it writes, or the pipe it holds, may still be busy once the one before has issued
     spent = np.concatenate([[carried.get("cost", 1)], first[:-1]])
     late = np.where(known2 & (reads & c["writes"][b2] != 0), c["latency"][b2] - 1 - spent, 0)
     held = known2 & (pipe != NONE) & (pipe == c["pipe"][b2])
     late = np.maximum(late, np.where(held, c["beats"][b2] - 1 - spent, 0))
-    cost = settled(np.where(paired, 0, c["cost"][now] + np.maximum(stall, late)))
-    carried.update(paired=bool(paired[-1]), jumped=bool(jumped[-1]), cost=int(cost[-1]))
+    cost = settled(np.where(together, 0, c["cost"][now] + np.maximum(stall, late)))
+    carried["cost"] = int(cost[-1])
     return cost
