@@ -70,7 +70,7 @@ class Program:
         self.entry, self.layer_done = named[INVOKE], named[LAYER_DONE]
         self.instructions = disassemble(elf, arch)
         calls = [i.address + i.size for i in self.instructions.values()
-                 if i.operation == "bl" and i.operands and i.operands[0].split()[0] == f"{self.entry:x}"]
+                 if i.operation == "bl" and i.target == self.entry]
         if len(calls) != 1:
             raise McugenError(f"internal error: {len(calls)} calls to {INVOKE} in {elf}, expected one",
                               "report this with the build directory")

@@ -40,6 +40,7 @@ _ACCUMULATING = frozenset("mla mls vmla vmlas vmls vfma vfms vfnma vfnms vnmla v
 # scalar operations of two operands that do not read the first (`adds r2, #1` reads r2, `mov r2, r1` not)
 _UNARY = frozenset("mov movs mvn mvns movw neg negs sxtb sxth uxtb uxth sxtb16 uxtb16 clz rev rev16 revsh rbit "
                    "adr".split())
+_ADDRESS = re.compile(r"^[0-9a-f]+$")
 _IT = re.compile(r"^it[te]{0,3}$")
 _VPT = re.compile(r"^vp(t|st)[te]{0,3}$")
 _Q = re.compile(r"\bq[0-7]\b")
@@ -92,6 +93,7 @@ class Decoded:
     mnemonic: str  # as objdump prints it: "ldrbne.w", "vmul.i32"
     operands: tuple[str, ...]
     operation: str  # without the condition (in an IT block), predication (VPT block) and suffixes: "ldrb"
+    target: int | None = None  # a direct branch's
 
     @cached_property
     def data_type(self) -> str:
@@ -226,5 +228,9 @@ def disassemble(elf: Path, arch: str) -> dict[int, Decoded]:
             conditional = len(operation) - 1
         elif _VPT.match(operation):
             predicated = len(operation) - 3
-        found[address] = Decoded(address, 4 if m[3] else 2, m[4], tuple(split_operands(m[5] or "")), operation)
+        operands = split_operands(m[5] or "")
+        target = None
+        if operation in _BRANCHES and operands and _ADDRESS.match(operands[-1]):
+            target = int(operands.pop(), 16)  # bare hex, which would read as a register ("d8")
+        found[address] = Decoded(address, 4 if m[3] else 2, m[4], tuple(operands), operation, target)
     return found
