@@ -3,14 +3,42 @@ import re
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from test_cli import checked_report, run_cli
 
-from mcugen.targets.boards import load_board
+from mcugen.codegen.pipeline import compile_model
+from mcugen.commands.board import estimate_on, estimate_twin
+from mcugen.targets.boards import Cache, MemoryTiming, load_board
+from mcugen.targets.target import Target
 from mcugen.validation.cycles import Counter, Program, read_exec_log
+from mcugen.validation.memory import DataStalls, FetchStalls
 
 HAND_TIMED = Path(__file__).parent / "cycles"
+
+
+def traced(tmp_path, board: str, source: str, *log: str) -> tuple[Path, Path]:
+    """The hand-timed file built for the board's core and run once under QEMU with `log` into a file."""
+    core = load_board(board).cpu
+    elf, out = tmp_path / "hand_timed.elf", tmp_path / "trace.log"
+    subprocess.run(["arm-none-eabi-gcc", "-nostdlib", f"-mcpu={core.id}", "-mthumb", "-mfloat-abi=hard",
+                    "-Wl,-Ttext=0", "-Wl,-eReset_Handler", "-o", str(elf), str(HAND_TIMED / source)], check=True)
+    subprocess.run(["qemu-system-arm", "-M", board, "-display", "none", "-monitor", "none",
+                    "-semihosting-config", "enable=on,target=native", "-kernel", str(elf), *log, "-D", str(out)],
+                   check=True, timeout=60)
+    return elf, out
+
+
+def counted(tmp_path, board: str, source: str, chunk: int = 512) -> Counter:
+    """The hand-timed file's exec log folded by the core's model (small chunks: costs carried across chunk edges)."""
+    core = load_board(board).cpu
+    elf, log = traced(tmp_path, board, source, "-singlestep", "-d", "exec,nochain")
+    expected = re.findall(r"@= (\d+)", (HAND_TIMED / source).read_text())
+    counter = Counter(Program(elf, core.arch), core, len(expected))
+    with open(log, "rb") as stream:
+        read_exec_log(stream, counter, chunk=chunk)
+    return counter
 
 
 @pytest.mark.parametrize("board, source", [("mps2-an386", "hand_timed.S"), ("mps3-an547", "hand_timed_m55.S"),
@@ -22,19 +50,40 @@ def test_hand_timed_sequences_cost_what_the_core_model_says(tmp_path, board, sou
     latencies one and two instructions back, dual issue, a low-overhead loop, VFP, predication. The M7's:
     which pairs issue together (two ALUs, two load ports, one store port, MAC, branch unit and FPU),
     latencies, addresses read a stage early, the MAC's late accumulator, single-issue instructions."""
-    core = load_board(board).cpu
-    path = HAND_TIMED / source
-    elf, log = tmp_path / "hand_timed.elf", tmp_path / "exec.log"
-    subprocess.run(["arm-none-eabi-gcc", "-nostdlib", f"-mcpu={core.id}", "-mthumb", "-mfloat-abi=hard",
-                    "-Wl,-Ttext=0", "-Wl,-eReset_Handler", "-o", str(elf), str(path)], check=True)
-    subprocess.run(["qemu-system-arm", "-M", board, "-display", "none", "-monitor", "none",
-                    "-semihosting-config", "enable=on,target=native", "-kernel", str(elf),
-                    "-singlestep", "-d", "exec,nochain", "-D", str(log)], check=True, timeout=60)
-    expected = [int(n) for n in re.findall(r"@= (\d+)", path.read_text())]
-    counter = Counter(Program(elf, core.arch), core, len(expected))
+    expected = [int(n) for n in re.findall(r"@= (\d+)", (HAND_TIMED / source).read_text())]
+    assert counted(tmp_path, board, source).estimate().layers == expected
+
+
+def test_flash_data_reads_wait_where_the_data_cache_misses(tmp_path):
+    """hand_timed_memory.S's loads from a table in flash (word, LDM, post-indexed, LDRD across two lines,
+    a shifted index, VLDR, a literal), each case's wait states counted by hand: the load's address from
+    the registers QEMU logs before it, its lines against a 2-line cache."""
+    memory = MemoryTiming(5, prefetch=False, instruction_cache=None, data_cache=Cache(lines=2, line_bytes=32))
+    board = load_board("mps2-an386")
+    (tmp_path / "exec").mkdir()
+    counter = counted(tmp_path / "exec", "mps2-an386", "hand_timed_memory.S")
+    reads = DataStalls(counter.program, sorted(counter.table), memory, board.flash, counter.layers)
+    _, log = traced(tmp_path, "mps2-an386", "hand_timed_memory.S", "-singlestep", "-d", "cpu,nochain",
+                    "-dfilter", ",".join(f"0x{a:x}+1" for a in reads.registers_at))
     with open(log, "rb") as stream:
-        read_exec_log(stream, counter, chunk=512)  # small chunks: costs carried across chunk edges
-    assert counter.estimate().layers == expected
+        reads.read(stream, chunk=700)  # entries cut across chunks
+    expected = [int(n) for n in re.findall(r"@= (\d+)", (HAND_TIMED / "hand_timed_memory.S").read_text())]
+    assert reads.stalls.tolist() == expected
+
+
+def test_instruction_fetches_wait_where_the_cache_and_prefetch_miss():
+    """FetchStalls on a hand-made stretch of fetch addresses (32-byte lines, a 2-line cache, prefetch)."""
+    flash = load_board("mps2-an386").flash
+    memory = MemoryTiming(5, prefetch=True, instruction_cache=Cache(lines=2, line_bytes=32), data_cache=None)
+    fetches = FetchStalls(memory, flash, 2)
+    pcs = np.array([0x100, 0x102, 0x120,  # line 8 waits, line 9 was prefetched
+                    0x200,  # a jump: line 16 waits, replacing line 8
+                    0x120,  # line 9 is held
+                    0x100,  # line 8 was replaced: waits
+                    0x20000000], dtype=np.uint32)  # RAM
+    fetches.feed(pcs[:4], np.zeros(4, dtype=np.int64))
+    fetches.feed(pcs[4:], np.ones(3, dtype=np.int64))  # carried across stretches
+    assert fetches.stalls.tolist() == [10, 5]
 
 
 def test_profile_on_the_emulated_m4_reports_estimated_cycles(capsys, tmp_path, models):
@@ -64,3 +113,37 @@ def test_profile_without_a_timing_table_reports_instructions_only(capsys, tmp_pa
                              "--samples", "1", "--profile", "--json", report)
     assert code == 0 and "estimating" not in err and "est. cycles" not in out
     assert "estimated_cycles" not in checked_report(report, "test")
+
+
+def test_build_estimate_reports_the_cores_cycles(capsys, tmp_path, models):
+    code, out, err = run_cli(capsys, "build", models / "tflm_micro_speech.tflite", "--board", "mps3-an547",
+                             "--out", tmp_path / "b", "--estimate")
+    assert code == 0 and "estimating Arm Cortex-M55 cycles: one inference on mps3-an547" in err
+    found = re.search(r"estimated +([\d,]+) cycles at zero wait states \([\d.]+ ms at 32 MHz; ([\d,]+) instructions\)",
+                      out)
+    assert found and "with its flash timing" not in out  # an emulated board has no flash timing
+    cycles, instructions = (int(n.replace(",", "")) for n in found.groups())
+    assert instructions < cycles < 3 * instructions
+
+
+def test_the_estimate_adds_the_boards_flash_wait_states(models):
+    """NUCLEO-L4R5ZI's file gives its flash timing: the estimate on its emulated twin adds at least a miss
+    per line of weights (each is read at least once, through a 256-byte data cache)."""
+    board = load_board("nucleo-l4r5zi")
+    g = compile_model(models / "mlperf_ad_autoencoder.tflite", features=board.features, budget=board.budget())
+    target = Target.of(board.id)
+    line = estimate_on(target, estimate_twin(target), g, "ad")
+    found = re.search(r"([\d,]+) cycles at zero wait states.*\n +([\d,]+) with its flash timing \([\d.]+ ms: "
+                      r"5 wait states, prefetch, instruction cache 32 x 32 B, data cache 8 x 32 B\)", line)
+    assert found, line
+    plain, with_flash = (int(n.replace(",", "")) for n in found.groups())
+    weights = sum(t.nbytes for t in g.tensors if t.is_const)
+    assert with_flash - plain >= weights // 32 * 5
+
+
+@pytest.mark.parametrize("board, problem", [("mps2-an505", "mcugen has no cycle model of the Arm Cortex-M33"),
+                                            ("host", "--estimate costs a run on a board's core, and host is none")])
+def test_estimate_is_refused_before_building_where_there_is_no_model(capsys, tmp_path, models, board, problem):
+    code, _, err = run_cli(capsys, "build", models / "tflm_hello_world.tflite", "--board", board,
+                           "--out", tmp_path / "b", "--estimate")
+    assert code == 1 and problem in err and not (tmp_path / "b").exists()

@@ -57,6 +57,7 @@ def cmd_build(args) -> int:
     if args.out:
         require_writable_folder(Path(args.out), f"--out {args.out}")
     target = Target.of(args.board, stock=args.stock)
+    twin = estimate_twin(target) if args.estimate else None
     g = compile_for(args, target)
     result, out = build_in(args, target, Path(args.out) if args.out else default_out(args.model, args.board), g)
     print(f"built {result.program}")
@@ -67,6 +68,9 @@ def cmd_build(args) -> int:
             print(f"  serial      the {'stock' if args.stock else 'offline'} firmware talks on {wiring}")
     print(g.arena.plan.timeline() if args.report else
           f"  (arena plan: {len(g.arena.plan.buffers)} buffers; --report draws it)")
+    if twin is not None:
+        print(estimate_on(target, twin, g, Path(args.model).name,
+                          result.program if twin is target.board else None))
     if args.report:
         for path in write_report(g, out):
             print(f"wrote {path}")
@@ -82,6 +86,51 @@ def cmd_build(args) -> int:
 
             write_page(Path(args.html), None, report)
     return 0
+
+
+def estimate_twin(target):
+    """The emulated board `build --estimate` runs on: the board's twin, whose core must have a cycle model."""
+    from mcugen.targets.boards import emulated_twin
+
+    if target.board is None:
+        raise McugenError("--estimate costs a run on a board's core, and host is none",
+                          "name a board (mcugen boards lists them)")
+    twin = emulated_twin(target.board, "--estimate runs the model there")
+    if twin.cpu.timing is None:
+        raise McugenError(f"mcugen has no cycle model of the {target.board.cpu.name} (--estimate)",
+                          "mcugen test --profile counts its instructions on the emulator")
+    return twin
+
+
+def estimate_on(target, twin, g, name: str, program: Path | None = None) -> str:
+    """`build --estimate`: one inference of random inputs on the board's emulated twin, costed by its
+    core's model (mcugen/validation/cycles.py) and, where the board file gives it, its flash timing
+    (mcugen/validation/memory.py). `program`: the firmware, when the board is its own twin."""
+    from mcugen.codegen.build import say
+    from mcugen.codegen.outdir import OutDir
+    from mcugen.targets.firmware import build_board
+    from mcugen.targets.target import Target
+    from mcugen.validation.compare import random_inputs
+    from mcugen.validation.cycles import estimate_cycles
+
+    board = target.board
+    say(f"estimating {board.cpu.name} cycles: one inference on {twin.id}, every instruction logged")
+    with tempfile.TemporaryDirectory(prefix="mcugen-estimate-") as work:
+        if program is None:
+            program = build_board(g, twin, OutDir(Path(work)), name).program
+        e = estimate_cycles(Target(twin), program, g, random_inputs(g, 1, seed=0)[0], twin.cpu,
+                            memory=board.memory_timing)
+    ms = 1e3 / board.clock_hz
+    line = (f"  estimated   {e.cycles:,} cycles at zero wait states ({e.cycles * ms:.2f} ms at "
+            f"{board.clock_hz / 1e6:g} MHz; {e.instructions:,} instructions)")
+    m = board.memory_timing
+    if m is not None:
+        total = sum(e.layers_with_memory)
+        caches = ", ".join(f"{kind} cache {c.lines} x {c.line_bytes} B" for kind, c in
+                           (("instruction", m.instruction_cache), ("data", m.data_cache)) if c)
+        line += (f"\n              {total:,} with its flash timing ({total * ms:.2f} ms: {m.flash_wait_states} wait "
+                 f"states{', prefetch' if m.prefetch else ''}{', ' + caches if caches else ''})")
+    return line
 
 
 def cmd_export(args) -> int:

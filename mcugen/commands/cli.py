@@ -211,6 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
     board_args(p)
     harness_arg(p)
     p.add_argument("--report", action="store_true", help="print the arena timeline and draw it (DIR/report/)")
+    p.add_argument("--estimate", action="store_true",
+                   help="estimate one inference's cycles on the board's core: run it once on QEMU with every "
+                        "instruction logged and costed by the core's model, at zero wait states and with the "
+                        "board's flash timing where its file gives one")
     p.add_argument("--json", metavar="REPORT", help="write sizes, kernels, per-layer MACs and the arena plan here")
     p.add_argument("--html", metavar="PAGE", help="write the same as one HTML page (sizes, layers, the arena drawn)")
     p.add_argument("--force", action="store_true", help="overwrite an existing JSON report or page")

@@ -79,16 +79,17 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     g = compile_model(path, features=board.features, budget=dataclasses.replace(board.budget(), regions=None))
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
     estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample), twin.cpu,
-                               timeout=600)
+                               timeout=600, memory=board.memory_timing if twin.cpu.timing else None)
     state = sum(v.nbytes for v in g.variables)
     try:  # built on the twin, held to the user's board
         check_fit(g, board, result.const_bytes, harness_ram=0)
         misfit = ""
     except McugenError as exc:
         misfit = exc.problem
-    return Cost(estimate.cycles, "cycles" if estimate.timing else "instructions",
+    per_layer = estimate.layers_with_memory
+    return Cost(sum(per_layer), "cycles" if estimate.timing else "instructions",
                 result.model.flash + result.kernels.flash, result.arena_bytes + state,
-                tuple((op.opcode, int(t)) for op, t in zip(g.ops, estimate.layers)), misfit)
+                tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)), misfit)
 
 
 def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:

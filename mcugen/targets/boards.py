@@ -41,6 +41,23 @@ class Timing:
 
 
 @dataclass(frozen=True)
+class Cache:
+    lines: int
+    line_bytes: int
+
+
+@dataclass(frozen=True)
+class MemoryTiming:
+    """What reading the board's flash costs at its clock (the board file's `memory_timing`), which the cycle
+    estimate adds to its zero-wait-state figure (mcugen/validation/memory.py)."""
+
+    flash_wait_states: int
+    prefetch: bool  # the flash line after the one instructions are fetched from is read ahead
+    instruction_cache: Cache | None
+    data_cache: Cache | None
+
+
+@dataclass(frozen=True)
 class Core:
     """What a Cortex-M core is and may have (boards/cores/<id>.yaml); a board says what its chip has."""
 
@@ -162,6 +179,7 @@ class Board:
     qemu_machine: str | None  # the QEMU machine that emulates it; None: a real board
     link: str  # how the offline firmware talks to the host: its UART, or (emulated) QEMU's semihosting console
     path: Path
+    memory_timing: MemoryTiming | None = None  # None: zero wait states
 
     @property
     def features(self) -> frozenset[str]:
@@ -293,6 +311,14 @@ def _offline(spec: dict[str, Any]) -> Offline:
                       "gpio": Gpio(**spec["gpio"]) if "gpio" in spec else None})
 
 
+def _memory_timing(spec: dict[str, Any]) -> MemoryTiming:
+    def cache(name: str) -> Cache | None:
+        return Cache(**spec[name]) if name in spec else None
+
+    return MemoryTiming(spec["flash_wait_states"], spec.get("prefetch", False), cache("instruction_cache"),
+                        cache("data_cache"))
+
+
 def parse_board(path: Path, schema: dict[str, Any], chips: dict[str, Chip]) -> Board:
     fix = f"fix {path.name} (the fields are described in boards/schema.json)"
     spec = _load_spec(path, schema, fix)
@@ -319,7 +345,8 @@ def parse_board(path: Path, schema: dict[str, Any], chips: dict[str, Chip]) -> B
                   tuple(MemoryRegion(r["name"], r["origin"], r["bytes"], r["kind"], r.get("external", False), r["rank"])
                         for r in spec.get("regions", ())),
                   Stock(**stock) if stock else None, offline, spec["upload"]["method"],
-                  spec["upload"].get("device", ""), qemu["machine"] if qemu else None, link, path)
+                  spec["upload"].get("device", ""), qemu["machine"] if qemu else None, link, path,
+                  _memory_timing(spec["memory_timing"]) if "memory_timing" in spec else None)
     regions = board.regions
     names = [r.name for r in regions]
     twice = next((n for n in names if names.count(n) > 1), None)

@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
@@ -29,23 +30,39 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@dataclass(frozen=True)
+class Trace:
+    """What QEMU logs into `path`, running one instruction per block: the address of every instruction
+    it executes (mcugen/validation/cycles.py), or, with `registers_at`, the core registers before each
+    execution of an instruction at one of those addresses (mcugen/validation/memory.py)."""
+
+    path: Path
+    registers_at: tuple[int, ...] = ()
+
+    def arguments(self) -> list[str]:
+        if not self.registers_at:
+            return ["-singlestep", "-d", "exec,nochain", "-D", str(self.path)]
+        return ["-singlestep", "-d", "cpu,nochain", "-dfilter", ",".join(f"0x{a:x}+1" for a in self.registers_at),
+                "-D", str(self.path)]
+
+
 class QemuTarget:
     """Context manager: a running QEMU and `stream`, a pyserial-like stream to the firmware's link."""
 
-    def __init__(self, board: Board, elf: Path, boot_timeout: float = 15.0, trace: Path | None = None):
+    def __init__(self, board: Board, elf: Path, boot_timeout: float = 15.0, trace: Trace | None = None):
         if not shutil.which(QEMU):
             raise McugenError(f"{QEMU} not found", "install QEMU: sudo apt-get install qemu-system-arm")
         if board.qemu_machine is None:
             raise RuntimeError(f"{board.id} is not an emulated board")
         self.board, self.machine, self.elf, self.boot_timeout = board, board.qemu_machine, elf, boot_timeout
-        self.trace = trace  # a path for the log of every executed instruction (mcugen/validation/cycles.py)
+        self.trace = trace
         self.proc: subprocess.Popen[bytes] | None = None
         self.stream: Stream | None = None
 
     def _command(self) -> list[str]:
         return [QEMU, "-M", self.machine, "-display", "none", "-monitor", "none",
                 "-icount", "shift=0", "-kernel", str(self.elf)] + \
-            (["-singlestep", "-d", "exec,nochain", "-D", str(self.trace)] if self.trace else [])
+            (self.trace.arguments() if self.trace else [])
 
     def __enter__(self) -> QemuTarget:
         if self.board.link == "semihosting":

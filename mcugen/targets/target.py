@@ -17,7 +17,7 @@ from mcugen.targets.firmware import build_board
 from mcugen.ir.graph import Compiled
 from mcugen.codegen.outdir import OutDir
 from mcugen.targets.protocol import Link
-from mcugen.targets.qemu import QemuTarget
+from mcugen.targets.qemu import QemuTarget, Trace
 from mcugen.targets.transport import ProcessStream, Stream
 
 BAUD = 115200
@@ -99,16 +99,16 @@ def require_port(target: Target) -> None:
 
 
 @contextlib.contextmanager
-def connect(target: Target, program: Path, timeout: float = 0.5, trace: Path | None = None) -> Iterator[Link]:
+def connect(target: Target, program: Path, timeout: float = 0.5, trace: Trace | None = None) -> Iterator[Link]:
     """A Link (mcugen's validation protocol) to the target running `program`: the host process, QEMU
-    (logging every instruction it executes to `trace`, if given), or a board on its port."""
+    (logging what `trace` asks for, if given), or a board on its port."""
     with open_stream(target, program, trace) as (stream, describe):
         real = target.board is not None and not target.emulated
         yield Link(stream, timeout=timeout, describe=describe, wiring=target.wiring() if real else "")
 
 
 @contextlib.contextmanager
-def open_stream(target: Target, program: Path, trace: Path | None = None) -> Iterator[tuple[Stream, str]]:
+def open_stream(target: Target, program: Path, trace: Trace | None = None) -> Iterator[tuple[Stream, str]]:
     """(a pyserial-like byte stream to the target running `program`, what to call it in messages)."""
     if target.board is None:
         with ProcessStream([program]) as process:

@@ -16,10 +16,7 @@ assumption on the M4; a jump that no instruction made is an exception entry.
 from __future__ import annotations
 
 import importlib
-import os
 import re
-import tempfile
-import threading
 from bisect import bisect_right
 from dataclasses import asdict, dataclass, field
 from functools import cache
@@ -29,16 +26,16 @@ from types import ModuleType
 import numpy as np
 
 from mcugen.errors import McugenError
-from mcugen.targets.boards import Core, Timing
+from mcugen.targets.boards import Core, MemoryTiming, Timing
+from mcugen.targets.qemu import Trace
 from mcugen.validation.disassembly import Decoded, disassemble
+from mcugen.validation.memory import DataStalls, FetchStalls
+from mcugen.validation.traced_run import hex_words, traced_run
 
 INVOKE, LAYER_DONE = "model_invoke", "model_layer_done"
 
 # One line of QEMU's exec log: "Trace 0: 0x7f.. [cs_base/pc/flags/cflags] symbol"
 _PC = re.compile(rb"\[[0-9a-f]{8}/([0-9a-f]{8})/")
-_NIBBLE = np.full(256, 0, dtype=np.uint32)
-_NIBBLE[np.frombuffer(b"0123456789", dtype=np.uint8)] = np.arange(10)
-_NIBBLE[np.frombuffer(b"abcdef", dtype=np.uint8)] = np.arange(10, 16)
 
 
 @cache
@@ -95,6 +92,8 @@ class Estimate:
     layers: list[int]
     layer_instructions: list[int]
     functions: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (instructions, cycles)
+    memory: MemoryTiming | None = None  # the board's, when its flash wait states were added
+    memory_stalls: list[int] | None = None  # per layer, what they add to `layers`
 
     @property
     def cycles(self) -> int:
@@ -104,21 +103,30 @@ class Estimate:
     def instructions(self) -> int:
         return sum(self.layer_instructions)
 
+    @property
+    def layers_with_memory(self) -> list[int]:
+        """Per layer, the cycles with the board's flash wait states added (without them if not asked for)."""
+        return [c + s for c, s in zip(self.layers, self.memory_stalls or [0] * len(self.layers))]
+
     def as_json(self) -> dict:
         top = sorted(self.functions.items(), key=lambda kv: -kv[1][1])
         return {"timing": asdict(self.timing) if self.timing else None, "cycles": self.cycles,
                 "instructions": self.instructions,
                 "cpi": round(self.cycles / max(self.instructions, 1), 3),
                 "layer_cycles": self.layers, "layer_instructions": self.layer_instructions,
-                "functions": [{"name": n, "instructions": i, "cycles": c} for n, (i, c) in top]}
+                "functions": [{"name": n, "instructions": i, "cycles": c} for n, (i, c) in top],
+                **({"memory": {"timing": asdict(self.memory), "stall_cycles": self.memory_stalls,
+                               "cycles": self.cycles + sum(self.memory_stalls)}}
+                   if self.memory is not None and self.memory_stalls is not None else {})}
 
 
 class Counter:
     """Folds the exec log of one inference into an Estimate, chunk by chunk (the log of a big model
     is gigabytes: nothing is kept but per-instruction counts)."""
 
-    def __init__(self, program: Program, core: Core, layers: int):
+    def __init__(self, program: Program, core: Core, layers: int, fetches: FetchStalls | None = None):
         self.program, self.timing, self.layers = program, core.timing, layers
+        self.fetches = fetches  # what instruction fetches from flash wait, when the board's memory timing is asked for
         self.model = core_model(core)
         self.table: dict[int, int] = {}  # address -> row of self.described
         self.described: list[tuple[int, ...]] = []
@@ -180,6 +188,8 @@ class Counter:
         np.add.at(self.counts, layer, 1)
         np.add.at(self.row_cycles, now, cost)
         np.add.at(self.row_counts, now, 1)
+        if self.fetches is not None:
+            self.fetches.feed(stream[:-1], layer)
         self.layer = int(layer[-1])
         self.pending, self.history = stream[-1:], earlier[-2:]
 
@@ -210,48 +220,23 @@ def read_exec_log(stream, counter: Counter, chunk: int = 1 << 22) -> None:
             continue  # drain: QEMU blocks on a full pipe
         found = _PC.findall(data)
         if found:
-            digits = np.frombuffer(b"".join(found), dtype=np.uint8).reshape(-1, 8)
-            pcs = (_NIBBLE[digits] << np.arange(28, -1, -4, dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
-            counter.feed(pcs)
+            counter.feed(hex_words(found))
 
 
-def estimate_cycles(target, program: Path, g, inputs, core: Core, timeout: float = 3600.0) -> Estimate:
+def estimate_cycles(target, program: Path, g, inputs, core: Core, timeout: float = 3600.0,
+                    memory: MemoryTiming | None = None) -> Estimate:
     """Run `inputs` once on the emulated `target` with QEMU's exec log and estimate each layer's cycles
-    on `core`."""
-    from mcugen.targets.target import connect
-    from mcugen.validation.validate import check_target, expected_seconds
-
-    counter = Counter(Program(program, core.arch), core, len(g.ops))
-    errors: list[BaseException] = []
-    with tempfile.TemporaryDirectory(prefix="mcugen-trace-") as tmp:
-        fifo = Path(tmp) / "exec.log"
-        os.mkfifo(fifo)
-
-        def read() -> None:
-            with open(fifo, "rb") as stream:
-                try:
-                    read_exec_log(stream, counter)
-                except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
-                    errors.append(exc)
-                    while stream.read(1 << 22):  # keep draining: QEMU blocks on a full pipe
-                        pass
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        try:
-            with connect(target, program, timeout=5.0, trace=fifo) as link:
-                check_target(link.hello(), g, link.describe)
-                for k, x in enumerate(inputs):
-                    link.write_input(k, np.ascontiguousarray(x).tobytes())
-                link.invoke(200 * expected_seconds(g, target), timeout)
-                link.read(0, 0, g.tensors[g.outputs[0]].nbytes)  # more log after the window: flushes it
-        finally:
-            if reader.is_alive():  # QEMU never opened the log (it did not start): end the reader's wait
-                try:
-                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-                except OSError:
-                    pass  # QEMU has it open: its exit ends the stream
-            reader.join()
-    if errors:
-        raise errors[0]
-    return counter.estimate()
+    on `core`; with `memory`, once more for the data reads, and the flash wait states it adds
+    (mcugen/validation/memory.py)."""
+    flash = target.board.flash
+    counter = Counter(Program(program, core.arch), core, len(g.ops),
+                      FetchStalls(memory, flash, len(g.ops)) if memory else None)
+    traced_run(target, program, g, inputs, Trace, lambda stream: read_exec_log(stream, counter), timeout)
+    estimate = counter.estimate()
+    if memory is not None and counter.fetches is not None:
+        reads = DataStalls(counter.program, sorted(counter.table), memory, flash, len(g.ops))
+        traced_run(target, program, g, inputs, lambda path: Trace(path, reads.registers_at),
+                   reads.read, timeout)
+        estimate.memory = memory
+        estimate.memory_stalls = [int(a + b) for a, b in zip(counter.fetches.stalls, reads.stalls)]
+    return estimate

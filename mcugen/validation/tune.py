@@ -51,9 +51,10 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
             raise McugenError(f"internal error: the kernels of round {r + 1} are not bit-exact on {emulator.id} "
                               "while tuning", "build without --tune and report this model")
         if emulator.cpu.timing is not None:  # kernels are judged in cycles where the core has a timing table
-            estimate = estimate_cycles(Target(emulator), result.program, g, inputs[0], emulator.cpu)
-            runs.append((g, estimate.layers))
-            unit = "estimated cycles"
+            estimate = estimate_cycles(Target(emulator), result.program, g, inputs[0], emulator.cpu,
+                                       memory=board.memory_timing)
+            runs.append((g, estimate.layers_with_memory))
+            unit = "estimated cycles" + (f" with {board.id}'s flash timing" if board.memory_timing else "")
         else:
             counted = results[0].unit
             if counted is None:
