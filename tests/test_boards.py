@@ -276,6 +276,21 @@ def test_the_m55_board_runs_what_its_tcms_alone_cannot_hold(tmp_path, model, mov
     assert results[0].passed
 
 
+def test_weights_copied_into_ram_are_read_from_there(tmp_path):
+    """--weights ram: KWS's weight arrays lie in the board's RAM (the ELF's symbols), copied there at
+    start-up, and the model runs bit-exact."""
+    board = load_board("mps2-an386")
+    g = compile_model(MODELS / "mlperf_kws_dscnn.tflite", features=board.features, budget=board.budget("ram"))
+    assert len(g.weights_out) > 5
+    result = build_board(g, board, OutDir(tmp_path / "fw"), "kws")
+    symbols = subprocess.run(["arm-none-eabi-nm", "-S", str(result.program)], capture_output=True, text=True).stdout
+    filters = [int(line.split()[0], 16) for line in symbols.splitlines()
+               if line.endswith(("_filter", "_filter_pairs")) and int(line.split()[1], 16) >= 256]
+    assert len(filters) > 5 and all(board.ram.origin <= at < board.ram.end for at in filters)
+    _, results = run_on_target(Target.of(board.id), result.program, g, random_inputs(g, 1, seed=4))
+    assert results[0].passed
+
+
 def test_weights_cannot_go_to_external_flash_a_board_does_not_have(capsys, tmp_path):
     from test_cli import assert_one_error_line, run_cli
 

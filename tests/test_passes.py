@@ -4,6 +4,7 @@ itself (compile_model with MCUGEN_DUMP_IR set), so these are the passes as mcuge
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -286,6 +287,25 @@ def test_place_weights_moves_the_least_read_weights_out_until_the_rest_fits(ir_o
     assert ir_of(m, budget=dataclasses.replace(room, weights="internal"))["place_weights"] == ir["plan_memory"]
     moved = ir_of(m, budget=dataclasses.replace(room, weights="external"))["place_weights"]
     assert moved == ir["plan_memory"] + "weights of ops 0, 1 in QSPI\n"
+
+
+def test_place_weights_copies_the_most_read_weights_into_ram_while_they_fit(ir_of):
+    """--weights ram, the same two FCs: op 0's weights (0.89 reads per byte) before op 1's (0.8); with room
+    for 3,000 bytes beside the arena only op 0's 2,304 go, with no limit both."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 64], "int8", scale=0.5, zp=0)
+    h = m.tensor("h", [1, 32], "int8", scale=1.0, zp=0)
+    y = m.tensor("y", [1, 128], "int8", scale=1.0, zp=0)
+    m.op("FULLY_CONNECTED", [x, m.const("w1", np.ones((32, 64), np.int8), "int8", scale=0.25, zp=0), -1], [h],
+         "FullyConnectedOptions")
+    m.op("FULLY_CONNECTED", [h, m.const("w2", np.ones((128, 32), np.int8), "int8", scale=0.25, zp=0), -1], [y],
+         "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [y]
+    everywhere = ir_of(m, budget=Budget(weights_region="RAM", weights="ram"))
+    assert everywhere["place_weights"] == everywhere["plan_memory"] + "weights of ops 0, 1 in RAM\n"
+    arena = int(re.search(r"arena (\d+) B", everywhere["plan_memory"])[1])
+    ir = ir_of(m, budget=Budget(weights_region="RAM", weights="ram", ram_room=arena + 3000))
+    assert ir["place_weights"] == ir["plan_memory"] + "weights of ops 0 in RAM\n"
 
 
 @pytest.mark.parametrize("model, features", [

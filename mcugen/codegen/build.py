@@ -19,6 +19,7 @@ from pathlib import Path
 from mcugen.codegen.elfsize import Sizes, sizes
 from mcugen.codegen.emit_c import GeneratedC, emit_c
 from mcugen.errors import McugenError
+from mcugen.ir.budget import RAM
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
 from mcugen.ir.planner import state_layout
@@ -226,6 +227,10 @@ def format_report(r: BuildResult, g: Compiled) -> str:
     if g.variables:
         lines.insert(1, f"  variables   {state_layout(g.variables)[1]:>9,} B  state kept between invocations "
                         f"({len(g.variables)} variable(s), beside the arena; NAME_reset() restores it)")
+    if g.weights_out:
+        lines.append(f"  weights     of {len(g.weights_out)} layers in {g.weights_region}"
+                     + (" (copied there at start-up: no flash wait states on their reads)" if g.weights_region == RAM
+                        else ""))
     if r.image.flash:
         lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from mcugen import __version__, ops
 from mcugen.ops.custom import sources_of
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph, Op, Tensor
+from mcugen.ir.budget import RAM
 from mcugen.ir.calls import WEIGHTS_BYTES
 from mcugen.ir.lowering import Call, Const, Packed4, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
@@ -284,13 +285,19 @@ def _kernel_names(name: str, kernels: Iterable[str]) -> str:
     return "\n".join(lines + ["", "#endif /* MCU_NN_NAMES_H */", ""])
 
 
+def weights_section_of(region: str) -> str:
+    """Where weight arrays placed in `region` go: RAM's is a .data section, which every start-up copies
+    from flash; a flash region's is its own, which the board's linker script places there."""
+    return ".data.mcu_weights" if region == RAM else f".mcu_const.{region}"
+
+
 def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
     """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
 
     model_name: the model's file name (no folders, so the output does not depend on where it is);
     name: the prefix of the public API; static_arena: the arena is a static array of NAME.c rather
     than the caller's. The layers passes/place_weights.py moved out (g.weights_out) have their weight
-    arrays in section .mcu_const.<g.weights_region>.
+    arrays in section weights_section_of(g.weights_region).
     """
     check_name(name)
     n, upper = name, name.upper()
@@ -314,7 +321,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
 
     layers = []
     for op in g.ops:
-        weights_section = (f'__attribute__((section(".mcu_const.{g.weights_region}")))'
+        weights_section = (f'__attribute__((section("{weights_section_of(g.weights_region)}")))'
                            if op.index in g.weights_out else "")
         emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section)
         call = emitter.render(op.call)
@@ -342,7 +349,9 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
     context = dict(
         version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
         static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
-        regions=regions, weights_region=g.weights_region if g.weights_out else "", dtype_codes=DTYPE_CODES,
+        regions=regions, weights_region=g.weights_region if g.weights_out else "",
+        weights_section=weights_section_of(g.weights_region), weights_in_ram=g.weights_region == RAM,
+        dtype_codes=DTYPE_CODES,
         cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
         state=state, state_bytes=offset, state_initial=_values(initial),
         macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),

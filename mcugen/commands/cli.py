@@ -183,9 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="rank a RAM region's access cost anew (0 the fastest) for this model's placement")
         p.add_argument("--pin", action="append", default=[], metavar="TENSOR=REGION",
                        help="put a tensor's buffer in this RAM region (names as `mcugen inspect` prints them)")
-        p.add_argument("--weights", choices=("auto", "internal", "external"), default="auto",
-                       help="where the weight arrays go: the board's flash, its external flash region, or the "
-                            "flash until it is full and the least read weights outside (auto)")
+        p.add_argument("--weights", choices=("auto", "internal", "external", "ram"), default="auto",
+                       help="where the weight arrays go: the board's flash, its external flash region, the "
+                            "flash until it is full and the least read weights outside (auto), or copied into "
+                            "RAM at start-up, the most read first while RAM is left (ram: no flash wait states)")
 
     def board_args(p, model=True):
         if model:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from mcugen.ir.planner import Region
 
+RAM = "RAM"  # the board's RAM region, where --weights ram copies weight arrays at start-up
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -13,7 +15,8 @@ class Budget:
 
     const_room: int | None = None  # flash for every constant, external included (lower_ops narrows filters past it)
     internal_room: int | None = None  # the chip's own flash for constants (place_weights moves weights out past it)
-    weights_region: str = ""  # the external flash region weights may go to ("": none)
-    weights: str = "auto"  # --weights: auto (out only what does not fit, least read first), internal, external
+    weights_region: str = ""  # the external flash region weights may go to, or RAM ("": none)
+    weights: str = "auto"  # --weights: auto (out only what does not fit, least read first), internal, external, ram
     regions: tuple[Region, ...] | None = None  # the RAM regions the arena may use (None: one arena)
     pins: tuple[tuple[str, str], ...] = ()  # (tensor name, region name) pairs the arena's placement keeps
+    ram_room: int | None = None  # RAM for the arena's main part, the variables and --weights ram's arrays

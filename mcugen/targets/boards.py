@@ -20,7 +20,7 @@ import jsonschema
 import yaml
 
 from mcugen.errors import McugenError
-from mcugen.ir.budget import Budget
+from mcugen.ir.budget import RAM, Budget
 from mcugen.ir.planner import Region
 from mcugen.runtime import FEATURES
 
@@ -230,18 +230,21 @@ class Board:
     def budget(self, weights: str = "auto", regions: tuple[Region, ...] | None = None,
                pins: tuple[tuple[str, str], ...] = ()) -> Budget:
         """What a model may take on the board (the passes read it): the chip's flash less the code's
-        allowance for constants, the external flash region where --weights lets weights go, and the RAM
-        regions (arena_regions, or `regions` as the command line changed them) with --pin's requests."""
+        allowance for constants, the external flash region where --weights lets weights go (or, --weights
+        ram, its RAM less the stack and the harness), and the RAM regions (arena_regions, or `regions` as
+        the command line changed them) with --pin's requests."""
         external = self.external_flash
         if weights == "external" and external is None:
             raise McugenError(f"--weights external: {self.id} has no external flash region",
                               "use --weights internal, or a board file that declares one (regions, kind: flash, "
                               "external)")
         room = self.flash.bytes - CODE_ALLOWANCE
+        arena = regions if regions is not None else self.arena_regions()
+        if weights == "ram":
+            return Budget(room, room, RAM, weights, arena, pins, self.ram.bytes - self.stack_bytes - HARNESS_RAM)
         out = external is not None and weights != "internal"
         return Budget(room + (external.bytes if out and external is not None else 0), room,
-                      external.name if out and external is not None else "", weights,
-                      regions if regions is not None else self.arena_regions(), pins)
+                      external.name if out and external is not None else "", weights, arena, pins)
 
     def wiring(self, stock: bool) -> str:
         """Which serial of the board the firmware talks on (the board file's words), "" if unsaid."""

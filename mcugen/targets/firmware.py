@@ -26,6 +26,7 @@ from mcugen.targets.chips import write_images
 from mcugen.codegen.elfsize import Sizes, sizes
 from mcugen.codegen.emit_c import GeneratedC, emit_c
 from mcugen.errors import McugenError
+from mcugen.ir.budget import RAM
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
 from mcugen.ir.planner import state_layout
@@ -47,16 +48,19 @@ def check_fit(g: Compiled, board: Board, const_bytes: int, harness_ram: int = HA
             raise McugenError(f"the model does not fit {board.id}'s {name}: {size:,} B needed, {there:,} B there",
                               "choose a board with more RAM or a smaller model")
     state = state_layout(g.variables)[1]
-    ram_needed = g.arena.plan.size + state + board.stack_bytes + harness_ram
+    in_ram = external_bytes if g.weights_region == RAM else 0  # --weights ram: copied there at start-up
+    ram_needed = g.arena.plan.size + state + in_ram + board.stack_bytes + harness_ram
     if ram_needed > board.ram.bytes:
         harness = f" + harness {harness_ram:,}" if harness_ram else ""
         variables = f" + variables {state:,}" if state else ""
+        weights = f" + weights {in_ram:,}" if in_ram else ""
         raise McugenError(
             f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
-            f"{variables} + stack {board.stack_bytes:,}{harness}), the board has {board.ram.bytes:,} B: "
+            f"{variables}{weights} + stack {board.stack_bytes:,}{harness}), the board has {board.ram.bytes:,} B: "
             f"{ram_needed - board.ram.bytes:,} B too many", "choose a board with more RAM or a smaller model")
+    const_bytes += in_ram  # their image stays in flash
     external = board.external_flash
-    if external_bytes and external is not None and external_bytes > external.bytes:
+    if external_bytes and not in_ram and external is not None and external_bytes > external.bytes:
         raise McugenError(f"the model does not fit {board.id}'s {external.name}: {external_bytes:,} B of weights "
                           f"needed, {external.bytes:,} B there", "choose a board with more flash or a smaller model")
     flash_needed = const_bytes + CODE_ALLOWANCE

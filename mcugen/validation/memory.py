@@ -27,10 +27,12 @@ import numpy as np
 
 from mcugen.targets.boards import Cache, MemoryRegion, MemoryTiming
 from mcugen.validation.disassembly import CORE, Decoded, register_names
-from mcugen.validation.traced_run import hex_words
 
 READ_BYTES = 8  # a line where the board has no cache: one 64-bit flash read
-_REGISTER = re.compile(rb"R\d\d=([0-9a-f]{8})")  # QEMU's -d cpu: R00=... to R15=... per executed instruction
+# QEMU's -d cpu prints R00-R15 as four lines of four "Rnn=xxxxxxxx", 13 characters apart, 52 to a line
+_FIELDS = np.array([52 * (r // 4) + 4 + 13 * (r % 4) for r in range(16)])[:, None] + np.arange(8)
+_DIGIT = np.zeros(256, dtype=np.uint32)
+_DIGIT[np.frombuffer(b"0123456789abcdef", dtype=np.uint8)] = np.arange(16)
 
 
 class Lines:
@@ -130,6 +132,18 @@ def access(insn: Decoded) -> Access | None:
     return Access(base, index, shift, offset, size)
 
 
+def register_rows(data: bytes) -> np.ndarray:
+    """The core registers of every whole entry of a QEMU `-d cpu` log: one row of 16 per entry."""
+    text = np.frombuffer(data, dtype=np.uint8)
+    if len(text) < 4:
+        return np.zeros((0, 16), dtype=np.uint32)
+    starts = np.flatnonzero((text[:-3] == ord("R")) & (text[1:-2] == ord("0")) & (text[2:-1] == ord("0"))
+                            & (text[3:] == ord("=")))
+    starts = starts[starts + _FIELDS.max() < len(text)]
+    digits = _DIGIT[text[starts[:, None, None] + _FIELDS[None]]]
+    return (digits << np.arange(28, -1, -4, dtype=np.uint32)).sum(axis=2, dtype=np.uint32)
+
+
 class DataStalls:
     """Data reads from flash, from the registers QEMU logs before each executed load: the cycles they
     wait, per layer."""
@@ -138,6 +152,9 @@ class DataStalls:
         self.program, self.memory, self.flash = program, memory, flash
         self.accesses = {a: x for a in executed if (x := access(program.decode(a))) is not None}
         self.registers_at = tuple(sorted({*self.accesses, program.entry, program.layer_done, program.back}))
+        self._pcs = np.array(sorted(self.accesses), dtype=np.int64)
+        self._columns = [np.array([getattr(self.accesses[a], f) for a in self._pcs.tolist()], dtype=np.int64)
+                         for f in ("base", "index", "shift", "offset", "size")]
         self.lines = Lines(memory.data_cache)
         self.stalls = np.zeros(layers, dtype=np.int64)
         self.state, self.layer = "before", 0
@@ -152,33 +169,41 @@ class DataStalls:
             cut = data.rfind(b"XPSR=")
             cut = data.find(b"\n", cut) + 1 if cut >= 0 else 0
             data, rest = data[:cut], data[cut:]
-            found = _REGISTER.findall(data)
-            if found:
-                self._feed(hex_words(found).reshape(-1, 16))
+            registers = register_rows(data)
+            if len(registers):
+                self._feed(registers)
 
     def _feed(self, registers: np.ndarray) -> None:
         program = self.program
-        for row in registers:  # a few per layer are markers; the loads' addresses are computed by layer
-            pc = int(row[15])
-            if self.state == "before":
-                if pc == program.entry:
-                    self.state = "inside"
-                continue
-            if pc == program.back:
-                self.state = "after"
+        pcs = registers[:, 15].astype(np.int64)
+        if self.state == "before":
+            start = np.flatnonzero(pcs == program.entry)
+            if not len(start):
                 return
-            if pc == program.layer_done:
-                self.layer = min(self.layer + 1, len(self.stalls) - 1)
-                continue
-            a = self.accesses.get(pc)
-            if a is None:
-                continue
-            start = a.offset if a.base < 0 else \
-                (int(row[a.base]) + (int(row[a.index]) << a.shift if a.index >= 0 else 0) + a.offset) & 0xFFFFFFFF
-            if not self.flash.origin <= start < self.flash.end:
-                continue
-            size = self.lines.size
-            for line in range(start // size, (start + a.size - 1) // size + 1):
-                if self.lines.misses(line):
-                    self.stalls[self.layer] += self.memory.flash_wait_states
-
+            self.state, pcs, registers = "inside", pcs[start[0] + 1:], registers[start[0] + 1:]
+        end = np.flatnonzero(pcs == program.back)
+        if len(end):
+            self.state, pcs, registers = "after", pcs[:end[0]], registers[:end[0]]
+        layers = np.minimum(self.layer + np.cumsum(pcs == program.layer_done), len(self.stalls) - 1)
+        if len(layers):
+            self.layer = int(layers[-1])
+        rows = np.flatnonzero(np.isin(pcs, self._pcs))
+        k = np.searchsorted(self._pcs, pcs[rows])
+        base, index, shift, offset, size = (column[k] for column in self._columns)
+        regs = registers[rows].astype(np.int64)
+        at = np.arange(len(rows))
+        start = np.where(base >= 0, regs[at, np.maximum(base, 0)], 0) + offset + \
+            np.where(index >= 0, regs[at, np.maximum(index, 0)] << shift, 0)
+        start &= 0xFFFFFFFF
+        inside = (start >= self.flash.origin) & (start < self.flash.end)
+        width = self.lines.size
+        first, last = start[inside] // width, (start[inside] + size[inside] - 1) // width
+        spans = last - first + 1
+        lines = np.repeat(first, spans) + (np.arange(spans.sum()) - np.repeat(np.cumsum(spans) - spans, spans))
+        owner = np.repeat(layers[rows][inside], spans)
+        # a line read again straight after is held (the most recently used): only the changes are looked up
+        changed = np.concatenate([[True], lines[1:] != lines[:-1]]) if len(lines) else np.zeros(0, dtype=bool)
+        wait = self.memory.flash_wait_states
+        for line, layer in zip(lines[changed].tolist(), owner[changed].tolist()):
+            if self.lines.misses(line):
+                self.stalls[layer] += wait
