@@ -116,14 +116,16 @@ def test_depthwise_mve_for_drawn_shapes(tmp_path_factory, h, w, kh, kw, stride, 
 
 
 @pytest.mark.parametrize("h, w, kh, kw, stride, dilation, channels, batch", [
-    (21, 1, 21, 1, 1, 1, 8, 1),  # one output position: the image read in place of a window
-    (21, 1, 21, 1, 1, 1, 10, 1),  # ... its last two channels through the window
+    (21, 1, 21, 1, 1, 1, 8, 1),  # one output position: the group's taps down the column in one loop
+    (21, 1, 21, 1, 1, 1, 10, 1),  # ... its last two channels' loads predicated
+    (5, 3, 3, 2, 1, 2, 6, 1),  # one position of a dilated two-column window, a group of two channels
     (9, 6, 3, 2, 2, 2, 12, 2),  # many positions, strided and dilated, two images
     (5, 5, 3, 3, 1, 1, 4, 1),  # 3 wide, stride 1: the unrolled taps on the image's steps
 ])
 def test_depthwise_mve_reads_an_unpadded_image_where_it_lies(tmp_path, h, w, kh, kw, stride, dilation, channels, batch):
     """VALID windows never leave the image: the Helium depthwise kernel reads the input itself rather than
-    copying each group's window, unless a group has fewer than four channels."""
+    copying each group's window, unless a group has fewer than four channels (but for one output position,
+    where the last group's loads are predicated)."""
     model = _conv(h, w, kh, kw, stride, dilation, "VALID", channels, channels, 1, True, 7, batch=batch)
     _on_the_m55(tmp_path, model, "mcu_depthwise_conv2d_s8_mve")
 

@@ -98,6 +98,41 @@ static __attribute__((noinline)) void image_outputs_in_place(
     image_outputs(image, w, k_h, k_w, s, 0, output_dims, out, bias, multiplier, shift, dw, p);
 }
 
+/* A group's sum over its taps: `rows` runs of `run` taps `step` apart, the weights four bytes a tap; its
+ * image loads predicated by `p` unless the group is `whole` (the test then leaves the loop). */
+static inline __attribute__((always_inline)) int32x4_t tap_sums(const int8_t *image, const int8_t *wt, int32_t rows,
+                                                               int32_t run, int32_t row_step, int32_t step,
+                                                               int32x4_t acc, mve_pred16_t p, int whole)
+{
+    for (int32_t r = 0; r < rows; ++r) {
+        const int8_t *t = image + r * row_step;
+        for (int32_t k = 0; k < run; ++k, t += step, wt += 4) {
+            acc = vaddq_s32(acc, vmulq_s32(whole ? vldrbq_s32(t) : vldrbq_z_s32(t, p), vldrbq_s32(wt)));
+        }
+    }
+    return acc;
+}
+
+/* The one output of a layer whose window lies inside the image (a streaming model's temporal kernel: a
+ * few channels, many taps in one column): the groups of channels one after another, each its taps in one
+ * loop (a one-column kernel's down the column), its last group's loads predicated rather than read past
+ * the input's end. Out of line: its loop keeps its pointers in registers. */
+static __attribute__((noinline)) void one_position(const int8_t *image, const int8_t *w, int32_t k_h, int32_t k_w,
+                                                   int32_t row_step, int32_t col_step, const int32_t *bias_folded,
+                                                   const mcu_per_channel_quant *quant, const mcu_dw_conv_params *dw,
+                                                   int32_t c, int8_t *out)
+{
+    const int32_t rows = k_w == 1 ? 1 : k_h, run = k_w == 1 ? k_h : k_w, step = k_w == 1 ? row_step : col_step;
+    for (int32_t oc = 0; oc < c; oc += 4) {
+        const mve_pred16_t p = vctp32q((uint32_t)(c - oc));
+        const int32x4_t bias = vldrwq_s32(bias_folded + oc);
+        const int8_t *wt = w + oc * k_h * k_w;
+        const int32x4_t acc = c - oc >= 4 ? tap_sums(image + oc, wt, rows, run, row_step, step, bias, p, 1)
+                                          : tap_sums(image + oc, wt, rows, run, row_step, step, bias, p, 0);
+        store_group(out + oc, acc, vldrwq_z_s32(quant->multiplier + oc, p), vldrwq_z_s32(quant->shift + oc, p), dw, p);
+    }
+}
+
 void mcu_depthwise_mve(
     const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const mcu_dims *filter_dims, const int8_t *filter_x4, int bits, const int32_t *bias_folded,
@@ -119,6 +154,10 @@ void mcu_depthwise_mve(
     const int single = output_dims->h * output_dims->w == 1 && input_dims->n == 1;
     const int inside = dw->padding.h == 0 && dw->padding.w == 0 && rows <= input_dims->h && cols <= input_dims->w &&
                        (output != input || single);
+    if (single && inside && bits == 8) {
+        one_position(input, filter_x4, k_h, k_w, in_place.row, in_place.col, bias_folded, quant, dw, c, output);
+        return;
+    }
     for (int32_t oc = 0; oc < c; oc += 4) {
         const int32_t valid = c - oc < 4 ? c - oc : 4;
         const mve_pred16_t p = vctp32q((uint32_t)valid);
