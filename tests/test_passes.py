@@ -267,11 +267,9 @@ def test_pack_int4_keeps_an_int8_kernels_int4_weights_packed_until_the_call(ir_o
                                                           "(mcu_unpack_s4_s16)\n")
 
 
-def test_place_weights_moves_the_least_read_weights_out_until_the_rest_fits(ir_of):
-    """Two FCs on the reference kernel, their constants 2,048 + 256 bytes (weights, then each of 32 units'
-    multiplier and shift) and 4,096 + 1,024 (128 units), 3,000 bytes of the chip's flash for constants: op 1's
-    4,096 MACs read 0.8 per byte, op 0's 2,048 read 0.89, so op 1 goes out first, and then the 2,304 left fit.
-    `internal` keeps both in; `external` moves both."""
+def _two_fcs() -> ModelSpec:
+    """64 -> 32 -> 128 units on the reference kernel: 2,048 + 256 bytes of constants (weights, then each of
+    32 units' multiplier and shift), then 4,096 + 1,024 (128 units)."""
     m = ModelSpec()
     x = m.tensor("x", [1, 64], "int8", scale=0.5, zp=0)
     h = m.tensor("h", [1, 32], "int8", scale=1.0, zp=0)
@@ -281,6 +279,15 @@ def test_place_weights_moves_the_least_read_weights_out_until_the_rest_fits(ir_o
     m.op("FULLY_CONNECTED", [h, m.const("w2", np.ones((128, 32), np.int8), "int8", scale=0.25, zp=0), -1], [y],
          "FullyConnectedOptions")
     m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_place_weights_moves_the_least_read_weights_out_until_the_rest_fits(ir_of):
+    """Two FCs on the reference kernel, their constants 2,048 + 256 bytes (weights, then each of 32 units'
+    multiplier and shift) and 4,096 + 1,024 (128 units), 3,000 bytes of the chip's flash for constants: op 1's
+    4,096 MACs read 0.8 per byte, op 0's 2,048 read 0.89, so op 1 goes out first, and then the 2,304 left fit.
+    `internal` keeps both in; `external` moves both."""
+    m = _two_fcs()
     room = Budget(internal_room=3000, weights_region="QSPI")
     ir = ir_of(m, budget=room)
     assert ir["place_weights"] == ir["plan_memory"] + "weights of ops 1 in QSPI\n"
@@ -292,15 +299,7 @@ def test_place_weights_moves_the_least_read_weights_out_until_the_rest_fits(ir_o
 def test_place_weights_copies_the_most_read_weights_into_ram_while_they_fit(ir_of):
     """--weights ram, the same two FCs: op 0's weights (0.89 reads per byte) before op 1's (0.8); with room
     for 3,000 bytes beside the arena only op 0's 2,304 go, with no limit both."""
-    m = ModelSpec()
-    x = m.tensor("x", [1, 64], "int8", scale=0.5, zp=0)
-    h = m.tensor("h", [1, 32], "int8", scale=1.0, zp=0)
-    y = m.tensor("y", [1, 128], "int8", scale=1.0, zp=0)
-    m.op("FULLY_CONNECTED", [x, m.const("w1", np.ones((32, 64), np.int8), "int8", scale=0.25, zp=0), -1], [h],
-         "FullyConnectedOptions")
-    m.op("FULLY_CONNECTED", [h, m.const("w2", np.ones((128, 32), np.int8), "int8", scale=0.25, zp=0), -1], [y],
-         "FullyConnectedOptions")
-    m.inputs, m.outputs = [x], [y]
+    m = _two_fcs()
     everywhere = ir_of(m, budget=Budget(weights_region="RAM", weights="ram"))
     assert everywhere["place_weights"] == everywhere["plan_memory"] + "weights of ops 0, 1 in RAM\n"
     arena = int(re.search(r"arena (\d+) B", everywhere["plan_memory"])[1])

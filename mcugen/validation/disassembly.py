@@ -42,6 +42,8 @@ _UNARY = frozenset("mov movs mvn mvns movw neg negs sxtb sxth uxtb uxth sxtb16 u
                    "adr".split())
 _ADDRESS = re.compile(r"^[0-9a-f]+$")
 _IT = re.compile(r"^it[te]{0,3}$")
+_MULTIPLY = re.compile(r"^(mul|mla|mls|[su]mull|[su]mlal|umaal|smul..|smla..|smlal..|smla[dw].?|smlsd.?|smlsld.?"
+                       r"|smmul.?|smmla.?|smmls.?|smuad.?|smusd.?|smlald.?|smulw.)$")
 _VPT = re.compile(r"^vp(t|st)[te]{0,3}$")
 _Q = re.compile(r"\bq[0-7]\b")
 
@@ -186,6 +188,16 @@ class Decoded:
                 or two_operand:
             bits |= registers(self.operands[0]) | (registers(self.operands[1]) if kind == "long" else 0)
         return bits
+
+    @cached_property
+    def writes_pc(self) -> bool:
+        """A branch (an IT block's start is not one) or an instruction that writes PC (pop {pc}, ldr pc)."""
+        return self.kind == "branch" and not _IT.match(self.operation) or bool(self.writes & PC)
+
+    @cached_property
+    def multiplies(self) -> bool:
+        """A multiply or multiply-accumulate on core registers (MUL, MLA, the long and DSP ones)."""
+        return bool(_MULTIPLY.match(self.operation))
 
     @cached_property
     def vector(self) -> bool:

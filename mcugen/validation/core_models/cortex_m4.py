@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.targets.boards import Timing
-from mcugen.validation.disassembly import CORE, PC, Decoded, register_names
+from mcugen.validation.disassembly import CORE, Decoded, register_names
 
 FIELDS = ("size", "kind", "cost", "writes_pc", "address", "written")
 ALU, LDST, PAIR, MULTI, BRANCH, IT = range(6)
@@ -29,24 +29,14 @@ ALU, LDST, PAIR, MULTI, BRANCH, IT = range(6)
 SINGLE = frozenset("ldr ldrb ldrh ldrsb ldrsh ldrt ldrbt ldrht ldrsbt ldrsht ldrex ldrexb ldrexh "
                    "str strb strh strt strbt strht strex strexb strexh pld".split())
 MULTIPLE = frozenset("ldm ldmia ldmdb stm stmia stmdb push pop vldmia vldmdb vstmia vstmdb vpush vpop".split())
-BRANCHES = frozenset("b bl bx blx cbz cbnz tbb tbh".split())
 VFP_MAC = frozenset("vmla vmls vnmla vnmls vfma vfms vfnma vfnms".split())
-
-
-def written(insn: Decoded) -> int:
-    """The core registers a load or store writes (what it loads, a base written back, STREX's status)."""
-    return insn.writes & 0xFFFF
-
-
-def writes_pc(insn: Decoded) -> bool:
-    return insn.operation in BRANCHES or bool(insn.writes & PC)
 
 
 def describe(insn: Decoded, timing: Timing) -> tuple[int, ...]:
     op = insn.operation
-    pc = writes_pc(insn)
+    pc = insn.writes_pc
     if op in SINGLE:
-        return insn.size, LDST, 2, pc, insn.address_registers & 0xFFFF, written(insn)
+        return insn.size, LDST, 2, pc, insn.address_registers & 0xFFFF, insn.writes & 0xFFFF
     if op in ("ldrd", "strd"):
         return insn.size, PAIR, 3, pc, 0, 0
     if op in MULTIPLE:

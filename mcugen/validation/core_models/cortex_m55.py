@@ -73,16 +73,13 @@ def _vector(insn: Decoded) -> tuple[int, int]:
 
 _SHIFTS = re.compile(r", (lsl|lsr|asr|ror) ")
 _DUAL_ANY = frozenset("mov movs add adds sub subs uxtb uxth sxtb sxth nop it b cbz cbnz".split())
-_MULTIPLY = re.compile(r"^(mul|mla|mls|[su]mull|[su]mlal|umaal|smul..|smla..|smlal..|smla[dw].?|smlsd.?|smlsld.?"
-                       r"|smmul.?|smmla.?|smmls.?|smuad.?|smusd.?|smlald.?|smulw.)$")
 _TWO_CYCLE = re.compile(r"^(ssat|usat|ssat16|usat16|q.*|uq.*|sbfx|ubfx|[su]xta[bh]|[su]xtab16|[su]add.*|[su]sub.*"
                         r"|[su]asx|[su]sax|[su]h.*|sel|clz)$")
 
 
 def describe(insn: Decoded, timing: Timing) -> tuple[int, ...]:
     op = insn.operation
-    kind = LOOP_END if op in ("le", "letp") else TAKES_PC if insn.kind == "branch" and not op.startswith("it") \
-        or insn.writes & (1 << 15) else PLAIN
+    kind = LOOP_END if op in ("le", "letp") else TAKES_PC if insn.writes_pc else PLAIN
     cost, pipe, beats, latency, dual = 1, NONE, 1, 1, LONE
     if insn.vector:
         pipe, latency = _vector(insn)
@@ -107,7 +104,7 @@ def describe(insn: Decoded, timing: Timing) -> tuple[int, ...]:
             latency = 2
         elif op in ("sdiv", "udiv"):
             cost = latency = timing.divide
-        elif _MULTIPLY.match(op) or _TWO_CYCLE.match(op):
+        elif insn.multiplies or _TWO_CYCLE.match(op):
             latency = 2
         elif insn.kind == "other" and len(insn.operands) > 2 and _SHIFTS.search(", " + ", ".join(insn.operands[2:])):
             latency = 2

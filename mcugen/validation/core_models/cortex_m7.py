@@ -38,13 +38,11 @@ _SINGLE = re.compile(r"^(ldm.*|stm.*|push|pop|ldrd|strd|vldm.*|vstm.*|vpush|vpop
                      r"|mrs|msr|svc|bkpt|cpsi[de]|wfi|wfe|strex.?|clrex)$")
 _FIRST = re.compile(r"^(bfi|bfc|clz|ldrex.?|[su]xt.*|[su]h?(add|sub)(8|16)|[su]h?(asx|sax)|q.*|uq.*|[su]sat(16)?"
                     r"|usada?8|sel|rbit|rev.*|[su]bfx|pkh(bt|tb))$")
-_MULTIPLY = re.compile(r"^(mul|mla|mls|[su]mull|[su]mlal|umaal|smul..|smla..|smlal..|smla[dw].?|smlsd.?|smlsld.?"
-                       r"|smmul.?|smmla.?|smmls.?|smuad.?|smusd.?|smlald.?|smulw.)$")
 
 
 def describe(insn: Decoded, timing: Timing) -> tuple[int, ...]:
     op = insn.operation
-    kind = TAKES_PC if (insn.kind == "branch" and not op.startswith("it")) or insn.writes & (1 << 15) else PLAIN
+    kind = TAKES_PC if insn.writes_pc else PLAIN
     cost, unit, latency = 1, ALU, 1
     slot = ALONE if _SINGLE.match(op) else FIRST if _FIRST.match(op) else EITHER
     if insn.listed:
@@ -61,7 +59,7 @@ def describe(insn: Decoded, timing: Timing) -> tuple[int, ...]:
         unit = BRANCH
     elif op in ("sdiv", "udiv"):
         cost = latency = timing.divide
-    elif _MULTIPLY.match(op):
+    elif insn.multiplies:
         unit, latency = MAC, 2
     elif op.startswith("v"):  # scalar floating point
         unit = FPU
