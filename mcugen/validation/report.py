@@ -108,7 +108,7 @@ def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=No
     if estimate:
         t = estimate.timing
         lines.append(f"  estimated cycles: {estimate.cycles:,} for {estimate.instructions:,} instructions (CPI "
-                     f"{estimate.cycles / max(estimate.instructions, 1):.2f}; timing table with zero wait states, "
+                     f"{estimate.cycles / max(estimate.instructions, 1):.2f}; the core's model with zero wait states, "
                      f"taken branch +{t.refill}, divide {t.divide})")
     return "\n".join(lines)
 
