@@ -12,9 +12,9 @@ in flash go through the board's caches:
   loads by their size; PC-relative literals); a line the data cache does not hold waits the wait states.
 Assumptions: the caches are fully associative and replace the least recently used line; a miss waits
 the wait states once for its line (the rest of the line streams in behind the word wanted); without a
-cache, each new line of instructions, and each data read, waits; without one, lines are 8 bytes (a
-64-bit flash read); the stalls add to the core's cycles (nothing overlaps them); RAM and stores have no
-wait states (stores go to RAM through the write buffer); a Helium gather reads at its base only.
+cache, lines are 8 bytes (a 64-bit flash read) and every read of another line than the one just read
+waits; the stalls add to the core's cycles (nothing overlaps them); RAM and stores have no wait states
+(stores go to RAM through the write buffer); a Helium gather reads at its base only.
 """
 from __future__ import annotations
 
