@@ -19,4 +19,5 @@ if [ ! -x "$root/.venv-onnx2tf/bin/onnx2tf" ]; then
 fi
 ln -sf "$root/.venv-onnx2tf/bin/onnx2tf" "$root/.venv/bin/onnx2tf"
 cd "$root"
-python -m pytest -q "$@"
+# one worker per core: the suite is mostly compilers and QEMU, one process each
+python -m pytest -q -n auto "$@"
