@@ -237,6 +237,9 @@ def estimate_cycles(target, program: Path, g, inputs, core: Core, timeout: float
         reads = DataStalls(counter.program, sorted(counter.table), memory, flash, len(g.ops))
         traced_run(target, program, g, inputs, lambda path: Trace(path, reads.registers_at),
                    reads.read, timeout)
+        if reads.state != "after":
+            raise McugenError("the run logging the data reads ended before the inference returned",
+                              "rerun; if it repeats, report it with the build directory")
         estimate.memory = memory
         estimate.memory_stalls = [int(a + b) for a, b in zip(counter.fetches.stalls, reads.stalls)]
     return estimate

@@ -238,8 +238,8 @@ def disassemble(elf: Path, arch: str) -> dict[int, Decoded]:
             operation = name
         if _IT.match(operation):
             conditional = len(operation) - 1
-        elif _VPT.match(operation):
-            predicated = len(operation) - 3
+        elif _VPT.match(operation):  # vpt, vpst: one instruction, and one more per t or e after them
+            predicated = 1 + len(operation) - (4 if operation.startswith("vpst") else 3)
         operands = split_operands(m[5] or "")
         target = None
         if operation in _BRANCHES and operands and _ADDRESS.match(operands[-1]):

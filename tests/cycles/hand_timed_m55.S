@@ -85,9 +85,12 @@ model_invoke:
     pop {r0-r3}                @ 3
     vpst                       @ 1
     vstrwt.32 q0, [r4]         @ 1
+    vpt.s32 gt, q0, q1         @ 1
+    vstrwt.32 q0, [r4]         @ 1: a store, predicated by the VPT
+    vstrw.32 q1, [r4]          @ 2: the store before holds the load/store pipe
     udiv r2, r0, r1            @ 7
     bl model_layer_done        @ 4
-    @= 23
+    @= 27
 
     bl helper                  @ 4, and helper's bx lr 4
     svc #0                     @ 1 + 12 (exception entry), and the handler's bx lr 4
