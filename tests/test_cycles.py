@@ -11,6 +11,7 @@ from test_cli import checked_report, run_cli
 from mcugen.codegen.pipeline import compile_model
 from mcugen.commands.board import estimate_on, estimate_twin
 from mcugen.targets.boards import Cache, MemoryTiming, load_board
+from mcugen.targets.qemu import Trace
 from mcugen.targets.target import Target
 from mcugen.validation.cycles import Counter, Program, read_exec_log
 from mcugen.validation.memory import DataStalls, FetchStalls
@@ -18,22 +19,23 @@ from mcugen.validation.memory import DataStalls, FetchStalls
 HAND_TIMED = Path(__file__).parent / "cycles"
 
 
-def traced(tmp_path, board: str, source: str, *log: str) -> tuple[Path, Path]:
-    """The hand-timed file built for the board's core and run once under QEMU with `log` into a file."""
+def traced(tmp_path, board: str, source: str, registers_at: tuple[int, ...] = ()) -> tuple[Path, Path]:
+    """The hand-timed file built for the board's core and run once under QEMU logging what the estimate's
+    Trace asks for (every executed address, or the registers before those at `registers_at`) into a file."""
     core = load_board(board).cpu
     elf, out = tmp_path / "hand_timed.elf", tmp_path / "trace.log"
     subprocess.run(["arm-none-eabi-gcc", "-nostdlib", f"-mcpu={core.id}", "-mthumb", "-mfloat-abi=hard",
                     "-Wl,-Ttext=0", "-Wl,-eReset_Handler", "-o", str(elf), str(HAND_TIMED / source)], check=True)
     subprocess.run(["qemu-system-arm", "-M", board, "-display", "none", "-monitor", "none",
-                    "-semihosting-config", "enable=on,target=native", "-kernel", str(elf), *log, "-D", str(out)],
-                   check=True, timeout=60)
+                    "-semihosting-config", "enable=on,target=native", "-kernel", str(elf),
+                    *Trace(out, registers_at).arguments()], check=True, timeout=60)
     return elf, out
 
 
 def counted(tmp_path, board: str, source: str, chunk: int = 512) -> Counter:
     """The hand-timed file's exec log folded by the core's model (small chunks: costs carried across chunk edges)."""
     core = load_board(board).cpu
-    elf, log = traced(tmp_path, board, source, "-singlestep", "-d", "exec,nochain")
+    elf, log = traced(tmp_path, board, source)
     expected = re.findall(r"@= (\d+)", (HAND_TIMED / source).read_text())
     counter = Counter(Program(elf, core.arch), core, len(expected))
     with open(log, "rb") as stream:
@@ -63,8 +65,7 @@ def test_flash_data_reads_wait_where_the_data_cache_misses(tmp_path):
     (tmp_path / "exec").mkdir()
     counter = counted(tmp_path / "exec", "mps2-an386", "hand_timed_memory.S")
     reads = DataStalls(counter.program, sorted(counter.table), memory, board.flash, counter.layers)
-    _, log = traced(tmp_path, "mps2-an386", "hand_timed_memory.S", "-singlestep", "-d", "cpu,nochain",
-                    "-dfilter", ",".join(f"0x{a:x}+1" for a in reads.registers_at))
+    _, log = traced(tmp_path, "mps2-an386", "hand_timed_memory.S", reads.registers_at)
     with open(log, "rb") as stream:
         reads.read(stream, chunk=700)  # entries cut across chunks
     expected = [int(n) for n in re.findall(r"@= (\d+)", (HAND_TIMED / "hand_timed_memory.S").read_text())]
