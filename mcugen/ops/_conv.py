@@ -240,6 +240,16 @@ def s4_pairs(values: np.ndarray) -> np.ndarray:
     return nibbles(values.reshape(-1, 8)[:, [0, 1, 4, 5, 2, 3, 6, 7]])
 
 
+def units4_blocks(rows: np.ndarray) -> np.ndarray:
+    """The Helium kernels' int8 layout (mcu_block_bytes_u4) of weights [units, depth]: blocks of four units,
+    each in chunks of 16 values holding the chunk's values of each unit in turn, zero-padded to whole
+    blocks and chunks."""
+    units, depth = rows.shape
+    padded = np.zeros((-(-units // 4) * 4, -(-depth // 16) * 16), np.int8)
+    padded[:units, :depth] = rows
+    return padded.reshape(-1, 4, padded.shape[1] // 16, 16).transpose(0, 2, 1, 3).copy()
+
+
 def s4_blocks(rows: np.ndarray) -> np.ndarray:
     """The Helium kernels' INT4 layout (mcu_dot4_rows_s4) of weights [units, depth]: each row in blocks of 32
     values, zero-padded to whole blocks, byte j of a block holding value j (low nibble) and j + 16 (high)."""
@@ -269,7 +279,7 @@ def helium_filter(kernel: str, rows: np.ndarray, int4: bool) -> tuple[str, Const
     note's words: with `int4`, the _s4 twin on s4_blocks."""
     if int4:
         return kernel.replace("_s8", "_s4"), Const("packed_filter", s4_blocks(rows)), ", INT4 weights read packed"
-    return kernel, Const("filter", rows), ""
+    return kernel, Const("filter", units4_blocks(rows)), ""
 
 
 def conv_s4_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,

@@ -8,20 +8,26 @@
 
 #include "mcu_nn_support.h"
 
-/* mcu_requantize on four lanes, each with its own multiplier and shift, giving the same numbers:
+/* mcu_requantize on four lanes, each with its own multiplier and shift given as a left shift (max(shift, 0))
+ * and a right one (min(shift, 0)), giving the same numbers:
  * - the left shift by max(shift, 0) wraps, as TFLM's multiplication by 2^shift does;
  * - VQRDMULH is gemmlowp's SaturatingRoundingDoublingHighMul exactly: floor((2xm + 2^31) / 2^32) =
  *   floor((xm + 2^30) / 2^31) (mcu_srdhm's form), saturating the one overflow (INT32_MIN squared) alike;
  * - VRSHL by -n rounds ties up, gemmlowp's RoundingDivideByPOT away from zero: taking one from a
  *   negative value first (when n > 0) rounds its ties down. The subtraction saturates, which changes
  *   nothing at INT32_MIN (its quotient is the same either way), and VRSHL rounds without overflow. */
+static inline int32x4_t mcu_requantize_x4_split(int32x4_t x, int32x4_t multiplier, int32x4_t left, int32x4_t right)
+{
+    const int32x4_t high = vqrdmulhq_s32(vshlq_s32(x, left), multiplier);
+    const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, right), 31); /* -1: negative and n > 0 */
+    return vrshlq_s32(vqaddq_s32(high, fixup), right);
+}
+
+/* mcu_requantize_x4_split with the shift split there: left max(shift, 0), right min(shift, 0) = -n. */
 static inline int32x4_t mcu_requantize_x4(int32x4_t x, int32x4_t multiplier, int32x4_t shift)
 {
     const int32x4_t zero = vdupq_n_s32(0);
-    const int32x4_t right = vminq_s32(shift, zero); /* -n */
-    const int32x4_t high = vqrdmulhq_s32(vshlq_s32(x, vmaxq_s32(shift, zero)), multiplier);
-    const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, right), 31); /* -1: negative and n > 0 */
-    return vrshlq_s32(vqaddq_s32(high, fixup), right);
+    return mcu_requantize_x4_split(x, multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero));
 }
 
 /* mcu_requantize on four lanes sharing one (multiplier, shift), the per-tensor case: scalar operands
@@ -209,34 +215,192 @@ static inline int32x4_t mcu_dot4_rows_s4(const int8_t *x, int32_t depth, const i
     return mcu_lanes4(a0, a1, a2, a3);
 }
 
-/* One row x of `depth` int8 values through `units` filter rows (unit o at filter + o * depth): sixteen
- * products per VMLADAVA, four units sharing each load of x, the tail predicated (VCTP), each group of
- * four requantized together; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so
- * raw values are multiplied. Writes units int8 outputs: those of the reference kernels. */
-static inline void mcu_row_units_s8(const int8_t *x, int32_t depth, const int8_t *filter, const int32_t *bias_folded,
-                                    int32_t units, const mcu_per_channel_quant *quant, int32_t output_offset,
-                                    mcu_activation act, int8_t *output)
+/*
+ * The Helium FULLY_CONNECTED layout of int8 weights [units, depth] (ops/_conv.py units4_blocks): blocks of
+ * four units, each block in chunks of 16 values, a chunk holding its 16 values of each of the four units
+ * in turn, zero-padded to whole blocks and chunks. One pointer walks a block forward, so that sums of two
+ * rows by four units (eight accumulators, every even register VMLADAVA can add into) leave registers for
+ * the pointers; the zeros past depth and past the units add nothing.
+ */
+static inline int32_t mcu_block_bytes_u4(int32_t depth)
 {
-    const int32_t whole = depth & ~15;
-    const mve_pred16_t tail = vctp8q((uint32_t)(depth - whole));
-    int32_t o = 0;
-    for (; o + 4 <= units; o += 4) {
-        mcu_store_x4_s8(output + o, mcu_dot4_rows_s8(x, depth, filter + o * depth, bias_folded + o),
-                        quant->multiplier + o, quant->shift + o, output_offset, act);
-    }
-    for (; o < units; ++o) {
-        const int8_t *w = filter + o * depth;
-        int32_t acc = bias_folded[o];
-        for (int32_t d = 0; d < whole; d += 16) {
-            acc = vmladavaq_s8(acc, vldrbq_s8(x + d), vldrbq_s8(w + d));
-        }
-        if (whole < depth) {
-            acc = vmladavaq_p_s8(acc, vldrbq_z_s8(x + whole, tail), vldrbq_z_s8(w + whole, tail), tail);
-        }
-        output[o] = mcu_clamp_s8(mcu_requantize(acc, quant->multiplier[o], quant->shift[o]) + output_offset, act);
-    }
+    return (depth + 15) / 16 * 64;
 }
 
+/* One chunk of one block against the rows' sixteen values in %q[x0] (and %q[x1]): per unit a load of its
+ * sixteen weights and one VMLADAVA per row. */
+#define MCU_U4_UNIT1_(S0)                                     \
+    "vldrb.u8 %q[w], [%[wp]], #16\n\t"                        \
+    "vmladava.s8 %[" S0 "], %q[x0], %q[w]\n\t"
+#define MCU_U4_UNIT2_(S0, S1) MCU_U4_UNIT1_(S0) "vmladava.s8 %[" S1 "], %q[x1], %q[w]\n\t"
+#define MCU_U4_CHUNK1_ MCU_U4_UNIT1_("s0") MCU_U4_UNIT1_("s1") MCU_U4_UNIT1_("s2") MCU_U4_UNIT1_("s3")
+#define MCU_U4_CHUNK2_                                                                                    \
+    MCU_U4_UNIT2_("s0", "t0") MCU_U4_UNIT2_("s1", "t1") MCU_U4_UNIT2_("s2", "t2") MCU_U4_UNIT2_("s3", "t3")
+
+/* What a block's assembly reads and moves on besides its registers: the next units' folded biases,
+ * multipliers and shifts, the rows' outputs, the output offset and clamp, and the values depth leaves
+ * past its whole chunks. The offsets are the assembly's. */
+typedef struct {
+    const int32_t *bias, *multiplier, *shift; /* 0, 4, 8 */
+    int8_t *out0, *out1;                      /* 12, 16 */
+    int32_t offset, min, max, rem;            /* 20, 24, 28, 32 */
+    uint32_t vpr;                             /* 36: the predicate GCC may hold, kept over the last chunk */
+} mcu_u4_rows;
+
+/* The block loop: `n` whole chunks (LOADS: the rows' sixteen values, moving on), then where depth leaves
+ * values (rem, read into n's register: two rows by four units take every register but two) a last chunk
+ * whose row loads are predicated (VCTP: the lanes past depth read nothing and hold zero; the predicate
+ * register, which GCC cannot be told is clobbered, saved and restored around it), the sums starting at
+ * zero. In assembly: VMLADAVA adds only into even registers, and GCC, given eight sums in C,
+ * spills some inside the loop. */
+#define MCU_U4_LOOP_(ZERO, LOADS, PLOADS, CHUNK) \
+    ZERO                                         \
+    "cmp %[n], #0\n\t"                           \
+    "beq 2f\n"                                   \
+    "1:\n\t" LOADS CHUNK                         \
+    "subs %[n], %[n], #1\n\t"                    \
+    "bne 1b\n"                                   \
+    "2:\n\t"                                     \
+    "ldr %[n], [%[c], #32]\n\t"                  \
+    "cmp %[n], #0\n\t"                           \
+    "beq 3f\n\t"                                 \
+    "vmrs %[n], p0\n\t"                          \
+    "str %[n], [%[c], #36]\n\t"                  \
+    "ldr %[n], [%[c], #32]\n\t"                  \
+    "vctp.8 %[n]\n\t" PLOADS CHUNK               \
+    "ldr %[n], [%[c], #36]\n\t"                  \
+    "vmsr p0, %[n]\n"                             \
+    "3:\n\t"
+#define MCU_U4_ZERO1_ "movs %[s0], #0\n\tmovs %[s1], #0\n\tmovs %[s2], #0\n\tmovs %[s3], #0\n\t"
+#define MCU_U4_ZERO2_ MCU_U4_ZERO1_ "movs %[t0], #0\n\tmovs %[t1], #0\n\tmovs %[t2], #0\n\tmovs %[t3], #0\n\t"
+/* Four sums as the lanes of V, one move each: the two-register VMOV's lane order is read differently by
+ * GNU as and QEMU (which puts its first register in the lower lane), so it is left alone. */
+#define MCU_U4_LANES_(V, A0, A1, A2, A3)                                   \
+    "vmov.32 %q[" V "][0], %[" A0 "]\n\t"                                  \
+    "vmov.32 %q[" V "][1], %[" A1 "]\n\t"                                  \
+    "vmov.32 %q[" V "][2], %[" A2 "]\n\t"                                  \
+    "vmov.32 %q[" V "][3], %[" A3 "]\n\t"
+
+/* The block's constants: vector V from the pointer at [c, #AT], which moves on by four units. */
+#define MCU_U4_NEXT4_(V, AT)                                  \
+    "ldr %[s0], [%[c], #" AT "]\n\t"                          \
+    "vldrw.u32 %q[" V "], [%[s0]], #16\n\t"                   \
+    "str %[s0], [%[c], #" AT "]\n\t"
+/* mcu_requantize_x4_split of Y by the multiplier in %q[m], left shift in %q[x0], right in %q[r]. */
+#define MCU_U4_REQUANT_(Y)                                    \
+    "vshl.s32 %q[" Y "], %q[" Y "], %q[x0]\n\t"               \
+    "vqrdmulh.s32 %q[" Y "], %q[" Y "], %q[m]\n\t"            \
+    "vand %q[w], %q[" Y "], %q[r]\n\t"                        \
+    "vshr.s32 %q[w], %q[w], #31\n\t"                          \
+    "vqadd.s32 %q[" Y "], %q[" Y "], %q[w]\n\t"               \
+    "vrshl.s32 %q[" Y "], %q[" Y "], %q[r]\n\t"
+/* Y offset (by %[s1]), clamped to [%q[x0], %q[m]] and stored at the output pointer at [c, #AT], which
+ * moves on. */
+#define MCU_U4_STORE_(Y, AT)                                  \
+    "vadd.i32 %q[" Y "], %q[" Y "], %[s1]\n\t"                \
+    "vmax.s32 %q[" Y "], %q[" Y "], %q[x0]\n\t"               \
+    "vmin.s32 %q[" Y "], %q[" Y "], %q[m]\n\t"                \
+    "ldr %[p0], [%[c], #" AT "]\n\t"                          \
+    "vstrb.32 %q[" Y "], [%[p0]], #4\n\t"                     \
+    "str %[p0], [%[c], #" AT "]\n\t"
+
+/* One whole block (four units) of rows x0 and x1 to the end: the sums, plus the folded biases,
+ * requantized, offset, clamped and stored; *block moves on to the next block. */
+static inline __attribute__((always_inline)) void mcu_block2_u4(const int8_t *x0, const int8_t *x1, int32_t depth,
+                                                                const int8_t **block, mcu_u4_rows *c)
+{
+    int32_t n = depth >> 4, s0, s1, s2, s3, t0, t1, t2, t3;
+    int8x16_t v0, v1, w;
+    int32x4_t y0, y1, m, r;
+    const int8_t *wp = *block;
+    __asm__ volatile(
+        MCU_U4_LOOP_(MCU_U4_ZERO2_, "vldrb.u8 %q[x0], [%[p0]], #16\n\tvldrb.u8 %q[x1], [%[p1]], #16\n\t",
+                     "vpstt\n\tvldrbt.u8 %q[x0], [%[p0]]\n\tvldrbt.u8 %q[x1], [%[p1]]\n\t", MCU_U4_CHUNK2_)
+        MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3") MCU_U4_LANES_("y1", "t0", "t1", "t2", "t3")
+        MCU_U4_NEXT4_("w", "0")
+        "vadd.i32 %q[y0], %q[y0], %q[w]\n\t"
+        "vadd.i32 %q[y1], %q[y1], %q[w]\n\t"
+        MCU_U4_NEXT4_("m", "4") MCU_U4_NEXT4_("r", "8")
+        "vmov.i32 %q[w], #0\n\t"
+        "vmax.s32 %q[x0], %q[r], %q[w]\n\t"
+        "vmin.s32 %q[r], %q[r], %q[w]\n\t"
+        MCU_U4_REQUANT_("y0") MCU_U4_REQUANT_("y1")
+        "ldr %[s1], [%[c], #20]\n\t"
+        "ldr %[s2], [%[c], #24]\n\t"
+        "ldr %[s3], [%[c], #28]\n\t"
+        "vdup.32 %q[x0], %[s2]\n\t"
+        "vdup.32 %q[m], %[s3]\n\t"
+        MCU_U4_STORE_("y0", "12") MCU_U4_STORE_("y1", "16")
+        : [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3), [t0] "=&Te"(t0), [t1] "=&Te"(t1),
+          [t2] "=&Te"(t2), [t3] "=&Te"(t3), [x0] "=&w"(v0), [x1] "=&w"(v1), [w] "=&w"(w), [y0] "=&w"(y0),
+          [y1] "=&w"(y1), [m] "=&w"(m), [r] "=&w"(r), [p0] "+l"(x0), [p1] "+r"(x1), [wp] "+r"(wp), [n] "+r"(n)
+        : [c] "r"(c)
+        : "cc", "memory");
+    *block = wp;
+}
+
+/* The sums of one block (four units) with the depth int8 values of x, as the lanes of the result. */
+static inline __attribute__((always_inline)) int32x4_t mcu_sums1_u4(const int8_t *x, int32_t depth,
+                                                                    const int8_t *block, mcu_u4_rows *c)
+{
+    int32_t n = depth >> 4, s0, s1, s2, s3;
+    int8x16_t v0, w;
+    int32x4_t r;
+    __asm__(MCU_U4_LOOP_(MCU_U4_ZERO1_, "vldrb.u8 %q[x0], [%[p0]], #16\n\t",
+                         "vpst\n\tvldrbt.u8 %q[x0], [%[p0]]\n\t", MCU_U4_CHUNK1_)
+            MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3")
+            : [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3), [x0] "=&w"(v0), [w] "=&w"(w),
+              [y0] "=&w"(r), [p0] "+r"(x), [wp] "+r"(block), [n] "+r"(n)
+            : [c] "r"(c)
+            : "cc", "memory");
+    return r;
+}
+
+/* clamp(requantize(sums) + output_offset) of a block's four units (the folded biases already in the sums,
+ * the shift split as mcu_requantize_x4_split takes it), the lanes `p` stored. */
+static inline __attribute__((always_inline)) void mcu_store_units4_s8(int8_t *output, int32x4_t sums,
+                                                                     int32x4_t multiplier, int32x4_t left,
+                                                                     int32x4_t right, int32_t output_offset,
+                                                                     int32x4_t min, int32x4_t max, mve_pred16_t p)
+{
+    const int32x4_t y = vaddq_n_s32(mcu_requantize_x4_split(sums, multiplier, left, right), output_offset);
+    vstrbq_p_s32(output, vminq_s32(vmaxq_s32(y, min), max), p);
+}
+
+/* Rows x0 and x1 (or, x1 NULL, x0 alone) of `depth` int8 values through `units` filter rows in the units4
+ * layout, block by block; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so raw
+ * values are multiplied. Writes units int8 outputs for each row: those of the reference kernels. Out of
+ * line: the two rows' loop needs all but two registers, which GCC cannot free inside a larger loop. */
+static __attribute__((noinline, unused)) void mcu_rows_units_s8(const int8_t *x0, const int8_t *x1, int32_t depth,
+                                                                const int8_t *filter, const int32_t *bias_folded,
+                                                                int32_t units, const mcu_per_channel_quant *quant,
+                                                                int32_t output_offset, mcu_activation act,
+                                                                int8_t *out0, int8_t *out1)
+{
+    mcu_u4_rows c = {bias_folded, quant->multiplier, quant->shift, out0, out1, output_offset, act.min, act.max,
+                     depth & 15, 0};
+    int32_t o = 0;
+    if (x1 != NULL) {
+        for (; o + 4 <= units; o += 4) {
+            mcu_block2_u4(x0, x1, depth, &filter, &c);
+        }
+    }
+    const int32x4_t min = vdupq_n_s32(act.min), max = vdupq_n_s32(act.max), zero = vdupq_n_s32(0);
+    for (; o < units; o += 4, filter += mcu_block_bytes_u4(depth)) {
+        /* one row's blocks, and the last block of fewer than four units: those past `units` read as
+         * nothing and not stored */
+        const mve_pred16_t p = vctp32q((uint32_t)(units - o));
+        const int32x4_t bias = vldrwq_z_s32(bias_folded + o, p), shift = vldrwq_z_s32(quant->shift + o, p);
+        const int32x4_t multiplier = vldrwq_z_s32(quant->multiplier + o, p);
+        const int32x4_t left = vmaxq_s32(shift, zero), right = vminq_s32(shift, zero);
+        mcu_store_units4_s8(out0 + o, vaddq_s32(mcu_sums1_u4(x0, depth, filter, &c), bias), multiplier, left, right,
+                            output_offset, min, max, p);
+        if (x1 != NULL) {
+            mcu_store_units4_s8(out1 + o, vaddq_s32(mcu_sums1_u4(x1, depth, filter, &c), bias), multiplier, left,
+                                right, output_offset, min, max, p);
+        }
+    }
+}
 
 /* mcu_row_units_s8 on INT4 filter rows (mcu_dot4_rows_s4's, unit o at filter + o * mcu_row_bytes_s4(depth)).
  * Its own loop: the int8 kernels' code stays what it was (a shared one with the filter type as a
@@ -297,22 +461,27 @@ static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_d
     }
 }
 
-/* FULLY_CONNECTED on Helium: each row through mcu_row_units_s8 (or, `bits` 4, _s4). The input offset comes
- * folded into the bias (bias_folded[o] = bias[o] + input_offset * sum_d filter[o, d], wrapping as int32),
- * so the vector loop multiplies raw values; int32 sums wrap alike in any order, so the results are
- * mcu_fully_connected_s8's (a filter offset of 0, as int8 FULLY_CONNECTED has). */
+/* FULLY_CONNECTED on Helium: the rows two at a time through mcu_rows_units_s8 (or, `bits` 4, each through
+ * mcu_row_units_s4). The input offset comes folded into the bias (bias_folded[o] = bias[o] + input_offset *
+ * sum_d filter[o, d], wrapping as int32), so the vector loop multiplies raw values; int32 sums wrap alike in
+ * any order, so the results are mcu_fully_connected_s8's (a filter offset of 0, as int8 FULLY_CONNECTED has). */
 static __attribute__((noinline, unused)) void mcu_fully_connected_mve(
     const mcu_fc_params *fc, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output, int bits)
 {
-    const int32_t depth = input_dims->c, units = output_dims->c;
-    for (int32_t n = 0; n < input_dims->n; ++n) {
+    const int32_t depth = input_dims->c, units = output_dims->c, rows = input_dims->n;
+    for (int32_t n = 0; n < rows; ++n) {
+        const int8_t *x = input + n * depth;
+        int8_t *y = output + n * units;
         if (bits == 4) {
-            mcu_row_units_s4(input + n * depth, depth, filter, bias_folded, units, quant, fc->output_offset,
-                             fc->activation, output + n * units);
+            mcu_row_units_s4(x, depth, filter, bias_folded, units, quant, fc->output_offset, fc->activation, y);
+        } else if (n + 1 < rows) {
+            mcu_rows_units_s8(x, x + depth, depth, filter, bias_folded, units, quant, fc->output_offset,
+                              fc->activation, y, y + units);
+            ++n;
         } else {
-            mcu_row_units_s8(input + n * depth, depth, filter, bias_folded, units, quant, fc->output_offset,
-                             fc->activation, output + n * units);
+            mcu_rows_units_s8(x, NULL, depth, filter, bias_folded, units, quant, fc->output_offset, fc->activation,
+                              y, NULL);
         }
     }
 }
@@ -338,8 +507,8 @@ static __attribute__((noinline, unused)) void mcu_conv2d_mve(
                     mcu_row_units_s4(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
                                      conv->activation, output);
                 } else {
-                    mcu_row_units_s8(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
-                                     conv->activation, output);
+                    mcu_rows_units_s8(patch, NULL, depth, filter, bias_folded, output_dims->c, quant,
+                                      conv->output_offset, conv->activation, output, NULL);
                 }
             }
         }

@@ -3,23 +3,136 @@
 /* Weak: a build without INT4 depthwise layers links no unpacking (only bits 4 calls it). */
 #pragma weak mcu_unpack_s4
 
-/* clamp(requantize(acc) + output_offset) of a group's channels, the lanes past `p` not stored. */
-static inline void store_group(int8_t *out, int32x4_t acc, int32x4_t multiplier, int32x4_t shift,
-                               const mcu_dw_conv_params *dw, mve_pred16_t p)
+/* A group's constants, read from memory where its outputs are stored (the eight q registers hold the sums
+ * and the taps): the folded bias, the multiplier and the shift split as mcu_requantize_x4_split takes it;
+ * the output offset and clamp; the channels present. */
+typedef struct {
+    int32x4_t bias, multiplier, left, right;
+    int32_t offset, min, max;
+    mve_pred16_t p;
+} group_quant;
+
+static inline group_quant group_of(const int32_t *bias_folded, const mcu_per_channel_quant *quant,
+                                   const mcu_dw_conv_params *dw, int32_t oc, int32_t valid)
 {
-    int32x4_t y = vaddq_n_s32(mcu_requantize_x4(acc, multiplier, shift), dw->output_offset);
-    y = vminq_s32(vmaxq_s32(y, vdupq_n_s32(dw->activation.min)), vdupq_n_s32(dw->activation.max));
-    vstrbq_p_s32(out, y, p);
+    const mve_pred16_t p = vctp32q((uint32_t)valid);
+    const int32x4_t shift = vldrwq_z_s32(quant->shift + oc, p), zero = vdupq_n_s32(0);
+    const group_quant q = {vldrwq_s32(bias_folded + oc), vldrwq_z_s32(quant->multiplier + oc, p),
+                           vmaxq_s32(shift, zero), vminq_s32(shift, zero), dw->output_offset,
+                           dw->activation.min, dw->activation.max, p};
+    return q;
 }
 
-/* Four horizontally adjacent outputs (their windows pos_step apart) of one group: each tap's weights
- * loaded once for the four. Inlined where the steps and kernel width are constants (stride 1, 3 wide),
- * every load's offset is then an immediate. */
+/* clamp(requantize(acc) + output_offset) of a group's channels, the lanes past its channels not stored. */
+static inline __attribute__((always_inline)) void store_group(int8_t *out, int32x4_t acc, const group_quant *q)
+{
+    int32x4_t y = vaddq_n_s32(mcu_requantize_x4_split(acc, q->multiplier, q->left, q->right), q->offset);
+    y = vminq_s32(vmaxq_s32(y, vdupq_n_s32(q->min)), vdupq_n_s32(q->max));
+    vstrbq_p_s32(out, y, q->p);
+}
+
+/* One tap of four outputs from the group's copy: the tap's weights widened from wt (which moves on), and
+ * per output k its four inputs at pk + X (X an immediate: the tap's column, 4 bytes each) widened,
+ * multiplied and added to its sum. */
+#define MCU_DW_TAP4_(X)                                      \
+    "vldrb.s32 %q[w], [%[wt]], #4\n\t"                       \
+    "vldrb.s32 %q[x], [%[p0], #" #X "]\n\t"                  \
+    "vmul.i32 %q[x], %q[x], %q[w]\n\t"                       \
+    "vadd.i32 %q[a0], %q[a0], %q[x]\n\t"                     \
+    "vldrb.s32 %q[x], [%[p1], #" #X "]\n\t"                  \
+    "vmul.i32 %q[x], %q[x], %q[w]\n\t"                       \
+    "vadd.i32 %q[a1], %q[a1], %q[x]\n\t"                     \
+    "vldrb.s32 %q[x], [%[p2], #" #X "]\n\t"                  \
+    "vmul.i32 %q[x], %q[x], %q[w]\n\t"                       \
+    "vadd.i32 %q[a2], %q[a2], %q[x]\n\t"                     \
+    "vldrb.s32 %q[x], [%[p3], #" #X "]\n\t"                  \
+    "vmul.i32 %q[x], %q[x], %q[w]\n\t"                       \
+    "vadd.i32 %q[a3], %q[a3], %q[x]\n\t"
+
+/* A row of three taps (adjacent columns of the copy), the four windows' pointers moved to the next row. */
+#define MCU_DW_ROW3_                                                              \
+    MCU_DW_TAP4_(0) MCU_DW_TAP4_(4) MCU_DW_TAP4_(8)                               \
+    "add %[p0], %[p0], %[rs]\n\t"                                                 \
+    "add %[p1], %[p1], %[rs]\n\t"                                                 \
+    "add %[p2], %[p2], %[rs]\n\t"                                                 \
+    "add %[p3], %[p3], %[rs]\n\t"
+
+/* One sum's requantization (mcu_requantize_x4_split's steps, its left shift where `L` is "vshl.s32"), offset
+ * and clamp by the vectors in %q[l] and %q[m] (the left shift and multiplier no longer needed), stored. */
+#define MCU_DW_REQUANT_(A, L)                                 \
+    L " %q[" A "], %q[" A "], %q[l]\n\t"                      \
+    "vqrdmulh.s32 %q[" A "], %q[" A "], %q[m]\n\t"            \
+    "vand %q[t], %q[" A "], %q[r]\n\t"                        \
+    "vshr.s32 %q[t], %q[t], #31\n\t"                          \
+    "vqadd.s32 %q[" A "], %q[" A "], %q[t]\n\t"               \
+    "vrshl.s32 %q[" A "], %q[" A "], %q[r]\n\t"               \
+    "vadd.i32 %q[" A "], %q[" A "], %[offset]\n\t"
+#define MCU_DW_CLAMP_STORE_(A)                                \
+    "vmax.s32 %q[" A "], %q[" A "], %q[l]\n\t"                \
+    "vmin.s32 %q[" A "], %q[" A "], %q[m]\n\t"                \
+    "vstrb.32 %q[" A "], [%[o]]\n\t"                          \
+    "add %[o], %[o], %[step]\n\t"
+#define MCU_DW_STORE4_(L)                                                                                  \
+    MCU_DW_REQUANT_("a0", L) MCU_DW_REQUANT_("a1", L) MCU_DW_REQUANT_("a2", L) MCU_DW_REQUANT_("a3", L)     \
+    "vdup.32 %q[l], %[min]\n\t"                                                                            \
+    "vdup.32 %q[m], %[max]\n\t"                                                                            \
+    MCU_DW_CLAMP_STORE_("a0") MCU_DW_CLAMP_STORE_("a1") MCU_DW_CLAMP_STORE_("a2") MCU_DW_CLAMP_STORE_("a3")
+
+/* Four sums of a whole group requantized, offset, clamped and stored out_step apart. In assembly: in C,
+ * GCC keeps the group's constants on the stack and reads them again for every output. The left shift is
+ * left out where every channel's is 0 (a scale below one half, the usual case). */
+static inline __attribute__((always_inline)) void store4(int8_t *out, int32_t out_step, int32x4_t a0, int32x4_t a1,
+                                                         int32x4_t a2, int32x4_t a3, const group_quant *q)
+{
+    int32x4_t l = q->left, m = q->multiplier, t;
+    const int32x4_t r = q->right;
+    if (vmaxvq_s32(0, l) == 0) {
+        __asm__ volatile(MCU_DW_STORE4_("@")
+                         : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [l] "+w"(l), [m] "+w"(m),
+                           [t] "=&w"(t), [o] "+l"(out)
+                         : [r] "w"(r), [offset] "r"(q->offset), [min] "r"(q->min), [max] "r"(q->max),
+                           [step] "r"(out_step)
+                         : "memory");
+    } else {
+        __asm__ volatile(MCU_DW_STORE4_("vshl.s32")
+                         : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [l] "+w"(l), [m] "+w"(m),
+                           [t] "=&w"(t), [o] "+l"(out)
+                         : [r] "w"(r), [offset] "r"(q->offset), [min] "r"(q->min), [max] "r"(q->max),
+                           [step] "r"(out_step)
+                         : "memory");
+    }
+}
+
+/* Four outputs of one group whose windows lie pos_step apart (in the image or its copy) and whose results
+ * lie out_step apart: each tap's weights loaded once for the four, then the four stored. `three`: a
+ * 3-wide undilated kernel on the copy, each row of taps in assembly (in C, GCC's schedule of the unrolled
+ * row spills the sums). */
 static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, const int8_t *wt, int32_t k_h,
                                                                int32_t k_w, int32_t row_step, int32_t col_step,
-                                                               int32_t pos_step, int32x4_t acc[4])
+                                                               int32_t pos_step, int three, int8_t *out,
+                                                               int32_t out_step, const group_quant *q)
 {
-    int32x4_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    int32x4_t a0 = q->bias, a1 = a0, a2 = a0, a3 = a0;
+    if (three) {
+        const int8_t *p0 = x, *p1 = p0 + pos_step, *p2 = p1 + pos_step, *p3 = p2 + pos_step;
+        int32x4_t xv, wv;
+        if (k_h == 3) {  /* 3x3, the usual depthwise kernel: no loop */
+            __asm__(MCU_DW_ROW3_ MCU_DW_ROW3_ MCU_DW_ROW3_
+                    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv),
+                      [wt] "+r"(wt), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)
+                    : [rs] "r"(row_step)
+                    : "memory");
+            k_h = 0;
+        }
+        for (int32_t ky = 0; ky < k_h; ++ky) {
+            __asm__(MCU_DW_ROW3_
+                    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv),
+                      [wt] "+r"(wt), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)
+                    : [rs] "r"(row_step)
+                    : "memory");
+        }
+        k_h = 0;  /* the taps are done */
+    }
     for (int32_t ky = 0; ky < k_h; ++ky, x += row_step) {
         const int8_t *t = x;
         for (int32_t kx = 0; kx < k_w; ++kx, t += col_step, wt += 4) {
@@ -30,25 +143,29 @@ static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, 
             a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(t + 3 * pos_step), wv));
         }
     }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
+    if (q->p != 0xffff) {  /* a group of fewer than four channels */
+        store_group(out, a0, q);
+        store_group(out + out_step, a1, q);
+        store_group(out + 2 * out_step, a2, q);
+        store_group(out + 3 * out_step, a3, q);
+        return;
+    }
+    store4(out, out_step, a0, a1, a2, a3, q);
 }
 
-/* One output of one group (the row of four_outputs a row ends on): its taps unrolled where the width and
- * the column step are constants. */
-static inline __attribute__((always_inline)) int32x4_t one_output(const int8_t *x, const int8_t *wt, int32_t k_h,
-                                                                 int32_t k_w, int32_t row_step, int32_t col_step,
-                                                                 int32x4_t a)
+/* One output of one group: its taps unrolled where the width and the column step are constants. */
+static inline __attribute__((always_inline)) void one_output(const int8_t *x, const int8_t *wt, int32_t k_h,
+                                                             int32_t k_w, int32_t row_step, int32_t col_step,
+                                                             int8_t *out, const group_quant *q)
 {
+    int32x4_t a = q->bias;
     for (int32_t ky = 0; ky < k_h; ++ky, x += row_step) {
         const int8_t *t = x;
         for (int32_t kx = 0; kx < k_w; ++kx, t += col_step, wt += 4) {
             a = vaddq_s32(a, vmulq_s32(vldrbq_s32(t), vldrbq_s32(wt)));
         }
     }
-    return a;
+    store_group(out, a, q);
 }
 
 /* Where a window's taps and positions lie: rows and columns of the group's copy (cols * 4 and 4 bytes
@@ -58,44 +175,53 @@ typedef struct {
 } steps;
 
 /* Every output of one image's group of channels from `image` (its copy or the image itself, at steps s):
- * four at a time on four_outputs (its taps unrolled where `three`: 3 wide, stride 1, the copy's steps),
- * then the rest. */
-static inline __attribute__((always_inline)) void image_outputs(
-    const int8_t *image, const int8_t *w, int32_t k_h, int32_t k_w, steps s, int three, const mcu_dims *output_dims,
-    int8_t *out, int32x4_t bias, int32x4_t multiplier, int32x4_t shift, const mcu_dw_conv_params *dw, mve_pred16_t p)
+ * four at a time along each row (their rows of taps in assembly where `three`: 3 wide on the copy),
+ * then the columns the rows' fours leave four at a time down the column (a narrow output, as KWS's 5 wide,
+ * computes all but a few four at a time), then the rest. */
+static inline __attribute__((always_inline)) void image_outputs(const int8_t *image, const int8_t *w, int32_t k_h,
+                                                                int32_t k_w, steps s, int three,
+                                                                const mcu_dims *output_dims, int8_t *out,
+                                                                const group_quant *q)
 {
-    const int32_t c = output_dims->c, out_w = output_dims->w;
-    for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-        const int8_t *x = image + oy * s.out_row;
-        int32_t ox = 0;
-        for (; ox + 4 <= out_w; ox += 4, x += 4 * s.out_col, out += 4 * c) {
-            int32x4_t a[4] = {bias, bias, bias, bias};
-            if (three) {
-                four_outputs(x, w, k_h, 3, s.row, 4, 4, a);
-            } else {
-                four_outputs(x, w, k_h, k_w, s.row, s.col, s.out_col, a);
-            }
-            store_group(out, a[0], multiplier, shift, dw, p);
-            store_group(out + c, a[1], multiplier, shift, dw, p);
-            store_group(out + 2 * c, a[2], multiplier, shift, dw, p);
-            store_group(out + 3 * c, a[3], multiplier, shift, dw, p);
+    const int32_t c = output_dims->c, out_w = output_dims->w, out_h = output_dims->h, row_out = out_w * c;
+    const int32_t fours = out_w & ~3;
+    if (three) {
+        k_w = 3;
+        s.col = 4;
+    }
+    /* one loop over the rows' fours: a narrow output's row holds one or two */
+    const int32_t per_row = fours / 4;
+    const int8_t *x = image;
+    int8_t *o = out;
+    for (int32_t b = 0, in_row = 0; b < out_h * per_row; ++b) {
+        four_outputs(x, w, k_h, k_w, s.row, s.col, s.out_col, three, o, c, q);
+        x += 4 * s.out_col;
+        o += 4 * c;
+        if (++in_row == per_row) {
+            in_row = 0;
+            x += s.out_row - fours * s.out_col;
+            o += row_out - fours * c;
         }
-        for (; ox < out_w; ++ox, x += s.out_col, out += c) {
-            if (three) {
-                store_group(out, one_output(x, w, k_h, 3, s.row, 4, bias), multiplier, shift, dw, p);
-            } else {
-                store_group(out, one_output(x, w, k_h, k_w, s.row, s.col, bias), multiplier, shift, dw, p);
-            }
+    }
+    for (int32_t ox = fours; ox < out_w; ++ox) {
+        const int8_t *x = image + ox * s.out_col;
+        int8_t *o = out + ox * c;
+        int32_t oy = 0;
+        for (; oy + 4 <= out_h; oy += 4, x += 4 * s.out_row, o += 4 * row_out) {
+            four_outputs(x, w, k_h, k_w, s.row, s.col, s.out_row, three, o, row_out, q);
+        }
+        for (; oy < out_h; ++oy, x += s.out_row, o += row_out) {
+            one_output(x, w, k_h, k_w, s.row, s.col, o, q);
         }
     }
 }
 
 /* image_outputs on the image itself, out of line: the copy's loop in mcu_depthwise_mve keeps its registers. */
-static __attribute__((noinline)) void image_outputs_in_place(
-    const int8_t *image, const int8_t *w, int32_t k_h, int32_t k_w, steps s, const mcu_dims *output_dims,
-    int8_t *out, int32x4_t bias, int32x4_t multiplier, int32x4_t shift, const mcu_dw_conv_params *dw, mve_pred16_t p)
+static __attribute__((noinline)) void image_outputs_in_place(const int8_t *image, const int8_t *w, int32_t k_h,
+                                                             int32_t k_w, steps s, const mcu_dims *output_dims,
+                                                             int8_t *out, const group_quant *q)
 {
-    image_outputs(image, w, k_h, k_w, s, 0, output_dims, out, bias, multiplier, shift, dw, p);
+    image_outputs(image, w, k_h, k_w, s, 0, output_dims, out, q);
 }
 
 /* A group's sum over its taps: `rows` runs of `run` taps `step` apart, the weights four bytes a tap; its
@@ -124,12 +250,11 @@ static __attribute__((noinline)) void one_position(const int8_t *image, const in
 {
     const int32_t rows = k_w == 1 ? 1 : k_h, run = k_w == 1 ? k_h : k_w, step = k_w == 1 ? row_step : col_step;
     for (int32_t oc = 0; oc < c; oc += 4) {
-        const mve_pred16_t p = vctp32q((uint32_t)(c - oc));
-        const int32x4_t bias = vldrwq_s32(bias_folded + oc);
+        const group_quant q = group_of(bias_folded, quant, dw, oc, c - oc < 4 ? c - oc : 4);
         const int8_t *wt = w + oc * k_h * k_w;
-        const int32x4_t acc = c - oc >= 4 ? tap_sums(image + oc, wt, rows, run, row_step, step, bias, p, 1)
-                                          : tap_sums(image + oc, wt, rows, run, row_step, step, bias, p, 0);
-        store_group(out + oc, acc, vldrwq_z_s32(quant->multiplier + oc, p), vldrwq_z_s32(quant->shift + oc, p), dw, p);
+        const int32x4_t acc = c - oc >= 4 ? tap_sums(image + oc, wt, rows, run, row_step, step, q.bias, q.p, 1)
+                                          : tap_sums(image + oc, wt, rows, run, row_step, step, q.bias, q.p, 0);
+        store_group(out + oc, acc, &q);
     }
 }
 
@@ -145,7 +270,7 @@ void mcu_depthwise_mve(
     const int32_t pixels = input_dims->w * c;
     const steps in_place = {dw->dilation.h * pixels, dw->dilation.w * c, dw->stride.h * pixels, dw->stride.w * c};
     const int32_t image_in = input_dims->h * input_dims->w * c, image_out = output_dims->h * output_dims->w * c;
-    const int three = k_w == 3 && dw->dilation.w == 1 && dw->stride.w == 1;
+    const int three = k_w == 3 && dw->dilation.w == 1;
     /* Where no window reaches past the image (no padding) it is read where it lies rather than copied
      * (a window per group of channels: most of a layer with few outputs and long kernels), unless the
      * output overwrites input a later output reads (in place, more than one output position: one
@@ -160,9 +285,7 @@ void mcu_depthwise_mve(
     }
     for (int32_t oc = 0; oc < c; oc += 4) {
         const int32_t valid = c - oc < 4 ? c - oc : 4;
-        const mve_pred16_t p = vctp32q((uint32_t)valid);
-        const int32x4_t bias = vldrwq_s32(bias_folded + oc);
-        const int32x4_t multiplier = vldrwq_z_s32(quant->multiplier + oc, p), shift = vldrwq_z_s32(quant->shift + oc, p);
+        const group_quant q = group_of(bias_folded, quant, dw, oc, valid);
         const int8_t *w = filter_x4 + oc * taps;
         if (bits == 4) {  /* the group's weights, unpacked once for all its outputs */
             int8_t *group = window + ((rows * cols * 4 + 3) & ~3);
@@ -173,10 +296,14 @@ void mcu_depthwise_mve(
             const int8_t *image = input + n * image_in + oc;
             int8_t *out = output + n * image_out + oc;
             if (inside && valid == 4) {
-                image_outputs_in_place(image, w, k_h, k_w, in_place, output_dims, out, bias, multiplier, shift, dw, p);
+                image_outputs_in_place(image, w, k_h, k_w, in_place, output_dims, out, &q);
             } else {
                 mcu_window_group4(input_dims, image, valid, rows, cols, dw->padding, dw->input_offset, window);
-                image_outputs(window, w, k_h, k_w, copied, three, output_dims, out, bias, multiplier, shift, dw, p);
+                if (three) {
+                    image_outputs(window, w, k_h, k_w, copied, 1, output_dims, out, &q);
+                } else {
+                    image_outputs(window, w, k_h, k_w, copied, 0, output_dims, out, &q);
+                }
             }
         }
     }
