@@ -342,9 +342,9 @@ def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np
     return Call(kernel, (
         conv_params(p.window, p.quant), p.quant.per_channel(), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", filter_data.shape), filter_arg, Const("bias_folded", folded),
-        dims("output_dims", y_shape), writes(op), Scratch(rows.shape[1], "int8_t")),
-        note=note + f", Helium: each patch gathered, then 16 products per instruction{how}, input offset folded "
-        "into the bias")
+        dims("output_dims", y_shape), writes(op), Scratch(2 * rows.shape[1], "int8_t")),
+        note=note + f", Helium: patches gathered two at a time, then 16 products per instruction{how}, input offset "
+        "folded into the bias")
 
 
 def conv_s4_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray,

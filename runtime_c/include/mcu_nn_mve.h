@@ -488,28 +488,38 @@ static __attribute__((noinline, unused)) void mcu_fully_connected_mve(
 
 /* CONV_2D on Helium: per output position, its patch [KH, KW, Cin] gathered into scratch (taps outside the
  * image filled with the input zero point, whose products the folded bias cancels: bias_folded = bias +
- * input_offset * sum of the channel's weights counts every tap), then the patch through the filter as one
- * row of mcu_row_units_s8 (or, `bits` 4, _s4). The results are mcu_conv2d_s8's. */
+ * input_offset * sum of the channel's weights counts every tap), then the patches through the filter as
+ * rows: two positions at a time through mcu_rows_units_s8 (the scratch holds two patches), or, `bits` 4,
+ * each through mcu_row_units_s4. The results are mcu_conv2d_s8's. */
 static __attribute__((noinline, unused)) void mcu_conv2d_mve(
     const mcu_conv_params *conv, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims,
     int8_t *output, int8_t *patch, int bits)
 {
-    const int32_t depth = filter_dims->h * filter_dims->w * input_dims->c;
+    const int32_t depth = filter_dims->h * filter_dims->w * input_dims->c, c = output_dims->c;
+    const int32_t positions = output_dims->h * output_dims->w;
     const int8x16_t padding = vdupq_n_s8((int8_t)-conv->input_offset); /* the input zero point */
     for (int32_t b = 0; b < input_dims->n; ++b) {
         const int8_t *image = input + b * input_dims->h * input_dims->w * input_dims->c;
-        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-            for (int32_t ox = 0; ox < output_dims->w; ++ox, output += output_dims->c) {
+        int32_t oy = 0, ox = 0;
+        for (int32_t q = 0; q < positions; ++q, output += c) {
+            const int pair = bits == 8 && q + 1 < positions;
+            for (int32_t k = 0; k <= pair; ++k) {
                 mcu_gather_patch_mve(conv, input_dims, image, filter_dims, oy * conv->stride.h - conv->padding.h,
-                                     ox * conv->stride.w - conv->padding.w, 1, padding, patch);
-                if (bits == 4) {
-                    mcu_row_units_s4(patch, depth, filter, bias_folded, output_dims->c, quant, conv->output_offset,
-                                     conv->activation, output);
-                } else {
-                    mcu_rows_units_s8(patch, NULL, depth, filter, bias_folded, output_dims->c, quant,
-                                      conv->output_offset, conv->activation, output, NULL);
+                                     ox * conv->stride.w - conv->padding.w, 1, padding, patch + k * depth);
+                if (++ox == output_dims->w) {
+                    ox = 0;
+                    ++oy;
                 }
+            }
+            if (bits == 4) {
+                mcu_row_units_s4(patch, depth, filter, bias_folded, c, quant, conv->output_offset, conv->activation,
+                                 output);
+            } else {
+                mcu_rows_units_s8(patch, pair ? patch + depth : NULL, depth, filter, bias_folded, c, quant,
+                                  conv->output_offset, conv->activation, output, output + c);
+                q += pair;
+                output += pair * c;
             }
         }
     }
