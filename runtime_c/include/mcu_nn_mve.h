@@ -250,8 +250,8 @@ typedef struct {
 /* The block loop: `n` whole chunks (LOADS: the rows' sixteen values, moving on), then where depth leaves
  * values (rem, read into n's register: two rows by four units take every register but two) a last chunk
  * whose row loads are predicated (VCTP: the lanes past depth read nothing and hold zero; the predicate
- * register, which GCC cannot be told is clobbered, saved and restored around it), the sums starting at
- * zero. In assembly: VMLADAVA adds only into even registers, and GCC, given eight sums in C,
+ * register, which GCC cannot be told is clobbered, saved and restored around it), the sums starting as
+ * ZERO sets them. In assembly: VMLADAVA adds only into even registers, and GCC, given eight sums in C,
  * spills some inside the loop. */
 #define MCU_U4_LOOP_(ZERO, LOADS, PLOADS, CHUNK) \
     ZERO                                         \
@@ -272,7 +272,16 @@ typedef struct {
     "vmsr p0, %[n]\n"                             \
     "3:\n\t"
 #define MCU_U4_ZERO1_ "movs %[s0], #0\n\tmovs %[s1], #0\n\tmovs %[s2], #0\n\tmovs %[s3], #0\n\t"
-#define MCU_U4_ZERO2_ MCU_U4_ZERO1_ "movs %[t0], #0\n\tmovs %[t1], #0\n\tmovs %[t2], #0\n\tmovs %[t3], #0\n\t"
+/* The eight sums started at the block's folded biases (both rows' the same), the bias pointer at [c] moved
+ * on by four units. */
+#define MCU_U4_BIAS2_                                         \
+    "ldr %[s0], [%[c], #0]\n\t"                               \
+    "adds %[s1], %[s0], #16\n\t"                              \
+    "str %[s1], [%[c], #0]\n\t"                               \
+    "ldrd %[t0], %[t1], [%[s0], #0]\n\t"                      \
+    "ldrd %[t2], %[t3], [%[s0], #8]\n\t"                      \
+    "ldrd %[s2], %[s3], [%[s0], #8]\n\t"                      \
+    "ldrd %[s0], %[s1], [%[s0], #0]\n\t"
 /* Four sums as the lanes of V, one move each: the two-register VMOV's lane order is read differently by
  * GNU as and QEMU (which puts its first register in the lower lane), so it is left alone. */
 #define MCU_U4_LANES_(V, A0, A1, A2, A3)                                   \
@@ -314,12 +323,9 @@ static inline __attribute__((always_inline)) void mcu_block2_u4(const int8_t *x0
     int32x4_t y0, y1, m, r;
     const int8_t *wp = *block;
     __asm__ volatile(
-        MCU_U4_LOOP_(MCU_U4_ZERO2_, "vldrb.u8 %q[x0], [%[p0]], #16\n\tvldrb.u8 %q[x1], [%[p1]], #16\n\t",
+        MCU_U4_LOOP_(MCU_U4_BIAS2_, "vldrb.u8 %q[x0], [%[p0]], #16\n\tvldrb.u8 %q[x1], [%[p1]], #16\n\t",
                      "vpstt\n\tvldrbt.u8 %q[x0], [%[p0]]\n\tvldrbt.u8 %q[x1], [%[p1]]\n\t", MCU_U4_CHUNK2_)
         MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3") MCU_U4_LANES_("y1", "t0", "t1", "t2", "t3")
-        MCU_U4_NEXT4_("w", "0")
-        "vadd.i32 %q[y0], %q[y0], %q[w]\n\t"
-        "vadd.i32 %q[y1], %q[y1], %q[w]\n\t"
         MCU_U4_NEXT4_("m", "4") MCU_U4_NEXT4_("r", "8")
         "vmov.i32 %q[w], #0\n\t"
         "vmax.s32 %q[x0], %q[r], %q[w]\n\t"
@@ -421,42 +427,78 @@ static inline void mcu_row_units_s4(const int8_t *x, int32_t depth, const int8_t
     }
 }
 
-/* n bytes from src (or, src NULL, the bytes of filler) to dst, 16 per vector, the tail predicated: inline,
- * where a memcpy per tap would cost a call for the few channels early layers have. */
-static inline void mcu_copy_or_fill(int8_t *dst, const int8_t *src, int8x16_t filler, int32_t n)
+/* n bytes from src to dst, 16 per vector: inline, where a memcpy per tap would cost a call for the few
+ * channels early layers have. From 16 bytes on, the last vector ends at the run's end, overlapping the one
+ * before (the bytes are the same): no predication, whose VPR moves GCC spreads through the loop; a shorter
+ * run is one predicated vector. */
+static inline void mcu_copy_run(int8_t *dst, const int8_t *src, int32_t n)
 {
     if (n == 1) { /* a one-channel input (audio features): a byte costs less than setting up a vector */
-        *dst = src ? *src : vgetq_lane_s8(filler, 0);
+        *dst = *src;
         return;
     }
-    for (int32_t k = 0; k < n; k += 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)(n - k));
-        vstrbq_p_s8(dst + k, src ? vldrbq_z_s8(src + k, p) : filler, p);
+    if (n < 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)n);
+        vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
+        return;
+    }
+    const int8x16_t tail = vldrbq_s8(src + n - 16);
+    int8_t *const tail_at = dst + n - 16;
+    for (int32_t k = n - 16; k > 0; k -= 16, src += 16, dst += 16) {
+        vstrbq_s8(dst, vldrbq_s8(src));
+    }
+    vstrbq_s8(tail_at, tail);
+}
+
+/* n bytes of filler at dst, as mcu_copy_run stores them. */
+static inline void mcu_fill_run(int8_t *dst, int8x16_t filler, int32_t n)
+{
+    if (n < 16) {
+        vstrbq_p_s8(dst, filler, vctp8q((uint32_t)n));
+        return;
+    }
+    vstrbq_s8(dst + n - 16, filler);
+    for (int32_t k = n - 16; k > 0; k -= 16, dst += 16) {
+        vstrbq_s8(dst, filler);
     }
 }
 
 /* The patch [KH, KW, Cin] of `size`-byte values whose window starts at (y0, x0) of `image` (one batch's)
  * gathered into patch, taps outside the image filled with the bytes of filler (the input zero point, or 0). */
-static inline void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_dims *input_dims, const int8_t *image,
+static __attribute__((noinline, unused)) void mcu_gather_patch_mve(const mcu_conv_params *conv, const mcu_dims *input_dims, const int8_t *image,
                                         const mcu_dims *filter_dims, int32_t y0, int32_t x0, int32_t size,
                                         int8x16_t filler, void *patch)
 {
     const int32_t in_h = input_dims->h, in_w = input_dims->w, in_c = input_dims->c * size;
-    const int32_t k_h = filter_dims->h, k_w = filter_dims->w;
+    const int32_t k_h = filter_dims->h, k_w = filter_dims->w, run = k_w * in_c;
+    const int32_t dil_h = conv->dilation.h, dil_w = conv->dilation.w; /* read once: the stores may alias */
     /* a row of taps wholly inside the image, adjacent (dilation 1), is one run of input bytes */
-    const int row_inside = conv->dilation.w == 1 && x0 >= 0 && x0 + k_w <= in_w;
+    const int row_inside = dil_w == 1 && x0 >= 0 && x0 + k_w <= in_w;
     int8_t *to = (int8_t *)patch;
-    for (int32_t ky = 0; ky < k_h; ++ky) {
-        const int32_t iy = y0 + ky * conv->dilation.h;
+    if (row_inside && y0 >= 0 && y0 + (k_h - 1) * dil_h < in_h) { /* the window inside the image */
+        const int8_t *from = image + (y0 * in_w + x0) * in_c;
+        for (int32_t ky = 0; ky < k_h; ++ky, to += run, from += dil_h * in_w * in_c) {
+            mcu_copy_run(to, from, run);
+        }
+        return;
+    }
+    for (int32_t ky = 0, iy = y0; ky < k_h; ++ky, iy += dil_h) {
         if (iy < 0 || iy >= in_h || row_inside) {
-            const int inside = iy >= 0 && iy < in_h;
-            mcu_copy_or_fill(to, inside ? image + (iy * in_w + x0) * in_c : NULL, filler, k_w * in_c);
-            to += k_w * in_c;
+            if (iy >= 0 && iy < in_h) {
+                mcu_copy_run(to, image + (iy * in_w + x0) * in_c, run);
+            } else {
+                mcu_fill_run(to, filler, run);
+            }
+            to += run;
             continue;
         }
         for (int32_t kx = 0; kx < k_w; ++kx, to += in_c) {
-            const int32_t ix = x0 + kx * conv->dilation.w;
-            mcu_copy_or_fill(to, ix >= 0 && ix < in_w ? image + (iy * in_w + ix) * in_c : NULL, filler, in_c);
+            const int32_t ix = x0 + kx * dil_w;
+            if (ix >= 0 && ix < in_w) {
+                mcu_copy_run(to, image + (iy * in_w + ix) * in_c, in_c);
+            } else {
+                mcu_fill_run(to, filler, in_c);
+            }
         }
     }
 }
