@@ -258,6 +258,49 @@ static __attribute__((noinline)) void one_position(const int8_t *image, const in
     }
 }
 
+/* The window's cells outside the image (its padding) hold the input zero point for every group: filled
+ * once per layer, 16 bytes a store, before any group's pixels are copied in (window_pixels). */
+static void fill_padding(int8_t *window, int32_t bytes, int32_t input_offset)
+{
+    const int8x16_t zero_point = vdupq_n_s8((int8_t)-input_offset);
+    for (int32_t k = 0; k < bytes; k += 16) {
+        vstrbq_p_s8(window + k, zero_point, vctp8q((uint32_t)(bytes - k)));
+    }
+}
+
+/* A group's pixels into its window (mcu_window_group4's layout, the padding left as fill_padding set it):
+ * per image row, two pixels' four channels a gather (byte offsets 0-3 and c to c+3, as halfwords),
+ * narrowed into eight window bytes; the channels past `valid` read as nothing (zero: their weights are 0). */
+static void window_pixels(const mcu_dims *in, const int8_t *group, int32_t valid, int32_t rows, int32_t cols,
+                          mcu_tile padding, int8_t *window)
+{
+    const int32_t c = in->c, left = padding.w < cols ? padding.w : cols;
+    const int32_t right = padding.w + in->w < cols ? padding.w + in->w : cols;
+    const uint16x8_t lane = vidupq_n_u16(0, 1);
+    const uint16x8_t offsets = vaddq_u16(vandq_u16(lane, vdupq_n_u16(3)), vmulq_n_u16(vshrq_n_u16(lane, 2), (uint16_t)c));
+    /* the lanes of channels < valid: two predicate bits a halfword */
+    const mve_pred16_t channels = (mve_pred16_t)(((1u << (2 * valid)) - 1) * 0x0101u);
+    for (int32_t y = padding.h > 0 ? padding.h : 0; y < rows && y - padding.h < in->h; ++y) {
+        const int8_t *src = group + ((y - padding.h) * in->w + left - padding.w) * c;
+        int8_t *dst = window + (y * cols + left) * 4;
+        int32_t x = left;
+        for (; x + 2 <= right; x += 2, src += 2 * c, dst += 8) {
+            vstrbq_u16((uint8_t *)dst, vldrbq_gather_offset_z_u16((const uint8_t *)src, offsets, channels));
+        }
+        if (x < right) { /* a last pixel: its word (the channels past valid zero) */
+            uint32_t word = 0;
+            if (valid == 4) {
+                memcpy(&word, src, sizeof word);
+            } else {
+                for (int32_t k = 0; k < valid; ++k) {
+                    word |= (uint32_t)(uint8_t)src[k] << (8 * k);
+                }
+            }
+            memcpy(dst, &word, sizeof word);
+        }
+    }
+}
+
 void mcu_depthwise_mve(
     const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const mcu_dims *filter_dims, const int8_t *filter_x4, int bits, const int32_t *bias_folded,
@@ -283,6 +326,9 @@ void mcu_depthwise_mve(
         one_position(input, filter_x4, k_h, k_w, in_place.row, in_place.col, bias_folded, quant, dw, c, output);
         return;
     }
+    if (!inside) {
+        fill_padding(window, rows * cols * 4, dw->input_offset);
+    }
     for (int32_t oc = 0; oc < c; oc += 4) {
         const int32_t valid = c - oc < 4 ? c - oc : 4;
         const group_quant q = group_of(bias_folded, quant, dw, oc, valid);
@@ -298,7 +344,7 @@ void mcu_depthwise_mve(
             if (inside && valid == 4) {
                 image_outputs_in_place(image, w, k_h, k_w, in_place, output_dims, out, &q);
             } else {
-                mcu_window_group4(input_dims, image, valid, rows, cols, dw->padding, dw->input_offset, window);
+                window_pixels(input_dims, image, valid, rows, cols, dw->padding, window);
                 if (three) {
                     image_outputs(window, w, k_h, k_w, copied, 1, output_dims, out, &q);
                 } else {
