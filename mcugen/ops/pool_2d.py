@@ -74,7 +74,7 @@ def _pool_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
 def _avgpool_mve(g: Graph, op: Op) -> Call | None:
     if op.input(g, 0).dtype != "int8":
         return None
-    return _pool_call(g, op, "mcu_avgpool_s8_mve", ", Helium: four channels per vector")
+    return _pool_call(g, op, "mcu_avgpool_s8_mve", ", Helium: eight channels per vector (four past 256 taps)")
 
 
 @variant("AVERAGE_POOL_2D", kernel="mcu_avgpool_s8_x4", needs="dsp")

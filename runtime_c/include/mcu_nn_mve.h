@@ -30,6 +30,12 @@ static inline int32x4_t mcu_requantize_x4(int32x4_t x, int32x4_t multiplier, int
     return mcu_requantize_x4_split(x, multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero));
 }
 
+/* The right shift (shift < 0) of mcu_requantize_n after its VQRDMULH: the tie fix-up, VRSHL by the shift. */
+static inline int32x4_t mcu_requantize_right(int32x4_t high, int32_t shift)
+{
+    return vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), shift);
+}
+
 /* mcu_requantize on four lanes sharing one (multiplier, shift), the per-tensor case: scalar operands
  * (VQRDMULH and VRSHL by a register), the steps and the tie fix-up of mcu_requantize_x4. */
 static inline int32x4_t mcu_requantize_n(int32x4_t x, int32_t multiplier, int32_t shift)
@@ -37,11 +43,8 @@ static inline int32x4_t mcu_requantize_n(int32x4_t x, int32_t multiplier, int32_
     if (shift > 0) {
         x = vshlq_r_s32(x, shift);
     }
-    int32x4_t high = vqrdmulhq_n_s32(x, multiplier);
-    if (shift < 0) {
-        high = vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), shift);
-    }
-    return high;
+    const int32x4_t high = vqrdmulhq_n_s32(x, multiplier);
+    return shift < 0 ? mcu_requantize_right(high, shift) : high;
 }
 
 /* clamp(requantize(acc) + output_offset) of four channels, stored as four int8. */
@@ -247,7 +250,9 @@ typedef struct {
     uint32_t vpr;                             /* 36: the predicate GCC may hold, kept over the last chunk */
 } mcu_u4_rows;
 
-/* The block loop: `n` whole chunks (LOADS: the rows' sixteen values, moving on), then where depth leaves
+/* The block loop: `n` whole chunks (LOADS: the rows' sixteen values, moving on), two a pass after an odd
+ * one (LSRS halves n, its carry the odd chunk, its zero flag no pair: the chunk between leaves both as
+ * they are, loads and VMLADAVA setting no flags), then where depth leaves
  * values (rem, read into n's register: two rows by four units take every register but two) a last chunk
  * whose row loads are predicated (VCTP: the lanes past depth read nothing and hold zero; the predicate
  * register, which GCC cannot be told is clobbered, saved and restored around it), the sums starting as
@@ -255,9 +260,12 @@ typedef struct {
  * spills some inside the loop. */
 #define MCU_U4_LOOP_(ZERO, LOADS, PLOADS, CHUNK) \
     ZERO                                         \
-    "cmp %[n], #0\n\t"                           \
+    "lsrs %[n], %[n], #1\n\t"                    \
+    "bcc 4f\n\t"                                 \
+    LOADS CHUNK                                  \
+    "4:\n\t"                                     \
     "beq 2f\n"                                   \
-    "1:\n\t" LOADS CHUNK                         \
+    "1:\n\t" LOADS CHUNK LOADS CHUNK             \
     "subs %[n], %[n], #1\n\t"                    \
     "bne 1b\n"                                   \
     "2:\n\t"                                     \

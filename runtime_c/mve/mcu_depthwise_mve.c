@@ -3,12 +3,16 @@
 /* Weak: a build without INT4 depthwise layers links no unpacking (only bits 4 calls it). */
 #pragma weak mcu_unpack_s4
 
+/* How a group's four outputs are stored (store4): all four channels present, without or with a left shift
+ * (a scale of one half or more); fewer than four channels. */
+enum { WHOLE, WHOLE_LEFT, PARTIAL };
+
 /* A group's constants, read from memory where its outputs are stored (the eight q registers hold the sums
  * and the taps): the folded bias, the multiplier and the shift split as mcu_requantize_x4_split takes it;
- * the output offset and clamp; the channels present. */
+ * the output offset and clamp; the channels present; which store its outputs take, decided once. */
 typedef struct {
     int32x4_t bias, multiplier, left, right;
-    int32_t offset, min, max;
+    int32_t offset, min, max, form;
     mve_pred16_t p;
 } group_quant;
 
@@ -17,9 +21,11 @@ static inline group_quant group_of(const int32_t *bias_folded, const mcu_per_cha
 {
     const mve_pred16_t p = vctp32q((uint32_t)valid);
     const int32x4_t shift = vldrwq_z_s32(quant->shift + oc, p), zero = vdupq_n_s32(0);
-    const group_quant q = {vldrwq_s32(bias_folded + oc), vldrwq_z_s32(quant->multiplier + oc, p),
-                           vmaxq_s32(shift, zero), vminq_s32(shift, zero), dw->output_offset,
-                           dw->activation.min, dw->activation.max, p};
+    const int32x4_t left = vmaxq_s32(shift, zero);
+    const int32_t form = valid < 4 ? PARTIAL : vmaxvq_s32(0, left) > 0 ? WHOLE_LEFT : WHOLE;
+    const group_quant q = {vldrwq_s32(bias_folded + oc), vldrwq_z_s32(quant->multiplier + oc, p), left,
+                           vminq_s32(shift, zero), dw->output_offset, dw->activation.min, dw->activation.max, form,
+                           p};
     return q;
 }
 
@@ -86,7 +92,7 @@ static inline __attribute__((always_inline)) void store4(int8_t *out, int32_t ou
 {
     int32x4_t l = q->left, m = q->multiplier, t;
     const int32x4_t r = q->right;
-    if (vmaxvq_s32(0, l) == 0) {
+    if (q->form == WHOLE) {
         __asm__ volatile(MCU_DW_STORE4_("@")
                          : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [l] "+w"(l), [m] "+w"(m),
                            [t] "=&w"(t), [o] "+l"(out)
@@ -143,7 +149,7 @@ static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, 
             a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(t + 3 * pos_step), wv));
         }
     }
-    if (q->p != 0xffff) {  /* a group of fewer than four channels */
+    if (q->form == PARTIAL) {
         store_group(out, a0, q);
         store_group(out + out_step, a1, q);
         store_group(out + 2 * out_step, a2, q);
