@@ -258,7 +258,7 @@ typedef struct {
  * register, which GCC cannot be told is clobbered, saved and restored around it), the sums starting as
  * ZERO sets them. In assembly: VMLADAVA adds only into even registers, and GCC, given eight sums in C,
  * spills some inside the loop. */
-#define MCU_U4_LOOP_(ZERO, LOADS, PLOADS, CHUNK) \
+#define MCU_U4_WHOLE_(ZERO, LOADS, CHUNK)        \
     ZERO                                         \
     "lsrs %[n], %[n], #1\n\t"                    \
     "bcc 4f\n\t"                                 \
@@ -268,7 +268,8 @@ typedef struct {
     "1:\n\t" LOADS CHUNK LOADS CHUNK             \
     "subs %[n], %[n], #1\n\t"                    \
     "bne 1b\n"                                   \
-    "2:\n\t"                                     \
+    "2:\n\t"
+#define MCU_U4_TAIL_(PLOADS, CHUNK)              \
     "ldr %[n], [%[c], #32]\n\t"                  \
     "cmp %[n], #0\n\t"                           \
     "beq 3f\n\t"                                 \
@@ -279,6 +280,7 @@ typedef struct {
     "ldr %[n], [%[c], #36]\n\t"                  \
     "vmsr p0, %[n]\n"                             \
     "3:\n\t"
+#define MCU_U4_LOOP_(ZERO, LOADS, PLOADS, CHUNK) MCU_U4_WHOLE_(ZERO, LOADS, CHUNK) MCU_U4_TAIL_(PLOADS, CHUNK)
 #define MCU_U4_ZERO1_ "movs %[s0], #0\n\tmovs %[s1], #0\n\tmovs %[s2], #0\n\tmovs %[s3], #0\n\t"
 /* The eight sums started at the block's folded biases (both rows' the same), the bias pointer at [c] moved
  * on by four units. */
@@ -321,35 +323,45 @@ typedef struct {
     "vstrb.32 %q[" Y "], [%[p0]], #4\n\t"                     \
     "str %[p0], [%[c], #" AT "]\n\t"
 
+#define MCU_U4_LOADS2_ "vldrb.u8 %q[x0], [%[p0]], #16\n\tvldrb.u8 %q[x1], [%[p1]], #16\n\t"
+#define MCU_U4_BLOCK2_(TAIL)                                                                               \
+    MCU_U4_WHOLE_(MCU_U4_BIAS2_, MCU_U4_LOADS2_, MCU_U4_CHUNK2_) TAIL                                      \
+    MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3") MCU_U4_LANES_("y1", "t0", "t1", "t2", "t3")                \
+    MCU_U4_NEXT4_("m", "4") MCU_U4_NEXT4_("r", "8")                                                        \
+    "vmov.i32 %q[w], #0\n\t"                                                                               \
+    "vmax.s32 %q[x0], %q[r], %q[w]\n\t"                                                                    \
+    "vmin.s32 %q[r], %q[r], %q[w]\n\t"                                                                     \
+    MCU_U4_REQUANT_("y0") MCU_U4_REQUANT_("y1")                                                            \
+    "ldr %[s1], [%[c], #20]\n\t"                                                                           \
+    "ldr %[s2], [%[c], #24]\n\t"                                                                           \
+    "ldr %[s3], [%[c], #28]\n\t"                                                                           \
+    "vdup.32 %q[x0], %[s2]\n\t"                                                                            \
+    "vdup.32 %q[m], %[s3]\n\t"                                                                             \
+    MCU_U4_STORE_("y0", "12") MCU_U4_STORE_("y1", "16")
+#define MCU_U4_BLOCK2_OPERANDS_                                                                            \
+    : [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3), [t0] "=&Te"(t0), [t1] "=&Te"(t1), \
+      [t2] "=&Te"(t2), [t3] "=&Te"(t3), [x0] "=&w"(v0), [x1] "=&w"(v1), [w] "=&w"(w), [y0] "=&w"(y0),      \
+      [y1] "=&w"(y1), [m] "=&w"(m), [r] "=&w"(r), [p0] "+l"(x0), [p1] "+r"(x1), [wp] "+r"(wp), [n] "+r"(n) \
+    : [c] "r"(c)                                                                                           \
+    : "cc", "memory"
+
 /* One whole block (four units) of rows x0 and x1 to the end: the sums, plus the folded biases,
- * requantized, offset, clamped and stored; *block moves on to the next block. */
+ * requantized, offset, clamped and stored; *block moves on to the next block. `tail`: depth leaves values
+ * past its whole chunks (a constant where inlined: a depth of whole chunks skips the test). */
 static inline __attribute__((always_inline)) void mcu_block2_u4(const int8_t *x0, const int8_t *x1, int32_t depth,
-                                                                const int8_t **block, mcu_u4_rows *c)
+                                                                int tail, const int8_t **block, mcu_u4_rows *c)
 {
     int32_t n = depth >> 4, s0, s1, s2, s3, t0, t1, t2, t3;
     int8x16_t v0, v1, w;
     int32x4_t y0, y1, m, r;
     const int8_t *wp = *block;
-    __asm__ volatile(
-        MCU_U4_LOOP_(MCU_U4_BIAS2_, "vldrb.u8 %q[x0], [%[p0]], #16\n\tvldrb.u8 %q[x1], [%[p1]], #16\n\t",
-                     "vpstt\n\tvldrbt.u8 %q[x0], [%[p0]]\n\tvldrbt.u8 %q[x1], [%[p1]]\n\t", MCU_U4_CHUNK2_)
-        MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3") MCU_U4_LANES_("y1", "t0", "t1", "t2", "t3")
-        MCU_U4_NEXT4_("m", "4") MCU_U4_NEXT4_("r", "8")
-        "vmov.i32 %q[w], #0\n\t"
-        "vmax.s32 %q[x0], %q[r], %q[w]\n\t"
-        "vmin.s32 %q[r], %q[r], %q[w]\n\t"
-        MCU_U4_REQUANT_("y0") MCU_U4_REQUANT_("y1")
-        "ldr %[s1], [%[c], #20]\n\t"
-        "ldr %[s2], [%[c], #24]\n\t"
-        "ldr %[s3], [%[c], #28]\n\t"
-        "vdup.32 %q[x0], %[s2]\n\t"
-        "vdup.32 %q[m], %[s3]\n\t"
-        MCU_U4_STORE_("y0", "12") MCU_U4_STORE_("y1", "16")
-        : [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3), [t0] "=&Te"(t0), [t1] "=&Te"(t1),
-          [t2] "=&Te"(t2), [t3] "=&Te"(t3), [x0] "=&w"(v0), [x1] "=&w"(v1), [w] "=&w"(w), [y0] "=&w"(y0),
-          [y1] "=&w"(y1), [m] "=&w"(m), [r] "=&w"(r), [p0] "+l"(x0), [p1] "+r"(x1), [wp] "+r"(wp), [n] "+r"(n)
-        : [c] "r"(c)
-        : "cc", "memory");
+    if (tail) {
+        __asm__ volatile(MCU_U4_BLOCK2_(MCU_U4_TAIL_(
+                             "vpstt\n\tvldrbt.u8 %q[x0], [%[p0]]\n\tvldrbt.u8 %q[x1], [%[p1]]\n\t", MCU_U4_CHUNK2_))
+                         MCU_U4_BLOCK2_OPERANDS_);
+    } else {
+        __asm__ volatile(MCU_U4_BLOCK2_("") MCU_U4_BLOCK2_OPERANDS_);
+    }
     *block = wp;
 }
 
@@ -381,37 +393,53 @@ static inline __attribute__((always_inline)) void mcu_store_units4_s8(int8_t *ou
     vstrbq_p_s32(output, vminq_s32(vmaxq_s32(y, min), max), p);
 }
 
-/* Rows x0 and x1 (or, x1 NULL, x0 alone) of `depth` int8 values through `units` filter rows in the units4
- * layout, block by block; bias_folded[o] holds bias + input_offset * sum of the unit's weights, so raw
- * values are multiplied. Writes units int8 outputs for each row: those of the reference kernels. Out of
- * line: the two rows' loop needs all but two registers, which GCC cannot free inside a larger loop. */
-static __attribute__((noinline, unused)) void mcu_rows_units_s8(const int8_t *x0, const int8_t *x1, int32_t depth,
+/* `rows` rows of `depth` int8 values from x (one after another) through `units` filter rows in the units4
+ * layout, two rows at a time block by block (a last odd row alone); bias_folded[o] holds bias +
+ * input_offset * sum of the unit's weights, so raw values are multiplied. Writes units int8 outputs a row,
+ * one row after another from out: those of the reference kernels. Out of line: the two rows' loop needs all
+ * but two registers, which GCC cannot free inside a larger loop. */
+static __attribute__((noinline, unused)) void mcu_rows_units_s8(const int8_t *x, int32_t rows, int32_t depth,
                                                                 const int8_t *filter, const int32_t *bias_folded,
                                                                 int32_t units, const mcu_per_channel_quant *quant,
                                                                 int32_t output_offset, mcu_activation act,
-                                                                int8_t *out0, int8_t *out1)
+                                                                int8_t *out)
 {
-    mcu_u4_rows c = {bias_folded, quant->multiplier, quant->shift, out0, out1, output_offset, act.min, act.max,
+    mcu_u4_rows c = {bias_folded, quant->multiplier, quant->shift, out, out, output_offset, act.min, act.max,
                      depth & 15, 0};
-    int32_t o = 0;
-    if (x1 != NULL) {
-        for (; o + 4 <= units; o += 4) {
-            mcu_block2_u4(x0, x1, depth, &filter, &c);
-        }
-    }
     const int32x4_t min = vdupq_n_s32(act.min), max = vdupq_n_s32(act.max), zero = vdupq_n_s32(0);
-    for (; o < units; o += 4, filter += mcu_block_bytes_u4(depth)) {
-        /* one row's blocks, and the last block of fewer than four units: those past `units` read as
-         * nothing and not stored */
-        const mve_pred16_t p = vctp32q((uint32_t)(units - o));
-        const int32x4_t bias = vldrwq_z_s32(bias_folded + o, p), shift = vldrwq_z_s32(quant->shift + o, p);
-        const int32x4_t multiplier = vldrwq_z_s32(quant->multiplier + o, p);
-        const int32x4_t left = vmaxq_s32(shift, zero), right = vminq_s32(shift, zero);
-        mcu_store_units4_s8(out0 + o, vaddq_s32(mcu_sums1_u4(x0, depth, filter, &c), bias), multiplier, left, right,
-                            output_offset, min, max, p);
-        if (x1 != NULL) {
-            mcu_store_units4_s8(out1 + o, vaddq_s32(mcu_sums1_u4(x1, depth, filter, &c), bias), multiplier, left,
-                                right, output_offset, min, max, p);
+    for (int32_t r = 0; r < rows; r += 2, x += 2 * depth, out += 2 * units) {
+        const int pair = r + 1 < rows;
+        const int8_t *w = filter;
+        int32_t o = 0;
+        if (pair) {
+            c.bias = bias_folded;
+            c.multiplier = quant->multiplier;
+            c.shift = quant->shift;
+            c.out0 = out;
+            c.out1 = out + units;
+            if (depth & 15) {
+                for (; o + 4 <= units; o += 4) {
+                    mcu_block2_u4(x, x + depth, depth, 1, &w, &c);
+                }
+            } else {
+                for (; o + 4 <= units; o += 4) {
+                    mcu_block2_u4(x, x + depth, depth, 0, &w, &c);
+                }
+            }
+        }
+        for (; o < units; o += 4, w += mcu_block_bytes_u4(depth)) {
+            /* a last odd row's blocks, and the last block of fewer than four units: those past `units`
+             * read as nothing and not stored */
+            const mve_pred16_t p = vctp32q((uint32_t)(units - o));
+            const int32x4_t bias = vldrwq_z_s32(bias_folded + o, p), shift = vldrwq_z_s32(quant->shift + o, p);
+            const int32x4_t multiplier = vldrwq_z_s32(quant->multiplier + o, p);
+            const int32x4_t left = vmaxq_s32(shift, zero), right = vminq_s32(shift, zero);
+            mcu_store_units4_s8(out + o, vaddq_s32(mcu_sums1_u4(x, depth, w, &c), bias), multiplier, left, right,
+                                output_offset, min, max, p);
+            if (pair) {
+                mcu_store_units4_s8(out + units + o, vaddq_s32(mcu_sums1_u4(x + depth, depth, w, &c), bias),
+                                    multiplier, left, right, output_offset, min, max, p);
+            }
         }
     }
 }
@@ -500,6 +528,21 @@ static __attribute__((noinline, unused)) void mcu_gather_patch_mve(const mcu_con
             to += run;
             continue;
         }
+        if (dil_w == 1) { /* the row's taps left of the image, in it, right of it: three runs */
+            const int32_t first = x0 < 0 ? (-x0 < k_w ? -x0 : k_w) : 0;
+            const int32_t end = in_w - x0 < k_w ? (in_w - x0 > first ? in_w - x0 : first) : k_w;
+            if (first > 0) {
+                mcu_fill_run(to, filler, first * in_c);
+            }
+            if (end > first) {
+                mcu_copy_run(to + first * in_c, image + (iy * in_w + x0 + first) * in_c, (end - first) * in_c);
+            }
+            if (end < k_w) {
+                mcu_fill_run(to + end * in_c, filler, (k_w - end) * in_c);
+            }
+            to += run;
+            continue;
+        }
         for (int32_t kx = 0; kx < k_w; ++kx, to += in_c) {
             const int32_t ix = x0 + kx * dil_w;
             if (ix >= 0 && ix < in_w) {
@@ -511,7 +554,7 @@ static __attribute__((noinline, unused)) void mcu_gather_patch_mve(const mcu_con
     }
 }
 
-/* FULLY_CONNECTED on Helium: the rows two at a time through mcu_rows_units_s8 (or, `bits` 4, each through
+/* FULLY_CONNECTED on Helium: the rows through mcu_rows_units_s8 (or, `bits` 4, each through
  * mcu_row_units_s4). The input offset comes folded into the bias (bias_folded[o] = bias[o] + input_offset *
  * sum_d filter[o, d], wrapping as int32), so the vector loop multiplies raw values; int32 sums wrap alike in
  * any order, so the results are mcu_fully_connected_s8's (a filter offset of 0, as int8 FULLY_CONNECTED has). */
@@ -520,19 +563,14 @@ static __attribute__((noinline, unused)) void mcu_fully_connected_mve(
     const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output, int bits)
 {
     const int32_t depth = input_dims->c, units = output_dims->c, rows = input_dims->n;
+    if (bits == 8) {
+        mcu_rows_units_s8(input, rows, depth, filter, bias_folded, units, quant, fc->output_offset, fc->activation,
+                          output);
+        return;
+    }
     for (int32_t n = 0; n < rows; ++n) {
-        const int8_t *x = input + n * depth;
-        int8_t *y = output + n * units;
-        if (bits == 4) {
-            mcu_row_units_s4(x, depth, filter, bias_folded, units, quant, fc->output_offset, fc->activation, y);
-        } else if (n + 1 < rows) {
-            mcu_rows_units_s8(x, x + depth, depth, filter, bias_folded, units, quant, fc->output_offset,
-                              fc->activation, y, y + units);
-            ++n;
-        } else {
-            mcu_rows_units_s8(x, NULL, depth, filter, bias_folded, units, quant, fc->output_offset, fc->activation,
-                              y, NULL);
-        }
+        mcu_row_units_s4(input + n * depth, depth, filter, bias_folded, units, quant, fc->output_offset,
+                         fc->activation, output + n * units);
     }
 }
 
@@ -566,8 +604,8 @@ static __attribute__((noinline, unused)) void mcu_conv2d_mve(
                 mcu_row_units_s4(patch, depth, filter, bias_folded, c, quant, conv->output_offset, conv->activation,
                                  output);
             } else {
-                mcu_rows_units_s8(patch, pair ? patch + depth : NULL, depth, filter, bias_folded, c, quant,
-                                  conv->output_offset, conv->activation, output, output + c);
+                mcu_rows_units_s8(patch, 1 + pair, depth, filter, bias_folded, c, quant, conv->output_offset,
+                                  conv->activation, output);
                 q += pair;
                 output += pair * c;
             }
