@@ -335,14 +335,15 @@ def conv_s16_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data
 def conv_mve_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
                   y_shape: tuple[int, ...], note: str, int4: bool = False) -> Call:
     """The same int8 CONV_2D on mcu_conv2d_s8_mve (Helium), or with `int4` on mcu_conv2d_s4_mve, its weights
-    packed (s4_blocks): the input offset folded into the bias, and scratch for one patch."""
+    packed (s4_blocks): the input offset folded into the bias, and scratch for two patches, each
+    rounded up to whole chunks of 16 values (mcu_conv2d_mve)."""
     folded = folded_bias(filter_data, bias, p.quant.input_zp)
     rows = filter_data.reshape(filter_data.shape[0], -1)
     kernel, filter_arg, how = helium_filter("mcu_conv2d_s8_mve", rows, int4)
     return Call(kernel, (
         conv_params(p.window, p.quant), p.quant.per_channel(), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", filter_data.shape), filter_arg, Const("bias_folded", folded),
-        dims("output_dims", y_shape), writes(op), Scratch(2 * rows.shape[1], "int8_t")),
+        dims("output_dims", y_shape), writes(op), Scratch(2 * -(-rows.shape[1] // 16) * 16, "int8_t")),
         note=note + f", Helium: patches gathered two at a time, then 16 products per instruction{how}, input offset "
         "folded into the bias")
 

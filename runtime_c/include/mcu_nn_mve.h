@@ -469,8 +469,14 @@ static inline void mcu_row_units_s4(const int8_t *x, int32_t depth, const int8_t
  * run is one predicated vector. */
 static inline void mcu_copy_run(int8_t *dst, const int8_t *src, int32_t n)
 {
-    if (n == 1) { /* a one-channel input (audio features): a byte costs less than setting up a vector */
+    if (n == 1) { /* a one-channel input's tap (audio features): cheaper than a vector */
         *dst = *src;
+        return;
+    }
+    if (n == 4) { /* its row of four taps: a word */
+        uint32_t word;
+        memcpy(&word, src, sizeof word);
+        memcpy(dst, &word, sizeof word);
         return;
     }
     if (n < 16) {
@@ -577,16 +583,23 @@ static __attribute__((noinline, unused)) void mcu_fully_connected_mve(
 /* CONV_2D on Helium: per output position, its patch [KH, KW, Cin] gathered into scratch (taps outside the
  * image filled with the input zero point, whose products the folded bias cancels: bias_folded = bias +
  * input_offset * sum of the channel's weights counts every tap), then the patches through the filter as
- * rows: two positions at a time through mcu_rows_units_s8 (the scratch holds two patches), or, `bits` 4,
- * each through mcu_row_units_s4. The results are mcu_conv2d_s8's. */
+ * rows: two positions at a time through mcu_rows_units_s8 (the scratch holds two patches, each rounded up
+ * to whole chunks of 16 values), or, `bits` 4, each through mcu_row_units_s4. The results are mcu_conv2d_s8's. */
 static __attribute__((noinline, unused)) void mcu_conv2d_mve(
     const mcu_conv_params *conv, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
     const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded, const mcu_dims *output_dims,
     int8_t *output, int8_t *patch, int bits)
 {
     const int32_t depth = filter_dims->h * filter_dims->w * input_dims->c, c = output_dims->c;
+    /* the int8 patches are whole chunks apart, the bytes past depth zero (as the weights there are): their
+     * rows run no predicated last chunk */
+    const int32_t row = bits == 8 ? (depth + 15) & ~15 : depth;
     const int32_t positions = output_dims->h * output_dims->w;
     const int8x16_t padding = vdupq_n_s8((int8_t)-conv->input_offset); /* the input zero point */
+    if (row > depth) {
+        mcu_fill_run(patch + depth, vdupq_n_s8(0), row - depth);
+        mcu_fill_run(patch + row + depth, vdupq_n_s8(0), row - depth);
+    }
     for (int32_t b = 0; b < input_dims->n; ++b) {
         const int8_t *image = input + b * input_dims->h * input_dims->w * input_dims->c;
         int32_t oy = 0, ox = 0;
@@ -594,7 +607,7 @@ static __attribute__((noinline, unused)) void mcu_conv2d_mve(
             const int pair = bits == 8 && q + 1 < positions;
             for (int32_t k = 0; k <= pair; ++k) {
                 mcu_gather_patch_mve(conv, input_dims, image, filter_dims, oy * conv->stride.h - conv->padding.h,
-                                     ox * conv->stride.w - conv->padding.w, 1, padding, patch + k * depth);
+                                     ox * conv->stride.w - conv->padding.w, 1, padding, patch + k * row);
                 if (++ox == output_dims->w) {
                     ox = 0;
                     ++oy;
@@ -604,7 +617,7 @@ static __attribute__((noinline, unused)) void mcu_conv2d_mve(
                 mcu_row_units_s4(patch, depth, filter, bias_folded, c, quant, conv->output_offset, conv->activation,
                                  output);
             } else {
-                mcu_rows_units_s8(patch, 1 + pair, depth, filter, bias_folded, c, quant, conv->output_offset,
+                mcu_rows_units_s8(patch, 1 + pair, row, filter, bias_folded, c, quant, conv->output_offset,
                                   conv->activation, output);
                 q += pair;
                 output += pair * c;

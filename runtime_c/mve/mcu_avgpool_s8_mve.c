@@ -28,10 +28,18 @@ static inline void avgpool_mve_position(void *state, const mcu_window *window)
         if (narrow) {
             const mve_pred16_t p = vctp16q((uint32_t)(ch - c));
             int16x8_t sum = vdupq_n_s16(0);
-            for (int32_t ky = win.ky0; ky < win.ky1; ++ky, row += in_w * ch) {
+            if (win.kx1 - win.kx0 == in_w && ch - c >= 8) {
+                /* whole rows (a global pool): the taps one run of pixels, eight whole channels each */
                 const int8_t *x = row;
-                for (int32_t kx = win.kx0; kx < win.kx1; ++kx, x += ch) {
-                    sum = vaddq_s16(sum, vldrbq_z_s16(x, p));
+                for (int32_t k = 0; k < count; ++k, x += ch) {
+                    sum = vaddq_s16(sum, vldrbq_s16(x));
+                }
+            } else {
+                for (int32_t ky = win.ky0; ky < win.ky1; ++ky, row += in_w * ch) {
+                    const int8_t *x = row;
+                    for (int32_t kx = win.kx0; kx < win.kx1; ++kx, x += ch) {
+                        sum = vaddq_s16(sum, vldrbq_z_s16(x, p));
+                    }
                 }
             }
             vstrwq_s32(sums, vmovlbq_s16(sum)); /* channels 0, 2, 4, 6 */
