@@ -163,6 +163,14 @@ def test_int16_add_and_mul_mve_for_drawn_shapes(tmp_path_factory, opcode, shape,
                 "mcu_mul_s16_mve" if opcode == "MUL" else "mcu_add_s16_mve")
 
 
+@pytest.mark.parametrize("h, w, channels", [(25, 5, 20), (17, 17, 12), (3, 2, 9)])
+def test_global_average_pools_mve(tmp_path, h, w, channels):
+    """A window of whole rows: the taps one run of pixels in 16-bit lanes (up to 256 taps: 125 here, KWS's),
+    past 256 (289) the 32-bit lanes; channels off the eights (the last group's loads predicated)."""
+    m = pool_model("AVERAGE_POOL_2D", h, w, h, w, 1, "VALID", channels, -7, "NONE")
+    _on_the_m55(tmp_path, m, "mcu_avgpool_s8_mve")
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from(["AVERAGE_POOL_2D", "MAX_POOL_2D"]), st.integers(1, 9), st.integers(1, 9), st.integers(1, 4),
        st.integers(1, 4), st.integers(1, 3), st.sampled_from(["SAME", "VALID"]), st.integers(1, 20),

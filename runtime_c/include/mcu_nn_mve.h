@@ -282,16 +282,15 @@ typedef struct {
     "3:\n\t"
 #define MCU_U4_LOOP_(ZERO, LOADS, PLOADS, CHUNK) MCU_U4_WHOLE_(ZERO, LOADS, CHUNK) MCU_U4_TAIL_(PLOADS, CHUNK)
 #define MCU_U4_ZERO1_ "movs %[s0], #0\n\tmovs %[s1], #0\n\tmovs %[s2], #0\n\tmovs %[s3], #0\n\t"
-/* The eight sums started at the block's folded biases (both rows' the same), the bias pointer at [c] moved
- * on by four units. */
-#define MCU_U4_BIAS2_                                         \
+/* The sums started at the block's folded biases (both rows' the same: T, the second row's loads or
+ * nothing), the bias pointer at [c] moved on by four units. */
+#define MCU_U4_BIAS_(T)                                       \
     "ldr %[s0], [%[c], #0]\n\t"                               \
     "adds %[s1], %[s0], #16\n\t"                              \
-    "str %[s1], [%[c], #0]\n\t"                               \
-    "ldrd %[t0], %[t1], [%[s0], #0]\n\t"                      \
-    "ldrd %[t2], %[t3], [%[s0], #8]\n\t"                      \
+    "str %[s1], [%[c], #0]\n\t" T                             \
     "ldrd %[s2], %[s3], [%[s0], #8]\n\t"                      \
     "ldrd %[s0], %[s1], [%[s0], #0]\n\t"
+#define MCU_U4_BIAS2_ MCU_U4_BIAS_("ldrd %[t0], %[t1], [%[s0], #0]\n\tldrd %[t2], %[t3], [%[s0], #8]\n\t")
 /* Four sums as the lanes of V, one move each: the two-register VMOV's lane order is read differently by
  * GNU as and QEMU (which puts its first register in the lower lane), so it is left alone. */
 #define MCU_U4_LANES_(V, A0, A1, A2, A3)                                   \
@@ -323,25 +322,39 @@ typedef struct {
     "vstrb.32 %q[" Y "], [%[p0]], #4\n\t"                     \
     "str %[p0], [%[c], #" AT "]\n\t"
 
-#define MCU_U4_LOADS2_ "vldrb.u8 %q[x0], [%[p0]], #16\n\tvldrb.u8 %q[x1], [%[p1]], #16\n\t"
-#define MCU_U4_BLOCK2_(TAIL)                                                                               \
-    MCU_U4_WHOLE_(MCU_U4_BIAS2_, MCU_U4_LOADS2_, MCU_U4_CHUNK2_) TAIL                                      \
-    MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3") MCU_U4_LANES_("y1", "t0", "t1", "t2", "t3")                \
+/* A whole block, of one row or two: the sums (BIAS, LOADS, CHUNK, TAIL), the lanes, the multipliers and
+ * shifts (the shift split into its left part, in x0, and its right one), REQUANT, the offset and clamp's
+ * bounds, STORE. */
+#define MCU_U4_BLOCK_(BIAS, LOADS, CHUNK, TAIL, LANES, REQUANT, STORE)                                    \
+    MCU_U4_WHOLE_(BIAS, LOADS, CHUNK) TAIL LANES                                                           \
     MCU_U4_NEXT4_("m", "4") MCU_U4_NEXT4_("r", "8")                                                        \
     "vmov.i32 %q[w], #0\n\t"                                                                               \
     "vmax.s32 %q[x0], %q[r], %q[w]\n\t"                                                                    \
     "vmin.s32 %q[r], %q[r], %q[w]\n\t"                                                                     \
-    MCU_U4_REQUANT_("y0") MCU_U4_REQUANT_("y1")                                                            \
+    REQUANT                                                                                                \
     "ldr %[s1], [%[c], #20]\n\t"                                                                           \
     "ldr %[s2], [%[c], #24]\n\t"                                                                           \
     "ldr %[s3], [%[c], #28]\n\t"                                                                           \
     "vdup.32 %q[x0], %[s2]\n\t"                                                                            \
     "vdup.32 %q[m], %[s3]\n\t"                                                                             \
-    MCU_U4_STORE_("y0", "12") MCU_U4_STORE_("y1", "16")
+    STORE
+#define MCU_U4_BLOCK2_(TAIL)                                                                               \
+    MCU_U4_BLOCK_(MCU_U4_BIAS2_, "vldrb.u8 %q[x0], [%[p0]], #16\n\tvldrb.u8 %q[x1], [%[p1]], #16\n\t",     \
+                  MCU_U4_CHUNK2_, TAIL,                                                                    \
+                  MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3") MCU_U4_LANES_("y1", "t0", "t1", "t2", "t3"), \
+                  MCU_U4_REQUANT_("y0") MCU_U4_REQUANT_("y1"), MCU_U4_STORE_("y0", "12") MCU_U4_STORE_("y1", "16"))
 #define MCU_U4_BLOCK2_OPERANDS_                                                                            \
     : [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3), [t0] "=&Te"(t0), [t1] "=&Te"(t1), \
       [t2] "=&Te"(t2), [t3] "=&Te"(t3), [x0] "=&w"(v0), [x1] "=&w"(v1), [w] "=&w"(w), [y0] "=&w"(y0),      \
       [y1] "=&w"(y1), [m] "=&w"(m), [r] "=&w"(r), [p0] "+l"(x0), [p1] "+r"(x1), [wp] "+r"(wp), [n] "+r"(n) \
+    : [c] "r"(c)                                                                                           \
+    : "cc", "memory"
+#define MCU_U4_BLOCK1_(TAIL)                                                                               \
+    MCU_U4_BLOCK_(MCU_U4_BIAS_(""), "vldrb.u8 %q[x0], [%[p0]], #16\n\t", MCU_U4_CHUNK1_, TAIL,             \
+                  MCU_U4_LANES_("y0", "s0", "s1", "s2", "s3"), MCU_U4_REQUANT_("y0"), MCU_U4_STORE_("y0", "12"))
+#define MCU_U4_BLOCK1_OPERANDS_                                                                            \
+    : [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3), [x0] "=&w"(v0), [w] "=&w"(w),   \
+      [y0] "=&w"(y0), [m] "=&w"(m), [r] "=&w"(r), [p0] "+l"(x0), [wp] "+r"(wp), [n] "+r"(n)                \
     : [c] "r"(c)                                                                                           \
     : "cc", "memory"
 
@@ -361,6 +374,23 @@ static inline __attribute__((always_inline)) void mcu_block2_u4(const int8_t *x0
                          MCU_U4_BLOCK2_OPERANDS_);
     } else {
         __asm__ volatile(MCU_U4_BLOCK2_("") MCU_U4_BLOCK2_OPERANDS_);
+    }
+    *block = wp;
+}
+
+/* mcu_block2_u4 of one row, x0 (a last odd row's blocks). */
+static inline __attribute__((always_inline)) void mcu_block1_u4(const int8_t *x0, int32_t depth, int tail,
+                                                                const int8_t **block, mcu_u4_rows *c)
+{
+    int32_t n = depth >> 4, s0, s1, s2, s3;
+    int8x16_t v0, w;
+    int32x4_t y0, m, r;
+    const int8_t *wp = *block;
+    if (tail) {
+        __asm__ volatile(MCU_U4_BLOCK1_(MCU_U4_TAIL_("vpst\n\tvldrbt.u8 %q[x0], [%[p0]]\n\t", MCU_U4_CHUNK1_))
+                         MCU_U4_BLOCK1_OPERANDS_);
+    } else {
+        __asm__ volatile(MCU_U4_BLOCK1_("") MCU_U4_BLOCK1_OPERANDS_);
     }
     *block = wp;
 }
@@ -411,25 +441,26 @@ static __attribute__((noinline, unused)) void mcu_rows_units_s8(const int8_t *x,
         const int pair = r + 1 < rows;
         const int8_t *w = filter;
         int32_t o = 0;
-        if (pair) {
-            c.bias = bias_folded;
-            c.multiplier = quant->multiplier;
-            c.shift = quant->shift;
-            c.out0 = out;
-            c.out1 = out + units;
-            if (depth & 15) {
-                for (; o + 4 <= units; o += 4) {
-                    mcu_block2_u4(x, x + depth, depth, 1, &w, &c);
-                }
-            } else {
-                for (; o + 4 <= units; o += 4) {
-                    mcu_block2_u4(x, x + depth, depth, 0, &w, &c);
-                }
+        c.bias = bias_folded;
+        c.multiplier = quant->multiplier;
+        c.shift = quant->shift;
+        c.out0 = out;
+        c.out1 = out + units;
+        if (pair && (depth & 15)) {
+            for (; o + 4 <= units; o += 4) {
+                mcu_block2_u4(x, x + depth, depth, 1, &w, &c);
+            }
+        } else if (pair) {
+            for (; o + 4 <= units; o += 4) {
+                mcu_block2_u4(x, x + depth, depth, 0, &w, &c);
+            }
+        } else {
+            for (; o + 4 <= units; o += 4) {
+                mcu_block1_u4(x, depth, depth & 15, &w, &c);
             }
         }
         for (; o < units; o += 4, w += mcu_block_bytes_u4(depth)) {
-            /* a last odd row's blocks, and the last block of fewer than four units: those past `units`
-             * read as nothing and not stored */
+            /* the last block of fewer than four units: those past `units` read as nothing and not stored */
             const mve_pred16_t p = vctp32q((uint32_t)(units - o));
             const int32x4_t bias = vldrwq_z_s32(bias_folded + o, p), shift = vldrwq_z_s32(quant->shift + o, p);
             const int32x4_t multiplier = vldrwq_z_s32(quant->multiplier + o, p);

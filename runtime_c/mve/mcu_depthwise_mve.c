@@ -122,31 +122,31 @@ static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, 
     if (three) {
         const int8_t *p0 = x, *p1 = p0 + pos_step, *p2 = p1 + pos_step, *p3 = p2 + pos_step;
         int32x4_t xv, wv;
-        if (k_h == 3) {  /* 3x3, the usual depthwise kernel: no loop */
+        if (k_h == 3) { /* 3x3, the usual depthwise kernel: no loop */
             __asm__(MCU_DW_ROW3_ MCU_DW_ROW3_ MCU_DW_ROW3_
                     : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv),
                       [wt] "+r"(wt), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)
                     : [rs] "r"(row_step)
                     : "memory");
-            k_h = 0;
+        } else {
+            for (int32_t ky = 0; ky < k_h; ++ky) {
+                __asm__(MCU_DW_ROW3_
+                        : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv),
+                          [wt] "+r"(wt), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)
+                        : [rs] "r"(row_step)
+                        : "memory");
+            }
         }
-        for (int32_t ky = 0; ky < k_h; ++ky) {
-            __asm__(MCU_DW_ROW3_
-                    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv),
-                      [wt] "+r"(wt), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)
-                    : [rs] "r"(row_step)
-                    : "memory");
-        }
-        k_h = 0;  /* the taps are done */
-    }
-    for (int32_t ky = 0; ky < k_h; ++ky, x += row_step) {
-        const int8_t *t = x;
-        for (int32_t kx = 0; kx < k_w; ++kx, t += col_step, wt += 4) {
-            const int32x4_t wv = vldrbq_s32(wt);
-            a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(t), wv));
-            a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(t + pos_step), wv));
-            a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(t + 2 * pos_step), wv));
-            a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(t + 3 * pos_step), wv));
+    } else {
+        for (int32_t ky = 0; ky < k_h; ++ky, x += row_step) {
+            const int8_t *t = x;
+            for (int32_t kx = 0; kx < k_w; ++kx, t += col_step, wt += 4) {
+                const int32x4_t wv = vldrbq_s32(wt);
+                a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(t), wv));
+                a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(t + pos_step), wv));
+                a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(t + 2 * pos_step), wv));
+                a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(t + 3 * pos_step), wv));
+            }
         }
     }
     if (q->form == PARTIAL) {
