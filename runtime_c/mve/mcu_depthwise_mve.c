@@ -62,6 +62,11 @@ static inline __attribute__((always_inline)) void store_group(int8_t *out, int32
     "add %[p1], %[p1], %[rs]\n\t"                                                 \
     "add %[p2], %[p2], %[rs]\n\t"                                                 \
     "add %[p3], %[p3], %[rs]\n\t"
+#define MCU_DW_ROW3_OPERANDS_                                                                              \
+    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv), [wt] "+r"(wt), \
+      [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)                                             \
+    : [rs] "r"(row_step)                                                                                   \
+    : "memory"
 
 /* One sum's requantization (mcu_requantize_x4_split's steps, its left shift where `L` is "vshl.s32"), offset
  * and clamp by the vectors in %q[l] and %q[m] (the left shift and multiplier no longer needed), stored. */
@@ -84,28 +89,24 @@ static inline __attribute__((always_inline)) void store_group(int8_t *out, int32
     "vdup.32 %q[m], %[max]\n\t"                                                                            \
     MCU_DW_CLAMP_STORE_("a0") MCU_DW_CLAMP_STORE_("a1") MCU_DW_CLAMP_STORE_("a2") MCU_DW_CLAMP_STORE_("a3")
 
+#define MCU_DW_STORE4_OPERANDS_                                                                            \
+    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [l] "+w"(l), [m] "+w"(m), [t] "=&w"(t),    \
+      [o] "+l"(out)                                                                                        \
+    : [r] "w"(r), [offset] "r"(q->offset), [min] "r"(q->min), [max] "r"(q->max), [step] "r"(out_step)        \
+    : "memory"
+
 /* Four sums of a whole group requantized, offset, clamped and stored out_step apart. In assembly: in C,
  * GCC keeps the group's constants on the stack and reads them again for every output. The left shift is
- * left out where every channel's is 0 (a scale below one half, the usual case). */
+ * left out where every channel's is 0 (WHOLE: a scale below one half, the usual case). */
 static inline __attribute__((always_inline)) void store4(int8_t *out, int32_t out_step, int32x4_t a0, int32x4_t a1,
                                                          int32x4_t a2, int32x4_t a3, const group_quant *q)
 {
     int32x4_t l = q->left, m = q->multiplier, t;
     const int32x4_t r = q->right;
     if (q->form == WHOLE) {
-        __asm__ volatile(MCU_DW_STORE4_("@")
-                         : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [l] "+w"(l), [m] "+w"(m),
-                           [t] "=&w"(t), [o] "+l"(out)
-                         : [r] "w"(r), [offset] "r"(q->offset), [min] "r"(q->min), [max] "r"(q->max),
-                           [step] "r"(out_step)
-                         : "memory");
+        __asm__ volatile(MCU_DW_STORE4_("@") MCU_DW_STORE4_OPERANDS_);
     } else {
-        __asm__ volatile(MCU_DW_STORE4_("vshl.s32")
-                         : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [l] "+w"(l), [m] "+w"(m),
-                           [t] "=&w"(t), [o] "+l"(out)
-                         : [r] "w"(r), [offset] "r"(q->offset), [min] "r"(q->min), [max] "r"(q->max),
-                           [step] "r"(out_step)
-                         : "memory");
+        __asm__ volatile(MCU_DW_STORE4_("vshl.s32") MCU_DW_STORE4_OPERANDS_);
     }
 }
 
@@ -123,18 +124,10 @@ static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, 
         const int8_t *p0 = x, *p1 = p0 + pos_step, *p2 = p1 + pos_step, *p3 = p2 + pos_step;
         int32x4_t xv, wv;
         if (k_h == 3) { /* 3x3, the usual depthwise kernel: no loop */
-            __asm__(MCU_DW_ROW3_ MCU_DW_ROW3_ MCU_DW_ROW3_
-                    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv),
-                      [wt] "+r"(wt), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)
-                    : [rs] "r"(row_step)
-                    : "memory");
+            __asm__(MCU_DW_ROW3_ MCU_DW_ROW3_ MCU_DW_ROW3_ MCU_DW_ROW3_OPERANDS_);
         } else {
             for (int32_t ky = 0; ky < k_h; ++ky) {
-                __asm__(MCU_DW_ROW3_
-                        : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [x] "=&w"(xv), [w] "=&w"(wv),
-                          [wt] "+r"(wt), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3)
-                        : [rs] "r"(row_step)
-                        : "memory");
+                __asm__(MCU_DW_ROW3_ MCU_DW_ROW3_OPERANDS_);
             }
         }
     } else {
