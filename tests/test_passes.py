@@ -298,13 +298,17 @@ def test_place_weights_moves_the_least_read_weights_out_until_the_rest_fits(ir_o
 
 def test_place_weights_copies_the_most_read_weights_into_ram_while_they_fit(ir_of):
     """--weights ram, the same two FCs: op 0's weights (0.89 reads per byte) before op 1's (0.8); with room
-    for 3,000 bytes beside the arena only op 0's 2,304 go, with no limit both."""
+    for 3,000 bytes beside the arena only op 0's 2,304 go, with no limit both, with 1,000 none (and the
+    record says so)."""
     m = _two_fcs()
     everywhere = ir_of(m, budget=Budget(weights_region="RAM", weights="ram"))
     assert everywhere["place_weights"] == everywhere["plan_memory"] + "weights of ops 0, 1 in RAM\n"
     arena = int(re.search(r"arena (\d+) B", everywhere["plan_memory"])[1])
     ir = ir_of(m, budget=Budget(weights_region="RAM", weights="ram", ram_room=arena + 3000))
     assert ir["place_weights"] == ir["plan_memory"] + "weights of ops 0 in RAM\n"
+    none = ir_of(m, budget=Budget(weights_region="RAM", weights="ram", ram_room=arena + 1000))
+    assert none["place_weights"] == none["plan_memory"] + \
+        "weights of no op in RAM (none fits the room the arena and variables leave)\n"
 
 
 @pytest.mark.parametrize("model, features", [

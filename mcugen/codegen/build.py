@@ -231,6 +231,8 @@ def format_report(r: BuildResult, g: Compiled) -> str:
         lines.append(f"  weights     of {len(g.weights_out)} layers in {g.weights_region}"
                      + (" (copied there at start-up: no flash wait states on their reads)" if g.weights_region == RAM
                         else ""))
+    elif g.weights_region == RAM:
+        lines.append("  weights     all in flash: no layer's fit the RAM the arena and variables leave (--weights ram)")
     if r.image.flash:
         lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")
     return "\n".join(lines)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from mcugen.errors import McugenError
+from mcugen.ir.budget import RAM
 from mcugen.ir.calls import Packed4
 
 if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
@@ -244,6 +245,8 @@ class Graph:
             lines.append(f"arena {arena.plan.size} B ({arena.plan.strategy})")
         if isinstance(self, Compiled) and self.weights_out:
             lines.append(f"weights of ops {', '.join(map(str, sorted(self.weights_out)))} in {self.weights_region}")
+        elif isinstance(self, Compiled) and self.weights_region == RAM:
+            lines.append("weights of no op in RAM (none fits the room the arena and variables leave)")
         return "\n".join(lines)
 
 
