@@ -475,9 +475,9 @@ static __attribute__((noinline, unused)) void mcu_rows_units_s8(const int8_t *x,
     }
 }
 
-/* mcu_row_units_s8 on INT4 filter rows (mcu_dot4_rows_s4's, unit o at filter + o * mcu_row_bytes_s4(depth)).
- * Its own loop: the int8 kernels' code stays what it was (a shared one with the filter type as a
- * parameter cost the M55's int8 convs 1-3% through GCC's register allocation). */
+/* One row x of `depth` values through `units` INT4 filter rows (mcu_dot4_rows_s4's, unit o at filter + o *
+ * mcu_row_bytes_s4(depth)): four units a load of x, each four requantized together, the rest one by one.
+ * Its own loop, in C: the int8 kernels' assembly block reads the units4 layout. */
 static inline void mcu_row_units_s4(const int8_t *x, int32_t depth, const int8_t *filter, const int32_t *bias_folded,
                                     int32_t units, const mcu_per_channel_quant *quant, int32_t output_offset,
                                     mcu_activation act, int8_t *output)
