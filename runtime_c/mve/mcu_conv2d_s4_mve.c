@@ -1,4 +1,4 @@
-#include "mcu_nn_mve.h"
+#include "mcu_nn_fc_mve.h"
 
 /* CONV_2D with Helium (MVE) on an INT4 filter read packed (ops/_conv.py s4_blocks): mcu_conv2d_mve. */
 void mcu_conv2d_s4_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,

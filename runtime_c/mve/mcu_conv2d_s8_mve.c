@@ -1,4 +1,4 @@
-#include "mcu_nn_mve.h"
+#include "mcu_nn_fc_mve.h"
 
 /* CONV_2D with Helium (MVE) on an int8 filter: mcu_conv2d_mve. */
 void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,

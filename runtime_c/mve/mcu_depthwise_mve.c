@@ -203,14 +203,14 @@ static inline __attribute__((always_inline)) void image_outputs(const int8_t *im
         }
     }
     for (int32_t ox = fours; ox < out_w; ++ox) {
-        const int8_t *x = image + ox * s.out_col;
-        int8_t *o = out + ox * c;
+        const int8_t *down = image + ox * s.out_col;
+        int8_t *to = out + ox * c;
         int32_t oy = 0;
-        for (; oy + 4 <= out_h; oy += 4, x += 4 * s.out_row, o += 4 * row_out) {
-            four_outputs(x, w, k_h, k_w, s.row, s.col, s.out_row, three, o, row_out, q);
+        for (; oy + 4 <= out_h; oy += 4, down += 4 * s.out_row, to += 4 * row_out) {
+            four_outputs(down, w, k_h, k_w, s.row, s.col, s.out_row, three, to, row_out, q);
         }
-        for (; oy < out_h; ++oy, x += s.out_row, o += row_out) {
-            one_output(x, w, k_h, k_w, s.row, s.col, o, q);
+        for (; oy < out_h; ++oy, down += s.out_row, to += row_out) {
+            one_output(down, w, k_h, k_w, s.row, s.col, to, q);
         }
     }
 }

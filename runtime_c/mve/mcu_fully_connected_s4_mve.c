@@ -1,4 +1,4 @@
-#include "mcu_nn_mve.h"
+#include "mcu_nn_fc_mve.h"
 
 /* FULLY_CONNECTED with Helium (MVE) on an INT4 filter read packed (ops/_conv.py s4_blocks): mcu_fully_connected_mve. */
 void mcu_fully_connected_s4_mve(const mcu_fc_params *fc, const mcu_per_channel_quant *quant,
