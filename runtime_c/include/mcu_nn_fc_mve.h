@@ -6,6 +6,8 @@
 #ifndef MCU_NN_FC_MVE_H
 #define MCU_NN_FC_MVE_H
 
+#include <stddef.h>
+
 #include "mcu_nn_mve.h"
 
 /*
@@ -39,6 +41,10 @@ typedef struct {
     int32_t offset, min, max, rem;            /* 20, 24, 28, 32 */
     uint32_t vpr;                             /* 36: the predicate GCC may hold, kept over the last chunk */
 } mcu_u4_rows;
+
+_Static_assert(offsetof(mcu_u4_rows, out0) == 12 && offsetof(mcu_u4_rows, offset) == 20 &&
+                   offsetof(mcu_u4_rows, rem) == 32 && offsetof(mcu_u4_rows, vpr) == 36,
+               "mcu_block2_u4's assembly reads mcu_u4_rows at these offsets");
 
 /* The block loop: `n` whole chunks (LOADS: the rows' sixteen values, moving on), two a pass after an odd
  * one (LSRS halves n, its carry the odd chunk, its zero flag no pair: the chunk between leaves both as
