@@ -17,10 +17,11 @@
  *   bias_folded: [ceil(C/4) * 4], bias[c] + input_offset * sum of channel c's taps (wrapping as int32),
  *                so the input offset is added to no input value: the window pads with the zero point;
  *   window:      scratch of rows * cols * 4 bytes (as mcu_depthwise_conv2d_s8_x4's), word-aligned.
- * Per group the channels are copied into the window (mcu_window_group4), then four horizontally adjacent
- * outputs at a time share each tap's weight vector: one widening load of the weights, and per output a
- * widening load of its four inputs, a multiply and an add. The output may be the input (in place), as
- * with mcu_depthwise_conv2d_s8_x4.
+ * The window's padding is filled with the zero point once per layer, then per group its pixels are copied
+ * in (mcu_window_group4's layout), and four outputs at a time (along a row, then down the columns a row's
+ * fours leave) share each tap's weight vector: one widening load of the weights, and per output a widening
+ * load of its four inputs, a multiply and an add. The output may be the input (in place), as with
+ * mcu_depthwise_conv2d_s8_x4.
  */
 void mcu_depthwise_mve(
     const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant, const mcu_dims *input_dims, const int8_t *input,
