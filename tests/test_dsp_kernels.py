@@ -260,11 +260,14 @@ def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
 @settings(max_examples=14, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
        st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))
+@example(7, 3, 5, "SAME", "RELU", 1, False, 3)  # taller than wide: down the columns, an odd length of 7
+@example(6, 5, 4, "VALID", "NONE", 2, True, 4)  # down the columns, an even length without pads
 def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, pad, act, batch, exact, seed):
     """mcu_depthwise_conv2d_s8_x2 (3x3, stride 1) bit-exact on QEMU at any width, forced where the
     default keeps the four-channel kernel (narrower than depthwise_conv_2d.WIDE): odd widths (a pair
     straddling each row's end), one to thirteen columns, SAME and VALID, batches, in place, the SSAT-only
-    and clamping epilogues, the exact (multiplier > 1) requantization."""
+    and clamping epilogues, the exact (multiplier > 1) requantization; outputs taller than wide, which
+    the kernel runs down the columns."""
     oh, ow = out_size(pad, h, 3, 1, 1), out_size(pad, w, 3, 1, 1)
     m = _conv_model(dict(h=h, w=w, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad=pad, oh=oh, ow=ow, cin=c, cout=c, mult=1,
                          w_scales=[0.02] * c, in_q=(0.05, 7), out_q=(0.0006, 3) if exact else (0.3, -4), act=act,
@@ -404,7 +407,7 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
     # the depthwise's output rows each read a few of the conv's, held in a buffer (rows skipped by stride 2
     # never computed, top padding, rows past the bottom)
     ("1x1 conv -> depthwise 3x3 stride 2 SAME", lambda: _conv_then_depthwise(12, 10, 3, 1, 16, 3, 2, "SAME"), False),
-    ("conv 3x3 -> depthwise 3x3 stride 1 VALID, 7 wide (forced)", lambda: _conv_then_depthwise(11, 9, 4, 3, 12, 3, 1, "VALID"),
+    ("conv 3x3 -> depthwise 3x3 stride 1 VALID, 7 x 7 (forced)", lambda: _conv_then_depthwise(9, 9, 4, 3, 12, 3, 1, "VALID"),
      False),
     ("1x1 conv -> depthwise 5x5 stride 2 SAME, odd sizes",
      lambda: _conv_then_depthwise(13, 7, 2, 1, 20, 5, 2, "SAME"), False),

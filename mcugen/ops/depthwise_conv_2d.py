@@ -264,7 +264,7 @@ def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:
     group's unpacked into the scratch past the window before its outputs."""
     grouped = _grouped(g, op)
     if grouped is None or (_three_by_three(op.input(g, 1), op.prepared(DepthwiseData))
-                           and op.output(g).shape[2] >= WIDE):
+                           and max(op.output(g).shape[1:3]) >= WIDE):
         return None  # the channel-at-a-time kernel below is faster there
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     taps = w.shape[1] * w.shape[2]
@@ -283,9 +283,10 @@ def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:
         extra_kernels=("mcu_unpack_s4_s16",) if int4 else ())
 
 
-# Output width from which the channel-at-a-time 3x3 kernel beats the four-channel one on the M4 (estimated
-# cycles per layer, benchmarks/README.md: 12, 24 and 48 wide it is 14-29% faster, 3, 5 and 6 wide 10-44%
-# slower: its per-row and per-channel work is paid for by long rows); --tune measures both below it.
+# Output width (or height, when taller: the kernel then runs down the columns) from which the channel-at-
+# a-time 3x3 kernel beats the four-channel one on the M4 (estimated cycles per layer, benchmarks/README.md:
+# 12, 24 and 48 wide it is 14-29% faster, 25 x 5 22% faster, 6 x 6 14% and 3 x 3 60% slower: its per-row
+# and per-channel work is paid for by long rows); --tune measures both below it.
 WIDE = 8
 
 
@@ -302,7 +303,7 @@ def _depthwise_s16_x2(g: Graph, op: Op) -> Call | None:
         return None
     return Call("mcu_depthwise_conv2d_s16_x2", (
         _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
-        Const("filter_pairs", pairs3x3(w.values)), Const("bias", p.wide.bias), dims("output_dims", y.shape),
+        Const("filter_pairs", pairs3x3(w.values, _transposed(p))), Const("bias", p.wide.bias), dims("output_dims", y.shape),
         writes(op), _x2_scratch(p)),
         note=_note(op, w) + ", int16 activations, a channel at a time from its window, two outputs per load, in place",
         in_place=0)
@@ -324,11 +325,13 @@ def _depthwise_s16_mve(g: Graph, op: Op) -> Call | None:
 
 
 def _x2_scratch(p: DepthwiseData) -> Scratch:
-    """The channel-at-a-time kernels' scratch: the window, rows x stride int16 (columns rounded up to even),
-    then the sums."""
+    """The channel-at-a-time kernels' scratch: the window, rows x stride int16 (columns rounded up to even)
+    and two words of padding after it, then the sums."""
     rows, cols = p.window.span((3, 3))
+    if _transposed(p):
+        rows, cols = cols, rows
     stride = cols + cols % 2
-    return Scratch(rows * stride * 2 + (max(DW3_CHUNK, stride) + 4) * 4, "int16_t")
+    return Scratch(rows * stride * 2 + 8 + (max(DW3_CHUNK, stride) + 4) * 4, "int16_t")
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x2", needs="dsp")
@@ -341,7 +344,7 @@ def _depthwise_x2(g: Graph, op: Op) -> Call | None:
     folded = grouped.bias_folded[:w.shape[3]]
     return Call("mcu_depthwise_conv2d_s8_x2", (
         _dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
-        dims("filter_dims", w.shape), Const("filter_pairs", pairs3x3(w.values)), Const("bias_folded", folded),
+        dims("filter_dims", w.shape), Const("filter_pairs", pairs3x3(w.values, _transposed(p))), Const("bias_folded", folded),
         dims("output_dims", y.shape), writes(op), _x2_scratch(p)),
         note=_note(op, w) + ", a channel at a time from its widened window, two outputs per load, input offset "
         "folded into the bias, in place", in_place=0)
@@ -365,8 +368,16 @@ def widen4(w: np.ndarray) -> np.ndarray:
     return groups.transpose(1, 0, 2).copy()
 
 
-def pairs3x3(w: np.ndarray) -> np.ndarray:
+def _transposed(p: DepthwiseData) -> bool:
+    """The channel-at-a-time kernels run their windows down the columns of an output taller than wide
+    (mcu_dw3_layout_of: fewer and longer rows)."""
+    out_h, out_w = p.window.out_hw
+    return out_h > out_w
+
+
+def pairs3x3(w: np.ndarray, transposed: bool) -> np.ndarray:
     """Filter [1, 3, 3, C] as int16 [C][3][4]: each kernel row (w0, w1, w1, w2), the two pairs
-    mcu_depthwise_conv2d_s8_x2 multiplies words of adjacent inputs by."""
-    rows = w[0].astype(np.int16).transpose(2, 0, 1)  # [C][3][3]
+    mcu_depthwise_conv2d_s8_x2 multiplies words of adjacent inputs by; each kernel column where
+    the kernel runs down the columns (`transposed`)."""
+    rows = w[0].astype(np.int16).transpose(2, 1, 0) if transposed else w[0].astype(np.int16).transpose(2, 0, 1)
     return np.stack([rows[:, :, 0], rows[:, :, 1], rows[:, :, 1], rows[:, :, 2]], axis=2).copy()

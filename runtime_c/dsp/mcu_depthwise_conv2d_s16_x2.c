@@ -11,10 +11,9 @@
 
 /* The channel's window (mcu_dw3_fill), in a function of its own: inlined, it would crowd the
  * registers of the loops around it. */
-static __attribute__((noinline)) void fill_window(const mcu_dw_conv_params *dw, const mcu_dims *input_dims,
-                                                  const int16_t *input, int32_t rows, int32_t stride, uint32_t *window)
+static __attribute__((noinline)) void fill_window(const mcu_dw3_layout *l, const int16_t *input, uint32_t *window)
 {
-    mcu_dw3_fill(input_dims, input, 2, dw->padding, 0, rows, stride, window);
+    mcu_dw3_fill(l, input, 2, 0, window);
 }
 
 void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
@@ -22,29 +21,29 @@ void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_cha
                                  const mcu_dims *filter_dims, const int16_t *filter_pairs, const int64_t *bias,
                                  const mcu_dims *output_dims, int16_t *output, int16_t *scratch)
 {
-    const int32_t c = output_dims->c, out_h = output_dims->h, out_w = output_dims->w;
-    const int32_t rows = out_h + 2, stride = (out_w + 3) & ~1, rs = stride * 2;  /* out_w + 2 columns, even */
-    const int32_t chunk = MCU_DW3_CHUNK / stride > 0 ? MCU_DW3_CHUNK / stride : 1;  /* rows per pass */
+    const mcu_dw3_layout l = mcu_dw3_layout_of(input_dims, output_dims, dw->padding);
+    const int32_t c = output_dims->c, rs = l.stride * 2;
+    const int32_t chunk = MCU_DW3_CHUNK / l.stride > 0 ? MCU_DW3_CHUNK / l.stride : 1;  /* rows per pass */
     const mcu_activation act = dw->activation;
-    int32_t *acc = (int32_t *)(void *)(scratch + rows * stride);
+    int32_t *acc = (int32_t *)(void *)(scratch + (l.rows + 2) * l.stride + 4);
     (void)filter_dims;
     for (int32_t n = 0; n < input_dims->n; ++n) {
         const int16_t *image = input + n * input_dims->h * input_dims->w * c;
-        int16_t *out_image = output + n * out_h * out_w * c;
+        int16_t *out_image = output + n * output_dims->h * output_dims->w * c;
         for (int32_t ch = 0; ch < c; ++ch) {
             uint32_t w[6];
             memcpy(w, filter_pairs + ch * 12, sizeof w);
-            fill_window(dw, input_dims, image + ch, rows, stride, (uint32_t *)(void *)scratch);
+            fill_window(&l, image + ch, (uint32_t *)(void *)scratch);
             const int64_t b = bias[ch];
             const int32_t multiplier = quant->multiplier[ch], shift = quant->shift[ch];
-            int16_t *out = out_image + ch;
             /* a pass runs over whole window rows: the outputs of the pad columns are computed, not stored */
-            for (int32_t oy = 0; oy < out_h; oy += chunk) {
-                const int32_t n_rows = out_h - oy < chunk ? out_h - oy : chunk;
-                mcu_dw3_sums_x2(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
+            for (int32_t oy = 0; oy < l.rows; oy += chunk) {
+                const int32_t n_rows = l.rows - oy < chunk ? l.rows - oy : chunk;
+                mcu_dw3_sums_x2(scratch + oy * l.stride, rs, w, n_rows * l.stride / 2, acc);
                 for (int32_t r = 0; r < n_rows; ++r) {
-                    const int32_t *sums = acc + r * stride;
-                    for (int32_t ox = 0; ox < out_w; ++ox, out += c) {
+                    const int32_t *sums = acc + r * l.stride;
+                    int16_t *out = out_image + ch + (oy + r) * l.out_row_step;
+                    for (int32_t ox = 0; ox < l.len; ++ox, out += l.out_step) {
                         *out = mcu_clamp_s16(mcu_requantize_wide(sums[ox] + b, 64, multiplier, shift), act);
                     }
                 }

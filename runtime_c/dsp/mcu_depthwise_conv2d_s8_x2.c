@@ -4,12 +4,14 @@
  * DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores: the contract
  * and results of mcu_depthwise_conv2d_s8, one channel at a time on constants mcugen lays out:
  *   filter_pairs: [C][3][4] int16, kernel row r of channel c as (w0, w1, w1, w2): the two pairs
- *                 SMLAD multiplies a word of two adjacent inputs by;
+ *                 SMLAD multiplies a word of two adjacent inputs by; kernel column r where the
+ *                 output is taller than wide (mcu_dw3_layout: the window runs down the columns);
  *   bias_folded:  bias[c] + input_offset * sum of channel c's taps (as the x4 variant's), so the
  *                 window holds the raw inputs and pads with -input_offset;
- *   scratch:      the channel's padded window, rows x stride int16 (stride = cols rounded up to
- *                 even, so that every pair of columns is one aligned word), then max(MCU_DW3_CHUNK, stride) + 4
- *                 int32 sums (mcu_dw3_sums_x2).
+ *   scratch:      the channel's padded window, rows x stride int16 (mcu_dw3_layout: stride = cols
+ *                 rounded up to even, so that every pair of columns is one aligned word, or one less)
+ *                 and 4 int16 of padding, then max(MCU_DW3_CHUNK, stride) + 4 int32 sums
+ *                 (mcu_dw3_sums_x2).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
  * window row, the left output takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right
  * one x1 w0 (SMLATB a) + x2 w1 + x3 w2 (SMLAD b): per pair of outputs, 6 loads and 12
@@ -22,30 +24,31 @@
 
 /* The channel's window (mcu_dw3_fill), in a function of its own: inlined, it would crowd the
  * registers of the loops around it. */
-static __attribute__((noinline)) void fill_window(const mcu_dw_conv_params *dw, const mcu_dims *input_dims,
-                                                  const int8_t *input, int32_t rows, int32_t stride, uint32_t *window)
+static __attribute__((noinline)) void fill_window(const mcu_dw3_layout *l, const int8_t *input, int32_t fill,
+                                                  uint32_t *window)
 {
-    mcu_dw3_fill(input_dims, input, 1, dw->padding, -dw->input_offset, rows, stride, window);
+    mcu_dw3_fill(l, input, 1, fill, window);
 }
 
-/* `rows` rows of outputs from their sums (`stride` apart in acc), to out (channels `c` apart). `fast`
- * and `full` (the activation clamps nothing SSAT does not) are constants where this is inlined, so
- * that each copy has one path; the constants are locals, which the int8 stores would otherwise make
+/* `rows` rows of outputs from their sums (`stride` apart in acc), to out (mcu_dw3_layout's steps apart).
+ * `fast` and `full` (the activation clamps nothing SSAT does not) are constants where this is inlined,
+ * so that each copy has one path; the constants are locals, which the int8 stores would otherwise make
  * GCC reload per output. */
-static inline __attribute__((always_inline)) int8_t *store_rows(
-    const int32_t *acc, int32_t rows, int32_t stride, int32_t out_w, int32_t bias, mcu_channel q, int32_t offset,
-    mcu_activation act, int fast, int full, int32_t c, int8_t *out)
+static inline __attribute__((always_inline)) void store_rows(
+    const int32_t *acc, int32_t rows, const mcu_dw3_layout *l, int32_t bias, mcu_channel q, int32_t offset,
+    mcu_activation act, int fast, int full, int8_t *out)
 {
-    for (int32_t r = 0; r < rows; ++r, acc += stride) {
+    const int32_t len = l->len, step = l->out_step;
+    for (int32_t r = 0; r < rows; ++r, acc += l->stride, out += l->out_row_step) {
+        int8_t *o = out;
 #pragma GCC unroll 2
-        for (int32_t ox = 0; ox < out_w; ++ox, out += c) {
+        for (int32_t ox = 0; ox < len; ++ox, o += step) {
             const int32_t sum = (int32_t)((uint32_t)acc[ox] + (uint32_t)bias);  /* wraps as the x4's */
             const int32_t v = fast ? mcu_requantize_fast(sum, q.multiplier, q.round, q.right)
                                    : mcu_requantize(sum, q.multiplier, q.shift) + offset;
-            *out = full ? (int8_t)__ssat(v, 8) : mcu_clamp_s8(v, act);
+            *o = full ? (int8_t)__ssat(v, 8) : mcu_clamp_s8(v, act);
         }
     }
-    return out;
 }
 
 void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel *channels,
@@ -54,34 +57,34 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
                                  const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                  int16_t *scratch)
 {
-    const int32_t c = output_dims->c, out_h = output_dims->h, out_w = output_dims->w;
-    const int32_t rows = out_h + 2, stride = (out_w + 3) & ~1, rs = stride * 2;  /* out_w + 2 columns, even */
-    const int32_t chunk = MCU_DW3_CHUNK / stride > 0 ? MCU_DW3_CHUNK / stride : 1;  /* rows per pass */
+    const mcu_dw3_layout l = mcu_dw3_layout_of(input_dims, output_dims, dw->padding);
+    const int32_t c = output_dims->c, rs = l.stride * 2;
+    const int32_t chunk = MCU_DW3_CHUNK / l.stride > 0 ? MCU_DW3_CHUNK / l.stride : 1;  /* rows per pass */
     const int32_t offset = dw->output_offset;
     const mcu_activation act = dw->activation;
     const int full = act.min <= -128 && act.max >= 127;
-    int32_t *acc = (int32_t *)(void *)(scratch + rows * stride);
+    int32_t *acc = (int32_t *)(void *)(scratch + (l.rows + 2) * l.stride + 4);
     (void)filter_dims;
     for (int32_t n = 0; n < input_dims->n; ++n) {
         const int8_t *image = input + n * input_dims->h * input_dims->w * c;
-        int8_t *out_image = output + n * out_h * out_w * c;
+        int8_t *out_image = output + n * output_dims->h * output_dims->w * c;
         for (int32_t ch = 0; ch < c; ++ch) {
             uint32_t w[6];
             memcpy(w, filter_pairs + ch * 12, sizeof w);
-            fill_window(dw, input_dims, image + ch, rows, stride, (uint32_t *)(void *)scratch);
+            fill_window(&l, image + ch, -dw->input_offset, (uint32_t *)(void *)scratch);
             const mcu_channel q = channels[ch];
             const int32_t bias = bias_folded[ch];
-            int8_t *out = out_image + ch;
             /* a pass runs over whole window rows: the outputs of the pad columns are computed, not stored */
-            for (int32_t oy = 0; oy < out_h; oy += chunk) {
-                const int32_t n_rows = out_h - oy < chunk ? out_h - oy : chunk;
-                mcu_dw3_sums_x2(scratch + oy * stride, rs, w, n_rows * stride / 2, acc);
+            for (int32_t oy = 0; oy < l.rows; oy += chunk) {
+                const int32_t n_rows = l.rows - oy < chunk ? l.rows - oy : chunk;
+                int8_t *out = out_image + ch + oy * l.out_row_step;
+                mcu_dw3_sums_x2(scratch + oy * l.stride, rs, w, n_rows * l.stride / 2, acc);
                 if (q.fast && full) {
-                    out = store_rows(acc, n_rows, stride, out_w, bias, q, offset, act, 1, 1, c, out);
+                    store_rows(acc, n_rows, &l, bias, q, offset, act, 1, 1, out);
                 } else if (q.fast) {
-                    out = store_rows(acc, n_rows, stride, out_w, bias, q, offset, act, 1, 0, c, out);
+                    store_rows(acc, n_rows, &l, bias, q, offset, act, 1, 0, out);
                 } else {
-                    out = store_rows(acc, n_rows, stride, out_w, bias, q, offset, act, 0, 0, c, out);
+                    store_rows(acc, n_rows, &l, bias, q, offset, act, 0, 0, out);
                 }
             }
         }

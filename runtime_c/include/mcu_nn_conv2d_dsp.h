@@ -13,7 +13,7 @@
 /* What mcu_conv_pairs_w16 reads: one half-block's channel pairs (field offsets are its assembly's). */
 typedef struct {
     const uint32_t *end;   /* the half-block's widened patches end */
-    int32_t odd;           /* an odd eight of values before the sixteens */
+    int32_t odd;           /* bit 0: an odd eight of values first; bit 1: then an odd sixteen, before the 32s */
     const uint32_t *cols;  /* ... and start */
     const int32_t *bias;   /* the first pair's */
     const mcu_channel *ch; /* the first pair's, every one fast */
@@ -36,15 +36,14 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
     "ldmia r7!, {r8, r9, r10, r11}\n\t" MCU_PAIR_POSITION_("r0", "r3") MCU_PAIR_POSITION_("r1", "r4")     \
     MCU_PAIR_POSITION_("r2", "r5")
 
-/* One output of mcu_conv_pairs_w16: sum `a` requantized (mcu_requantize_fast: r8 multiplier, r9 round with
- * the output offset, r10 right), saturated (the activation clamps nothing more) and stored by `store`. */
-#define MCU_PAIR_OUTPUT_(a, store)              \
+/* Sum `a` of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8 multiplier, r9 round with
+ * the output offset, r10 right) and saturated (the activation clamps nothing more). */
+#define MCU_PAIR_REQUANTIZE_(a)                 \
     "lsl r12, " a ", #1\n\t"                    \
     "smmlar r12, r12, r8, r9\n\t"               \
     "add r12, r12, " a ", asr #31\n\t"          \
-    "asr r12, r12, r10\n\t"                     \
-    "ssat r12, #8, r12\n\t"                     \
-    store "\n\t"
+    "asr " a ", r12, r10\n\t"                   \
+    "ssat " a ", #8, " a "\n\t"
 
 /*
  * The channel pairs of a full half-block (three positions) in one loop of assembly, for the widened conv
@@ -74,48 +73,52 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "mov r5, r3\n\t"
         "ldr r6, [sp, #8]\n\t"
         "ldr r7, [sp, #36]\n\t"
+        /* the parity bits to the flags: N (an eight first), C (then a sixteen); the loads and SMLAD keep them */
         "ldr r12, [sp, #4]\n\t"
-        "cmp r12, #0\n\t"
-        "beq 2f\n\t"
+        "lsls r12, r12, #31\n\t"
+        "bpl 2f\n\t"
         MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
         "2:\n\t"
+        "bcc 5f\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        "5:\n\t"
         "ldr r12, [sp]\n\t"
         "cmp r6, r12\n\t"
         "beq 4f\n\t"
         "3:\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
         MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
         "ldr r12, [sp]\n\t"
         "cmp r6, r12\n\t"
         "bne 3b\n\t"
         "4:\n\t"
         "str r7, [sp, #36]\n\t"
-        /* where the pair's outputs go: r7 (c0), r6 (c1) at position 0; live channels' out of line, so that
-         * the dense conv takes no branch */
-        "ldr r6, [sp, #32]\n\t"
-        "ldr lr, [sp, #20]\n\t"
-        "cmp r6, #0\n\t"
-        "bne 7f\n\t"
-        "mov r7, lr\n\t"
-        "add r6, lr, #1\n\t"
-        "add lr, lr, #2\n\t"
-        "str lr, [sp, #20]\n\t"
-        "6:\n\t"
-        "ldr r11, [sp, #24]\n\t"
+        /* the six sums requantized in place, c0's constants then c1's */
         "ldr lr, [sp, #16]\n\t"
         "ldr r8, [lr]\n\t"
         "ldrd r9, r10, [lr, #8]\n\t"
-        MCU_PAIR_OUTPUT_("r0", "strb r12, [r7]")
-        MCU_PAIR_OUTPUT_("r1", "strb r12, [r7, r11]")
-        "add r7, r7, r11, lsl #1\n\t"
-        MCU_PAIR_OUTPUT_("r2", "strb r12, [r7]")
+        MCU_PAIR_REQUANTIZE_("r0") MCU_PAIR_REQUANTIZE_("r1") MCU_PAIR_REQUANTIZE_("r2")
         "ldr r8, [lr, #20]\n\t"
         "ldrd r9, r10, [lr, #28]\n\t"
         "add lr, lr, #40\n\t"
         "str lr, [sp, #16]\n\t"
-        MCU_PAIR_OUTPUT_("r3", "strb r12, [r6]")
-        MCU_PAIR_OUTPUT_("r4", "strb r12, [r6, r11]")
-        "add r6, r6, r11, lsl #1\n\t"
-        MCU_PAIR_OUTPUT_("r5", "strb r12, [r6]")
+        MCU_PAIR_REQUANTIZE_("r3") MCU_PAIR_REQUANTIZE_("r4") MCU_PAIR_REQUANTIZE_("r5")
+        /* stored: the dense conv's pair as one halfword a position (r7 at position 0), live channels' out
+         * of line, so that the dense conv takes no branch */
+        "ldr r6, [sp, #32]\n\t"
+        "ldr r7, [sp, #20]\n\t"
+        "ldr r11, [sp, #24]\n\t"
+        "cbnz r6, 7f\n\t"
+        "bfi r0, r3, #8, #8\n\t"
+        "strh r0, [r7]\n\t"
+        "bfi r1, r4, #8, #8\n\t"
+        "strh r1, [r7, r11]\n\t"
+        "bfi r2, r5, #8, #8\n\t"
+        "add r12, r7, r11, lsl #1\n\t"
+        "strh r2, [r12]\n\t"
+        "add r7, r7, #2\n\t"
+        "str r7, [sp, #20]\n\t"
+        "6:\n\t"
         "ldr r12, [sp, #28]\n\t"
         "subs r12, r12, #1\n\t"
         "str r12, [sp, #28]\n\t"
@@ -123,11 +126,19 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "add sp, sp, #40\n\t"
         "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
         "7:\n\t"
-        "ldrsh r7, [r6], #2\n\t"
-        "ldrsh r12, [r6], #2\n\t"
+        "ldrsh r8, [r6], #2\n\t"
+        "ldrsh r9, [r6], #2\n\t"
         "str r6, [sp, #32]\n\t"
-        "add r7, lr, r7\n\t"
-        "add r6, lr, r12\n\t"
+        "add r8, r7, r8\n\t"
+        "add r9, r7, r9\n\t"
+        "strb r0, [r8]\n\t"
+        "strb r1, [r8, r11]\n\t"
+        "add r8, r8, r11, lsl #1\n\t"
+        "strb r2, [r8]\n\t"
+        "strb r3, [r9]\n\t"
+        "strb r4, [r9, r11]\n\t"
+        "add r9, r9, r11, lsl #1\n\t"
+        "strb r5, [r9]\n\t"
         "b 6b");
 }
 
@@ -154,7 +165,8 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int16_t *lv = live;
     int8_t *o = out;
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
-        const mcu_pairs_job job = {end, odd, cols, bias, channels, out, out_c, computed / 2, live, w16};
+        const mcu_pairs_job job = {end, odd | (k8 / 16 & 1) << 1, cols, bias, channels, out, out_c, computed / 2,
+                                   live, w16};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }

@@ -22,31 +22,67 @@ static inline uint32_t mcu_pack2(int32_t lo, int32_t hi)
     return (uint32_t)lo;
 }
 
-/* The channel's window, a word (two columns) at a time: its rows from the image (values of `size` bytes,
- * 1 or 2, the channel's c apart), `fill` where a tap falls outside it. A 3x3 stride-1 window pads at
- * most one column on the left (SAME), so a row is: the pad and the first pixel as one word, or none;
- * pairs of pixels; the last pixel and a pad; pads up to the stride. `size` is a constant where this
- * is inlined. */
-static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dims *input_dims, const void *input,
-                                                              int32_t size, mcu_tile padding, int32_t fill,
-                                                              int32_t rows, int32_t stride, uint32_t *window)
+/*
+ * Where a channel's window and outputs lie. The window runs along the image's longer side: rows of
+ * the window are the image's columns where it is taller than wide (transposed; the filter's pairs are
+ * laid out transposed to match, ops/depthwise_conv_2d.py pairs3x3), so that there are fewer, longer
+ * rows, each paying its set-up once and wasting its pad outputs once (a 25 x 5 keyword-spotting layer:
+ * 5 rows of 26 instead of 25 of 6). A row is `len` outputs and `stride` int16: the pad columns and the
+ * row rounded up to even, or, with one pad column a side and an odd length, len + 1: a row's right pad
+ * is the next one's left pad (the last row's lies after the window: two words of it).
+ */
+typedef struct {
+    int32_t rows, len, stride;        /* output rows, outputs a row, int16 a window row */
+    int32_t in_rows, in_len;          /* the image's rows and pixels a row, in the window's orientation */
+    int32_t pad_rows, pad_len;        /* padding before them */
+    int32_t in_row_step, in_step;     /* values between image rows, between pixels of a row */
+    int32_t out_row_step, out_step;   /* values between output rows, between outputs of a row */
+} mcu_dw3_layout;
+
+static inline mcu_dw3_layout mcu_dw3_layout_of(const mcu_dims *input_dims, const mcu_dims *output_dims,
+                                               mcu_tile padding)
 {
-    const int32_t in_h = input_dims->h, in_w = input_dims->w, c = input_dims->c * size, left = padding.w;
+    const int t = output_dims->h > output_dims->w;
+    const int32_t c = output_dims->c;
+    mcu_dw3_layout l;
+    l.rows = t ? output_dims->w : output_dims->h;
+    l.len = t ? output_dims->h : output_dims->w;
+    l.in_rows = t ? input_dims->w : input_dims->h;
+    l.in_len = t ? input_dims->h : input_dims->w;
+    l.pad_rows = t ? padding.w : padding.h;
+    l.pad_len = t ? padding.h : padding.w;
+    l.in_row_step = t ? c : input_dims->w * c;
+    l.in_step = t ? input_dims->w * c : c;
+    l.out_row_step = t ? c : output_dims->w * c;
+    l.out_step = t ? output_dims->w * c : c;
+    l.stride = l.pad_len == 1 && (l.len & 1) ? l.len + 1 : (l.len + 3) & ~1;
+    return l;
+}
+
+/* The channel's window, a word (two columns) at a time: its rows + 2 rows from the image (values of
+ * `size` bytes, 1 or 2), `fill` where a tap falls outside it, then two words of fill. A 3x3 stride-1
+ * window pads at most one column before a row (SAME), so a row is: the pad and the first pixel as one
+ * word, or none; pairs of pixels; the last pixel and a pad; pads up to the stride. `size` is a
+ * constant where this is inlined. */
+static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dw3_layout *l, const void *input,
+                                                              int32_t size, int32_t fill, uint32_t *window)
+{
+    const int32_t step = l->in_step * size, row_step = l->in_row_step * size;
     const uint32_t fill2 = mcu_pack2(fill, fill);
-    uint32_t *const end = window + rows * stride / 2;
+    uint32_t *const end = window + (l->rows + 2) * l->stride / 2;
 #define MCU_DW3_AT(p) (size == 1 ? (int32_t) * (const int8_t *)(p) : (int32_t) * (const int16_t *)(const void *)(p))
-    for (int32_t iy = -padding.h; window < end; ++iy) {
-        uint32_t *const row_end = window + stride / 2;
-        if (iy >= 0 && iy < in_h) {
-            const int8_t *src = (const int8_t *)input + iy * in_w * c;
-            int32_t n = in_w;
-            if (left) {
+    for (int32_t iy = -l->pad_rows; window < end; ++iy) {
+        uint32_t *const row_end = window + l->stride / 2;
+        if (iy >= 0 && iy < l->in_rows) {
+            const int8_t *src = (const int8_t *)input + iy * row_step;
+            int32_t n = l->in_len;
+            if (l->pad_len) {
                 *window++ = mcu_pack2(fill, MCU_DW3_AT(src));
-                src += c;
+                src += step;
                 --n;
             }
-            for (; n >= 2; n -= 2, src += 2 * c) {
-                *window++ = mcu_pack2(MCU_DW3_AT(src), MCU_DW3_AT(src + c));
+            for (; n >= 2; n -= 2, src += 2 * step) {
+                *window++ = mcu_pack2(MCU_DW3_AT(src), MCU_DW3_AT(src + step));
             }
             if (n) {
                 *window++ = mcu_pack2(MCU_DW3_AT(src), fill);
@@ -56,6 +92,7 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dims *i
             *window++ = fill2;
         }
     }
+    window[0] = window[1] = fill2;
 #undef MCU_DW3_AT
 }
 
