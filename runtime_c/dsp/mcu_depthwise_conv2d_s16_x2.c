@@ -11,9 +11,10 @@
 
 /* The channel's window (mcu_dw3_fill), in a function of its own: inlined, it would crowd the
  * registers of the loops around it. */
-static __attribute__((noinline)) void fill_window(const mcu_dw3_layout *l, const int16_t *input, uint32_t *window)
+static __attribute__((noinline)) void fill_window(const mcu_dw3_layout *l, const int16_t *input, int pads,
+                                                  uint32_t *window)
 {
-    mcu_dw3_fill(l, input, 2, 0, window);
+    mcu_dw3_fill(l, input, 2, 0, pads, window);
 }
 
 void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
@@ -33,7 +34,7 @@ void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_cha
         for (int32_t ch = 0; ch < c; ++ch) {
             uint32_t w[6];
             memcpy(w, filter_pairs + ch * 12, sizeof w);
-            fill_window(&l, image + ch, (uint32_t *)(void *)scratch);
+            fill_window(&l, image + ch, n == 0 && ch == 0, (uint32_t *)(void *)scratch);
             const int64_t b = bias[ch];
             const int32_t multiplier = quant->multiplier[ch], shift = quant->shift[ch];
             /* a pass runs over whole window rows: the outputs of the pad columns are computed, not stored */

@@ -13,7 +13,7 @@
 /* What mcu_conv_pairs_w16 reads: one half-block's channel pairs (field offsets are its assembly's). */
 typedef struct {
     const uint32_t *end;   /* the half-block's widened patches end */
-    int32_t odd;           /* bit 0: an odd eight of values first; bit 1: then an odd sixteen, before the 32s */
+    int32_t skip;          /* 64 * the four-value blocks to skip of the loop's first pass of eight, plus 1 */
     const uint32_t *cols;  /* ... and start */
     const int32_t *bias;   /* the first pair's */
     const mcu_channel *ch; /* the first pair's, every one fast */
@@ -51,7 +51,9 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
  * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
  * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
  * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7; the job is copied to the
- * frame, which the loop's end and parity are read from, and each pass stores only what moved.
+ * frame, which the loop's end and entry are read from, and each pass stores only what moved. The loop
+ * is eight blocks of four values (32), entered part-way (Duff's device) where the values are not a whole
+ * number of passes: a jump instead of tests for the remainder.
  */
 static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
     const mcu_pairs_job *job __attribute__((unused)))
@@ -61,6 +63,10 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
         "sub sp, sp, #40\n\t"
         "ldmia r0, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        /* where the first pass enters the loop (Thumb bit set): past the blocks the count of four-value
+         * blocks leaves over from whole passes of eight */
+        "adr r11, 3f\n\t"
+        "add r2, r2, r11\n\t"
         "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
         "1:\n\t"
         /* the sums start from the pair's biases */
@@ -73,20 +79,16 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "mov r5, r3\n\t"
         "ldr r6, [sp, #8]\n\t"
         "ldr r7, [sp, #36]\n\t"
-        /* the parity bits to the flags: N (an eight first), C (then a sixteen); the loads and SMLAD keep them */
         "ldr r12, [sp, #4]\n\t"
-        "lsls r12, r12, #31\n\t"
-        "bpl 2f\n\t"
-        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
-        "2:\n\t"
-        "bcc 5f\n\t"
-        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
-        "5:\n\t"
-        "ldr r12, [sp]\n\t"
-        "cmp r6, r12\n\t"
-        "beq 4f\n\t"
+        "bx r12\n\t"
         "3:\n\t"
-        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        ".Lmcu_pairs_block:\n\t"
+        MCU_PAIR_FOUR_VALUES_
+        ".Lmcu_pairs_block_end:\n\t"
+        ".if .Lmcu_pairs_block_end - .Lmcu_pairs_block - 64\n\t"
+        ".error \"a block of mcu_conv_pairs_w16 is not 64 bytes: the loop's entry is computed so\"\n\t"
+        ".endif\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
         MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
         "ldr r12, [sp]\n\t"
         "cmp r6, r12\n\t"
@@ -165,8 +167,8 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int16_t *lv = live;
     int8_t *o = out;
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
-        const mcu_pairs_job job = {end, odd | (k8 / 16 & 1) << 1, cols, bias, channels, out, out_c, computed / 2,
-                                   live, w16};
+        const mcu_pairs_job job = {end, (8 - k8 / 4 % 8) % 8 * 64 + 1, cols, bias, channels, out, out_c,
+                                   computed / 2, live, w16};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }

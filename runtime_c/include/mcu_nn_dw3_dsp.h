@@ -62,10 +62,12 @@ static inline mcu_dw3_layout mcu_dw3_layout_of(const mcu_dims *input_dims, const
 /* The channel's window, a word (two columns) at a time: its rows + 2 rows from the image (values of
  * `size` bytes, 1 or 2), `fill` where a tap falls outside it, then two words of fill. A 3x3 stride-1
  * window pads at most one column before a row (SAME), so a row is: the pad and the first pixel as one
- * word, or none; pairs of pixels; the last pixel and a pad; pads up to the stride. `size` is a
- * constant where this is inlined. */
+ * word, or none; pairs of pixels; the last pixel and a pad; pads up to the stride. Words that hold no
+ * pixel are the same for every channel: written only with `pads` (a kernel's first channel). `size`
+ * is a constant where this is inlined. */
 static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dw3_layout *l, const void *input,
-                                                              int32_t size, int32_t fill, uint32_t *window)
+                                                              int32_t size, int32_t fill, int pads,
+                                                              uint32_t *window)
 {
     const int32_t step = l->in_step * size, row_step = l->in_row_step * size;
     const uint32_t fill2 = mcu_pack2(fill, fill);
@@ -74,25 +76,53 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dw3_lay
     for (int32_t iy = -l->pad_rows; window < end; ++iy) {
         uint32_t *const row_end = window + l->stride / 2;
         if (iy >= 0 && iy < l->in_rows) {
-            const int8_t *src = (const int8_t *)input + iy * row_step;
+            /* even and odd pixels through two pointers: four loads back to back a pass */
+            const int8_t *even = (const int8_t *)input + iy * row_step, *odd = even + step;
             int32_t n = l->in_len;
             if (l->pad_len) {
-                *window++ = mcu_pack2(fill, MCU_DW3_AT(src));
-                src += step;
+                *window++ = mcu_pack2(fill, MCU_DW3_AT(even));
+                even = odd, odd += step;
                 --n;
             }
-            for (; n >= 2; n -= 2, src += 2 * step) {
-                *window++ = mcu_pack2(MCU_DW3_AT(src), MCU_DW3_AT(src + step));
+            if (size == 1 && n >= 4) {  /* four pixels a pass in assembly: 15.7 cycles where GCC's took 19.5 */
+                uint32_t *const words_end = window + n / 4 * 2;
+                int32_t a, b, c, d;
+                __asm__ volatile(
+                    "1:\n\t"
+                    "ldrsb %[a], [%[even]]\n\t"
+                    "ldrsb %[b], [%[odd]]\n\t"
+                    "ldrsb %[c], [%[even], %[s2]]\n\t"
+                    "ldrsb %[d], [%[odd], %[s2]]\n\t"
+                    "pkhbt %[a], %[a], %[b], lsl #16\n\t"
+                    "pkhbt %[c], %[c], %[d], lsl #16\n\t"
+                    "add %[even], %[even], %[s2], lsl #1\n\t"
+                    "add %[odd], %[odd], %[s2], lsl #1\n\t"
+                    "strd %[a], %[c], [%[w]], #8\n\t"
+                    "cmp %[w], %[end]\n\t"
+                    "bne 1b"
+                    : [even] "+r"(even), [odd] "+r"(odd), [w] "+r"(window), [a] "=&r"(a), [b] "=&r"(b),
+                      [c] "=&r"(c), [d] "=&r"(d)
+                    : [s2] "r"(2 * step), [end] "r"(words_end)
+                    : "cc", "memory");
+                n &= 3;
+            }
+            for (; n >= 2; n -= 2, even += 2 * step, odd += 2 * step) {
+                *window++ = mcu_pack2(MCU_DW3_AT(even), MCU_DW3_AT(odd));
             }
             if (n) {
-                *window++ = mcu_pack2(MCU_DW3_AT(src), fill);
+                *window++ = mcu_pack2(MCU_DW3_AT(even), fill);
             }
+        }
+        if (!pads) {
+            window = row_end;
         }
         while (window < row_end) {
             *window++ = fill2;
         }
     }
-    window[0] = window[1] = fill2;
+    if (pads) {
+        window[0] = window[1] = fill2;
+    }
 #undef MCU_DW3_AT
 }
 
