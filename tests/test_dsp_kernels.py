@@ -262,6 +262,7 @@ def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
        st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))
 @example(7, 3, 5, "SAME", "RELU", 1, False, 3)  # taller than wide: down the columns, an odd length of 7
 @example(6, 5, 4, "VALID", "NONE", 2, True, 4)  # down the columns, an even length without pads
+@example(40, 30, 6, "SAME", "RELU6", 1, False, 5)  # four windows past MCU_DW3_GROUP_BYTES: one channel's at a time
 def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, pad, act, batch, exact, seed):
     """mcu_depthwise_conv2d_s8_x2 (3x3, stride 1) bit-exact on QEMU at any width, forced where the
     default keeps the four-channel kernel (narrower than depthwise_conv_2d.WIDE): odd widths (a pair

@@ -26,6 +26,7 @@ from mcugen.ops.variants import Lowering, variant
 
 
 DW3_CHUNK = c_define("MCU_DW3_CHUNK")  # int32 sums per pass of the x2 kernels, less the pair they may add
+DW3_GROUP_BYTES = c_define("MCU_DW3_GROUP_BYTES")  # what four windows of mcu_depthwise_conv2d_s8_x2 may take
 
 
 @dataclass(frozen=True)
@@ -303,8 +304,8 @@ def _depthwise_s16_x2(g: Graph, op: Op) -> Call | None:
         return None
     return Call("mcu_depthwise_conv2d_s16_x2", (
         _dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
-        Const("filter_pairs", pairs3x3(w.values, _transposed(p))), Const("bias", p.wide.bias), dims("output_dims", y.shape),
-        writes(op), _x2_scratch(p)),
+        Const("filter_pairs", pairs3x3(w.values, _transposed(p))), Const("bias", p.wide.bias),
+        dims("output_dims", y.shape), writes(op), _x2_scratch(p, x.shape[3], four=False)),
         note=_note(op, w) + ", int16 activations, a channel at a time from its window, two outputs per load, in place",
         in_place=0)
 
@@ -324,14 +325,18 @@ def _depthwise_s16_mve(g: Graph, op: Op) -> Call | None:
         note=_note(op, w) + ", int16 activations, Helium: four channels per vector")
 
 
-def _x2_scratch(p: DepthwiseData) -> Scratch:
-    """The channel-at-a-time kernels' scratch: the window, rows x stride int16 (columns rounded up to even)
-    and two words of padding after it, then the sums."""
-    rows, cols = p.window.span((3, 3))
-    if _transposed(p):
-        rows, cols = cols, rows
-    stride = cols + cols % 2
-    return Scratch(rows * stride * 2 + 8 + (max(DW3_CHUNK, stride) + 4) * 4, "int16_t")
+def _x2_scratch(p: DepthwiseData, channels: int, four: bool) -> Scratch:
+    """The channel-at-a-time kernels' scratch: the window (rows x stride int16, then two words of fill), or
+    four where `four` (the int8 kernel fills four channels' at once where they fit MCU_DW3_GROUP_BYTES),
+    then the sums of a pass. Mirrors runtime_c/include/mcu_nn_dw3_dsp.h (mcu_dw3_layout_of,
+    mcu_dw3_window_int16, mcu_dw3_windows): the kernel lays out its scratch by the same rule."""
+    (out_h, out_w), (pad_h, pad_w) = p.window.out_hw, p.window.pad
+    rows, length, pad = (out_w, out_h, pad_h) if _transposed(p) else (out_h, out_w, pad_w)
+    stride = length + 1 if pad == 1 and length % 2 else (length + 3) & ~1
+    window = (rows + 2) * stride + 4
+    windows = 4 if four and channels >= 4 and 4 * 2 * window <= DW3_GROUP_BYTES else 1
+    passes = min(max(DW3_CHUNK // stride, 1), rows)  # rows of sums a pass
+    return Scratch(windows * window * 2 + (passes * stride + 4) * 4, "int16_t")
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x2", needs="dsp")
@@ -344,10 +349,10 @@ def _depthwise_x2(g: Graph, op: Op) -> Call | None:
     folded = grouped.bias_folded[:w.shape[3]]
     return Call("mcu_depthwise_conv2d_s8_x2", (
         _dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
-        dims("filter_dims", w.shape), Const("filter_pairs", pairs3x3(w.values, _transposed(p))), Const("bias_folded", folded),
-        dims("output_dims", y.shape), writes(op), _x2_scratch(p)),
-        note=_note(op, w) + ", a channel at a time from its widened window, two outputs per load, input offset "
-        "folded into the bias, in place", in_place=0)
+        dims("filter_dims", w.shape), Const("filter_pairs", pairs3x3(w.values, _transposed(p))),
+        Const("bias_folded", folded), dims("output_dims", y.shape), writes(op), _x2_scratch(p, x.shape[3], four=True)),
+        note=_note(op, w) + ", a channel at a time from its widened window (four channels' filled at once where "
+        "they fit), two outputs per load, input offset folded into the bias, in place", in_place=0)
 
 
 def group4(w: np.ndarray) -> np.ndarray:

@@ -26,7 +26,7 @@ void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_cha
     const int32_t c = output_dims->c, rs = l.stride * 2;
     const int32_t chunk = MCU_DW3_CHUNK / l.stride > 0 ? MCU_DW3_CHUNK / l.stride : 1;  /* rows per pass */
     const mcu_activation act = dw->activation;
-    int32_t *acc = (int32_t *)(void *)(scratch + (l.rows + 2) * l.stride + 4);
+    int32_t *acc = (int32_t *)(void *)(scratch + mcu_dw3_window_int16(&l));
     (void)filter_dims;
     for (int32_t n = 0; n < input_dims->n; ++n) {
         const int16_t *image = input + n * input_dims->h * input_dims->w * c;
