@@ -25,7 +25,7 @@ from mcugen.runtime import c_define
 from mcugen.ops.variants import Lowering, variant
 
 
-DW3_CHUNK = c_define("MCU_DW3_CHUNK")  # int32 sums per pass of the x2 kernels, less the pair they may add
+DW3_CHUNK = c_define("MCU_DW3_CHUNK")  # int32 sums per pass of the x2 kernels, less the pairs they may add
 DW3_GROUP_BYTES = c_define("MCU_DW3_GROUP_BYTES")  # what four windows of mcu_depthwise_conv2d_s8_x2 may take
 
 
@@ -336,7 +336,7 @@ def _x2_scratch(p: DepthwiseData, channels: int, four: bool) -> Scratch:
     window = (rows + 2) * stride + 4
     windows = 4 if four and channels >= 4 and 4 * 2 * window <= DW3_GROUP_BYTES else 1
     passes = min(max(DW3_CHUNK // stride, 1), rows)  # rows of sums a pass
-    return Scratch(windows * window * 2 + (passes * stride + 4) * 4, "int16_t")
+    return Scratch(windows * window * 2 + (passes * stride + 8) * 4, "int16_t")
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x2", needs="dsp")

@@ -6,7 +6,7 @@
  * channel at a time as mcu_depthwise_conv2d_s8_x2: the channel's window holds its inputs (zeros
  * outside the image), filter_pairs each kernel row's weights as (w0, w1), (w1, w2), and the int32
  * sums of nine products (|sum| < 9 * 2^22) take the int64 bias before the requantization.
- * scratch: as mcu_depthwise_conv2d_s8_x2's.
+ * scratch: as mcu_depthwise_conv2d_s8_x2's with one window.
  */
 
 /* The channel's window (mcu_dw3_fill), in a function of its own: inlined, it would crowd the

@@ -10,7 +10,8 @@
  *                 window holds the raw inputs and pads with -input_offset;
  *   scratch:      the channel's padded window, rows x stride int16 (mcu_dw3_layout: stride = cols
  *                 rounded up to even, so that every pair of columns is one aligned word, or one less)
- *                 and 4 int16 of padding, then max(MCU_DW3_CHUNK, stride) + 4 int32 sums
+ *                 and 4 int16 of padding, or four such windows (mcu_dw3_windows), then the int32
+ *                 sums of a pass: min(MCU_DW3_CHUNK / stride (at least 1), rows) * stride + 8
  *                 (mcu_dw3_sums_x2).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
  * window row, the left output takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right
@@ -116,36 +117,41 @@ static inline __attribute__((always_inline)) void store_rows(
     const int32_t len = l->len, step = l->out_step;
     for (int32_t r = 0; r < rows; ++r, acc += l->stride, out += l->out_row_step) {
         int8_t *o = out;
-        if (fast && full) {  /* two outputs a pass in assembly: GCC's loop took 13.4 cycles an output, this 11.5 */
-            const int32_t *a = acc, *const pairs_end = acc + (len & ~1);
+        if (fast && full) {  /* four outputs a pass in assembly: GCC's loop took 13.4 cycles an output, this 11 */
+            const int32_t *a = acc, *const fours_end = acc + (len & ~3);
             int32_t s0, s1, t0, t1;
+#define MCU_DW3_STORE2_                                      \
+    "ldrd %[s0], %[s1], [%[a]], #8\n\t"                      \
+    "add %[s0], %[s0], %[bias]\n\t"                          \
+    "add %[s1], %[s1], %[bias]\n\t"                          \
+    "lsl %[t0], %[s0], #1\n\t"                               \
+    "lsl %[t1], %[s1], #1\n\t"                               \
+    "smmlar %[t0], %[t0], %[m], %[round]\n\t"                \
+    "smmlar %[t1], %[t1], %[m], %[round]\n\t"                \
+    "add %[t0], %[t0], %[s0], asr #31\n\t"                   \
+    "add %[t1], %[t1], %[s1], asr #31\n\t"                   \
+    "asr %[t0], %[t0], %[right]\n\t"                         \
+    "asr %[t1], %[t1], %[right]\n\t"                         \
+    "ssat %[t0], #8, %[t0]\n\t"                              \
+    "ssat %[t1], #8, %[t1]\n\t"                              \
+    "strb %[t0], [%[o]]\n\t"                                 \
+    "strb %[t1], [%[o], %[step]]\n\t"                        \
+    "add %[o], %[o], %[step], lsl #1\n\t"
             __asm__ volatile(
                 "cmp %[a], %[end]\n\t"
                 "beq 2f\n\t"
-                "1:\n\t"
-                "ldrd %[s0], %[s1], [%[a]], #8\n\t"
-                "add %[s0], %[s0], %[bias]\n\t"
-                "add %[s1], %[s1], %[bias]\n\t"
-                "lsl %[t0], %[s0], #1\n\t"
-                "lsl %[t1], %[s1], #1\n\t"
-                "smmlar %[t0], %[t0], %[m], %[round]\n\t"
-                "smmlar %[t1], %[t1], %[m], %[round]\n\t"
-                "add %[t0], %[t0], %[s0], asr #31\n\t"
-                "add %[t1], %[t1], %[s1], asr #31\n\t"
-                "asr %[t0], %[t0], %[right]\n\t"
-                "asr %[t1], %[t1], %[right]\n\t"
-                "ssat %[t0], #8, %[t0]\n\t"
-                "ssat %[t1], #8, %[t1]\n\t"
-                "strb %[t0], [%[o]]\n\t"
-                "strb %[t1], [%[o], %[step]]\n\t"
-                "add %[o], %[o], %[step], lsl #1\n\t"
+                "1:\n\t" MCU_DW3_STORE2_ MCU_DW3_STORE2_
                 "cmp %[a], %[end]\n\t"
                 "bne 1b\n\t"
-                "2:"
+                "2:\n\t"
+                "tst %[len], #2\n\t"
+                "beq 3f\n\t" MCU_DW3_STORE2_
+                "3:"
                 : [a] "+r"(a), [o] "+r"(o), [s0] "=&r"(s0), [s1] "=&r"(s1), [t0] "=&r"(t0), [t1] "=&r"(t1)
-                : [end] "r"(pairs_end), [bias] "r"(bias), [m] "r"(q.multiplier), [round] "r"(q.round),
-                  [right] "r"(q.right), [step] "r"(step)
+                : [end] "r"(fours_end), [len] "r"(len), [bias] "r"(bias), [m] "r"(q.multiplier),
+                  [round] "r"(q.round), [right] "r"(q.right), [step] "r"(step)
                 : "cc", "memory");
+#undef MCU_DW3_STORE2_
             if (len & 1) {
                 *o = (int8_t)__ssat(mcu_requantize_fast((int32_t)((uint32_t)*a + (uint32_t)bias), q.multiplier,
                                                         q.round, q.right), 8);

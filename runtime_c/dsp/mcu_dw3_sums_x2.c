@@ -3,17 +3,17 @@
 void mcu_dw3_sums_x2(const int16_t *x, int32_t rs, const uint32_t w[6],
                   int32_t pairs, int32_t *acc)
 {
-    pairs = (pairs + 1) & ~1;  /* two per pass: an odd count computes one more, whose sums nobody reads */
+    pairs = (pairs + 3) & ~3;  /* four per pass: the up to three more computed are read by nobody */
     const int16_t *x1 = (const int16_t *)(const void *)((const int8_t *)x + rs);
     const int16_t *x2 = (const int16_t *)(const void *)((const int8_t *)x1 + rs);
     const int32_t *const end = acc + 2 * pairs;
     uint32_t a, b, d0, d1;
     /* In assembly: the loop needs all 14 allocatable registers (the two sums, two input words, three
      * row pointers, the output pointer, six weight pairs), so its end is read from the stack, once
-     * per two pairs. */
+     * per four pairs. */
     __asm__ volatile(
         "1:\n\t"
-        MCU_DW3_PAIR_
+        MCU_DW3_PAIR_ MCU_DW3_PAIR_ MCU_DW3_PAIR_
         MCU_DW3_PAIR_
         "ldr %[d0], %[end]\n\t"
         "cmp %[acc], %[d0]\n\t"

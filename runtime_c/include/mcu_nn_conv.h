@@ -261,10 +261,10 @@ void mcu_depthwise_conv2d_s4_x4(const mcu_dw_conv_params *dw, const mcu_channel 
                                 int8_t *window);
 
 /* DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores, a channel at a time:
- * filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2); bias_folded[c] = bias[c] + input_offset
- * * sum of channel c's taps (wrapping as int32); channels: one per output channel; scratch: (OH + 2) *
- * stride int16 (stride = OW + 2 rounded up to even) then max(MCU_DW3_CHUNK, stride) + 4 int32, word-aligned. output may
- * be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
+ * filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2), each kernel column where OH > OW;
+ * bias_folded[c] = bias[c] + input_offset * sum of channel c's taps (wrapping as int32); channels: one per
+ * output channel; scratch: one or four windows and a pass's sums, word-aligned (the kernel's file gives
+ * its size). output may be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
 void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                  const mcu_dims *input_dims, const int8_t *input,
                                  const mcu_dims *filter_dims, const int16_t *filter_pairs,
@@ -300,8 +300,9 @@ void mcu_depthwise_conv2d_s16(const mcu_dw_conv_params *dw, const mcu_per_channe
                               const mcu_dims *output_dims, int16_t *output);
 
 /* 16x8 DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores, a channel at a time
- * (mcu_depthwise_conv2d_s16's results): filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2);
- * scratch as mcu_depthwise_conv2d_s8_x2's. output may be input (in place). */
+ * (mcu_depthwise_conv2d_s16's results): filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2),
+ * each kernel column where OH > OW; scratch as mcu_depthwise_conv2d_s8_x2's with one window. output may be
+ * input (in place). */
 void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
                                  const mcu_dims *input_dims, const int16_t *input,
                                  const mcu_dims *filter_dims, const int16_t *filter_pairs, const int64_t *bias,

@@ -10,8 +10,8 @@
  * The 3x3 stride-1 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2):
  * the channel's window as int16 pairs, then two outputs per load of each window row.
  *
- * Outputs (pad columns included) per pass of mcu_dw3_sums_x2: the size of the int32 part of their scratch,
- * less the pair it may add.
+ * Outputs (pad columns included) per pass of mcu_dw3_sums_x2: the most the int32 part of their scratch
+ * holds, less the pairs it may add (ops/depthwise_conv_2d.py sizes it to a layer's rows).
  */
 #define MCU_DW3_CHUNK 508
 
@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dw3_lay
     "smlad %[b], %[d1], %[w5], %[b]\n\t" \
     "strd %[a], %[b], [%[acc]], #8\n\t"
 
-/* The sums of `pairs` (rounded up to even) pairs of outputs whose windows start at x, x + 2, ... in the
+/* The sums of `pairs` (rounded up to a multiple of four) pairs of outputs whose windows start at x, x + 2, ... in the
  * window rows at x, x + rs and x + 2 rs (rs in bytes), into acc: w holds each kernel row's weights as
  * (w0, w1), (w1, w2). With a = (x0, x1) and b = (x2, x3) of a window row, the left output takes
  * x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right one x1 w0 (SMLATB a) + x2 w1 + x3 w2
