@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
-from mcugen.ir.lowering import Call, Scratch, Struct, activation, broadcast, reads, writes
+from mcugen.ir.lowering import Call, Const, Scratch, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
 from mcugen.ops._conv import Strips, feeding_strips, rows_read, strips_of
 from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, same_shape_call
@@ -104,7 +104,7 @@ class AddSub(PairOp):
         if chain is not None:
             return _chain_call(g, op, conv, operand, strips, *chain)
         return Call("mcu_conv2d_add_s8_x6", (
-            *strips.args, strips.rows, _params(op, swap=operand == 1), reads(op, residual), writes(op),
+            *strips.args, strips.rows, _params(op, swap=operand == 1, lookup=True), reads(op, residual), writes(op),
             strips.scratch, Scratch(strips.tile_bytes, "int8_t")),
             note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
                  "to the residual's rows",
@@ -125,7 +125,7 @@ def _chain_call(g: Graph, op: Op, conv: Op, operand: int, second: Strips, first_
     behind = own and _written_behind(rows_read(g, first_op), (stride, pad, span), mid_h, op.output(g).shape[1])
     in_place = None if op.input(g, residual).is_const or (own and not behind) else residual
     return Call("mcu_conv2d_conv2d_add_s8_x6", (
-        *first.args, params2, channels2, *filter2, _params(op, swap=operand == 1),
+        *first.args, params2, channels2, *filter2, _params(op, swap=operand == 1, lookup=True),
         None if behind else reads(op, residual), writes(op),
         Scratch(max(first.scratch.bytes, second.scratch.bytes)), Scratch(span * mid_w * mid_c, "int8_t"),
         Scratch(op.output(g).shape[2] * op.output(g).shape[3], "int8_t")),
@@ -161,16 +161,25 @@ def _add_s16_mve(g: Graph, op: Op) -> Call | None:
 
 @variant("ADD", "SUB", kernel="mcu_add_s8_x4", needs="dsp")
 def _add_x4(g: Graph, op: Op) -> Call | None:
-    call = same_shape_call(g, op, "mcu_add_s8_x4", _params(op), "each rescale in its SMMULR form")
+    call = same_shape_call(g, op, "mcu_add_s8_x4", _params(op, lookup=True),
+                           "each input's rescale looked up by its byte, the output's in its SMMULR form")
     return None if call is None else dataclasses.replace(call, extra_kernels=("mcu_add",))  # its fallback
 
 
-def _params(op: Op, swap: bool = False) -> Struct:
-    """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1)."""
+def _params(op: Op, swap: bool = False, lookup: bool = False) -> Struct:
+    """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1); lookup: with the
+    inputs' rescaled values for every byte, which mcu_add_s8_x4 (DSP) looks up (int8 ADD and SUB)."""
     p = op.prepared(AddData)
     one, two = (p.input2, p.input1) if swap else (p.input1, p.input2)
+    rescaled = None
+    if lookup and p.operation in ("ADD", "SUB") and p.left_shift == LEFT_SHIFT[p.operation, "int8"]:
+        x = np.arange(256, dtype=np.int64).astype(np.uint8).view(np.int8).astype(np.int64)  # byte b as int8
+        sign = -1 if p.operation == "SUB" else 1
+        rescaled = Const("add_rescaled", np.concatenate([
+            requantize((x - one.zp) << p.left_shift, one.multiplier, one.shift),
+            sign * requantize((x - two.zp) << p.left_shift, two.multiplier, two.shift)]).astype(np.int32))
     return Struct("mcu_add_params", "params", dict(
         input1_offset=-one.zp, input2_offset=-two.zp, output_offset=p.output_zp, left_shift=p.left_shift,
         input1_multiplier=one.multiplier, input1_shift=one.shift, input2_multiplier=two.multiplier,
         input2_shift=two.shift, output_multiplier=p.output_multiplier, output_shift=p.output_shift,
-        operation=OPERATION[op.opcode], activation=activation(p.act_min, p.act_max)))
+        operation=OPERATION[op.opcode], activation=activation(p.act_min, p.act_max), rescaled=rescaled))
