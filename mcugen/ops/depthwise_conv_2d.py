@@ -285,10 +285,10 @@ def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:
 
 
 # Output width (or height, when taller: the kernel then runs down the columns) from which the channel-at-
-# a-time 3x3 kernel beats the four-channel one on the M4 (estimated cycles per layer, benchmarks/README.md:
-# 12, 24 and 48 wide it is 14-29% faster, 25 x 5 22% faster, 6 x 6 14% and 3 x 3 60% slower: its per-row
-# and per-channel work is paid for by long rows); --tune measures both below it.
-WIDE = 8
+# a-time 3x3 kernel beats the four-channel one on the M4 (estimated cycles per layer, VWW and KWS: 6 x 6 3%
+# faster, 25 x 5 30%, 12 to 48 wide more; 3 x 3 38% slower: its per-row and per-channel work is paid for
+# by long rows); --tune measures both below it.
+WIDE = 6
 
 
 def _three_by_three(w: Tensor, p: DepthwiseData) -> bool:
