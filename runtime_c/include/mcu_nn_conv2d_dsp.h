@@ -82,10 +82,10 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "ldr r12, [sp, #4]\n\t"
         "bx r12\n\t"
         "3:\n\t"
-        ".Lmcu_pairs_block:\n\t"
+        "8:\n\t"
         MCU_PAIR_FOUR_VALUES_
-        ".Lmcu_pairs_block_end:\n\t"
-        ".if .Lmcu_pairs_block_end - .Lmcu_pairs_block - 64\n\t"
+        "9:\n\t"
+        ".if 9b - 8b - 64\n\t"
         ".error \"a block of mcu_conv_pairs_w16 is not 64 bytes: the loop's entry is computed so\"\n\t"
         ".endif\n\t"
         MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
