@@ -185,7 +185,11 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
             continue;
         }
         int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
-        if (wide) {
+        if (wide && count == 1) {
+            MCU_SUMS_2X1_W16(cols, end, w16, p0c0, p0c1);
+        } else if (wide && count == 2) {
+            MCU_SUMS_2X2_W16(cols, end, w16, p0c0, p0c1, p1c0, p1c1);
+        } else if (wide) {
             MCU_SUMS_2X3_W16(cols, end, odd, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         } else {
             MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
