@@ -146,8 +146,7 @@ def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.
     quant, bias = settle_dead_channels(p.quant, filter_data, bias)
     return Call(kernel, (
         conv_params(p.window, p.quant), channel_table(quant, bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", filter_data.shape), filter_arg,
-        Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
+        dims("filter_dims", filter_data.shape), filter_arg, Const("bias", folded_bias(filter_data, bias, p.quant.input_zp)),
         dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time" + (", weights widened to int16 pairs" if wide or split else ""),
@@ -175,7 +174,7 @@ def conv_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: n
                                 "weights widened to int16 pairs"))
     return Call(kernel, (
         conv_params(p.window, p.quant), channel_table(quant, kept_bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", kept.shape), filter_arg, Const("bias", kept_bias),
+        dims("filter_dims", kept.shape), filter_arg, Const("bias", folded_bias(kept, kept_bias, p.quant.input_zp)),
         Const("live", live.astype(np.int16)), Const("pruned", np.where(dead, values, 0).astype(np.int8)),
         dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(taps))),
         note=note + f", six positions at a time, {how}, {len(live)} of "
@@ -294,7 +293,7 @@ def conv_s4_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: 
     return Call("mcu_conv2d_s4_x6", (
         conv_params(p.window, p.quant), channel_table(quant, bias, taps), dims("input_dims", x_shape), reads(op),
         dims("filter_dims", filter_data.shape), Const("packed_filter", packed),
-        Const("bias", bias if bias is not None else np.zeros(filter_data.shape[0], np.int32)),
+        Const("bias", folded_bias(filter_data, bias, p.quant.input_zp)),
         dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time, INT4 weights read packed",
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)

@@ -219,7 +219,6 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k4 = (taps + 3) & ~3, k8 = (taps + 7) & ~7;
     const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
     const int direct = mcu_conv_direct(conv, filter_dims, input_dims->c);
-    const int16x2_t offset = mcu_both_halves(conv->input_offset);
     uint32_t *cols = (uint32_t *)(void *)scratch;
     int8_t *patch = (int8_t *)(cols + MCU_CONV_BLOCK * k8 / 2);
 
@@ -246,27 +245,27 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
             uint32_t *dst = mcu_conv_cols_of(cols, p, k8);
             if (contiguous) {
-                mcu_conv_widen_patch(pixels + (first + p) * in_c, k4, offset, dst);
+                mcu_conv_widen_patch(pixels + (first + p) * in_c, k4, dst);
                 continue;
             }
             const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
             if (windows && y0 >= 0 && y0 + last_row < in_h && x0 >= 0 && x0 + last_col < in_w) {
                 const int8_t *corner = input + ((at.b * in_h + y0) * in_w + x0) * in_c;
                 if (split && filter_dims->h == 3 && row == 9) {  /* most image models' first layer, unrolled */
-                    mcu_widen_rows(corner, pitch, 3, 9, offset, patch, dst);
+                    mcu_widen_rows(corner, pitch, 3, 9, patch, dst);
                 } else if (split) {
-                    mcu_widen_rows(corner, pitch, filter_dims->h, row, offset, patch, dst);
+                    mcu_widen_rows(corner, pitch, filter_dims->h, row, patch, dst);
                 } else {
-                    mcu_widen_window(corner, pitch, filter_dims->h, row, k4, offset, patch, dst);
+                    mcu_widen_window(corner, pitch, filter_dims->h, row, k4, patch, dst);
                 }
                 continue;
             }
             const int8_t *src = (const int8_t *)mcu_patch_of(conv, input_dims, input, filter_dims, at, k8, 1, fill,
                                                              direct, patch);
             if (split) {
-                mcu_widen_rows(src, row, filter_dims->h, row, offset, patch, dst);
+                mcu_widen_rows(src, row, filter_dims->h, row, patch, dst);
             } else {
-                mcu_conv_widen_patch(src, k4, offset, dst);
+                mcu_conv_widen_patch(src, k4, dst);
             }
         }
         /* pruned channels' outputs, written once the block's patches are read (the conv may run in place) */

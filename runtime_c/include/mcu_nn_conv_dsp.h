@@ -277,9 +277,10 @@ static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const
  *
  * Output positions go MCU_CONV_BLOCK at a time, as two half-blocks of MCU_HALF_BLOCK. Each position's kernel
  * patch (the taps times the input channels, K values, padded to K8 = K rounded up to 8) is widened
- * once into int16 with the input offset added, in the order SMLAD pairs it with SXTB16-unpacked
- * weights: of every four values, (v0, v2) then (v1, v3). Out-of-image taps and the padding lanes
- * hold 0, exactly what skipping them gives. A half-block's patches are interleaved four values at a
+ * once into int16 (sign extension only: the input offset is in the bias), in the order SMLAD pairs it
+ * with SXTB16-unpacked weights: of every four values, (v0, v2) then (v1, v3). Out-of-image taps hold
+ * -input_offset (the zero point), whose products the bias's input_offset * sum(w) cancels, exactly
+ * what skipping them gives; past K the weights are 0. A half-block's patches are interleaved four values at a
  * time, and output channels go two at a time, so the inner loop reads a word of weights of each
  * channel, unpacks them once, and runs them against the three positions: per four values, one
  * double load of weights and 4 SXTB16, 3 double loads of inputs and 12 SMLAD (24 MACs), twice per
@@ -293,7 +294,8 @@ static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const
  * (c's first four taps, c+1's, c's next four...), an odd last channel's words alone after them; widened,
  * each word of four taps as the int16 (w0, w2, w1, w3). The taps in the order of [KH][KW][C], or with
  * `split` (mcu_conv2d_split_s8_w16) in mcu_widen_rows' order.
- * bias: one per output channel, never NULL (mcugen emits zeros for a conv without one).
+ * bias: one per output channel, never NULL: bias + input_offset * sum of the channel's weights (wrapping as
+ * int32; ops/_conv.py folds it, zeros and all for a conv without a bias).
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
  * live, pruned: NULL, or mcu_conv2d_live_s8_w16's: the filter, bias and channels hold filter_dims->n channels,
  * live[i] the output channel of the i-th, and pruned the output row the other channels keep.
@@ -301,19 +303,20 @@ static inline void mcu_sums_1x3(const uint32_t *cols, const uint32_t *end, const
 
 /* Widens n values (a multiple of 4) into the block's interleaved patches: `cols` is the position's first
  * pair, and a half-block's positions are MCU_HALF_BLOCK * 2 words apart per four values. */
-static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, int16x2_t offset, uint32_t *cols)
+static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, uint32_t *cols)
 {
     if (n & 4) {
         const uint32_t v = mcu_load4(src);
-        cols[0] = (uint32_t)__sadd16(mcu_even_bytes(v), offset);
-        cols[1] = (uint32_t)__sadd16(mcu_odd_bytes(v), offset);
+        cols[0] = (uint32_t)mcu_even_bytes(v);
+        cols[1] = (uint32_t)mcu_odd_bytes(v);
         src += 4, cols += 2 * MCU_HALF_BLOCK;
     }
     if (n < 8) {
         return;
     }
-    /* eight values a pass in assembly, the loads back to back and the pairs stored double: 2.7 cycles a
-     * value on the M4 where GCC's loop of four took 3.75 (a 3x3 conv widens each input value nine times) */
+    /* eight values a pass in assembly, the loads back to back and the pairs stored double: 2.1 cycles a
+     * value on the M4 where GCC's loop of four, with the offset added, took 3.75 (a 3x3 conv widens each
+     * input value nine times) */
     const int8_t *const end = src + (n & ~7);
     uint32_t a, b, c;
     __asm__ volatile(
@@ -322,19 +325,15 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, int16x2_t 
         "ldr %[b], [%[src]], #8\n\t"
         "sxtb16 %[c], %[b], ror #8\n\t"
         "sxtb16 %[b], %[b]\n\t"
-        "sadd16 %[b], %[b], %[off]\n\t"
-        "sadd16 %[c], %[c], %[off]\n\t"
         "strd %[b], %[c], [%[cols]]\n\t"
         "sxtb16 %[c], %[a], ror #8\n\t"
         "sxtb16 %[a], %[a]\n\t"
-        "sadd16 %[a], %[a], %[off]\n\t"
-        "sadd16 %[c], %[c], %[off]\n\t"
         "strd %[a], %[c], [%[cols], #%c[next]]\n\t"
         "add %[cols], %[cols], #%c[pass]\n\t"
         "cmp %[src], %[end]\n\t"
         "bne 1b"
         : [src] "+r"(src), [cols] "+r"(cols), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c)
-        : [off] "r"(offset), [end] "r"(end), [next] "i"(2 * MCU_HALF_BLOCK * 4), [pass] "i"(4 * MCU_HALF_BLOCK * 4)
+        : [end] "r"(end), [next] "i"(2 * MCU_HALF_BLOCK * 4), [pass] "i"(4 * MCU_HALF_BLOCK * 4)
         : "cc", "memory");
 }
 
@@ -347,14 +346,13 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, int16x2_t 
  * gathered patch (pitch = row): no byte is overwritten before it is read.
  */
 static inline __attribute__((always_inline)) void mcu_widen_rows(const int8_t *first, int32_t pitch, int32_t k_h,
-                                                               int32_t row, int16x2_t offset, int8_t *tails,
-                                                               uint32_t *cols)
+                                                               int32_t row, int8_t *tails, uint32_t *cols)
 {
     const int32_t whole = row & ~3, rest = row - whole;
     const int8_t *src = first;
 #pragma GCC unroll 3
     for (int32_t ky = 0; ky < k_h; ++ky, src += pitch, cols += whole / 4 * 2 * MCU_HALF_BLOCK) {
-        mcu_conv_widen_patch(src, whole, offset, cols);
+        mcu_conv_widen_patch(src, whole, cols);
     }
     if (rest == 0) {
         return;
@@ -367,7 +365,7 @@ static inline __attribute__((always_inline)) void mcu_widen_rows(const int8_t *f
             *dst++ = src[i];
         }
     }
-    mcu_conv_widen_patch(tails, (k_h * rest + 3) & ~3, offset, cols);
+    mcu_conv_widen_patch(tails, (k_h * rest + 3) & ~3, cols);
 }
 
 /*
@@ -380,11 +378,11 @@ static inline __attribute__((always_inline)) void mcu_widen_rows(const int8_t *f
  * up to whole words. The words past k4 stay as mcu_conv_pad_tails wrote them once per call.
  */
 static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t k_h, int32_t row, int32_t k4,
-                                    int16x2_t offset, int8_t *patch, uint32_t *cols)
+                                    int8_t *patch, uint32_t *cols)
 {
     if (row % 4 == 0) {
         for (int32_t ky = 0; ky < k_h; ++ky, corner += pitch, cols += row / 4 * 2 * MCU_HALF_BLOCK) {
-            mcu_conv_widen_patch(corner, row, offset, cols);
+            mcu_conv_widen_patch(corner, row, cols);
         }
         return;
     }
@@ -396,7 +394,7 @@ static inline void mcu_widen_window(const int8_t *corner, int32_t pitch, int32_t
         }
     }
     mcu_copy_bytes(dst, corner, row);
-    mcu_conv_widen_patch(patch, k4, offset, cols);
+    mcu_conv_widen_patch(patch, k4, cols);
 }
 
 /* Position p's first pair in the block's widened patches. */
@@ -405,8 +403,8 @@ static inline uint32_t *mcu_conv_cols_of(uint32_t *cols, int32_t p, int32_t k8)
     return cols + (p / MCU_HALF_BLOCK) * (k8 / 4) * 2 * MCU_HALF_BLOCK + (p % MCU_HALF_BLOCK) * 2;
 }
 
-/* The part of every patch past its K taps, which no position changes: fill bytes in `patch`, zero pairs
- * (fill + offset) in each of the block's widened patches past K rounded up to whole words. */
+/* The part of every patch past its K taps, which no position changes: fill bytes in `patch`, zero pairs in
+ * each of the block's widened patches past K rounded up to whole words (whose weights are 0). */
 static inline void mcu_conv_pad_tails(int32_t k, int32_t k8, int8_t fill, int8_t *patch, uint32_t *cols)
 {
     memset(patch + k, fill, (size_t)(k8 - k));
