@@ -42,10 +42,22 @@
  * values per turn (an odd one first). A statement macro, so that the sums and the pointer stay the
  * caller's registers (through pointers, GCC keeps them in memory around the loop).
  */
-/* The FC loops' turns (MCU_DOT4, MCU_DOT4_W16): `four` (four values against the four units) once where
- * the count of four-value blocks, (end - x) / 4, is odd, `eight` (two blocks) once where its bit 1 is set,
- * then twice a turn: the turn's compare and branch cost 4 cycles, a twelfth of two blocks' on the M4. */
-#define MCU_DOT4_TURNS_(four, eight)                      \
+/* The FC loops' turns (MCU_DOT4, MCU_DOT4_W16, MCU_DOT4_S4): `four` (four values against the four units) once where
+ * the count of four-value blocks, (end - x) / 4, is odd, then twice a turn. */
+#define MCU_DOT4_TURNS_(four)                             \
+    "sub %[even], %[end], %[x]\n\t"                       \
+    "tst %[even], #4\n\t"                                 \
+    "beq 2f\n\t" four "2:\n\t"                            \
+    "cmp %[x], %[end]\n\t"                                \
+    "beq 3f\n\t"                                          \
+    "1:\n\t" four four "cmp %[x], %[end]\n\t"              \
+    "bne 1b\n\t"                                          \
+    "3:"
+
+/* MCU_DOT4_W16's turns: `four` once where the count of blocks is odd, `eight` (two, on paired input loads)
+ * once where its bit 1 is set, then two eights a turn: the turn's compare and branch cost 4 cycles, a
+ * twelfth of two blocks' on the M4. */
+#define MCU_DOT4_TURNS_W16_(four, eight)                  \
     "sub %[even], %[end], %[x]\n\t"                       \
     "tst %[even], #4\n\t"                                 \
     "beq 2f\n\t" four "2:\n\t"                            \
@@ -58,13 +70,18 @@
     "bne 1b\n\t"                                          \
     "3:"
 
+/* The operands every FC loop's assembly shares: the four sums, the input and weight pointers, the input
+ * word's two unpacked halves (mcu_x_, mcu_even_ and mcu_odd_ are the loop macro's locals). */
+#define MCU_DOT4_OPERANDS_(w_, a0_, a1_, a2_, a3_)                                                        \
+    [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_), [w] "+r"(w_),           \
+        [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_)
+
 #define MCU_DOT4(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                      \
     do {                                                                                                  \
         const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
         uint32_t mcu_even_, mcu_odd_, mcu_w01_, mcu_w23_, mcu_t_;                                         \
-        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC_FOUR_VALUES_, MCU_FC_FOUR_VALUES_ MCU_FC_FOUR_VALUES_)                                             \
-                         : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
-                           [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_), [w01] "=&r"(mcu_w01_), \
+        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC_FOUR_VALUES_)                                             \
+                         : MCU_DOT4_OPERANDS_(w_, a0_, a1_, a2_, a3_), [w01] "=&r"(mcu_w01_),              \
                            [w23] "=&r"(mcu_w23_), [t] "=&r"(mcu_t_)                                        \
                          : [end] "r"(mcu_end_)                                                            \
                          : "cc", "memory");                                                               \
@@ -104,11 +121,22 @@
 #define MCU_DOT4_W16(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                  \
     do {                                                                                                  \
         const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
+        uint32_t mcu_even_, mcu_odd_;                                                                     \
+        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC16_FOUR_VALUES_)                                           \
+                         : MCU_DOT4_OPERANDS_(w_, a0_, a1_, a2_, a3_)                                     \
+                         : [end] "r"(mcu_end_)                                                            \
+                         : "r8", "r9", "r10", "r11", "cc", "memory");                                     \
+    } while (0)
+
+/* MCU_DOT4_W16 with two blocks a turn on paired input loads (MCU_DOT4_TURNS_W16_): 4 cycles less per
+ * 16 values on the M4 for one more register, which the FC kernel has and the LSTM's gates have not
+ * (GCC spilled around them: 80 instructions more per mnist_lstm time step). */
+#define MCU_DOT4_W16_PAIRED(x_, whole_, w_, a0_, a1_, a2_, a3_)                                           \
+    do {                                                                                                  \
+        const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
         uint32_t mcu_even_, mcu_odd_, mcu_next_;                                                          \
-        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC16_FOUR_VALUES_, MCU_FC16_EIGHT_VALUES_)                   \
-                         : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
-                           [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_),                  \
-                           [next] "=&r"(mcu_next_)                                                       \
+        __asm__ volatile(MCU_DOT4_TURNS_W16_(MCU_FC16_FOUR_VALUES_, MCU_FC16_EIGHT_VALUES_)               \
+                         : MCU_DOT4_OPERANDS_(w_, a0_, a1_, a2_, a3_), [next] "=&r"(mcu_next_)            \
                          : [end] "r"(mcu_end_)                                                            \
                          : "r8", "r9", "r10", "r11", "cc", "memory");                                     \
     } while (0)
@@ -136,9 +164,8 @@
     do {                                                                                                  \
         const int8_t *mcu_x_ = (x_), *const mcu_end_ = mcu_x_ + 4 * (whole_);                            \
         uint32_t mcu_even_, mcu_odd_, mcu_e0_, mcu_o0_, mcu_e1_, mcu_o1_;                                 \
-        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC4_FOUR_VALUES_, MCU_FC4_FOUR_VALUES_ MCU_FC4_FOUR_VALUES_)                                            \
-                         : [a0] "+r"(a0_), [a1] "+r"(a1_), [a2] "+r"(a2_), [a3] "+r"(a3_), [x] "+r"(mcu_x_),    \
-                           [w] "+r"(w_), [even] "=&r"(mcu_even_), [odd] "=&r"(mcu_odd_), [e0] "=&r"(mcu_e0_),  \
+        __asm__ volatile(MCU_DOT4_TURNS_(MCU_FC4_FOUR_VALUES_)                                            \
+                         : MCU_DOT4_OPERANDS_(w_, a0_, a1_, a2_, a3_), [e0] "=&r"(mcu_e0_),                \
                            [o0] "=&r"(mcu_o0_), [e1] "=&r"(mcu_e1_), [o1] "=&r"(mcu_o1_)                   \
                          : [end] "r"(mcu_end_)                                                            \
                          : "cc", "memory");                                                               \
@@ -167,8 +194,9 @@
     } while (0)
 
 /* Four units' sums over the `depth` values of x (added to *a0..*a3): whole words on MCU_DOT4 (`wide` 0:
- * interleave4's int8 layout), MCU_DOT4_W16 (1: widen4's int16 pairs) or MCU_DOT4_S4 (2: INT4, the sums
- * times 16), the last depth % 4 through a zero-filled word; *w is left past them. */
+ * interleave4's int8 layout), MCU_DOT4_W16 (1: widen4's int16 pairs; 3: the same, MCU_DOT4_W16_PAIRED) or
+ * MCU_DOT4_S4 (2: INT4, the sums times 16), the last depth % 4 through a zero-filled word; *w is left
+ * past them. */
 static inline __attribute__((always_inline)) void mcu_dot4_row_of(const int8_t *x, int32_t depth, const void **w,
                                                                  int wide, int32_t *a0, int32_t *a1, int32_t *a2,
                                                                  int32_t *a3)
@@ -178,6 +206,8 @@ static inline __attribute__((always_inline)) void mcu_dot4_row_of(const int8_t *
     int32_t s0 = *a0, s1 = *a1, s2 = *a2, s3 = *a3;
     if (wide == 2) {
         MCU_DOT4_S4(x, depth / 4, p8, s0, s1, s2, s3);
+    } else if (wide == 3) {
+        MCU_DOT4_W16_PAIRED(x, depth / 4, p16, s0, s1, s2, s3);
     } else if (wide) {
         MCU_DOT4_W16(x, depth / 4, p16, s0, s1, s2, s3);
     } else {
@@ -200,7 +230,7 @@ static inline __attribute__((always_inline)) void mcu_dot4_row_of(const int8_t *
             MCU_DOT4_LAST(even, odd, p8, s0, s1, s2, s3);
         }
     }
-    *w = wide == 1 ? (const void *)p16 : (const void *)p8;
+    *w = wide == 1 || wide == 3 ? (const void *)p16 : (const void *)p8;
     *a0 = s0, *a1 = s1, *a2 = s2, *a3 = s3;
 }
 
@@ -246,7 +276,7 @@ static inline void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
 }
 
 /*
- * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide` 1;
+ * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide` 3;
  * mcu_fully_connected_s4_x4, `wide` 2): the
  * results of src/mcu_fully_connected_s8.c, units four at a time on mcu_dot4_row_of's loop (the input
  * offset in the bias, input_offset * sum(w) added at build time, so input words are only unpacked), a
