@@ -247,9 +247,12 @@ static inline int32_t mcu_fc_offset_share(const mcu_fc_params *fc, const int8_t 
     return sum * fc->filter_offset;
 }
 
-/* The FC kernels' outputs o..o+3 (those below `units`) from their sums: one word when all four exist. */
-static inline void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3, const mcu_channel *ch, int32_t left,
-                                 int32_t output_offset, mcu_activation act, int8_t *output)
+/* The FC kernels' outputs o..o+3 (those below `units`) from their sums: one word when all four exist.
+ * Always inline: the w16 kernel's two specialisations made GCC call it out of line, once per four units. */
+static inline __attribute__((always_inline)) void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                                                               const mcu_channel *ch, int32_t left,
+                                                               int32_t output_offset, mcu_activation act,
+                                                               int8_t *output)
 {
     if (left >= 4 && (ch[0].fast & ch[1].fast & ch[2].fast & ch[3].fast)) {  /* one test, not four */
         const uint32_t word = mcu_pack4(mcu_channel_value(a0, &ch[0], 1, output_offset),
@@ -276,7 +279,7 @@ static inline void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
 }
 
 /*
- * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide` 3;
+ * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide` 1 or 3;
  * mcu_fully_connected_s4_x4, `wide` 2): the
  * results of src/mcu_fully_connected_s8.c, units four at a time on mcu_dot4_row_of's loop (the input
  * offset in the bias, input_offset * sum(w) added at build time, so input words are only unpacked), a
