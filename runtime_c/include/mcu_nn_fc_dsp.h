@@ -54,16 +54,15 @@
     "bne 1b\n\t"                                          \
     "3:"
 
-/* MCU_DOT4_W16's turns: `four` once where the count of blocks is odd, `eight` (two, on paired input loads)
- * once where its bit 1 is set, then two eights a turn: the turn's compare and branch cost 4 cycles, a
- * twelfth of two blocks' on the M4. */
+/* MCU_DOT4_W16_PAIRED's turns: `four` once where the count of blocks is odd, `eight` (two, on paired input
+ * loads) once where its bit 1 is set, then two eights a turn: the turn's compare and branch cost 4 cycles,
+ * a twelfth of two blocks' on the M4. Both bits go to the flags at once (N: bit 2 of the bytes left, C:
+ * bit 3), which the blocks' loads and SMLAD keep: one instruction a row more than MCU_DOT4_TURNS_. */
 #define MCU_DOT4_TURNS_W16_(four, eight)                  \
     "sub %[even], %[end], %[x]\n\t"                       \
-    "tst %[even], #4\n\t"                                 \
-    "beq 2f\n\t" four "2:\n\t"                            \
-    "sub %[even], %[end], %[x]\n\t"                       \
-    "tst %[even], #8\n\t"                                 \
-    "beq 4f\n\t" eight "4:\n\t"                           \
+    "lsls %[even], %[even], #29\n\t"                      \
+    "bpl 2f\n\t" four "2:\n\t"                            \
+    "bcc 4f\n\t" eight "4:\n\t"                           \
     "cmp %[x], %[end]\n\t"                                \
     "beq 3f\n\t"                                          \
     "1:\n\t" eight eight "cmp %[x], %[end]\n\t"            \
@@ -247,12 +246,9 @@ static inline int32_t mcu_fc_offset_share(const mcu_fc_params *fc, const int8_t 
     return sum * fc->filter_offset;
 }
 
-/* The FC kernels' outputs o..o+3 (those below `units`) from their sums: one word when all four exist.
- * Always inline: the w16 kernel's two specialisations made GCC call it out of line, once per four units. */
-static inline __attribute__((always_inline)) void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
-                                                               const mcu_channel *ch, int32_t left,
-                                                               int32_t output_offset, mcu_activation act,
-                                                               int8_t *output)
+/* The FC kernels' outputs o..o+3 (those below `units`) from their sums: one word when all four exist. */
+static inline void mcu_fc_store4(int32_t a0, int32_t a1, int32_t a2, int32_t a3, const mcu_channel *ch, int32_t left,
+                                 int32_t output_offset, mcu_activation act, int8_t *output)
 {
     if (left >= 4 && (ch[0].fast & ch[1].fast & ch[2].fast & ch[3].fast)) {  /* one test, not four */
         const uint32_t word = mcu_pack4(mcu_channel_value(a0, &ch[0], 1, output_offset),
@@ -279,7 +275,7 @@ static inline __attribute__((always_inline)) void mcu_fc_store4(int32_t a0, int3
 }
 
 /*
- * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide` 1 or 3;
+ * The DSP FULLY_CONNECTED kernels (mcu_fully_connected_s8_x4; mcu_fully_connected_s8_w16, `wide` 3;
  * mcu_fully_connected_s4_x4, `wide` 2): the
  * results of src/mcu_fully_connected_s8.c, units four at a time on mcu_dot4_row_of's loop (the input
  * offset in the bias, input_offset * sum(w) added at build time, so input words are only unpacked), a
