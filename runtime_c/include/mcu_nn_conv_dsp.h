@@ -177,15 +177,6 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
                          : "r8", "r9", "r10", "r11", "cc", "memory");                                    \
     } while (0)
 
-/* Four values of MCU_SUMS_2X1_W16: the pair's weights (r8-r11) against position 0's two words. */
-#define MCU_ONE_POSITION_W16_                                \
-    "ldmia %[w]!, {r8, r9, r10, r11}\n\t"                   \
-    "ldrd %[lo], %[hi], [%[x]], #%c[next]\n\t"              \
-    "smlad %[c0], %[lo], r8, %[c0]\n\t"                     \
-    "smlad %[c0], %[hi], r9, %[c0]\n\t"                     \
-    "smlad %[c1], %[lo], r10, %[c1]\n\t"                    \
-    "smlad %[c1], %[hi], r11, %[c1]\n\t"
-
 /* Four values of MCU_SUMS_2X2_W16: the pair's weights against positions 0 and 1. */
 #define MCU_TWO_POSITIONS_W16_                               \
     "ldmia %[w]!, {r8, r9, r10, r11}\n\t"                   \
@@ -194,44 +185,47 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
     "smlad %[c0], %[hi], r9, %[c0]\n\t"                     \
     "smlad %[c1], %[lo], r10, %[c1]\n\t"                    \
     "smlad %[c1], %[hi], r11, %[c1]\n\t"                    \
-    "ldrd %[lo], %[hi], [%[x]], #%c[rest]\n\t"              \
+    "ldrd %[lo], %[hi], [%[x]], #%c[step]\n\t"              \
     "smlad %[d0], %[lo], r8, %[d0]\n\t"                     \
     "smlad %[d0], %[hi], r9, %[d0]\n\t"                     \
     "smlad %[d1], %[lo], r10, %[d1]\n\t"                    \
     "smlad %[d1], %[hi], r11, %[d1]\n\t"
 
-/* MCU_SUMS_2X3_W16 for a half-block of two positions: the pair's sums at positions 0 (c0_, c1_) and 1
- * (d0_, d1_), 19 cycles per 16 MACs on the M4 where three positions' loop takes 26; eight values a pass. */
-#define MCU_SUMS_2X2_W16(cols_, end_, w_, c0_, c1_, d0_, d1_)                                             \
+/* Four values of MCU_SUMS_2X1_W16: the pair's weights (r8-r11) against position 0's two words. */
+#define MCU_ONE_POSITION_W16_                                \
+    "ldmia %[w]!, {r8, r9, r10, r11}\n\t"                   \
+    "ldrd %[lo], %[hi], [%[x]], #%c[step]\n\t"              \
+    "smlad %[c0], %[lo], r8, %[c0]\n\t"                     \
+    "smlad %[c0], %[hi], r9, %[c0]\n\t"                     \
+    "smlad %[c1], %[lo], r10, %[c1]\n\t"                    \
+    "smlad %[c1], %[hi], r11, %[c1]\n\t"
+
+/* MCU_SUMS_2X3_W16 for a half-block of fewer positions: `four` (four values against them; its last input
+ * load steps `step` bytes on to the next four) twice a pass, the sums the trailing operands. */
+#define MCU_SUMS_FEW_W16_(four, step_, cols_, end_, w_, ...)                                               \
     do {                                                                                                 \
         const uint32_t *mcu_x_ = (cols_);                                                                \
         const int16_t *mcu_w_ = (w_);                                                                    \
         uint32_t mcu_lo_, mcu_hi_;                                                                       \
-        __asm__ volatile("1:\n\t" MCU_TWO_POSITIONS_W16_ MCU_TWO_POSITIONS_W16_                           \
-                         "cmp %[x], %[end]\n\t"                                                          \
+        __asm__ volatile("1:\n\t" four four "cmp %[x], %[end]\n\t"                                      \
                          "bne 1b"                                                                        \
-                         : [c0] "+r"(c0_), [c1] "+r"(c1_), [d0] "+r"(d0_), [d1] "+r"(d1_), [x] "+r"(mcu_x_), \
-                           [w] "+r"(mcu_w_), [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                    \
-                         : [end] "r"(end_), [rest] "i"((2 * MCU_HALF_BLOCK - 2) * 4)                     \
+                         : __VA_ARGS__, [x] "+r"(mcu_x_), [w] "+r"(mcu_w_), [lo] "=&r"(mcu_lo_),          \
+                           [hi] "=&r"(mcu_hi_)                                                           \
+                         : [end] "r"(end_), [step] "i"(step_)                                            \
                          : "r8", "r9", "r10", "r11", "cc", "memory");                                    \
     } while (0)
 
-/* MCU_SUMS_2X3_W16 for a half-block of one position (the last of a row of a fused conv, or of an
- * image): the pair's sums at position 0 alone, 12 cycles per 8 MACs on the M4 where three positions'
- * loop takes 26 for those 8; eight values a pass (end_ - cols_: whole eights). */
+/* The pair's sums at positions 0 (c0_, c1_) and 1 (d0_, d1_) of a half-block of two: 19 cycles per 16
+ * MACs on the M4 where three positions' loop takes 26; eight values a pass (end_ - cols_: whole eights). */
+#define MCU_SUMS_2X2_W16(cols_, end_, w_, c0_, c1_, d0_, d1_)                                             \
+    MCU_SUMS_FEW_W16_(MCU_TWO_POSITIONS_W16_, (2 * MCU_HALF_BLOCK - 2) * 4, cols_, end_, w_, [c0] "+r"(c0_), \
+                      [c1] "+r"(c1_), [d0] "+r"(d0_), [d1] "+r"(d1_))
+
+/* The pair's sums at position 0 of a half-block of one (the last of a row of a fused conv, or of an
+ * image): 12 cycles per 8 MACs on the M4 where three positions' loop takes 26 for those 8. */
 #define MCU_SUMS_2X1_W16(cols_, end_, w_, c0_, c1_)                                                       \
-    do {                                                                                                 \
-        const uint32_t *mcu_x_ = (cols_);                                                                \
-        const int16_t *mcu_w_ = (w_);                                                                    \
-        uint32_t mcu_lo_, mcu_hi_;                                                                       \
-        __asm__ volatile("1:\n\t" MCU_ONE_POSITION_W16_ MCU_ONE_POSITION_W16_                             \
-                         "cmp %[x], %[end]\n\t"                                                          \
-                         "bne 1b"                                                                        \
-                         : [c0] "+r"(c0_), [c1] "+r"(c1_), [x] "+r"(mcu_x_), [w] "+r"(mcu_w_),            \
-                           [lo] "=&r"(mcu_lo_), [hi] "=&r"(mcu_hi_)                                      \
-                         : [end] "r"(end_), [next] "i"(2 * MCU_HALF_BLOCK * 4)                           \
-                         : "r8", "r9", "r10", "r11", "cc", "memory");                                    \
-    } while (0)
+    MCU_SUMS_FEW_W16_(MCU_ONE_POSITION_W16_, 2 * MCU_HALF_BLOCK * 4, cols_, end_, w_, [c0] "+r"(c0_),      \
+                      [c1] "+r"(c1_))
 
 #define MCU_FOUR_VALUES_S4_                                                            \
     "ldr %[o1], [%[w]], #4\n\t" MCU_S4_PAIRS_("%[o1]", "%[e0]", "%[o0]", "%[e1]", "%[o1]") \
