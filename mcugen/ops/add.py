@@ -172,7 +172,9 @@ def _params(op: Op, swap: bool = False, lookup: bool = False) -> Struct:
     p = op.prepared(AddData)
     one, two = (p.input2, p.input1) if swap else (p.input1, p.input2)
     rescaled = None
-    if lookup and p.operation in ("ADD", "SUB") and p.left_shift == LEFT_SHIFT[p.operation, "int8"]:
+    # where mcu_add_s8_x4 rescales in its SMMULR form: an output left shift sends it to mcu_add
+    if lookup and p.operation in ("ADD", "SUB") and p.left_shift == LEFT_SHIFT[p.operation, "int8"] \
+            and p.output_shift <= 0:
         x = np.arange(256, dtype=np.int64).astype(np.uint8).view(np.int8).astype(np.int64)  # byte b as int8
         sign = -1 if p.operation == "SUB" else 1
         rescaled = Const("add_rescaled", np.concatenate([

@@ -82,10 +82,9 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "ldr r12, [sp, #4]\n\t"
         "bx r12\n\t"
         "3:\n\t"
-        "8:\n\t"
         MCU_PAIR_FOUR_VALUES_
         "9:\n\t"
-        ".if 9b - 8b - 64\n\t"
+        ".if 9b - 3b - 64\n\t"
         ".error \"a block of mcu_conv_pairs_w16 is not 64 bytes: the loop's entry is computed so\"\n\t"
         ".endif\n\t"
         MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
@@ -93,7 +92,6 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "ldr r12, [sp]\n\t"
         "cmp r6, r12\n\t"
         "bne 3b\n\t"
-        "4:\n\t"
         "str r7, [sp, #36]\n\t"
         /* the six sums requantized in place, c0's constants then c1's */
         "ldr lr, [sp, #16]\n\t"
