@@ -247,15 +247,16 @@ def test_a_resnet_block_runs_whole_inside_its_add_where_the_peak_needs_it():
     """MLPerf Tiny's ResNet-8: its first two blocks (layers 1, 2 -> ADD 3 and 4, 5 -> ADD 7) are chains
     of two convs and a residual. With only the second conv of each fused, the first block held its
     input and the first conv's output (2 * 32 * 32 * 16 B). As chains, the first conv's output is the
-    three rows one output row of the second reads. The peak is then ADD 7's step: the block's input
-    (32x32x16), its residual from the 1x1 stride-2 conv (layer 6, 16x16x32, overwritten by the output),
-    three rows of layer 4's 16x16x32 output, the larger conv scratch (layer 5's: 6 * 288 int16 + 288 B)
-    and one output row. Block 1's ADD writes over its input, which the first conv has read past by then."""
+    rows a strip of the second reads: three output rows (48 positions, whole blocks of 6) read five.
+    The peak is then ADD 7's step: the block's input (32x32x16), its residual from the 1x1 stride-2 conv
+    (layer 6, 16x16x32, overwritten by the output), five rows of layer 4's 16x16x32 output, the larger
+    conv scratch (layer 5's: 6 * 288 int16 + 288 B) and three output rows. Block 1's ADD writes over its
+    input, which the first conv has read past by then."""
     g = compile_model(MODELS / "mlperf_ic_resnet8.tflite", features=DSP)
     assert [(op.index, op.fused_into) for op in g.ops if op.fused_into is not None] == [(1, 3), (2, 3), (4, 7), (5, 7)]
     assert g.ops[3].call.kernel == g.ops[7].call.kernel == "mcu_conv2d_conv2d_add_s8_x6"
     assert g.ops[3].call.args[-5] is None  # the residual is the first conv's input: passed once
     assert g.arena.buffer_of[g.ops[3].outputs[0]] == g.arena.buffer_of[g.ops[1].inputs[0]]
     assert g.arena.buffer_of[g.ops[7].outputs[0]] == g.arena.buffer_of[g.ops[6].outputs[0]]
-    assert g.arena.plan.size == 32 * 32 * 16 + 16 * 16 * 32 + 3 * 16 * 32 + (6 * 288 * 2 + 288) + 16 * 32
+    assert g.arena.plan.size == 32 * 32 * 16 + 16 * 16 * 32 + 5 * 16 * 32 + (6 * 288 * 2 + 288) + 3 * 16 * 32
     assert g.arena.plan.conflicts() == []

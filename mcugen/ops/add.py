@@ -113,38 +113,42 @@ class AddSub(PairOp):
 
 
 def _chain_call(g: Graph, op: Op, conv: Op, operand: int, second: Strips, first_op: Op, first: Strips) -> Call:
-    """A ResNet block whole: the first conv's rows held as the second's input, one output row at a time
-    (the fewest rows held), each added to the residual's row. Where the residual is the first conv's
-    own input it is passed once (NULL) and overwritten in place only if no row the first conv reads
-    later has been written over by then."""
+    """A ResNet block whole: the first conv's rows held as the second's input, the second's strips (the
+    fewest output rows that fill whole blocks of its positions) computed from them, each added to the
+    residual's rows. Where the residual is the first conv's own input it is passed once (NULL) and
+    overwritten in place only if no row the first conv reads later has been written over by then."""
     params2, channels2, _, _, *filter2 = second.args  # the second conv's input is the held rows
     _, mid_h, mid_w, mid_c = first_op.output(g).shape
+    _, out_h, out_w, out_c = op.output(g).shape
     stride, pad, span = rows_read(g, conv)
+    held = min((second.rows - 1) * stride + span, mid_h)
     residual = 1 - operand
     own = op.inputs[residual] == first_op.inputs[0]
-    behind = own and _written_behind(rows_read(g, first_op), (stride, pad, span), mid_h, op.output(g).shape[1])
+    behind = own and _written_behind(rows_read(g, first_op), (stride, pad, span), mid_h, out_h, second.rows)
     in_place = None if op.input(g, residual).is_const or (own and not behind) else residual
     return Call("mcu_conv2d_conv2d_add_s8_x6", (
-        *first.args, params2, channels2, *filter2, _params(op, swap=operand == 1, lookup=True),
+        *first.args, params2, channels2, *filter2, second.rows, _params(op, swap=operand == 1, lookup=True),
         None if behind else reads(op, residual), writes(op),
-        Scratch(max(first.scratch.bytes, second.scratch.bytes)), Scratch(span * mid_w * mid_c, "int8_t"),
-        Scratch(op.output(g).shape[2] * op.output(g).shape[3], "int8_t")),
+        Scratch(max(first.scratch.bytes, second.scratch.bytes)), Scratch(held * mid_w * mid_c, "int8_t"),
+        Scratch(second.rows * out_w * out_c, "int8_t")),
         note=f"with layers {first_op.index} and {conv.index} ({first_op.opcode}, {conv.opcode}): the first's "
-             f"output held {span} rows at a time, the second's a row at a time, each row added to the residual's"
-             + (" (the first conv's input, overwritten behind its reads)" if behind else ""),
+             f"output held {held} rows at a time, the second's {second.rows} rows at a time, each strip added to "
+             "the residual's rows" + (" (the first conv's input, overwritten behind its reads)" if behind else ""),
         in_place=in_place, fuses=(first_op.index,),
         extra_kernels=(*first.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_add_s8_x4", "mcu_add"))
 
 
-def _written_behind(first: tuple[int, int, int], second: tuple[int, int, int], mid_h: int, out_h: int) -> bool:
-    """Whether mcu_conv2d_conv2d_add_s8_x6, writing output row r over input row r, has by then read every
-    input row up to r that it reads: after row r, the first conv's next row (the first not held) reads
-    from input row next * stride - pad."""
+def _written_behind(first: tuple[int, int, int], second: tuple[int, int, int], mid_h: int, out_h: int,
+                    strip: int) -> bool:
+    """Whether mcu_conv2d_conv2d_add_s8_x6, writing output rows [r, r + strip) over the same input rows, has
+    by then read every input row up to them that it reads: after the strip, the first conv's next row (the
+    first not held) reads from input row next * stride - pad."""
     (s1, p1, _), (s2, p2, span2) = first, second
     held = 0
-    for r in range(out_h):
-        held = max(held, min(r * s2 - p2 + span2, mid_h))
-        if held < mid_h and held * s1 - p1 <= r:
+    for r in range(0, out_h, strip):
+        last = min(r + strip, out_h) - 1
+        held = max(held, min(last * s2 - p2 + span2, mid_h))
+        if held < mid_h and held * s1 - p1 <= last:
             return False
     return True
 

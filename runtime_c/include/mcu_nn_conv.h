@@ -195,9 +195,10 @@ void mcu_conv2d_depthwise_s4_x4(const mcu_conv_params *conv, const mcu_channel *
                                 int16_t *scratch, int8_t *rows, int8_t *window);
 
 /* mcu_conv2d_rows_s8_x6's conv (one image, output mid_dims), a second such conv (conv2, filter2, ...) on its
- * output, and ADD (the second conv's output as input 1) with a residual of the output's shape, one output
- * row at a time: `rows` ((KH2-1) * dilation2_h + 1 rows of mid_dims) holds the first conv's rows it reads,
- * `tile` (OW * C bytes) the second's row; neither conv's output exists whole. residual NULL: it is input.
+ * output, and ADD (the second conv's output as input 1) with a residual of the output's shape, strip_rows
+ * output rows at a time: `rows` ((strip_rows-1) * stride2_h + (KH2-1) * dilation2_h + 1 rows of mid_dims, at
+ * most its height) holds the first conv's rows they read, `tile` (strip_rows * OW * C bytes) the second's
+ * rows; neither conv's output exists whole. residual NULL: it is input.
  * scratch: the larger of the two convs'. output may be residual, or input when the first conv reads no
  * input row after the output row written over it (mcugen checks). */
 void mcu_conv2d_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
@@ -206,7 +207,7 @@ void mcu_conv2d_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel 
                                  const int32_t *bias, const mcu_dims *mid_dims,
                                  const mcu_conv_params *conv2, const mcu_channel *channels2,
                                  const mcu_dims *filter2_dims, const void *filter2, int32_t filter2_bits,
-                                 const int32_t *bias2, const mcu_dims *output_dims,
+                                 const int32_t *bias2, const mcu_dims *output_dims, int32_t strip_rows,
                                  const mcu_add_params *add, const int8_t *residual, int8_t *output,
                                  int16_t *scratch, int8_t *rows, int8_t *tile);
 

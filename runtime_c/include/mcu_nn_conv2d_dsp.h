@@ -13,7 +13,7 @@
 /* What mcu_conv_pairs_w16 reads: one half-block's channel pairs (field offsets are its assembly's). */
 typedef struct {
     const uint32_t *end;   /* the half-block's widened patches end */
-    int32_t skip;          /* 64 * the four-value blocks to skip of the loop's first pass of eight, plus 1 */
+    int32_t skip;          /* the bytes of the loop's first pass skipped (whole blocks), plus 1 */
     const uint32_t *cols;  /* ... and start */
     const int32_t *bias;   /* the first pair's */
     const mcu_channel *ch; /* the first pair's, every one fast */
@@ -29,12 +29,37 @@ _Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 &&
 _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
                "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as ten words");
 
-/* MCU_FOUR_VALUES_W16_ in mcu_conv_pairs_w16's registers: patches r6, weights r7 (into r8-r11), inputs r12
- * and lr, the sums of c0 r0-r2 and of c1 r3-r5. */
-#define MCU_PAIR_POSITION_(a0, a1) MCU_POSITION_AT_("r6", "r12", "lr", a0, a1, "r8", "r9", "r10", "r11")
-#define MCU_PAIR_FOUR_VALUES_                                                                             \
-    "ldmia r7!, {r8, r9, r10, r11}\n\t" MCU_PAIR_POSITION_("r0", "r3") MCU_PAIR_POSITION_("r1", "r4")     \
-    MCU_PAIR_POSITION_("r2", "r5")
+/* Four values of mcu_conv_pairs_w16: weights r7 (into r8-r11), patches r6, inputs r12 and lr, the sums of c0
+ * r0-r2 and of c1 r3-r5. On the M4 and M7 (Armv7E-M) single loads, not LDM then LDRD: the M4 pipelines a
+ * load right after another single load (not one whose base the load before wrote back: hence the weights
+ * and position 1's inputs alternate), so those six words take 7 cycles where LDM and LDRD take 8; position 1
+ * goes first, so that positions 0 and 2 walk the patches by post-increment and every block is the same
+ * MCU_PAIR_BLOCK_BYTES. Elsewhere (the
+ * M33, judged by instructions: mcugen has no timing for it) LDM and LDRD, 16 instructions a block, not 21. */
+#define MCU_PAIR_SUMS_(a0, a1, lo, hi)     \
+    "smlad " a0 ", " lo ", r8, " a0 "\n\t"  \
+    "smlad " a0 ", " hi ", r9, " a0 "\n\t"  \
+    "smlad " a1 ", " lo ", r10, " a1 "\n\t" \
+    "smlad " a1 ", " hi ", r11, " a1 "\n\t"
+#if defined(__ARM_ARCH_7EM__)
+#define MCU_PAIR_BLOCK_BYTES 80
+#define MCU_PAIR_FOUR_VALUES_                                                                                  \
+    "ldr r8, [r7], #16\n\t"                                                                                    \
+    "ldr r12, [r6, #8]\n\t"                                                                                    \
+    "ldr r9, [r7, #-12]\n\t"                                                                                   \
+    "ldr lr, [r6, #12]\n\t"                                                                                    \
+    "ldr r10, [r7, #-8]\n\t"                                                                                   \
+    "ldr r11, [r7, #-4]\n\t" MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #16\n\t"              \
+    MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#else
+#define MCU_PAIR_BLOCK_BYTES 64
+#define MCU_PAIR_FOUR_VALUES_                                                                                  \
+    "ldmia r7!, {r8, r9, r10, r11}\n\t"                                                                        \
+    "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
+    MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#endif
+#define MCU_STR_(x) #x
+#define MCU_STR(x) MCU_STR_(x)
 
 /* Sum `a` of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8 multiplier, r9 round with
  * the output offset, r10 right) and saturated (the activation clamps nothing more). */
@@ -84,8 +109,8 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "3:\n\t"
         MCU_PAIR_FOUR_VALUES_
         "9:\n\t"
-        ".if 9b - 3b - 64\n\t"
-        ".error \"a block of mcu_conv_pairs_w16 is not 64 bytes: the loop's entry is computed so\"\n\t"
+        ".if 9b - 3b - " MCU_STR(MCU_PAIR_BLOCK_BYTES) "\n\t"
+        ".error \"a block of mcu_conv_pairs_w16 is not MCU_PAIR_BLOCK_BYTES: the loop's entry is computed so\"\n\t"
         ".endif\n\t"
         MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
         MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
@@ -165,7 +190,7 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int16_t *lv = live;
     int8_t *o = out;
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
-        const mcu_pairs_job job = {end, (8 - k8 / 4 % 8) % 8 * 64 + 1, cols, bias, channels, out, out_c,
+        const mcu_pairs_job job = {end, (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1, cols, bias, channels, out, out_c,
                                    computed / 2, live, w16};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
