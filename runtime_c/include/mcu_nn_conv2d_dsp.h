@@ -239,6 +239,11 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const mcu_dims *filter_dims, const void *filter, const int32_t *bias, const int16_t *live, const int8_t *pruned,
     const mcu_dims *output_dims, int8_t *output, int16_t *scratch, int wide, int split)
 {
+    /* copies: the widening's assembly may write any memory, so GCC would reload every field through its
+     * pointer per position (VWW's first layer: ~40 cycles a position) */
+    const mcu_conv_params cv = *conv;
+    const mcu_dims in_dims = *input_dims, f_dims = *filter_dims, out_dims = *output_dims;
+    conv = &cv, input_dims = &in_dims, filter_dims = &f_dims, output_dims = &out_dims;
     const int32_t taps = filter_dims->h * filter_dims->w * input_dims->c, k4 = (taps + 3) & ~3, k8 = (taps + 7) & ~7;
     const int32_t out_c = output_dims->c, positions = output_dims->n * output_dims->h * output_dims->w;
     const int direct = mcu_conv_direct(conv, filter_dims, input_dims->c);
@@ -262,11 +267,15 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     for (int32_t c = 0; c < computed / 2 * 2; ++c) {
         fast_pairs &= channels[c].fast;
     }
+    uint32_t *dsts[MCU_CONV_BLOCK];  /* each position's first pair: the division by MCU_HALF_BLOCK once */
+    for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {
+        dsts[p] = mcu_conv_cols_of(cols, p, k8);
+    }
     mcu_position at = {0, 0, 0};
     for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
-            uint32_t *dst = mcu_conv_cols_of(cols, p, k8);
+            uint32_t *dst = dsts[p];
             if (contiguous) {
                 mcu_conv_widen_patch(pixels + (first + p) * in_c, k4, dst);
                 continue;
@@ -274,8 +283,8 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
             const int32_t y0 = at.y * conv->stride.h - conv->padding.h, x0 = at.x * conv->stride.w - conv->padding.w;
             if (windows && y0 >= 0 && y0 + last_row < in_h && x0 >= 0 && x0 + last_col < in_w) {
                 const int8_t *corner = input + ((at.b * in_h + y0) * in_w + x0) * in_c;
-                if (split && filter_dims->h == 3 && row == 9) {  /* most image models' first layer, unrolled */
-                    mcu_widen_rows(corner, pitch, 3, 9, patch, dst);
+                if (split && filter_dims->h == 3 && row == 9) {  /* most image models' first layer */
+                    mcu_widen_first3x3(corner, pitch, dst);
                 } else if (split) {
                     mcu_widen_rows(corner, pitch, filter_dims->h, row, patch, dst);
                 } else {
