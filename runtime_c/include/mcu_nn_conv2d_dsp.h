@@ -19,7 +19,7 @@ typedef struct {
     const mcu_channel *ch; /* the first pair's, every one fast */
     int8_t *out;           /* position 0's output row (with live) or its first pair's first byte (without) */
     int32_t out_c;         /* bytes between positions */
-    int32_t pairs;         /* at least 1 */
+    const int16_t *w_end;  /* the last pair's weights end: at least one pair */
     const int16_t *live;   /* the pairs' output channels, or NULL: consecutive from out */
     const int16_t *w;      /* the first pair's widened weights */
 } mcu_pairs_job;
@@ -75,8 +75,9 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
  * (MCU_SUMS_2X3_W16's loop) where every channel is fast and the activation clamps nothing SSAT does not:
  * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
  * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
- * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7; the job is copied to the
- * frame, which the loop's end and entry are read from, and each pass stores only what moved. The loop
+ * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7 (from pair to pair, the
+ * pairs' end told by theirs); the job is copied to the frame, which the loop's end and entry are read
+ * from, and each pass stores only what moved (~80 cycles a pair besides its four-value blocks). The loop
  * is eight blocks of four values (32), entered part-way (Duff's device) where the values are not a whole
  * number of passes: a jump instead of tests for the remainder.
  */
@@ -93,19 +94,19 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "adr r11, 3f\n\t"
         "add r2, r2, r11\n\t"
         "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "ldr r7, [sp, #36]\n\t"
         "1:\n\t"
-        /* the sums start from the pair's biases */
+        /* the sums start from the pair's biases; the weights (r7) go on from the last pair's */
         "ldr r12, [sp, #12]\n\t"
         "ldrd r0, r3, [r12], #8\n\t"
-        "str r12, [sp, #12]\n\t"
         "mov r1, r0\n\t"
         "mov r2, r0\n\t"
         "mov r4, r3\n\t"
         "mov r5, r3\n\t"
         "ldr r6, [sp, #8]\n\t"
-        "ldr r7, [sp, #36]\n\t"
-        "ldr r12, [sp, #4]\n\t"
-        "bx r12\n\t"
+        "str r12, [sp, #12]\n\t"
+        "ldr r11, [sp, #4]\n\t"
+        "bx r11\n\t"
         "3:\n\t"
         MCU_PAIR_FOUR_VALUES_
         "9:\n\t"
@@ -117,53 +118,51 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "ldr r12, [sp]\n\t"
         "cmp r6, r12\n\t"
         "bne 3b\n\t"
-        "str r7, [sp, #36]\n\t"
-        /* the six sums requantized in place, c0's constants then c1's */
+        /* the six sums requantized in place, c0's constants then c1's (the channel pointer moved on by the
+         * first load, stored by the next: single loads and stores pipeline) */
         "ldr lr, [sp, #16]\n\t"
-        "ldr r8, [lr]\n\t"
-        "ldrd r9, r10, [lr, #8]\n\t"
-        MCU_PAIR_REQUANTIZE_("r0") MCU_PAIR_REQUANTIZE_("r1") MCU_PAIR_REQUANTIZE_("r2")
-        "ldr r8, [lr, #20]\n\t"
-        "ldrd r9, r10, [lr, #28]\n\t"
-        "add lr, lr, #40\n\t"
+        "ldr r8, [lr], #40\n\t"
         "str lr, [sp, #16]\n\t"
+        "ldrd r9, r10, [lr, #-32]\n\t"
+        MCU_PAIR_REQUANTIZE_("r0") MCU_PAIR_REQUANTIZE_("r1") MCU_PAIR_REQUANTIZE_("r2")
+        "ldr r8, [lr, #-20]\n\t"
+        "ldrd r9, r10, [lr, #-12]\n\t"
         MCU_PAIR_REQUANTIZE_("r3") MCU_PAIR_REQUANTIZE_("r4") MCU_PAIR_REQUANTIZE_("r5")
-        /* stored: the dense conv's pair as one halfword a position (r7 at position 0), live channels' out
-         * of line, so that the dense conv takes no branch */
+        /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores
+         * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */
         "ldr r6, [sp, #32]\n\t"
-        "ldr r7, [sp, #20]\n\t"
+        "ldr r8, [sp, #20]\n\t"
         "ldr r11, [sp, #24]\n\t"
         "cbnz r6, 7f\n\t"
         "bfi r0, r3, #8, #8\n\t"
-        "strh r0, [r7]\n\t"
         "bfi r1, r4, #8, #8\n\t"
-        "strh r1, [r7, r11]\n\t"
         "bfi r2, r5, #8, #8\n\t"
-        "add r12, r7, r11, lsl #1\n\t"
+        "add r12, r8, r11, lsl #1\n\t"
+        "add r9, r8, #2\n\t"
+        "strh r0, [r8]\n\t"
+        "strh r1, [r8, r11]\n\t"
         "strh r2, [r12]\n\t"
-        "add r7, r7, #2\n\t"
-        "str r7, [sp, #20]\n\t"
+        "str r9, [sp, #20]\n\t"
         "6:\n\t"
         "ldr r12, [sp, #28]\n\t"
-        "subs r12, r12, #1\n\t"
-        "str r12, [sp, #28]\n\t"
+        "cmp r7, r12\n\t"
         "bne 1b\n\t"
         "add sp, sp, #40\n\t"
         "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
         "7:\n\t"
-        "ldrsh r8, [r6], #2\n\t"
         "ldrsh r9, [r6], #2\n\t"
+        "ldrsh r10, [r6], #2\n\t"
         "str r6, [sp, #32]\n\t"
-        "add r8, r7, r8\n\t"
-        "add r9, r7, r9\n\t"
-        "strb r0, [r8]\n\t"
-        "strb r1, [r8, r11]\n\t"
-        "add r8, r8, r11, lsl #1\n\t"
-        "strb r2, [r8]\n\t"
-        "strb r3, [r9]\n\t"
-        "strb r4, [r9, r11]\n\t"
+        "add r9, r8, r9\n\t"
+        "add r10, r8, r10\n\t"
+        "strb r0, [r9]\n\t"
+        "strb r1, [r9, r11]\n\t"
         "add r9, r9, r11, lsl #1\n\t"
-        "strb r5, [r9]\n\t"
+        "strb r2, [r9]\n\t"
+        "strb r3, [r10]\n\t"
+        "strb r4, [r10, r11]\n\t"
+        "add r10, r10, r11, lsl #1\n\t"
+        "strb r5, [r10]\n\t"
         "b 6b");
 }
 
@@ -191,7 +190,7 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     int8_t *o = out;
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
         const mcu_pairs_job job = {end, (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1, cols, bias, channels, out, out_c,
-                                   computed / 2, live, w16};
+                                   w16 + computed / 2 * 2 * k8, live, w16};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }
