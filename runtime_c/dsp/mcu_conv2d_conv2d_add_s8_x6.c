@@ -9,7 +9,7 @@
  * Output rows are written after the rows they read; output may be residual, or (residual NULL) input
  * when every input row the first conv reads after a strip is past the strip's rows (mcugen checks).
  * strip_rows: mcugen takes the fewest rows whose positions fill whole blocks of the convs (a row of 32
- * alone left two positions to the slower two-position sums, a row of 16 one: ResNet-8 -1.7% cycles).
+ * alone left two positions to the slower two-position sums, a row of 16 one: ResNet-8 -2.3% cycles).
  * scratch: the larger of the two convs' (they take turns); rows: at most (strip_rows - 1) * stride2_h +
  * (KH2-1) * dilation2_h + 1 rows of mid W * C bytes; tile: strip_rows * OW * C bytes.
  */
