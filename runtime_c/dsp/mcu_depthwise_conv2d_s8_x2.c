@@ -118,7 +118,8 @@ static inline __attribute__((always_inline)) void store_rows(
     if (fast && full) {
         /* every row in one loop of assembly, two outputs a block: per output 9.5 cycles on the M4; a call a
          * row (GCC's loop around the blocks) cost ~40 cycles more a row, a quarter of a 6 x 6 layer */
-        int32_t skips[3] = {(l->stride - len) * 4, l->out_row_step - len * step, rows};
+        const int32_t acc_skip = (l->stride - len) * 4, out_skip = l->out_row_step - len * step;
+        int32_t rows_left = rows;
         const int32_t *a = acc;
         int8_t *o = out;
         const int32_t *e;
@@ -166,7 +167,8 @@ static inline __attribute__((always_inline)) void store_rows(
             "strb %[t0], [%[o]]\n\t"
             "add %[o], %[o], %[step]\n\t"
             "5:\n\t"
-            "ldrd %[t0], %[t1], %[skips]\n\t"
+            "ldr %[t0], %[acc_skip]\n\t"
+            "ldr %[t1], %[out_skip]\n\t"
             "add %[a], %[a], %[t0]\n\t"
             "add %[o], %[o], %[t1]\n\t"
             "ldr %[t0], %[rows]\n\t"
@@ -174,9 +176,9 @@ static inline __attribute__((always_inline)) void store_rows(
             "str %[t0], %[rows]\n\t"
             "bne 1b"
             : [a] "+r"(a), [o] "+r"(o), [e] "=&r"(e), [s0] "=&r"(s0), [s1] "=&r"(s1), [t0] "=&r"(t0),
-              [t1] "=&r"(t1), [rows] "+m"(skips[2])
+              [t1] "=&r"(t1), [rows] "+m"(rows_left)
             : [len] "r"(len), [bias] "r"(bias), [m] "r"(q.multiplier), [round] "r"(q.round), [right] "r"(q.right),
-              [step] "r"(step), [skips] "m"(*(const int64_t *)(const void *)skips)
+              [step] "r"(step), [acc_skip] "m"(acc_skip), [out_skip] "m"(out_skip)
             : "cc", "memory");
 #undef MCU_DW3_STORE2_
         return;
