@@ -133,24 +133,45 @@ def conv_call(g: Graph, op: Op, p: ConvData, x_shape: tuple[int, ...], filter_da
 def conv_x6_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
                  y_shape: tuple[int, ...], note: str, wide: bool = False, split: bool = False) -> Call:
     """The same int8 CONV_2D on mcu_conv2d_s8_x6 (DSP): a channel table, scratch, and the filter laid
-    out for it (x6_filter); `wide`: on mcu_conv2d_s8_w16, the filter widened (w16_filter); `split`: on
+    out for it (x6_filter); `wide`: on mcu_conv2d_s8_w16, the filter widened (w16_constants); `split`: on
     mcu_conv2d_split_s8_w16, the widened filter's taps in patch_order."""
     taps = int(np.prod(filter_data.shape[1:]))
-    if split:
-        kernel, filter_arg = "mcu_conv2d_split_s8_w16", Const("filter_pairs", w16_filter(filter_data, split=True))
-        note += ", kernel rows split into whole words and tails"
-    elif wide:
-        kernel, filter_arg = "mcu_conv2d_s8_w16", Const("filter_pairs", w16_filter(filter_data))
-    else:
-        kernel, filter_arg = "mcu_conv2d_s8_x6", Const("filter", x6_filter(filter_data))
     quant, bias = settle_dead_channels(p.quant, filter_data, bias)
+    if wide or split:
+        kernel = "mcu_conv2d_split_s8_w16" if split else "mcu_conv2d_s8_w16"
+        channels, filter_arg, bias_arg = w16_constants(quant, filter_data, bias, taps, split)
+        note += ", kernel rows split into whole words and tails" if split else ""
+    else:
+        kernel, channels, filter_arg = "mcu_conv2d_s8_x6", channel_table(quant, bias, taps), Const(
+            "filter", x6_filter(filter_data))
+        bias_arg = Const("bias", folded_bias(filter_data, bias, quant.input_zp))
     return Call(kernel, (
-        conv_params(p.window, p.quant), channel_table(quant, bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", filter_data.shape), filter_arg, Const("bias", folded_bias(filter_data, bias, p.quant.input_zp)),
-        dims("output_dims", y_shape), writes(op),
+        conv_params(p.window, p.quant), channels, dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", filter_data.shape), filter_arg, bias_arg, dims("output_dims", y_shape), writes(op),
         Scratch(conv_scratch_bytes(taps))),
         note=note + ", six positions at a time" + (", weights widened to int16 pairs" if wide or split else ""),
         in_place=0 if pointwise_in_place(p.window, filter_data.shape) else None)
+
+
+def w16_constants(quant: Rescale, filter_data: np.ndarray, bias: np.ndarray | None, taps: int,
+                  split: bool = False) -> tuple[Const, Const, Const]:
+    """mcu_conv2d_s8_w16's channel table, widened filter (w16_filter) and folded bias, with every fast
+    channel's weights and bias doubled (marked fast = 2): its sums then come out as the 2 x accumulator the
+    fast requantization's high multiply takes, and the channel pairs' loop skips the shift that doubled
+    each (one instruction of five an output). A fast channel's accumulator stays below 2^30, so the doubled
+    one fits. Not where every weight lies in [-8, 7] (an INT4 filter's): doubled, they would lose the
+    packing passes/pack_int4.py gives them."""
+    table = channel_table(quant, bias, taps)
+    folded = folded_bias(filter_data, bias, quant.input_zp)
+    fast = table.data[:, 4] == 1
+    if filter_data.size and -8 <= filter_data.min() <= filter_data.max() <= 7:
+        fast = np.zeros_like(fast)
+    factor = np.where(fast, 2, 1)
+    marked = table.data.copy()
+    marked[:, 4] = np.where(fast, 2, marked[:, 4])
+    doubled = filter_data.astype(np.int16) * factor.reshape(-1, *[1] * (filter_data.ndim - 1)).astype(np.int16)
+    return (dataclasses.replace(table, data=marked), Const("filter_pairs", w16_filter(doubled, split=split)),
+            Const("bias", (folded.astype(np.int64) * factor).astype(np.int32)))
 
 
 def conv_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: np.ndarray, bias: np.ndarray | None,
@@ -168,13 +189,16 @@ def conv_live_call(op: Op, p: ConvData, x_shape: tuple[int, ...], filter_data: n
     packed = _s4_x6_filter(kept) if int4 else None
     if int4 and packed is None:
         return None
-    kernel, filter_arg, how = (("mcu_conv2d_live_s4_x6", Const("packed_filter", packed), "INT4 weights read packed")
-                               if packed is not None else
-                               ("mcu_conv2d_live_s8_w16", Const("filter_pairs", w16_filter(kept)),
-                                "weights widened to int16 pairs"))
+    if packed is not None:
+        kernel, how, filter_arg = "mcu_conv2d_live_s4_x6", "INT4 weights read packed", Const("packed_filter", packed)
+        channels, bias_arg = channel_table(quant, kept_bias, taps), Const("bias", folded_bias(kept, kept_bias,
+                                                                                              quant.input_zp))
+    else:
+        kernel, how = "mcu_conv2d_live_s8_w16", "weights widened to int16 pairs"
+        channels, filter_arg, bias_arg = w16_constants(quant, kept, kept_bias, taps)
     return Call(kernel, (
-        conv_params(p.window, p.quant), channel_table(quant, kept_bias, taps), dims("input_dims", x_shape), reads(op),
-        dims("filter_dims", kept.shape), filter_arg, Const("bias", folded_bias(kept, kept_bias, p.quant.input_zp)),
+        conv_params(p.window, p.quant), channels, dims("input_dims", x_shape), reads(op),
+        dims("filter_dims", kept.shape), filter_arg, bias_arg,
         Const("live", live.astype(np.int16)), Const("pruned", np.where(dead, values, 0).astype(np.int8)),
         dims("output_dims", y_shape), writes(op), Scratch(conv_scratch_bytes(taps))),
         note=note + f", six positions at a time, {how}, {len(live)} of "

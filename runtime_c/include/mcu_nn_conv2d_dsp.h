@@ -62,10 +62,10 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
 #define MCU_STR(x) MCU_STR_(x)
 
 /* Sum `a` of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8 multiplier, r9 round with
- * the output offset, r10 right) and saturated (the activation clamps nothing more). */
+ * the output offset, r10 right; `a` is already the doubled accumulator its high multiply takes: the
+ * channel's weights and bias are doubled, fast = 2) and saturated (the activation clamps nothing more). */
 #define MCU_PAIR_REQUANTIZE_(a)                 \
-    "lsl r12, " a ", #1\n\t"                    \
-    "smmlar r12, r12, r8, r9\n\t"               \
+    "smmlar r12, " a ", r8, r9\n\t"             \
     "add r12, r12, " a ", asr #31\n\t"          \
     "asr " a ", r12, r10\n\t"                   \
     "ssat " a ", #8, " a "\n\t"
@@ -216,8 +216,11 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
         } else {
             MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         }
-        mcu_conv_store_channel(ch[0], offset, act, full, p0c0, p1c0, p2c0, count, out_c, live ? out + lv[0] : o);
-        mcu_conv_store_channel(ch[1], offset, act, full, p0c1, p1c1, p2c1, count, out_c, live ? out + lv[1] : o + 1);
+        const int h0 = wide && ch[0].fast == 2, h1 = wide && ch[1].fast == 2;  /* doubled sums halved */
+        mcu_conv_store_channel(ch[0], offset, act, full, p0c0 >> h0, p1c0 >> h0, p2c0 >> h0, count, out_c,
+                               live ? out + lv[0] : o);
+        mcu_conv_store_channel(ch[1], offset, act, full, p0c1 >> h1, p1c1 >> h1, p2c1 >> h1, count, out_c,
+                               live ? out + lv[1] : o + 1);
     }
     const int32_t c = computed / 2 * 2;
     if (c < computed) {  /* the last of an odd count: its weights alone, a word per four values */
@@ -228,6 +231,8 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
             a0 = mcu_s4_sum(a0, s0), a1 = mcu_s4_sum(a1, s1), a2 = mcu_s4_sum(a2, s2);
         } else {
             mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8 * (wide ? 2 : 1), wide, &a0, &a1, &a2);
+            const int h = wide && channels[c].fast == 2;  /* doubled sums halved */
+            a0 >>= h, a1 >>= h, a2 >>= h;
         }
         mcu_conv_store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + (live ? live[c] : c));
     }
@@ -262,9 +267,9 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const int8_t *const pixels = input - conv->padding.h * in_w * in_c;
     mcu_conv_pad_tails(taps, k8, fill, patch, cols);
     const int32_t computed = live != NULL ? filter_dims->n : out_c;
-    int fast_pairs = 1;  /* every channel the pairs cover: mcu_conv_pairs_w16 requantizes them all so */
+    int fast_pairs = 1;  /* every channel the pairs cover doubled: mcu_conv_pairs_w16 requantizes them all so */
     for (int32_t c = 0; c < computed / 2 * 2; ++c) {
-        fast_pairs &= channels[c].fast;
+        fast_pairs &= channels[c].fast == 2;
     }
     uint32_t *dsts[MCU_CONV_BLOCK];  /* each position's first pair: the division by MCU_HALF_BLOCK once */
     for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {

@@ -51,7 +51,8 @@ typedef struct {
     int32_t shift;
     int32_t round; /* 2^(-shift - 1) + (output offset << -shift) when fast: mcu_requantize_fast adds the offset */
     int32_t right; /* -shift */
-    int32_t fast;
+    int32_t fast;  /* 1, or 2 where the kernel's sums are the doubled accumulator (mcu_conv2d_s8_w16's weights and
+                    * bias doubled by mcugen, ops/_conv.py w16_constants); 0: mcu_requantize */
 } mcu_channel;
 
 /* One requantization: real multiplier = multiplier * 2^(shift - 31), as everywhere in mcu_nn. */
