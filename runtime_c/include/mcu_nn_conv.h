@@ -88,7 +88,8 @@ void mcu_conv2d_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
 /* mcu_conv2d_s8_x6 on weights widened to int16 at build time: x6_filter's layout with each word of four
- * taps as the int16 (w0, w2, w1, w3) (ops/_conv.py w16_filter, word-aligned). */
+ * taps as the int16 (w0, w2, w1, w3) (ops/_conv.py w16_filter, word-aligned); a channel whose
+ * mcu_channel.fast is 2 has its weights and bias doubled (ops/_conv.py w16_constants). */
 void mcu_conv2d_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
                        const mcu_dims *input_dims, const int8_t *input,
                        const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,

@@ -107,7 +107,9 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * each word of four taps as the int16 (w0, w2, w1, w3). The taps in the order of [KH][KW][C], or with
  * `split` (mcu_conv2d_split_s8_w16) in mcu_widen_rows' order.
  * bias: one per output channel, never NULL: bias + input_offset * sum of the channel's weights (wrapping as
- * int32; ops/_conv.py folds it, zeros and all for a conv without a bias).
+ * int32; ops/_conv.py folds it, zeros and all for a conv without a bias). On widened weights (`wide` 1) a
+ * channel marked fast = 2 has its weights and bias doubled (ops/_conv.py w16_constants): its sums are twice
+ * the accumulator, what the fast requantization's high multiply takes.
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
  * live, pruned: NULL, or mcu_conv2d_live_s8_w16's: the filter, bias and channels hold filter_dims->n channels,
  * live[i] the output channel of the i-th, and pruned the output row the other channels keep.
