@@ -164,7 +164,7 @@ def w16_constants(quant: Rescale, filter_data: np.ndarray, bias: np.ndarray | No
     table = channel_table(quant, bias, taps)
     folded = folded_bias(filter_data, bias, quant.input_zp)
     fast = table.data[:, 4] == 1
-    if filter_data.size and -8 <= filter_data.min() <= filter_data.max() <= 7:
+    if -8 <= filter_data.min() <= filter_data.max() <= 7:
         fast = np.zeros_like(fast)
     factor = np.where(fast, 2, 1)
     marked = table.data.copy()

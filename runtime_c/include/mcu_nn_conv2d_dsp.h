@@ -34,8 +34,8 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
  * load right after another single load (not one whose base the load before wrote back: hence the weights
  * and position 1's inputs alternate), so those six words take 7 cycles where LDM and LDRD take 8; position 1
  * goes first, so that positions 0 and 2 walk the patches by post-increment and every block is the same
- * MCU_PAIR_BLOCK_BYTES. Elsewhere (the
- * M33, judged by instructions: mcugen has no timing for it) LDM and LDRD, 16 instructions a block, not 21. */
+ * MCU_PAIR_BLOCK_BYTES. Elsewhere (the M33, judged by instructions: mcugen has no timing for it) LDM and
+ * LDRD, 16 instructions a block, not 21. */
 #define MCU_PAIR_SUMS_(a0, a1, lo, hi)     \
     "smlad " a0 ", " lo ", r8, " a0 "\n\t"  \
     "smlad " a0 ", " hi ", r9, " a0 "\n\t"  \
@@ -77,7 +77,7 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
  * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
  * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7 (from pair to pair, the
  * pairs' end told by theirs); the job is copied to the frame, which the loop's end and entry are read
- * from, and each pass stores only what moved (~80 cycles a pair besides its four-value blocks). The loop
+ * from, and each pass stores only what moved (~72 cycles a pair besides its four-value blocks). The loop
  * is eight blocks of four values (32), entered part-way (Duff's device) where the values are not a whole
  * number of passes: a jump instead of tests for the remainder.
  */
@@ -189,8 +189,8 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int16_t *lv = live;
     int8_t *o = out;
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
-        const mcu_pairs_job job = {end, (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1, cols, bias, channels, out, out_c,
-                                   w16 + computed / 2 * 2 * k8, live, w16};
+        const int32_t skip = (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1;
+        const mcu_pairs_job job = {end, skip, cols, bias, channels, out, out_c, w16 + computed / 2 * 2 * k8, live, w16};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }

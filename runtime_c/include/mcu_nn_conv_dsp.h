@@ -115,6 +115,12 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * live[i] the output channel of the i-th, and pruned the output row the other channels keep.
  */
 
+/* The widening's assembly steps: a word of four int8 widened in place into the pair (x0, x2) and `y` into
+ * (x1, x3), and a pair stored as the block's interleaved patches hold it, `at` an assembler expression of
+ * its byte offset from `cols`. */
+#define MCU_WIDEN_WORD_(x, y) "sxtb16 %[" y "], %[" x "], ror #8\n\t" "sxtb16 %[" x "], %[" x "]\n\t"
+#define MCU_STORE_PAIR_(x, y, at) "str %[" x "], [%[cols], #" at "]\n\t" "str %[" y "], [%[cols], #" at " + 4]\n\t"
+
 /* Widens n values (a multiple of 4) into the block's interleaved patches: `cols` is the position's first
  * pair, and a half-block's positions are MCU_HALF_BLOCK * 2 words apart per four values. */
 static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, uint32_t *cols)
@@ -130,21 +136,15 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, uint32_t *
      * written back by the last load only: 1.7 cycles a value on the M4 where eight a pass with double
      * stores took 2.25, GCC's loop of four 3.75 (a 3x3 conv widens each input value nine times) */
     uint32_t a, b, c, d, e, f, g, h;
-#define MCU_WIDEN_WORD_(x, y, at)                   \
-    "sxtb16 %[" y "], %[" x "], ror #8\n\t"          \
-    "sxtb16 %[" x "], %[" x "]\n\t"
-#define MCU_STORE_PAIR_(x, y, at)                   \
-    "str %[" x "], [%[cols], #%c[" at "]]\n\t"       \
-    "str %[" y "], [%[cols], #%c[" at "] + 4]\n\t"
     if (n & 8) {
         __asm__ volatile(
             "ldr %[b], [%[src], #4]\n\t"
             "ldr %[a], [%[src]], #8\n\t"
-            MCU_WIDEN_WORD_("a", "e", "g0") MCU_WIDEN_WORD_("b", "f", "g1")
-            MCU_STORE_PAIR_("a", "e", "g0") MCU_STORE_PAIR_("b", "f", "g1")
-            "add %[cols], %[cols], #%c[g2]"
+            MCU_WIDEN_WORD_("a", "e") MCU_WIDEN_WORD_("b", "f")
+            MCU_STORE_PAIR_("a", "e", "0") MCU_STORE_PAIR_("b", "f", "%c[at]")
+            "add %[cols], %[cols], #2 * %c[at]"
             : [src] "+r"(src), [cols] "+r"(cols), [a] "=&r"(a), [b] "=&r"(b), [e] "=&r"(e), [f] "=&r"(f)
-            : [g0] "i"(0), [g1] "i"(2 * MCU_HALF_BLOCK * 4), [g2] "i"(4 * MCU_HALF_BLOCK * 4)
+            : [at] "i"(2 * MCU_HALF_BLOCK * 4)
             : "memory");
     }
     if (n < 16) {
@@ -157,20 +157,16 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, uint32_t *
         "ldr %[c], [%[src], #8]\n\t"
         "ldr %[d], [%[src], #12]\n\t"
         "ldr %[a], [%[src]], #16\n\t"
-        MCU_WIDEN_WORD_("a", "e", "g0") MCU_WIDEN_WORD_("b", "f", "g1") MCU_WIDEN_WORD_("c", "g", "g2")
-        MCU_WIDEN_WORD_("d", "h", "g3")
-        MCU_STORE_PAIR_("a", "e", "g0") MCU_STORE_PAIR_("b", "f", "g1") MCU_STORE_PAIR_("c", "g", "g2")
-        MCU_STORE_PAIR_("d", "h", "g3")
-        "add %[cols], %[cols], #%c[pass]\n\t"
+        MCU_WIDEN_WORD_("a", "e") MCU_WIDEN_WORD_("b", "f") MCU_WIDEN_WORD_("c", "g") MCU_WIDEN_WORD_("d", "h")
+        MCU_STORE_PAIR_("a", "e", "0") MCU_STORE_PAIR_("b", "f", "%c[at]") MCU_STORE_PAIR_("c", "g", "2 * %c[at]")
+        MCU_STORE_PAIR_("d", "h", "3 * %c[at]")
+        "add %[cols], %[cols], #4 * %c[at]\n\t"
         "cmp %[src], %[end]\n\t"
         "bne 1b"
         : [src] "+r"(src), [cols] "+r"(cols), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e),
           [f] "=&r"(f), [g] "=&r"(g), [h] "=&r"(h)
-        : [end] "r"(end), [g0] "i"(0), [g1] "i"(2 * MCU_HALF_BLOCK * 4), [g2] "i"(4 * MCU_HALF_BLOCK * 4),
-          [g3] "i"(6 * MCU_HALF_BLOCK * 4), [pass] "i"(8 * MCU_HALF_BLOCK * 4)
+        : [end] "r"(end), [at] "i"(2 * MCU_HALF_BLOCK * 4)
         : "cc", "memory");
-#undef MCU_WIDEN_WORD_
-#undef MCU_STORE_PAIR_
 }
 
 /*
@@ -178,8 +174,8 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, uint32_t *
  * lays the filter out in (ops/_conv.py patch_order): every row's whole words, row after row, straight into
  * the block's interleaved `cols`, then the bytes past them (row % 4 of each row) gathered into `tails`
  * and widened after, up to K rounded up to whole words (a first layer's 3x3x3 patch: six words and one,
- * mcu_widen_first3x3 where it lies inside the image). The gather goes forward a byte at a time, so `tails` may be `first` itself when that is a
- * gathered patch (pitch = row): no byte is overwritten before it is read.
+ * mcu_widen_first3x3 where it lies inside the image). The gather goes forward a byte at a time, so `tails`
+ * may be `first` itself when that is a gathered patch (pitch = row): no byte is overwritten before it is read.
  */
 static inline __attribute__((always_inline)) void mcu_widen_rows(const int8_t *first, int32_t pitch, int32_t k_h,
                                                                int32_t row, int8_t *tails, uint32_t *cols)
@@ -215,9 +211,6 @@ static inline __attribute__((always_inline)) void mcu_widen_first3x3(const int8_
 {
     const int8_t *p1, *p2;
     uint32_t a, b, c, d, e, f, g;
-#define MCU_W3_WIDEN_(x, y) "sxtb16 %[" y "], %[" x "], ror #8\n\t" "sxtb16 %[" x "], %[" x "]\n\t"
-#define MCU_W3_STORE_(x, y, group) \
-    "str %[" x "], [%[cols], #" #group " * %c[at]]\n\t" "str %[" y "], [%[cols], #" #group " * %c[at] + 4]\n\t"
     __asm__ volatile(
         "add %[p1], %[src], %[pitch]\n\t"
         "add %[p2], %[p1], %[pitch]\n\t"
@@ -232,17 +225,16 @@ static inline __attribute__((always_inline)) void mcu_widen_first3x3(const int8_
         "ldrb %[p1], [%[p2], #8]\n\t"
         "orr %[g], %[g], %[src], lsl #8\n\t"
         "orr %[g], %[g], %[p1], lsl #16\n\t"
-        MCU_W3_WIDEN_("a", "src") MCU_W3_WIDEN_("b", "p1") MCU_W3_WIDEN_("c", "p2")
-        MCU_W3_STORE_("a", "src", 0) MCU_W3_STORE_("b", "p1", 1) MCU_W3_STORE_("c", "p2", 2)
-        MCU_W3_WIDEN_("d", "src") MCU_W3_WIDEN_("e", "p1") MCU_W3_WIDEN_("f", "p2")
-        MCU_W3_STORE_("d", "src", 3) MCU_W3_STORE_("e", "p1", 4) MCU_W3_STORE_("f", "p2", 5)
-        MCU_W3_WIDEN_("g", "src") MCU_W3_STORE_("g", "src", 6)
+        MCU_WIDEN_WORD_("a", "src") MCU_WIDEN_WORD_("b", "p1") MCU_WIDEN_WORD_("c", "p2")
+        MCU_STORE_PAIR_("a", "src", "0") MCU_STORE_PAIR_("b", "p1", "%c[at]") MCU_STORE_PAIR_("c", "p2", "2 * %c[at]")
+        MCU_WIDEN_WORD_("d", "src") MCU_WIDEN_WORD_("e", "p1") MCU_WIDEN_WORD_("f", "p2")
+        MCU_STORE_PAIR_("d", "src", "3 * %c[at]") MCU_STORE_PAIR_("e", "p1", "4 * %c[at]")
+        MCU_STORE_PAIR_("f", "p2", "5 * %c[at]")
+        MCU_WIDEN_WORD_("g", "src") MCU_STORE_PAIR_("g", "src", "6 * %c[at]")
         : [src] "+&r"(corner), [p1] "=&r"(p1), [p2] "=&r"(p2), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c),
           [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [g] "=&r"(g)
         : [pitch] "r"(pitch), [cols] "r"(cols), [at] "i"(2 * MCU_HALF_BLOCK * 4)
         : "memory");
-#undef MCU_W3_WIDEN_
-#undef MCU_W3_STORE_
 }
 
 /*
