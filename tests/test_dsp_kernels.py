@@ -130,6 +130,11 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
     # one assembly loop (mcu_conv_pairs_w16), an odd last channel and a short last half-block do not
     ("1x1 conv, 8 inputs, 7 outputs, 35 positions, ReLU at -128",
      lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 8, 7, 1, False, 25, out_q=(0.3, -128))),
+    # a pointwise conv's whole half-blocks go through that loop in one call, widening their pixels itself
+    ("1x1 conv, 16 inputs, 8 outputs, 35 positions, ReLU at -128: eleven half-blocks in one call, two positions after",
+     lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 16, 8, 1, False, 30, out_q=(0.3, -128))),
+    ("1x1 conv, 40 inputs (the loop entered part-way), 6 outputs, batch 2, ReLU at -128",
+     lambda: _conv(4, 5, 1, 1, 1, 1, "VALID", 40, 6, 1, False, 31, out_q=(0.3, -128), batch=2)),
     ("conv with multiplier > 1 (the exact requantization)",
      lambda: _conv(6, 6, 3, 3, 1, 1, "SAME", 4, 6, 1, False, 11, out_q=(0.0006, 3))),
     ("depthwise on 1 input channel, multiplier 3 (runs as conv)", lambda: _conv(9, 8, 4, 3, 2, 1, "SAME", 1, 3, 3, True, 12)),
@@ -164,6 +169,7 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16", -128),  # ... the pair in the assembly loop
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6", -4),  # every channel computed, the pruned ones' requantization settled
     ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_live_s8_w16", -4),  # 1x1 in place, one live channel
+    ((6, 1, 1, 8), (1, 4), "mcu_conv2d_live_s8_w16", -128),  # 1x1 in place, two live pairs: the assembly's half-blocks
 ])
 def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp):
     """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output

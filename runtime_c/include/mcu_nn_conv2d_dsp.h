@@ -22,12 +22,16 @@ typedef struct {
     const int16_t *w_end;  /* the last pair's weights end: at least one pair */
     const int16_t *live;   /* the pairs' output channels, or NULL: consecutive from out */
     const int16_t *w;      /* the first pair's widened weights */
+    const int8_t *src;     /* NULL: cols holds the half-block's patches; else a pointwise conv's first pixel, */
+    int32_t in_c;          /* ... its bytes (a multiple of 8: the patches' K), widened by the loop itself */
+    int32_t half_blocks;   /* half-blocks in a row, from src (1 without it), their outputs out_c * 3 apart */
 } mcu_pairs_job;
 
 _Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 && offsetof(mcu_channel, right) == 12,
                "mcu_conv_pairs_w16 reads mcu_channel at these offsets");
-_Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
-               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as ten words");
+_Static_assert(sizeof(mcu_pairs_job) == 52 && offsetof(mcu_pairs_job, w) == 36 &&
+                   offsetof(mcu_pairs_job, half_blocks) == 48,
+               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as thirteen words");
 
 /* Four values of mcu_conv_pairs_w16: weights r7 (into r8-r11), patches r6, inputs r12 and lr, the sums of c0
  * r0-r2 and of c1 r3-r5. On the M4 and M7 (Armv7E-M) single loads, not LDM then LDRD: the M4 pipelines a
@@ -70,8 +74,16 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
     "asr " a ", r12, r10\n\t"                   \
     "ssat " a ", #8, " a "\n\t"
 
+/* Three pixels' eight values at r0, r1, r2 widened into a half-block's patches at r3 (r4-r11 scratch): the
+ * loads back to back, each pixel's four stores back to back. */
+#define MCU_PAIR_WIDEN_(a, b, at)                                                    \
+    "sxtb16 r10, " a ", ror #8\n\t" "sxtb16 " a ", " a "\n\t"                          \
+    "sxtb16 r11, " b ", ror #8\n\t" "sxtb16 " b ", " b "\n\t"                          \
+    "str " a ", [r3, #" at "]\n\t" "str r10, [r3, #" at " + 4]\n\t"                   \
+    "str " b ", [r3, #" at " + 24]\n\t" "str r11, [r3, #" at " + 28]\n\t"
+
 /*
- * The channel pairs of a full half-block (three positions) in one loop of assembly, for the widened conv
+ * The channel pairs of full half-blocks (three positions) in one loop of assembly, for the widened conv
  * (MCU_SUMS_2X3_W16's loop) where every channel is fast and the activation clamps nothing SSAT does not:
  * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
  * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
@@ -79,21 +91,51 @@ _Static_assert(sizeof(mcu_pairs_job) == 40 && offsetof(mcu_pairs_job, w) == 36,
  * pairs' end told by theirs); the job is copied to the frame, which the loop's end and entry are read
  * from, and each pass stores only what moved (~72 cycles a pair besides its four-value blocks). The loop
  * is eight blocks of four values (32), entered part-way (Duff's device) where the values are not a whole
- * number of passes: a jump instead of tests for the remainder.
+ * number of passes: a jump instead of tests for the remainder. With src, a pointwise conv's half-blocks
+ * one after the other: each one's three pixels widened here (1.6 cycles a value), not by a call per
+ * half-block from C (~140 cycles of its tests and the call on VWW's K = 8 layer).
  */
 static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
     const mcu_pairs_job *job __attribute__((unused)))
 {
-    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only */
+    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's thirteen
+     * words (skip made the loop's entry), then the half-block's first bias, channel, output and live */
     __asm__ volatile(
         "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
-        "sub sp, sp, #40\n\t"
-        "ldmia r0, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "sub sp, sp, #68\n\t"
+        "ldmia r0!, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
         /* where the first pass enters the loop (Thumb bit set): past the blocks the count of four-value
          * blocks leaves over from whole passes of eight */
         "adr r11, 3f\n\t"
         "add r2, r2, r11\n\t"
         "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "ldmia r0, {r0, r1, r2}\n\t"
+        "add r11, sp, #40\n\t"
+        "stmia r11, {r0, r1, r2, r4, r5, r6, r9}\n\t"
+        "cmp r0, #0\n\t"
+        "beq 5f\n\t"
+        /* r0-r2 the three pixels (src r0, in_c r1), the first's end r12 (the second's start); src moves on
+         * three pixels */
+        "0:\n\t"
+        "ldr r3, [sp, #8]\n\t"
+        "add r1, r0, r1\n\t"
+        "mov r12, r1\n\t"
+        "sub r4, r1, r0\n\t"
+        "add r2, r1, r4\n\t"
+        "add r4, r2, r4\n\t"
+        "str r4, [sp, #40]\n\t"
+        "4:\n\t"
+        "ldr r5, [r0, #4]\n\t"
+        "ldr r4, [r0], #8\n\t"
+        "ldr r7, [r1, #4]\n\t"
+        "ldr r6, [r1], #8\n\t"
+        "ldr r9, [r2, #4]\n\t"
+        "ldr r8, [r2], #8\n\t"
+        MCU_PAIR_WIDEN_("r4", "r5", "0") MCU_PAIR_WIDEN_("r6", "r7", "8") MCU_PAIR_WIDEN_("r8", "r9", "16")
+        "add r3, r3, #48\n\t"
+        "cmp r0, r12\n\t"
+        "bne 4b\n\t"
+        "5:\n\t"
         "ldr r7, [sp, #36]\n\t"
         "1:\n\t"
         /* the sums start from the pair's biases; the weights (r7) go on from the last pair's */
@@ -147,7 +189,27 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "ldr r12, [sp, #28]\n\t"
         "cmp r7, r12\n\t"
         "bne 1b\n\t"
-        "add sp, sp, #40\n\t"
+        /* the next half-block from the first pair's bias, channel and live again, its outputs three
+         * positions on */
+        "ldr r0, [sp, #48]\n\t"
+        "subs r0, r0, #1\n\t"
+        "beq 8f\n\t"
+        "str r0, [sp, #48]\n\t"
+        "add r11, sp, #52\n\t"
+        "ldmia r11, {r1, r2, r3, r4}\n\t"
+        "ldr r5, [sp, #24]\n\t"
+        "add r3, r3, r5\n\t"
+        "add r3, r3, r5, lsl #1\n\t"
+        "str r1, [sp, #12]\n\t"
+        "str r2, [sp, #16]\n\t"
+        "str r3, [sp, #20]\n\t"
+        "str r4, [sp, #32]\n\t"
+        "str r3, [sp, #60]\n\t"
+        "ldr r0, [sp, #40]\n\t"
+        "ldr r1, [sp, #44]\n\t"
+        "b 0b\n\t"
+        "8:\n\t"
+        "add sp, sp, #68\n\t"
         "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
         "7:\n\t"
         "ldrsh r9, [r6], #2\n\t"
@@ -190,7 +252,8 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     int8_t *o = out;
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
         const int32_t skip = (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1;
-        const mcu_pairs_job job = {end, skip, cols, bias, channels, out, out_c, w16 + computed / 2 * 2 * k8, live, w16};
+        const mcu_pairs_job job = {end, skip, cols, bias, channels, out, out_c, w16 + computed / 2 * 2 * k8, live, w16,
+                                   NULL, 0, 1};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }
@@ -275,8 +338,38 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {
         dsts[p] = mcu_conv_cols_of(cols, p, k8);
     }
+    int32_t first = 0;
+    const int full = conv->activation.min <= -128 && conv->activation.max >= 127;
+    if (contiguous && wide == 1 && fast_pairs && full && computed >= 2 && computed % 2 == 0) {
+        /* a pointwise conv whose channels all take the pairs' loop: a half-block's three pixels widened,
+         * then its pairs, with none of the block loop's tests (VWW's K = 8..32 layers spent more there
+         * than in their sums) */
+        const int32_t skip = (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1;
+        const int16_t *const w16 = (const int16_t *)filter;
+        const int32_t half_blocks = positions / MCU_HALF_BLOCK;
+        mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, skip, cols, bias, channels, output, out_c,
+                             w16 + computed / 2 * 2 * k8, live, w16, pixels, in_c, half_blocks};
+        if (live == NULL) {
+            mcu_conv_pairs_w16(&job);
+        }
+        /* pruned channels' outputs are written between a half-block's widening and its sums (in place, they
+         * may overwrite its pixels): a call a half-block */
+        job.src = NULL, job.half_blocks = 1;
+        for (int32_t h = 0; live != NULL && h < half_blocks; ++h) {
+            const int8_t *const px = pixels + h * MCU_HALF_BLOCK * in_c;
+            mcu_conv_widen_patch(px, k4, dsts[0]);
+            mcu_conv_widen_patch(px + in_c, k4, dsts[1]);
+            mcu_conv_widen_patch(px + 2 * in_c, k4, dsts[2]);
+            job.out = output + h * MCU_HALF_BLOCK * out_c;
+            for (int32_t p = 0; p < MCU_HALF_BLOCK; ++p) {
+                memcpy(job.out + p * out_c, pruned, (size_t)out_c);
+            }
+            mcu_conv_pairs_w16(&job);
+        }
+        first = half_blocks * MCU_HALF_BLOCK;
+    }
     mcu_position at = {0, 0, 0};
-    for (int32_t first = 0; first < positions; first += MCU_CONV_BLOCK) {
+    for (; first < positions; first += MCU_CONV_BLOCK) {
         const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
             uint32_t *dst = dsts[p];
