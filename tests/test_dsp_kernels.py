@@ -145,6 +145,14 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
      lambda: _conv(5, 9, 3, 3, 1, 1, "SAME", 6, 6, 1, True, 18, batch=2)),
     ("depthwise 3x3 stride 1, 9 wide, ReLU at -128: all rows in one loop, an odd row's last output alone",
      lambda: _conv(5, 9, 3, 3, 1, 1, "SAME", 6, 6, 1, True, 29, out_q=(0.3, -128))),
+    # stride 2 a channel at a time (mcu_dw3_sums_s2): an odd and an even side, a row of an odd count of outputs
+    # and one with no room for a right pad, an output taller than wide
+    ("depthwise 3x3 stride 2, 13 x 14 SAME, 6 channels: a channel at a time, batch 2 (in place)",
+     lambda: _conv(13, 14, 3, 3, 2, 1, "SAME", 6, 6, 1, True, 32, batch=2)),
+    ("depthwise 3x3 stride 2, 16 x 16 VALID (7 x 7), 4 channels", lambda: _conv(16, 16, 3, 3, 2, 1, "VALID", 4, 4, 1,
+                                                                              True, 33)),
+    ("depthwise 3x3 stride 2, 17 x 13 VALID, taller than wide, 9 channels, ReLU at -128",
+     lambda: _conv(17, 13, 3, 3, 2, 1, "VALID", 9, 9, 1, True, 34, out_q=(0.3, -128))),
     ("depthwise 3x3 stride 1, 10 wide VALID, multiplier > 1 requantization",
      lambda: _conv(4, 12, 3, 3, 1, 1, "VALID", 5, 5, 1, True, 19, out_q=(0.0006, 3))),
     ("fully connected, 8 -> 3", lambda: _fc_model(8, 3, 0, 15)),
@@ -416,6 +424,8 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
     # the depthwise's output rows each read a few of the conv's, held in a buffer (rows skipped by stride 2
     # never computed, top padding, rows past the bottom)
     ("1x1 conv -> depthwise 3x3 stride 2 SAME", lambda: _conv_then_depthwise(12, 10, 3, 1, 16, 3, 2, "SAME"), False),
+    ("1x1 conv -> depthwise 3x3 stride 2 SAME, output taller than wide: its rows' filter pairs not transposed",
+     lambda: _conv_then_depthwise(16, 9, 3, 1, 8, 3, 2, "SAME"), False),
     ("conv 3x3 -> depthwise 3x3 stride 1 VALID, 5 x 5 (forced)", lambda: _conv_then_depthwise(7, 7, 4, 3, 12, 3, 1, "VALID"),
      False),
     ("1x1 conv -> depthwise 5x5 stride 2 SAME, odd sizes",

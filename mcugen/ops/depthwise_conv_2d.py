@@ -125,16 +125,22 @@ class DepthwiseConv2D(OpDef):
         rows one depthwise output row reads, on the four-channel kernel."""
         strips = strips_of(g, conv)
         kernels = {"mcu_depthwise_conv2d_s8_x4": "mcu_conv2d_depthwise_s8_x4",
-                   "mcu_depthwise_conv2d_s4_x4": "mcu_conv2d_depthwise_s4_x4"}
+                   "mcu_depthwise_conv2d_s4_x4": "mcu_conv2d_depthwise_s4_x4",
+                   "mcu_depthwise_conv2d_s8_x2": "mcu_conv2d_depthwise_s8_x2"}
         if strips is None or operand != 0 or op.call is None or op.call.kernel not in kernels:
             return None
-        params, channels, _, _, filter_dims, filter_x4, bias_folded, output_dims, output, _ = op.call.args
-        x, w, p = op.input(g, 0), op.input(g, 1), op.prepared(DepthwiseData)
+        params, channels, _, _, filter_dims, filter_arg, bias_folded, output_dims, output, _ = op.call.args
+        x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
         span, cols = (w.shape[1] - 1) * p.window.dilation[0] + 1, p.window.span((w.shape[1], w.shape[2]))[1]
         held = span * x.shape[2] * x.shape[3]
+        if op.call.kernel == "mcu_depthwise_conv2d_s8_x2":  # an output row a call: its window runs along the row
+            filter_arg = Const("filter_pairs", pairs3x3(w.values, False))
+            window = _x2_scratch_of((1, y.shape[2]), p.window.pad, p.window.stride[0], False, x.shape[3], True)
+        else:
+            window = Scratch(_window_bytes(span * cols * 4, w, op.call.kernel), "int8_t")
         return Call(kernels[op.call.kernel], (
-            *strips.args, params, channels, filter_dims, filter_x4, bias_folded, output_dims, output, strips.scratch,
-            Scratch(held, "int8_t"), Scratch(_window_bytes(span * cols * 4, w, op.call.kernel), "int8_t")),
+            *strips.args, params, channels, filter_dims, filter_arg, bias_folded, output_dims, output, strips.scratch,
+            Scratch(held, "int8_t"), window),
             note=f"with layer {conv.index} ({conv.opcode}) run into a buffer of the {span} rows each output row "
                  f"reads ({held} bytes); " + op.call.note.replace(", in place", ""),
             extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", op.call.kernel, *op.call.extra_kernels))
@@ -264,8 +270,7 @@ def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:
     """Four channels at a time on the DSP, the weights widened to int16 or (`int4`) INT4 read packed, a
     group's unpacked into the scratch past the window before its outputs."""
     grouped = _grouped(g, op)
-    if grouped is None or (_three_by_three(op.input(g, 1), op.prepared(DepthwiseData))
-                           and max(op.output(g).shape[1:3]) >= WIDE):
+    if grouped is None or (_x2_takes(g, op) and max(op.output(g).shape[1:3]) >= WIDE):
         return None  # the channel-at-a-time kernel below is faster there
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     taps = w.shape[1] * w.shape[2]
@@ -291,8 +296,15 @@ def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:
 WIDE = 6
 
 
-def _three_by_three(w: Tensor, p: DepthwiseData) -> bool:
-    return w.shape[1:3] == (3, 3) and p.window.stride == (1, 1) and p.window.dilation == (1, 1)
+def _three_by_three(w: Tensor, p: DepthwiseData, strides: tuple[tuple[int, int], ...] = ((1, 1),)) -> bool:
+    return w.shape[1:3] == (3, 3) and tuple(p.window.stride) in strides and p.window.dilation == (1, 1)
+
+
+def _x2_takes(g: Graph, op: Op) -> bool:
+    """The 3x3 layers mcu_depthwise_conv2d_s8_x2 runs: stride 1 (mcu_dw3_sums_x2) or 2 (mcu_dw3_sums_s2);
+    INT4 weights at stride 2 stay packed on the four-channel kernel (its pairs would be int16)."""
+    strides = ((1, 1),) if int4_filter(g, op) else ((1, 1), (2, 2))
+    return _three_by_three(op.input(g, 1), op.prepared(DepthwiseData), strides)
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s16_x2", needs="dsp")
@@ -330,21 +342,32 @@ def _x2_scratch(p: DepthwiseData, channels: int, four: bool) -> Scratch:
     four where `four` (the int8 kernel fills four channels' at once where they fit MCU_DW3_GROUP_BYTES),
     then the sums of a pass. Mirrors runtime_c/include/mcu_nn_dw3_dsp.h (mcu_dw3_layout_of,
     mcu_dw3_window_int16, mcu_dw3_windows): the kernel lays out its scratch by the same rule."""
-    (out_h, out_w), (pad_h, pad_w) = p.window.out_hw, p.window.pad
-    rows, length, pad = (out_w, out_h, pad_h) if _transposed(p) else (out_h, out_w, pad_w)
-    stride = length + 1 if pad == 1 and length % 2 else (length + 3) & ~1
-    window = (rows + 2) * stride + 4
+    return _x2_scratch_of(p.window.out_hw, p.window.pad, p.window.stride[0], _transposed(p), channels, four)
+
+
+def _x2_scratch_of(out_hw: tuple[int, int], pad_hw: tuple[int, int], step: int, transposed: bool, channels: int,
+                   four: bool) -> Scratch:
+    (out_h, out_w), (pad_h, pad_w) = out_hw, pad_hw
+    rows, length, pad = (out_w, out_h, pad_h) if transposed else (out_h, out_w, pad_w)
+    if step == 1:
+        stride = length + 1 if pad == 1 and length % 2 else (length + 3) & ~1
+        window_rows, sums_stride = rows + 2, stride
+    else:
+        sums_stride = (length + 1) & ~1
+        stride, window_rows = 2 * sums_stride + 2, 2 * rows + 1
+    window = window_rows * stride + 4
     windows = 4 if four and channels >= 4 and 4 * 2 * window <= DW3_GROUP_BYTES else 1
-    passes = min(max(DW3_CHUNK // stride, 1), rows)  # rows of sums a pass
-    return Scratch(windows * window * 2 + (passes * stride + 8) * 4, "int16_t")
+    passes = min(max(DW3_CHUNK // sums_stride, 1), rows)  # rows of sums a pass
+    return Scratch(windows * window * 2 + (passes * sums_stride + 8) * 4, "int16_t")
 
 
 @variant("DEPTHWISE_CONV_2D", kernel="mcu_depthwise_conv2d_s8_x2", needs="dsp")
 def _depthwise_x2(g: Graph, op: Op) -> Call | None:
-    """3x3, stride 1, no dilation: a channel at a time, two outputs per load of the window."""
+    """3x3, stride 1 or 2, no dilation: a channel at a time, two outputs per load (stride 1) or three
+    loads (stride 2) of each window row."""
     grouped = _grouped(g, op)
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
-    if grouped is None or not _three_by_three(w, p):
+    if grouped is None or not _x2_takes(g, op):
         return None
     folded = grouped.bias_folded[:w.shape[3]]
     return Call("mcu_depthwise_conv2d_s8_x2", (

@@ -22,7 +22,7 @@ void mcu_depthwise_conv2d_s16_x2(const mcu_dw_conv_params *dw, const mcu_per_cha
                                  const mcu_dims *filter_dims, const int16_t *filter_pairs, const int64_t *bias,
                                  const mcu_dims *output_dims, int16_t *output, int16_t *scratch)
 {
-    const mcu_dw3_layout l = mcu_dw3_layout_of(input_dims, output_dims, dw->padding);
+    const mcu_dw3_layout l = mcu_dw3_layout_of(input_dims, output_dims, dw->padding, 1);
     const int32_t c = output_dims->c, rs = l.stride * 2;
     const int32_t chunk = MCU_DW3_CHUNK / l.stride > 0 ? MCU_DW3_CHUNK / l.stride : 1;  /* rows per pass */
     const mcu_activation act = dw->activation;

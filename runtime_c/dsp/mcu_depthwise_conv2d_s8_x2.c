@@ -1,26 +1,27 @@
 #include "mcu_nn_dw3_dsp.h"
 
 /*
- * DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores: the contract
+ * DEPTHWISE_CONV_2D 3x3, stride 1 or 2, no dilation, depth multiplier 1, on DSP cores: the contract
  * and results of mcu_depthwise_conv2d_s8, one channel at a time on constants mcugen lays out:
  *   filter_pairs: [C][3][4] int16, kernel row r of channel c as (w0, w1, w1, w2): the two pairs
  *                 SMLAD multiplies a word of two adjacent inputs by; kernel column r where the
  *                 output is taller than wide (mcu_dw3_layout: the window runs down the columns);
  *   bias_folded:  bias[c] + input_offset * sum of channel c's taps (as the x4 variant's), so the
  *                 window holds the raw inputs and pads with -input_offset;
- *   scratch:      the channel's padded window, rows x stride int16 (mcu_dw3_layout: stride = cols
+ *   scratch:      the channel's padded window, win_rows x stride int16 (mcu_dw3_layout: stride = cols
  *                 rounded up to even, so that every pair of columns is one aligned word, or one less)
  *                 and 4 int16 of padding, or four such windows (mcu_dw3_windows), then the int32
- *                 sums of a pass: min(MCU_DW3_CHUNK / stride (at least 1), rows) * stride + 8
- *                 (mcu_dw3_sums_x2).
+ *                 sums of a pass: min(MCU_DW3_CHUNK / sums_stride (at least 1), rows) * sums_stride + 8
+ *                 (mcu_dw3_sums_x2, mcu_dw3_sums_s2).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
  * window row, the left output takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right
  * one x1 w0 (SMLATB a) + x2 w1 + x3 w2 (SMLAD b): per pair of outputs, 6 loads and 12
  * multiplies for 18 MACs, every operand in a register. The sums go to the int32 scratch, then
  * one pass requantizes them with the channel's constants in registers. Passes run over whole
  * window rows, as if the image were one long row: the two outputs per row that straddle its end
- * are computed and dropped, and a row costs no loop set-up. The output may be the
- * input (in place): a channel's inputs are in its window before any of its outputs is written.
+ * are computed and dropped, and a row costs no loop set-up. Stride 2 (mcu_dw3_sums_s2) goes an
+ * output row at a time: 18 MACs per nine loads of a row's words. The output may be the input (in
+ * place): a channel's inputs are in its window before any of its outputs is written.
  */
 
 /* The channel's window (mcu_dw3_fill), in a function of its own: inlined, it would crowd the
@@ -40,7 +41,7 @@ static __attribute__((noinline)) void fill_windows4(const mcu_dw3_layout *l, con
 {
     const int32_t step = l->in_step, off = words * 2;  /* off: bytes between windows */
     const uint32_t fill2 = mcu_pack2(fill, fill);
-    uint32_t *const end = window + (l->rows + 2) * l->stride / 2;
+    uint32_t *const end = window + l->win_rows * l->stride / 2;
     for (int32_t iy = -l->pad_rows; window < end; ++iy) {
         uint32_t *const row_end = window + l->stride / 2;
         if (iy >= 0 && iy < l->in_rows) {
@@ -118,7 +119,7 @@ static inline __attribute__((always_inline)) void store_rows(
     if (fast && full) {
         /* every row in one loop of assembly, two outputs a block: per output 9.5 cycles on the M4; a call a
          * row (GCC's loop around the blocks) cost ~40 cycles more a row, a quarter of a 6 x 6 layer */
-        const int32_t acc_skip = (l->stride - len) * 4, out_skip = l->out_row_step - len * step;
+        const int32_t acc_skip = (l->sums_stride - len) * 4, out_skip = l->out_row_step - len * step;
         int32_t rows_left = rows;
         const int32_t *a = acc;
         int8_t *o = out;
@@ -183,7 +184,7 @@ static inline __attribute__((always_inline)) void store_rows(
 #undef MCU_DW3_STORE2_
         return;
     }
-    for (int32_t r = 0; r < rows; ++r, acc += l->stride, out += l->out_row_step) {
+    for (int32_t r = 0; r < rows; ++r, acc += l->sums_stride, out += l->out_row_step) {
         int8_t *o = out;
 #pragma GCC unroll 2
         for (int32_t ox = 0; ox < len; ++ox, o += step) {
@@ -201,10 +202,11 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
                                  const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                  int16_t *scratch)
 {
-    const mcu_dw3_layout l = mcu_dw3_layout_of(input_dims, output_dims, dw->padding);
+    const int32_t step = dw->stride.h;
+    const mcu_dw3_layout l = mcu_dw3_layout_of(input_dims, output_dims, dw->padding, step);
     const int32_t c = output_dims->c, rs = l.stride * 2, words = mcu_dw3_window_int16(&l);
     const int32_t group = mcu_dw3_windows(&l, c);
-    const int32_t chunk = MCU_DW3_CHUNK / l.stride > 0 ? MCU_DW3_CHUNK / l.stride : 1;  /* rows per pass */
+    const int32_t chunk = MCU_DW3_CHUNK / l.sums_stride > 0 ? MCU_DW3_CHUNK / l.sums_stride : 1;  /* rows a pass */
     const int32_t offset = dw->output_offset, fill = -dw->input_offset;
     const mcu_activation act = dw->activation;
     const int full = act.min <= -128 && act.max >= 127;
@@ -232,7 +234,11 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
                 for (int32_t oy = 0; oy < l.rows; oy += chunk) {
                     const int32_t n_rows = l.rows - oy < chunk ? l.rows - oy : chunk;
                     int8_t *out = out_image + ch + oy * l.out_row_step;
-                    mcu_dw3_sums_x2(window + oy * l.stride, rs, w, n_rows * l.stride / 2, acc);
+                    if (step == 1) {
+                        mcu_dw3_sums_x2(window + oy * l.stride, rs, w, n_rows * l.stride / 2, acc);
+                    } else {
+                        mcu_dw3_sums_s2(window + 2 * oy * l.stride, rs, w, l.sums_stride / 2, n_rows, acc);
+                    }
                     if (q.fast && full) {
                         store_rows(acc, n_rows, &l, bias, q, offset, act, 1, 1, out);
                     } else if (q.fast) {

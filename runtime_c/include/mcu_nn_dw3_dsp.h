@@ -1,5 +1,6 @@
 /*
- * The 3x3 stride-1 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2).
+ * The 3x3 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2: stride 1 or 2;
+ * _s16_x2: stride 1).
  */
 #ifndef MCU_NN_DW3_DSP_H
 #define MCU_NN_DW3_DSP_H
@@ -7,8 +8,9 @@
 #include "mcu_nn_dsp.h"
 
 /*
- * The 3x3 stride-1 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2):
- * the channel's window as int16 pairs, then two outputs per load of each window row.
+ * The 3x3 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2): the
+ * channel's window as int16 pairs, then two outputs per load of each window row (stride 1,
+ * mcu_dw3_sums_x2) or per three loads (stride 2, mcu_dw3_sums_s2).
  *
  * Outputs (pad columns included) per pass of mcu_dw3_sums_x2: the most the int32 part of their scratch
  * holds, less the pairs it may add (ops/depthwise_conv_2d.py sizes it to a layer's rows).
@@ -29,10 +31,13 @@ static inline uint32_t mcu_pack2(int32_t lo, int32_t hi)
  * rows, each paying its set-up once and wasting its pad outputs once (a 25 x 5 keyword-spotting layer:
  * 5 rows of 26 instead of 25 of 6). A row is `len` outputs and `stride` int16: the pad columns and the
  * row rounded up to even, or, with one pad column a side and an odd length, len + 1: a row's right pad
- * is the next one's left pad (the last row's lies after the window: two words of it).
+ * is the next one's left pad (the last row's lies after the window: two words of it). With stride 2 a
+ * window row is the inputs of len rounded up to even outputs (2 len + 1, rounded up to even), and the
+ * pass's sums are that even length a row.
  */
 typedef struct {
     int32_t rows, len, stride;        /* output rows, outputs a row, int16 a window row */
+    int32_t win_rows, sums_stride;    /* window rows, int32 sums between output rows of a pass */
     int32_t in_rows, in_len;          /* the image's rows and pixels a row, in the window's orientation */
     int32_t pad_rows, pad_len;        /* padding before them */
     int32_t in_row_step, in_step;     /* values between image rows, between pixels of a row */
@@ -40,7 +45,7 @@ typedef struct {
 } mcu_dw3_layout;
 
 static inline mcu_dw3_layout mcu_dw3_layout_of(const mcu_dims *input_dims, const mcu_dims *output_dims,
-                                               mcu_tile padding)
+                                               mcu_tile padding, int32_t step)
 {
     const int t = output_dims->h > output_dims->w;
     const int32_t c = output_dims->c;
@@ -55,14 +60,22 @@ static inline mcu_dw3_layout mcu_dw3_layout_of(const mcu_dims *input_dims, const
     l.in_step = t ? input_dims->w * c : c;
     l.out_row_step = t ? c : output_dims->w * c;
     l.out_step = t ? output_dims->w * c : c;
-    l.stride = l.pad_len == 1 && (l.len & 1) ? l.len + 1 : (l.len + 3) & ~1;
+    if (step == 1) {
+        l.stride = l.pad_len == 1 && (l.len & 1) ? l.len + 1 : (l.len + 3) & ~1;
+        l.win_rows = l.rows + 2;
+        l.sums_stride = l.stride;
+    } else {
+        l.sums_stride = (l.len + 1) & ~1;
+        l.stride = 2 * l.sums_stride + 2;
+        l.win_rows = 2 * l.rows + 1;
+    }
     return l;
 }
 
-/* A window's int16: its rows, the two rows of pad, and the two words of fill after them. */
+/* A window's int16: its rows and the two words of fill after them. */
 static inline int32_t mcu_dw3_window_int16(const mcu_dw3_layout *l)
 {
-    return (l->rows + 2) * l->stride + 4;
+    return l->win_rows * l->stride + 4;
 }
 
 /* Bytes that four windows may take for mcu_depthwise_conv2d_s8_x2 to fill four channels' at once
@@ -75,9 +88,9 @@ static inline int32_t mcu_dw3_windows(const mcu_dw3_layout *l, int32_t channels)
     return channels >= 4 && 4 * 2 * mcu_dw3_window_int16(l) <= MCU_DW3_GROUP_BYTES ? 4 : 1;
 }
 
-/* The channel's window, a word (two columns) at a time: its rows + 2 rows from the image (values of
- * `size` bytes, 1 or 2), `fill` where a tap falls outside it, then two words of fill. A 3x3 stride-1
- * window pads at most one column before a row (SAME), so a row is: the pad and the first pixel as one
+/* The channel's window, a word (two columns) at a time: its rows from the image (values of `size`
+ * bytes, 1 or 2), `fill` where a tap falls outside it, then two words of fill. A 3x3 window (stride 1
+ * or 2) pads at most one column before a row (SAME), so a row is: the pad and the first pixel as one
  * word, or none; pairs of pixels; the last pixel and a pad; pads up to the stride. Words that hold no
  * pixel are the same for every channel: written only with `pads` (a kernel's first channel). `size`
  * is a constant where this is inlined. */
@@ -87,7 +100,7 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dw3_lay
 {
     const int32_t step = l->in_step * size, row_step = l->in_row_step * size;
     const uint32_t fill2 = mcu_pack2(fill, fill);
-    uint32_t *const end = window + (l->rows + 2) * l->stride / 2;
+    uint32_t *const end = window + l->win_rows * l->stride / 2;
 #define MCU_DW3_AT(p) (size == 1 ? (int32_t) * (const int8_t *)(p) : (int32_t) * (const int16_t *)(const void *)(p))
     for (int32_t iy = -l->pad_rows; window < end; ++iy) {
         uint32_t *const row_end = window + l->stride / 2;
@@ -171,5 +184,13 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dw3_lay
  * (SMLAD b): per pair of outputs, 6 loads and 12 multiplies for 18 MACs. */
 void mcu_dw3_sums_x2(const int16_t *x, int32_t rs, const uint32_t w[6],
                   int32_t pairs, int32_t *acc);
+
+/* Stride 2: the sums of `rows` output rows of 2 * `pairs` outputs each (the window rows at x, x + rs ...,
+ * rs in bytes; output row r reads window rows 2r to 2r + 2), into acc, a row after another. w as
+ * mcu_dw3_sums_x2's. With a = (x0, x1), b = (x2, x3) and c = (x4, x5) of a window row, the left output
+ * takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2, the right one x2 w0 + x3 w1 (SMLAD b) + x4 w2: per pair
+ * of outputs, 9 loads and 12 multiplies for 18 MACs. */
+void mcu_dw3_sums_s2(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs, int32_t rows,
+                     int32_t *acc);
 
 #endif

@@ -1,0 +1,228 @@
+/*
+ * mcu_conv_pairs_w16: the widened DSP conv's channel pairs of whole half-blocks in one loop of assembly
+ * (mcu_nn_conv2d_dsp.h calls it; mcu_nn_conv_dsp.h describes the blocking and the patches' layout).
+ */
+#ifndef MCU_NN_CONV_PAIRS_DSP_H
+#define MCU_NN_CONV_PAIRS_DSP_H
+
+#include "mcu_nn_conv_dsp.h"
+
+/* What mcu_conv_pairs_w16 reads: one half-block's channel pairs (field offsets are its assembly's). */
+typedef struct {
+    const uint32_t *end;   /* the half-block's widened patches end */
+    int32_t skip;          /* the bytes of the loop's first pass skipped (whole blocks), plus 1 */
+    const uint32_t *cols;  /* ... and start */
+    const int32_t *bias;   /* the first pair's */
+    const mcu_channel *ch; /* the first pair's, every one fast */
+    int8_t *out;           /* position 0's output row (with live) or its first pair's first byte (without) */
+    int32_t out_c;         /* bytes between positions */
+    const int16_t *w_end;  /* the last pair's weights end: at least one pair */
+    const int16_t *live;   /* the pairs' output channels, or NULL: consecutive from out */
+    const int16_t *w;      /* the first pair's widened weights */
+    const int8_t *src;     /* NULL: cols holds the half-block's patches; else a pointwise conv's first pixel, */
+    int32_t in_c;          /* ... its bytes (a multiple of 8: the patches' K), widened by the loop itself */
+    int32_t half_blocks;   /* half-blocks in a row, from src (1 without it), their outputs out_c * 3 apart */
+} mcu_pairs_job;
+
+_Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 && offsetof(mcu_channel, right) == 12,
+               "mcu_conv_pairs_w16 reads mcu_channel at these offsets");
+_Static_assert(sizeof(mcu_pairs_job) == 52 && offsetof(mcu_pairs_job, w) == 36 &&
+                   offsetof(mcu_pairs_job, half_blocks) == 48,
+               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as thirteen words");
+
+/* Four values of mcu_conv_pairs_w16: weights r7 (into r8-r11), patches r6, inputs r12 and lr, the sums of c0
+ * r0-r2 and of c1 r3-r5. On the M4 and M7 (Armv7E-M) single loads, not LDM then LDRD: the M4 pipelines a
+ * load right after another single load (not one whose base the load before wrote back: hence the weights
+ * and position 1's inputs alternate), so those six words take 7 cycles where LDM and LDRD take 8; position 1
+ * goes first, so that positions 0 and 2 walk the patches by post-increment and every block is the same
+ * MCU_PAIR_BLOCK_BYTES. Elsewhere (the M33, judged by instructions: mcugen has no timing for it) LDM and
+ * LDRD, 16 instructions a block, not 21. */
+#define MCU_PAIR_SUMS_(a0, a1, lo, hi)     \
+    "smlad " a0 ", " lo ", r8, " a0 "\n\t"  \
+    "smlad " a0 ", " hi ", r9, " a0 "\n\t"  \
+    "smlad " a1 ", " lo ", r10, " a1 "\n\t" \
+    "smlad " a1 ", " hi ", r11, " a1 "\n\t"
+#if defined(__ARM_ARCH_7EM__)
+#define MCU_PAIR_BLOCK_BYTES 80
+#define MCU_PAIR_FOUR_VALUES_                                                                                  \
+    "ldr r8, [r7], #16\n\t"                                                                                    \
+    "ldr r12, [r6, #8]\n\t"                                                                                    \
+    "ldr r9, [r7, #-12]\n\t"                                                                                   \
+    "ldr lr, [r6, #12]\n\t"                                                                                    \
+    "ldr r10, [r7, #-8]\n\t"                                                                                   \
+    "ldr r11, [r7, #-4]\n\t" MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #16\n\t"              \
+    MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#else
+#define MCU_PAIR_BLOCK_BYTES 64
+#define MCU_PAIR_FOUR_VALUES_                                                                                  \
+    "ldmia r7!, {r8, r9, r10, r11}\n\t"                                                                        \
+    "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
+    MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#endif
+#define MCU_STR_(x) #x
+#define MCU_STR(x) MCU_STR_(x)
+
+/* Sum `a` of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8 multiplier, r9 round with
+ * the output offset, r10 right; `a` is already the doubled accumulator its high multiply takes: the
+ * channel's weights and bias are doubled, fast = 2) and saturated (the activation clamps nothing more). */
+#define MCU_PAIR_REQUANTIZE_(a)                 \
+    "smmlar r12, " a ", r8, r9\n\t"             \
+    "add r12, r12, " a ", asr #31\n\t"          \
+    "asr " a ", r12, r10\n\t"                   \
+    "ssat " a ", #8, " a "\n\t"
+
+/* Three pixels' eight values at r0, r1, r2 widened into a half-block's patches at r3 (r4-r11 scratch): the
+ * loads back to back, each pixel's four stores back to back. */
+#define MCU_PAIR_WIDEN_(a, b, at)                                                    \
+    "sxtb16 r10, " a ", ror #8\n\t" "sxtb16 " a ", " a "\n\t"                          \
+    "sxtb16 r11, " b ", ror #8\n\t" "sxtb16 " b ", " b "\n\t"                          \
+    "str " a ", [r3, #" at "]\n\t" "str r10, [r3, #" at " + 4]\n\t"                   \
+    "str " b ", [r3, #" at " + 24]\n\t" "str r11, [r3, #" at " + 28]\n\t"
+
+/*
+ * The channel pairs of full half-blocks (three positions) in one loop of assembly, for the widened conv
+ * (MCU_SUMS_2X3_W16's loop) where every channel is fast and the activation clamps nothing SSAT does not:
+ * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
+ * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
+ * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7 (from pair to pair, the
+ * pairs' end told by theirs); the job is copied to the frame, which the loop's end and entry are read
+ * from, and each pass stores only what moved (~72 cycles a pair besides its four-value blocks). The loop
+ * is eight blocks of four values (32), entered part-way (Duff's device) where the values are not a whole
+ * number of passes: a jump instead of tests for the remainder. With src, a pointwise conv's half-blocks
+ * one after the other: each one's three pixels widened here (1.6 cycles a value), not by a call per
+ * half-block from C (~140 cycles of its tests and the call on VWW's K = 8 layer).
+ */
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
+    const mcu_pairs_job *job __attribute__((unused)))
+{
+    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's thirteen
+     * words (skip made the loop's entry), then the half-block's first bias, channel, output and live */
+    __asm__ volatile(
+        "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
+        "sub sp, sp, #68\n\t"
+        "ldmia r0!, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        /* where the first pass enters the loop (Thumb bit set): past the blocks the count of four-value
+         * blocks leaves over from whole passes of eight */
+        "adr r11, 3f\n\t"
+        "add r2, r2, r11\n\t"
+        "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        "ldmia r0, {r0, r1, r2}\n\t"
+        "add r11, sp, #40\n\t"
+        "stmia r11, {r0, r1, r2, r4, r5, r6, r9}\n\t"
+        "cmp r0, #0\n\t"
+        "beq 5f\n\t"
+        /* r0-r2 the three pixels (src r0, in_c r1), the first's end r12 (the second's start); src moves on
+         * three pixels */
+        "0:\n\t"
+        "ldr r3, [sp, #8]\n\t"
+        "add r1, r0, r1\n\t"
+        "mov r12, r1\n\t"
+        "sub r4, r1, r0\n\t"
+        "add r2, r1, r4\n\t"
+        "add r4, r2, r4\n\t"
+        "str r4, [sp, #40]\n\t"
+        "4:\n\t"
+        "ldr r5, [r0, #4]\n\t"
+        "ldr r4, [r0], #8\n\t"
+        "ldr r7, [r1, #4]\n\t"
+        "ldr r6, [r1], #8\n\t"
+        "ldr r9, [r2, #4]\n\t"
+        "ldr r8, [r2], #8\n\t"
+        MCU_PAIR_WIDEN_("r4", "r5", "0") MCU_PAIR_WIDEN_("r6", "r7", "8") MCU_PAIR_WIDEN_("r8", "r9", "16")
+        "add r3, r3, #48\n\t"
+        "cmp r0, r12\n\t"
+        "bne 4b\n\t"
+        "5:\n\t"
+        "ldr r7, [sp, #36]\n\t"
+        "1:\n\t"
+        /* the sums start from the pair's biases; the weights (r7) go on from the last pair's */
+        "ldr r12, [sp, #12]\n\t"
+        "ldrd r0, r3, [r12], #8\n\t"
+        "mov r1, r0\n\t"
+        "mov r2, r0\n\t"
+        "mov r4, r3\n\t"
+        "mov r5, r3\n\t"
+        "ldr r6, [sp, #8]\n\t"
+        "str r12, [sp, #12]\n\t"
+        "ldr r11, [sp, #4]\n\t"
+        "bx r11\n\t"
+        "3:\n\t"
+        MCU_PAIR_FOUR_VALUES_
+        "9:\n\t"
+        ".if 9b - 3b - " MCU_STR(MCU_PAIR_BLOCK_BYTES) "\n\t"
+        ".error \"a block of mcu_conv_pairs_w16 is not MCU_PAIR_BLOCK_BYTES: the loop's entry is computed so\"\n\t"
+        ".endif\n\t"
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
+        "ldr r12, [sp]\n\t"
+        "cmp r6, r12\n\t"
+        "bne 3b\n\t"
+        /* the six sums requantized in place, c0's constants then c1's (the channel pointer moved on by the
+         * first load, stored by the next: single loads and stores pipeline) */
+        "ldr lr, [sp, #16]\n\t"
+        "ldr r8, [lr], #40\n\t"
+        "str lr, [sp, #16]\n\t"
+        "ldrd r9, r10, [lr, #-32]\n\t"
+        MCU_PAIR_REQUANTIZE_("r0") MCU_PAIR_REQUANTIZE_("r1") MCU_PAIR_REQUANTIZE_("r2")
+        "ldr r8, [lr, #-20]\n\t"
+        "ldrd r9, r10, [lr, #-12]\n\t"
+        MCU_PAIR_REQUANTIZE_("r3") MCU_PAIR_REQUANTIZE_("r4") MCU_PAIR_REQUANTIZE_("r5")
+        /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores
+         * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */
+        "ldr r6, [sp, #32]\n\t"
+        "ldr r8, [sp, #20]\n\t"
+        "ldr r11, [sp, #24]\n\t"
+        "cbnz r6, 7f\n\t"
+        "bfi r0, r3, #8, #8\n\t"
+        "bfi r1, r4, #8, #8\n\t"
+        "bfi r2, r5, #8, #8\n\t"
+        "add r12, r8, r11, lsl #1\n\t"
+        "add r9, r8, #2\n\t"
+        "strh r0, [r8]\n\t"
+        "strh r1, [r8, r11]\n\t"
+        "strh r2, [r12]\n\t"
+        "str r9, [sp, #20]\n\t"
+        "6:\n\t"
+        "ldr r12, [sp, #28]\n\t"
+        "cmp r7, r12\n\t"
+        "bne 1b\n\t"
+        /* the next half-block from the first pair's bias, channel and live again, its outputs three
+         * positions on */
+        "ldr r0, [sp, #48]\n\t"
+        "subs r0, r0, #1\n\t"
+        "beq 8f\n\t"
+        "str r0, [sp, #48]\n\t"
+        "add r11, sp, #52\n\t"
+        "ldmia r11, {r1, r2, r3, r4}\n\t"
+        "ldr r5, [sp, #24]\n\t"
+        "add r3, r3, r5\n\t"
+        "add r3, r3, r5, lsl #1\n\t"
+        "str r1, [sp, #12]\n\t"
+        "str r2, [sp, #16]\n\t"
+        "str r3, [sp, #20]\n\t"
+        "str r4, [sp, #32]\n\t"
+        "str r3, [sp, #60]\n\t"
+        "ldr r0, [sp, #40]\n\t"
+        "ldr r1, [sp, #44]\n\t"
+        "b 0b\n\t"
+        "8:\n\t"
+        "add sp, sp, #68\n\t"
+        "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
+        "7:\n\t"
+        "ldrsh r9, [r6], #2\n\t"
+        "ldrsh r10, [r6], #2\n\t"
+        "str r6, [sp, #32]\n\t"
+        "add r9, r8, r9\n\t"
+        "add r10, r8, r10\n\t"
+        "strb r0, [r9]\n\t"
+        "strb r1, [r9, r11]\n\t"
+        "add r9, r9, r11, lsl #1\n\t"
+        "strb r2, [r9]\n\t"
+        "strb r3, [r10]\n\t"
+        "strb r4, [r10, r11]\n\t"
+        "add r10, r10, r11, lsl #1\n\t"
+        "strb r5, [r10]\n\t"
+        "b 6b");
+}
+
+#endif
