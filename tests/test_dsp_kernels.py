@@ -124,6 +124,12 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
     # patches only (dilation)
     ("first layer, 3 channels, 3x3 stride 2, SAME, rows split, 5 outputs, batch 2",
      lambda: _conv(11, 10, 3, 3, 2, 1, "SAME", 3, 5, 1, False, 26, out_q=(0.3, -128), batch=2)),
+    # ... with every channel in the pairs' assembly: a row's windows inside the image in runs of half-blocks
+    # it widens itself (padding left of the first, a row's last ones and the bottom row's through the blocks)
+    ("first layer, 3 channels, 3x3 stride 2, SAME, 8 outputs, batch 2, ReLU at -128: runs of windows",
+     lambda: _conv(15, 17, 3, 3, 2, 1, "SAME", 3, 8, 1, False, 35, out_q=(0.3, -128), batch=2)),
+    ("first layer, 3 channels, 3x3 stride 1, VALID, 6 outputs, ReLU at -128: whole rows of runs",
+     lambda: _conv(9, 11, 3, 3, 1, 1, "VALID", 3, 6, 1, False, 36, out_q=(0.3, -128))),
     ("conv, 2x3 kernel over 5 channels (rows of 12 + 3), dilation 2",
      lambda: _conv(8, 9, 2, 3, 1, 2, "SAME", 5, 6, 1, False, 27, out_q=(0.3, -128))),
     # ReLU at zero point -128 clamps nothing SSAT does not: channel pairs of full half-blocks go through

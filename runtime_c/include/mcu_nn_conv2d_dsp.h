@@ -35,7 +35,7 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
         const int32_t skip = (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1;
         const mcu_pairs_job job = {end, skip, cols, bias, channels, out, out_c, w16 + computed / 2 * 2 * k8, live, w16,
-                                   NULL, 0, 1};
+                                   NULL, 0, 1, 0};
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }
@@ -122,15 +122,16 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     }
     int32_t first = 0;
     const int full = conv->activation.min <= -128 && conv->activation.max >= 127;
-    if (contiguous && wide == 1 && fast_pairs && full && computed >= 2 && computed % 2 == 0) {
-        /* a pointwise conv whose channels all take the pairs' loop: a half-block's three pixels widened,
-         * then its pairs, with none of the block loop's tests (VWW's K = 8..32 layers spent more there
-         * than in their sums) */
-        const int32_t skip = (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1;
-        const int16_t *const w16 = (const int16_t *)filter;
-        const int32_t half_blocks = positions / MCU_HALF_BLOCK;
-        mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, skip, cols, bias, channels, output, out_c,
-                             w16 + computed / 2 * 2 * k8, live, w16, pixels, in_c, half_blocks};
+    /* every channel in mcu_conv_pairs_w16's pairs: whole half-blocks widened there too, where their inputs lie
+     * in a row (VWW's K = 8..32 pointwise layers and its first layer spent more on the block loop's tests
+     * and a call per half-block than in their sums) */
+    const int pairs = wide == 1 && fast_pairs && full && computed >= 2 && computed % 2 == 0;
+    const int16_t *const w16 = (const int16_t *)filter;
+    mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1, cols,
+                         bias, channels, output, out_c, w16 + computed / 2 * 2 * k8, live, w16, pixels, in_c,
+                         positions / MCU_HALF_BLOCK, 0};
+    if (contiguous && pairs) {
+        const int32_t half_blocks = job.half_blocks;
         if (live == NULL) {
             mcu_conv_pairs_w16(&job);
         }
@@ -150,9 +151,30 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
         }
         first = half_blocks * MCU_HALF_BLOCK;
     }
+    /* a first layer's windows inside the image along an output row (up to x_end) go a run of half-blocks a
+     * call, mcu_conv_pairs_w16 widening them (mcu_widen_first3x3's order) */
+    const int first3x3 = pairs && live == NULL && split && windows && filter_dims->h == 3 && row == 9;
+    const int32_t inside = in_w - 1 - last_col + conv->padding.w;
+    const int32_t x_end = inside < 0 ? 0 : inside / conv->stride.w + 1 < output_dims->w ? inside / conv->stride.w + 1
+                                                                                          : output_dims->w;
+    job.in_c = conv->stride.w * in_c, job.pitch = pitch;
     mcu_position at = {0, 0, 0};
-    for (; first < positions; first += MCU_CONV_BLOCK) {
-        const int32_t count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
+    for (int32_t count; first < positions; first += count) {
+        const int32_t top = at.y * conv->stride.h - conv->padding.h;
+        if (first3x3 && x_end - at.x >= MCU_HALF_BLOCK && top >= 0 && top + last_row < in_h &&
+            at.x * conv->stride.w >= conv->padding.w) {
+            count = (x_end - at.x) / MCU_HALF_BLOCK * MCU_HALF_BLOCK;
+            job.src = input + ((at.b * in_h + top) * in_w + at.x * conv->stride.w - conv->padding.w) * in_c;
+            job.half_blocks = count / MCU_HALF_BLOCK, job.out = output + first * out_c;
+            mcu_conv_pairs_w16(&job);
+            at.x += count - 1;  /* the last one's next: perhaps the next row's first */
+            mcu_position_next(&at, output_dims);
+            continue;
+        }
+        count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
+        if (first3x3 && output_dims->w - at.x < count) {  /* the next row's run from its start */
+            count = output_dims->w - at.x;
+        }
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
             uint32_t *dst = dsts[p];
             if (contiguous) {

@@ -19,16 +19,18 @@ typedef struct {
     const int16_t *w_end;  /* the last pair's weights end: at least one pair */
     const int16_t *live;   /* the pairs' output channels, or NULL: consecutive from out */
     const int16_t *w;      /* the first pair's widened weights */
-    const int8_t *src;     /* NULL: cols holds the half-block's patches; else a pointwise conv's first pixel, */
-    int32_t in_c;          /* ... its bytes (a multiple of 8: the patches' K), widened by the loop itself */
+    const int8_t *src;     /* NULL: cols holds the half-block's patches; else its first position's input, */
+    int32_t in_c;          /* ... that many bytes before the next position's, widened by the loop itself: */
     int32_t half_blocks;   /* half-blocks in a row, from src (1 without it), their outputs out_c * 3 apart */
+    int32_t pitch;         /* 0: a pointwise conv's pixels of in_c bytes (a multiple of 8: the patches' K);
+                            * else the rows of a 3x3 window over 3 channels (mcu_widen_first3x3's) */
 } mcu_pairs_job;
 
 _Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 && offsetof(mcu_channel, right) == 12,
                "mcu_conv_pairs_w16 reads mcu_channel at these offsets");
-_Static_assert(sizeof(mcu_pairs_job) == 52 && offsetof(mcu_pairs_job, w) == 36 &&
-                   offsetof(mcu_pairs_job, half_blocks) == 48,
-               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as thirteen words");
+_Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &&
+                   offsetof(mcu_pairs_job, pitch) == 52,
+               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as fourteen words");
 
 /* Four values of mcu_conv_pairs_w16: weights r7 (into r8-r11), patches r6, inputs r12 and lr, the sums of c0
  * r0-r2 and of c1 r3-r5. On the M4 and M7 (Armv7E-M) single loads, not LDM then LDRD: the M4 pipelines a
@@ -71,13 +73,38 @@ _Static_assert(sizeof(mcu_pairs_job) == 52 && offsetof(mcu_pairs_job, w) == 36 &
     "asr " a ", r12, r10\n\t"                   \
     "ssat " a ", #8, " a "\n\t"
 
+/* The widening's steps in mcu_conv_pairs_w16's registers: a word of four int8 widened in place into (x0, x2)
+ * and `y` into (x1, x3); a pair stored at byte `at` of the half-block's patches (r3). */
+#define MCU_PAIR_WORD_(x, y) "sxtb16 " y ", " x ", ror #8\n\t" "sxtb16 " x ", " x "\n\t"
+#define MCU_PAIR_STORE_(x, y, at) "str " x ", [r3, #" at "]\n\t" "str " y ", [r3, #" at " + 4]\n\t"
+
 /* Three pixels' eight values at r0, r1, r2 widened into a half-block's patches at r3 (r4-r11 scratch): the
  * loads back to back, each pixel's four stores back to back. */
-#define MCU_PAIR_WIDEN_(a, b, at)                                                    \
-    "sxtb16 r10, " a ", ror #8\n\t" "sxtb16 " a ", " a "\n\t"                          \
-    "sxtb16 r11, " b ", ror #8\n\t" "sxtb16 " b ", " b "\n\t"                          \
-    "str " a ", [r3, #" at "]\n\t" "str r10, [r3, #" at " + 4]\n\t"                   \
-    "str " b ", [r3, #" at " + 24]\n\t" "str r11, [r3, #" at " + 28]\n\t"
+#define MCU_PAIR_WIDEN_(a, b, at) \
+    MCU_PAIR_WORD_(a, "r10") MCU_PAIR_WORD_(b, "r11") MCU_PAIR_STORE_(a, "r10", at) MCU_PAIR_STORE_(b, "r11", at " + 24")
+
+/* A 3x3 window over 3 channels (corner r0, rows r2 apart) widened as mcu_widen_first3x3 widens it, into the
+ * half-block's position at byte `at` (r4-r12 and lr scratch); r0 moves on to the next position's (r1 on). */
+#define MCU_PAIR_FIRST3X3_(at)                                                                                 \
+    "add r11, r0, r2\n\t"                                                                                     \
+    "add r12, r11, r2\n\t"                                                                                    \
+    "ldr r4, [r0]\n\t"                                                                                        \
+    "ldr r5, [r0, #4]\n\t"                                                                                    \
+    "ldr r6, [r11]\n\t"                                                                                       \
+    "ldr r7, [r11, #4]\n\t"                                                                                   \
+    "ldr r8, [r12]\n\t"                                                                                       \
+    "ldr r9, [r12, #4]\n\t"                                                                                   \
+    "ldrb r10, [r0, #8]\n\t"                                                                                  \
+    "ldrb lr, [r11, #8]\n\t"                                                                                  \
+    "ldrb r11, [r12, #8]\n\t"                                                                                 \
+    "orr r10, r10, lr, lsl #8\n\t"                                                                            \
+    "orr r10, r10, r11, lsl #16\n\t"                                                                          \
+    MCU_PAIR_WORD_("r4", "lr") MCU_PAIR_WORD_("r5", "r11") MCU_PAIR_WORD_("r6", "r12")                         \
+    MCU_PAIR_STORE_("r4", "lr", at) MCU_PAIR_STORE_("r5", "r11", at " + 24") MCU_PAIR_STORE_("r6", "r12", at " + 48") \
+    MCU_PAIR_WORD_("r7", "lr") MCU_PAIR_WORD_("r8", "r11") MCU_PAIR_WORD_("r9", "r12")                         \
+    MCU_PAIR_STORE_("r7", "lr", at " + 72") MCU_PAIR_STORE_("r8", "r11", at " + 96")                           \
+    MCU_PAIR_STORE_("r9", "r12", at " + 120") MCU_PAIR_WORD_("r10", "lr") MCU_PAIR_STORE_("r10", "lr", at " + 144") \
+    "add r0, r0, r1\n\t"
 
 /*
  * The channel pairs of full half-blocks (three positions) in one loop of assembly, for the widened conv
@@ -95,26 +122,29 @@ _Static_assert(sizeof(mcu_pairs_job) == 52 && offsetof(mcu_pairs_job, w) == 36 &
 static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
     const mcu_pairs_job *job __attribute__((unused)))
 {
-    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's thirteen
+    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's fourteen
      * words (skip made the loop's entry), then the half-block's first bias, channel, output and live */
     __asm__ volatile(
         "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
-        "sub sp, sp, #68\n\t"
+        "sub sp, sp, #72\n\t"
         "ldmia r0!, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
         /* where the first pass enters the loop (Thumb bit set): past the blocks the count of four-value
          * blocks leaves over from whole passes of eight */
         "adr r11, 3f\n\t"
         "add r2, r2, r11\n\t"
         "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
-        "ldmia r0, {r0, r1, r2}\n\t"
+        "ldmia r0, {r0, r1, r2, r3}\n\t"
         "add r11, sp, #40\n\t"
-        "stmia r11, {r0, r1, r2, r4, r5, r6, r9}\n\t"
+        "stmia r11, {r0, r1, r2, r3, r4, r5, r6, r9}\n\t"
         "cmp r0, #0\n\t"
         "beq 5f\n\t"
         /* r0-r2 the three pixels (src r0, in_c r1), the first's end r12 (the second's start); src moves on
-         * three pixels */
+         * three pixels. With a pitch, three windows out of line (10:). */
         "0:\n\t"
         "ldr r3, [sp, #8]\n\t"
+        "ldr r2, [sp, #52]\n\t"
+        "cmp r2, #0\n\t"
+        "bne 10f\n\t"
         "add r1, r0, r1\n\t"
         "mov r12, r1\n\t"
         "sub r4, r1, r0\n\t"
@@ -192,7 +222,7 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "subs r0, r0, #1\n\t"
         "beq 8f\n\t"
         "str r0, [sp, #48]\n\t"
-        "add r11, sp, #52\n\t"
+        "add r11, sp, #56\n\t"
         "ldmia r11, {r1, r2, r3, r4}\n\t"
         "ldr r5, [sp, #24]\n\t"
         "add r3, r3, r5\n\t"
@@ -201,12 +231,12 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "str r2, [sp, #16]\n\t"
         "str r3, [sp, #20]\n\t"
         "str r4, [sp, #32]\n\t"
-        "str r3, [sp, #60]\n\t"
+        "str r3, [sp, #64]\n\t"
         "ldr r0, [sp, #40]\n\t"
         "ldr r1, [sp, #44]\n\t"
         "b 0b\n\t"
         "8:\n\t"
-        "add sp, sp, #68\n\t"
+        "add sp, sp, #72\n\t"
         "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
         "7:\n\t"
         "ldrsh r9, [r6], #2\n\t"
@@ -222,7 +252,13 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "strb r4, [r10, r11]\n\t"
         "add r10, r10, r11, lsl #1\n\t"
         "strb r5, [r10]\n\t"
-        "b 6b");
+        "b 6b\n\t"
+        "10:\n\t"
+        "add r4, r1, r1, lsl #1\n\t"
+        "add r4, r0, r4\n\t"
+        "str r4, [sp, #40]\n\t"
+        MCU_PAIR_FIRST3X3_("0") MCU_PAIR_FIRST3X3_("8") MCU_PAIR_FIRST3X3_("16")
+        "b 5b");
 }
 
 #endif
