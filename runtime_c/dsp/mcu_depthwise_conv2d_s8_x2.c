@@ -34,31 +34,45 @@ static __attribute__((noinline)) void fill_window(const mcu_dw3_layout *l, const
 
 /* Four channels' windows (mcu_dw3_fill's, `words` int16 apart) from one pass over the image: a word of
  * input is a pixel's four channels, and two pixels' words give each channel's pair of them (SXTB16
- * splits a word into channels 0, 2 and 1, 3; PKHBT/PKHTB pair the pixels): 2.6 cycles a value on the M4
- * where a channel's bytes one at a time took 8 with its rows' set-up. */
+ * splits a word into channels 0, 2 and 1, 3; PKHBT/PKHTB pair the pixels, or a pixel with the fill
+ * beside a pad): 2.6 cycles a value on the M4 where a channel's bytes one at a time took 8 with its rows'
+ * set-up. The layout's fields are read once into locals (the assembly's memory clobber would have GCC
+ * reload them per row: a 6 x 6 layer's rows cost more than their values). */
 static __attribute__((noinline)) void fill_windows4(const mcu_dw3_layout *l, const int8_t *input, int32_t fill,
                                                     int pads, int32_t words, uint32_t *window)
 {
     const int32_t step = l->in_step, off = words * 2;  /* off: bytes between windows */
+    const int32_t in_rows = l->in_rows, row_step = l->in_row_step, row_words = l->stride / 2;
+    const int32_t pad = l->pad_len, pairs = (l->in_len - pad) / 2, odd = (l->in_len - pad) & 1;
     const uint32_t fill2 = mcu_pack2(fill, fill);
-    uint32_t *const end = window + l->win_rows * l->stride / 2;
+    uint32_t *const end = window + l->win_rows * row_words;
     for (int32_t iy = -l->pad_rows; window < end; ++iy) {
-        uint32_t *const row_end = window + l->stride / 2;
-        if (iy >= 0 && iy < l->in_rows) {
-            const int8_t *src = input + iy * l->in_row_step;
-            int32_t n = l->in_len;
-            if (l->pad_len) {
-                const uint32_t p = mcu_load4(src);
-                for (int32_t k = 0; k < 4; ++k) {
-                    window[k * words / 2] = mcu_pack2(fill, (int8_t)(p >> (8 * k)));
-                }
-                ++window;
-                src += step;
-                --n;
+        uint32_t *const row_end = window + row_words;
+        if (iy >= 0 && iy < in_rows) {
+            const int8_t *src = input + iy * row_step;
+            uint32_t *wa = window, *wb = window + words;
+            uint32_t p0, p1, a, b, t, u;
+            if (pad) {  /* the pad before the row's first pixel: (fill, pixel) */
+                __asm__ volatile(
+                    "ldr %[p0], [%[src]]\n\t"
+                    "add %[src], %[src], %[step]\n\t"
+                    "sxtb16 %[a], %[p0]\n\t"
+                    "sxtb16 %[b], %[p0], ror #8\n\t"
+                    "pkhbt %[t], %[fill2], %[a], lsl #16\n\t"
+                    "pkhtb %[u], %[a], %[fill2], asr #16\n\t"
+                    "pkhbt %[p0], %[fill2], %[b], lsl #16\n\t"
+                    "pkhtb %[p1], %[b], %[fill2], asr #16\n\t"
+                    "str %[p0], [%[wa], %[off]]\n\t"
+                    "str %[p1], [%[wb], %[off]]\n\t"
+                    "str %[u], [%[wb]], #4\n\t"
+                    "str %[t], [%[wa]], #4"
+                    : [src] "+r"(src), [wa] "+r"(wa), [wb] "+r"(wb), [p0] "=&r"(p0), [p1] "=&r"(p1), [a] "=&r"(a),
+                      [b] "=&r"(b), [t] "=&r"(t), [u] "=&r"(u)
+                    : [step] "r"(step), [off] "r"(off), [fill2] "r"(fill2)
+                    : "memory");
             }
-            if (n >= 2) {
-                uint32_t *wa = window, *wb = window + words, *const pairs_end = window + n / 2;
-                uint32_t p0, p1, a, b, t, u;
+            if (pairs) {
+                uint32_t *const pairs_end = wa + pairs;
                 __asm__ volatile(
                     "1:\n\t"
                     "ldr %[p1], [%[src], %[step]]\n\t"
@@ -82,16 +96,26 @@ static __attribute__((noinline)) void fill_windows4(const mcu_dw3_layout *l, con
                       [b] "=&r"(b), [t] "=&r"(t), [u] "=&r"(u)
                     : [step] "r"(step), [off] "r"(off), [end] "r"(pairs_end)
                     : "cc", "memory");
-                window = wa;
-                n &= 1;
             }
-            if (n) {
-                const uint32_t p = mcu_load4(src);
-                for (int32_t k = 0; k < 4; ++k) {
-                    window[k * words / 2] = mcu_pack2((int8_t)(p >> (8 * k)), fill);
-                }
-                ++window;
+            if (odd) {  /* the row's last pixel and the pad or stride after it: (pixel, fill) */
+                __asm__ volatile(
+                    "ldr %[p0], [%[src]]\n\t"
+                    "sxtb16 %[a], %[p0]\n\t"
+                    "sxtb16 %[b], %[p0], ror #8\n\t"
+                    "pkhbt %[t], %[a], %[fill2], lsl #16\n\t"
+                    "pkhtb %[u], %[fill2], %[a], asr #16\n\t"
+                    "pkhbt %[p0], %[b], %[fill2], lsl #16\n\t"
+                    "pkhtb %[p1], %[fill2], %[b], asr #16\n\t"
+                    "str %[p0], [%[wa], %[off]]\n\t"
+                    "str %[p1], [%[wb], %[off]]\n\t"
+                    "str %[u], [%[wb]], #4\n\t"
+                    "str %[t], [%[wa]], #4"
+                    : [wa] "+r"(wa), [wb] "+r"(wb), [p0] "=&r"(p0), [p1] "=&r"(p1), [a] "=&r"(a), [b] "=&r"(b),
+                      [t] "=&r"(t), [u] "=&r"(u)
+                    : [src] "r"(src), [off] "r"(off), [fill2] "r"(fill2)
+                    : "memory");
             }
+            window = wa;
         }
         if (!pads) {
             window = row_end;
