@@ -33,9 +33,8 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int16_t *lv = live;
     int8_t *o = out;
     if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
-        const int32_t skip = (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1;
-        const mcu_pairs_job job = {end, skip, cols, bias, channels, out, out_c, w16 + computed / 2 * 2 * k8, live, w16,
-                                   NULL, 0, 1, 0};
+        const mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, out, out_c, filter, computed, live,
+                                                     NULL, 0, 1, 0);
         mcu_conv_pairs_w16(&job);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }
@@ -126,12 +125,10 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
      * in a row (VWW's K = 8..32 pointwise layers and its first layer spent more on the block loop's tests
      * and a call per half-block than in their sums) */
     const int pairs = wide == 1 && fast_pairs && full && computed >= 2 && computed % 2 == 0;
-    const int16_t *const w16 = (const int16_t *)filter;
-    mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1, cols,
-                         bias, channels, output, out_c, w16 + computed / 2 * 2 * k8, live, w16, pixels, in_c,
-                         positions / MCU_HALF_BLOCK, 0};
     if (contiguous && pairs) {
-        const int32_t half_blocks = job.half_blocks;
+        const int32_t half_blocks = positions / MCU_HALF_BLOCK;
+        mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output, out_c, filter, computed, live, pixels,
+                                               in_c, half_blocks, 0);
         if (live == NULL) {
             mcu_conv_pairs_w16(&job);
         }
@@ -157,24 +154,27 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const int32_t inside = in_w - 1 - last_col + conv->padding.w;
     const int32_t x_end = inside < 0 ? 0 : inside / conv->stride.w + 1 < output_dims->w ? inside / conv->stride.w + 1
                                                                                           : output_dims->w;
-    job.in_c = conv->stride.w * in_c, job.pitch = pitch;
     mcu_position at = {0, 0, 0};
-    for (int32_t count; first < positions; first += count) {
+    while (first < positions) {
         const int32_t top = at.y * conv->stride.h - conv->padding.h;
         if (first3x3 && x_end - at.x >= MCU_HALF_BLOCK && top >= 0 && top + last_row < in_h &&
             at.x * conv->stride.w >= conv->padding.w) {
-            count = (x_end - at.x) / MCU_HALF_BLOCK * MCU_HALF_BLOCK;
-            job.src = input + ((at.b * in_h + top) * in_w + at.x * conv->stride.w - conv->padding.w) * in_c;
-            job.half_blocks = count / MCU_HALF_BLOCK, job.out = output + first * out_c;
+            const int32_t run = (x_end - at.x) / MCU_HALF_BLOCK * MCU_HALF_BLOCK;
+            const int8_t *const corner = input + ((at.b * in_h + top) * in_w + at.x * conv->stride.w -
+                                                  conv->padding.w) * in_c;
+            const mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output + first * out_c, out_c,
+                                                         filter, computed, NULL, corner, conv->stride.w * in_c,
+                                                         run / MCU_HALF_BLOCK, pitch);
             mcu_conv_pairs_w16(&job);
-            at.x += count - 1;  /* the last one's next: perhaps the next row's first */
+            at.x += run - 1;  /* the last one's next: perhaps the next row's first */
             mcu_position_next(&at, output_dims);
+            first += run;
             continue;
         }
-        count = positions - first < MCU_CONV_BLOCK ? positions - first : MCU_CONV_BLOCK;
-        if (first3x3 && output_dims->w - at.x < count) {  /* the next row's run from its start */
-            count = output_dims->w - at.x;
-        }
+        /* with runs, a block ends with its row, so that the next row's run starts at its first position */
+        const int32_t room = first3x3 && output_dims->w - at.x < MCU_CONV_BLOCK ? output_dims->w - at.x
+                                                                                : MCU_CONV_BLOCK;
+        const int32_t count = positions - first < room ? positions - first : room;
         for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
             uint32_t *dst = dsts[p];
             if (contiguous) {
@@ -210,6 +210,7 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
             mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c, computed,
                                    live, filter, bias, output + (first + h * MCU_HALF_BLOCK) * out_c, wide, fast_pairs);
         }
+        first += count;
     }
 }
 

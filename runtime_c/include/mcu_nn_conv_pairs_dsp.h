@@ -133,11 +133,14 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "adr r11, 3f\n\t"
         "add r2, r2, r11\n\t"
         "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
+        /* without src, one half-block: the rest of the job is not read */
+        "ldr r11, [r0]\n\t"
+        "str r11, [sp, #40]\n\t"
+        "cmp r11, #0\n\t"
+        "beq 5f\n\t"
         "ldmia r0, {r0, r1, r2, r3}\n\t"
         "add r11, sp, #40\n\t"
         "stmia r11, {r0, r1, r2, r3, r4, r5, r6, r9}\n\t"
-        "cmp r0, #0\n\t"
-        "beq 5f\n\t"
         /* r0-r2 the three pixels (src r0, in_c r1), the first's end r12 (the second's start); src moves on
          * three pixels. With a pitch, three windows out of line (10:). */
         "0:\n\t"
@@ -218,6 +221,8 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "bne 1b\n\t"
         /* the next half-block from the first pair's bias, channel and live again, its outputs three
          * positions on */
+        "ldr r0, [sp, #40]\n\t"
+        "cbz r0, 8f\n\t"
         "ldr r0, [sp, #48]\n\t"
         "subs r0, r0, #1\n\t"
         "beq 8f\n\t"
@@ -259,6 +264,20 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
         "str r4, [sp, #40]\n\t"
         MCU_PAIR_FIRST3X3_("0") MCU_PAIR_FIRST3X3_("8") MCU_PAIR_FIRST3X3_("16")
         "b 5b");
+}
+
+/* The job of every channel pair (computed / 2 of them) of the half-blocks from cols (K8 values each), their
+ * weights `filter` (widened, in pairs), from src as mcu_pairs_job says. */
+static inline mcu_pairs_job mcu_conv_pairs_job(const uint32_t *cols, int32_t k8, const int32_t *bias,
+                                               const mcu_channel *channels, int8_t *out, int32_t out_c,
+                                               const void *filter, int32_t computed, const int16_t *live,
+                                               const int8_t *src, int32_t in_c, int32_t half_blocks, int32_t pitch)
+{
+    const int16_t *const w16 = (const int16_t *)filter;
+    const mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1,
+                               cols, bias, channels, out, out_c, w16 + computed / 2 * 2 * k8, live, w16, src, in_c,
+                               half_blocks, pitch};
+    return job;
 }
 
 #endif
