@@ -430,8 +430,6 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
     # the depthwise's output rows each read a few of the conv's, held in a buffer (rows skipped by stride 2
     # never computed, top padding, rows past the bottom)
     ("1x1 conv -> depthwise 3x3 stride 2 SAME", lambda: _conv_then_depthwise(12, 10, 3, 1, 16, 3, 2, "SAME"), False),
-    ("1x1 conv -> depthwise 3x3 stride 2 SAME, output taller than wide: its rows' filter pairs not transposed",
-     lambda: _conv_then_depthwise(16, 9, 3, 1, 8, 3, 2, "SAME"), False),
     ("conv 3x3 -> depthwise 3x3 stride 1 VALID, 5 x 5 (forced)", lambda: _conv_then_depthwise(7, 7, 4, 3, 12, 3, 1, "VALID"),
      False),
     ("1x1 conv -> depthwise 5x5 stride 2 SAME, odd sizes",

@@ -229,16 +229,15 @@ def test_a_fusion_that_would_cost_ram_is_not_made(tmp_path):
 def test_a_pointwise_conv_runs_into_its_depthwise_where_the_peak_needs_it():
     """person_detect: the 48x48x8 -> 48x48x16 pointwise conv (layer 2) and its stride-2 depthwise (layer 3)
     peaked at 18,432 + 36,864 B. Fused, the 36,864 B output is three rows (3 * 48 * 16 = 2,304 B) for the
-    depthwise's next output row; that step holds the conv's input, those rows, the channel-at-a-time
-    depthwise's scratch for one row (four channels' windows of 3 rows * (2 * 24 + 2) int16 + 4, then 24 + 8
-    int32 sums), the conv's scratch (6 * 8 int16 + 8 B) and the 24x24x16 output. Every other pair fuses
-    too (fuse_all), but the peak does not need them: undone."""
+    depthwise's next output row; that step holds the conv's input, those rows, the depthwise's window for
+    one row ((24 - 1) * 2 + 3 = 49 columns * 3 rows * 4 B: the four-channel kernel, not the channel-at-a-time
+    one the layer alone takes), the conv's scratch (6 * 8 int16 + 8 B) and the 24x24x16 output. Every other
+    pair fuses too (fuse_all), but the peak does not need them: undone."""
     path = MODELS / "tflm_person_detect.tflite"
     g = compile_model(path, features=DSP)
     assert [(op.index, op.fused_into) for op in g.ops if op.fused_into is not None] == [(2, 3)]
-    assert g.ops[3].call.kernel == "mcu_conv2d_depthwise_s8_x2"
-    window = 4 * (3 * 50 + 4) * 2 + (24 + 8) * 4
-    assert g.arena.plan.size == 48 * 48 * 8 + 3 * 48 * 16 + window + (6 * 8 * 2 + 8) + 24 * 24 * 16
+    assert g.ops[3].call.kernel == "mcu_conv2d_depthwise_s8_x4"
+    assert g.arena.plan.size == 48 * 48 * 8 + 3 * 48 * 16 + 49 * 3 * 4 + (6 * 8 * 2 + 8) + 24 * 24 * 16
     assert g.arena.plan.conflicts() == []
     every = plan_memory(fuse_all(lower_ops(lower(path), DSP, None, None)))
     assert len([op for op in every.ops if op.fused_into is not None]) > 1

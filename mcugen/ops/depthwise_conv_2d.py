@@ -125,25 +125,26 @@ class DepthwiseConv2D(OpDef):
         rows one depthwise output row reads, on the four-channel kernel."""
         strips = strips_of(g, conv)
         kernels = {"mcu_depthwise_conv2d_s8_x4": "mcu_conv2d_depthwise_s8_x4",
-                   "mcu_depthwise_conv2d_s4_x4": "mcu_conv2d_depthwise_s4_x4",
-                   "mcu_depthwise_conv2d_s8_x2": "mcu_conv2d_depthwise_s8_x2"}
-        if strips is None or operand != 0 or op.call is None or op.call.kernel not in kernels:
+                   "mcu_depthwise_conv2d_s4_x4": "mcu_conv2d_depthwise_s4_x4"}
+        # an output row a call: the channel-at-a-time kernel's set-up per channel and row outweighs its taps'
+        # gain there (ds_cnn_m's 5-wide rows: 3.80 M -> 4.25 M cycles; VWW's 24-wide even), so a stride-2
+        # layer fused takes the four-channel kernel, as it did before the channel-at-a-time one took stride 2
+        # (stride-1 layers on that one stay unfused, as they were)
+        row_call = _depthwise_x4_call(g, op, int4=False, any_width=True) if op.call is not None and \
+            op.call.kernel == "mcu_depthwise_conv2d_s8_x2" and op.prepared(DepthwiseData).window.stride[0] == 2 \
+            else op.call
+        if strips is None or operand != 0 or row_call is None or row_call.kernel not in kernels:
             return None
-        params, channels, _, _, filter_dims, filter_arg, bias_folded, output_dims, output, _ = op.call.args
-        x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
+        params, channels, _, _, filter_dims, filter_x4, bias_folded, output_dims, output, _ = row_call.args
+        x, w, p = op.input(g, 0), op.input(g, 1), op.prepared(DepthwiseData)
         span, cols = (w.shape[1] - 1) * p.window.dilation[0] + 1, p.window.span((w.shape[1], w.shape[2]))[1]
         held = span * x.shape[2] * x.shape[3]
-        if op.call.kernel == "mcu_depthwise_conv2d_s8_x2":  # an output row a call: its window runs along the row
-            filter_arg = Const("filter_pairs", pairs3x3(w.values, False))
-            window = _x2_scratch_of((1, y.shape[2]), p.window.pad, p.window.stride[0], False, x.shape[3], True)
-        else:
-            window = Scratch(_window_bytes(span * cols * 4, w, op.call.kernel), "int8_t")
-        return Call(kernels[op.call.kernel], (
-            *strips.args, params, channels, filter_dims, filter_arg, bias_folded, output_dims, output, strips.scratch,
-            Scratch(held, "int8_t"), window),
+        return Call(kernels[row_call.kernel], (
+            *strips.args, params, channels, filter_dims, filter_x4, bias_folded, output_dims, output, strips.scratch,
+            Scratch(held, "int8_t"), Scratch(_window_bytes(span * cols * 4, w, row_call.kernel), "int8_t")),
             note=f"with layer {conv.index} ({conv.opcode}) run into a buffer of the {span} rows each output row "
-                 f"reads ({held} bytes); " + op.call.note.replace(", in place", ""),
-            extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", op.call.kernel, *op.call.extra_kernels))
+                 f"reads ({held} bytes); " + row_call.note.replace(", in place", ""),
+            extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", row_call.kernel, *row_call.extra_kernels))
 
 
 def _note(op: Op, w: Tensor) -> str:
@@ -266,11 +267,12 @@ def _window_bytes(window: int, w: Tensor, kernel: str) -> int:
     return -(-window // 4) * 4 + w.shape[1] * w.shape[2] * 4 * _UNPACKED_BYTES[kernel]
 
 
-def _depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call | None:
+def _depthwise_x4_call(g: Graph, op: Op, int4: bool, any_width: bool = False) -> Call | None:
     """Four channels at a time on the DSP, the weights widened to int16 or (`int4`) INT4 read packed, a
-    group's unpacked into the scratch past the window before its outputs."""
+    group's unpacked into the scratch past the window before its outputs; `any_width`: also where the
+    channel-at-a-time kernel would take the layer (a fused layer's rows)."""
     grouped = _grouped(g, op)
-    if grouped is None or (_x2_takes(g, op) and max(op.output(g).shape[1:3]) >= WIDE):
+    if grouped is None or (not any_width and _x2_takes(g, op) and max(op.output(g).shape[1:3]) >= WIDE):
         return None  # the channel-at-a-time kernel below is faster there
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     taps = w.shape[1] * w.shape[2]
@@ -338,18 +340,14 @@ def _depthwise_s16_mve(g: Graph, op: Op) -> Call | None:
 
 
 def _x2_scratch(p: DepthwiseData, channels: int, four: bool) -> Scratch:
-    """The channel-at-a-time kernels' scratch: the window (rows x stride int16, then two words of fill), or
-    four where `four` (the int8 kernel fills four channels' at once where they fit MCU_DW3_GROUP_BYTES),
-    then the sums of a pass. Mirrors runtime_c/include/mcu_nn_dw3_dsp.h (mcu_dw3_layout_of,
-    mcu_dw3_window_int16, mcu_dw3_windows): the kernel lays out its scratch by the same rule."""
-    return _x2_scratch_of(p.window.out_hw, p.window.pad, p.window.stride[0], _transposed(p), channels, four)
-
-
-def _x2_scratch_of(out_hw: tuple[int, int], pad_hw: tuple[int, int], step: int, transposed: bool, channels: int,
-                   four: bool) -> Scratch:
-    (out_h, out_w), (pad_h, pad_w) = out_hw, pad_hw
-    rows, length, pad = (out_w, out_h, pad_h) if transposed else (out_h, out_w, pad_w)
-    if step == 1:
+    """The channel-at-a-time kernels' scratch: the window (window rows x stride int16, then two words of
+    fill), or four where `four` (the int8 kernel fills four channels' at once where they fit
+    MCU_DW3_GROUP_BYTES), then the sums of a pass. Mirrors runtime_c/include/mcu_nn_dw3_dsp.h
+    (mcu_dw3_layout_of, mcu_dw3_window_int16, mcu_dw3_windows): the kernel lays out its scratch by the
+    same rule."""
+    (out_h, out_w), (pad_h, pad_w) = p.window.out_hw, p.window.pad
+    rows, length, pad = (out_w, out_h, pad_h) if _transposed(p) else (out_h, out_w, pad_w)
+    if p.window.stride[0] == 1:
         stride = length + 1 if pad == 1 and length % 2 else (length + 3) & ~1
         window_rows, sums_stride = rows + 2, stride
     else:

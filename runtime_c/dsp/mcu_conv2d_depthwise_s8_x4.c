@@ -1,8 +1,7 @@
 #include "mcu_nn_dw_dsp.h"
 
-/* Weak: mcu_conv2d_depthwise_x4 names every depthwise kernel it runs; a build links the one its layers name. */
+/* Weak: mcu_conv2d_depthwise_x4 names both depthwise kernels; a build links the one its layers name. */
 #pragma weak mcu_depthwise_conv2d_s4_x4
-#pragma weak mcu_depthwise_conv2d_s8_x2
 
 /* A CONV_2D run in strips into the DEPTHWISE_CONV_2D that alone reads it, on int16-widened depthwise weights:
  * mcu_conv2d_depthwise_x4. */

@@ -195,17 +195,6 @@ void mcu_conv2d_depthwise_s4_x4(const mcu_conv_params *conv, const mcu_channel *
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                 int16_t *scratch, int8_t *rows, int8_t *window);
 
-/* mcu_conv2d_depthwise_s8_x4 with the channel-at-a-time 3x3 depthwise kernel (mcu_depthwise_conv2d_s8_x2's
- * filter pairs, laid out for an output row: never transposed); window: its scratch for one output row. */
-void mcu_conv2d_depthwise_s8_x2(const mcu_conv_params *conv, const mcu_channel *channels,
-                                const mcu_dims *input_dims, const int8_t *input,
-                                const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
-                                const int32_t *bias, const mcu_dims *mid_dims,
-                                const mcu_dw_conv_params *dw, const mcu_channel *dw_channels,
-                                const mcu_dims *dw_filter_dims, const int16_t *filter_pairs,
-                                const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
-                                int16_t *scratch, int8_t *rows, int16_t *window);
-
 /* mcu_conv2d_rows_s8_x6's conv (one image, output mid_dims), a second such conv (conv2, filter2, ...) on its
  * output, and ADD (the second conv's output as input 1) with a residual of the output's shape, strip_rows
  * output rows at a time: `rows` ((strip_rows-1) * stride2_h + (KH2-1) * dilation2_h + 1 rows of mid_dims, at

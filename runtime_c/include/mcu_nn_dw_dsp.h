@@ -201,8 +201,8 @@ static inline __attribute__((always_inline)) void mcu_dw_group(const mcu_dw_geom
  * A one-image CONV_2D whose output only a DEPTHWISE_CONV_2D reads, without that output ever existing
  * whole (MCUNetV2's patch-based execution): `rows` holds the conv output rows the depthwise's current
  * output row reads (mcu_conv2d_hold_rows_s8_x6), and the depthwise kernel (dw_bits 16:
- * mcu_depthwise_conv2d_s8_x4; 4: mcu_depthwise_conv2d_s4_x4; 2: mcu_depthwise_conv2d_s8_x2, a channel at
- * a time) computes one output row from them (its padding moved so that `rows` is its whole input).
+ * mcu_depthwise_conv2d_s8_x4; 4: mcu_depthwise_conv2d_s4_x4) computes one output row from them (its
+ * padding moved so that `rows` is its whole input).
  * scratch: the conv's; rows: ((KH-1) * dilation_h + 1) * OW_conv * C bytes; window: the depthwise's for
  * one output row. output must not be input.
  */
@@ -222,10 +222,7 @@ static inline __attribute__((always_inline)) void mcu_conv2d_depthwise_x4(
                                                    bias, mid_dims, oy * dw->stride.h - dw->padding.h, span, held,
                                                    rows, scratch, &in);
         const mcu_dims line = {1, 1, output_dims->w, output_dims->c};
-        if (dw_bits == 2) {
-            mcu_depthwise_conv2d_s8_x2(&one, dw_channels, &in, rows, dw_filter_dims, (const int16_t *)dw_filter,
-                                       bias_folded, &line, output + oy * out_row, (int16_t *)(void *)window);
-        } else if (dw_bits == 4) {
+        if (dw_bits == 4) {
             mcu_depthwise_conv2d_s4_x4(&one, dw_channels, &in, rows, dw_filter_dims, (const int8_t *)dw_filter,
                                        bias_folded, &line, output + oy * out_row, window);
         } else {
