@@ -32,6 +32,13 @@ static __attribute__((noinline)) void fill_window(const mcu_dw3_layout *l, const
     mcu_dw3_fill(l, input, 1, fill, pads, window);
 }
 
+/* fill_windows4's assembly steps: a pixel's word split into its channels (a: 0, 2; b: 1, 3), and the four
+ * channels' words (t, p0, u, p1: channels 0 to 3) stored into their windows (wa: 0 and 1, wb: 2 and 3). */
+#define MCU_FILL4_SPLIT_ "ldr %[p0], [%[src]]\n\t" "sxtb16 %[a], %[p0]\n\t" "sxtb16 %[b], %[p0], ror #8\n\t"
+#define MCU_FILL4_STORE_                                                                       \
+    "str %[p0], [%[wa], %[off]]\n\t" "str %[p1], [%[wb], %[off]]\n\t" "str %[u], [%[wb]], #4\n\t" \
+    "str %[t], [%[wa]], #4\n\t"
+
 /* Four channels' windows (mcu_dw3_fill's, `words` int16 apart) from one pass over the image: a word of
  * input is a pixel's four channels, and two pixels' words give each channel's pair of them (SXTB16
  * splits a word into channels 0, 2 and 1, 3; PKHBT/PKHTB pair the pixels, or a pixel with the fill
@@ -54,18 +61,13 @@ static __attribute__((noinline)) void fill_windows4(const mcu_dw3_layout *l, con
             uint32_t p0, p1, a, b, t, u;
             if (pad) {  /* the pad before the row's first pixel: (fill, pixel) */
                 __asm__ volatile(
-                    "ldr %[p0], [%[src]]\n\t"
+                    MCU_FILL4_SPLIT_
                     "add %[src], %[src], %[step]\n\t"
-                    "sxtb16 %[a], %[p0]\n\t"
-                    "sxtb16 %[b], %[p0], ror #8\n\t"
                     "pkhbt %[t], %[fill2], %[a], lsl #16\n\t"
                     "pkhtb %[u], %[a], %[fill2], asr #16\n\t"
                     "pkhbt %[p0], %[fill2], %[b], lsl #16\n\t"
                     "pkhtb %[p1], %[b], %[fill2], asr #16\n\t"
-                    "str %[p0], [%[wa], %[off]]\n\t"
-                    "str %[p1], [%[wb], %[off]]\n\t"
-                    "str %[u], [%[wb]], #4\n\t"
-                    "str %[t], [%[wa]], #4"
+                    MCU_FILL4_STORE_
                     : [src] "+r"(src), [wa] "+r"(wa), [wb] "+r"(wb), [p0] "=&r"(p0), [p1] "=&r"(p1), [a] "=&r"(a),
                       [b] "=&r"(b), [t] "=&r"(t), [u] "=&r"(u)
                     : [step] "r"(step), [off] "r"(off), [fill2] "r"(fill2)
@@ -86,10 +88,7 @@ static __attribute__((noinline)) void fill_windows4(const mcu_dw3_layout *l, con
                     "sxtb16 %[b], %[p1], ror #8\n\t"
                     "pkhbt %[p0], %[a], %[b], lsl #16\n\t"
                     "pkhtb %[p1], %[b], %[a], asr #16\n\t"
-                    "str %[p0], [%[wa], %[off]]\n\t"
-                    "str %[p1], [%[wb], %[off]]\n\t"
-                    "str %[u], [%[wb]], #4\n\t"
-                    "str %[t], [%[wa]], #4\n\t"
+                    MCU_FILL4_STORE_
                     "cmp %[wa], %[end]\n\t"
                     "bne 1b"
                     : [src] "+r"(src), [wa] "+r"(wa), [wb] "+r"(wb), [p0] "=&r"(p0), [p1] "=&r"(p1), [a] "=&r"(a),
@@ -99,17 +98,12 @@ static __attribute__((noinline)) void fill_windows4(const mcu_dw3_layout *l, con
             }
             if (odd) {  /* the row's last pixel and the pad or stride after it: (pixel, fill) */
                 __asm__ volatile(
-                    "ldr %[p0], [%[src]]\n\t"
-                    "sxtb16 %[a], %[p0]\n\t"
-                    "sxtb16 %[b], %[p0], ror #8\n\t"
+                    MCU_FILL4_SPLIT_
                     "pkhbt %[t], %[a], %[fill2], lsl #16\n\t"
                     "pkhtb %[u], %[fill2], %[a], asr #16\n\t"
                     "pkhbt %[p0], %[b], %[fill2], lsl #16\n\t"
                     "pkhtb %[p1], %[fill2], %[b], asr #16\n\t"
-                    "str %[p0], [%[wa], %[off]]\n\t"
-                    "str %[p1], [%[wb], %[off]]\n\t"
-                    "str %[u], [%[wb]], #4\n\t"
-                    "str %[t], [%[wa]], #4"
+                    MCU_FILL4_STORE_
                     : [wa] "+r"(wa), [wb] "+r"(wb), [p0] "=&r"(p0), [p1] "=&r"(p1), [a] "=&r"(a), [b] "=&r"(b),
                       [t] "=&r"(t), [u] "=&r"(u)
                     : [src] "r"(src), [off] "r"(off), [fill2] "r"(fill2)

@@ -7,7 +7,7 @@
 
 #include "mcu_nn_conv_dsp.h"
 
-/* What mcu_conv_pairs_w16 reads: one half-block's channel pairs (field offsets are its assembly's). */
+/* What mcu_conv_pairs_w16 reads: its half-blocks' channel pairs (field offsets are its assembly's). */
 typedef struct {
     const uint32_t *end;   /* the half-block's widened patches end */
     int32_t skip;          /* the bytes of the loop's first pass skipped (whole blocks), plus 1 */
@@ -80,8 +80,9 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 
 /* Three pixels' eight values at r0, r1, r2 widened into a half-block's patches at r3 (r4-r11 scratch): the
  * loads back to back, each pixel's four stores back to back. */
-#define MCU_PAIR_WIDEN_(a, b, at) \
-    MCU_PAIR_WORD_(a, "r10") MCU_PAIR_WORD_(b, "r11") MCU_PAIR_STORE_(a, "r10", at) MCU_PAIR_STORE_(b, "r11", at " + 24")
+#define MCU_PAIR_WIDEN_(a, b, at)                                              \
+    MCU_PAIR_WORD_(a, "r10") MCU_PAIR_WORD_(b, "r11") MCU_PAIR_STORE_(a, "r10", at) \
+    MCU_PAIR_STORE_(b, "r11", at " + 24")
 
 /* A 3x3 window over 3 channels (corner r0, rows r2 apart) widened as mcu_widen_first3x3 widens it, into the
  * half-block's position at byte `at` (r4-r12 and lr scratch); r0 moves on to the next position's (r1 on). */
@@ -115,9 +116,10 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
  * pairs' end told by theirs); the job is copied to the frame, which the loop's end and entry are read
  * from, and each pass stores only what moved (~72 cycles a pair besides its four-value blocks). The loop
  * is eight blocks of four values (32), entered part-way (Duff's device) where the values are not a whole
- * number of passes: a jump instead of tests for the remainder. With src, a pointwise conv's half-blocks
- * one after the other: each one's three pixels widened here (1.6 cycles a value), not by a call per
- * half-block from C (~140 cycles of its tests and the call on VWW's K = 8 layer).
+ * number of passes: a jump instead of tests for the remainder. With src, half-blocks one after the
+ * other, each one's inputs widened here: a pointwise conv's three pixels (1.6 cycles a value), or (pitch)
+ * three 3x3 windows over 3 channels of a first layer's output row, not by a call per half-block from C
+ * (~140 cycles of its tests and the call on VWW's K = 8 layer, ~200 on its first layer).
  */
 static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
     const mcu_pairs_job *job __attribute__((unused)))
