@@ -151,7 +151,7 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
      lambda: _conv(5, 9, 3, 3, 1, 1, "SAME", 6, 6, 1, True, 18, batch=2)),
     ("depthwise 3x3 stride 1, 9 wide, ReLU at -128: all rows in one loop, an odd row's last output alone",
      lambda: _conv(5, 9, 3, 3, 1, 1, "SAME", 6, 6, 1, True, 29, out_q=(0.3, -128))),
-    # stride 2 a channel at a time (mcu_dw3_sums_s2): an odd and an even side, a row of an odd count of outputs
+    # stride 2 a channel at a time (mcu_dw3_sums_stride2_x2): an odd and an even side, a row of an odd count of outputs
     # and one with no room for a right pad, an output taller than wide
     ("depthwise 3x3 stride 2, 13 x 14 SAME, 6 channels: a channel at a time, batch 2 (in place)",
      lambda: _conv(13, 14, 3, 3, 2, 1, "SAME", 6, 6, 1, True, 32, batch=2)),

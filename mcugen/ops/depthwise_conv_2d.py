@@ -303,7 +303,7 @@ def _three_by_three(w: Tensor, p: DepthwiseData, strides: tuple[tuple[int, int],
 
 
 def _x2_takes(g: Graph, op: Op) -> bool:
-    """The 3x3 layers mcu_depthwise_conv2d_s8_x2 runs: stride 1 (mcu_dw3_sums_x2) or 2 (mcu_dw3_sums_s2);
+    """The 3x3 layers mcu_depthwise_conv2d_s8_x2 runs: stride 1 (mcu_dw3_sums_x2) or 2 (mcu_dw3_sums_stride2_x2);
     INT4 weights at stride 2 stay packed on the four-channel kernel (its pairs would be int16)."""
     strides = ((1, 1),) if int4_filter(g, op) else ((1, 1), (2, 2))
     return _three_by_three(op.input(g, 1), op.prepared(DepthwiseData), strides)

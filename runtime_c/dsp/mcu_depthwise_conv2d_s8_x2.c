@@ -12,14 +12,14 @@
  *                 rounded up to even, so that every pair of columns is one aligned word, or one less)
  *                 and 4 int16 of padding, or four such windows (mcu_dw3_windows), then the int32
  *                 sums of a pass: min(MCU_DW3_CHUNK / sums_stride (at least 1), rows) * sums_stride + 8
- *                 (mcu_dw3_sums_x2, mcu_dw3_sums_s2).
+ *                 (mcu_dw3_sums_x2, mcu_dw3_sums_stride2_x2).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
  * window row, the left output takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2 (SMLABT b), the right
  * one x1 w0 (SMLATB a) + x2 w1 + x3 w2 (SMLAD b): per pair of outputs, 6 loads and 12
  * multiplies for 18 MACs, every operand in a register. The sums go to the int32 scratch, then
  * one pass requantizes them with the channel's constants in registers. Passes run over whole
  * window rows, as if the image were one long row: the two outputs per row that straddle its end
- * are computed and dropped, and a row costs no loop set-up. Stride 2 (mcu_dw3_sums_s2) goes an
+ * are computed and dropped, and a row costs no loop set-up. Stride 2 (mcu_dw3_sums_stride2_x2) goes an
  * output row at a time: 18 MACs per nine loads of a row's words. The output may be the input (in
  * place): a channel's inputs are in its window before any of its outputs is written.
  */
@@ -255,7 +255,7 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
                     if (step == 1) {
                         mcu_dw3_sums_x2(window + oy * l.stride, rs, w, n_rows * l.stride / 2, acc);
                     } else {
-                        mcu_dw3_sums_s2(window + 2 * oy * l.stride, rs, w, l.sums_stride / 2, n_rows, acc);
+                        mcu_dw3_sums_stride2_x2(window + 2 * oy * l.stride, rs, w, l.sums_stride / 2, n_rows, acc);
                     }
                     if (q.fast && full) {
                         store_rows(acc, n_rows, &l, bias, q, offset, act, 1, 1, out);

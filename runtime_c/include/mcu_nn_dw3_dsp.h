@@ -10,7 +10,7 @@
 /*
  * The 3x3 depthwise kernels that go a channel at a time (mcu_depthwise_conv2d_s8_x2, _s16_x2): the
  * channel's window as int16 pairs, then two outputs per load of each window row (stride 1,
- * mcu_dw3_sums_x2) or per three loads (stride 2, mcu_dw3_sums_s2).
+ * mcu_dw3_sums_x2) or per three loads (stride 2, mcu_dw3_sums_stride2_x2).
  *
  * Outputs (pad columns included) per pass of mcu_dw3_sums_x2: the most the int32 part of their scratch
  * holds, less the pairs it may add (ops/depthwise_conv_2d.py sizes it to a layer's rows).
@@ -190,7 +190,7 @@ void mcu_dw3_sums_x2(const int16_t *x, int32_t rs, const uint32_t w[6],
  * mcu_dw3_sums_x2's. With a = (x0, x1), b = (x2, x3) and c = (x4, x5) of a window row, the left output
  * takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2, the right one x2 w0 + x3 w1 (SMLAD b) + x4 w2: per pair
  * of outputs, 9 loads and 12 multiplies for 18 MACs. */
-void mcu_dw3_sums_s2(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs, int32_t rows,
+void mcu_dw3_sums_stride2_x2(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs, int32_t rows,
                      int32_t *acc);
 
 #endif

@@ -1,6 +1,6 @@
 #include "mcu_nn_dw3_dsp.h"
 
-/* Two outputs of a row of mcu_dw3_sums_s2 from window row `x` and its weight pairs w01 = (w0, w1),
+/* Two outputs of a row of mcu_dw3_sums_stride2_x2 from window row `x` and its weight pairs w01 = (w0, w1),
  * w12 = (w1, w2): a third word (x4, x5) loaded into a once (x0, x1) is spent, each load that can
  * follow another load placed after it (the M4 pipelines them). */
 #define MCU_DW3_S2_ROW_(x, w01, w12, first)                        \
@@ -12,7 +12,7 @@
 #define MCU_DW3_S2_SMUAD_(s, d, w) "smuad " s ", " d ", " w "\n\t"
 #define MCU_DW3_S2_SMLAD_(s, d, w) "smlad " s ", " d ", " w ", " s "\n\t"
 
-void mcu_dw3_sums_s2(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs, int32_t rows,
+void mcu_dw3_sums_stride2_x2(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs, int32_t rows,
                      int32_t *acc)
 {
     const int16_t *x1 = (const int16_t *)(const void *)((const int8_t *)x + rs);
