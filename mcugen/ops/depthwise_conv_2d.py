@@ -130,9 +130,10 @@ class DepthwiseConv2D(OpDef):
         # gain there (ds_cnn_m's 5-wide rows: 3.80 M -> 4.25 M cycles; VWW's 24-wide even), so a stride-2
         # layer fused takes the four-channel kernel, as it did before the channel-at-a-time one took stride 2
         # (stride-1 layers on that one stay unfused, as they were)
-        row_call = _depthwise_x4_call(g, op, int4=False, any_width=True) if op.call is not None and \
-            op.call.kernel == "mcu_depthwise_conv2d_s8_x2" and op.prepared(DepthwiseData).window.stride[0] == 2 \
-            else op.call
+        row_call = op.call
+        if row_call is not None and row_call.kernel == "mcu_depthwise_conv2d_s8_x2" and \
+                op.prepared(DepthwiseData).window.stride[0] == 2:
+            row_call = _depthwise_x4_call(g, op, int4=False, any_width=True)
         if strips is None or operand != 0 or row_call is None or row_call.kernel not in kernels:
             return None
         params, channels, _, _, filter_dims, filter_x4, bias_folded, output_dims, output, _ = row_call.args

@@ -13,7 +13,7 @@
 #define MCU_DW3_S2_SMLAD_(s, d, w) "smlad " s ", " d ", " w ", " s "\n\t"
 
 void mcu_dw3_sums_stride2_x2(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs, int32_t rows,
-                     int32_t *acc)
+                             int32_t *acc)
 {
     const int16_t *x1 = (const int16_t *)(const void *)((const int8_t *)x + rs);
     const int16_t *x2 = (const int16_t *)(const void *)((const int8_t *)x1 + rs);

@@ -191,6 +191,6 @@ void mcu_dw3_sums_x2(const int16_t *x, int32_t rs, const uint32_t w[6],
  * takes x0 w0 + x1 w1 (SMUAD/SMLAD a) + x2 w2, the right one x2 w0 + x3 w1 (SMLAD b) + x4 w2: per pair
  * of outputs, 9 loads and 12 multiplies for 18 MACs. */
 void mcu_dw3_sums_stride2_x2(const int16_t *x, int32_t rs, const uint32_t w[6], int32_t pairs, int32_t rows,
-                     int32_t *acc);
+                             int32_t *acc);
 
 #endif
