@@ -35,9 +35,10 @@ class Abs(LutOp):
 
 
 def _rescale(g: Graph, op: Op) -> tuple[int, int]:
-    """TFLM's SetRsqrtOutputMultiplier: the sqrt and product in float32, the reciprocal in double."""
+    """TFLM's SetRsqrtOutputMultiplier: the float32 scales widened to double, the sqrt, product and
+    reciprocal in double (one made in float32 is off in its low bits: a value in a few thousand off by one)."""
     xt, y = op.input(g, 0), op.output(g)
-    return quantize_multiplier(1.0 / float(np.sqrt(np.float32(xt.q.s)) * np.float32(y.q.s)))
+    return quantize_multiplier(1.0 / (np.sqrt(float(np.float32(xt.q.s))) * float(np.float32(y.q.s))))
 
 
 def _rsqrt(values: np.ndarray, zp: int, multiplier: int, shift: int, high: int) -> np.ndarray:
@@ -60,7 +61,7 @@ class Rsqrt(LutOp):
 
     def check(self, g: Graph, op: Op) -> list[str]:
         xt, y = op.input(g, 0), op.output(g)
-        real = 1.0 / float(np.sqrt(np.float32(xt.q.s)) * np.float32(y.q.s))
+        real = 1.0 / (np.sqrt(float(np.float32(xt.q.s))) * float(np.float32(y.q.s)))
         shift = multiplier_shift(real)
         if -31 <= shift and shift - RSQRT_SHIFT < -31:  # below 2^-32 the rescale flushes to 0, as in TFLM
             return [f"a rescale factor of {real:g} (1 / (sqrt(input scale) x output scale)): TFLM then divides "
