@@ -60,6 +60,20 @@ def test_logistic_tanh_int16(tmp_path_factory, opcode, shape, s_in, seed):
     check(tmp_path_factory.mktemp("sigmoid16"), m, seed, oracles=("tflm",))
 
 
+@pytest.mark.parametrize("opcode", ["LOGISTIC", "TANH"])
+@pytest.mark.parametrize("s_in", [3.0, 0.37, 11.0])
+def test_logistic_tanh_int16_past_the_documented_multiplier(tmp_path, opcode, s_in):
+    """Input scales whose multiplier passes 32767 (an int16x8 LSTM cell's gates, s_in x 12288): TFLM's
+    Prepare checks that only in debug builds and runs it; past 65536 its int32 product wraps, as ours. Every
+    int16 value, TFLM and the host C."""
+    m = ModelSpec()
+    x = m.tensor("x", [65536], "int16", scale=s_in, zp=0)
+    y = m.tensor("y", [65536], "int16", scale=1 / 32768, zp=0)
+    m.inputs, m.outputs = [x], [y]
+    m.op(opcode, [x], [y], version=3)
+    check(tmp_path, m, 0, oracles=("tflm",), xs=[np.arange(-32768, 32768).astype(np.int16)])
+
+
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=3), scale(1e-5, 1e-2), ZP16, scale(1e-5, 1e-2), ZP16,
        st.floats(-0.9, 0.9).map(lambda v: float(np.float32(v))), st.integers(0, 99))
 def test_leaky_relu_int16(tmp_path_factory, shape, s_in, z_in, s_out, z_out, alpha, seed):

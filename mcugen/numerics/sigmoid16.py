@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.numerics.requant import round_half_away
+from mcugen.numerics.requant import round_half_away, wrap_int32
 
 # TFLM's table (tensorflow/lite/kernels/internal/common.h, sigmoid_table_uint16, Apache-2.0): the
 # entries are not the correctly rounded values of any one formula, so bit-exactness needs these.
@@ -68,6 +68,13 @@ def input_scaling(multiplier: int, shift: int) -> tuple[int, int, int]:
     return multiplier, shift, (1 << (shift - 1)) if shift > 0 else 0
 
 
+def _scaled(x, multiplier: int, shift: int) -> np.ndarray:
+    """The kernels' input scaling. TFLM's product is int32: an input scale past 2^16 / 12288 (a multiplier
+    above 65536, which its Prepare leaves unchecked outside debug builds) wraps it."""
+    multiplier, shift, round_ = input_scaling(multiplier, shift)
+    return wrap_int32(np.asarray(x, np.int64) * multiplier + round_) >> shift
+
+
 def _interpolate(magnitude: np.ndarray, fraction_bits: int) -> np.ndarray:
     entry = np.minimum(magnitude >> fraction_bits, 254)
     low, high = SIGMOID_TABLE[entry], SIGMOID_TABLE[entry + 1]
@@ -77,8 +84,7 @@ def _interpolate(magnitude: np.ndarray, fraction_bits: int) -> np.ndarray:
 
 def sigmoid_s16(x, multiplier: int = 0, shift: int = 0) -> np.ndarray:
     """reference_integer_ops::Logistic on int16 (0.16 table, 9 fraction bits), to Q0.15."""
-    multiplier, shift, round_ = input_scaling(multiplier, shift)
-    v = (np.asarray(x, np.int64) * multiplier + round_) >> shift
+    v = _scaled(x, multiplier, shift)
     a = np.abs(v)
     r = np.where(a >> 9 >= 255, 0x7FFF << 10, _interpolate(a, 9))
     r = np.where(v >= 0, r + (1 << 9), (1 << 25) - r + (1 << 9) - 1)
@@ -87,8 +93,7 @@ def sigmoid_s16(x, multiplier: int = 0, shift: int = 0) -> np.ndarray:
 
 def tanh_s16(x, multiplier: int = 0, shift: int = 0) -> np.ndarray:
     """reference_integer_ops::Tanh on int16 (the same table, 8 fraction bits), to Q0.15."""
-    multiplier, shift, round_ = input_scaling(multiplier, shift)
-    v = (np.asarray(x, np.int64) * multiplier + round_) >> shift
+    v = _scaled(x, multiplier, shift)
     a = np.abs(v)
     r = np.where(a >> 8 >= 255, 0xFFFF << 8, _interpolate(a, 8))
     r = np.where(v >= 0, r - (1 << 23) + (1 << 7), -r + (1 << 23) + (1 << 7) - 1)

@@ -64,10 +64,13 @@ class Q4Activation(LutOp):
         power_of_two, log2 = checked_log2(float(y.q.s))
         if not power_of_two or log2 != -15:
             return [f"int16 output scale {float(y.q.s):g}: TFLM's int16 kernel writes Q0.15 (scale 2^-15)"]
+        if float(x.q.s) * 4096 * 3 >= 2 ** 31:
+            return [f"int16 input scale {float(x.q.s):g}: TFLM's Prepare converts scale x 12288 to int32, "
+                    "past its range there"]
         multiplier, shift = prepare_scaling(float(x.q.s), self.power_of_two_shifts)
-        if multiplier > 32767 or (multiplier == 0 and shift not in self.power_of_two_shifts):
-            return [f"int16 input scale {float(x.q.s):g} is outside what TFLM's int16 kernel rescales "
-                    "(a multiplier in 1..32767 with a shift up to 31)"]
+        if multiplier == 0 and shift not in self.power_of_two_shifts:
+            return [f"int16 input scale {float(x.q.s):g} is below what TFLM's int16 kernel rescales: its "
+                    f"multiplier rounds to 0 and the kernel then scales by 3 << {shift}, past int32"]
         return []
 
     def prepare(self, g: Graph, op: Op) -> object:

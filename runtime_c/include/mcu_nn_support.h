@@ -212,7 +212,9 @@ static inline int32_t mcu_scale_s16(int32_t x, int32_t multiplier, int32_t shift
         multiplier = 3 << shift;
         shift = 0;
     }
-    return (x * multiplier + (shift > 0 ? 1 << (shift - 1) : 0)) >> shift;
+    /* TFLM's product is int32 and wraps past it (an input scale above 5.3: a multiplier above 65536) */
+    const uint32_t scaled = (uint32_t)x * (uint32_t)multiplier + (shift > 0 ? 1u << (shift - 1) : 0u);
+    return (int32_t)scaled >> shift;
 }
 
 static inline uint32_t mcu_sigmoid_lookup(const int16_t *table, uint32_t magnitude, int32_t fraction_bits)
@@ -225,7 +227,7 @@ static inline uint32_t mcu_sigmoid_lookup(const int16_t *table, uint32_t magnitu
 static inline int16_t mcu_sigmoid_s16(const int16_t *table, int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = mcu_scale_s16(x, multiplier, shift);
-    const uint32_t magnitude = (uint32_t)(v < 0 ? -v : v);
+    const uint32_t magnitude = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
     uint32_t r = magnitude >> 9 >= 255 ? 0x7FFFu << 10 : mcu_sigmoid_lookup(table, magnitude, 9);
     r = v >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1;
     return (int16_t)(r >> 10);
@@ -234,7 +236,7 @@ static inline int16_t mcu_sigmoid_s16(const int16_t *table, int32_t x, int32_t m
 static inline int16_t mcu_tanh_s16(const int16_t *table, int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = mcu_scale_s16(x, multiplier, shift);
-    const uint32_t magnitude = (uint32_t)(v < 0 ? -v : v);
+    const uint32_t magnitude = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
     int32_t r = (int32_t)(magnitude >> 8 >= 255 ? 0xFFFFu << 8 : mcu_sigmoid_lookup(table, magnitude, 8));
     r = v >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
     return (int16_t)(r >> 8);
