@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def signature_arg(p):
         p.add_argument("--signature", metavar="NAME", help="the entry point to run, of a file with several "
-                       "signatures (`mcugen inspect` lists them; a file with one needs no flag)")
+                       "signatures (`mcugen inspect` lists them); without it, subgraph 0 runs, as in TFLM (a "
+                       "file's only signature's subgraph where it has one)")
         p.add_argument("--ops", metavar="FILE.py", help="your custom ops: the Python file that declares each "
                        "one's C kernel and numpy function (mcugen/ops/custom.py says how)")
 

@@ -127,7 +127,8 @@ def _opcode_name(code) -> str:
     return name
 
 
-def _buffer_bytes(model, raw: bytes, index: int) -> bytes | None:
+def _buffer_bytes(model, raw: bytes, index: int) -> tuple[bytes, bytes] | None:
+    """A buffer's data, and as many of the file's bytes after it (fewer at the file's end)."""
     if index >= model.BuffersLength():
         raise IndexError(f"a tensor refers to buffer {index}, the file has {model.BuffersLength()}")
     if index == 0:  # buffer 0 is the converter's empty sentinel
@@ -143,7 +144,9 @@ def _buffer_bytes(model, raw: bytes, index: int) -> bytes | None:
                           "without external buffers)")
     if buf.DataLength() == 0:
         return None
-    return buf.DataAsNumpy().tobytes()
+    start = buf._tab.Vector(buf._tab.Offset(4))  # noqa: SLF001 - where the data lies in the file
+    end = start + buf.DataLength()
+    return raw[start:end], raw[end:end + buf.DataLength()]
 
 
 def _quant(t, name: str) -> Quant | None:
@@ -164,7 +167,7 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
     dtype = _TENSOR_TYPES.get(t.Type(), f"type{t.Type()}")
     name = t.Name().decode("utf-8", "replace") if t.Name() else f"tensor{index}"
     data = None
-    payload = _buffer_bytes(model, raw, t.Buffer())
+    payload, after = _buffer_bytes(model, raw, t.Buffer()) or (None, b"")
     if payload is not None and dtype in _NUMPY_TYPES:
         count = int(np.prod(shape, dtype=np.int64))
         expected = count * np.dtype(dtype).itemsize
@@ -177,7 +180,7 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
     # converter left open) runs as the stored shape does, so only an unknown stored dimension is dynamic.
     dynamic = any(d < 0 for d in shape)
     return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=_quant(t, name), data=data,
-                  dynamic=dynamic, variable=bool(t.IsVariable()))
+                  dynamic=dynamic, variable=bool(t.IsVariable()), after=after if dtype == "int32" else b"")
 
 
 def _unpack_int4(payload: bytes, count: int, index: int) -> np.ndarray:
@@ -195,8 +198,8 @@ MAX_FILE_BYTES = 1 << 30  # TFLite's own FlatBuffer limit is 2 GiB; no microcont
 
 
 def read_tflite(path: str | Path, signature: str | None = None) -> Graph:
-    """The model's graph: its one signature's subgraph, or `signature`'s where the file has several
-    (LiteRT 2.x writes one per entry point), or subgraph 0 where it names none."""
+    """The model's graph: `signature`'s subgraph where one is named (LiteRT 2.x writes one per entry point),
+    else subgraph 0 as TFLM runs it, or the file's only signature's subgraph."""
     path = Path(path)
     try:
         if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block, a device never end
@@ -257,11 +260,8 @@ def _main_subgraph(named: dict[str, int], signature: str | None, path: Path, cou
                           f"{', '.join(named) if named else 'none'})",
                           "pass one of them to --signature, or leave the flag out" if named else
                           "leave --signature out: the file's one subgraph runs")
-    if signature is None and len(named) > 1:
-        raise McugenError(f"{path}: the file has {len(named)} signatures ({', '.join(named)})",
-                          "pick one with --signature NAME (`mcugen inspect --signature NAME` describes it)")
-    if signature is None and not named:
-        return 0, ""
+    if signature is None and (len(named) != 1 or next(iter(named.values())) == 0):
+        return 0, ""  # what TFLM runs: subgraph 0, whatever the signatures say
     key = signature if signature is not None else next(iter(named))
     if not 0 <= named[key] < count:
         raise ValueError(f"signature '{key}' runs subgraph {named[key]}, the file has {count}")

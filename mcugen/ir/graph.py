@@ -56,6 +56,9 @@ class Tensor:
     data: np.ndarray | None = None  # set for constants (weights, biases, shapes)
     dynamic: bool = False  # shape_signature holds -1
     variable: bool = False  # is_variable: state kept across invocations (LSTM, SVDF)
+    # an int32 constant's next bytes in the file, as many as its data (fewer at the file's end): TFLM's 16x8
+    # TRANSPOSE_CONV reads an int32 bias as int64, so past its end
+    after: bytes = b""
 
     @property
     def is_const(self) -> bool:

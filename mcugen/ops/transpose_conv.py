@@ -2,7 +2,8 @@
 
 Inputs: the output shape (int32; TFLM never reads it, sizing the output from the output tensor, and
 neither does mcugen), the filter [OC, KH, KW, IC] (int8, zero point 0, per
-channel), the input [N, H, W, IC] and an optional bias (int32; int64 for 16x8). Input pixel (iy, ix)
+channel), the input [N, H, W, IC] and an optional bias (int32; int64 or int16 for 16x8, and an int32 one
+read as int64 as TFLM reads it, with the file's next bytes). Input pixel (iy, ix)
 tap (fy, fx) lands on output (iy * stride + fy - pad, ix * stride + fx - pad); the pads are TFLM's
 ComputePaddingHeightWidth with the output size in the forward conv's input role. TFLM scatters every
 input pixel's products into an output-sized int32 (int8) or int64 (16x8) scratch, then adds the bias
@@ -45,6 +46,13 @@ class TransposeConvData:
     wide: Wide  # both kernels' accumulator: int32 for int8, int64 for 16x8; the bias as int64
 
 
+def read_as_int64(bias: np.ndarray, after: bytes) -> np.ndarray:
+    """An int32 bias as TFLM's 16x8 kernel reads it: its bytes and as many after it in the file, taken as
+    int64 (the XMOS converter writes such files; TFLM runs them, its sums offset by those values)."""
+    data = np.ascontiguousarray(bias, dtype="<i4").tobytes()
+    return np.frombuffer(data + after[:len(data)], dtype="<i8").astype(np.int64)
+
+
 @register("TRANSPOSE_CONV")
 class TransposeConv(OpDef):
     arity = ((3, 4), (1, 1))
@@ -74,16 +82,24 @@ class TransposeConv(OpDef):
         if w.quant is not None and np.any(w.q.zero_point != 0):
             problems.append("filter zero point is not 0")
         # TFLM's 16x8 kernel widens an int16 bias to int64 and reads any other as int64 (an int32 one past its end)
-        wanted = ("int64", "int16") if x.dtype == "int16" else ("int32",)
+        wanted = ("int64", "int16", "int32") if x.dtype == "int16" else ("int32",)
         if b is not None and b.dtype not in wanted:
             problems.append(f"bias '{b.name}' is {b.dtype}; TFLM's {x.dtype} kernel reads {' or '.join(wanted)} there")
+        elif b is not None and x.dtype == "int16" and b.dtype == "int32" and b.data is not None \
+                and len(b.after) < b.data.nbytes:
+            problems.append(f"bias '{b.name}' is int32, which TFLM's 16x8 kernel reads as int64, past the end of "
+                            "the file here")
         return problems + wide_shift_problems(x, w, b, op.output(g))
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, w, y = op.input(g, INPUT), op.input(g, FILTER), op.output(g)
         wide = x.dtype == "int16"
+        b = op.optional_input(g, BIAS)
+        accumulator = Wide.of(g, op, BIAS, w.shape[0], bits=64 if wide else 32)
+        if wide and b is not None and b.dtype == "int32" and b.data is not None:
+            accumulator = Wide(64, read_as_int64(b.values, b.after))
         return TransposeConvData(*geometry(g, op), Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide),
-                                 Wide.of(g, op, BIAS, w.shape[0], bits=64 if wide else 32))
+                                 accumulator)
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p, w, y = op.prepared(TransposeConvData), xs[FILTER].astype(np.float64), op.output(g)
