@@ -273,3 +273,32 @@ def test_a_file_s_one_signature_on_another_subgraph_needs_no_flag(capsys, tmp_pa
     assert code == 0 and "bit-exact" in out + err, out + err
     code, out, _ = run_cli(capsys, "inspect", path)
     assert code == 0 and "signature  decode" in out and "RELU" in out, out
+
+
+@pytest.mark.parametrize("shape, axes, out_q", [
+    ([2, 3, 4, 5, 6], [1, 2], None),  # a 5-D MEAN of a converter that left the tensors unquantized
+    ([2, 3, 4, 5, 6], [0, 1, 2, 3, 4], None),
+    ([1, 4, 4, 3], [1, 2], (0.1, 7)),  # only the input unquantized: the multiplier 0, the output zero point
+])
+def test_an_unquantized_int8_mean_runs_as_tflm_runs_it(tmp_path, shape, axes, out_q):
+    """TFLM reads an absent quantization as scale 0 and zero point 0: a 0 / 0 (or 0 / s) rescale its
+    QuantizeMultiplier makes 0. Bit-exact with TFLM and LiteRT, and the host C."""
+    m = ModelSpec()
+    x = m.tensor("x", shape, "int8")
+    out = [1 if k in axes else d for k, d in enumerate(shape)]
+    y = m.tensor("y", out, "int8") if out_q is None else m.tensor("y", out, "int8", scale=out_q[0], zp=out_q[1])
+    m.op("MEAN", [x, m.const("axes", axes, "int32")], [y], "ReducerOptions", version=2, KeepDims=True)
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path, m, 3)
+
+
+def test_a_mean_whose_output_alone_is_unquantized_is_refused_in_one_line(capsys, tmp_path):
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4, 4, 3], "int8", scale=0.1, zp=2)
+    y = m.tensor("y", [1, 1, 1, 3], "int8")
+    m.op("MEAN", [x, m.const("axes", [1, 2], "int32")], [y], "ReducerOptions", version=2, KeepDims=True)
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "m.tflite"
+    path.write_bytes(m.build())
+    code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "b")
+    assert_one_error_line(code, err, "output 'y' has no quantization parameters")

@@ -68,6 +68,9 @@ class OpDef:
     # True: TFLM's kernel copies the values as they are and never reads the quantization, so a
     # tensor without quantization parameters is fine here (an unquantized int16 tensor reshaped)
     copies_values = False
+    # True: TFLM's kernel reads a tensor without quantization parameters as scale 0 and zero point 0 and
+    # computes with them (its check() refuses the combinations whose arithmetic C leaves undefined)
+    unquantized_as_zero = False
     # opcodes whose TFLM kernel never reads the op's builtin options (RESHAPE takes its shape from an
     # input, SPLIT its sizes from the outputs): absent options change nothing there, so are fine
     options_unread: tuple[str, ...] = ()

@@ -84,11 +84,25 @@ def reduce_params(g: Graph, op: Op) -> Struct:
 @register("MEAN")
 class Mean(_Reduce):
     input_types = output_types = ("int8", "int16")
+    # an unquantized input's scale 0 (over any output scale, or 0 / 0: NaN, which TFLM's QuantizeMultiplier
+    # turns into 0 on x86 and Arm alike) makes the multiplier 0: every output is the output zero point
+    unquantized_as_zero = True
+
+    def check(self, g: Graph, op: Op) -> list[str]:
+        x, y = op.input(g, 0), op.output(g)
+        if y.quant is None and x.quant is not None:
+            return [f"output '{y.name}' has no quantization parameters: TFLM divides the input scale by its "
+                    "scale 0, and converts the infinity to an integer, which C leaves undefined"]
+        return super().check(g, op)
 
     def prepare(self, g: Graph, op: Op) -> object:
         p = super().prepare(g, op)
         assert isinstance(p, ReduceData)
         x, y = op.input(g, 0), op.output(g)
+        if x.quant is None:
+            info = np.iinfo(y.dtype)
+            zp_out, bounds = (y.q.zp, fused_range(g, op)) if y.quant is not None else (0, (int(info.min), int(info.max)))
+            return dataclasses.replace(p, mean=MeanRescale(0, 0, 0, zp_out), golden=Requant.of(0, 0, zp_out, *bounds))
         m, s = quantize_multiplier(float(x.q.s) / float(y.q.s))
         k = min(p.count.bit_length() - 1, 32, 31 + s)
         multiplier, shift = (m << k) // p.count, s - k

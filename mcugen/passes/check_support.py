@@ -66,7 +66,7 @@ def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object], bad:
                             "layer)")
         elif t.dtype not in allowed:
             problems.append(f"tensor '{t.name}' is {t.dtype}; this op runs on {' or '.join(allowed)}")
-        elif t.dtype in QUANTIZED and t.quant is None and not opdef.copies_values:
+        elif t.dtype in QUANTIZED and t.quant is None and not (opdef.copies_values or opdef.unquantized_as_zero):
             problems.append(f"{t.dtype} tensor '{t.name}' has no quantization parameters")
         elif t.quant is not None and t.quant.per_channel:
             problems.append(f"activation '{t.name}' is quantized per channel")
