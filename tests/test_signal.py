@@ -14,6 +14,7 @@ import pytest
 from flatbuffers import flexbuffers
 
 from conftest import OBJECT_CACHE
+from single_op import check
 from mcugen.validation import golden
 from mcugen.targets.boards import load_board
 from mcugen.codegen.build import build_host
@@ -229,3 +230,58 @@ def test_the_micro_speech_example_hears_yes_and_no():
         features = np.stack([tflm.run(xs, 1)[0] for xs in frames(word)])
         scores = Tflm(example / "micro_speech_quantized.tflite").run([features.reshape(1, 1960)], 1)[0]
         assert ["silence", "unknown", "yes", "no"][int(np.argmax(scores))] == word
+
+
+def _energy_then(start, end, then):
+    """x [16] int16 (8 bins) -> SignalEnergy(start_index, end_index) -> uint32 [8] -> `then` (CAST to int32 and
+    RESHAPE, or an int32 ADD that computes with every value)."""
+    m = ModelSpec()
+    x, e = m.tensor("x", [16], "int16"), m.tensor("e", [8], "uint32")
+    m.op("CUSTOM", [x], [e], custom="SignalEnergy",
+         custom_options=bytes(flexbuffers.Dumps(dict(end_index=end, start_index=start))))
+    c, y = m.tensor("c", [8], "int32"), m.tensor("y", [2, 4], "int32")
+    m.op("CAST", [e], [c])
+    if then == "add":
+        s = m.tensor("s", [8], "int32")
+        m.op("ADD", [c, c], [s], "AddOptions")
+        c = s
+    m.op("RESHAPE", [c, m.const("shape", [2, 4], "int32")], [y], "ReshapeOptions", NewShape=[2, 4])
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def test_values_tflm_leaves_undefined_are_moved_along_but_never_computed_with(tmp_path, capsys):
+    """SignalEnergy writes its bins start_index..end_index only: CAST and RESHAPE carry the other outputs'
+    undefinedness to the model's output, where comparisons skip them (compare: bit-exact on the rest); an
+    ADD that computes with them gives TFLM an answer of what its arena held, refused in one line naming both
+    layers."""
+    path = tmp_path / "moved.tflite"
+    path.write_bytes(_energy_then(2, 6, "reshape").build())
+    code, out, err = run_cli(capsys, "compare", path, "--samples", "2")
+    assert code == 0 and "bit-exact" in out + err, out + err
+    path = tmp_path / "added.tflite"
+    path.write_bytes(_energy_then(2, 6, "add").build())
+    code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
+    assert_one_error_line(code, err, "ADD at index 2 computes with 4 value(s) of 'c' that "
+                          "CUSTOM:SignalEnergy at index 0 left undefined")
+
+
+def test_an_option_of_another_type_is_read_as_tflm_reads_its_bytes(tmp_path):
+    """TFLM's FlexbufferWrapper reads each option slot's bytes as an integer whatever its type: a float 3.0 is
+    its bits, 0x40400000 (a window shift past 31, refused as TFLM's C++ leaves it undefined), and a shift
+    written as a bool True is 1, bit-exact with TFLM."""
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.errors import McugenError
+
+    def window(shift):
+        m = ModelSpec()
+        x, w, y = m.tensor("x", [1, 8], "int16"), m.const("w", np.arange(8) * 300, "int16"), m.tensor("y", [1, 8], "int16")
+        m.op("CUSTOM", [x, w], [y], custom="SignalWindow", custom_options=bytes(flexbuffers.Dumps(dict(shift=shift))))
+        m.inputs, m.outputs = [x], [y]
+        return m
+
+    path = tmp_path / "float.tflite"
+    path.write_bytes(window(3.0).build())
+    with pytest.raises(McugenError, match=f"shift {0x40400000}"):
+        compile_model(path)
+    check(tmp_path / "bool", window(True), 1, oracles=("tflm",))

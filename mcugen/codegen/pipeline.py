@@ -8,6 +8,7 @@ from mcugen.ir.budget import Budget
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.ir.tuning import Tuning
 from mcugen.passes.check_support import check_support
+from mcugen.passes.check_undefined_reads import check_undefined_reads
 from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.flatten_biases import flatten_biases
 from mcugen.passes.fold_constants import fold_constants
@@ -43,6 +44,7 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
     graph = after("cut_outputs", cut_outputs(graph, outputs))  # --outputs: only the part the user asked for
     graph = after("check_support", check_support(graph))       # int8 layers, every op has a kernel
     graph = after("prepare_ops", prepare_ops(graph))           # TFLM's Prepare, done at build time
+    graph = after("check_undefined_reads", check_undefined_reads(graph))  # no layer computes on what TFLM leaves undefined
     return graph
 
 

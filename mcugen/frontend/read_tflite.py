@@ -234,6 +234,22 @@ def _custom_options(raw: bytes) -> dict:
     return decoded if isinstance(decoded, dict) else {"bytes": raw}
 
 
+def _option_words(raw: bytes) -> tuple[int, ...]:
+    """A FlexBuffer map's values as TFLM's FlexbufferWrapper reads them (ElementAsInt64): each slot's bytes
+    as a signed integer of the map's width, whatever its type (a float's bits, a string's offset). Empty for
+    what is no map."""
+    try:
+        root = flexbuffers.GetRoot(raw)
+        if not root.IsMap:
+            return ()
+        values = root.AsMap.Values
+        width = values._byte_width  # noqa: SLF001 - the slots' width, which the accessors hide
+        return tuple(int.from_bytes(bytes(values._buf[k * width:(k + 1) * width]), "little", signed=True)  # noqa: SLF001
+                     for k in range(len(values)))
+    except Exception:  # not a FlexBuffer
+        return ()
+
+
 def _call_once_options(op) -> dict:
     """CallOnceOptions' one field, read from the table (the tflite package predates it)."""
     table = op.BuiltinOptions()
@@ -297,7 +313,9 @@ def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
         opcode = _opcode_name(code)
         attrs, problem = (_call_once_options(op), None) if opcode == "CALL_ONCE" else _options(op, opcode)
         if opcode.startswith("CUSTOM:") and op.CustomOptionsLength():
-            attrs = {**attrs, "custom_options": _custom_options(op.CustomOptionsAsNumpy().tobytes())}
+            raw_options = op.CustomOptionsAsNumpy().tobytes()
+            attrs = {**attrs, "custom_options": _custom_options(raw_options),
+                     "custom_option_words": _option_words(raw_options)}
         ops.append(Op(index=k, opcode=opcode, version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),

@@ -57,6 +57,14 @@ _FLOAT = _FAMILIES["float32"]
 _loaded = False
 
 
+class UndefinedRead(LookupError):
+    """An op computes with elements of input tensor `tensor` that TFLM leaves undefined (OpDef.defined)."""
+
+    def __init__(self, tensor: int):
+        super().__init__(tensor)
+        self.tensor = tensor
+
+
 class OpDef:
     opcodes: tuple[str, ...] = ()
     # Activation dtypes the op's TFLM kernel takes and makes; most kernels are int8 only.
@@ -71,6 +79,8 @@ class OpDef:
     # True: TFLM's kernel reads a tensor without quantization parameters as scale 0 and zero point 0 and
     # computes with them (its check() refuses the combinations whose arithmetic C leaves undefined)
     unquantized_as_zero = False
+    # the user's own op (--ops): what it takes is the user's to say, not TFLM's (no file validation)
+    declared_by_user = False
     # opcodes whose TFLM kernel never reads the op's builtin options (RESHAPE takes its shape from an
     # input, SPLIT its sizes from the outputs): absent options change nothing there, so are fine
     options_unread: tuple[str, ...] = ()
@@ -128,9 +138,19 @@ class OpDef:
         """Which elements of output k TFLM defines (a boolean mask of its shape), where its kernel leaves
         some as the arena held them or copies ones an input left so (`given`: each input's mask, None
         where all are defined); None: all of them. Layer-by-layer comparisons skip the rest (mcugen
-        writes zeros there). An op that mixes an undefined element into others defines nothing here:
-        those comparisons then fail loudly rather than pass on garbage."""
-        return None
+        writes zeros there). Data movement (`foldable`) moves the masks as it moves values (run on them);
+        any other op that reads an undefined element computes with it: UndefinedRead
+        (passes/check_undefined_reads.py refuses the model)."""
+        if all(m is None for m in given):
+            return None
+        if not self.foldable:
+            raise UndefinedRead(op.inputs[next(i for i, m in enumerate(given) if m is not None)])
+        xs = [g.tensors[t].values if t >= 0 and g.tensors[t].is_const else
+              (np.ones(g.tensors[t].shape, bool) if m is None else m).astype(g.tensors[t].dtype) if t >= 0 else None
+              for t, m in zip(op.inputs, given)]
+        ys = self.run(g, op, xs)  # type: ignore[arg-type]
+        y = ys[k] if isinstance(ys, list) else ys
+        return np.asarray(y) != 0
 
     def own_state(self, g: Graph, op: Op) -> np.ndarray | None:
         """State TFLM's kernel keeps in a persistent buffer of its own (no tensor), as it holds at boot

@@ -2,7 +2,8 @@
 tflite-micro) share: their options, read as TFLM reads them, and its bit arithmetic.
 
 TFLM reads a signal op's FlexBuffer options by position, the map's values in the order of their
-sorted keys (FlexbufferWrapper::ElementAsInt32(i)); mcugen does the same, so a file whose keys differ
+sorted keys (FlexbufferWrapper::ElementAsInt32(i)), each slot's bytes as an integer whatever its type (a
+float's bits); mcugen does the same (read_tflite's custom_option_words), so a file whose keys or types differ
 from the converter's means what it means to TFLM.
 """
 from __future__ import annotations
@@ -14,15 +15,11 @@ from mcugen.ir.graph import Graph, Op
 
 def option(op: Op, index: int) -> int:
     """The op's index-th option (by sorted key) as TFLM's ElementAsInt32 reads it; ValueError when
-    there is none or it is no number."""
-    options = op.attrs.get("custom_options", {})
-    keys = sorted(options)
-    if index >= len(keys):
-        raise ValueError(f"it has {len(keys)} option(s), TFLM reads option {index + 1}")
-    value = options[keys[index]]
-    if not isinstance(value, (bool, int, float)) or isinstance(value, float) and not np.isfinite(value):
-        raise ValueError(f"its option '{keys[index]}' is {value!r}, not a number")
-    low = int(value) & 0xFFFFFFFF  # static_cast<int32_t>: the low 32 bits
+    there is none (TFLM would read past the map)."""
+    words = op.attrs.get("custom_option_words", ())
+    if index >= len(words):
+        raise ValueError(f"it has {len(words)} option(s), TFLM reads option {index + 1}")
+    low = int(words[index]) & 0xFFFFFFFF  # static_cast<int32_t>: the low 32 bits
     return low - (1 << 32) if low >= 1 << 31 else low
 
 
@@ -50,3 +47,14 @@ def shapes_1d(g: Graph, op: Op, inputs: range, outputs: range) -> list[str]:
     named = [op.input(g, k) for k in inputs] + [op.output(g, k) for k in outputs]
     bad = [t for t in named if len(t.shape) != 1]
     return [f"tensor '{bad[0].name}' is {len(bad[0].shape)}-D; TFLM's kernel takes 1-D tensors"] if bad else []
+
+
+def first_written(g: Graph, op: Op, given: list[np.ndarray | None]) -> np.ndarray | None:
+    """OpDef.defined of a kernel that writes one output element per input element and leaves the rest of a
+    longer output as the arena held it: the first elements, as defined as the input's."""
+    x, y = op.input(g, 0), op.output(g)
+    if given[0] is None and y.shape[0] == x.shape[0]:
+        return None
+    mask = np.zeros(y.shape, bool)
+    mask[:x.shape[0]] = True if given[0] is None else given[0]
+    return mask

@@ -102,6 +102,7 @@ class UserOp(ops.OpDef):
 
     input_types = output_types = TYPES
     converts = copies_values = True  # the user's kernel decides what types and scales it reads
+    declared_by_user = True
     arity = ((0, 64), (1, 64))
 
     def __init__(self, code: str, impl: CustomOp, folder: Path):

@@ -25,7 +25,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Slice, State, Struct, reads, writes
 from mcugen.ops import OWN_STATE, OpDef, Outputs, register
-from mcugen.ops._signal import msb32, option, options_problem, shapes_1d
+from mcugen.ops._signal import first_written, msb32, option, options_problem, shapes_1d
 
 U32, U64 = np.uint32, np.uint64
 
@@ -107,6 +107,11 @@ class FilterBankSquareRoot(OpDef):
         y = np.zeros(op.output(g).shape, U32)
         y[:len(roots)] = roots
         return y
+
+    def defined(self, g: Graph, op: Op, k: int, given: list[np.ndarray | None]) -> np.ndarray | None:
+        if given[1] is not None:
+            return super().defined(g, op, k, given)  # the shift computes with every root
+        return first_written(g, op, given)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         return Call("mcu_filter_bank_sqrt_u64", (op.input(g, 0).shape[0], reads(op, 0), reads(op, 1), writes(op)))
@@ -239,6 +244,9 @@ class FilterBankLog(OpDef):
         y = np.zeros(op.output(g).shape, np.int16)
         y[:len(scaled)] = np.where(scaled > 1, logs, 0)
         return y
+
+    def defined(self, g: Graph, op: Op, k: int, given: list[np.ndarray | None]) -> np.ndarray | None:
+        return first_written(g, op, given)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(LogData)

@@ -52,8 +52,9 @@ def _tensor_problems(g: Graph, op: Op, opdef: ops.OpDef, seen: set[object], bad:
         return [f"its inputs and outputs mix {' and '.join(sorted(types))}; TFLM's kernel takes one type for all"]
     for idx, allowed in roles:
         t = g.tensors[idx] if idx >= 0 else None
-        # a tensor's type is judged once; its missing quantization by every op that reads it
-        key = idx if t is None or t.quant is not None or opdef.copies_values else ("reads scale", idx)
+        # a tensor's type is judged once per set of types a kernel takes; its missing quantization by every
+        # op that reads it
+        key = (idx, allowed) if t is None or t.quant is not None or opdef.copies_values else ("reads scale", idx)
         if t is None or key in seen:
             continue
         seen.add(key)

@@ -139,7 +139,7 @@ def validate_model(g: Graph) -> Graph:
             raise McugenError(f"{g.name}: invalid model: {op.opcode} at index {op.origin}: intermediate tensor {what}, "
                               "where TFLM allows intermediate tensors none", FIX)
         opdef = ops.definition(g, op)
-        if opdef is None or op.opcode.startswith("CUSTOM:"):
+        if opdef is None or opdef.declared_by_user:
             continue
         problem = _op_problem(g, op, opdef)
         if problem:

@@ -12,6 +12,7 @@ from mcugen import ops
 from mcugen.validation import golden
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph
+from mcugen.passes.check_undefined_reads import defined_elements
 from mcugen.validation.oracle import oracle_for
 
 
@@ -91,18 +92,6 @@ def compare_with_oracle(g: Graph, model_path: Path, samples, progress=None) -> t
         raise McugenError(f"no oracle can run this model to check the golden model against: {which}",
                           "mcugen test still validates the target against the golden model")
     return which, compare_layers(g, oracle, samples, progress)
-
-
-def defined_elements(g: Graph) -> dict[int, np.ndarray]:
-    """Tensor -> the elements TFLM defines, for the tensors where it leaves some undefined (OpDef.defined)."""
-    masks: dict[int, np.ndarray] = {}
-    for op in g.ops:
-        given = [masks.get(t) for t in op.inputs]
-        for k, out in enumerate(op.outputs):
-            mask = ops.get(g, op).defined(g, op, k, given)
-            if mask is not None:
-                masks[out] = mask
-    return masks
 
 
 def compare_layers(g: Graph, oracle, samples, progress=None) -> Mismatch | None:
