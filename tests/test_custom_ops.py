@@ -105,3 +105,17 @@ def test_user_ops_that_fail_their_own_checks_are_one_line(capsys, tmp_path, repl
                                "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
     assert_one_error_line(code, err, *phrases)
     assert not (tmp_path / "o.npz").exists()
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "microbit"])
+def test_a_user_kernel_that_faults_is_named_on_the_board(capsys, tmp_path, board):
+    """The firmware's fault handler reports the fault (FAULT frame) instead of leaving a silent board: the host
+    names the layer, its kernel and whose code it is, at once (no waiting out the time limit)."""
+    folder = tmp_path / "ops"
+    shutil.copytree(EXAMPLE, folder)
+    source = (folder / "square_clip.c").read_text()
+    (folder / "square_clip.c").write_text(source.replace("    const int8_t *x", "    __builtin_trap();\n    const int8_t *x"))
+    code, _, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
+                           "--board", board, "--samples", "1", "--out", tmp_path / "build")
+    assert_one_error_line(code, err, "faulted (HardFault at pc 0x", "in layer 1 and stopped: CUSTOM:SquareClip (op 1 "
+                          "in the file) on square_clip_s8", "your custom op's C kernel (square_clip.c")

@@ -13,6 +13,8 @@ answers each with one frame carrying the same seq:
                  region 0: output `index`; region 1: per-layer cycles, u64 each
   RESET   0x05  ()                                -> ACK 0x82 (the model's state as at boot)
   any           bad CRC, unknown type, bad range  -> NAK 0x85: reason u8 (0 crc, 1 unknown, 2 range)
+  (a fault)     sent unasked, seq 0, then silence   FAULT 0x86: exception u8, 3 pad, pc u32, layer i32 (the
+                 layer model_invoke was in, counted from 0; -1 outside it)
 
 Lost, corrupted or garbled replies are retried:
 - every request is safe to repeat (a repeated INVOKE, same seq, replays the stored result: a
@@ -40,7 +42,8 @@ VERSION = 3
 MIN_CHUNK = 16
 MAX_INFO = 1 << 20  # far beyond any real description; a corrupt length must not loop for hours
 HELLO, WRITE, INVOKE, READ, RESET = 0x01, 0x02, 0x03, 0x04, 0x05
-INFO, ACK, RESULT, DATA, NAK = 0x81, 0x82, 0x83, 0x84, 0x85
+INFO, ACK, RESULT, DATA, NAK, FAULT = 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
+EXCEPTIONS = {2: "NMI", 3: "HardFault", 4: "MemManage fault", 5: "BusFault", 6: "UsageFault"}
 REGION_OUTPUT, REGION_LAYER_CYCLES = 0, 1
 CLOCKS = {0: "ns", 1: "cycles", 2: "systick"}
 NAK_REASONS = {0: "corrupted request", 1: "unknown request", 2: "out-of-range request"}
@@ -69,6 +72,17 @@ def parse_info(blob: bytes) -> TargetInfo:
         pos += 5 + 4 * rank
     return TargetInfo(VERSION, CLOCKS.get(clock, f"clock {clock}"), arena, layers, sha,
                       tensors[:n_in], tensors[n_in:])
+
+
+class TargetFault(McugenError):
+    """The firmware faulted and stopped (a FAULT frame): which exception, where, in which layer (-1: none)."""
+
+    def __init__(self, describe: str, exception: int, pc: int, layer: int):
+        self.exception, self.pc, self.layer = exception, pc, layer
+        what = EXCEPTIONS.get(exception, f"exception {exception}")
+        where = f" in layer {layer}" if layer >= 0 else ""
+        super().__init__(f"{describe} faulted ({what} at pc 0x{pc:08x}){where} and stopped",
+                         "this is mcugen's bug: report it with the model")
 
 
 class Link:
@@ -115,6 +129,9 @@ class Link:
             try:
                 while True:
                     got_kind, got_seq, body = self.framer.receive(deadline)
+                    if got_kind == FAULT and len(body) == 12:
+                        exception, pc, layer = struct.unpack("<B3xIi", body)
+                        raise TargetFault(self.describe, exception, pc, layer)
                     if got_seq != self.seq:
                         continue  # a stale reply to an earlier request
                     if got_kind == expect:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mcugen import ops
+from mcugen.ops.custom import UserOp
 
 from mcugen.validation import golden
 from mcugen.validation.accuracy import judge
@@ -16,7 +17,7 @@ from mcugen.validation.compare import differences, differing
 from mcugen.validation.dataset import slices
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph
-from mcugen.targets.protocol import Link, TargetInfo
+from mcugen.targets.protocol import Link, TargetFault, TargetInfo
 from mcugen.targets.target import Target, connect
 
 STALE_FIX = "the board runs firmware for a different model; run mcugen flash"
@@ -169,6 +170,19 @@ def run_samples(link: Link, g: Graph, samples, *, clock: str, timeout: float,
     return results
 
 
+def _named(fault: TargetFault, g: Compiled) -> McugenError:
+    """The fault with its layer named: the op, where the file has it, and the kernel that ran."""
+    if not 0 <= fault.layer < len(g.ops):
+        return fault
+    op = g.ops[fault.layer]
+    runs = g.ops[op.fused_into].call if op.fused_into is not None else op.call
+    kernel = f" on {runs.kernel}" if runs is not None else ""
+    opdef = ops.definition(g, op)
+    fix = (f"the fault is in your custom op's C kernel ({opdef.source.name}, --ops): fix it there"
+           if isinstance(opdef, UserOp) else fault.fix)
+    return McugenError(f"{fault.problem}: {op.opcode} (op {op.origin} in the file){kernel}", fix)
+
+
 def run_on_target(target: Target, program, g: Compiled, samples, *, timeout: float = 120.0, profile: bool = False,
                   on_sample=None, reset_every: int | None = None, indices: range | None = None, jobs: int = 1,
                   labels=None) -> tuple[TargetInfo, list[SampleResult]]:
@@ -183,10 +197,13 @@ def run_on_target(target: Target, program, g: Compiled, samples, *, timeout: flo
         with connect(target, program) as link:
             info = link.hello()
             check_target(info, g, link.describe)
-            return info, run_samples(link, g, samples, clock=info.clock, timeout=timeout,
-                                     seconds=expected_seconds(g, target), profile=profile,
-                                     on_sample=report, unit=TimeUnit.of(info.clock, target),
-                                     reset_every=reset_every, indices=part, labels=labels)
+            try:
+                return info, run_samples(link, g, samples, clock=info.clock, timeout=timeout,
+                                         seconds=expected_seconds(g, target), profile=profile,
+                                         on_sample=report, unit=TimeUnit.of(info.clock, target),
+                                         reset_every=reset_every, indices=part, labels=labels)
+            except TargetFault as fault:
+                raise _named(fault, g) from None
 
     def report(result: SampleResult) -> None:
         if on_sample:

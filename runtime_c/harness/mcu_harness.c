@@ -32,7 +32,8 @@ enum {
     REP_ACK = 0x82,
     REP_RESULT = 0x83,
     REP_DATA = 0x84,
-    REP_NAK = 0x85
+    REP_NAK = 0x85,
+    REP_FAULT = 0x86
 };
 
 enum { NAK_CRC = 0, NAK_UNKNOWN = 1, NAK_RANGE = 2 };
@@ -40,12 +41,26 @@ enum { REGION_OUTPUT = 0, REGION_LAYER_CYCLES = 1 };
 
 static uint64_t layer_cycles[MODEL_LAYER_COUNT + 1];
 static uint64_t layer_start;
+static volatile int32_t layer_running = -1; /* the layer model_invoke is in (-1: none), for a fault report */
 
 void model_layer_done(int32_t layer)
 {
     const uint64_t now = mcu_port_cycles();
     layer_cycles[layer] = now - layer_start;
     layer_start = now;
+    layer_running = layer + 1;
+}
+
+/* A fault stops the board (mcu_port's handler calls this first): one frame the host reads whatever it waits
+ * for, so that it names the layer rather than waiting out a silent board. */
+void mcu_harness_fault(uint32_t exception, uint32_t pc)
+{
+    uint8_t report[12];
+    memset(report, 0, sizeof report);
+    report[0] = (uint8_t)exception;
+    mcu_put_u32(report + 4, pc);
+    mcu_put_u32(report + 8, (uint32_t)layer_running);
+    mcu_frame_send(REP_FAULT, 0, report, sizeof report);
 }
 
 static void send_nak(uint8_t seq, uint8_t reason)
@@ -140,7 +155,9 @@ static void handle_invoke(uint8_t seq)
     if (!have_result || seq != result_seq) {
         layer_start = mcu_port_cycles();
         const uint64_t start = layer_start;
+        layer_running = 0;
         const int status = model_invoke();
+        layer_running = -1;
         const uint64_t cycles = mcu_port_cycles() - start;
         memset(result, 0, sizeof result);
         result[0] = (uint8_t)status;

@@ -29,6 +29,9 @@ uint8_t mcu_port_clock_kind(void);
 
 /* The protocol loop (mcu_harness.c); returns when the link closes. */
 int mcu_harness_run(void);
+/* What a port's fault handler calls before it stops the board: the exception number and the faulting pc,
+ * reported to the host (mcu_harness.c; the MLPerf harness has none, and the port's weak one says nothing). */
+void mcu_harness_fault(uint32_t exception, uint32_t pc);
 
 #ifdef __cplusplus
 }

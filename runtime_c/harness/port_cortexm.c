@@ -13,6 +13,7 @@
 extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, _estack;
 void Reset_Handler(void);
 void Default_Handler(void);
+void mcu_port_fault(const uint32_t *frame);
 void SysTick_Handler(void);
 
 __attribute__((section(".isr_vector"), used)) static void (*const vectors[16])(void) = {
@@ -43,9 +44,36 @@ void Reset_Handler(void)
     }
 }
 
-/* A fault leaves the board silent; the host times out and says so. */
-void Default_Handler(void)
+/* A fault: the harness reports it (the exception and the pc the hardware stacked), then the board stops. The
+ * stacked frame is on the stack the faulting code ran on (bit 2 of the exception return value in lr); the
+ * assembly is Armv6-M's, which every core runs. */
+__attribute__((naked)) void Default_Handler(void)
 {
+    __asm volatile("movs r1, #4\n\t"
+                   "mov r2, lr\n\t"
+                   "tst r2, r1\n\t"
+                   "beq 1f\n\t"
+                   "mrs r0, psp\n\t"
+                   "b 2f\n"
+                   "1:\n\t"
+                   "mrs r0, msp\n"
+                   "2:\n\t"
+                   "ldr r3, =mcu_port_fault\n\t"
+                   "bx r3\n\t"
+                   ".ltorg");
+}
+
+__attribute__((weak)) void mcu_harness_fault(uint32_t exception, uint32_t pc)
+{
+    (void)exception;
+    (void)pc;
+}
+
+__attribute__((noreturn, used)) void mcu_port_fault(const uint32_t *frame)
+{
+    uint32_t ipsr;
+    __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+    mcu_harness_fault(ipsr & 0x1FFu, frame[6]);
     for (;;) {
     }
 }
