@@ -76,7 +76,23 @@ def _unquantized_output(op_name: str):
     return edit
 
 
+def _sparse_weights(compressed: bool):
+    """The first FULLY_CONNECTED's weights marked sparse, their bytes as they were (TFLM ignores the sparsity
+    and reads them dense) or `compressed` (half of them: what only a DENSIFY reads)."""
+    def edit(model):
+        from ai_edge_litert import schema_py_generated as schema
+        sparsity = schema.SparsityParametersT()
+        sparsity.traversalOrder, sparsity.blockMap = [0, 1], []
+        weights = _tensor_of(model, "FULLY_CONNECTED", "input", 1)
+        weights.sparsity = sparsity
+        if compressed:
+            model.buffers[weights.buffer].data = model.buffers[weights.buffer].data[::2]
+    return edit
+
+
 REFUSED = {
+    "sparse weights": (JARVIS, _sparse_weights(True), ["is stored sparse (", "which only a DENSIFY op reads: TFLM "
+                                                       "has no DENSIFY kernel", "without sparsity"]),
     "CALL_ONCE index -1": (JARVIS, lambda m: setattr(ops_of(m, "CALL_ONCE")[0].builtinOptions,
                                                      "initSubgraphIndex", -1),
                            ["CALL_ONCE at index 0: init_subgraph_index -1 names no other subgraph"]),
@@ -206,6 +222,7 @@ ACCEPTED = {
     "a depthwise bias [60, 1]": (JARVIS, _bias_shape("DEPTHWISE_CONV_2D", [60, 1])),
     "an FC bias [1, 1, 1]": (JARVIS, _bias_shape("FULLY_CONNECTED", [1, 1, 1])),
     "a conv bias omitted": (JARVIS, _omit_input("CONV_2D", 2)),
+    "weights marked sparse, stored dense": (JARVIS, _sparse_weights(False)),
 }
 
 

@@ -127,6 +127,10 @@ def _opcode_name(code) -> str:
     return name
 
 
+class SparseTensor(Exception):
+    """A tensor stored sparse (TFLite's sparsity parameters, for a DENSIFY op)."""
+
+
 def _buffer_bytes(model, raw: bytes, index: int) -> tuple[bytes, bytes] | None:
     """A buffer's data, and as many of the file's bytes after it (fewer at the file's end)."""
     if index >= model.BuffersLength():
@@ -171,6 +175,9 @@ def _tensor(model, raw: bytes, t, index: int) -> Tensor:
     if payload is not None and dtype in _NUMPY_TYPES:
         count = int(np.prod(shape, dtype=np.int64))
         expected = count * np.dtype(dtype).itemsize
+        if len(payload) != expected and t.Sparsity() is not None:
+            # the compressed form, which only DENSIFY reads (TFLM ignores sparsity: dense bytes run as they are)
+            raise SparseTensor(f"'{name}' is stored sparse ({len(payload)} bytes for {list(shape)})")
         if len(payload) != expected:
             raise IndexError(f"tensor {index} has {len(payload)} data bytes, shape needs {expected}")
         data = np.frombuffer(payload, dtype=np.dtype(dtype).newbyteorder("<")).reshape(shape)
@@ -220,6 +227,10 @@ def read_tflite(path: str | Path, signature: str | None = None) -> Graph:
     try:
         check_flatbuffer(raw)
         return _parse(raw, path.stem, signature, path)
+    except SparseTensor as sparse:
+        raise McugenError(f"{path}: tensor {sparse}, which only a DENSIFY op reads: TFLM has no DENSIFY "
+                          "kernel", "convert the model without sparsity (leave out "
+                          "tf.lite.Optimize.EXPERIMENTAL_SPARSITY)") from None
     except (IndexError, struct.error, ValueError, TypeError, UnicodeDecodeError, AttributeError) as exc:
         raise McugenError(f"{path}: corrupt or truncated TFLite file ({exc})",
                           "re-export or re-download the model") from None
