@@ -119,3 +119,21 @@ def test_a_user_kernel_that_faults_is_named_on_the_board(capsys, tmp_path, board
                            "--board", board, "--samples", "1", "--out", tmp_path / "build")
     assert_one_error_line(code, err, "faulted (HardFault at pc 0x", "in layer 1 and stopped: CUSTOM:SquareClip (op 1 "
                           "in the file) on square_clip_s8", "your custom op's C kernel (square_clip.c")
+
+
+@pytest.mark.parametrize("board", ["host", "mps2-an386"])
+def test_layers_names_the_layer_a_wrong_kernel_runs(capsys, tmp_path, board):
+    """`test --layers` compares every layer's output on the target: a user kernel off by one in its clamp is
+    named at its layer, not found only in the FULLY_CONNECTED's output after it."""
+    folder = tmp_path / "ops"
+    shutil.copytree(EXAMPLE, folder)
+    source = (folder / "square_clip.c").read_text()
+    (folder / "square_clip.c").write_text(source.replace("v > 127 ? 127 : v", "v > 126 ? 126 : v"))
+    code, out, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
+                             "--board", board, "--samples", "3", "--layers", "--out", tmp_path / "build")
+    assert code == 2, out + err
+    assert "first layer to differ: layer 1, CUSTOM:SquareClip (op 1 in the file, kernel square_clip_s8), " \
+           "output 's'" in out, out + err
+    code, out, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", OPS, "--board", board,
+                             "--samples", "2", "--layers", "--out", tmp_path / "good")
+    assert code == 0 and "every layer's output (3) bit-exact on the target" in out, out + err

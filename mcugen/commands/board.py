@@ -42,8 +42,23 @@ def compile_for(args, target):
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work), args.signature)
         print(tuning.summary(), file=sys.stderr)
-    return compile_model(args.model, tuple(args.outputs), features=target.features, tuning=tuning,
+    outputs = every_layer(args) if getattr(args, "layers", False) else tuple(args.outputs)
+    return compile_model(args.model, outputs, features=target.features, tuning=tuning,
                          budget=budget_of(args, target.board), signature=args.signature)
+
+
+def every_layer(args) -> tuple[str, ...]:
+    """test --layers: the name of every tensor a layer computes (of the part --outputs keeps), in order."""
+    from mcugen.codegen.pipeline import lower
+
+    g = lower(args.model, tuple(args.outputs), args.signature)
+    names = [g.tensors[t].name for op in g.ops for t in op.outputs if g.tensors[t].dtype != "resource"]
+    repeated = sorted({n for n in names if names.count(n) > 1 or sum(t.name == n for t in g.tensors) > 1})
+    if repeated:
+        raise McugenError(f"--layers names each layer's output, and {len(repeated)} tensor name(s) repeat in "
+                          f"{Path(args.model).name} (e.g. '{repeated[0]}')", "compare the model's own outputs "
+                          "(drop --layers), or give the tensors distinct names")
+    return tuple(names)
 
 
 def cmd_build(args) -> int:

@@ -265,6 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shard", type=_shard, metavar="K/N",
                    help="validate only the K-th of N slices of the samples (K = 1..N); `mcugen report merge` "
                         "joins the N reports (--json) into the report of the whole run")
+    p.add_argument("--layers", action="store_true",
+                   help="compare every layer's output on the board, naming the first layer that differs (each "
+                        "layer's output is kept as an output: no layer runs fused or in place, the arena grows)")
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("report", help="work with test reports")
