@@ -94,12 +94,21 @@ def _broken(tmp_path, replace: tuple[str, str]):
     (("return []", "return ['shift too large']"), ["CUSTOM:SquareClip at index 1: shift too large"]),
     (("import numpy as np", "import numpy as np\nraise ValueError('broken on purpose')"),
      ["ValueError: broken on purpose"]),
+    (("import numpy as np", "import sys\nimport numpy as np\nsys.exit(0)"), ["SystemExit: 0", "imports"]),
+    (("        d = xs[0]", "        raise KeyError('mine')\n        d = xs[0]"),
+     ["custom op SquareClip: SquareClip.run() in square_clip.py raised KeyError: 'mine'", "fix run() in"]),
+    (("        if inputs[0].dtype", "        1 / 0\n        if inputs[0].dtype"),
+     ["SquareClip.check() in square_clip.py raised ZeroDivisionError"]),
+    (("        return dict(size", "        raise SystemExit(3)\n        return dict(size"),
+     ["SquareClip.params() in square_clip.py raised SystemExit: 3"]),
+    (('source, header = "square_clip.c"', 'source, header = "/etc/passwd"'),
+     ["custom op SquareClip's /etc/passwd is not beside it", "name it without a folder"]),
 ])
 def test_user_ops_that_fail_their_own_checks_are_one_line(capsys, tmp_path, replace, phrases):
     ops_file = _broken(tmp_path, replace)
     code, _, err = run_cli(capsys, "run", EXAMPLE / "square_clip.tflite", "--ops", ops_file,
                            "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
-    if "run() returned" in phrases[0]:  # only a run shows it: give it an input
+    if "run()" in phrases[0]:  # only a run shows it: give it an input
         np.save(tmp_path / "x.npy", np.zeros((1, 12), np.int8))
         code, _, err = run_cli(capsys, "run", EXAMPLE / "square_clip.tflite", "--ops", ops_file,
                                "--input", tmp_path / "x.npy", "--output", tmp_path / "o.npz")
@@ -137,3 +146,14 @@ def test_layers_names_the_layer_a_wrong_kernel_runs(capsys, tmp_path, board):
     code, out, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", OPS, "--board", board,
                              "--samples", "2", "--layers", "--out", tmp_path / "good")
     assert code == 0 and "every layer's output (3) bit-exact on the target" in out, out + err
+
+
+@pytest.mark.parametrize("board", ["host", "mps2-an386"])
+def test_a_user_kernel_that_does_not_compile_is_called_the_user_s(capsys, tmp_path, board):
+    folder = tmp_path / "ops"
+    shutil.copytree(EXAMPLE, folder)
+    source = (folder / "square_clip.c").read_text()
+    (folder / "square_clip.c").write_text(source.replace("y[i] = (int8_t)", "y[i] = (int8_t)undeclared_name + "))
+    code, _, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
+                           "--board", board, "--samples", "1", "--out", tmp_path / "build")
+    assert_one_error_line(code, err, "failed in your custom op's square_clip.c", "fix square_clip.c")

@@ -147,7 +147,8 @@ _ENVIRONMENT_FAULTS = ("No space left on device", "Read-only file system", "Perm
                        "Disk quota exceeded")
 
 
-def _run(cmd: list[str], what: str) -> None:
+def _run(cmd: list[str], what: str, user_files: tuple[str, ...] = ()) -> None:
+    """`user_files`: the C files and headers of the user's own kernels (--ops), whose errors are theirs."""
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode == 0:
         return
@@ -161,6 +162,10 @@ def _run(cmd: list[str], what: str) -> None:
         said = f": {proc.stderr.strip().splitlines()[-1][:200]}" if proc.stderr.strip() else " without a message"
         raise McugenError(f"{what}: the compiler {how}{said} (command: {shlex.join(cmd)[:300]})",
                           f"check the compiler {cmd[0]} (the CC variable chooses another)")
+    theirs = next((f for f in user_files if f in diagnostic), None)
+    if theirs is not None:
+        raise McugenError(f"{what} failed in your custom op's {theirs}: {diagnostic}",
+                          f"fix {theirs} (the C kernel --ops brings)")
     raise McugenError(f"{what} failed: {diagnostic}", "this is a bug in mcugen's C output; report it with the model")
 
 
@@ -177,6 +182,7 @@ def build_host(g: Compiled, out: OutDir | Path, model_name: str, *, sanitize: bo
     generated = emit_c(g, model_name)
     harness = harness or Harness()
     sources = write_sources(out, generated, ("port_host.c",), harness=harness)
+    user_files = generated.custom_files
     objdir = out.scratch(".build")
     flags = [*(f for f in HOST_CFLAGS if harness.profiles or f != "-DMODEL_PROFILE"),
              *(SANITIZE_CFLAGS if sanitize else ("-O2",)), f"-I{out.root / 'include'}"]
@@ -193,7 +199,7 @@ def build_host(g: Compiled, out: OutDir | Path, model_name: str, *, sanitize: bo
             if cached.exists():
                 shutil.copyfile(cached, obj)
                 return obj
-        _run(cmd, f"compiling {src}")
+        _run(cmd, f"compiling {src}", user_files)
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(obj, cached)
@@ -205,7 +211,7 @@ def build_host(g: Compiled, out: OutDir | Path, model_name: str, *, sanitize: bo
         objects = dict(zip(sources.all, pool.map(compile_one, sources.all)))
     program = out.root / "mcugen_host"
     link_flags = ["-fsanitize=address,undefined"] if sanitize else []
-    _run([cc, *link_flags, *map(str, objects.values()), "-lm", "-o", str(program)], "linking")
+    _run([cc, *link_flags, *map(str, objects.values()), "-lm", "-o", str(program)], "linking", user_files)
     out.written.add("mcugen_host")
     out.finish()
     return BuildResult(out.root, program, g.arena.plan.size, generated.const_bytes,

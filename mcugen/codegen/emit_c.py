@@ -274,6 +274,7 @@ class GeneratedC:
     layer_const_bytes: tuple[int, ...] = ()  # each layer's share of const_bytes
     external_bytes: int = 0  # the weight arrays placed in the external flash section (passes/place_weights.py)
     custom_kernels: tuple[str, ...] = ()  # the user's kernels (--ops), whose C files are among `files`
+    custom_files: tuple[str, ...] = ()  # those C files and their headers, by name
 
 
 def _kernel_names(name: str, kernels: Iterable[str]) -> str:
@@ -370,4 +371,4 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
                              "mcu_nn_names.h": _kernel_names(n, kernels), **custom},
                       const_bytes, tuple(kernels), g.features,
                       tuple(layer.const_bytes for layer in layers), sum(layer.external_bytes for layer in layers),
-                      custom_kernels)
+                      custom_kernels, tuple(sorted(custom)))

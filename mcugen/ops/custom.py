@@ -105,24 +105,37 @@ class UserOp(ops.OpDef):
     declared_by_user = True
     arity = ((0, 64), (1, 64))
 
-    def __init__(self, code: str, impl: CustomOp, folder: Path):
-        self.code, self.impl = code, impl
-        self.source, self.header = folder / impl.source, folder / impl.header
+    def __init__(self, code: str, impl: CustomOp, ops_file: Path):
+        self.code, self.impl, self.ops_file = code, impl, ops_file
+        self.source, self.header = ops_file.parent / impl.source, ops_file.parent / impl.header
+
+    def _call(self, name: str, *args: Any) -> Any:
+        """The user's method `name`: whatever it raises, or exits with, is theirs, said in one line."""
+        try:
+            return getattr(self.impl, name)(*args)
+        except (Exception, SystemExit) as exc:
+            raise McugenError(f"custom op {self.code}: {type(self.impl).__name__}.{name}() in {self.ops_file.name} "
+                              f"raised {type(exc).__name__}: {str(exc)[:200]}",
+                              f"fix {name}() in {self.ops_file}") from None
 
     def check(self, g: Graph, op: Op) -> list[str]:
         if any(t < 0 for t in op.inputs):
             return [f"custom op {self.code} has an omitted input: custom kernels take every input they list"]
-        return list(self.impl.check(*_specs(g, op)))
+        problems = self._call("check", *_specs(g, op))
+        if not isinstance(problems, (list, tuple)) or not all(isinstance(p, str) for p in problems):
+            raise McugenError(f"custom op {self.code}: check() returned {type(problems).__name__}, not a list of "
+                              "problems", "return a list of strings (empty when the op is fine)")
+        return list(problems)
 
     def prepare(self, g: Graph, op: Op) -> object:
-        fields = self.impl.params(dict(op.attrs.get("custom_options", {})), *_specs(g, op))
+        fields = self._call("params", dict(op.attrs.get("custom_options", {})), *_specs(g, op))
         if not isinstance(fields, dict) or not all(isinstance(k, str) for k in fields):
             raise McugenError(f"custom op {self.code}: params() returned {type(fields).__name__}, not a dict of "
                               f"{self.impl.params_type}'s fields", "return dict(field=value, ...)")
         return UserParams(tuple(sorted(fields.items())))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> ops.Outputs:
-        ys = self.impl.run(op.prepared(UserParams).as_dict(), xs)
+        ys = self._call("run", op.prepared(UserParams).as_dict(), xs)
         declared = [op.output(g, k) for k in range(len(op.outputs))]
         if not isinstance(ys, (list, tuple)) or len(ys) != len(declared):
             raise McugenError(f"custom op {self.code} (op {op.origin}): run() returned "
@@ -154,7 +167,7 @@ def load_ops(path: str | Path) -> list[str]:
     sys.modules[spec.name] = module  # type: ignore[union-attr]
     try:
         spec.loader.exec_module(module)  # type: ignore[union-attr]
-    except Exception as exc:  # the user's code: its own error, in one line
+    except (Exception, SystemExit) as exc:  # the user's code: its own error (or exit), in one line
         raise McugenError(f"--ops {path}: {type(exc).__name__}: {exc}", "fix the file so that it imports") from None
     codes = []
     for code, cls in _DECLARED[start:]:
@@ -163,11 +176,13 @@ def load_ops(path: str | Path) -> list[str]:
         if missing:
             raise McugenError(f"--ops {path}: custom op {code} declares no {missing[0]}",
                               "set source, header, kernel and params_type on the class")
-        for file in (path.parent / impl.source, path.parent / impl.header):
-            if not file.is_file():
-                raise McugenError(f"--ops {path}: custom op {code}'s {file.name} is not beside it",
-                                  f"put {file.name} in {path.parent}")
-        opdef = UserOp(code, impl, path.parent)
+        for name in (impl.source, impl.header):
+            file = path.parent / name
+            # beside the ops file, by name: a path elsewhere would copy any file into the build
+            if Path(name).name != name or not file.is_file():
+                raise McugenError(f"--ops {path}: custom op {code}'s {name} is not beside it",
+                                  f"put {Path(name).name} in {path.parent} and name it without a folder")
+        opdef = UserOp(code, impl, path)
         opdef.opcodes = (f"CUSTOM:{code}",)
         ops.register_external(f"CUSTOM:{code}", opdef)
         codes.append(code)

@@ -193,7 +193,7 @@ def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stoc
     proc.wait()
     (out.scratch(".build") / "pio.log").write_text("\n".join(log) + "\n")
     if proc.returncode != 0:
-        raise _pio_failure(log, board, out)
+        raise _pio_failure(log, board, out, generated.custom_files)
     build_dir = out.root / ".pio" / "build" / env_name
     elf = build_dir / "firmware.elf"
     if not stock:
@@ -208,7 +208,8 @@ def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stoc
                        image=sizes(elf), stack_bytes=board.stack_bytes)
 
 
-def _pio_failure(log: list[str], board: Board, out: OutDir) -> McugenError:
+def _pio_failure(log: list[str], board: Board, out: OutDir, user_files: tuple[str, ...]) -> McugenError:
+    """`user_files`: the user's own kernels' C files and headers (--ops), whose errors are theirs."""
     text = "\n".join(log)
     overflow = re.search(r"region [`']?(\w+)'? overflowed by (\d+) bytes", text)
     if overflow:
@@ -219,4 +220,8 @@ def _pio_failure(log: list[str], board: Board, out: OutDir) -> McugenError:
         return McugenError("PlatformIO tried to download a package and could not reach the internet",
                            "build offline (without --stock) or connect once to install the platform")
     first = next((line for line in log if "error" in line.lower()), log[-1] if log else "no output")
+    theirs = next((f for f in user_files if f in first), None)
+    if theirs is not None:
+        return McugenError(f"pio run failed in your custom op's {theirs}: {first.strip()[:200]}",
+                           f"fix {theirs} (the C kernel --ops brings)")
     return McugenError(f"pio run failed: {first.strip()[:200]}", f"see {out.root / '.build' / 'pio.log'}")
