@@ -382,3 +382,30 @@ def test_zephyr_module_structure_and_its_sample_on_a_stub_kernel(capsys, tmp_pat
     y = golden.run(g, [np.full(x.shape, x.quant.zp, np.int8)])[0].reshape(-1)
     assert f"kws: output 0: {' '.join(str(int(v)) for v in y[:16])}\n" in printed
     assert "kws: invoke returned 0" in printed and printed.endswith("kws: done\n")
+
+
+def test_a_generated_file_you_changed_is_never_overwritten_without_force(capsys, tmp_path):
+    """The manifest keeps each written file's sha256: re-exporting (or rebuilding) over a file changed since is
+    refused in one line and leaves it as it was; --force overwrites it; an unchanged one is simply rewritten.
+    A changed file the new export no longer needs is not deleted either."""
+    out = tmp_path / "lib"
+    export(capsys, MODELS["kws"], "kws", out)
+    edited = out / "kws.c"
+    edited.write_text(edited.read_text() + "/* my change */\n")
+    code, _, err = run_cli(capsys, "export", MODELS["kws"], "--name", "kws", "--out", out)
+    assert_one_error_line(code, err, "kws.c was changed since mcugen wrote it", "--force")
+    assert edited.read_text().endswith("/* my change */\n")
+    export(capsys, MODELS["kws"], "kws", out, "--force")
+    assert not edited.read_text().endswith("/* my change */\n")
+    kernel = next(p for p in out.rglob("mcu_*.c"))
+    kernel.write_text(kernel.read_text() + "/* mine */\n")
+    code, _, err = run_cli(capsys, "export", MODELS["person"], "--name", "kws", "--out", out)  # other kernels
+    assert code == 1 and "was changed since mcugen wrote it" in err and kernel.exists(), err
+    build = tmp_path / "build"
+    code, out_text, err = run_cli(capsys, "build", MODELS["kws"], "--board", "host", "--out", build)
+    assert code == 0, err
+    (build / "src" / "model.c").write_text("/* mine */\n")
+    code, _, err = run_cli(capsys, "build", MODELS["kws"], "--board", "host", "--out", build)
+    assert_one_error_line(code, err, "model.c was changed since mcugen wrote it")
+    code, _, err = run_cli(capsys, "build", MODELS["kws"], "--board", "host", "--out", build, "--force")
+    assert code == 0, err

@@ -1,7 +1,9 @@
 """The build directory: mcugen writes only inside it and never over files it did not write.
 
-A manifest (.mcugen-manifest) lists every file mcugen wrote there. A directory that exists, is not
-empty and has no manifest, or holds files the manifest does not list, is refused. A stamp
+A manifest (.mcugen-manifest) lists every file mcugen wrote there, with the sha256 of what it wrote. A
+directory that exists, is not empty and has no manifest, or holds files the manifest does not list, is
+refused; so is overwriting or deleting a file mcugen wrote that has changed since (a generated file the
+user edited), unless `force`. A stamp
 (mcugen-build.json) says which model file and board the folder holds a build of: building
 another model or for another board there, or flashing it to another board, is refused.
 
@@ -12,6 +14,7 @@ of writing between the first one's files.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -26,10 +29,15 @@ SCRATCH_DIRS = (".build", ".pio")  # build products, recreated at will
 _HELD: dict[Path, IO[str]] = {}  # folder -> its locked manifest, open for as long as this process holds it
 
 
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 class OutDir:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, force: bool = False):
         self.root = Path(root)
-        self.written: set[str] = set()
+        self.force = force  # overwrite (or delete) a generated file that changed since mcugen wrote it
+        self.written: dict[str, str] = {}  # file -> the sha256 of what this build wrote
         had_manifest = (self.root / MANIFEST).exists()
         self._lock = self._take_lock()
         try:
@@ -75,7 +83,7 @@ class OutDir:
                    and p.relative_to(self.root).parts[0] not in SCRATCH_DIRS}
         if not present and not manifest.exists():
             return
-        known = set(manifest.read_text().split("\n")) - {""} if manifest.exists() else set()
+        known = set(self._listed())
         foreign = sorted(present - known)
         if foreign:
             raise McugenError(f"{self.root} holds files mcugen did not write ({foreign[0]}"
@@ -94,16 +102,15 @@ class OutDir:
 
     def write(self, relative: str, content: str | bytes) -> Path:
         path = self.root / relative
+        self._refuse_changed(relative)
+        data = content.encode() if isinstance(content, str) else content
         tmp = path.with_name(path.name + ".tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, str):
-                tmp.write_text(content)
-            else:
-                tmp.write_bytes(content)
+            tmp.write_bytes(data)
             os.replace(tmp, path)
-            self.written.add(relative)
-            (self.root / MANIFEST).write_text("\n".join(sorted(self.written | self._listed())) + "\n")
+            self.written[relative] = hashlib.sha256(data).hexdigest()
+            self._write_manifest({**self._listed(), **self.written})
         except OSError as exc:  # a full disk, a read-only folder: the earlier file stays as it was
             tmp.unlink(missing_ok=True)
             raise McugenError(f"cannot write {path} ({exc.strerror})",
@@ -112,13 +119,37 @@ class OutDir:
 
     def finish(self) -> None:
         """Delete files an earlier build wrote that this one did not (a kernel no longer needed)."""
-        for stale in self._listed() - self.written:
-            (self.root / stale).unlink(missing_ok=True)
-        (self.root / MANIFEST).write_text("\n".join(sorted(self.written)) + "\n")
+        stale = sorted(set(self._listed()) - set(self.written))
+        for name in stale:
+            self._refuse_changed(name)
+        for name in stale:
+            (self.root / name).unlink(missing_ok=True)
+        self._write_manifest(self.written)
 
-    def _listed(self) -> set[str]:
+    def _refuse_changed(self, relative: str) -> None:
+        """A file an earlier build wrote, changed since (by hand): the user's work, kept unless --force."""
+        recorded = self._listed().get(relative, "")
+        path = self.root / relative
+        if recorded and not self.force and path.is_file() and _digest(path) != recorded:
+            raise McugenError(f"{path} was changed since mcugen wrote it", "move your changes elsewhere, or pass "
+                              "--force to overwrite them")
+
+    def _listed(self) -> dict[str, str]:
+        """The manifest: file -> sha256 of what mcugen wrote ('' in a manifest of names only)."""
         manifest = self.root / MANIFEST
-        return set(manifest.read_text().split("\n")) - {""} if manifest.exists() else set()
+        if not manifest.exists():
+            return {}
+        listed = {}
+        for line in manifest.read_text().split("\n"):
+            digest, _, name = line.partition("  ")
+            if line and not name:  # an older manifest: names only
+                digest, name = "", line
+            if name:
+                listed[name] = "" if digest == "-" else digest
+        return listed
+
+    def _write_manifest(self, files: dict[str, str]) -> None:
+        (self.root / MANIFEST).write_text("".join(f"{files[name] or '-'}  {name}\n" for name in sorted(files)))
 
     def scratch(self, name: str = ".build") -> Path:
         path = self.root / name

@@ -19,7 +19,7 @@ def build_in(args, target, out_dir: Path, g):
     from mcugen.targets.target import build_for
 
     harness = getattr(args, "harness", "mcugen")
-    out = OutDir(out_dir)
+    out = OutDir(out_dir, force=getattr(args, "force", False))
     out.claim(target.id, Path(args.model).name, harness)
     say(f"building {Path(args.model).name} for {target.id} in {out_dir}/"
         + ("" if harness == "mcugen" else f" (harness: {harness})"))
@@ -159,7 +159,7 @@ def cmd_export(args) -> int:
     check_name(args.name)
     board = load_board(args.board) if args.board and args.board != HOST else None
     require_writable_folder(Path(args.out), f"--out {args.out}")
-    out = OutDir(Path(args.out))
+    out = OutDir(Path(args.out), force=args.force)
     features = board.features if board is not None else frozenset()
     g = compile_model(args.model, tuple(args.outputs), features=features, budget=budget_of(args, board),
                       signature=args.signature)

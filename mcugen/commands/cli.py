@@ -219,13 +219,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "board's flash timing where its file gives one")
     p.add_argument("--json", metavar="REPORT", help="write sizes, kernels, per-layer MACs and the arena plan here")
     p.add_argument("--html", metavar="PAGE", help="write the same as one HTML page (sizes, layers, the arena drawn)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report or page")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing JSON report or page, and generated files you changed since the build")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("export", help="write the model as a C library for your own firmware")
     p.add_argument("model", help=MODEL_HELP)
     p.add_argument("--name", required=True, help="prefix of the API (NAME_invoke, NAME_ARENA_BYTES) and file names")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for the library (mcugen writes nothing else)")
+    p.add_argument("--force", action="store_true", help="overwrite generated files you changed since the last export")
     p.add_argument("--format", choices=FORMATS, default="plain",
                    help="plain files, a CMake library, a PlatformIO library (lib/), an Arduino library or a Zephyr "
                         "module with a sample")
@@ -255,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="REPORT", help="write a JSON report here")
     p.add_argument("--html", metavar="PAGE", help="write one HTML page: per-layer time by kernel, the arena drawn, "
                                                   "sizes, accuracy and confusion matrix (with --labels)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing JSON report or page")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing JSON report or page, and generated files you changed since the build")
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds one inference may take")
     p.add_argument("--port", help="serial port of a real board (or socket://host:port)")
