@@ -116,6 +116,18 @@ def test_user_ops_that_fail_their_own_checks_are_one_line(capsys, tmp_path, repl
     assert not (tmp_path / "o.npz").exists()
 
 
+def test_a_host_program_that_crashes_says_so(capsys, tmp_path):
+    """A kernel that crashes the host program (here a user's, trapping; a sanitizer's report alike) is called a
+    crash with its signal, not a lost connection to check the port of."""
+    folder = tmp_path / "ops"
+    shutil.copytree(EXAMPLE, folder)
+    source = (folder / "square_clip.c").read_text()
+    (folder / "square_clip.c").write_text(source.replace("    const int8_t *x", "    __builtin_trap();\n    const int8_t *x"))
+    code, _, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
+                           "--board", "host", "--samples", "1", "--out", tmp_path / "build")
+    assert_one_error_line(code, err, "crashed (mcugen_host ended, killed by signal", "custom op of yours")
+
+
 @pytest.mark.parametrize("board", ["mps2-an386", "microbit"])
 def test_a_user_kernel_that_faults_is_named_on_the_board(capsys, tmp_path, board):
     """The firmware's fault handler reports the fault (FAULT frame) instead of leaving a silent board: the host

@@ -36,13 +36,14 @@ from dataclasses import dataclass
 
 from mcugen.errors import McugenError
 from mcugen.targets.framing import MAX_PAYLOAD, BadFrame, Framer
-from mcugen.targets.transport import Stream
+from mcugen.targets.transport import ProgramExited, Stream
 
 VERSION = 3
 MIN_CHUNK = 16
 MAX_INFO = 1 << 20  # far beyond any real description; a corrupt length must not loop for hours
 HELLO, WRITE, INVOKE, READ, RESET = 0x01, 0x02, 0x03, 0x04, 0x05
 INFO, ACK, RESULT, DATA, NAK, FAULT = 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
+CRASH_FIX = "a kernel's bug (mcugen's, or the C kernel of a custom op of yours): report it with the model"
 EXCEPTIONS = {2: "NMI", 3: "HardFault", 4: "MemManage fault", 5: "BusFault", 6: "UsageFault"}
 REGION_OUTPUT, REGION_LAYER_CYCLES = 0, 1
 CLOCKS = {0: "ns", 1: "cycles", 2: "systick"}
@@ -122,6 +123,8 @@ class Link:
             attempt += 1
             try:
                 self.framer.send(kind, self.seq, payload() if callable(payload) else payload)
+            except ProgramExited as exc:
+                raise McugenError(f"{self.describe} crashed ({exc})", CRASH_FIX) from None
             except OSError as exc:
                 raise McugenError(f"cannot write to {self.describe}: {exc}",
                                   "check the port and that the board is connected") from None
@@ -148,6 +151,8 @@ class Link:
                 problem = "no reply"
             except BadFrame:
                 problem = "corrupted reply"
+            except ProgramExited as exc:  # the host program: no port to check, the program itself failed
+                raise McugenError(f"{self.describe} crashed ({exc})", CRASH_FIX) from None
             except OSError as exc:
                 raise McugenError(f"lost the connection to {self.describe}: {exc}",
                                   "check the port and that the board is powered") from None

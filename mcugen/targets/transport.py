@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import signal
 import subprocess
 from pathlib import Path
 from collections.abc import Sequence
@@ -28,6 +29,10 @@ class Stream(Protocol):
     def write(self, data: bytes, /) -> object: ...
 
     def close(self) -> object: ...
+
+
+class ProgramExited(OSError):
+    """The program behind a ProcessStream ended (a crash, a sanitizer's report, an exit): why, in one line."""
 
 
 class ProcessStream:
@@ -53,7 +58,7 @@ class ProcessStream:
             return b""
         data = os.read(self._stdout.fileno(), n)
         if not data:
-            raise OSError(f"{self.name} exited ({self._exit_reason()})")
+            raise ProgramExited(self._exit_reason())
         return data
 
     def write(self, data: bytes) -> None:
@@ -61,12 +66,16 @@ class ProcessStream:
             self._stdin.write(data)
             self._stdin.flush()
         except (BrokenPipeError, ValueError):
-            raise OSError(f"{self.name} exited ({self._exit_reason()})") from None
+            raise ProgramExited(self._exit_reason()) from None
 
     def _exit_reason(self) -> str:
         code = self.proc.wait(timeout=5)
-        err = self._stderr.read().decode(errors="replace").strip().splitlines()
-        return f"exit code {code}" + (f": {err[0]}" if err else "")
+        err = [line.strip() for line in self._stderr.read().decode(errors="replace").splitlines() if line.strip()]
+        # a sanitizer's report: its verdict line, not the banner of '=' before it
+        said = next((line for line in err if "runtime error" in line or "ERROR:" in line or "SUMMARY:" in line),
+                    err[0] if err else "")
+        how = f"killed by signal {-code} ({signal.Signals(-code).name})" if code < 0 else f"exit code {code}"
+        return f"{self.name} ended, {how}" + (f": {said[:300]}" if said else "")
 
     def close(self) -> int | None:
         self._selector.close()
