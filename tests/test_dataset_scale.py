@@ -133,6 +133,11 @@ def test_bad_jobs_shards_and_reports_are_one_line_errors(capsys, tmp_path, model
     (tmp_path / "junk.json").write_text("{not json")
     code, _, err = run_cli(capsys, "report", "merge", first, tmp_path / "junk.json", "--json", tmp_path / "m.json")
     assert_one_error_line(code, err, "junk.json: not a JSON report")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)  # past Python's nesting limit
+    for command in (("report", "merge", first, tmp_path / "deep.json", "--json", tmp_path / "m.json"),
+                    ("report", "html", tmp_path / "deep.json", "--out", tmp_path / "p.html")):
+        code, _, err = run_cli(capsys, *command)
+        assert_one_error_line(code, err, "deep.json: not a", "nested too deep")
     assert not (tmp_path / "m.json").exists()
 
 

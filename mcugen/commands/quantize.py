@@ -45,7 +45,7 @@ def cmd_quantize(args) -> int:
         if args.search:
             refuse_overwrite(picture_path(out), args.force)
     model = load_float_model(source, args.signature)
-    samples = load_samples(model.graph, Path(args.data))
+    samples = require_finite(load_samples(model.graph, Path(args.data)), args.data)
     if len(samples) < MIN_SAMPLES:
         raise McugenError(f"{args.data} holds {len(samples)} sample(s); calibration needs at least {MIN_SAMPLES}",
                           "give a few hundred samples like the data the model will see")
@@ -104,6 +104,17 @@ def picture_path(out: Path) -> Path:
     return out.with_suffix(".front.png")
 
 
+def require_finite(samples, path: str):
+    """Float samples with a NaN or an infinity calibrate no range and measure no accuracy: refused at once."""
+    for k, values in enumerate(samples.per_input):
+        values = np.asarray(values)
+        if values.dtype.kind == "f" and not np.isfinite(values).all():
+            bad = int(np.count_nonzero(~np.isfinite(values)))
+            raise McugenError(f"{path}: input {k} holds {bad:,} NaN or infinite value(s)",
+                              "clean the data (a model's inputs are finite numbers)")
+    return samples
+
+
 def search_precisions(args, model, samples, plan) -> int:
     """--search: the candidates measured, the front drawn, the choice validated and written."""
     from mcugen.validation.accuracy import load_labels
@@ -118,7 +129,7 @@ def search_precisions(args, model, samples, plan) -> int:
                           "name a board (mcugen boards lists them)")
     board = load_board(args.board)
     twin = emulated_twin(board, "the search measures each candidate there")
-    evaluation = load_samples(model.graph, Path(args.eval))
+    evaluation = require_finite(load_samples(model.graph, Path(args.eval)), args.eval)
     classes = int(np.prod(model.graph.tensors[model.graph.outputs[0]].shape))
     labels = load_labels(Path(args.labels), len(evaluation), classes) if args.labels else None
     if twin.cpu.timing is None:
@@ -166,7 +177,11 @@ def shard_of(args, model, samples, evaluation, labels):
     if not chosen:
         raise McugenError(f"shard {k}/{n} of {len(evaluation)} evaluation sample(s) is empty", "use fewer shards")
     folder = Path(args.shard_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file of that name, a read-only parent
+        raise McugenError(f"--shard-dir {folder}: cannot use it as a folder ({exc.strerror})",
+                          "give every shard the same writable folder") from None
     run = fingerprint([model.content, *(np.ascontiguousarray(a).tobytes() for a in samples.per_input),
                        *(np.ascontiguousarray(a).tobytes() for a in evaluation.per_input),
                        b"" if labels is None else np.asarray(labels).tobytes(), args.board, args.cost,

@@ -25,7 +25,7 @@ def cmd_report_html(args) -> int:
     first = Path(args.report)
     try:
         kind = json.loads(first.read_text()).get("schema", "")
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError, RecursionError):
         kind = ""  # read_report says what is wrong with it
     if kind == "mcugen-build-report":
         if args.build:

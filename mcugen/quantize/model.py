@@ -58,7 +58,9 @@ def load_float_model(source: Path, signature: str | None = None) -> FloatModel:
 
     with tempfile.TemporaryDirectory(prefix="mcugen-quantize-") as work:
         path = float_tflite(source, Path(work))
-        refuse_quantized(read(path, signature), source)
+        float_graph = read(path, signature)
+        refuse_quantized(float_graph, source)
+        refuse_nonfinite(float_graph, source)
         content, entry, names = _as_quantizer_takes(path.read_bytes(), signature)
         prepared = Path(work) / f"{source.stem}.tflite"  # a converted file is read by now
         prepared.write_bytes(content)
@@ -69,6 +71,14 @@ def load_float_model(source: Path, signature: str | None = None) -> FloatModel:
         weights = sum(int(data.size) for i in op.inputs[1:2] if i >= 0 and (data := graph.tensors[i].data) is not None)
         layers.append(Layer(op.index, op.opcode, "".join(f"{n};" for n in names_out), names_out[0], weights))
     return FloatModel(content, entry, names, graph, tuple(layers))
+
+
+def refuse_nonfinite(g: Graph, path: Path) -> None:
+    """A float model whose constants hold a NaN or an infinity (a diverged training) has no range to quantize."""
+    for t in g.tensors:
+        if t.data is not None and t.data.dtype.kind == "f" and not np.isfinite(t.data).all():
+            raise McugenError(f"{path}: constant '{t.name}' holds {int(np.count_nonzero(~np.isfinite(t.data))):,} NaN "
+                              "or infinite value(s)", "retrain or repair the model: quantization needs finite weights")
 
 
 def refuse_quantized(g: Graph, path: Path) -> None:

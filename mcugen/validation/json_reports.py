@@ -174,8 +174,13 @@ def read_report(path: Path, kind: str) -> dict:
         raise McugenError(f"{path}: no such file", fix) from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise McugenError(f"{path}: not a JSON report ({str(exc).splitlines()[0]})", fix) from None
+    except RecursionError:  # nested past Python's limit: no report is
+        raise McugenError(f"{path}: not a JSON report (nested too deep)", fix) from None
     schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" / f"{kind}-report.schema.json").read_text())
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(report))
+    try:
+        error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(report))
+    except RecursionError:
+        raise McugenError(f"{path}: not a mcugen {SCHEMA_VERSION} {kind} report (nested too deep)", fix) from None
     if error is not None:
         where = "/".join(map(str, error.path)) or "top level"
         raise McugenError(f"{path}: not a mcugen {SCHEMA_VERSION} {kind} report ({where}: {error.message[:120]})",
