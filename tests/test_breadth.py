@@ -302,3 +302,30 @@ def test_a_mean_whose_output_alone_is_unquantized_is_refused_in_one_line(capsys,
     path.write_bytes(m.build())
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "b")
     assert_one_error_line(code, err, "output 'y' has no quantization parameters")
+
+
+def test_a_reduce_op_outside_subgraph_0_is_refused_as_tflm_crashes_on_it(capsys, tmp_path):
+    """TFLM prepares every subgraph of a file and crashes preparing a MEAN (SUM, REDUCE_MAX, REDUCE_MIN) in any
+    but the first: such a file is one line, whichever signature is asked for; with the MEAN first it runs."""
+    from model_edit import with_signatures
+    from mcugen.validation.oracle import Tflm
+    mean = ModelSpec()
+    x = mean.tensor("x", [2, 3, 4], "int8", scale=0.1, zp=3)
+    y = mean.tensor("y", [2, 1, 4], "int8", scale=0.1, zp=3)
+    mean.op("MEAN", [x, mean.const("axes", [1], "int32")], [y], "ReducerOptions", KeepDims=True)
+    mean.inputs, mean.outputs = [x], [y]
+    relu = ModelSpec()
+    z, r = relu.tensor("z", [2, 3], "int8", scale=0.1, zp=1), relu.tensor("r", [2, 3], "int8", scale=0.1, zp=-128)
+    relu.op("RELU", [z], [r])
+    relu.inputs, relu.outputs = [z], [r]
+    second = tmp_path / "second.tflite"
+    second.write_bytes(with_signatures({"relu": relu.build(), "mean": mean.build()}))
+    with pytest.raises(Exception, match="TFLM crashed"):
+        Tflm(second.read_bytes())
+    for flags in ((), ("--signature", "mean"), ("--signature", "relu")):
+        code, _, err = run_cli(capsys, "compare", second, *flags)
+        assert_one_error_line(code, err, "subgraph 1 has a MEAN (op 0)", "crashes preparing one outside subgraph 0")
+    first = tmp_path / "first.tflite"
+    first.write_bytes(with_signatures({"mean": mean.build(), "relu": relu.build()}))
+    code, out, err = run_cli(capsys, "compare", first, "--samples", "2")
+    assert code == 0 and "bit-exact" in out + err, out + err

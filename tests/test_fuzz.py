@@ -244,7 +244,8 @@ def rewritten_models(draw):
     t = m.tensors[ti]
     kind = draw(st.sampled_from(["option", "scale", "zero point", "shape", "axis", "no data", "drop options",
                                  "op input", "op output", "graph io", "dtype", "per-channel count",
-                                 "parameter", "no quantization", "options type", "op codes"]))
+                                 "parameter", "no quantization", "options type", "op codes", "shape signature",
+                                 "int4", "float constant", "signatures"]))
     scalar_fields = sorted(k for k, v in op["fields"].items() if not isinstance(v, (list, bool)))
     if kind == "option" and scalar_fields:
         key = draw(st.sampled_from(scalar_fields))
@@ -297,7 +298,29 @@ def rewritten_models(draw):
     elif kind == "per-channel count" and isinstance(t["scale"], list):
         k = draw(st.sampled_from([1, 2, len(t["scale"]) + 1]))
         t["scale"], t["zp"] = t["scale"][:1] * k, [0] * k
-    return Case((m.build(), f"{base}: {kind} of op 0 / tensor {ti} '{t['name']}'"))
+    elif kind == "shape signature":  # TFLM allocates from shape and never reads shape_signature
+        rank = len(t["shape"])
+        t["signature"] = draw(st.sampled_from([[-1] * rank, [-1, *t["shape"][1:]], [*t["shape"], 1], [],
+                                               [1] * rank, [-5] * rank]))
+    elif kind == "int4" and t["data"] is not None and t["dtype"] == "int8":
+        t["dtype"] = "int4"  # the writer packs two to a byte, TFLM's order
+        t["data"] = np.clip(np.asarray(t["data"]), -8, 7) if draw(st.booleans()) else np.asarray(t["data"]) % 16 - 8
+    elif kind == "float constant" and t["data"] is not None:
+        t["dtype"] = draw(st.sampled_from(["float32", "float16"]))
+        t["data"] = np.asarray(t["data"]).astype(t["dtype"]) * draw(st.sampled_from([1.0, 1e-3, 1e30]))
+        if draw(st.booleans()):
+            t["scale"] = t["zp"] = None
+    blob = m.build()
+    if kind == "signatures":  # the model as one of a file's two entry points, the other a RELU
+        from model_edit import with_signatures
+        other = ModelSpec()
+        z = other.tensor("z", [2, 3], "int8", scale=0.1, zp=1)
+        r = other.tensor("r", [2, 3], "int8", scale=0.1, zp=-128)
+        other.op("RELU", [z], [r])
+        other.inputs, other.outputs = [z], [r]
+        pair = [("main", blob), ("relu", other.build())]
+        blob = with_signatures(dict(pair if draw(st.booleans()) else pair[::-1]))
+    return Case((blob, f"{base}: {kind} of op 0 / tensor {ti} '{t['name']}'"))
 
 
 @settings(**BUDGET)

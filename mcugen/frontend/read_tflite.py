@@ -304,6 +304,7 @@ def _parse(raw: bytes, name: str, signature: str | None, path: Path) -> Graph:
         raise ValueError("the model has no buffers (TFLM refuses that)")
     named = signatures(model)
     main, picked = _main_subgraph(named, signature, path, model.SubgraphsLength())
+    _refuse_reduce_past_subgraph_0(model, path)
     entries = set(named.values()) - {main}  # other signatures' subgraphs: other programs
     codes = [model.OperatorCodes(i) for i in range(model.OperatorCodesLength())]
     # an empty stand-in keeps the indices
@@ -313,6 +314,25 @@ def _parse(raw: bytes, name: str, signature: str | None, path: Path) -> Graph:
                                subgraph_count=model.SubgraphsLength(), subgraph_index=main,
                                subgraphs=tuple(graphs[:main] + graphs[main + 1:]), signature=picked,
                                signatures=tuple(named))
+
+
+# TFLM prepares every subgraph of a file, whichever it runs; these kernels' Prepare reads tensors by index from
+# subgraph 0's, and in any other subgraph TFLM crashes (measured on the oracle: a segmentation fault)
+CRASH_PAST_SUBGRAPH_0 = ("MEAN", "SUM", "REDUCE_MAX", "REDUCE_MIN")
+
+
+def _refuse_reduce_past_subgraph_0(model, path: Path) -> None:
+    codes = [_opcode_name(model.OperatorCodes(i)) for i in range(model.OperatorCodesLength())]
+    for k in range(1, model.SubgraphsLength()):
+        sub = model.Subgraphs(k)
+        for i in range(sub.OperatorsLength()):
+            index = sub.Operators(i).OpcodeIndex()
+            opcode = codes[index] if index < len(codes) else ""
+            if opcode in CRASH_PAST_SUBGRAPH_0:
+                raise McugenError(f"{path}: subgraph {k} has a {opcode} (op {i}), and TFLM, which prepares every "
+                                  "subgraph of a file, crashes preparing one outside subgraph 0",
+                                  f"put the {opcode} in the file's first subgraph (or its entry point in a file "
+                                  "of its own)")
 
 
 def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
