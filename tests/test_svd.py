@@ -6,16 +6,19 @@ fields, and the values that select something select what the comment says (an en
 
 No board is attached here: this is the check that the register map is the vendor's. The SVD files in
 tests/svd/ are the vendors' own, trimmed to the peripherals the harness touches (scripts/trim_svd.py;
-provenance and licences in tests/svd/README.md). Boards without a check: nucleo-l4r5zi and
-disco-f746ng build only with their stock Arduino cores (the harness writes no register of theirs);
-nucleo-u575zi-q is missing, see the README.
+provenance and licences in tests/svd/README.md). The STM32U575's (nucleo-u575zi-q) is ST's CMSIS device
+header instead, trimmed alike (scripts/trim_cmsis_header.py) and parsed here: its register structs give
+the addresses, its _Pos/_Msk definitions the fields. Boards without a check: nucleo-l4r5zi and
+disco-f746ng build only with their stock Arduino cores (the harness writes no register of theirs).
 """
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 import re
 import subprocess
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -28,7 +31,9 @@ from mcugen.codegen.outdir import OutDir
 
 SVD = Path(__file__).parent / "svd"
 CHIPS = {"nano33": "nrf52840.svd", "nrf5340dk": "nrf5340_application.svd", "rpi-pico": "rp2040.svd",
-         "alif-devkit-e7": "AE722F80F55D5LS_CM55_HP_View.svd"}
+         "alif-devkit-e7": "AE722F80F55D5LS_CM55_HP_View.svd", "nucleo-u575zi-q": "stm32u575xx.h"}
+# a CMSIS header's peripherals: instance -> its register struct's kind (RCC_TypeDef, ...)
+HEADER_INSTANCES = {"stm32u575xx.h": {"RCC": "RCC", "GPIOA": "GPIO", "USART1": "USART"}}
 CORE_PERIPHERALS = 0xE0000000  # the Arm core's own registers (CPACR, DWT, SysTick): not the vendor's
 # RP2040 datasheet 2.1.2: every peripheral register has atomic XOR, set and clear aliases at +0x1000/2000/3000
 ALIASES = {"rpi-pico": 0x3000}
@@ -42,12 +47,62 @@ MEANT = {
                  (0x40008048, "AUXSRC"): "clk_sys", (0x40014004, "FUNCSEL"): "uart0_tx",
                  (0x4001400C, "FUNCSEL"): "uart0_rx"},
     "alif-devkit-e7": {},
+    "nucleo-u575zi-q": {},  # a header's fields carry no enumerated values
 }
+
+
+@dataclass(frozen=True)
+class HeaderField:
+    """A register field as a CMSIS header defines it (KIND_REG_FIELD_Pos / _Msk), shaped as the SVD's."""
+
+    name: str
+    bit_offset: int
+    bit_width: int
+    enumerated_values: None = None
+    description: str = ""
+
+
+def header_registers(chip: str) -> dict[int, tuple[str, list]]:
+    """Address -> (instance.register, fields) of the instances HEADER_INSTANCES names, from the header: each
+    struct member a register at its offset (uint32_t each, arrays unrolled: GPIO's AFR[2] as AFRL and AFRH,
+    the names its fields use), the base addresses evaluated, the fields from their masks."""
+    text = (SVD / chip).read_text()
+    defines = dict(re.findall(r"#define\s+(\w+)\s+(\([^\n]*?\)|\w+)", text))
+
+    def value(name: str) -> int:
+        expr = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", defines[name])
+        for other in set(re.findall(r"\b[A-Za-z_]\w*\b", expr)):
+            expr = re.sub(rf"\b{other}\b", str(value(other)), expr)
+        return _Eval({}).visit(ast.parse(expr, mode="eval"))
+
+    found: dict[int, tuple[str, list]] = {}
+    for instance, kind in HEADER_INSTANCES[chip].items():
+        body = re.search(r"typedef struct\s*\{((?:(?!typedef struct).)*?)\}\s*" + kind + r"_TypeDef;", text,
+                         re.S).group(1)
+        offset = 0
+        for name, count in re.findall(r"uint32_t\s+(\w+)(?:\[(\d+)\])?\s*;", body):
+            names = [name] if not count else [f"{name}{'LH'[k]}" if int(count) == 2 and f"{kind}_{name}L_" in text
+                                              else f"{name}{k}" for k in range(int(count))]
+            for register in names:
+                if not register.startswith("RESERVED"):
+                    fields = []
+                    for field in re.findall(rf"#define\s+{kind}_{register}_(\w+)_Pos\s", text):
+                        try:
+                            mask = value(f"{kind}_{register}_{field}_Msk")
+                        except KeyError:  # ST's typos ("(x1UL << GPIO_HSLVR_HSLV11_Pos)"): no field to judge by
+                            continue
+                        fields.append(HeaderField(field, value(f"{kind}_{register}_{field}_Pos"), bin(mask).count("1")))
+                    found[value(f"{instance}_BASE_NS") + offset] = (f"{instance}.{register}", fields)
+                offset += 4
+    return found
 
 
 @cache
 def registers(chip: str) -> dict[int, tuple[str, list]]:
-    """Address -> (peripheral.register, fields) of every register of the SVD file, arrays unrolled."""
+    """Address -> (peripheral.register, fields) of every register of the SVD file, arrays unrolled (or of the
+    CMSIS header's instances)."""
+    if chip.endswith(".h"):
+        return header_registers(chip)
     from cmsis_svd import SVDParser
     device = SVDParser.for_xml_file(str(SVD / chip)).get_device()
     found: dict[int, tuple[str, list]] = {}
@@ -175,7 +230,7 @@ def test_every_register_the_harness_touches_is_the_chip_s(tmp_path, board_id):
         name, fields = regs[base]
         if value is None or not fields:
             continue
-        covered = sum(((1 << f.bit_width) - 1) << f.bit_offset for f in fields)
+        covered = functools.reduce(operator.or_, (((1 << f.bit_width) - 1) << f.bit_offset for f in fields), 0)
         assert value & ~covered & 0xFFFFFFFF == 0, f"{name}: 0x{value:08X} sets bits no field of it has"
         if how != "write":
             continue
@@ -195,7 +250,7 @@ def test_the_uart_is_the_board_file_s_and_the_chip_s(board_id):
     board = load_board(board_id)
     assert board.offline is not None and board.offline.uart_base is not None
     name, _ = registers(CHIPS[board_id])[board.offline.uart_base]
-    assert "UART" in name.split(".")[0], name
+    assert re.match(r"U(S)?ART|LPUART", name.split(".")[0]), name
 
 
 def test_the_clock_enables_name_the_uart(tmp_path):
@@ -207,3 +262,26 @@ def test_the_clock_enables_name_the_uart(tmp_path):
         _, fields = regs[e.register]
         field = next(f for f in fields if f.bit_offset <= e.bit < f.bit_offset + f.bit_width)
         assert "UART4" in field.name or "UART" in (field.description or ""), (field.name, field.description)
+
+
+def test_the_stm32u575_s_registers_are_st_s_where_the_board_file_says():
+    """nucleo-u575zi-q's clock enables are the bits ST's header names GPIOAEN and USART1EN, its UART and GPIO
+    bases ST's USART1 and GPIOA, and the header's own offsets agree with the offsets its comments state."""
+    regs = registers("stm32u575xx.h")
+    board = load_board("nucleo-u575zi-q")
+    assert board.offline is not None and board.offline.gpio is not None
+    named = {regs[e.register][0]: next(f.name for f in regs[e.register][1]
+                                       if f.bit_offset <= e.bit < f.bit_offset + f.bit_width)
+             for e in board.offline.clock_enables}
+    assert named == {"RCC.AHB2ENR1": "GPIOAEN", "RCC.APB2ENR": "USART1EN"}
+    assert regs[board.offline.uart_base][0] == "USART1.CR1"
+    assert regs[board.offline.gpio.base][0] == "GPIOA.MODER"
+    assert regs[board.offline.gpio.base + 0x24][0] == "GPIOA.AFRH"
+    rcc = re.search(r"typedef struct\s*\{((?:(?!typedef struct).)*?)\}\s*RCC_TypeDef;",
+                    (SVD / "stm32u575xx.h").read_text(), re.S).group(1)
+    stated = re.findall(r"uint32_t\s+(\w+);\s*/\*!<[^*]*Address offset:\s*(0x[0-9A-Fa-f]+)", rcc)
+    by_name = {name: address for address, (name, _) in regs.items()}
+    assert len(stated) > 40
+    for register, offset in stated:
+        if not register.startswith("RESERVED"):
+            assert by_name[f"RCC.{register}"] - 0x46020C00 == int(offset, 16), register
