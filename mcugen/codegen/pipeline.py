@@ -44,7 +44,7 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
     graph = after("cut_outputs", cut_outputs(graph, outputs))  # --outputs: only the part the user asked for
     graph = after("check_support", check_support(graph))       # int8 layers, every op has a kernel
     graph = after("prepare_ops", prepare_ops(graph))           # TFLM's Prepare, done at build time
-    graph = after("check_undefined_reads", check_undefined_reads(graph))  # no layer computes on what TFLM leaves undefined
+    graph = after("check_undefined_reads", check_undefined_reads(graph))  # no layer computes on undefined values
     return graph
 
 

@@ -108,6 +108,20 @@ def oracle_name(model: Path, signature: str | None = None) -> str:
     return which if oracle is not None else f"none ({which})"
 
 
+def oracles_refuse(g, oracle: str) -> str | None:
+    """Why mcugen refuses a model no oracle runs (`oracle`: oracle_name's), None where one runs it or where the
+    user's own ops (--ops, which no oracle knows) are why none can."""
+    from mcugen import ops
+    from mcugen.ops.custom import UserOp
+
+    if not oracle.startswith("none (") or "not installed" in oracle:
+        return None
+    if any(isinstance(ops.definition(g, op), UserOp) for op in g.ops):
+        return None
+    return (f"TFLM does not run it, nor LiteRT's reference kernels ({oracle[6:-1]}): what TFLM refuses or crashes "
+            "on, mcugen does not build")
+
+
 def budget_of(args, board) -> Budget:
     """What the model may take on `board` (its budget: Board.budget) with --weights, the RAM regions with
     --region-bytes and --region-cost applied, and the --pin requests (tensor, region); the host's: none."""

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from mcugen.validation import golden
-from mcugen.commands.common import (oracle_name, progress, refuse_overwrite, require_writable_folder, steps_note,
-                                    write_npz_atomically)
+from mcugen.commands.common import (oracle_name, oracles_refuse, progress, refuse_overwrite, require_writable_folder,
+                                    steps_note, write_npz_atomically)
 from mcugen.errors import EXIT_ERROR, EXIT_MISMATCH, McugenError
 
 
@@ -18,9 +18,13 @@ def cmd_inspect(args) -> int:
     from mcugen.validation.inspect_model import format_text, summarize
     from mcugen.codegen.pipeline import read
 
-    summary = summarize(read(args.model, args.signature))
+    g = read(args.model, args.signature)
+    summary = summarize(g)
     if summary["supported"]:
         summary["oracle"] = oracle_name(Path(args.model), args.signature)
+        refused = oracles_refuse(g, summary["oracle"])
+        if refused:
+            summary.update(supported=False, problems=[refused])
     print(json.dumps(summary, indent=2) if args.json else format_text(summary, args.model))
     return 0 if summary["supported"] else EXIT_ERROR
 

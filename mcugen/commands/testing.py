@@ -6,8 +6,8 @@ import tempfile
 from pathlib import Path
 
 from mcugen.commands.board import build_in, compile_for, sizes_of
-from mcugen.commands.common import (SAMPLE_LINES, progress, progress_bar, refuse_overwrite, require_writable_folder,
-                                    steps_note, write_json)
+from mcugen.commands.common import (SAMPLE_LINES, oracles_refuse, progress, progress_bar, refuse_overwrite,
+                                    require_writable_folder, steps_note, write_json)
 from mcugen.errors import EXIT_MISMATCH, McugenError
 
 
@@ -166,6 +166,9 @@ def check_golden(g, model: Path, inputs: list) -> str:
     except McugenError as exc:  # the oracles are not installed
         return f"no oracle ({exc.problem})"
     if oracle is None:
+        refused = oracles_refuse(g, f"none ({which})")
+        if refused:
+            raise McugenError(f"{model.name}: {refused}", "fix the model as TFLM's message says")
         print(f"mcugen: warning: no oracle runs this model, so the golden model is unconfirmed ({which})",
               file=sys.stderr)
         return f"no oracle ({which})"

@@ -255,7 +255,8 @@ def _option_words(raw: bytes) -> tuple[int, ...]:
             return ()
         values = root.AsMap.Values
         width = values._byte_width  # noqa: SLF001 - the slots' width, which the accessors hide
-        return tuple(int.from_bytes(bytes(values._buf[k * width:(k + 1) * width]), "little", signed=True)  # noqa: SLF001
+        slots = values._buf  # noqa: SLF001 - likewise
+        return tuple(int.from_bytes(bytes(slots[k * width:(k + 1) * width]), "little", signed=True)
                      for k in range(len(values)))
     except Exception:  # not a FlexBuffer
         return ()

@@ -101,7 +101,8 @@ class Mean(_Reduce):
         x, y = op.input(g, 0), op.output(g)
         if x.quant is None:
             info = np.iinfo(y.dtype)
-            zp_out, bounds = (y.q.zp, fused_range(g, op)) if y.quant is not None else (0, (int(info.min), int(info.max)))
+            zp_out, bounds = ((y.q.zp, fused_range(g, op)) if y.quant is not None
+                              else (0, (int(info.min), int(info.max))))
             return dataclasses.replace(p, mean=MeanRescale(0, 0, 0, zp_out), golden=Requant.of(0, 0, zp_out, *bounds))
         m, s = quantize_multiplier(float(x.q.s) / float(y.q.s))
         k = min(p.count.bit_length() - 1, 32, 31 + s)
