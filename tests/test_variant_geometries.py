@@ -1,11 +1,12 @@
 """Every kernel a drawn layer can run on, each bit-exact on QEMU on the core that runs it: the DSP variants on the
 Cortex-M4 (mps2-an386), Helium's and the DSP's on the Cortex-M55 (mps3-an547), then the reference kernel.
 
-The layer reads what a QUANTIZE (int8 -> int8) wrote, so that its input dies at it and the kernels that may
-write over their input do (in place); the geometries are the awkward ones: kx1 and 1xk kernels up to 9 taps,
-one-pixel-wide and one-pixel-high images, odd channel counts, batches above 1, strides and dilations, rescales
-above and below one. A Silicon Labs keyword model's 9x1 depthwise layer in place on [1, 49, 1, 120] is one of
-its examples."""
+The layer (CONV_2D and DEPTHWISE_CONV_2D int8, 16x8 and on INT4 weights; FULLY_CONNECTED; ADD, SUB, MUL;
+the pools) reads what a QUANTIZE wrote, so that its input dies at it and the kernels that may write over their
+input do (in place); the geometries are the awkward ones: kx1 and 1xk kernels up to 9 taps, one-pixel-wide and
+one-pixel-high images, odd channel counts, batches above 1, strides and dilations, rescales above and below
+one. A Silicon Labs keyword model's 9x1 depthwise layer in place on [1, 49, 1, 120] is one of its examples.
+SVDF, LSTM and SOFTMAX's variants have theirs in tests/test_dsp_kernels.py and tests/test_mve.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -29,25 +30,37 @@ from tflite_writer import ModelSpec
 BOARDS = ("mps2-an386", "mps3-an547")
 
 
+def _front(m: ModelSpec, shape: list[int], dtype: str) -> tuple[int, int]:
+    """x -> QUANTIZE -> mid: the layer's input, a buffer that dies at the layer (int16: zero points 0)."""
+    x = m.tensor("x", shape, dtype, scale=0.05, zp=-7 if dtype == "int8" else 0)
+    mid = m.tensor("mid", shape, dtype, scale=0.06, zp=3 if dtype == "int8" else 0)
+    m.op("QUANTIZE", [x], [mid])
+    return x, mid
+
+
+def _weights(m: ModelSpec, rng, shape, weights: str, axis: int, scales: list[float]) -> int:
+    low, high = (-8, 8) if weights == "int4" else (-127, 128)
+    return m.const("w", rng.integers(low, high, shape), weights, scale=scales, zp=[0] * len(scales), axis=axis)
+
+
 def _layer_model(kind: str, batch: int, h: int, w: int, c_in: int, c_out: int, kh: int, kw: int, stride: int,
-                 dilation: int, pad: str, out_scale: float, act: str, seed: int) -> ModelSpec | None:
-    """x -> QUANTIZE -> the layer; None where the geometry has no output."""
+                 dilation: int, pad: str, out_scale: float, act: str, seed: int, dtype: str = "int8",
+                 weights: str = "int8") -> ModelSpec | None:
+    """x -> QUANTIZE -> the layer (CONV_2D or DEPTHWISE_CONV_2D); None where the geometry has no output."""
     oh, ow = out_size(pad, h, kh, stride, dilation), out_size(pad, w, kw, stride, dilation)
     if oh < 1 or ow < 1:
         return None
     rng = np.random.default_rng(seed)
     m = ModelSpec()
-    x = m.tensor("x", [batch, h, w, c_in], "int8", scale=0.05, zp=-7)
-    mid = m.tensor("mid", [batch, h, w, c_in], "int8", scale=0.06, zp=3)
-    m.op("QUANTIZE", [x], [mid])
+    x, mid = _front(m, [batch, h, w, c_in], dtype)
     if kind == "conv":
-        filt = m.const("w", rng.integers(-127, 128, (c_out, kh, kw, c_in)), "int8", scale=[0.02] * c_out,
-                       zp=[0] * c_out, axis=0)
+        filt = _weights(m, rng, (c_out, kh, kw, c_in), weights, 0, [0.02] * c_out)
     else:
-        filt = m.const("w", rng.integers(-127, 128, (1, kh, kw, c_out)), "int8", scale=[0.02] * c_out,
-                       zp=[0] * c_out, axis=3)
-    bias = m.const("b", rng.integers(-4000, 4000, c_out), "int32", scale=[0.06 * 0.02] * c_out, zp=[0] * c_out)
-    y = m.tensor("y", [batch, oh, ow, c_out], "int8", scale=out_scale, zp=-4)
+        filt = _weights(m, rng, (1, kh, kw, c_out), weights, 3, [0.02] * c_out)
+    bias = m.const("b", rng.integers(-4000, 4000, c_out), "int32" if dtype == "int8" else "int64",
+                   scale=[0.06 * 0.02] * c_out, zp=[0] * c_out)
+    y = m.tensor("y", [batch, oh, ow, c_out], dtype, scale=out_scale if dtype == "int8" else out_scale / 64,
+                 zp=-4 if dtype == "int8" else 0)
     fields = dict(Padding=pad, StrideW=stride, StrideH=stride, DilationWFactor=dilation, DilationHFactor=dilation,
                   FusedActivationFunction=act)
     if kind == "conv":
@@ -123,3 +136,73 @@ def test_every_conv_kernel_on_qemu(tmp_path_factory, c_in, c_out, transpose, bat
     m = _layer_model("conv", batch, h, w, c_in, c_out, kh, kw, stride, dilation, pad, out_scale, act, seed)
     if m is not None:
         _every_kernel_bit_exact(tmp_path_factory.mktemp("conv"), m, seed)
+
+
+@settings(max_examples=6, deadline=None)
+@given(kind=st.sampled_from(["conv", "depthwise"]), dtype=st.sampled_from(["int8", "int16"]),
+       channels=st.sampled_from([1, 3, 4, 5, 8, 9]), transpose=st.booleans(), **GEOMETRY)
+def test_every_16x8_and_int4_conv_kernel_on_qemu(tmp_path_factory, kind, dtype, channels, transpose, batch, h, w, kh,
+                                                 kw, stride, dilation, pad, out_scale, act, seed):
+    """16x8 (int16 activations, int64 bias) and INT4 weights (read packed) likewise."""
+    if transpose:
+        h, w, kh, kw = w, h, kw, kh
+    m = _layer_model(kind, batch, h, w, channels, channels if kind == "depthwise" else channels + 2, kh, kw, stride,
+                     dilation, pad, out_scale, act, seed, dtype=dtype, weights="int8" if dtype == "int16" else "int4")
+    if m is not None:
+        _every_kernel_bit_exact(tmp_path_factory.mktemp("wide"), m, seed)
+
+
+@settings(max_examples=6, deadline=None)
+@given(dtype=st.sampled_from(["int8", "int16"]), weights=st.sampled_from(["int8", "int4"]), batch=st.integers(1, 4),
+       depth=st.sampled_from([1, 3, 7, 8, 17, 33]), units=st.sampled_from([1, 2, 5, 8, 13]),
+       act=st.sampled_from(["NONE", "RELU"]), seed=st.integers(0, 999))
+def test_every_fully_connected_kernel_on_qemu(tmp_path_factory, dtype, weights, batch, depth, units, act, seed):
+    """Batches, depths off the words, units off the fours, INT4 weights (int8 activations)."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x, mid = _front(m, [batch, depth], dtype)
+    weights = "int8" if dtype == "int16" else weights
+    w = _weights(m, rng, (units, depth), weights, 0, [0.02])
+    b = m.const("b", rng.integers(-3000, 3000, units), "int32" if dtype == "int8" else "int64", scale=0.0012, zp=0)
+    y = m.tensor("y", [batch, units], dtype, scale=0.2 if dtype == "int8" else 0.003, zp=5 if dtype == "int8" else 0)
+    m.op("FULLY_CONNECTED", [mid, w, b], [y], "FullyConnectedOptions", version=4 if dtype == "int8" else 7,
+         FusedActivationFunction=act)
+    m.inputs, m.outputs = [x], [y]
+    _every_kernel_bit_exact(tmp_path_factory.mktemp("fc"), m, seed)
+
+
+@settings(max_examples=6, deadline=None)
+@given(opcode=st.sampled_from(["ADD", "SUB", "MUL"]), dtype=st.sampled_from(["int8", "int16"]),
+       shape=st.lists(st.integers(1, 7), min_size=1, max_size=4), act=st.sampled_from(["NONE", "RELU"]),
+       seed=st.integers(0, 999))
+def test_every_elementwise_kernel_on_qemu(tmp_path_factory, opcode, dtype, shape, act, seed):
+    """ADD, SUB and MUL written over the input that dies at them (in place), odd lengths."""
+    m = ModelSpec()
+    x, mid = _front(m, shape, dtype)
+    other = m.tensor("other", shape, dtype, scale=0.04, zp=9 if dtype == "int8" else 0)
+    y = m.tensor("y", shape, dtype, scale=0.1 if dtype == "int8" else 0.002, zp=-2 if dtype == "int8" else 0)
+    m.op(opcode, [mid, other], [y], f"{opcode.capitalize()}Options", version=2, FusedActivationFunction=act)
+    m.inputs, m.outputs = [x, other], [y]
+    _every_kernel_bit_exact(tmp_path_factory.mktemp("binary"), m, seed)
+
+
+@settings(max_examples=6, deadline=None)
+@given(opcode=st.sampled_from(["AVERAGE_POOL_2D", "MAX_POOL_2D"]), channels=st.sampled_from([1, 3, 4, 5, 16, 17]),
+       transpose=st.booleans(), batch=st.integers(1, 3), h=st.integers(1, 12), w=st.sampled_from([1, 2, 3, 8]),
+       kh=st.integers(1, 5), kw=st.sampled_from([1, 2, 3]), stride=st.sampled_from([1, 2]),
+       pad=st.sampled_from(["SAME", "VALID"]), seed=st.integers(0, 999))
+def test_every_pool_kernel_on_qemu(tmp_path_factory, opcode, channels, transpose, batch, h, w, kh, kw, stride, pad,
+                                   seed):
+    """kx1 and 1xk windows, one-pixel images, odd channel counts, batches."""
+    if transpose:
+        h, w, kh, kw = w, h, kw, kh
+    oh, ow = out_size(pad, h, kh, stride), out_size(pad, w, kw, stride)
+    if oh < 1 or ow < 1:
+        return
+    m = ModelSpec()
+    x, mid = _front(m, [batch, h, w, channels], "int8")
+    y = m.tensor("y", [batch, oh, ow, channels], "int8", scale=0.06, zp=3)
+    m.op(opcode, [mid], [y], "Pool2DOptions", Padding=pad, StrideH=stride, StrideW=stride, FilterHeight=kh,
+         FilterWidth=kw, FusedActivationFunction="NONE")
+    m.inputs, m.outputs = [x], [y]
+    _every_kernel_bit_exact(tmp_path_factory.mktemp("pool"), m, seed)
