@@ -329,3 +329,35 @@ def test_a_reduce_op_outside_subgraph_0_is_refused_as_tflm_crashes_on_it(capsys,
     first.write_bytes(with_signatures({"mean": mean.build(), "relu": relu.build()}))
     code, out, err = run_cli(capsys, "compare", first, "--samples", "2")
     assert code == 0 and "bit-exact" in out + err, out + err
+
+
+@pytest.mark.parametrize("kind", ["int8 conv", "float conv", "int8 depthwise", "int8 average pool"])
+def test_placeholder_shapes_run_as_tflm_runs_them(tmp_path, kind):
+    """A model saved with placeholder input shapes (openWakeWord's melspectrogram: [1, 1] for [-1, -1]) declares
+    window outputs its options do not compute from them ([1, 1, 1, 5] from a 1x8 window over one pixel). TFLM
+    loops over the declared output and pads as the options say, clipping every window to the image: so does
+    mcugen (on the reference kernels), bit-exact with TFLM, in C on the host and the emulated Cortex-M4."""
+    rng = np.random.default_rng(4)
+    m = ModelSpec()
+    dtype = "float32" if kind == "float conv" else "int8"
+    q = {} if dtype == "float32" else dict(scale=0.05, zp=3)
+    x = m.tensor("x", [1, 1, 1, 2], dtype, signature=[-1, 1, -1, 2], **q)
+    y = m.tensor("y", [1, 1, 5, 2], dtype, signature=[-1, 1, -1, 2], **q)
+    fields = dict(Padding="VALID", StrideH=1, StrideW=4, FusedActivationFunction="NONE")
+    if kind == "int8 average pool":
+        m.op("AVERAGE_POOL_2D", [x], [y], "Pool2DOptions", FilterHeight=1, FilterWidth=8, **fields)
+    elif dtype == "float32":
+        w = m.const("w", rng.uniform(-1, 1, (2, 1, 8, 2)).astype(np.float32), "float32")
+        b = m.const("b", rng.uniform(-1, 1, 2).astype(np.float32), "float32")
+        m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", DilationHFactor=1, DilationWFactor=1, **fields)
+    else:
+        depthwise = kind == "int8 depthwise"
+        w = m.const("w", rng.integers(-127, 128, (1, 1, 8, 2) if depthwise else (2, 1, 8, 2)), "int8",
+                    scale=[0.02, 0.03], zp=[0, 0], axis=3 if depthwise else 0)
+        b = m.const("b", rng.integers(-500, 500, 2), "int32", scale=[0.001, 0.0015], zp=[0, 0])
+        m.op("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", [x, w, b], [y],
+             "DepthwiseConv2DOptions" if depthwise else "Conv2DOptions", DilationHFactor=1, DilationWFactor=1,
+             **(dict(DepthMultiplier=1) if depthwise else {}), **fields)
+    m.inputs, m.outputs = [x], [y]
+    check(tmp_path, m, 2, oracles=("tflm",))
+    bit_exact_on_board(tmp_path / "m4", m, 2)

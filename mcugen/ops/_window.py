@@ -14,6 +14,14 @@ def out_size(padding: str, size: int, kernel: int, stride: int, dilation: int = 
     return (size + stride - effective) // stride
 
 
+def tflm_out_size(padding: str, size: int, kernel: int, stride: int, dilation: int = 1) -> int:
+    """TFLM's ComputeOutSize: out_size in C's division, which truncates a window larger than the image (a
+    negative size) toward zero; the padding follows from it."""
+    effective = (kernel - 1) * dilation + 1
+    top = size + stride - 1 if padding == "SAME" else size + stride - effective
+    return -(-top // stride) if top < 0 else top // stride
+
+
 def pad_before(size: int, kernel: int, stride: int, dilation: int, out: int) -> int:
     """TFLM ComputePaddingWithOffset: the leading pad; any odd extra goes after."""
     effective = (kernel - 1) * dilation + 1
@@ -24,9 +32,10 @@ def pad_before(size: int, kernel: int, stride: int, dilation: int, out: int) -> 
 MAX_SPAN = 1 << 16  # strides and filter spans beyond this are corrupt fields (and overflow int32 in C)
 
 
-def window_shape(attrs: dict[str, Any], x_shape: tuple[int, ...], kernel_hw: tuple[int, ...], channels: int
-                 ) -> tuple[int, ...]:
-    """[N, OH, OW, channels] of a 2-D window op; ValueError for options that make no sense."""
+def window_shape(attrs: dict[str, Any], x_shape: tuple[int, ...], kernel_hw: tuple[int, ...], channels: int,
+                 declared: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """[N, OH, OW, channels] of a 2-D window op; ValueError for options that make no sense. `declared`: the
+    output tensor's shape, whose height and width TFLM's kernels take as they are (declared_hw)."""
     if len(x_shape) != 4:
         raise ValueError(f"input {list(x_shape)} is not 4-D [N, H, W, C]")
     for key in ("stride_h", "stride_w", "dilation_hfactor", "dilation_wfactor"):
@@ -38,7 +47,12 @@ def window_shape(attrs: dict[str, Any], x_shape: tuple[int, ...], kernel_hw: tup
             raise ValueError(f"filter {kernel_hw[0]}x{kernel_hw[1]} with the dilation makes no window")
     if attrs.get("padding", "VALID") not in ("SAME", "VALID"):
         raise ValueError(f"padding {attrs.get('padding')}")
-    return (x_shape[0], *geometry(attrs, x_shape[1:3], kernel_hw).out_hw, channels)
+    return (x_shape[0], *geometry(attrs, x_shape[1:3], kernel_hw, declared_hw(declared)).out_hw, channels)
+
+
+def declared_hw(shape: tuple[int, ...]) -> tuple[int, int] | None:
+    """The height and width of an output tensor [N, H, W, C], where they are sizes (not a dynamic -1)."""
+    return (shape[1], shape[2]) if len(shape) == 4 and shape[1] >= 1 and shape[2] >= 1 else None
 
 
 Pair = tuple[int, int]
@@ -53,6 +67,9 @@ class Window:
     dilation: Pair
     out_hw: Pair
     pad: Pair
+    # the output tensor's height and width, not the ones the options compute (TFLM loops over the tensor's
+    # and pads as computed): only the reference kernels, which clip every window to the image, run it
+    declared: bool = False
 
     def span(self, kernel_hw: Pair) -> Pair:
         """The input rows and columns the windows cover, pads included."""
@@ -66,15 +83,20 @@ class Window:
                 f"padding {padding} (top {ph}, left {pw})")
 
 
-def geometry(attrs: dict[str, Any], in_hw: tuple[int, ...], kernel_hw: tuple[int, ...]) -> Window:
-    """The Window of a 2-D window op with these options, input size and kernel size."""
+def geometry(attrs: dict[str, Any], in_hw: tuple[int, ...], kernel_hw: tuple[int, ...],
+             declared: tuple[int, int] | None = None) -> Window:
+    """The Window of a 2-D window op with these options, input size and kernel size. `declared`: the output
+    tensor's height and width, which TFLM's conv, depthwise and pooling kernels loop over whatever the options
+    compute (a model saved with placeholder input shapes), padding as the options say."""
     sh, sw = attrs.get("stride_h", 1), attrs.get("stride_w", 1)
     dh, dw = attrs.get("dilation_hfactor", 1), attrs.get("dilation_wfactor", 1)
     pad = attrs.get("padding", "VALID")
-    oh = out_size(pad, in_hw[0], kernel_hw[0], sh, dh)
-    ow = out_size(pad, in_hw[1], kernel_hw[1], sw, dw)
-    return Window(stride=(sh, sw), dilation=(dh, dw), out_hw=(oh, ow),
-                  pad=(pad_before(in_hw[0], kernel_hw[0], sh, dh, oh), pad_before(in_hw[1], kernel_hw[1], sw, dw, ow)))
+    oh = tflm_out_size(pad, in_hw[0], kernel_hw[0], sh, dh)
+    ow = tflm_out_size(pad, in_hw[1], kernel_hw[1], sw, dw)
+    out = declared if declared is not None else (oh, ow)
+    return Window(stride=(sh, sw), dilation=(dh, dw), out_hw=out,
+                  pad=(pad_before(in_hw[0], kernel_hw[0], sh, dh, oh), pad_before(in_hw[1], kernel_hw[1], sw, dw, ow)),
+                  declared=out != (oh, ow))
 
 
 class Taps(NamedTuple):

@@ -15,7 +15,7 @@ from mcugen.ops._conv import (CONV_BLOCK, ConvData, Golden, conv_call, conv_live
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
-from mcugen.ops._window import Taps, geometry, window_shape
+from mcugen.ops._window import Taps, declared_hw, geometry, window_shape
 from mcugen.ops.fully_connected import interleave4, s4_interleave4, widen4
 from mcugen.ops.variants import Lowering, variant
 
@@ -32,7 +32,7 @@ class Conv2D(OpDef):
         if len(w.shape) != 4:
             raise ValueError(f"filter {list(w.shape)} is not 4-D [OC, KH, KW, IC]")
         require_bias_length(op.optional_input(g, 2), w.shape[0])
-        return window_shape(op.attrs, op.input(g, 0).shape, w.shape[1:3], w.shape[0])
+        return window_shape(op.attrs, op.input(g, 0).shape, w.shape[1:3], w.shape[0], op.output(g).shape)
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
@@ -52,7 +52,7 @@ class Conv2D(OpDef):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide)
-        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
+        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape))
         wide_data = Wide.of(g, op, 2, w.shape[0]) if wide else None
         weights = w.values.reshape(w.shape[0], -1).astype(np.float64).T.copy()
         return ConvData(window, q, wide_data, Golden.of(g, op, weights, Taps.of(window, x.shape[1:3], w.shape[1:3]),

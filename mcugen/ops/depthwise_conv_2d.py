@@ -20,7 +20,7 @@ from mcugen.ops._conv import (ConvData, Golden, conv_call, conv_mve_call, conv_s
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import (Rescale, channel_table, fold_input_offset, int4_problems, problems_fused_activation,
                                require_bias_length, weight_problems)
-from mcugen.ops._window import Taps, geometry, window_shape
+from mcugen.ops._window import Taps, declared_hw, geometry, window_shape
 from mcugen.runtime import c_define
 from mcugen.ops.variants import Lowering, variant
 
@@ -59,7 +59,7 @@ class DepthwiseConv2D(OpDef):
             raise ValueError(f"depth_multiplier {multiplier} with {x.shape[3]} input channels "
                              f"and {w.shape[3]} filter channels")
         require_bias_length(op.optional_input(g, 2), w.shape[3])
-        return window_shape(op.attrs, x.shape, w.shape[1:3], w.shape[3])
+        return window_shape(op.attrs, x.shape, w.shape[1:3], w.shape[3], op.output(g).shape)
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
@@ -77,7 +77,7 @@ class DepthwiseConv2D(OpDef):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[3], zero_points=not wide)
-        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3])
+        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape))
         depth_multiplier = w.shape[3] // x.shape[3]
         _, kh, kw, _ = w.shape
         # the golden model's batched matmul operand: [IC, KH*KW, depth multiplier]

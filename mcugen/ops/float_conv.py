@@ -18,7 +18,7 @@ from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation, FloatKernel
 from mcugen.ops._quant import weight_problems
-from mcugen.ops._window import Taps, Window, geometry
+from mcugen.ops._window import Taps, Window, declared_hw, geometry
 from mcugen.ops.conv_2d import Conv2D
 from mcugen.ops.depthwise_conv_2d import DepthwiseConv2D, omitted_bias_problems
 
@@ -33,7 +33,7 @@ class FloatConvData:
 
 def _prepare(g: Graph, op: Op, kernel_hw: tuple[int, ...], depth_multiplier: int) -> FloatConvData:
     x = op.input(g, 0)
-    window = geometry(op.attrs, x.shape[1:3], kernel_hw)
+    window = geometry(op.attrs, x.shape[1:3], kernel_hw, declared_hw(op.output(g).shape))
     return FloatConvData(window, FloatActivation.of(op), depth_multiplier, Taps.of(window, x.shape[1:3], kernel_hw))
 
 

@@ -14,7 +14,7 @@ from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FLT_MAX, FloatActivation, FloatKernel
-from mcugen.ops._window import Pair, Taps, Window, geometry
+from mcugen.ops._window import Pair, Taps, Window, declared_hw, geometry
 from mcugen.ops.pool_2d import AveragePool2D, MaxPool2D
 
 
@@ -35,7 +35,7 @@ class _FloatPool(FloatKernel):
     def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
         kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
-        window = geometry(op.attrs, x.shape[1:3], kernel)
+        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape))
         return FloatPoolData(window, kernel, FloatActivation.of(op), Taps.of(window, x.shape[1:3], kernel))
 
     def taps(self, g: Graph, op: Op, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -62,7 +62,12 @@ class FloatAveragePool2D(_FloatPool, AveragePool2D):
         start = np.zeros((*cols.shape[:2], 1, cols.shape[3]), F32)
         total = np.add.accumulate(np.concatenate([start, cols], axis=2), axis=2)[:, :, -1, :]
         count = valid.sum(axis=1).astype(F32)[None, :, None]
-        return op.prepared(FloatPoolData).activation.clamp(total / count).reshape(op.output(g).shape)
+        # a window with no pixel: 0 here, TFLM's arena's bytes there (AveragePool2D.defined)
+        mean = np.where(count > 0, total / np.maximum(count, F32(1)), F32(0))
+        return op.prepared(FloatPoolData).activation.clamp(mean).reshape(op.output(g).shape)
+
+    def pixel_counts(self, g: Graph, op: Op) -> np.ndarray:
+        return (op.prepared(FloatPoolData).taps.pixel != int(np.prod(op.input(g, 0).shape[1:3]))).sum(axis=1)
 
 
 @register("MAX_POOL_2D", dtype="float32")

@@ -14,7 +14,7 @@ from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, activation, dims, reads, tile, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
-from mcugen.ops._window import Pair, Taps, Window, geometry, window_shape
+from mcugen.ops._window import Pair, Taps, Window, declared_hw, geometry, window_shape
 from mcugen.ops.variants import variant
 
 
@@ -41,7 +41,7 @@ class _Pool(OpDef):
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         x = op.input(g, 0)
         kernel = (op.attrs.get("filter_height", 0), op.attrs.get("filter_width", 0))
-        return window_shape(op.attrs, x.shape, kernel, x.shape[-1] if x.shape else 0)
+        return window_shape(op.attrs, x.shape, kernel, x.shape[-1] if x.shape else 0, op.output(g).shape)
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = problems_fused_activation(op)
@@ -53,7 +53,7 @@ class _Pool(OpDef):
     def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
         kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
-        window = geometry(op.attrs, x.shape[1:3], kernel)
+        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape))
         return PoolData(window, kernel, *fused_range(g, op), PoolGolden(Taps.of(window, x.shape[1:3], kernel)))
 
     def lower(self, g: Graph, op: Op) -> Call | None:
@@ -103,11 +103,28 @@ class AveragePool2D(_Pool):
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(PoolData)
         taps = p.golden.taps.gather(xs[0], 0).sum(axis=2, dtype=np.int64)
-        count = p.golden.count
-        assert count is not None
-        # TFLM: (sum +- count / 2) / count in C, which truncates: ties go away from zero
-        avg = np.sign(taps) * ((np.abs(taps) + count // 2) // count)
+        count = self.pixel_counts(g, op).reshape(1, -1, 1)
+        # TFLM: (sum +- count / 2) / count in C, which truncates: ties go away from zero; a window with no pixel
+        # (a declared output past the image) leaves 0 here, TFLM its arena's bytes (defined())
+        avg = np.sign(taps) * ((np.abs(taps) + count // 2) // np.maximum(count, 1))
         return np.clip(avg, p.act_min, p.act_max).astype(xs[0].dtype).reshape(op.output(g).shape)
+
+    def pixel_counts(self, g: Graph, op: Op) -> np.ndarray:
+        """How many pixels of the image each output position's window holds."""
+        count = op.prepared(PoolData).golden.count
+        assert count is not None
+        return count.reshape(-1)
+
+    def defined(self, g: Graph, op: Op, k: int, given: list[np.ndarray | None]) -> np.ndarray | None:
+        """TFLM's kernel stops at the first window with no pixel of the image: what it has not written by
+        then is the arena's (only a declared output larger than the options compute has such a window)."""
+        empty = np.flatnonzero(self.pixel_counts(g, op) == 0)
+        if not len(empty) or given[0] is not None:  # (a mean of an undefined input is refused there)
+            return super().defined(g, op, k, given)
+        y = op.output(g)
+        mask = np.zeros(int(np.prod(y.shape)), bool)
+        mask[:empty[0] * y.shape[-1]] = True  # positions in TFLM's order (batch 0 first), channels last
+        return mask.reshape(y.shape)
 
 
 @register("MAX_POOL_2D")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from mcugen import ops
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call
+from mcugen.ops._window import Window
 from mcugen.runtime import FEATURES
 
 
@@ -66,8 +67,11 @@ def candidates(g: Graph, op: Op, features: frozenset[str], stop: int | None = No
     a feature, in declaration order), then the reference kernel's. `stop`: no more than that many
     variants are lowered (building a call lays out its constants)."""
     calls: list[Call | None] = []
-    # variants are the opcode's own kernel's (a float32 or int32 layer runs its family's kernel)
-    declared = variants_of(op.opcode) if ops.definition(g, op) is ops.lookup(op.opcode) else []
+    # variants are the opcode's own kernel's (a float32 or int32 layer runs its family's kernel), and for a
+    # window whose output the tensor declares otherwise than the options compute, the reference kernel's alone
+    window = getattr(op.params, "window", None)
+    own = ops.definition(g, op) is ops.lookup(op.opcode) and not (isinstance(window, Window) and window.declared)
+    declared = variants_of(op.opcode) if own else []
     for v in sorted(declared, key=lambda v: -FEATURES.index(v.needs)):
         if v.needs in features and (stop is None or len(calls) < stop):
             call = v.lower(g, op)

@@ -34,7 +34,8 @@ static inline void avgpool_position(void *state, const mcu_window *window)
     const int32_t count = rows * cols;
     for (int32_t c = 0; c < ch; ++c) {
         int32_t sum = window_sum(s->input, first + c, in_w * ch, ch, rows, cols, pool->bits);
-        sum = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+        /* a window with no pixel (an output declared past the image): 0, where TFLM stops and leaves its arena */
+        sum = count == 0 ? 0 : sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
         mcu_store(s->output, s->at++, pool->bits, mcu_clamp(sum, pool->activation));
     }
 }
