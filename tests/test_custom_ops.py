@@ -116,15 +116,22 @@ def test_user_ops_that_fail_their_own_checks_are_one_line(capsys, tmp_path, repl
     assert not (tmp_path / "o.npz").exists()
 
 
-def test_a_host_program_that_crashes_says_so(capsys, tmp_path):
-    """A kernel that crashes the host program (here a user's, trapping; a sanitizer's report alike) is called a
-    crash with its signal, not a lost connection to check the port of."""
+def _test_with_kernel(capsys, tmp_path, replace: tuple[str, str], board: str, *options):
+    """`mcugen test` of the example with its C kernel changed by `replace` (one sample unless told)."""
     folder = tmp_path / "ops"
     shutil.copytree(EXAMPLE, folder)
     source = (folder / "square_clip.c").read_text()
-    (folder / "square_clip.c").write_text(source.replace("    const int8_t *x", "    __builtin_trap();\n    const int8_t *x"))
-    code, _, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
-                           "--board", "host", "--samples", "1", "--out", tmp_path / "build")
+    assert replace[0] in source
+    (folder / "square_clip.c").write_text(source.replace(*replace))
+    return run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py", "--board", board,
+                   *(options or ("--samples", "1")), "--out", tmp_path / "build")
+
+
+def test_a_host_program_that_crashes_says_so(capsys, tmp_path):
+    """A kernel that crashes the host program (here a user's, trapping; a sanitizer's report alike) is called a
+    crash with its signal, not a lost connection to check the port of."""
+    code, _, err = _test_with_kernel(capsys, tmp_path, ("    const int8_t *x", "    __builtin_trap();\n    const int8_t *x"),
+                                     "host")
     assert_one_error_line(code, err, "crashed (mcugen_host ended, killed by signal", "custom op of yours")
 
 
@@ -132,12 +139,8 @@ def test_a_host_program_that_crashes_says_so(capsys, tmp_path):
 def test_a_user_kernel_that_faults_is_named_on_the_board(capsys, tmp_path, board):
     """The firmware's fault handler reports the fault (FAULT frame) instead of leaving a silent board: the host
     names the layer, its kernel and whose code it is, at once (no waiting out the time limit)."""
-    folder = tmp_path / "ops"
-    shutil.copytree(EXAMPLE, folder)
-    source = (folder / "square_clip.c").read_text()
-    (folder / "square_clip.c").write_text(source.replace("    const int8_t *x", "    __builtin_trap();\n    const int8_t *x"))
-    code, _, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
-                           "--board", board, "--samples", "1", "--out", tmp_path / "build")
+    code, _, err = _test_with_kernel(capsys, tmp_path, ("    const int8_t *x", "    __builtin_trap();\n    const int8_t *x"),
+                                     board)
     assert_one_error_line(code, err, "faulted (HardFault at pc 0x", "in layer 1 and stopped: CUSTOM:SquareClip (op 1 "
                           "in the file) on square_clip_s8", "your custom op's C kernel (square_clip.c")
 
@@ -146,12 +149,8 @@ def test_a_user_kernel_that_faults_is_named_on_the_board(capsys, tmp_path, board
 def test_layers_names_the_layer_a_wrong_kernel_runs(capsys, tmp_path, board):
     """`test --layers` compares every layer's output on the target: a user kernel off by one in its clamp is
     named at its layer, not found only in the FULLY_CONNECTED's output after it."""
-    folder = tmp_path / "ops"
-    shutil.copytree(EXAMPLE, folder)
-    source = (folder / "square_clip.c").read_text()
-    (folder / "square_clip.c").write_text(source.replace("v > 127 ? 127 : v", "v > 126 ? 126 : v"))
-    code, out, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
-                             "--board", board, "--samples", "3", "--layers", "--out", tmp_path / "build")
+    code, out, err = _test_with_kernel(capsys, tmp_path, ("v > 127 ? 127 : v", "v > 126 ? 126 : v"), board,
+                                       "--samples", "3", "--layers")
     assert code == 2, out + err
     assert "first layer to differ: layer 1, CUSTOM:SquareClip (op 1 in the file, kernel square_clip_s8), " \
            "output 's'" in out, out + err
@@ -162,10 +161,5 @@ def test_layers_names_the_layer_a_wrong_kernel_runs(capsys, tmp_path, board):
 
 @pytest.mark.parametrize("board", ["host", "mps2-an386"])
 def test_a_user_kernel_that_does_not_compile_is_called_the_user_s(capsys, tmp_path, board):
-    folder = tmp_path / "ops"
-    shutil.copytree(EXAMPLE, folder)
-    source = (folder / "square_clip.c").read_text()
-    (folder / "square_clip.c").write_text(source.replace("y[i] = (int8_t)", "y[i] = (int8_t)undeclared_name + "))
-    code, _, err = run_cli(capsys, "test", EXAMPLE / "square_clip.tflite", "--ops", folder / "square_clip.py",
-                           "--board", board, "--samples", "1", "--out", tmp_path / "build")
+    code, _, err = _test_with_kernel(capsys, tmp_path, ("y[i] = (int8_t)", "y[i] = (int8_t)undeclared_name + "), board)
     assert_one_error_line(code, err, "failed in your custom op's square_clip.c", "fix square_clip.c")
