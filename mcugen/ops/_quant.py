@@ -163,8 +163,13 @@ def ints(t: Tensor) -> list[int]:
 
 
 def const_ints(t: Tensor | None) -> list[int] | None:
-    """A constant parameter tensor's values (axes, paddings, permutations), None if not constant."""
-    return None if t is None or not t.is_const else [int(v) for v in t.values.reshape(-1)]
+    """A constant parameter tensor's values (axes, paddings, permutations), None if not constant; ValueError
+    for one that holds no integers (TFLM's kernels read these as int32 or int64)."""
+    if t is None or not t.is_const:
+        return None
+    if t.values.dtype.kind not in "iu":
+        raise ValueError(f"parameter '{t.name}' is {t.dtype}, where TFLM's kernel reads integers")
+    return [int(v) for v in t.values.reshape(-1)]
 
 
 @dataclass(frozen=True)
