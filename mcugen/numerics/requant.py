@@ -200,11 +200,6 @@ def requantize_clamp(acc: Ints, rq: Requant, dtype: Any = np.int8) -> np.ndarray
     return h.astype(dtype)
 
 
-def saturate_int8(x: Ints, low: int = -128, high: int = 127) -> np.ndarray:
-    """Clamp to [low, high] (an activation range within int8) and narrow to int8."""
-    return np.minimum(np.maximum(x, low), high).astype(np.int8)
-
-
 def quantize_float(value: float, scale: float, zero_point: int) -> int:
     """TFLM's Quantize(): zero_point + round(value / scale), division in float32."""
     ratio = float(np.float32(value) / np.float32(scale))

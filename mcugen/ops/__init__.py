@@ -228,11 +228,6 @@ def layer_type(g: Graph, op: Op) -> str | None:
     return first.dtype
 
 
-def computes_float(g: Graph, op: Op) -> bool:
-    """Whether the layer runs a float32 kernel (its first data input and first output are float32)."""
-    return layer_type(g, op) == "float32"
-
-
 def int4_filter(g: Graph, op: Op) -> bool:
     """Whether the layer's filter (input 1 of a conv, depthwise or fully-connected layer) is INT4."""
     return len(op.inputs) > 1 and op.inputs[1] >= 0 and g.tensors[op.inputs[1]].dtype == "int4"

@@ -113,12 +113,6 @@ static inline void mcu_copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
     }
 }
 
-/* An int16 value in both halves (offsets are within [-255, 255]). */
-static inline int16x2_t mcu_both_halves(int32_t value)
-{
-    return (int16x2_t)(((uint32_t)value & 0xFFFFu) | ((uint32_t)value << 16));
-}
-
 /* mcu_requantize_fast takes accumulators with |x| below this (mcugen marks the channels that do). */
 #define MCU_REQUANTIZE_FAST_BOUND (1 << 30)
 
