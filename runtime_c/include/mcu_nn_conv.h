@@ -262,7 +262,7 @@ void mcu_depthwise_conv2d_s4_x4(const mcu_dw_conv_params *dw, const mcu_channel 
                                 const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                 int8_t *window);
 
-/* DEPTHWISE_CONV_2D 3x3, stride 1, no dilation, depth multiplier 1, on DSP cores, a channel at a time:
+/* DEPTHWISE_CONV_2D 3x3, stride 1 or 2, no dilation, depth multiplier 1, on DSP cores, a channel at a time:
  * filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2), each kernel column where OH > OW;
  * bias_folded[c] = bias[c] + input_offset * sum of channel c's taps (wrapping as int32); channels: one per
  * output channel; scratch: one or four windows and a pass's sums, word-aligned (the kernel's file gives
