@@ -39,7 +39,7 @@ def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: st
     from mcugen.targets.target import Target
     from mcugen.ir.tuning import Tuning
     from mcugen.validation.validate import run_on_target
-    from mcugen.ops.variants import candidates
+    from mcugen.kernels import candidates
 
     tmp.mkdir(parents=True, exist_ok=True)
     path = tmp / "op.tflite"

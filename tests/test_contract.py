@@ -93,9 +93,10 @@ def test_a_core_calls_only_kernels_of_its_features(name):
 
 def test_every_variant_is_declared_with_its_file_and_feature():
     from mcugen import ops
-    from mcugen.ops.variants import variants_of
+    from mcugen.kernels import TABLES
 
-    declared = [v for opcode in ops.supported_opcodes() for v in variants_of(opcode)]
+    assert set(TABLES) <= set(ops.supported_opcodes())
+    declared = [v for table in TABLES.values() for v in table]
     assert declared
     for v in declared:
         assert C_FILES[v.kernel].parent.name == v.needs, f"{v.kernel} needs {v.needs}: runtime_c/{v.needs}/"
@@ -104,7 +105,7 @@ def test_every_variant_is_declared_with_its_file_and_feature():
 def test_the_shared_numbers_come_from_the_headers():
     from mcugen.ir.lowering import MAX_DIMS
     from mcugen.ops._quant import FAST_BOUND
-    from mcugen.ops._conv import CONV_BLOCK
+    from mcugen.kernels.conv import CONV_BLOCK
 
     assert (MAX_DIMS, CONV_BLOCK, FAST_BOUND) == (c_define("MCU_MAX_DIMS"), c_define("MCU_CONV_BLOCK"),
                                                   c_define("MCU_REQUANTIZE_FAST_BOUND"))
@@ -113,3 +114,42 @@ def test_the_shared_numbers_come_from_the_headers():
         _integer("sizeof(int)")
     with pytest.raises(McugenError, match="defines no MCU_NO_SUCH"):
         c_define("MCU_NO_SUCH")
+
+
+def _parameter_names(kernel: str) -> list[str]:
+    """The parameter names of kernel's prototype, in order."""
+    for text in HEADERS.values():
+        match = re.search(rf"\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S)
+        if match:
+            return [re.findall(r"\w+", p)[-1] for p in match.group(1).split(",")]
+    raise AssertionError(f"{kernel} has no prototype")
+
+
+SIX_POSITIONS = ("mcu_conv2d_s8_x6", "mcu_conv2d_s4_x6", "mcu_conv2d_s8_w16", "mcu_conv2d_split_s8_w16",
+                 "mcu_conv2d_live_s8_w16", "mcu_conv2d_live_s4_x6")
+FUSED = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_fc_s8_x6", "mcu_conv2d_add_s8_x6", "mcu_conv2d_depthwise_s8_x4",
+         "mcu_conv2d_depthwise_s4_x4", "mcu_conv2d_conv2d_add_s8_x6")
+
+
+@pytest.mark.parametrize("kernel", SIX_POSITIONS + FUSED)
+def test_the_typed_argument_records_follow_their_prototypes(kernel):
+    """X6Args's fields are the six-positions family's first parameters, in order (a filter of int16 pairs is
+    `filter_pairs` in C), and Strips.args() is what every fused kernel starts with."""
+    import dataclasses
+
+    from mcugen.kernels.conv import X6Args
+
+    names = [n.replace("filter_pairs", "filter") for n in _parameter_names(kernel)]
+    fields = [f.name for f in dataclasses.fields(X6Args)]
+    if kernel in SIX_POSITIONS:
+        assert names[:len(fields)] == fields
+    else:  # Strips.args(): X6Args with the filter's bits after the filter, then the conv's whole output
+        expected = fields[:6] + ["filter_bits", "bias"]
+        assert names[:8] == expected and names[8] in ("output_dims", "mid_dims")
+
+
+def test_the_channel_table_columns_are_mcu_channels_fields():
+    from mcugen.ops._quant import CHANNEL_FIELDS
+
+    struct = re.search(r"typedef struct \{([^}]*)\}\s*mcu_channel;", _strip_comments(HEADERS["mcu_nn_types.h"]))
+    assert struct and tuple(re.findall(r"int32_t (\w+);", struct.group(1))) == CHANNEL_FIELDS

@@ -96,7 +96,7 @@ def test_int4_tune_sees_the_unpacking_variants_too(tmp_path, board, kernel):
     into scratch, each bit-exact on the emulated core."""
     from mcugen.targets.boards import load_board
     from mcugen.codegen.pipeline import compile_model
-    from mcugen.ops.variants import candidates
+    from mcugen.kernels import candidates
     m = int4_model()
     path = tmp_path / "m.tflite"
     path.write_bytes(m.build())

@@ -49,3 +49,18 @@ def test_dump_ir_writes_the_ir_after_every_pass(models, tmp_path, capsys):
     assert (tmp_path / "ir" / "15_plan_memory.txt").read_text().splitlines()[-1].startswith("arena 5960 B")
     assert "MCUGEN_DUMP_IR" not in __import__("os").environ  # as it was before the command
 
+
+
+def test_the_pass_names_are_the_pipelines():
+    """ir/dump.py's PASSES (the dump files' numbering) and DEVELOPERS.md's map name the passes codegen/pipeline.py
+    runs, in its order: a pass added there is added everywhere, or this fails."""
+    import re
+
+    from conftest import ROOT
+    from mcugen.ir.dump import PASSES
+
+    pipeline = re.findall(r'\bafter\("(\w+)"', (ROOT / "mcugen" / "codegen" / "pipeline.py").read_text())
+    assert tuple(pipeline) == PASSES
+    developers = (ROOT / "DEVELOPERS.md").read_text().replace("\n", " ")
+    chain = re.search(r"read_tflite →.*?, then `emit_c`", developers)
+    assert chain and re.findall(r"(\w+)(?= →|, then)", chain.group(0)) == list(PASSES)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.tuning import Measured, Tuning
-from mcugen.ops.variants import candidates
+from mcugen.kernels import candidates
 from mcugen.targets.boards import load_board
 from mcugen.targets.firmware import build_board
 from mcugen.targets.target import Target

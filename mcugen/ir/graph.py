@@ -161,7 +161,7 @@ class Graph:
     signatures: tuple[str, ...] = ()  # every signature the file names, in file order
     variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
-    features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/ops/variants.py)
+    features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/kernels/)
     tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
 
     def file_subgraphs(self) -> tuple["Graph", ...]:

@@ -28,7 +28,7 @@ class Tuning:
     fused: frozenset[int] | None = None  # the consumers that run a conv in their call; None: any that can
 
     def rank_of(self, op: int) -> int:
-        """Which of the op's candidates (mcugen.ops.variants.candidates) it runs."""
+        """Which of the op's candidates (mcugen.kernels.candidates) it runs."""
         measured = self.layers.get(op)
         return self.round if measured is None else measured.rounds[measured.chosen]
 

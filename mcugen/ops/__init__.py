@@ -12,11 +12,8 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 - run(g, op, xs): the golden kernel, numpy, vectorised, bit-exact with TFLM (a list of
                   arrays for ops with several outputs)
 - macs(g, op):    multiply-accumulates, for reports
-- lower(g, op):   its C kernel call (mcugen.ir.lowering.Call), or None when the output
-                  only renames the input's bytes (RESHAPE)
-- lower_fused(g, op, conv, operand): its call with `conv` (a CONV_2D whose output only this op
-                  reads, as input `operand`) run inside it a strip of rows at a time, so that the
-                  conv's output never exists whole; None (the default) where the op can't
+- lower(g, op):   its reference C kernel call (mcugen.ir.lowering.Call), or None when the
+                  output only renames the input's bytes (RESHAPE)
 - fold(g, op):    its outputs computed at build time when no input is needed at run time
                   (shape arithmetic), else None; ops opt in with `foldable = True`
 - output_shape(g, op): the output shape the op computes from its inputs and options, which
@@ -25,8 +22,9 @@ An OpDef knows everything mcugen needs about one TFLite builtin:
 
 Adding an op means adding a module here; nothing else lists ops.
 
-Besides the op modules: custom.py (the user's own ops, --ops FILE.py) and variants.py (the optimized
-kernels beside each op's reference kernel, declared as data).
+Besides the op modules: custom.py (the user's own ops, --ops FILE.py). The optimized kernels beside
+each op's reference kernel, and fusion, are mcugen/kernels/'s: an op knows no kernel variant and no
+neighbour.
 
 Imports: errors, runtime, ir, numerics.
 """
@@ -163,9 +161,6 @@ class OpDef:
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         raise NotImplementedError(f"{op.opcode} has no C lowering")
-
-    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
-        return None
 
     def fold(self, g: Graph, op: Op) -> list[np.ndarray] | None:
         if not self.foldable or any(t >= 0 and not g.tensors[t].is_const for t in op.inputs):

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from mcugen.ir.graph import Graph, Op
-from mcugen.ir.lowering import Call
+from mcugen.ir.graph import Op
 
 F32 = np.float32
 FLT_MAX = float(np.finfo(np.float32).max)
@@ -41,14 +40,6 @@ class FloatActivation:
         """std::min(std::max(x, lo), hi): a NaN stays NaN, infinities become the bounds."""
         y = np.where(x < F32(self.min), F32(self.min), x)
         return np.where(F32(self.max) < y, F32(self.max), y).astype(F32)
-
-
-class FloatKernel:
-    """Mixed into a float32 OpDef (before the integer one it may extend for shapes and MACs): no fused
-    strips (those are integer kernels). `register(..., dtype="float32")` sets its types."""
-
-    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
-        return None
 
 
 # mcu_expf's table: 2^(i/32) as doubles' bits, less i << 47; its cubic's coefficients / 32^k

@@ -319,6 +319,10 @@ def settle_dead_channels(p: Rescale, weights: np.ndarray, bias: np.ndarray | Non
     return settled, np.where(dead, 4 * (value - p.output_zp), start).astype(np.int32)
 
 
+# mcu_channel's fields, in the struct's order: channel_table's columns
+CHANNEL_FIELDS = ("multiplier", "shift", "round", "right", "fast")
+
+
 def channel_table(p: Rescale, bias: np.ndarray | None, taps: int, groups_of: int = 1) -> Const:
     """The DSP kernels' mcu_channel per output channel. A channel is fast when it shifts right, its
     multiplier is not negative, no accumulator can reach 2^30 (|accumulator| <= |bias| + taps * 255 *
@@ -332,6 +336,7 @@ def channel_table(p: Rescale, bias: np.ndarray | None, taps: int, groups_of: int
     folded = np.left_shift(1, np.clip(right - 1, 0, 40)) + np.left_shift(np.int64(p.output_zp), np.clip(right, 0, 40))
     fast = (shift <= -1) & (mult >= 0) & (start + taps * 255 * 128 < FAST_BOUND) & (np.abs(folded) < FAST_BOUND)
     round_ = np.where(fast, folded, 0)
-    table = np.stack([mult, shift, round_, right, fast.astype(np.int64)], axis=1).astype(np.int32)
+    columns = dict(multiplier=mult, shift=shift, round=round_, right=right, fast=fast.astype(np.int64))
+    table = np.stack([columns[name] for name in CHANNEL_FIELDS], axis=1).astype(np.int32)
     table = np.concatenate([table, np.repeat(table[-1:], -len(table) % groups_of, axis=0)])
     return Const("channels", table, ctype="mcu_channel")

@@ -8,19 +8,16 @@ rules, which match TFLM's for these ops.
 """
 from __future__ import annotations
 
-import dataclasses
 
 from dataclasses import dataclass
 
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
-from mcugen.ir.lowering import Call, Const, Scratch, Struct, activation, broadcast, reads, writes
+from mcugen.ir.lowering import Call, Const, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._conv import Strips, feeding_strips, rows_read, strips_of
-from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation, same_shape_call
+from mcugen.ops._quant import PairOp, Paired, fused_range, problems_fused_activation
 from mcugen.numerics.requant import Requant, quantize_multiplier, quantize_multiplier_below_one, requantize, requantize_clamp
-from mcugen.ops.variants import variant
 
 LEFT_SHIFT = {("ADD", "int8"): 20, ("SUB", "int8"): 20, ("SQUARED_DIFFERENCE", "int8"): 7,
               ("ADD", "int16"): 15, ("SUB", "int16"): 15}
@@ -88,89 +85,11 @@ class AddSub(PairOp):
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        return Call("mcu_add", (_params(op), broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0), reads(op, 1),
+        return Call("mcu_add", (add_params(op), broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0), reads(op, 1),
                                    writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
 
-    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
-        """The residual of a ResNet block: the conv's strips go into a tile and are added to the
-        residual's rows, in its place when it dies here. ADD's arithmetic is symmetric, so the conv's
-        side becomes input 1 (its offset, multiplier and shift with it)."""
-        strips = strips_of(g, conv)
-        a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        if strips is None or op.opcode != "ADD" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
-            return None
-        residual = 1 - operand
-        chain = feeding_strips(g, conv)
-        if chain is not None:
-            return _chain_call(g, op, conv, operand, strips, *chain)
-        return Call("mcu_conv2d_add_s8_x6", (
-            *strips.args, strips.rows, _params(op, swap=operand == 1, lookup=True), reads(op, residual), writes(op),
-            strips.scratch, Scratch(strips.tile_bytes, "int8_t")),
-            note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
-                 "to the residual's rows",
-            in_place=None if op.input(g, residual).is_const else residual,
-            extra_kernels=(*strips.kernels, "mcu_add_s8_x4", "mcu_add"))
 
-
-def _chain_call(g: Graph, op: Op, conv: Op, operand: int, second: Strips, first_op: Op, first: Strips) -> Call:
-    """A ResNet block whole: the first conv's rows held as the second's input, the second's strips (the
-    fewest output rows that fill whole blocks of its positions) computed from them, each added to the
-    residual's rows. Where the residual is the first conv's own input it is passed once (NULL) and
-    overwritten in place only if no row the first conv reads later has been written over by then."""
-    params2, channels2, _, _, *filter2 = second.args  # the second conv's input is the held rows
-    _, mid_h, mid_w, mid_c = first_op.output(g).shape
-    _, out_h, out_w, out_c = op.output(g).shape
-    stride, pad, span = rows_read(g, conv)
-    held = min((second.rows - 1) * stride + span, mid_h)
-    residual = 1 - operand
-    own = op.inputs[residual] == first_op.inputs[0]
-    behind = own and _written_behind(rows_read(g, first_op), (stride, pad, span), mid_h, out_h, second.rows)
-    in_place = None if op.input(g, residual).is_const or (own and not behind) else residual
-    return Call("mcu_conv2d_conv2d_add_s8_x6", (
-        *first.args, params2, channels2, *filter2, second.rows, _params(op, swap=operand == 1, lookup=True),
-        None if behind else reads(op, residual), writes(op),
-        Scratch(max(first.scratch.bytes, second.scratch.bytes)), Scratch(held * mid_w * mid_c, "int8_t"),
-        Scratch(second.rows * out_w * out_c, "int8_t")),
-        note=f"with layers {first_op.index} and {conv.index} ({first_op.opcode}, {conv.opcode}): the first's "
-             f"output held {held} rows at a time, the second's {second.rows} rows at a time, each strip added to "
-             "the residual's rows" + (" (the first conv's input, overwritten behind its reads)" if behind else ""),
-        in_place=in_place, fuses=(first_op.index,),
-        extra_kernels=(*first.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_add_s8_x4", "mcu_add"))
-
-
-def _written_behind(first: tuple[int, int, int], second: tuple[int, int, int], mid_h: int, out_h: int,
-                    strip: int) -> bool:
-    """Whether mcu_conv2d_conv2d_add_s8_x6, writing output rows [r, r + strip) over the same input rows, has
-    by then read every input row up to them that it reads: after the strip, the first conv's next row (the
-    first not held) reads from input row next * stride - pad."""
-    (s1, p1, _), (s2, p2, span2) = first, second
-    held = 0
-    for r in range(0, out_h, strip):
-        last = min(r + strip, out_h) - 1
-        held = max(held, min(last * s2 - p2 + span2, mid_h))
-        if held < mid_h and held * s1 - p1 <= last:
-            return False
-    return True
-
-
-@variant("ADD", "SUB", kernel="mcu_add_s8_mve", needs="mve")
-def _add_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_call(g, op, "mcu_add_s8_mve", _params(op), "Helium: four values per vector")
-
-
-@variant("ADD", "SUB", kernel="mcu_add_s16_mve", needs="mve")
-def _add_s16_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_call(g, op, "mcu_add_s16_mve", _params(op), "Helium: four values per vector", "int16")
-
-
-@variant("ADD", "SUB", kernel="mcu_add_s8_x4", needs="dsp")
-def _add_x4(g: Graph, op: Op) -> Call | None:
-    call = same_shape_call(g, op, "mcu_add_s8_x4", _params(op, lookup=True),
-                           "each input's rescale looked up by its byte, the output's in its SMMULR form")
-    return None if call is None else dataclasses.replace(call, extra_kernels=("mcu_add",))  # its fallback
-
-
-def _params(op: Op, swap: bool = False, lookup: bool = False) -> Struct:
+def add_params(op: Op, swap: bool = False, lookup: bool = False) -> Struct:
     """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1); lookup: with the
     inputs' rescaled values for every byte, which mcu_add_s8_x4 (DSP) looks up (int8 ADD and SUB)."""
     p = op.prepared(AddData)

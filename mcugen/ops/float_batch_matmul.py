@@ -7,12 +7,12 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FloatKernel
+from mcugen.ops._float import F32
 from mcugen.ops.batch_matmul import BatchMatmul, matmul_call
 
 
 @register("BATCH_MATMUL", dtype="float32")
-class FloatBatchMatmul(FloatKernel, BatchMatmul):
+class FloatBatchMatmul(BatchMatmul):
     def check(self, g: Graph, op: Op) -> list[str]:
         return []
 

@@ -12,7 +12,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, broadcast, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._float import FloatActivation, FloatKernel
+from mcugen.ops._float import FloatActivation
 from mcugen.ops._quant import broadcast_shape
 
 ARITHMETIC: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
@@ -23,7 +23,7 @@ OTHERS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 
 
 @register(*ARITHMETIC, *OTHERS, dtype="float32")
-class FloatBinary(FloatKernel, OpDef):
+class FloatBinary(OpDef):
     arity = ((2, 2), (1, 1))
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:

@@ -16,7 +16,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FloatActivation, FloatKernel
+from mcugen.ops._float import F32, FloatActivation
 from mcugen.ops._quant import weight_problems
 from mcugen.ops._window import Taps, Window, declared_hw, geometry
 from mcugen.ops.conv_2d import Conv2D
@@ -55,7 +55,7 @@ def _call(kernel: str, g: Graph, op: Op, p: FloatConvData, filter_shape: tuple[i
 
 
 @register("CONV_2D", dtype="float32")
-class FloatConv2D(FloatKernel, Conv2D):
+class FloatConv2D(Conv2D):
     parameters = {1: ("float32",), 2: ("float32",)}
 
     def check(self, g: Graph, op: Op) -> list[str]:
@@ -92,7 +92,7 @@ class FloatConv2D(FloatKernel, Conv2D):
 
 
 @register("DEPTHWISE_CONV_2D", dtype="float32")
-class FloatDepthwiseConv2D(FloatKernel, DepthwiseConv2D):
+class FloatDepthwiseConv2D(DepthwiseConv2D):
     parameters = {1: ("float32",), 2: ("float32",)}
 
     def check(self, g: Graph, op: Op) -> list[str]:

@@ -12,13 +12,13 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FloatActivation, FloatKernel
+from mcugen.ops._float import F32, FloatActivation
 from mcugen.ops._quant import weight_problems
 from mcugen.ops.fully_connected import FullyConnected
 
 
 @register("FULLY_CONNECTED", dtype="float32")
-class FloatFullyConnected(FloatKernel, FullyConnected):
+class FloatFullyConnected(FullyConnected):
     parameters = {1: ("float32",), 2: ("float32",)}
 
     def check(self, g: Graph, op: Op) -> list[str]:

@@ -19,10 +19,10 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FLT_MAX, FloatKernel
+from mcugen.ops._float import F32, FLT_MAX
 from mcugen.ops.float_fully_connected import dense
 from mcugen.ops.float_unary import FUNCTIONS
-from mcugen.ops.lstm import (BIASES, CELL, GATES, HIDDEN, INPUT_WEIGHTS, RECURRENT_WEIGHTS, Lstm, _sizes,
+from mcugen.ops.lstm import (BIASES, CELL, GATES, HIDDEN, INPUT_WEIGHTS, RECURRENT_WEIGHTS, Lstm, lstm_sizes,
                               structure_problems)
 
 SIGMOID, TANH = FUNCTIONS["LOGISTIC"], FUNCTIONS["TANH"]
@@ -39,7 +39,7 @@ def _clamp(x: np.ndarray) -> np.ndarray:
 
 
 @register("UNIDIRECTIONAL_SEQUENCE_LSTM", dtype="float32")
-class FloatLstm(FloatKernel, Lstm):
+class FloatLstm(Lstm):
     parameters = {**{k: ("float32",) for k in range(1, 9)}, **{k: ("float32",) for k in range(12, 16)},
                   HIDDEN: ("float32",), CELL: ("float32",)}
 
@@ -51,7 +51,7 @@ class FloatLstm(FloatKernel, Lstm):
 
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(FloatLstmData)
-        batches, steps, _, units, major = _sizes(g, op)
+        batches, steps, _, units, major = lstm_sizes(g, op)
         hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
         h, c = state[hk].reshape(batches, units), state[ck].reshape(batches, units)
         sequence = xs[0] if major else xs[0].transpose(1, 0, 2)  # [steps, batches, size]
@@ -78,7 +78,7 @@ class FloatLstm(FloatKernel, Lstm):
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(FloatLstmData)
-        batches, steps, size, units, major = _sizes(g, op)
+        batches, steps, size, units, major = lstm_sizes(g, op)
         hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
 
         def gate(k: int, name: str) -> dict[str, object]:

@@ -13,7 +13,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FLT_MAX, FloatActivation, FloatKernel
+from mcugen.ops._float import F32, FLT_MAX, FloatActivation
 from mcugen.ops._window import Pair, Taps, Window, declared_hw, geometry
 from mcugen.ops.pool_2d import AveragePool2D, MaxPool2D
 
@@ -26,7 +26,7 @@ class FloatPoolData:
     taps: Taps = field(compare=False, repr=False)
 
 
-class _FloatPool(FloatKernel):
+class _FloatPool:
     kernel = ""
 
     def check(self, g: Graph, op: Op) -> list[str]:

@@ -9,7 +9,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, reads, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FLT_MAX, FloatKernel
+from mcugen.ops._float import F32, FLT_MAX
 from mcugen.ops.reduce import ReduceData, _Reduce, reduce_params
 
 
@@ -20,7 +20,7 @@ def _reduced(xs: list[np.ndarray], p: ReduceData) -> np.ndarray:
 
 
 @register("MEAN", "SUM", dtype="float32")
-class FloatReduce(FloatKernel, _Reduce):
+class FloatReduce(_Reduce):
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(ReduceData)
         values = _reduced(xs, p)
@@ -36,7 +36,7 @@ class FloatReduce(FloatKernel, _Reduce):
 
 
 @register("REDUCE_MAX", "REDUCE_MIN", dtype="float32")
-class FloatReduceMaxMin(FloatKernel, _Reduce):
+class FloatReduceMaxMin(_Reduce):
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         values = _reduced(xs, op.prepared(ReduceData))
         minimum = op.opcode == "REDUCE_MIN"

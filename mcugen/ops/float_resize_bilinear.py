@@ -16,7 +16,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FloatKernel
+from mcugen.ops._float import F32
 from mcugen.ops.resize_bilinear import ResizeBilinear
 
 
@@ -44,7 +44,7 @@ class FloatBilinear:
 
 
 @register("RESIZE_BILINEAR", dtype="float32")
-class FloatResizeBilinear(FloatKernel, ResizeBilinear):
+class FloatResizeBilinear(ResizeBilinear):
     def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
         flags = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)

@@ -10,7 +10,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, reads, writes
 from mcugen.ops import OpDef, Outputs, register
-from mcugen.ops._float import F32, FLT_MAX, FloatKernel, expf
+from mcugen.ops._float import F32, FLT_MAX, expf
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class FloatSoftmaxData:
 
 
 @register("SOFTMAX", dtype="float32")
-class FloatSoftmax(FloatKernel, OpDef):
+class FloatSoftmax(OpDef):
     same_shape = True
 
     def prepare(self, g: Graph, op: Op) -> object:

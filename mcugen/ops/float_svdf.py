@@ -16,7 +16,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FloatKernel, tanhf
+from mcugen.ops._float import F32, tanhf
 from mcugen.ops.float_fully_connected import dense
 from mcugen.ops.svdf import STATE, Svdf
 
@@ -49,7 +49,7 @@ class FloatSvdfData:
 
 
 @register("SVDF", dtype="float32")
-class FloatSvdf(FloatKernel, Svdf):
+class FloatSvdf(Svdf):
     parameters = {1: ("float32",), 2: ("float32",), 3: ("float32",), STATE: ("float32",)}
 
     def check(self, g: Graph, op: Op) -> list[str]:

@@ -15,7 +15,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32, FloatActivation, FloatKernel
+from mcugen.ops._float import F32, FloatActivation
 from mcugen.ops._quant import weight_problems
 from mcugen.ops._window import Pair
 from mcugen.ops.transpose_conv import BIAS, FILTER, INPUT, TransposeConv, geometry
@@ -29,7 +29,7 @@ class FloatTransposeConvData:
 
 
 @register("TRANSPOSE_CONV", dtype="float32")
-class FloatTransposeConv(FloatKernel, TransposeConv):
+class FloatTransposeConv(TransposeConv):
     parameters = {0: ("int32",), FILTER: ("float32",), BIAS: ("float32",)}
 
     def check(self, g: Graph, op: Op) -> list[str]:

@@ -12,7 +12,7 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
-from mcugen.ops._float import F32, FloatKernel, expf, expm1f, logf, tanhf
+from mcugen.ops._float import F32, expf, expm1f, logf, tanhf
 
 ONE, ZERO, SIX = F32(1.0), F32(0.0), F32(6.0)
 
@@ -51,7 +51,7 @@ class UnaryData:
 
 
 @register(*FUNCTIONS, dtype="float32")
-class FloatUnary(FloatKernel, OpDef):
+class FloatUnary(OpDef):
     same_shape = True
 
     def prepare(self, g: Graph, op: Op) -> object:

@@ -6,19 +6,16 @@ LSB per layer; TFLM is the target.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
-from mcugen.ir.lowering import Call, Const, Scratch, Slice, Struct, reads, writes
-from mcugen.ops import OpDef, Outputs, Shapes, int4_filter, register
-from mcugen.ops._conv import (FullyConnectedData, Golden, fc_params, helium_filter, reference_filter, s4_pairs, strips_of,
-                              wide_problems)
+from mcugen.ir.lowering import Call, Const, Slice, Struct, reads, writes
+from mcugen.ops import OpDef, Outputs, Shapes, register
+from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, reference_filter, wide_problems
 from mcugen.ops._int16 import Wide
-from mcugen.ops._quant import (Rescale, channel_table, folded_bias, int4_problems, problems_fused_activation,
-                               require_bias_length, weight_problems)
-from mcugen.ops.variants import variant
+from mcugen.ops._quant import Rescale, int4_problems, problems_fused_activation, require_bias_length, weight_problems
 
 
 @register("FULLY_CONNECTED")
@@ -79,104 +76,21 @@ class FullyConnected(OpDef):
     def lower(self, g: Graph, op: Op) -> Call | None:
         w, b = op.input(g, 1), op.optional_input(g, 2)
         p = op.prepared(FullyConnectedData)
-        rows_in, tail, note = _rows(g, op)
+        rows_in, tail, note = fc_rows(g, op)
         if p.wide is not None:
-            return Call("mcu_fully_connected_s16", (_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
+            return Call("mcu_fully_connected_s16", (fc_layer_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
                                                     Const("filter", w.values), Const("bias", p.wide.bias), *tail),
                         note=note + f", int16 activations, int{p.wide.bits} accumulator")
         kernel, filter_arg = reference_filter(g, op, "mcu_fully_connected_s8", w.values)
-        return Call(kernel, (_params(p), p.quant.per_channel(), *rows_in, filter_arg,
+        return Call(kernel, (fc_layer_params(p), p.quant.per_channel(), *rows_in, filter_arg,
                              Const("bias", b.values) if b is not None else None, *tail), note=note)
 
-    def lower_fused(self, g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
-        x, w = op.input(g, 0), op.input(g, 1)
-        units, depth = w.shape
-        strips = strips_of(g, conv)
-        p = op.prepared(FullyConnectedData)
-        if strips is None or operand != 0 or p.filter_zp != 0 or math.prod(x.shape) != depth:
-            return None
-        folded, channels = _folded_bias(g, op)
-        return Call("mcu_conv2d_fc_s8_x6", (
-            *strips.args, strips.rows, _params(p), channels, Const("filter", w.values),
-            Const("bias_folded", folded), Struct("mcu_dims", "output_dims", dict(n=1, h=1, w=1, c=units)),
-            writes(op), strips.scratch, Scratch(strips.tile_bytes, "int8_t"), Scratch(4 * units, "int32_t")),
-            note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip's "
-                 f"{strips.tile_bytes} values accumulated into the {units} units; input offset folded into the bias",
-            extra_kernels=strips.kernels)
 
-
-@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s4_x4", needs="dsp")
-def _fully_connected_s4(g: Graph, op: Op) -> Call | None:
-    if not int4_filter(g, op) or op.input(g, 1).shape[1] * 128 * 128 >= 2 ** 31:  # its sums times 16 fit int32
-        return None
-    return _fully_connected_dsp(g, op, "mcu_fully_connected_s4_x4", "packed_filter", s4_interleave4,
-                                "INT4 weights read packed by 4 units")
-
-
-@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_w16", needs="dsp", widens=True)
-def _fully_connected_w16(g: Graph, op: Op) -> Call | None:
-    return _fully_connected_dsp(g, op, "mcu_fully_connected_s8_w16", "filter_pairs", widen4,
-                                "filter widened to int16 pairs by 4 units")
-
-
-@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_x4", needs="dsp")
-def _fully_connected_x4(g: Graph, op: Op) -> Call | None:
-    return _fully_connected_dsp(g, op, "mcu_fully_connected_s8_x4", "filter", interleave4, "filter interleaved by 4 units")
-
-
-def _fully_connected_dsp(g: Graph, op: Op, kernel: str, name: str, layout: Callable[[np.ndarray], np.ndarray],
-                         how: str) -> Call | None:
-    if op.input(g, 0).dtype != "int8":
-        return None
-    rows_in, tail, note = _rows(g, op)
-    w = op.input(g, 1)
-    folded, channels = _folded_bias(g, op)
-    return Call(kernel, (
-        _params(op.prepared(FullyConnectedData)), channels, *rows_in, Const(name, layout(w.values)),
-        Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),  # whole groups of 4 units
-        note=f"{note}, {how}, input offset folded into the bias")
-
-
-@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s4_mve", needs="mve")
-def _fully_connected_s4_mve(g: Graph, op: Op) -> Call | None:
-    return _on_helium(g, op, int4=True) if int4_filter(g, op) else None
-
-
-@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s8_mve", needs="mve")
-def _fully_connected_mve(g: Graph, op: Op) -> Call | None:
-    return _on_helium(g, op, int4=False)
-
-
-def _on_helium(g: Graph, op: Op, int4: bool) -> Call | None:
-    """On Helium, int8 weights or (`int4`) INT4 ones read packed (s4_blocks)."""
-    p = op.prepared(FullyConnectedData)
-    if op.input(g, 0).dtype != "int8" or p.filter_zp != 0:
-        return None
-    rows_in, tail, note = _rows(g, op)
-    w, b = op.input(g, 1), op.optional_input(g, 2)
-    folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
-    kernel, filter_arg, how = helium_filter("mcu_fully_connected_s8_mve", w.values, int4)
-    return Call(kernel, (_params(p), p.quant.per_channel(), *rows_in, filter_arg, Const("bias_folded", folded), *tail),
-                note=note + f", Helium: 16 products per instruction{how}, input offset folded into the bias")
-
-
-@variant("FULLY_CONNECTED", kernel="mcu_fully_connected_s16_mve", needs="mve")
-def _fully_connected_s16_mve(g: Graph, op: Op) -> Call | None:
-    p, w = op.prepared(FullyConnectedData), op.input(g, 1)
-    if p.wide is None or p.quant.input_zp != 0 or p.filter_zp != 0 or w.shape[1] * 32768 * 128 >= 2 ** 31:
-        return None
-    rows_in, tail, note = _rows(g, op)
-    return Call("mcu_fully_connected_s16_mve", (_params(p), p.quant.per_channel(), p.wide.bits, *rows_in,
-                                                Const("filter", w.values), Const("bias", p.wide.bias), *tail),
-                note=f"{note}, int16 activations, int{p.wide.bits} accumulator, "
-                     "Helium: eight products per instruction")
-
-
-def _params(p: FullyConnectedData) -> Struct:
+def fc_layer_params(p: FullyConnectedData) -> Struct:
     return fc_params(p.quant, p.filter_zp)
 
 
-def _rows(g: Graph, op: Op) -> tuple[tuple[Struct, Slice], tuple[Struct, Slice], str]:
+def fc_rows(g: Graph, op: Op) -> tuple[tuple[Struct, Slice], tuple[Struct, Slice], str]:
     """The input as rows of `depth` and the output as rows of `units`: dims and data, and the note."""
     x, w = op.input(g, 0), op.input(g, 1)
     units, depth = w.shape
@@ -186,33 +100,3 @@ def _rows(g: Graph, op: Op) -> tuple[tuple[Struct, Slice], tuple[Struct, Slice],
             f"{rows} row(s) of {depth} -> {units} units")
 
 
-def _folded_bias(g: Graph, op: Op) -> tuple[np.ndarray, Const]:
-    """The DSP kernels' bias with the input offset in it, and their channel table."""
-    p, w, b = op.prepared(FullyConnectedData), op.input(g, 1), op.optional_input(g, 2)
-    folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
-    # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
-    # per value, and a factor with a filter offset lies within 255, hence twice or four times.
-    taps = (4 if p.filter_zp else 2) * w.shape[1]
-    return folded, channel_table(p.quant, folded, taps)
-
-
-def interleave4(w: np.ndarray) -> np.ndarray:
-    """[units, depth] as [ceil(units/4)][K4/4][4 units][4 values], zero-padded (K4 = depth rounded up
-    to 4): the order mcu_fully_connected_s8_x4 reads it in, one pointer walking forward."""
-    units, depth = w.shape
-    padded = np.zeros(((units + 3) // 4 * 4, (depth + 3) // 4 * 4), dtype=w.dtype)
-    padded[:units, :depth] = w
-    groups, k4 = padded.shape[0] // 4, padded.shape[1]
-    return padded.reshape(groups, 4, k4 // 4, 4).transpose(0, 2, 1, 3).copy()
-
-
-def s4_interleave4(w: np.ndarray) -> np.ndarray:
-    """interleave4's order of INT4 weights packed (mcu_fully_connected_s4_x4): per four values, the words
-    of units 0-1 and 2-3 (s4_pairs)."""
-    return s4_pairs(interleave4(w))
-
-
-def widen4(w: np.ndarray) -> np.ndarray:
-    """interleave4's order widened to int16, each unit's four values as (w0, w2, w1, w3): the words
-    (w0, w2), (w1, w3) that SMLAD pairs with SXTB16's halves of an input word (MCU_DOT4_W16)."""
-    return interleave4(w)[..., [0, 2, 1, 3]].astype(np.int16)

@@ -26,13 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
-from mcugen.ir.lowering import Call, Const, Scratch, State, Struct, reads, writes
+from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier, folded_bias
-from mcugen.ops.fully_connected import interleave4, widen4
 from mcugen.numerics.requant import requantize, wrap_int32
 from mcugen.numerics.sigmoid16 import SIGMOID_TABLE, sigmoid_s16, tanh_s16
-from mcugen.ops.variants import variant
 
 HIDDEN, CELL = 18, 19
 GATES = ("input", "forget", "cell", "output")  # TFLM's order of the weights and biases
@@ -72,7 +70,7 @@ class LstmData:
     cell_clip: int  # 0: none
 
 
-def _sizes(g: Graph, op: Op) -> tuple[int, int, int, int, bool]:
+def lstm_sizes(g: Graph, op: Op) -> tuple[int, int, int, int, bool]:
     """batches, time steps, input size, units, time major."""
     x = op.input(g, 0)
     major = bool(op.attrs.get("time_major"))
@@ -114,7 +112,7 @@ class Lstm(OpDef):
         present = [op.optional_input(g, k) for k in (*range(1, 9), *range(12, 16), HIDDEN, CELL)]
         if len(x.shape) != 3 or any(t is None for t in present):
             raise ValueError("the LSTM takes a 3-D input, eight weights, four biases and two states")
-        batches, _, size, state, _ = _sizes(g, op)
+        batches, _, size, state, _ = lstm_sizes(g, op)
         hidden = op.input(g, HIDDEN).shape
         if len(hidden) < 2 or hidden[1] != state:  # TFLM takes the units from the hidden state's dimension 1
             raise ValueError(f"hidden state {list(hidden)}: TFLM reads its {state} units from dimension 1")
@@ -169,7 +167,7 @@ class Lstm(OpDef):
 
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(LstmData)
-        batches, steps, size, units, major = _sizes(g, op)
+        batches, steps, size, units, major = lstm_sizes(g, op)
         weights = [(xs[INPUT_WEIGHTS + k].astype(np.int64), xs[RECURRENT_WEIGHTS + k].astype(np.int64),
                     xs[BIASES + k].astype(np.int64)) for k in range(4)]
         hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
@@ -194,17 +192,17 @@ class Lstm(OpDef):
         return (out if major else out.transpose(1, 0, 2)).astype(np.int8)
 
     def macs(self, g: Graph, op: Op) -> int:
-        batches, steps, size, units, _ = _sizes(g, op)
+        batches, steps, size, units, _ = lstm_sizes(g, op)
         return batches * steps * 4 * units * (size + units)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
         return Call("mcu_lstm_s8", (lstm_params(g, op, lambda w: w), reads(op), State(hk, writable=True),
-                                    State(ck, writable=True), writes(op)), note=_note(g, op))
+                                    State(ck, writable=True), writes(op)), note=lstm_note(g, op))
 
 
-def _note(g: Graph, op: Op) -> str:
-    batches, steps, size, units, major = _sizes(g, op)
+def lstm_note(g: Graph, op: Op) -> str:
+    batches, steps, size, units, major = lstm_sizes(g, op)
     return (f"{steps} steps of {batches} x {size} -> {units} units, {'time' if major else 'batch'} major, "
             f"cell clip {op.prepared(LstmData).cell_clip}")
 
@@ -213,7 +211,7 @@ def lstm_params(g: Graph, op: Op, layout: Callable[[np.ndarray], np.ndarray], un
     """mcu_lstm_params: each gate's weights laid out by `layout`, its biases with the offsets folded in
     (padded with zeros to a multiple of `units_of` units)."""
     p = op.prepared(LstmData)
-    batches, steps, size, units, major = _sizes(g, op)
+    batches, steps, size, units, major = lstm_sizes(g, op)
 
     def gate(k: int, name: str) -> dict[str, object]:
         wx, wh = op.input(g, INPUT_WEIGHTS + k).values, op.input(g, RECURRENT_WEIGHTS + k).values
@@ -240,7 +238,7 @@ def _short_requantize(g: Graph, op: Op) -> bool:
     2^(30 - max(shift, 0)): a gate's FC sums are within |bias| + depth x 255 x 128 (offset inputs times
     int8 weights), the unit's three products of a Q0.15 gate and an int16 within 32767 x 32768 < 2^30."""
     p = op.prepared(LstmData)
-    size, units = _sizes(g, op)[2:4]
+    size, units = lstm_sizes(g, op)[2:4]
 
     def short(bound: int, m: Multiplier) -> bool:
         return bound < 2 ** (30 - max(m.shift, 0))
@@ -250,31 +248,3 @@ def _short_requantize(g: Graph, op: Op) -> bool:
     return gates and all(short(32767 * 32768, m) for m in (p.forget_cell, p.input_cell, p.hidden))
 
 
-@variant("UNIDIRECTIONAL_SEQUENCE_LSTM", kernel="mcu_lstm_s8_w16", needs="dsp", widens=True)
-def _lstm_w16(g: Graph, op: Op) -> Call | None:
-    return _lstm_dsp(g, op, "mcu_lstm_s8_w16", widen4, ", weights widened to int16 pairs")
-
-
-@variant("UNIDIRECTIONAL_SEQUENCE_LSTM", kernel="mcu_lstm_s8_x4", needs="dsp")
-def _lstm_x4(g: Graph, op: Op) -> Call | None:
-    return _lstm_dsp(g, op, "mcu_lstm_s8_x4", interleave4, "")
-
-
-def _lstm_dsp(g: Graph, op: Op, kernel: str, layout: Callable[[np.ndarray], np.ndarray], note: str) -> Call:
-    units = _sizes(g, op)[3]
-    hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
-    return Call(kernel, (lstm_params(g, op, layout, units_of=4), reads(op), State(hk, writable=True),
-                         State(ck, writable=True), writes(op), Scratch(4 * ((units + 3) // 4 * 4) * 2)),
-                note=_note(g, op) + ", gates four units at a time" + note)
-
-
-def _rows4(w: np.ndarray) -> np.ndarray:
-    return np.pad(w, ((0, -len(w) % 4), (0, 0)))
-
-
-@variant("UNIDIRECTIONAL_SEQUENCE_LSTM", kernel="mcu_lstm_s8_mve", needs="mve")
-def _lstm_mve(g: Graph, op: Op) -> Call | None:
-    hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
-    return Call("mcu_lstm_s8_mve", (lstm_params(g, op, _rows4, units_of=4), reads(op), State(hk, writable=True),
-                                    State(ck, writable=True), writes(op)),
-                note=_note(g, op) + ", Helium: four units per vector")

@@ -9,10 +9,8 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, activation, broadcast, reads, writes
 from mcugen.ops import register
-from mcugen.ops._quant import (PairOp, Paired, fused_range, problems_fused_activation, require_zero_points,
-                               same_shape_call)
+from mcugen.ops._quant import (PairOp, Paired, fused_range, problems_fused_activation, require_zero_points)
 from mcugen.numerics.requant import Requant, quantize_multiplier, requantize_clamp
-from mcugen.ops.variants import variant
 
 
 @dataclass(frozen=True)
@@ -48,22 +46,14 @@ class Mul(PairOp):
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         a, b, y = op.input(g, 0), op.input(g, 1), op.output(g)
-        return Call("mcu_mul", (_params(op), broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0),
+        return Call("mcu_mul", (mul_params(op), broadcast(a.shape, b.shape, y.shape, y.dtype), reads(op, 0),
                                 reads(op, 1), writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
 
 
-@variant("MUL", kernel="mcu_mul_s8_mve", needs="mve")
-def _mul_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_call(g, op, "mcu_mul_s8_mve", _params(op), "Helium: four values per vector")
-
-
-def _params(op: Op) -> Struct:
+def mul_params(op: Op) -> Struct:
     p = op.prepared(MulData)
     return Struct("mcu_mul_params", "params", dict(
         input1_offset=-p.input1_zp, input2_offset=-p.input2_zp, output_offset=p.output_zp,
         multiplier=p.multiplier, shift=p.shift, activation=activation(p.act_min, p.act_max)))
 
 
-@variant("MUL", kernel="mcu_mul_s16_mve", needs="mve")
-def _mul_s16_mve(g: Graph, op: Op) -> Call | None:
-    return same_shape_call(g, op, "mcu_mul_s16_mve", _params(op), "Helium: four values per vector", "int16")

@@ -15,7 +15,6 @@ from mcugen.ir.lowering import Call, Struct, activation, dims, reads, tile, writ
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.ops._window import Pair, Taps, Window, declared_hw, geometry, window_shape
-from mcugen.ops.variants import variant
 
 
 @dataclass(frozen=True)
@@ -57,10 +56,10 @@ class _Pool(OpDef):
         return PoolData(window, kernel, *fused_range(g, op), PoolGolden(Taps.of(window, x.shape[1:3], kernel)))
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        return _pool_call(g, op, "mcu_avgpool" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool", "")
+        return pool_call(g, op, "mcu_avgpool" if op.opcode == "AVERAGE_POOL_2D" else "mcu_maxpool", "")
 
 
-def _pool_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
+def pool_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
     p = op.prepared(PoolData)
     pool = Struct("mcu_pool_params", "params", dict(
         stride=tile(p.window.stride), padding=tile(p.window.pad), filter=tile(p.kernel),
@@ -68,28 +67,6 @@ def _pool_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
     return Call(kernel, (pool, dims("input_dims", op.input(g, 0).shape), reads(op),
                          dims("output_dims", op.output(g).shape), writes(op)),
                 note=p.window.describe(p.kernel, op.attrs.get("padding", "VALID")) + how)
-
-
-@variant("AVERAGE_POOL_2D", kernel="mcu_avgpool_s8_mve", needs="mve")
-def _avgpool_mve(g: Graph, op: Op) -> Call | None:
-    if op.input(g, 0).dtype != "int8":
-        return None
-    return _pool_call(g, op, "mcu_avgpool_s8_mve", ", Helium: eight channels per vector (four past 256 taps)")
-
-
-@variant("AVERAGE_POOL_2D", kernel="mcu_avgpool_s8_x4", needs="dsp")
-def _avgpool_x4(g: Graph, op: Op) -> Call | None:
-    if op.input(g, 0).dtype != "int8":
-        return None
-    call = _pool_call(g, op, "mcu_avgpool_s8_x4", ", four channels per word")
-    return dataclasses.replace(call, extra_kernels=("mcu_avgpool",))  # windows of over 255 taps
-
-
-@variant("MAX_POOL_2D", kernel="mcu_maxpool_s8_mve", needs="mve")
-def _maxpool_mve(g: Graph, op: Op) -> Call | None:
-    if op.input(g, 0).dtype != "int8":
-        return None
-    return _pool_call(g, op, "mcu_maxpool_s8_mve", ", Helium: sixteen channels per vector")
 
 
 @register("AVERAGE_POOL_2D")

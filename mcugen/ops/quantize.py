@@ -24,7 +24,6 @@ from mcugen.ir.lowering import Call, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._quant import LutOp
 from mcugen.numerics.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
-from mcugen.ops.variants import variant
 
 # The conversions TFLM's QUANTIZE makes (quantize_common.cc)
 QUANTIZE_PAIRS = {("float32", "int8"), ("float32", "int16"), ("int8", "int8"), ("int8", "uint8"), ("uint8", "int8"),
@@ -118,10 +117,10 @@ class Quantize(LutOp):
                         note=f"round(x / {f.scale:.9g}) + {f.zero_point}")
         if x.dtype in BYTES and y.dtype in BYTES:  # a byte-to-byte table (LutOp.prepare)
             return super().lower(g, op)
-        return _requantize_call(g, op, "mcu_requantize_int")
+        return requantize_call(g, op, "mcu_requantize_int")
 
 
-def _requantize_call(g: Graph, op: Op, kernel: str) -> Call:
+def requantize_call(g: Graph, op: Op, kernel: str) -> Call:
     """QUANTIZE between integer types on `kernel` (mcu_requantize_int or its DSP variant)."""
     x, y = op.input(g, 0), op.output(g)
     p = op.prepared(Requantize)
@@ -130,16 +129,6 @@ def _requantize_call(g: Graph, op: Op, kernel: str) -> Call:
         output_offset=p.output_zp, multiplier=p.multiplier, shift=p.shift))
     return Call(kernel, (params, int(np.prod(y.shape)), reads(op), writes(op)),
                 note=f"{x.dtype} -> {y.dtype}, (x - {p.input_zp}) * {float(x.q.s) / float(y.q.s):.9g} + {p.output_zp}")
-
-
-@variant("QUANTIZE", kernel="mcu_requantize_int_x4", needs="dsp")
-def _requantize_x4(g: Graph, op: Op) -> Call | None:
-    """int8 or int16 at both ends (int8 to int8 is a table) and a right shift: the SMMULR form is exact."""
-    x, y = op.input(g, 0), op.output(g)
-    ends = {x.dtype, y.dtype}
-    if not ends <= {"int8", "int16"} or ends == {"int8"} or op.prepared(Requantize).shift > -1:
-        return None
-    return _requantize_call(g, op, "mcu_requantize_int_x4")
 
 
 @register("DEQUANTIZE")

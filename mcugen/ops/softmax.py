@@ -18,7 +18,6 @@ from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.numerics.requant import quantize_multiplier, requantize, srdhm
-from mcugen.ops.variants import variant
 
 SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
@@ -149,11 +148,10 @@ class Softmax(OpDef):
                 one_over_lut=Const("one_over_one_plus_x_lut", p16.one_over_lut.astype(np.int16))))
             return Call("mcu_softmax_s16", (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
                         note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth}), int16 tables")
-        return _softmax_s8_call(g, op, "mcu_softmax_s8", "")
+        return softmax_s8_call(g, op, "mcu_softmax_s8", "")
 
 
-
-def _softmax_s8_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
+def softmax_s8_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
     x, p = op.input(g, 0), op.prepared(SoftmaxData)
     depth = x.shape[-1]
     softmax = Struct("mcu_softmax_params", "params", dict(
@@ -163,8 +161,3 @@ def _softmax_s8_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
                 note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth}){how}")
 
 
-@variant("SOFTMAX", kernel="mcu_softmax_s8_mve", needs="mve")
-def _softmax_mve(g: Graph, op: Op) -> Call | None:
-    if op.input(g, 0).dtype != "int8":
-        return None
-    return _softmax_s8_call(g, op, "mcu_softmax_s8_mve", ", Helium: four values per vector")

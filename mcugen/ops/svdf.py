@@ -14,7 +14,6 @@ TFLM's Prepare.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,10 +21,8 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, Shapes, register
-from mcugen.ops._quant import Multiplier, fold_input_offset, folded_bias
-from mcugen.ops.fully_connected import interleave4
+from mcugen.ops._quant import Multiplier
 from mcugen.numerics.requant import requantize, wrap_int32
-from mcugen.ops.variants import variant
 
 STATE = 4
 
@@ -108,13 +105,13 @@ class Svdf(OpDef):
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         wf, wt, b = (op.input(g, k) for k in range(1, 4))
-        return Call("mcu_svdf_s8", (_params(g, op), reads(op), Const("weights_feature", wf.values),
+        return Call("mcu_svdf_s8", (svdf_params(g, op), reads(op), Const("weights_feature", wf.values),
                                     Const("weights_time", wt.values), Const("bias", b.values.astype(np.int32)),
                                     State(op.attrs["state"][STATE], writable=True), writes(op)),
-                    note=_note(g, op))
+                    note=svdf_note(g, op))
 
 
-def _params(g: Graph, op: Op) -> Struct:
+def svdf_params(g: Graph, op: Op) -> Struct:
     p = op.prepared(SvdfData)
     x, wf = op.input(g, 0), op.input(g, 1)
     return Struct("mcu_svdf_params", "params", dict(
@@ -123,35 +120,8 @@ def _params(g: Graph, op: Op) -> Struct:
         output_offset=p.output_zp, feature=p.feature.fields(), time=p.time.fields()))
 
 
-def _note(g: Graph, op: Op) -> str:
+def svdf_note(g: Graph, op: Op) -> str:
     p = op.prepared(SvdfData)
     return f"rank {p.rank}, memory {p.memory}, {op.input(g, STATE).dtype} state"
 
 
-@variant("SVDF", kernel="mcu_svdf_s8_mve", needs="mve")
-def _svdf_mve(g: Graph, op: Op) -> Call | None:
-    """int8 state on Helium: the feature FC's filter rows padded to a multiple of 4."""
-    return _svdf_folded(g, op, "mcu_svdf_s8_mve", lambda w: np.pad(w, ((0, -w.shape[0] % 4), (0, 0))),
-                        "Helium: the feature FC four filters at a time, 16 products per instruction")
-
-
-@variant("SVDF", kernel="mcu_svdf_s8_x4", needs="dsp")
-def _svdf_x4(g: Graph, op: Op) -> Call | None:
-    return _svdf_folded(g, op, "mcu_svdf_s8_x4", interleave4, "the feature FC four filters at a time")
-
-
-def _svdf_folded(g: Graph, op: Op, kernel: str, layout: Callable[[np.ndarray], np.ndarray], how: str) -> Call | None:
-    """int8 state on an optimized kernel: the feature weights as `layout` lays them out (four filters at a
-    time), the offsets folded into biases."""
-    if op.input(g, STATE).dtype != "int8":
-        return None
-    p = op.prepared(SvdfData)
-    wf, wt, b = (op.input(g, k) for k in range(1, 4))
-    filters = wf.shape[0]
-    time_sums = wt.values.astype(np.int64).sum(axis=1).reshape(-1, p.rank).sum(axis=1)  # per unit
-    return Call(kernel, (
-        _params(g, op), reads(op), Const("weights_feature", layout(wf.values)),
-        Const("feature_bias", np.pad(folded_bias(wf.values, None, p.input_zp), (0, -filters % 4))),
-        Const("weights_time", wt.values), Const("bias_folded", fold_input_offset(b.values, time_sums, p.state_zp)),
-        State(op.attrs["state"][STATE], writable=True), writes(op)),
-        note=_note(g, op) + f", {how}, offsets folded into the biases")

@@ -1,4 +1,4 @@
 """Graph -> Graph passes, one per file, named verb_noun; codegen/pipeline.py lists their order.
 
-Imports: errors, ir, ops.
+Imports: errors, ir, ops, kernels.
 """

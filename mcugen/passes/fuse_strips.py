@@ -2,8 +2,8 @@
 exists whole (patch-based execution, as in MCUNetV2 and TinyEngine).
 
 A CONV_2D (or a DEPTHWISE_CONV_2D lowered as one) whose output only one op reads, through views
-(RESHAPE) at most, and is no graph output, is fused into that op when the op's lower_fused takes
-it: the conv computes a few output rows into a small tile, the consumer uses them at once (a
+(RESHAPE) at most, and is no graph output, is fused into that op where kernels/strips.py's FUSIONS
+has a call for the pair: the conv computes a few output rows into a small tile, the consumer uses them at once (a
 FULLY_CONNECTED accumulates them into its units, an ADD adds them to the residual's rows, a
 DEPTHWISE_CONV_2D keeps the few rows its next output row reads) and the next strip reuses the tile.
 A consumer may take a chain (Call.fuses): an ADD whose conv reads a conv that only it reads runs
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from mcugen import ops
 from mcugen.ir.graph import Graph, Op
+from mcugen.kernels.strips import fused_call
 from mcugen.passes.plan_memory import plan_memory
 
 
@@ -60,7 +60,7 @@ def fuse_all(g: Graph) -> Graph:
         consumer, tensor = _only_reader(g, readers, op.outputs[0])
         if consumer is None or consumer.index in fused or (tuning is not None and not tuning.may_fuse(consumer.index)):
             continue
-        call = ops.get(g, consumer).lower_fused(g, consumer, op, consumer.inputs.index(tensor))
+        call = fused_call(g, consumer, op, consumer.inputs.index(tensor))
         if call is not None and not any(k in fused for k in call.fuses):
             for k in (op.index, *call.fuses):
                 fused[k] = dataclasses.replace(g.ops[k], call=None, fused_into=consumer.index)

@@ -1,10 +1,10 @@
 """Decide each op's C kernel call (Op.call); RESHAPE-like ops get none and alias their input.
 
 features: the ISA features of the target's core (Graph.features): each layer gets the first kernel
-variant they allow and that takes it, else its reference kernel (mcugen/ops/variants.py).
+row of its opcode's table they allow and that takes it, else its reference kernel (mcugen/kernels/).
 tuning (mcugen.validation.tune): each measured layer gets the candidate that measured fastest.
 const_room: the bytes of flash the constants may take (None: no limit). While they take more, the layer
-whose call widens its weights (a `widens` variant) and has the most constant bytes takes its next
+whose call widens its weights (a `widens` row) and has the most constant bytes takes its next
 candidate that does not: int8 weights rather than none of the model fitting.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from mcugen.ir.graph import Graph
 from mcugen.ir.lowering import const_bytes
-from mcugen.ops.variants import lower_layer, widens
+from mcugen.kernels import lower_layer, widens
 
 if TYPE_CHECKING:  # tune.py builds and measures through the pipeline, which runs this pass
     from mcugen.ir.tuning import Tuning

@@ -183,7 +183,7 @@ class Board:
 
     @property
     def features(self) -> frozenset[str]:
-        """The ISA extensions this board's chip has: the kernel variants it runs (mcugen/ops/variants.py)."""
+        """The ISA extensions this board's chip has: the kernel variants it runs (mcugen/kernels/)."""
         return frozenset(f for f in FEATURES if getattr(self.chip, f))
 
     @property

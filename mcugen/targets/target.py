@@ -62,7 +62,7 @@ class Target:
 
     @property
     def features(self) -> frozenset[str]:
-        """The ISA features the model is lowered for (mcugen/ops/variants.py)."""
+        """The ISA features the model is lowered for (mcugen/kernels/)."""
         return frozenset() if self.board is None else self.board.features
 
     def wiring(self) -> str:

@@ -3,5 +3,5 @@ against (oracle.py, compare.py), input data (dataset.py), on-target validation (
 accuracy on labelled data (accuracy.py), cycle estimates (cycles.py) and per-layer tuning (tune.py),
 and the reports people and CI read (inspect_model.py, report.py, html_report.py, json_reports.py).
 
-Imports: errors, ir, frontend, ops, passes, codegen, targets (and mcugen's version).
+Imports: errors, ir, frontend, ops, kernels, passes, codegen, targets (and mcugen's version).
 """

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import numpy as np
 
-from mcugen import ops
-
 from mcugen.validation import golden
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph

@@ -1,7 +1,7 @@
 """`--tune`: per layer, the kernel that runs fastest, measured on the board's core.
 
 On a core with an ISA extension a layer may have several candidate kernels: its variants the core
-allows (mcugen/ops/variants.py: runtime_c/dsp/, runtime_c/mve/) and the reference kernel of runtime_c/src/.
+allows (mcugen/kernels/: runtime_c/dsp/, runtime_c/mve/) and the reference kernel of runtime_c/src/.
 Which is fastest depends on the layer's shapes (a few channels, a tiny spatial size, a block of six
 positions that is mostly padding), so instead of guessing, the model is built once per rank (round r:
 every layer on its r-th candidate, or its last, the reference, when it has fewer) for an emulated board
@@ -29,7 +29,7 @@ from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
 from mcugen.ir.tuning import Measured, Tuning
 from mcugen.validation.validate import run_on_target
-from mcugen.ops.variants import candidates
+from mcugen.kernels import candidates
 
 
 def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,

@@ -9,7 +9,7 @@
  * orders each four weights (w0, w2, w1, w3) so that SXTB16 pairs them (w0, w1) and its rotation
  * (w2, w3). The int64 bias is added to each int32 sum before the requantization (mcu_requantize_wide).
  *
- * filter: as mcu_conv2d_s8_x6's (ops/_conv.py x6_filter), each four weights reordered as above.
+ * filter: as mcu_conv2d_s8_x6's (kernels/layouts.py x6_filter), each four weights reordered as above.
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 int16 (the gathered patch).
  */
 

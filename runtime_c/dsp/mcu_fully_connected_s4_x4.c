@@ -1,6 +1,6 @@
 #include "mcu_nn_fc_dsp.h"
 
-/* FULLY_CONNECTED on DSP cores (mcu_fully_connected_dsp) on INT4 weights read packed (ops/_conv.py
+/* FULLY_CONNECTED on DSP cores (mcu_fully_connected_dsp) on INT4 weights read packed (kernels/layouts.py
  * s4_pairs of each group of four units). */
 void mcu_fully_connected_s4_x4(const mcu_fc_params *fc, const mcu_channel *channels,
                                const mcu_dims *input_dims, const int8_t *input,

@@ -1,7 +1,7 @@
 #include "mcu_nn_fc_dsp.h"
 
 /* FULLY_CONNECTED on DSP cores (mcu_fully_connected_dsp) on weights widened to int16 at build time
- * (ops/fully_connected.py widen4): twice the filter's flash for 13 instructions per 16 MACs instead of 21;
+ * (kernels/layouts.py widen4): twice the filter's flash for 13 instructions per 16 MACs instead of 21;
  * two blocks of four values a turn on paired input loads (MCU_DOT4_W16_PAIRED). */
 void mcu_fully_connected_s8_w16(const mcu_fc_params *fc, const mcu_channel *channels,
                                 const mcu_dims *input_dims, const int8_t *input,

@@ -1,7 +1,7 @@
 #include "mcu_nn_fc_dsp.h"
 
 /* FULLY_CONNECTED on DSP cores (mcu_fully_connected_dsp) on a filter interleaved by 4 units
- * (ops/fully_connected.py interleave4: per four values, the four units' words one after the other). */
+ * (kernels/layouts.py interleave4: per four values, the four units' words one after the other). */
 void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *channels,
                                const mcu_dims *input_dims, const int8_t *input,
                                const int8_t *filter, const int32_t *bias_folded,

@@ -1,7 +1,7 @@
 #include "mcu_nn_lstm_dsp.h"
 
 /* UNIDIRECTIONAL_SEQUENCE_LSTM on DSP cores (mcu_lstm_dsp) on weights interleaved by 4 units
- * (ops/fully_connected.py interleave4). */
+ * (kernels/layouts.py interleave4). */
 void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                     int8_t *output, int16_t *scratch)
 {

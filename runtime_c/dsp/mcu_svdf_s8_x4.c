@@ -7,7 +7,7 @@
  * state and of weights at a time (SXTB16, two SMLAD per four values), the state zero point folded
  * into bias_folded (bias[u] - state_zero_point * sum of unit u's time weights). Sums wrap as int32
  * in any order, so the results are the reference's.
- * weights_feature: interleaved by 4 filters (ops/fully_connected.py interleave4; filters padded to a
+ * weights_feature: interleaved by 4 filters (kernels/layouts.py interleave4; filters padded to a
  * multiple of 4, and feature_bias with them).
  */
 

@@ -59,7 +59,7 @@ void mcu_conv2d_s8_mve(const mcu_conv_params *conv, const mcu_per_channel_quant 
 
 /* mcu_conv2d_s8_mve on an INT4 filter read packed: each channel's KH * KW * Cin weights in blocks of 32,
  * byte j of a block's 16 holding weight j in its low nibble and weight j + 16 in its high one, zero-padded
- * to whole blocks (ops/_conv.py s4_blocks). */
+ * to whole blocks (kernels/layouts.py s4_blocks). */
 void mcu_conv2d_s4_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                        const mcu_dims *input_dims, const int8_t *input,
                        const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded,
@@ -70,7 +70,7 @@ void mcu_conv2d_s4_mve(const mcu_conv_params *conv, const mcu_per_channel_quant 
 
 /* CONV_2D on DSP cores, MCU_CONV_BLOCK output positions at a time: the results of mcu_conv2d_s8,
  * with the filter laid out for it (each channel's taps padded with zeros to K8, pairs of channels'
- * words alternating: ops/_conv.py x6_filter), a bias per output channel (never NULL), one mcu_channel per
+ * words alternating: kernels/layouts.py x6_filter), a bias per output channel (never NULL), one mcu_channel per
  * output channel, and scratch
  * (4-byte aligned, planned in the arena) of MCU_CONV_BLOCK * K8 int16 then K8 bytes, K8 =
  * KH*KW*Cin rounded up to 8. With a 1x1 kernel, no padding and Cout <= Cin, output may be input. */
@@ -80,7 +80,7 @@ void mcu_conv2d_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
 /* mcu_conv2d_s8_x6 on INT4 weights read packed: per channel pair (an odd last one paired with zeros) and
- * per four taps of x6_filter's order, a word of the pair's nibbles (ops/_conv.py s4_pairs); K8 * 255 * 8
+ * per four taps of x6_filter's order, a word of the pair's nibbles (kernels/layouts.py s4_pairs); K8 * 255 * 8
  * below 2^27 (the loop sums times 16). */
 void mcu_conv2d_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *input_dims, const int8_t *input,
@@ -88,8 +88,8 @@ void mcu_conv2d_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
 /* mcu_conv2d_s8_x6 on weights widened to int16 at build time: x6_filter's layout with each word of four
- * taps as the int16 (w0, w2, w1, w3) (ops/_conv.py w16_filter, word-aligned); a channel whose
- * mcu_channel.fast is 2 has its weights and bias doubled (ops/_conv.py w16_constants). */
+ * taps as the int16 (w0, w2, w1, w3) (kernels/layouts.py w16_filter, word-aligned); a channel whose
+ * mcu_channel.fast is 2 has its weights and bias doubled (kernels/conv.py w16_constants). */
 void mcu_conv2d_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
                        const mcu_dims *input_dims, const int8_t *input,
                        const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
@@ -97,7 +97,7 @@ void mcu_conv2d_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
 
 /* 16x8 CONV_2D on DSP cores (mcu_conv2d_s16's contract and results) for layers whose sums of products fit
  * int32 (KH*KW*Cin * 32768 * 128 < 2^31), on mcu_conv2d_s8_x6's loop: the filter laid out as its, each four
- * taps reordered (w0, w2, w1, w3) (ops/_conv.py x6_filter); scratch (4-byte aligned) of MCU_CONV_BLOCK * K8
+ * taps reordered (w0, w2, w1, w3) (kernels/layouts.py x6_filter); scratch (4-byte aligned) of MCU_CONV_BLOCK * K8
  * int16 then K8 int16, K8 = KH*KW*Cin rounded up to 8. With a 1x1 kernel, no padding and Cout <= Cin, output
  * may be input. */
 void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
@@ -123,7 +123,7 @@ void mcu_conv2d_live_s8_w16(const mcu_conv_params *conv, const mcu_channel *chan
 
 /* mcu_conv2d_s8_w16 for kernels whose rows (KW*Cin bytes) are longer than a word and not whole words (a
  * first layer on a 3-channel image): each patch's rows split into their whole words, widened straight
- * from the image, and their tails, gathered; the filter's taps in that order (ops/_conv.py patch_order). */
+ * from the image, and their tails, gathered; the filter's taps in that order (kernels/layouts.py patch_order). */
 void mcu_conv2d_split_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
                              const mcu_dims *input_dims, const int8_t *input,
                              const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,

@@ -107,10 +107,10 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * each word of four taps as the int16 (w0, w2, w1, w3). The taps in the order of [KH][KW][C], or with
  * `split` (mcu_conv2d_split_s8_w16) in mcu_widen_rows' order.
  * bias: one per output channel, never NULL: bias + input_offset * sum of the channel's weights (wrapping as
- * int32; ops/_conv.py folds it, zeros and all for a conv without a bias). On widened weights (`wide` 1) a
- * channel marked fast = 2 has its weights and bias doubled (ops/_conv.py w16_constants): its sums are twice
+ * int32; kernels/layouts.py folds it, zeros and all for a conv without a bias). On widened weights (`wide` 1) a
+ * channel marked fast = 2 has its weights and bias doubled (kernels/conv.py w16_constants): its sums are twice
  * the accumulator, what the fast requantization's high multiply takes.
- * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: ops/conv_2d.py conv_scratch_bytes).
+ * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: kernels/conv.py conv_scratch_bytes).
  * live, pruned: NULL, or mcu_conv2d_live_s8_w16's: the filter, bias and channels hold filter_dims->n channels,
  * live[i] the output channel of the i-th, and pruned the output row the other channels keep.
  */
@@ -171,7 +171,7 @@ static inline void mcu_conv_widen_patch(const int8_t *src, int32_t n, uint32_t *
 
 /*
  * The widened patch of k_h kernel rows of `row` bytes, `pitch` apart from `first`, in the order mcugen
- * lays the filter out in (ops/_conv.py patch_order): every row's whole words, row after row, straight into
+ * lays the filter out in (kernels/layouts.py patch_order): every row's whole words, row after row, straight into
  * the block's interleaved `cols`, then the bytes past them (row % 4 of each row) gathered into `tails`
  * and widened after, up to K rounded up to whole words (a first layer's 3x3x3 patch: six words and one,
  * mcu_widen_first3x3 where it lies inside the image). The gather goes forward a byte at a time, so `tails`

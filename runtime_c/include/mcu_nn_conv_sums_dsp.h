@@ -72,7 +72,7 @@
     } while (0)
 
 /*
- * MCU_SUMS_2X3 on weights widened to int16 at build time (ops/_conv.py w16_filter): per four values, c0's
+ * MCU_SUMS_2X3 on weights widened to int16 at build time (kernels/layouts.py w16_filter): per four values, c0's
  * pairs (w0, w2), (w1, w3) then c1's, which one LDM of four words loads (5 cycles on the M4, where a
  * double load and 4 SXTB16 take 7): 16 instructions per 24 MACs instead of 20, for twice the filter's
  * flash. Sixteen values per pass of the loop (an odd eight first), which halves the loop's 6 cycles per

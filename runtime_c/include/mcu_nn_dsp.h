@@ -45,7 +45,7 @@ static inline int16x2_t mcu_odd_bytes(uint32_t v)
 /*
  * INT4 weights in the DSP kernels: a word of eight nibbles holds four values of two channels (or units)
  * c0 and c1, nibble n (bits 4n..4n+3) being (c0 w0, c0 w1, c1 w0, c1 w1, c0 w2, c0 w3, c1 w2, c1 w3)
- * (ops/_conv.py s4_pairs). SXTB16 of the word's low nibbles moved to the top of their bytes gives c0's
+ * (kernels/layouts.py s4_pairs). SXTB16 of the word's low nibbles moved to the top of their bytes gives c0's
  * (w0, w2) and, rotated by 8, c1's, each times 16 (the nibble at the top of its byte carries the sign);
  * SXTB16 of the word's high nibbles gives (w1, w3) the same way: seven instructions for the four pairs
  * SMLAD takes against an int8 word's SXTB16 halves, a quarter of the flash and loads of int16 weights

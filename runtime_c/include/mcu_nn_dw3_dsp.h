@@ -13,7 +13,7 @@
  * mcu_dw3_sums_x2) or per three loads (stride 2, mcu_dw3_sums_stride2_x2).
  *
  * Outputs (pad columns included) per pass of mcu_dw3_sums_x2: the most the int32 part of their scratch
- * holds, less the pairs it may add (ops/depthwise_conv_2d.py sizes it to a layer's rows).
+ * holds, less the pairs it may add (kernels/depthwise.py sizes it to a layer's rows).
  */
 #define MCU_DW3_CHUNK 508
 
@@ -27,7 +27,7 @@ static inline uint32_t mcu_pack2(int32_t lo, int32_t hi)
 /*
  * Where a channel's window and outputs lie. The window runs along the image's longer side: rows of
  * the window are the image's columns where it is taller than wide (transposed; the filter's pairs are
- * laid out transposed to match, ops/depthwise_conv_2d.py pairs3x3), so that there are fewer, longer
+ * laid out transposed to match, kernels/layouts.py pairs3x3), so that there are fewer, longer
  * rows, each paying its set-up once and wasting its pad outputs once (a 25 x 5 keyword-spotting layer:
  * 5 rows of 26 instead of 25 of 6). A row is `len` outputs and `stride` int16: the pad columns and the
  * row rounded up to even, or, with one pad column a side and an odd length, len + 1: a row's right pad
@@ -79,7 +79,7 @@ static inline int32_t mcu_dw3_window_int16(const mcu_dw3_layout *l)
 }
 
 /* Bytes that four windows may take for mcu_depthwise_conv2d_s8_x2 to fill four channels' at once
- * (ops/depthwise_conv_2d.py sizes the scratch by the same rule). */
+ * (kernels/depthwise.py sizes the scratch by the same rule). */
 #define MCU_DW3_GROUP_BYTES 8192
 
 /* Windows mcu_depthwise_conv2d_s8_x2 fills at once: four where they fit MCU_DW3_GROUP_BYTES, else one. */

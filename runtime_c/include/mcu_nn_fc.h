@@ -62,7 +62,7 @@ void mcu_fully_connected_s8_x4(const mcu_fc_params *fc, const mcu_channel *chann
                                const mcu_dims *output_dims, int8_t *output);
 
 /* mcu_fully_connected_s8_x4 on INT4 weights read packed: per group of 4 units and per 4 values, the words
- * of units 0-1 and 2-3 (ops/_conv.py s4_pairs); K4 * 128 * 128 below 2^31. */
+ * of units 0-1 and 2-3 (kernels/layouts.py s4_pairs); K4 * 128 * 128 below 2^31. */
 void mcu_fully_connected_s4_x4(const mcu_fc_params *fc, const mcu_channel *channels,
                                const mcu_dims *input_dims, const int8_t *input,
                                const int8_t *filter, const int32_t *bias_folded,

@@ -1,7 +1,7 @@
 /*
  * The DSP FULLY_CONNECTED loops (mcu_fully_connected_s8_x4, _s8_w16, _s4_x4; the LSTM and SVDF kernels
  * run their gates' and features' FCs on them): four units at a time over a row of input, their weights
- * interleaved a word per unit (ops/fully_connected.py lays them out), and the whole layer's body.
+ * interleaved a word per unit (kernels/layouts.py interleave4 lays them out), and the whole layer's body.
  */
 #ifndef MCU_NN_FC_DSP_H
 #define MCU_NN_FC_DSP_H
@@ -34,7 +34,7 @@
 
 /*
  * Four units' dot products with x over 4 * whole int8 values, added to the int32 lvalues a0..a3: the
- * filter in the order ops/fully_connected.py interleave4 lays it out (per four values, the four units'
+ * filter in the order kernels/layouts.py interleave4 lays it out (per four values, the four units'
  * words one after the other), read from the pointer lvalue w on, which is left past them. The input
  * offset is folded into the caller's bias, so input words are only unpacked. Per four values: one load
  * and two SXTB16 of input, two double loads and six SXTB16 of filter, eight SMLAD (16 MACs). In
@@ -108,7 +108,7 @@
     "ldr %[even], [%[x]], #8\n\t" MCU_FC16_WORD_("%[even]") MCU_FC16_WORD_("%[next]")
 
 /*
- * MCU_DOT4 on weights widened to int16 at build time (ops/fully_connected.py widen4: per four values,
+ * MCU_DOT4 on weights widened to int16 at build time (kernels/layouts.py widen4: per four values,
  * each unit's pairs (w0, w2) and (w1, w3), the pairs SXTB16 makes of the input word), at w_, a word-
  * aligned int16 pointer lvalue left past them. Per four values: one load and two SXTB16 of input, two
  * LDM of four words, eight SMLAD: 13 instructions and 22 cycles on the M4 for 16 MACs where the int8
@@ -156,7 +156,7 @@
     "smlad %[a3], %[even], %[e1], %[a3]\n\t"                                 \
     "smlad %[a3], %[odd], %[o1], %[a3]\n\t"
 
-/* MCU_DOT4 on INT4 weights (ops/_conv.py s4_pairs of each group of four units, per four values the words
+/* MCU_DOT4 on INT4 weights (kernels/layouts.py s4_pairs of each group of four units, per four values the words
  * of units 0-1 and 2-3): the sums times 16 (MCU_S4_PAIRS_). Per four values: 2 + 2 loads, 16 ALU
  * instructions, 8 SMLAD; a quarter of the int16 layout's flash. */
 #define MCU_DOT4_S4(x_, whole_, w_, a0_, a1_, a2_, a3_)                                                   \

@@ -11,7 +11,7 @@
 #include "mcu_nn_mve.h"
 
 /*
- * The Helium FULLY_CONNECTED layout of int8 weights [units, depth] (ops/_conv.py units4_blocks): blocks of
+ * The Helium FULLY_CONNECTED layout of int8 weights [units, depth] (kernels/layouts.py units4_blocks): blocks of
  * four units, each block in chunks of 16 values, a chunk holding its 16 values of each of the four units
  * in turn, zero-padded to whole blocks and chunks. One pointer walks a block forward, so that sums of two
  * rows by four units (eight accumulators, every even register VMLADAVA can add into) leave registers for

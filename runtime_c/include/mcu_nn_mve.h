@@ -167,7 +167,7 @@ static inline int32_t mcu_dot_row_s8(const int8_t *x, int32_t depth, const int8_
 }
 
 /*
- * INT4 filter rows on Helium (ops/_conv.py s4_blocks): a row's values in blocks of 32, byte j of a block's
+ * INT4 filter rows on Helium (kernels/layouts.py s4_blocks): a row's values in blocks of 32, byte j of a block's
  * 16 holding value j in its low nibble and value j + 16 in its high one, the row zero-padded to whole
  * blocks (mcu_row_bytes_s4). One load and three shifts (VSHL then VSHR by 4 sign-extends the low nibble,
  * VSHR by 4 the high one) make 32 weights for two VMLADAVA against 32 values of x, loaded zero past

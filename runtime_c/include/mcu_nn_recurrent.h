@@ -67,7 +67,7 @@ void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t 
                  const void *weights_time, const int32_t *bias, void *state, int8_t *output);
 
 /* mcu_svdf_s8 on DSP cores, int8 state and time weights: weights_feature interleaved by 4 filters
- * (ops/fully_connected.py interleave4, filters padded to a multiple of 4), feature_bias[f] = input_offset *
+ * (kernels/layouts.py interleave4, filters padded to a multiple of 4), feature_bias[f] = input_offset *
  * sum of filter f's weights (padded likewise), bias_folded[u] = bias[u] - state_zero_point * sum of unit
  * u's time weights (wrapping as int32). */
 void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8_t *weights_feature,
@@ -85,14 +85,14 @@ void mcu_svdf_s8_mve(const mcu_svdf_params *svdf, const int8_t *input, const int
 void mcu_lstm_s8(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                  int8_t *output);
 
-/* mcu_lstm_s8 on DSP cores, with each gate's weights interleaved by 4 units (ops/fully_connected.py
+/* mcu_lstm_s8 on DSP cores, with each gate's weights interleaved by 4 units (kernels/layouts.py
  * interleave4, units padded to a multiple of 4 with zero weights and zero biases): each gate's FCs
  * run four units at a time (MCU_DOT4); scratch holds the four gates' activations of one step, 4 *
  * (state_size rounded up to 4) int16. */
 void mcu_lstm_s8_x4(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                     int8_t *output, int16_t *scratch);
 
-/* mcu_lstm_s8_x4 with each gate's weights widened to int16 pairs (ops/fully_connected.py widen4):
+/* mcu_lstm_s8_x4 with each gate's weights widened to int16 pairs (kernels/layouts.py widen4):
  * MCU_DOT4_W16 for twice the weights' flash. */
 void mcu_lstm_s8_w16(const mcu_lstm_params *lstm, const int8_t *input, int8_t *hidden_state, int16_t *cell_state,
                      int8_t *output, int16_t *scratch);

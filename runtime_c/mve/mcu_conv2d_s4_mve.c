@@ -1,6 +1,6 @@
 #include "mcu_nn_fc_mve.h"
 
-/* CONV_2D with Helium (MVE) on an INT4 filter read packed (ops/_conv.py s4_blocks): mcu_conv2d_mve. */
+/* CONV_2D with Helium (MVE) on an INT4 filter read packed (kernels/layouts.py s4_blocks): mcu_conv2d_mve. */
 void mcu_conv2d_s4_mve(const mcu_conv_params *conv, const mcu_per_channel_quant *quant,
                        const mcu_dims *input_dims, const int8_t *input,
                        const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias_folded,
