@@ -30,7 +30,8 @@ def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: st
                        force: bool = False, board: str = "mps2-an386"):
     """`model` (a tflite_writer.ModelSpec) built for an emulated board (the Cortex-M4 with its DSP kernels
     unless told), `samples` consecutive random inputs bit-exact with the golden model there. `kernel`: the
-    one its first layer must run on; `force`: chosen as --tune's rounds choose, where the default takes another."""
+    one its first layer must run on (--optimize speed: widened weights are a candidate like any); `force`:
+    chosen as --tune's rounds choose, where the default takes another."""
     from mcugen.targets.boards import load_board
     from mcugen.validation.compare import random_inputs
     from mcugen.targets.firmware import build_board
@@ -40,15 +41,18 @@ def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: st
     from mcugen.ir.tuning import Tuning
     from mcugen.validation.validate import run_on_target
     from mcugen.kernels import candidates
+    from mcugen.ir.budget import Budget
 
     tmp.mkdir(parents=True, exist_ok=True)
     path = tmp / "op.tflite"
     path.write_bytes(model.build())
     features = load_board(board).features
-    g = compile_model(path, features=features)
+    speed = Budget(optimize="speed")
+    g = compile_model(path, features=features, budget=speed)
     if force:
         kernels = [call.kernel for call in candidates(g, g.ops[0], features)]
-        g = compile_model(path, features=features, tuning=Tuning(board, "", {}, round=kernels.index(kernel)))
+        g = compile_model(path, features=features, tuning=Tuning(board, "", {}, round=kernels.index(kernel)),
+                          budget=speed)
     if kernel is not None:
         assert g.ops[0].call.kernel == kernel
     program = build_board(g, load_board(board), OutDir(tmp / "fw"), "op.tflite").program

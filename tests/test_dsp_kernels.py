@@ -71,7 +71,7 @@ def test_widened_weights_give_way_where_the_flash_is_short(tmp_path):
     path.write_bytes(m.build())
 
     def kernels(room):
-        g = compile_model(path, features=DSP, budget=Budget(const_room=room))
+        g = compile_model(path, features=DSP, budget=Budget(const_room=room, optimize="speed"))
         return [op.call.kernel for op in g.ops], sum(const_bytes(op.call) for op in g.ops)
 
     wide, everything = kernels(None)
@@ -92,7 +92,7 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
                        depthwise)
 
 
-@pytest.mark.parametrize("name, spec", [
+AWKWARD = [
     ("conv, 3 input channels, 6 outputs, dilation 2, SAME", lambda: _conv(9, 7, 3, 3, 2, 2, "SAME", 3, 6, 1, False, 1)),
     ("conv, 1x5 kernel, 9 inputs, 5 outputs, VALID", lambda: _conv(4, 11, 1, 5, 1, 1, "VALID", 9, 5, 1, False, 2)),
     ("depthwise, 6 channels (a tail of 2), dilation 2", lambda: _conv(8, 8, 3, 3, 1, 2, "SAME", 6, 6, 1, True, 3)),
@@ -133,7 +133,7 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
     ("conv, 2x3 kernel over 5 channels (rows of 12 + 3), dilation 2",
      lambda: _conv(8, 9, 2, 3, 1, 2, "SAME", 5, 6, 1, False, 27, out_q=(0.3, -128))),
     # ReLU at zero point -128 clamps nothing SSAT does not: channel pairs of full half-blocks go through
-    # one assembly loop (mcu_conv_pairs_w16), an odd last channel and a short last half-block do not
+    # one assembly loop (mcu_conv_pairs), an odd last channel and a short last half-block do not
     ("1x1 conv, 8 inputs, 7 outputs, 35 positions, ReLU at -128",
      lambda: _conv(5, 7, 1, 1, 1, 1, "VALID", 8, 7, 1, False, 25, out_q=(0.3, -128))),
     # a pointwise conv's whole half-blocks go through that loop in one call, widening their pixels itself
@@ -164,13 +164,20 @@ def _conv(h, w, kh, kw, stride, dilation, pad, cin, cout, mult, depthwise, seed,
     ("depthwise 3x3 stride 1, 10 wide VALID, multiplier > 1 requantization",
      lambda: _conv(4, 12, 3, 3, 1, 1, "VALID", 5, 5, 1, True, 19, out_q=(0.0006, 3))),
     ("fully connected, 8 -> 3", lambda: _fc_model(8, 3, 0, 15)),
-])
-def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, spec):
+]
+# on int8 weights (--optimize balanced and size: these layers' widened weights would pass 1.1x theirs) and, where
+# the widened weights' code differs (the pairs' assembly, a first layer's runs of windows, split rows), on them
+WIDENED = [(name, spec) for name, spec in AWKWARD if "-128" in name or "first layer" in name or "split" in name]
+
+
+@pytest.mark.parametrize("name, spec, optimize", [(*case, "balanced") for case in AWKWARD] +
+                         [(*case, "speed") for case in WIDENED])
+def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, spec, optimize):
     """The optimized Cortex-M4 kernels (runtime_c/dsp/) on what their fast paths don't cover evenly:
     channel counts that aren't multiples of 4, padding, dilation, depth multipliers, filter offsets."""
     path = tmp_path / "op.tflite"
     path.write_bytes(spec().build())
-    g = compile_model(path, features=DSP)
+    g = compile_model(path, features=DSP, budget=Budget(optimize=optimize))
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
     kernel = g.ops[0].call.kernel
     if (ROOT / "runtime_c" / "dsp" / f"{kernel}.c").is_file():  # the optimized kernel was the one built
@@ -186,11 +193,14 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6", -4),  # every channel computed, the pruned ones' requantization settled
     ((5, 1, 1, 8), (0, 2, 3, 4), "mcu_conv2d_live_s8_w16", -4),  # 1x1 in place, one live channel
     ((6, 1, 1, 8), (1, 4), "mcu_conv2d_live_s8_w16", -128),  # 1x1 in place, two live pairs: the assembly's half-blocks
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_x6", -4),  # int8 weights: a pair and an odd one
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_x6", -128),  # ... the pair in the int8 assembly loop
+    ((6, 1, 1, 8), (1, 4), "mcu_conv2d_live_s8_x6", -128),  # 1x1 in place, two live pairs, int8 weights
 ])
 def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp):
     """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
-    one value each: mcu_conv2d_live_s8_w16 computes only the others and writes those values from a row; the
-    int8-weight conv computes them all, their requantization made the fast one (ops/_quant.py
+    one value each: mcu_conv2d_live_s8_w16 (and _s8_x6, on int8 weights) computes only the others and writes
+    those values from a row; the dense int8-weight conv computes them all, their requantization made the fast one (ops/_quant.py
     settle_dead_channels). One pruned channel has a multiplier > 1. With an activation that clamps nothing
     SSAT does not (zero point -128), the live pair goes through the assembly loop and its outputs to their
     channels. Bit-exact on the emulated Cortex-M4, the golden model with TFLM."""
@@ -208,7 +218,7 @@ def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, sha
     m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1,
          FusedActivationFunction="RELU")
     m.inputs, m.outputs = [x], [y]
-    bit_exact_on_board(tmp_path, m, 6, samples=3, kernel=kernel, force=kernel == "mcu_conv2d_s8_x6")
+    bit_exact_on_board(tmp_path, m, 6, samples=3, kernel=kernel, force=kernel != "mcu_conv2d_live_s8_w16")
     g = compile_model(tmp_path / "op.tflite", features=DSP)
     tflm = Tflm(m.build())
     for xs in random_inputs(g, 3, seed=6):
@@ -232,9 +242,9 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
 @settings(max_examples=8, deadline=None)
 @given(st.data())
 def test_the_int8_weight_conv_on_qemu_for_drawn_shapes(tmp_path_factory, data):
-    """mcu_conv2d_s8_x6, the conv on int8 weights that a layer falls back to where the flash has no room
-    for widened ones (the default, mcu_conv2d_s8_w16, runs the cases above), forced: bit-exact on QEMU for
-    drawn shapes, strides, dilations, padding, channel counts and quantizations."""
+    """mcu_conv2d_s8_x6, the conv on int8 weights (--optimize size's; --optimize speed's mcu_conv2d_s8_w16 runs
+    the cases above), forced: bit-exact on QEMU for drawn shapes, strides, dilations, padding, channel counts
+    and quantizations."""
     c = data.draw(conv_case(depthwise=False))
     m = _conv_model(c, False)
     if m is None:
@@ -468,7 +478,7 @@ def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec,
     blob = spec().build()
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
-    g = compile_model(path, features=DSP, budget=Budget(const_room=room))
+    g = compile_model(path, features=DSP, budget=Budget(const_room=room, optimize="speed"))
     if "forced" in name:
         assert all(op.fused_into is None for op in g.ops)
         g = plan_memory(fuse_all(g))

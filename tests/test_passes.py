@@ -196,6 +196,21 @@ def test_lower_ops_gives_each_op_its_kernel_call(ir_of):
     assert ir["fuse_strips"] == ir["pack_int4"] == ir["lower_ops"]  # nothing to fuse on the host, no INT4
 
 
+@pytest.mark.parametrize("optimize, kernel, how", [
+    ("speed", "mcu_fully_connected_s8_w16", "filter widened to int16 pairs by 4 units"),
+    ("balanced", "mcu_fully_connected_s8_x4", "filter interleaved by 4 units"),
+    ("size", "mcu_fully_connected_s8_x4", "filter interleaved by 4 units")])
+def test_lower_ops_widens_weights_only_as_optimize_allows(ir_of, optimize, kernel, how):
+    """On a DSP core, weights widened to int16 (twice their flash) are --optimize speed's; balanced widens only
+    within 1.1x the model's weights and 8 B an output channel (here 12 B of weights: 1.1 x 12 + 3 x 8 = 37 B,
+    less than the RELU's table alone), size never."""
+    ir = ir_of(_fc_relu(), features=frozenset({"dsp"}), budget=Budget(optimize=optimize))
+    assert ir["lower_ops"] == FC_RELU.replace(
+        "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]\n",
+        f"  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]\n     call {kernel} (1 row(s) of 4 -> 3 units, {how}, input "
+        "offset folded into the bias)\n").replace("  1: t3 = RELU(t2) -> [1x3]\n", f"  1: t3 = RELU(t2) -> [1x3]\n{LOWERED[3]}\n")
+
+
 def test_plan_memory_places_each_activation_and_sizes_the_arena(ir_of):
     """x takes bytes 0-3; h starts at the next aligned offset, 4; RELU writes y over h (in place)."""
     ir = ir_of(_fc_relu())
@@ -225,7 +240,7 @@ def test_fuse_strips_runs_a_conv_inside_the_fc_that_reads_it(ir_of):
     y = m.tensor("y", [1, 4], "int8", scale=1.0, zp=0)
     m.op("FULLY_CONNECTED", [h, w2, -1], [y], "FullyConnectedOptions")
     m.inputs, m.outputs = [x], [y]
-    ir = ir_of(m, features=frozenset({"dsp"}))
+    ir = ir_of(m, features=frozenset({"dsp"}), budget=Budget(optimize="speed"))
     tensors = ["graph model inputs=(t0) outputs=(t5)",
                "tensors",
                "  t0 int8[1, 8, 8, 2] scale 0.5 zp 0 input 'x'",
@@ -256,7 +271,7 @@ def test_pack_int4_keeps_an_int8_kernels_int4_weights_packed_until_the_call(ir_o
     """An INT4 filter on the int8 kernel (the second candidate, as --tune may choose): its widened weights,
     four units by four values, are kept two to a byte and unpacked into scratch before the call."""
     tuning = Tuning("mps2-an386", "estimated cycles", {}, round=1)
-    ir = ir_of(_fc_relu("int4"), features=frozenset({"dsp"}), tuning=tuning)
+    ir = ir_of(_fc_relu("int4"), features=frozenset({"dsp"}), tuning=tuning, budget=Budget(optimize="speed"))
     tensors = FC_RELU.replace("int8[3, 4] scale 0.25 zp 0 const 'w'", "int4[3, 4] scale 0.25 zp 0 const 'w'")
     call = ("     call mcu_fully_connected_s8_w16 (1 row(s) of 4 -> 3 units, filter widened to int16 pairs by 4 units, "
             "input offset folded into the bias)")

@@ -92,7 +92,7 @@ def cmd_build(args) -> int:
     if args.json or args.html:
         from mcugen.validation.json_reports import build_report
 
-        report = build_report(g, Path(args.model).name, args.board, result)
+        report = build_report(g, Path(args.model).name, args.board, result, args.optimize)
         if args.json:
             write_json(Path(args.json), report)
             print(f"wrote {args.json}")

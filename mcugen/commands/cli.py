@@ -13,6 +13,7 @@ from mcugen.commands.host import cmd_compare, cmd_inspect, cmd_run
 from mcugen.commands.quantize import cmd_quantize
 from mcugen.commands.report import cmd_report_html
 from mcugen.commands.testing import cmd_report_merge, cmd_test
+from mcugen.ir.budget import OPTIMIZE, OPTIMIZE_ROOM
 from mcugen.ir.dump import ENV as DUMP_ENV
 from mcugen.errors import EXIT_ERROR, EXIT_INTERNAL, McugenError
 from mcugen.codegen.export import FORMATS
@@ -134,6 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", help=DATA_HELP)
     p.set_defaults(func=cmd_compare)
 
+    def optimize_arg(p):
+        p.add_argument("--optimize", choices=OPTIMIZE, default="balanced",
+                       help="what the kernels may spend flash on: balanced (default: weights widened for speed only "
+                            f"while the constants stay within {OPTIMIZE_ROOM}x the model's weights), speed (wherever "
+                            "the board's flash has room), size (never: int8 weights stay int8)")
+
     p = sub.add_parser("quantize", help="quantize a float model, calibrated on your samples, checked with TFLM",
                        description="Post-training full-integer quantization (the LiteRT quantizer: "
                                    "pip install 'mcugen[quantize]'), the result checked with TFLM and the golden "
@@ -163,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "model (default 1)")
     p.add_argument("--cost", choices=COSTS, default="time",
                    help="--search: what cheapest means: estimated cycles (instructions where the core has no "
-                        "timing table), flash or RAM")
+                        "timing table), flash (each candidate's smallest build: --optimize size) or RAM")
+    optimize_arg(p)
     p.add_argument("--shard", type=_shard, metavar="K/N",
                    help="--search in N processes (machines sharing --shard-dir): this one measures accuracy on the "
                         "K-th of N slices of --eval; shard 1 builds the candidates and writes the outputs")
@@ -188,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where the weight arrays go: the board's flash, its external flash region, the "
                             "flash until it is full and the least read weights outside (auto), or copied into "
                             "RAM at start-up, the most read first while RAM is left (ram: no flash wait states)")
+        optimize_arg(p)
 
     def board_args(p, model=True):
         if model:

@@ -123,8 +123,9 @@ def oracles_refuse(g, oracle: str) -> str | None:
 
 
 def budget_of(args, board) -> Budget:
-    """What the model may take on `board` (its budget: Board.budget) with --weights, the RAM regions with
-    --region-bytes and --region-cost applied, and the --pin requests (tensor, region); the host's: none."""
+    """What the model may take on `board` (its budget: Board.budget) with --weights and --optimize, the RAM
+    regions with --region-bytes and --region-cost applied, and the --pin requests (tensor, region); the
+    host's: none."""
     import dataclasses
 
     overrides = args.region_bytes + args.region_cost + args.pin
@@ -135,7 +136,7 @@ def budget_of(args, board) -> Budget:
         return Budget()
     regions = board.arena_regions(always=bool(overrides))
     if regions is None:
-        return board.budget(args.weights)
+        return board.budget(args.weights, optimize=args.optimize)
     names = [r.name for r in regions]
 
     def split(option: str, text: str) -> tuple[str, str]:
@@ -171,4 +172,4 @@ def budget_of(args, board) -> Budget:
         if not tensor:
             raise McugenError(f"--pin {text!r} is not TENSOR=REGION", f"e.g. --pin conv_out={names[-1]}")
         pins.append((tensor, names[region("--pin", name)]))
-    return board.budget(args.weights, tuple(chosen), tuple(pins))
+    return board.budget(args.weights, tuple(chosen), tuple(pins), args.optimize)

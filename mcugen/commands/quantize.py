@@ -1,7 +1,6 @@
 """`mcugen quantize`: the user's float model to a checked integer one, per-layer error reported."""
 from __future__ import annotations
 
-import dataclasses
 
 import math
 import tempfile
@@ -122,7 +121,7 @@ def search_precisions(args, model, samples, plan) -> int:
     from mcugen.validation.dataset import load_samples
     from mcugen.quantize.recipe import calibrate
     from mcugen.targets.boards import HOST, emulated_twin
-    from mcugen.quantize.search import format_search, front_picture, search
+    from mcugen.quantize.search import format_search, front_picture, optimize_for, search
 
     if args.board == HOST:
         raise McugenError("--search measures each candidate on a board's core, and host is none",
@@ -145,7 +144,7 @@ def search_precisions(args, model, samples, plan) -> int:
     out = Path(args.out)
     with tempfile.TemporaryDirectory(prefix="mcugen-search-") as work:
         result = search(model, ranges, plan, board, evaluation, labels, args.max_drop, args.cost, Path(work),
-                        samples[:CHECK_SAMPLES], shards)
+                        samples[:CHECK_SAMPLES], args.optimize, shards)
         print(format_search(result, model.weighted))
         if shards is not None and not shards.leads:
             print(f"shard {shards.k}/{shards.n} done: shard 1 validates the choice and writes the outputs")
@@ -160,7 +159,8 @@ def search_precisions(args, model, samples, plan) -> int:
             raise McugenError(f"no candidate within {args.max_drop:g} points of the float model's accuracy fits "
                               f"{board.id} (the smallest, {smallest.name}: {smallest.cost.misfit})",
                               "allow a larger --max-drop or choose a board with more memory")
-        validate_choice(result.chosen.content, board, twin, evaluation, Path(work))
+        validate_choice(result.chosen.content, board, twin, evaluation, Path(work),
+                        optimize_for(args.cost, args.optimize))
     write_atomically(out, lambda f: f.write(result.chosen.content), ".tflite")
     print(f"wrote {out}: {result.chosen.name}")
     return 0
@@ -190,7 +190,7 @@ def shard_of(args, model, samples, evaluation, labels):
             None if labels is None else labels[chosen.start:chosen.stop])
 
 
-def validate_choice(content: bytes, board, twin, samples, work: Path) -> None:
+def validate_choice(content: bytes, board, twin, samples, work: Path, optimize: str) -> None:
     """The chosen model bit-exact on the board's emulator (or its emulated twin's) against the golden model."""
     from mcugen.targets.firmware import build_board
     from mcugen.codegen.outdir import OutDir
@@ -198,10 +198,11 @@ def validate_choice(content: bytes, board, twin, samples, work: Path) -> None:
     from mcugen.quantize.recipe import model_inputs
     from mcugen.targets.target import Target
     from mcugen.validation.validate import run_on_target
+    from mcugen.quantize.search import board_budget
 
     path = work / "chosen.tflite"
     path.write_bytes(content)
-    g = compile_model(path, features=board.features, budget=dataclasses.replace(board.budget(), regions=None))
+    g = compile_model(path, features=board.features, budget=board_budget(board, optimize))
     program = build_board(g, twin, OutDir(work / "chosen"), path.name).program
     chosen = [model_inputs(g, xs) for xs in samples[:VALIDATE_SAMPLES]]
     _, results = run_on_target(Target.of(twin.id), program, g, chosen)

@@ -59,7 +59,7 @@ def cmd_test(args) -> int:
             if args.html:
                 from mcugen.validation.json_reports import build_report
 
-                built = build_report(g, Path(args.model).name, args.board, result)
+                built = build_report(g, Path(args.model).name, args.board, result, args.optimize)
         else:
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
         where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \

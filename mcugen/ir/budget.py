@@ -20,3 +20,12 @@ class Budget:
     regions: tuple[Region, ...] | None = None  # the RAM regions the arena may use (None: one arena)
     pins: tuple[tuple[str, str], ...] = ()  # (tensor name, region name) pairs the arena's placement keeps
     ram_room: int | None = None  # RAM for the arena's main part, the variables and --weights ram's arrays
+    # --optimize: what the kernels may spend flash on (passes/lower_ops.py): speed (widened weights wherever
+    # const_room has room), size (none widened), balanced (widened only within OPTIMIZE_ROOM of the weights)
+    optimize: str = "balanced"
+
+
+OPTIMIZE = ("balanced", "speed", "size")
+# balanced's room for constants: this much of the model's weights, and per output channel its requantization
+# (TFLM keeps a multiplier and a shift, 8 B)
+OPTIMIZE_ROOM, ROOM_PER_CHANNEL = 1.1, 8

@@ -79,10 +79,12 @@ def _x6_family(layer: ConvLayer, kernel: str, args: X6Args, how: str, live: tupl
                 in_place=0 if pointwise_in_place(layer.p.window, layer.filter.shape) else None)
 
 
-def x6_args(layer: ConvLayer) -> X6Args:
-    """mcu_conv2d_s8_x6's: a channel table and the filter laid out for it (x6_filter)."""
+def x6_args(layer: ConvLayer, split: bool = False) -> X6Args:
+    """mcu_conv2d_s8_x6's: a channel table and the filter laid out for it (x6_filter); `split`:
+    mcu_conv2d_split_s8_x6's, its taps in patch_order."""
     quant, bias = settle_dead_channels(layer.p.quant, layer.filter, layer.bias)
-    return _x6_args(layer, channel_table(quant, bias, layer.taps), Const("filter", x6_filter(layer.filter)),
+    return _x6_args(layer, channel_table(quant, bias, layer.taps),
+                    Const("filter", x6_filter(layer.filter, split=split)),
                     Const("bias", folded_bias(layer.filter, bias, quant.input_zp)))
 
 
@@ -100,19 +102,28 @@ def s4_x6_args(layer: ConvLayer) -> X6Args:
                     Const("bias", folded_bias(layer.filter, bias, layer.p.quant.input_zp)))
 
 
-def conv_x6_call(layer: ConvLayer) -> Call:
-    return _x6_family(layer, "mcu_conv2d_s8_x6", x6_args(layer), "")
+def conv_x6_call(layer: ConvLayer, split: bool = False) -> Call:
+    if split:
+        layer = dataclasses.replace(layer, note=layer.note + SPLIT_NOTE)
+    return _x6_family(layer, "mcu_conv2d_split_s8_x6" if split else "mcu_conv2d_s8_x6", x6_args(layer, split), "")
 
 
 def conv_w16_call(layer: ConvLayer, split: bool = False) -> Call:
     if split:
-        layer = dataclasses.replace(layer, note=layer.note + ", kernel rows split into whole words and tails")
+        layer = dataclasses.replace(layer, note=layer.note + SPLIT_NOTE)
     return _x6_family(layer, "mcu_conv2d_split_s8_w16" if split else "mcu_conv2d_s8_w16", w16_args(layer, split),
                       ", weights widened to int16 pairs")
 
 
+SPLIT_NOTE = ", kernel rows split into whole words and tails"
+
+
 def conv_split_call(layer: ConvLayer) -> Call:
     return conv_w16_call(layer, split=True)
+
+
+def conv_split_x6_call(layer: ConvLayer) -> Call:
+    return conv_x6_call(layer, split=True)
 
 
 def w16_constants(quant: Rescale, filter_data: np.ndarray, bias: np.ndarray | None, taps: int,
@@ -147,23 +158,25 @@ def conv_s4_x6_call(layer: ConvLayer) -> Call:
     return _x6_family(layer, "mcu_conv2d_s4_x6", s4_x6_args(layer), ", INT4 weights read packed")
 
 
-def conv_live_call(layer: ConvLayer, int4: bool = False) -> Call:
-    """mcu_conv2d_live_s8_w16 (or, `int4`, mcu_conv2d_live_s4_x6) on the channels whose weights are not all
-    zero, where some are (pruned: MLPerf's MobileNet has 4-234 of 64-256 in its last nine pointwise layers);
-    the others' one value each is written from a row of them."""
+def conv_live_call(layer: ConvLayer, weights: str = "s8_w16") -> Call:
+    """mcu_conv2d_live_<weights> (s8_w16, s8_x6 or s4_x6) on the channels whose weights are not all zero, where
+    some are (pruned: MLPerf's MobileNet has 4-234 of 64-256 in its last nine pointwise layers); the others'
+    one value each is written from a row of them."""
     p = layer.p
     dead, values = pruned_channels(p.quant, layer.filter, layer.bias)
     live = np.flatnonzero(~dead)
     quant = dataclasses.replace(p.quant, multiplier=p.quant.multiplier[live], shift=p.quant.shift[live])
     kept = layer.filter[live]
     kept_bias = layer.bias[live] if layer.bias is not None else np.zeros(len(live), np.int32)
-    if int4:
-        kernel, how = "mcu_conv2d_live_s4_x6", "INT4 weights read packed"
-        channels, filter_arg = channel_table(quant, kept_bias, layer.taps), Const("packed_filter", s4_x6_filter(kept))
-        bias_arg = Const("bias", folded_bias(kept, kept_bias, quant.input_zp))
-    else:
-        kernel, how = "mcu_conv2d_live_s8_w16", "weights widened to int16 pairs"
+    kernel = f"mcu_conv2d_live_{weights}"
+    if weights == "s8_w16":
+        how = "weights widened to int16 pairs"
         channels, filter_arg, bias_arg = w16_constants(quant, kept, kept_bias, layer.taps)
+    else:
+        how, filter_arg = (("INT4 weights read packed", Const("packed_filter", s4_x6_filter(kept)))
+                           if weights == "s4_x6" else ("int8 weights", Const("filter", x6_filter(kept))))
+        channels = channel_table(quant, kept_bias, layer.taps)
+        bias_arg = Const("bias", folded_bias(kept, kept_bias, quant.input_zp))
     tables = (Const("live", live.astype(np.int16)), Const("pruned", np.where(dead, values, 0).astype(np.int8)))
     return _x6_family(layer, kernel, _x6_args(layer, channels, filter_arg, bias_arg, kept.shape),
                       f", {how}, {len(live)} of {len(dead)} channels computed (the others' weights are all zero)",
@@ -171,7 +184,11 @@ def conv_live_call(layer: ConvLayer, int4: bool = False) -> Call:
 
 
 def conv_s4_live_call(layer: ConvLayer) -> Call:
-    return conv_live_call(layer, int4=True)
+    return conv_live_call(layer, "s4_x6")
+
+
+def conv_live_x6_call(layer: ConvLayer) -> Call:
+    return conv_live_call(layer, "s8_x6")
 
 
 def conv_s16_x6_call(layer: ConvLayer) -> Call:
@@ -334,7 +351,9 @@ TABLES = {"CONV_2D": (
     Variant("mcu_fully_connected_s8_x4", "dsp", int8 & few_rows,
             as_rows("mcu_fully_connected_s8_x4", "filter", interleave4, "four units at a time")),
     Variant("mcu_conv2d_live_s8_w16", "dsp", int8 & some_pruned, on(conv_live_call), widens=True),
+    Variant("mcu_conv2d_live_s8_x6", "dsp", int8 & some_pruned, on(conv_live_x6_call)),
     Variant("mcu_conv2d_split_s8_w16", "dsp", int8 & split_rows, on(conv_split_call), widens=True),
+    Variant("mcu_conv2d_split_s8_x6", "dsp", int8 & split_rows, on(conv_split_x6_call)),
     Variant("mcu_conv2d_s8_w16", "dsp", int8, on(conv_w16_call), widens=True),
     Variant("mcu_conv2d_s8_x6", "dsp", int8, on(conv_x6_call)),
     Variant("mcu_conv2d_s16_x6", "dsp", int16 & s16_fits, on(conv_s16_x6_call)),

@@ -12,7 +12,7 @@ from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, reads, writes
 from mcugen.kernels.conv import (conditions, conv_mve_call, conv_s4_mve_call, conv_s4_x6_call, conv_w16_call,
                                  conv_x6_call, on)
-from mcugen.kernels.layouts import group4, pairs3x3, widen4_taps
+from mcugen.kernels.layouts import group4, pairs3x3, taps3x3, widen4_taps
 from mcugen.kernels.variant import Variant, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._quant import channel_table, fold_input_offset
 from mcugen.ops.depthwise_conv_2d import DepthwiseData, dw_note, dw_params, one_channel_layer
@@ -150,10 +150,11 @@ def depthwise_x2_call(g: Graph, op: Op) -> Call:
     folded = Grouped.of(g, op).bias_folded[:w.shape[3]]
     return Call("mcu_depthwise_conv2d_s8_x2", (
         dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
-        dims("filter_dims", w.shape), Const("filter_pairs", pairs3x3(w.values, transposed(p))),
+        dims("filter_dims", w.shape), Const("filter", taps3x3(w.values, transposed(p))),
         Const("bias_folded", folded), dims("output_dims", y.shape), writes(op), _x2_scratch(p, x.shape[3], four=True)),
         note=dw_note(op, w) + ", a channel at a time from its widened window (four channels' filled at once where "
-        "they fit), two outputs per load, input offset folded into the bias, in place", in_place=0)
+        "they fit), two outputs per load, int8 weights paired once a channel, input offset folded into the bias, "
+        "in place", in_place=0)
 
 
 def depthwise_s16_x2_call(g: Graph, op: Op) -> Call:

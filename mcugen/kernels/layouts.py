@@ -112,10 +112,15 @@ def widen4_taps(w: np.ndarray) -> np.ndarray:
     return groups.transpose(1, 0, 2).copy()
 
 
+def taps3x3(w: np.ndarray, transposed: bool) -> np.ndarray:
+    """Filter [1, 3, 3, C] as [C][3][3]: each channel's kernel rows, or its kernel columns where the kernel runs
+    down the columns (`transposed`): mcu_depthwise_conv2d_s8_x2's (mcu_dw3_pairs pairs them)."""
+    return (w[0].transpose(2, 1, 0) if transposed else w[0].transpose(2, 0, 1)).copy()
+
+
 def pairs3x3(w: np.ndarray, transposed: bool) -> np.ndarray:
-    """Filter [1, 3, 3, C] as int16 [C][3][4]: each kernel row (w0, w1, w1, w2), the two pairs
-    mcu_depthwise_conv2d_s8_x2 multiplies words of adjacent inputs by; each kernel column where
-    the kernel runs down the columns (`transposed`)."""
-    rows = w[0].astype(np.int16).transpose(2, 1, 0) if transposed else w[0].astype(np.int16).transpose(2, 0, 1)
+    """taps3x3 as int16 [C][3][4]: each kernel row (w0, w1, w1, w2), the two pairs mcu_depthwise_conv2d_s16_x2
+    multiplies words of adjacent inputs by."""
+    rows = taps3x3(w, transposed).astype(np.int16)
     return np.stack([rows[:, :, 0], rows[:, :, 1], rows[:, :, 1], rows[:, :, 2]], axis=2).copy()
 

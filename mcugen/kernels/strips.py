@@ -31,7 +31,8 @@ from mcugen.ops.fully_connected import fc_layer_params
 # the filter's bits mcu_conv2d_rows_s8_x6 takes
 _STRIP_ARGS: dict[str, tuple[Callable[[ConvLayer], X6Args], int]] = {
     "mcu_conv2d_s8_x6": (x6_args, 8), "mcu_conv2d_s8_w16": (w16_args, 16), "mcu_conv2d_live_s8_w16": (w16_args, 16),
-    "mcu_conv2d_split_s8_w16": (w16_args, 16), "mcu_conv2d_s4_x6": (s4_x6_args, 4),
+    "mcu_conv2d_split_s8_w16": (w16_args, 16), "mcu_conv2d_live_s8_x6": (x6_args, 8),
+    "mcu_conv2d_split_s8_x6": (x6_args, 8), "mcu_conv2d_s4_x6": (s4_x6_args, 4),
     "mcu_conv2d_live_s4_x6": (s4_x6_args, 4)}
 _LAYER_OF: dict[str, LayerOf] = {"CONV_2D": conv_layer, "DEPTHWISE_CONV_2D": one_channel_layer}
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mcugen.ir.budget import Budget
 from mcugen.targets.boards import Board, emulated_twin
 from mcugen.codegen.build import say
 from mcugen.errors import McugenError
@@ -63,9 +64,9 @@ class Search:
     why: str
 
 
-def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray]) -> Cost:
-    """Build the model for `board`'s core, run `sample` once on the emulator with every instruction
-    counted (mcugen/validation/cycles.py), and read the sizes from the build."""
+def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray], optimize: str) -> Cost:
+    """Build the model for `board`'s core (at --optimize `optimize`), run `sample` once on the emulator with
+    every instruction counted (mcugen/validation/cycles.py), and read the sizes from the build."""
     from mcugen.validation.cycles import estimate_cycles
     from mcugen.targets.firmware import build_board, check_fit
     from mcugen.codegen.outdir import OutDir
@@ -76,7 +77,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     path = work / "candidate.tflite"
     path.write_bytes(content)
     twin = emulated_twin(board, "the search measures each candidate there")
-    g = compile_model(path, features=board.features, budget=dataclasses.replace(board.budget(), regions=None))
+    g = compile_model(path, features=board.features, budget=board_budget(board, optimize))
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
     estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample), twin.cpu,
                                timeout=600, memory=board.memory_timing if twin.cpu.timing else None)
@@ -90,6 +91,16 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     return Cost(sum(per_layer), "cycles" if estimate.timing else "instructions",
                 result.model.flash + result.kernels.flash, result.arena_bytes + state,
                 tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)), misfit)
+
+
+def board_budget(board: Board, optimize: str) -> Budget:
+    """A candidate's budget on `board`: one arena (the search compares models, not placements)."""
+    return dataclasses.replace(board.budget(optimize=optimize), regions=None)
+
+
+def optimize_for(cost: str, optimize: str) -> str:
+    """The --optimize a candidate is built at: its smallest build where flash is the cost."""
+    return "size" if cost == "flash" else optimize
 
 
 def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
@@ -109,8 +120,9 @@ class Searcher:
     by the lead shard (mcugen/quantize/shards.py)."""
 
     def __init__(self, model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, work: Path,
-                 check_samples, shards: Shards | None = None):
+                 check_samples, optimize: str, shards: Shards | None = None):
         self.model, self.calibration, self.base, self.board = model, calibration, base, board
+        self.optimize = optimize
         self.samples, self.labels, self.work, self.check_samples = samples, labels, work, check_samples
         self.shards = shards
         self.reference = output_predictions(model.graph, samples)
@@ -165,15 +177,16 @@ class Searcher:
             c = self.shards.receive(key, "cost")
             return Cost(**{**c, "layers": tuple((op, t) for op, t in c["layers"])})
         with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
-            cost = measure_cost(content, self.board, Path(work), self.samples[0])
+            cost = measure_cost(content, self.board, Path(work), self.samples[0], self.optimize)
         if self.shards is not None:
             self.shards.publish(key, "cost", asdict(cost))
         return cost
 
 
 def search(model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, max_drop: float,
-           cost: str, work: Path, check_samples, shards: Shards | None = None) -> Search:
-    s = Searcher(model, calibration, base, board, samples, labels, work, check_samples, shards)
+           cost: str, work: Path, check_samples, optimize: str = "balanced", shards: Shards | None = None) -> Search:
+    s = Searcher(model, calibration, base, board, samples, labels, work, check_samples, optimize_for(cost, optimize),
+                 shards)
     layers = model.weighted
     if not layers:
         raise McugenError("the model has no layer with weights to choose a precision for",

@@ -228,11 +228,11 @@ class Board:
                 *(Region(r.name, r.bytes, r.rank) for r in others))
 
     def budget(self, weights: str = "auto", regions: tuple[Region, ...] | None = None,
-               pins: tuple[tuple[str, str], ...] = ()) -> Budget:
+               pins: tuple[tuple[str, str], ...] = (), optimize: str = "balanced") -> Budget:
         """What a model may take on the board (the passes read it): the chip's flash less the code's
         allowance for constants, the external flash region where --weights lets weights go (or, --weights
         ram, its RAM less the stack and the harness), and the RAM regions (arena_regions, or `regions` as
-        the command line changed them) with --pin's requests."""
+        the command line changed them) with --pin's requests, and what --optimize lets kernels spend flash on."""
         external = self.external_flash
         if weights == "external" and external is None:
             raise McugenError(f"--weights external: {self.id} has no external flash region",
@@ -241,10 +241,11 @@ class Board:
         room = self.flash.bytes - CODE_ALLOWANCE
         arena = regions if regions is not None else self.arena_regions()
         if weights == "ram":
-            return Budget(room, room, RAM, weights, arena, pins, self.ram.bytes - self.stack_bytes - HARNESS_RAM)
+            return Budget(room, room, RAM, weights, arena, pins, self.ram.bytes - self.stack_bytes - HARNESS_RAM,
+                          optimize)
         out = external is not None and weights != "internal"
         return Budget(room + (external.bytes if out and external is not None else 0), room,
-                      external.name if out and external is not None else "", weights, arena, pins)
+                      external.name if out and external is not None else "", weights, arena, pins, optimize=optimize)
 
     def wiring(self, stock: bool) -> str:
         """Which serial of the board the firmware talks on (the board file's words), "" if unsaid."""

@@ -15,7 +15,7 @@ from mcugen import __version__, ops
 from mcugen.validation.accuracy import accuracy, classes_of, output_metrics
 from mcugen.codegen.build import BuildResult
 from mcugen.ir.graph import Compiled, Graph
-from mcugen.ir.lowering import layer_name
+from mcugen.ir.lowering import const_bytes, layer_name
 
 SCHEMA_VERSION = 2
 
@@ -53,7 +53,9 @@ def _layers(g: Graph) -> list[dict]:
         return call.kernel if call else None
 
     layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin, kernel=kernel(op),
-                   macs=ops.get(g, op).macs(g, op))
+                   macs=ops.get(g, op).macs(g, op), weights_bytes=sum(g.tensors[t].nbytes for t in set(op.inputs)
+                                                                      if t >= 0 and g.tensors[t].is_const),
+                   constants_bytes=const_bytes(op.call) if op.call is not None else 0)
               for k, op in enumerate(g.ops)]
     for layer, op in zip(layers, g.ops):
         if op.fused_into is not None:
@@ -64,7 +66,7 @@ def _layers(g: Graph) -> list[dict]:
     return layers
 
 
-def build_report(g: Compiled, model: str, board: str, r: BuildResult) -> dict:
+def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: str) -> dict:
     plan = g.arena.plan
     firmware = (dict(flash_bytes=r.image.flash, ram_bytes=r.image.ram, stack_bytes=r.stack_bytes)
                 if r.image.flash else None)
@@ -72,6 +74,7 @@ def build_report(g: Compiled, model: str, board: str, r: BuildResult) -> dict:
         _header("build", g, model, board),
         arena_bytes=plan.size,
         constants_bytes=r.model.rodata, weights_bytes=sum(t.nbytes for t in g.tensors if t.is_const),
+        optimize=optimize,
         code_bytes=dict(model=r.model.text, kernels=r.kernels.text, total=r.code_bytes),
         firmware=firmware,
         kernels=sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}),

@@ -27,6 +27,7 @@ from mcugen.ir.graph import Compiled
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
+from mcugen.ir.budget import Budget
 from mcugen.ir.tuning import Measured, Tuning
 from mcugen.validation.validate import run_on_target
 from mcugen.kernels import candidates
@@ -35,7 +36,8 @@ from mcugen.kernels import candidates
 def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
          signature: str | None = None) -> Tuning:
     emulator = emulated_twin(board, "--tune measures each layer's kernels there")
-    first = compile_model(model_path, outputs, features=board.features, signature=signature)
+    every = Budget(optimize="speed")  # every candidate measured; the build's --optimize then rules out what it must
+    first = compile_model(model_path, outputs, features=board.features, signature=signature, budget=every)
     rounds = max((len(candidates(first, op, board.features)) for op in first.ops), default=1)
     runs: list[tuple[Compiled, list[int]]] = []
     unit = ""
@@ -43,7 +45,7 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
         print(f"tuning {r + 1}/{rounds}: each layer on its kernel #{r + 1} (or its reference) on {emulator.id}",
               file=sys.stderr, flush=True)
         g = first if r == 0 else compile_model(model_path, outputs, features=board.features, signature=signature,
-                                               tuning=Tuning(emulator.id, "", {}, round=r))
+                                               tuning=Tuning(emulator.id, "", {}, round=r), budget=every)
         result = build_board(g, emulator, OutDir(work / f"round-{r}"), Path(model_path).name)
         inputs = random_inputs(g, 1, seed=0)
         _, results = run_on_target(Target(emulator), result.program, g, inputs, profile=True)

@@ -3,9 +3,10 @@
 /*
  * DEPTHWISE_CONV_2D 3x3, stride 1 or 2, no dilation, depth multiplier 1, on DSP cores: the contract
  * and results of mcu_depthwise_conv2d_s8, one channel at a time on constants mcugen lays out:
- *   filter_pairs: [C][3][4] int16, kernel row r of channel c as (w0, w1, w1, w2): the two pairs
- *                 SMLAD multiplies a word of two adjacent inputs by; kernel column r where the
- *                 output is taller than wide (mcu_dw3_layout: the window runs down the columns);
+ *   filter:       [C][3][3] int8, kernel row r of channel c (kernel column r where the output is
+ *                 taller than wide: mcu_dw3_layout, the window runs down the columns), made into the
+ *                 pairs (w0, w1), (w1, w2) SMLAD multiplies a word of two adjacent inputs by once a
+ *                 channel (mcu_dw3_pairs);
  *   bias_folded:  bias[c] + input_offset * sum of channel c's taps (as the x4 variant's), so the
  *                 window holds the raw inputs and pads with -input_offset;
  *   scratch:      the channel's padded window, win_rows x stride int16 (mcu_dw3_layout: stride = cols
@@ -216,7 +217,7 @@ static inline __attribute__((always_inline)) void store_rows(
 
 void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                  const mcu_dims *input_dims, const int8_t *input,
-                                 const mcu_dims *filter_dims, const int16_t *filter_pairs,
+                                 const mcu_dims *filter_dims, const int8_t *filter,
                                  const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                  int16_t *scratch)
 {
@@ -245,7 +246,7 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
                     fill_window(&l, image + ch, fill, n == 0 && ch == 0, (uint32_t *)(void *)window);
                 }
                 uint32_t w[6];
-                memcpy(w, filter_pairs + ch * 12, sizeof w);
+                mcu_dw3_pairs(filter + ch * 9, w);
                 const mcu_channel q = channels[ch];
                 const int32_t bias = bias_folded[ch];
                 /* a pass runs over whole window rows: the outputs of the pad columns are computed, not stored */

@@ -121,6 +121,13 @@ void mcu_conv2d_live_s8_w16(const mcu_conv_params *conv, const mcu_channel *chan
                             const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
                             int16_t *scratch);
 
+/* mcu_conv2d_live_s8_w16 on int8 weights (mcu_conv2d_s8_x6's layout of the live channels), widened in registers. */
+void mcu_conv2d_live_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                           const mcu_dims *input_dims, const int8_t *input,
+                           const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                           const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
+                           int16_t *scratch);
+
 /* mcu_conv2d_s8_w16 for kernels whose rows (KW*Cin bytes) are longer than a word and not whole words (a
  * first layer on a 3-channel image): each patch's rows split into their whole words, widened straight
  * from the image, and their tails, gathered; the filter's taps in that order (kernels/layouts.py patch_order). */
@@ -128,6 +135,13 @@ void mcu_conv2d_split_s8_w16(const mcu_conv_params *conv, const mcu_channel *cha
                              const mcu_dims *input_dims, const int8_t *input,
                              const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
                              const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
+/* mcu_conv2d_split_s8_w16 on int8 weights (mcu_conv2d_s8_x6's layout, taps in patch_order), widened in
+ * registers. */
+void mcu_conv2d_split_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                            const mcu_dims *input_dims, const int8_t *input,
+                            const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                            const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
 /* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8) or mcu_conv2d_s8_w16 (16) (one
  * image), written as an image of `rows` rows: how a fused call runs a conv strip by strip. */
@@ -263,13 +277,13 @@ void mcu_depthwise_conv2d_s4_x4(const mcu_dw_conv_params *dw, const mcu_channel 
                                 int8_t *window);
 
 /* DEPTHWISE_CONV_2D 3x3, stride 1 or 2, no dilation, depth multiplier 1, on DSP cores, a channel at a time:
- * filter_pairs [C][3][4] int16 = each kernel row (w0, w1, w1, w2), each kernel column where OH > OW;
+ * filter [C][3][3] int8 = each channel's kernel rows, its kernel columns where OH > OW;
  * bias_folded[c] = bias[c] + input_offset * sum of channel c's taps (wrapping as int32); channels: one per
  * output channel; scratch: one or four windows and a pass's sums, word-aligned (the kernel's file gives
  * its size). output may be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
 void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                  const mcu_dims *input_dims, const int8_t *input,
-                                 const mcu_dims *filter_dims, const int16_t *filter_pairs,
+                                 const mcu_dims *filter_dims, const int8_t *filter,
                                  const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
                                  int16_t *scratch);
 

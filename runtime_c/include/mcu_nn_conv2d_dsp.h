@@ -32,10 +32,10 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const mcu_channel *ch = channels;
     const int16_t *lv = live;
     int8_t *o = out;
-    if (wide == 1 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
+    if (wide != 2 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
         const mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, out, out_c, filter, computed, live,
-                                                     NULL, 0, 1, 0);
-        mcu_conv_pairs_w16(&job);
+                                                     NULL, 0, 1, 0, wide);
+        mcu_conv_pairs(&job, wide);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }
     for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += (wide == 2 ? k8 : 2 * k8),
@@ -111,9 +111,10 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     const int8_t *const pixels = input - conv->padding.h * in_w * in_c;
     mcu_conv_pad_tails(taps, k8, fill, patch, cols);
     const int32_t computed = live != NULL ? filter_dims->n : out_c;
-    int fast_pairs = 1;  /* every channel the pairs cover doubled: mcu_conv_pairs_w16 requantizes them all so */
+    /* every channel the pairs cover fast (doubled, on widened weights): mcu_conv_pairs requantizes them all so */
+    int fast_pairs = 1;
     for (int32_t c = 0; c < computed / 2 * 2; ++c) {
-        fast_pairs &= channels[c].fast == 2;
+        fast_pairs &= channels[c].fast == (wide ? 2 : 1);
     }
     uint32_t *dsts[MCU_CONV_BLOCK];  /* each position's first pair: the division by MCU_HALF_BLOCK once */
     for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {
@@ -121,16 +122,16 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     }
     int32_t first = 0;
     const int full = conv->activation.min <= -128 && conv->activation.max >= 127;
-    /* every channel in mcu_conv_pairs_w16's pairs: whole half-blocks widened there too, where their inputs lie
+    /* every channel in mcu_conv_pairs's pairs: whole half-blocks widened there too, where their inputs lie
      * in a row (VWW's K = 8..32 pointwise layers and its first layer spent more on the block loop's tests
      * and a call per half-block than in their sums) */
-    const int pairs = wide == 1 && fast_pairs && full && computed >= 2 && computed % 2 == 0;
+    const int pairs = wide != 2 && fast_pairs && full && computed >= 2 && computed % 2 == 0;
     if (contiguous && pairs) {
         const int32_t half_blocks = positions / MCU_HALF_BLOCK;
         mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output, out_c, filter, computed, live, pixels,
-                                               in_c, half_blocks, 0);
+                                               in_c, half_blocks, 0, wide);
         if (live == NULL) {
-            mcu_conv_pairs_w16(&job);
+            mcu_conv_pairs(&job, wide);
         }
         /* pruned channels' outputs are written between a half-block's widening and its sums (in place, they
          * may overwrite its pixels): a call a half-block */
@@ -144,12 +145,12 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
             for (int32_t p = 0; p < MCU_HALF_BLOCK; ++p) {
                 memcpy(job.out + p * out_c, pruned, (size_t)out_c);
             }
-            mcu_conv_pairs_w16(&job);
+            mcu_conv_pairs(&job, wide);
         }
         first = half_blocks * MCU_HALF_BLOCK;
     }
     /* a first layer's windows inside the image along an output row (up to x_end) go a run of half-blocks a
-     * call, mcu_conv_pairs_w16 widening them (mcu_widen_first3x3's order) */
+     * call, mcu_conv_pairs widening them (mcu_widen_first3x3's order) */
     const int first3x3 = pairs && live == NULL && split && windows && filter_dims->h == 3 && row == 9;
     const int32_t inside = in_w - 1 - last_col + conv->padding.w;
     const int32_t x_end = inside < 0 ? 0 : inside / conv->stride.w + 1 < output_dims->w ? inside / conv->stride.w + 1
@@ -164,8 +165,8 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
                                                   conv->padding.w) * in_c;
             const mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output + first * out_c, out_c,
                                                          filter, computed, NULL, corner, conv->stride.w * in_c,
-                                                         run / MCU_HALF_BLOCK, pitch);
-            mcu_conv_pairs_w16(&job);
+                                                         run / MCU_HALF_BLOCK, pitch, wide);
+            mcu_conv_pairs(&job, wide);
             at.x += run - 1;  /* the last one's next: perhaps the next row's first */
             mcu_position_next(&at, output_dims);
             first += run;

@@ -1,13 +1,14 @@
 /*
- * mcu_conv_pairs_w16: the widened DSP conv's channel pairs of whole half-blocks in one loop of assembly
- * (mcu_nn_conv2d_dsp.h calls it; mcu_nn_conv_dsp.h describes the blocking and the patches' layout).
+ * mcu_conv_pairs_w16 and mcu_conv_pairs_s8: the DSP conv's channel pairs of whole half-blocks in one loop of
+ * assembly, on weights widened to int16 at build time or on int8 ones widened in registers
+ * (mcu_nn_conv2d_dsp.h calls them; mcu_nn_conv_dsp.h describes the blocking and the patches' layout).
  */
 #ifndef MCU_NN_CONV_PAIRS_DSP_H
 #define MCU_NN_CONV_PAIRS_DSP_H
 
 #include "mcu_nn_conv_dsp.h"
 
-/* What mcu_conv_pairs_w16 reads: its half-blocks' channel pairs (field offsets are its assembly's). */
+/* What mcu_conv_pairs_w16 and _s8 read: their half-blocks' channel pairs (field offsets are their assembly's). */
 typedef struct {
     const uint32_t *end;   /* the half-block's widened patches end */
     int32_t skip;          /* the bytes of the loop's first pass skipped (whole blocks), plus 1 */
@@ -16,9 +17,9 @@ typedef struct {
     const mcu_channel *ch; /* the first pair's, every one fast */
     int8_t *out;           /* position 0's output row (with live) or its first pair's first byte (without) */
     int32_t out_c;         /* bytes between positions */
-    const int16_t *w_end;  /* the last pair's weights end: at least one pair */
+    const void *w_end;     /* the last pair's weights end: at least one pair */
     const int16_t *live;   /* the pairs' output channels, or NULL: consecutive from out */
-    const int16_t *w;      /* the first pair's widened weights */
+    const void *w;         /* the first pair's weights */
     const int8_t *src;     /* NULL: cols holds the half-block's patches; else its first position's input, */
     int32_t in_c;          /* ... that many bytes before the next position's, widened by the loop itself: */
     int32_t half_blocks;   /* half-blocks in a row, from src (1 without it), their outputs out_c * 3 apart */
@@ -61,6 +62,29 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
     MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
 #endif
+/* mcu_conv_pairs_s8's four values: a word of four int8 weights per channel (kernels/layouts.py x6_filter),
+ * widened into r8-r11 by SXTB16 (two instructions a word where mcu_conv_pairs_w16 loads two words). */
+#define MCU_PAIR_WIDEN_WEIGHTS_ \
+    "sxtb16 r9, r8, ror #8\n\t"   \
+    "sxtb16 r8, r8\n\t"           \
+    "sxtb16 r11, r10, ror #8\n\t" \
+    "sxtb16 r10, r10\n\t"
+#if defined(__ARM_ARCH_7EM__)
+#define MCU_PAIR_S8_BLOCK_BYTES 88
+#define MCU_PAIR_FOUR_VALUES_S8_                                                                               \
+    "ldr r8, [r7], #8\n\t"                                                                                     \
+    "ldr r12, [r6, #8]\n\t"                                                                                    \
+    "ldr r10, [r7, #-4]\n\t"                                                                                   \
+    "ldr lr, [r6, #12]\n\t" MCU_PAIR_WIDEN_WEIGHTS_ MCU_PAIR_SUMS_("r1", "r4", "r12", "lr")                     \
+    "ldrd r12, lr, [r6], #16\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"        \
+    MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#else
+#define MCU_PAIR_S8_BLOCK_BYTES 80
+#define MCU_PAIR_FOUR_VALUES_S8_                                                                               \
+    "ldrd r8, r10, [r7], #8\n\t" MCU_PAIR_WIDEN_WEIGHTS_                                                        \
+    "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
+    MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#endif
 #define MCU_STR_(x) #x
 #define MCU_STR(x) MCU_STR_(x)
 
@@ -72,6 +96,9 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "add r12, r12, " a ", asr #31\n\t"          \
     "asr " a ", r12, r10\n\t"                   \
     "ssat " a ", #8, " a "\n\t"
+
+/* The same for mcu_conv_pairs_s8, whose sums are the accumulator (fast = 1: below 2^30, so doubled it fits). */
+#define MCU_PAIR_REQUANTIZE_S8_(a) "add " a ", " a ", " a "\n\t" MCU_PAIR_REQUANTIZE_(a)
 
 /* The widening's steps in mcu_conv_pairs_w16's registers: a word of four int8 widened in place into (x0, x2)
  * and `y` into (x1, x3); a pair stored at byte `at` of the half-block's patches (r3). */
@@ -108,8 +135,8 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "add r0, r0, r1\n\t"
 
 /*
- * The channel pairs of full half-blocks (three positions) in one loop of assembly, for the widened conv
- * (MCU_SUMS_2X3_W16's loop) where every channel is fast and the activation clamps nothing SSAT does not:
+ * The channel pairs of full half-blocks (three positions) in one loop of assembly, for the DSP conv where
+ * every channel is fast and the activation clamps nothing SSAT does not:
  * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
  * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
  * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7 (from pair to pair, the
@@ -119,167 +146,191 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
  * number of passes: a jump instead of tests for the remainder. With src, half-blocks one after the
  * other, each one's inputs widened here: a pointwise conv's three pixels (1.6 cycles a value), or (pitch)
  * three 3x3 windows over 3 channels of a first layer's output row, not by a call per half-block from C
- * (~140 cycles of its tests and the call on VWW's K = 8 layer, ~200 on its first layer).
+ * (~140 cycles of its tests and the call on VWW's K = 8 layer, ~200 on its first layer). `four`: a block of
+ * four values (its bytes `block_bytes`), `requantize`: a sum's requantization, the weights' form's.
  */
+#define MCU_CONV_PAIRS_ASM_(four, block_bytes, requantize) \
+    "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"                                                              \
+    "sub sp, sp, #72\n\t"                                                                                          \
+    "ldmia r0!, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"                                                     \
+    /* where the first pass enters the loop (Thumb bit set): past the blocks the count of four-value               \
+     * blocks leaves over from whole passes of eight */                                                            \
+    "adr r11, 3f\n\t"                                                                                              \
+    "add r2, r2, r11\n\t"                                                                                          \
+    "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"                                                      \
+    /* without src, one half-block: the rest of the job is not read */                                             \
+    "ldr r11, [r0]\n\t"                                                                                            \
+    "str r11, [sp, #40]\n\t"                                                                                       \
+    "cmp r11, #0\n\t"                                                                                              \
+    "beq 5f\n\t"                                                                                                   \
+    "ldmia r0, {r0, r1, r2, r3}\n\t"                                                                               \
+    "add r11, sp, #40\n\t"                                                                                         \
+    "stmia r11, {r0, r1, r2, r3, r4, r5, r6, r9}\n\t"                                                              \
+    /* r0-r2 the three pixels (src r0, in_c r1), the first's end r12 (the second's start); src moves on            \
+     * three pixels. With a pitch, three windows out of line (10:). */                                             \
+    "0:\n\t"                                                                                                       \
+    "ldr r3, [sp, #8]\n\t"                                                                                         \
+    "ldr r2, [sp, #52]\n\t"                                                                                        \
+    "cmp r2, #0\n\t"                                                                                               \
+    "bne 10f\n\t"                                                                                                  \
+    "add r1, r0, r1\n\t"                                                                                           \
+    "mov r12, r1\n\t"                                                                                              \
+    "sub r4, r1, r0\n\t"                                                                                           \
+    "add r2, r1, r4\n\t"                                                                                           \
+    "add r4, r2, r4\n\t"                                                                                           \
+    "str r4, [sp, #40]\n\t"                                                                                        \
+    "4:\n\t"                                                                                                       \
+    "ldr r5, [r0, #4]\n\t"                                                                                         \
+    "ldr r4, [r0], #8\n\t"                                                                                         \
+    "ldr r7, [r1, #4]\n\t"                                                                                         \
+    "ldr r6, [r1], #8\n\t"                                                                                         \
+    "ldr r9, [r2, #4]\n\t"                                                                                         \
+    "ldr r8, [r2], #8\n\t"                                                                                         \
+    MCU_PAIR_WIDEN_("r4", "r5", "0") MCU_PAIR_WIDEN_("r6", "r7", "8") MCU_PAIR_WIDEN_("r8", "r9", "16")            \
+    "add r3, r3, #48\n\t"                                                                                          \
+    "cmp r0, r12\n\t"                                                                                              \
+    "bne 4b\n\t"                                                                                                   \
+    "5:\n\t"                                                                                                       \
+    "ldr r7, [sp, #36]\n\t"                                                                                        \
+    "1:\n\t"                                                                                                       \
+    /* the sums start from the pair's biases; the weights (r7) go on from the last pair's */                       \
+    "ldr r12, [sp, #12]\n\t"                                                                                       \
+    "ldrd r0, r3, [r12], #8\n\t"                                                                                   \
+    "mov r1, r0\n\t"                                                                                               \
+    "mov r2, r0\n\t"                                                                                               \
+    "mov r4, r3\n\t"                                                                                               \
+    "mov r5, r3\n\t"                                                                                               \
+    "ldr r6, [sp, #8]\n\t"                                                                                         \
+    "str r12, [sp, #12]\n\t"                                                                                       \
+    "ldr r11, [sp, #4]\n\t"                                                                                        \
+    "bx r11\n\t"                                                                                                   \
+    "3:\n\t"                                                                                                       \
+    four                                                                                                           \
+    "9:\n\t"                                                                                                       \
+    ".if 9b - 3b - " MCU_STR(block_bytes) "\n\t"                                                                   \
+    ".error \"a block of four values is not block_bytes: the loop's entry is computed so\"\n\t"                    \
+    ".endif\n\t"                                                                                                   \
+    four four four                                                                                                 \
+    four four four four                                                                                            \
+    "ldr r12, [sp]\n\t"                                                                                            \
+    "cmp r6, r12\n\t"                                                                                              \
+    "bne 3b\n\t"                                                                                                   \
+    /* the six sums requantized in place, c0's constants then c1's (the channel pointer moved on by the            \
+     * first load, stored by the next: single loads and stores pipeline) */                                        \
+    "ldr lr, [sp, #16]\n\t"                                                                                        \
+    "ldr r8, [lr], #40\n\t"                                                                                        \
+    "str lr, [sp, #16]\n\t"                                                                                        \
+    "ldrd r9, r10, [lr, #-32]\n\t"                                                                                 \
+    requantize("r0") requantize("r1") requantize("r2")                                                             \
+    "ldr r8, [lr, #-20]\n\t"                                                                                       \
+    "ldrd r9, r10, [lr, #-12]\n\t"                                                                                 \
+    requantize("r3") requantize("r4") requantize("r5")                                                             \
+    /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores               \
+     * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */       \
+    "ldr r6, [sp, #32]\n\t"                                                                                        \
+    "ldr r8, [sp, #20]\n\t"                                                                                        \
+    "ldr r11, [sp, #24]\n\t"                                                                                       \
+    "cbnz r6, 7f\n\t"                                                                                              \
+    "bfi r0, r3, #8, #8\n\t"                                                                                       \
+    "bfi r1, r4, #8, #8\n\t"                                                                                       \
+    "bfi r2, r5, #8, #8\n\t"                                                                                       \
+    "add r12, r8, r11, lsl #1\n\t"                                                                                 \
+    "add r9, r8, #2\n\t"                                                                                           \
+    "strh r0, [r8]\n\t"                                                                                            \
+    "strh r1, [r8, r11]\n\t"                                                                                       \
+    "strh r2, [r12]\n\t"                                                                                           \
+    "str r9, [sp, #20]\n\t"                                                                                        \
+    "6:\n\t"                                                                                                       \
+    "ldr r12, [sp, #28]\n\t"                                                                                       \
+    "cmp r7, r12\n\t"                                                                                              \
+    "bne 1b\n\t"                                                                                                   \
+    /* the next half-block from the first pair's bias, channel and live again, its outputs three                   \
+     * positions on */                                                                                             \
+    "ldr r0, [sp, #40]\n\t"                                                                                        \
+    "cbz r0, 8f\n\t"                                                                                               \
+    "ldr r0, [sp, #48]\n\t"                                                                                        \
+    "subs r0, r0, #1\n\t"                                                                                          \
+    "beq 8f\n\t"                                                                                                   \
+    "str r0, [sp, #48]\n\t"                                                                                        \
+    "add r11, sp, #56\n\t"                                                                                         \
+    "ldmia r11, {r1, r2, r3, r4}\n\t"                                                                              \
+    "ldr r5, [sp, #24]\n\t"                                                                                        \
+    "add r3, r3, r5\n\t"                                                                                           \
+    "add r3, r3, r5, lsl #1\n\t"                                                                                   \
+    "str r1, [sp, #12]\n\t"                                                                                        \
+    "str r2, [sp, #16]\n\t"                                                                                        \
+    "str r3, [sp, #20]\n\t"                                                                                        \
+    "str r4, [sp, #32]\n\t"                                                                                        \
+    "str r3, [sp, #64]\n\t"                                                                                        \
+    "ldr r0, [sp, #40]\n\t"                                                                                        \
+    "ldr r1, [sp, #44]\n\t"                                                                                        \
+    "b 0b\n\t"                                                                                                     \
+    "8:\n\t"                                                                                                       \
+    "add sp, sp, #72\n\t"                                                                                          \
+    "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"                                                               \
+    "7:\n\t"                                                                                                       \
+    "ldrsh r9, [r6], #2\n\t"                                                                                       \
+    "ldrsh r10, [r6], #2\n\t"                                                                                      \
+    "str r6, [sp, #32]\n\t"                                                                                        \
+    "add r9, r8, r9\n\t"                                                                                           \
+    "add r10, r8, r10\n\t"                                                                                         \
+    "strb r0, [r9]\n\t"                                                                                            \
+    "strb r1, [r9, r11]\n\t"                                                                                       \
+    "add r9, r9, r11, lsl #1\n\t"                                                                                  \
+    "strb r2, [r9]\n\t"                                                                                            \
+    "strb r3, [r10]\n\t"                                                                                           \
+    "strb r4, [r10, r11]\n\t"                                                                                      \
+    "add r10, r10, r11, lsl #1\n\t"                                                                                \
+    "strb r5, [r10]\n\t"                                                                                           \
+    "b 6b\n\t"                                                                                                     \
+    "10:\n\t"                                                                                                      \
+    "add r4, r1, r1, lsl #1\n\t"                                                                                   \
+    "add r4, r0, r4\n\t"                                                                                           \
+    "str r4, [sp, #40]\n\t"                                                                                        \
+    MCU_PAIR_FIRST3X3_("0") MCU_PAIR_FIRST3X3_("8") MCU_PAIR_FIRST3X3_("16")                                       \
+    "b 5b"                                                                                                         \
+
+/* On weights widened to int16 at build time (MCU_SUMS_2X3_W16's loop), every channel doubled (fast = 2). */
 static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
     const mcu_pairs_job *job __attribute__((unused)))
 {
     /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's fourteen
      * words (skip made the loop's entry), then the half-block's first bias, channel, output and live */
-    __asm__ volatile(
-        "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
-        "sub sp, sp, #72\n\t"
-        "ldmia r0!, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
-        /* where the first pass enters the loop (Thumb bit set): past the blocks the count of four-value
-         * blocks leaves over from whole passes of eight */
-        "adr r11, 3f\n\t"
-        "add r2, r2, r11\n\t"
-        "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"
-        /* without src, one half-block: the rest of the job is not read */
-        "ldr r11, [r0]\n\t"
-        "str r11, [sp, #40]\n\t"
-        "cmp r11, #0\n\t"
-        "beq 5f\n\t"
-        "ldmia r0, {r0, r1, r2, r3}\n\t"
-        "add r11, sp, #40\n\t"
-        "stmia r11, {r0, r1, r2, r3, r4, r5, r6, r9}\n\t"
-        /* r0-r2 the three pixels (src r0, in_c r1), the first's end r12 (the second's start); src moves on
-         * three pixels. With a pitch, three windows out of line (10:). */
-        "0:\n\t"
-        "ldr r3, [sp, #8]\n\t"
-        "ldr r2, [sp, #52]\n\t"
-        "cmp r2, #0\n\t"
-        "bne 10f\n\t"
-        "add r1, r0, r1\n\t"
-        "mov r12, r1\n\t"
-        "sub r4, r1, r0\n\t"
-        "add r2, r1, r4\n\t"
-        "add r4, r2, r4\n\t"
-        "str r4, [sp, #40]\n\t"
-        "4:\n\t"
-        "ldr r5, [r0, #4]\n\t"
-        "ldr r4, [r0], #8\n\t"
-        "ldr r7, [r1, #4]\n\t"
-        "ldr r6, [r1], #8\n\t"
-        "ldr r9, [r2, #4]\n\t"
-        "ldr r8, [r2], #8\n\t"
-        MCU_PAIR_WIDEN_("r4", "r5", "0") MCU_PAIR_WIDEN_("r6", "r7", "8") MCU_PAIR_WIDEN_("r8", "r9", "16")
-        "add r3, r3, #48\n\t"
-        "cmp r0, r12\n\t"
-        "bne 4b\n\t"
-        "5:\n\t"
-        "ldr r7, [sp, #36]\n\t"
-        "1:\n\t"
-        /* the sums start from the pair's biases; the weights (r7) go on from the last pair's */
-        "ldr r12, [sp, #12]\n\t"
-        "ldrd r0, r3, [r12], #8\n\t"
-        "mov r1, r0\n\t"
-        "mov r2, r0\n\t"
-        "mov r4, r3\n\t"
-        "mov r5, r3\n\t"
-        "ldr r6, [sp, #8]\n\t"
-        "str r12, [sp, #12]\n\t"
-        "ldr r11, [sp, #4]\n\t"
-        "bx r11\n\t"
-        "3:\n\t"
-        MCU_PAIR_FOUR_VALUES_
-        "9:\n\t"
-        ".if 9b - 3b - " MCU_STR(MCU_PAIR_BLOCK_BYTES) "\n\t"
-        ".error \"a block of mcu_conv_pairs_w16 is not MCU_PAIR_BLOCK_BYTES: the loop's entry is computed so\"\n\t"
-        ".endif\n\t"
-        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
-        MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_ MCU_PAIR_FOUR_VALUES_
-        "ldr r12, [sp]\n\t"
-        "cmp r6, r12\n\t"
-        "bne 3b\n\t"
-        /* the six sums requantized in place, c0's constants then c1's (the channel pointer moved on by the
-         * first load, stored by the next: single loads and stores pipeline) */
-        "ldr lr, [sp, #16]\n\t"
-        "ldr r8, [lr], #40\n\t"
-        "str lr, [sp, #16]\n\t"
-        "ldrd r9, r10, [lr, #-32]\n\t"
-        MCU_PAIR_REQUANTIZE_("r0") MCU_PAIR_REQUANTIZE_("r1") MCU_PAIR_REQUANTIZE_("r2")
-        "ldr r8, [lr, #-20]\n\t"
-        "ldrd r9, r10, [lr, #-12]\n\t"
-        MCU_PAIR_REQUANTIZE_("r3") MCU_PAIR_REQUANTIZE_("r4") MCU_PAIR_REQUANTIZE_("r5")
-        /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores
-         * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */
-        "ldr r6, [sp, #32]\n\t"
-        "ldr r8, [sp, #20]\n\t"
-        "ldr r11, [sp, #24]\n\t"
-        "cbnz r6, 7f\n\t"
-        "bfi r0, r3, #8, #8\n\t"
-        "bfi r1, r4, #8, #8\n\t"
-        "bfi r2, r5, #8, #8\n\t"
-        "add r12, r8, r11, lsl #1\n\t"
-        "add r9, r8, #2\n\t"
-        "strh r0, [r8]\n\t"
-        "strh r1, [r8, r11]\n\t"
-        "strh r2, [r12]\n\t"
-        "str r9, [sp, #20]\n\t"
-        "6:\n\t"
-        "ldr r12, [sp, #28]\n\t"
-        "cmp r7, r12\n\t"
-        "bne 1b\n\t"
-        /* the next half-block from the first pair's bias, channel and live again, its outputs three
-         * positions on */
-        "ldr r0, [sp, #40]\n\t"
-        "cbz r0, 8f\n\t"
-        "ldr r0, [sp, #48]\n\t"
-        "subs r0, r0, #1\n\t"
-        "beq 8f\n\t"
-        "str r0, [sp, #48]\n\t"
-        "add r11, sp, #56\n\t"
-        "ldmia r11, {r1, r2, r3, r4}\n\t"
-        "ldr r5, [sp, #24]\n\t"
-        "add r3, r3, r5\n\t"
-        "add r3, r3, r5, lsl #1\n\t"
-        "str r1, [sp, #12]\n\t"
-        "str r2, [sp, #16]\n\t"
-        "str r3, [sp, #20]\n\t"
-        "str r4, [sp, #32]\n\t"
-        "str r3, [sp, #64]\n\t"
-        "ldr r0, [sp, #40]\n\t"
-        "ldr r1, [sp, #44]\n\t"
-        "b 0b\n\t"
-        "8:\n\t"
-        "add sp, sp, #72\n\t"
-        "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n\t"
-        "7:\n\t"
-        "ldrsh r9, [r6], #2\n\t"
-        "ldrsh r10, [r6], #2\n\t"
-        "str r6, [sp, #32]\n\t"
-        "add r9, r8, r9\n\t"
-        "add r10, r8, r10\n\t"
-        "strb r0, [r9]\n\t"
-        "strb r1, [r9, r11]\n\t"
-        "add r9, r9, r11, lsl #1\n\t"
-        "strb r2, [r9]\n\t"
-        "strb r3, [r10]\n\t"
-        "strb r4, [r10, r11]\n\t"
-        "add r10, r10, r11, lsl #1\n\t"
-        "strb r5, [r10]\n\t"
-        "b 6b\n\t"
-        "10:\n\t"
-        "add r4, r1, r1, lsl #1\n\t"
-        "add r4, r0, r4\n\t"
-        "str r4, [sp, #40]\n\t"
-        MCU_PAIR_FIRST3X3_("0") MCU_PAIR_FIRST3X3_("8") MCU_PAIR_FIRST3X3_("16")
-        "b 5b");
+    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_, MCU_PAIR_BLOCK_BYTES, MCU_PAIR_REQUANTIZE_));
+}
+
+/* On int8 weights (x6_filter's layout), widened in registers, every channel fast (fast = 1). */
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_s8(
+    const mcu_pairs_job *job __attribute__((unused)))
+{
+    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_S8_, MCU_PAIR_S8_BLOCK_BYTES, MCU_PAIR_REQUANTIZE_S8_));
 }
 
 /* The job of every channel pair (computed / 2 of them) of the half-blocks from cols (K8 values each), their
- * weights `filter` (widened, in pairs), from src as mcu_pairs_job says. */
+ * weights `filter` (in pairs: int16 where `wide`, for mcu_conv_pairs_w16, else int8), from src as
+ * mcu_pairs_job says. */
 static inline mcu_pairs_job mcu_conv_pairs_job(const uint32_t *cols, int32_t k8, const int32_t *bias,
                                                const mcu_channel *channels, int8_t *out, int32_t out_c,
                                                const void *filter, int32_t computed, const int16_t *live,
-                                               const int8_t *src, int32_t in_c, int32_t half_blocks, int32_t pitch)
+                                               const int8_t *src, int32_t in_c, int32_t half_blocks, int32_t pitch,
+                                               int wide)
 {
-    const int16_t *const w16 = (const int16_t *)filter;
-    const mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, (8 - k8 / 4 % 8) % 8 * MCU_PAIR_BLOCK_BYTES + 1,
-                               cols, bias, channels, out, out_c, w16 + computed / 2 * 2 * k8, live, w16, src, in_c,
+    const int8_t *const w = (const int8_t *)filter;
+    const int32_t block = wide ? MCU_PAIR_BLOCK_BYTES : MCU_PAIR_S8_BLOCK_BYTES, bytes = wide ? 2 : 1;
+    const mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, (8 - k8 / 4 % 8) % 8 * block + 1, cols, bias,
+                               channels, out, out_c, w + computed / 2 * 2 * k8 * bytes, live, w, src, in_c,
                                half_blocks, pitch};
     return job;
+}
+
+/* The pairs of `job` on the loop for the weights' form. */
+static inline __attribute__((always_inline)) void mcu_conv_pairs(const mcu_pairs_job *job, int wide)
+{
+    if (wide) {
+        mcu_conv_pairs_w16(job);
+    } else {
+        mcu_conv_pairs_s8(job);
+    }
 }
 
 #endif
