@@ -37,6 +37,26 @@ def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE"):
     return m
 
 
+def test_a_per_tensor_fully_connected_keeps_one_group_of_channel_rows(tmp_path):
+    """Every unit requantized alike (one weight scale, as most FULLY_CONNECTED layers have): the DSP kernels read
+    one group of four channel rows for every group (mcu_fc_params.per_tensor), not 20 B a unit; a per-channel
+    layer keeps a row a unit. The drawn cases above run both on QEMU."""
+    for scales, shared in ((0.01, True), ([0.01 + 0.001 * u for u in range(13)], False)):
+        rng = np.random.default_rng(1)
+        m = ModelSpec()
+        x = m.tensor("x", [1, 24], "int8", scale=0.05, zp=-3)
+        y = m.tensor("y", [1, 13], "int8", scale=0.2, zp=5)
+        quant = dict(scale=scales, zp=0) if shared else dict(scale=scales, zp=[0] * 13, axis=0)
+        w = m.const("w", rng.integers(-128, 128, (13, 24)), "int8", **quant)
+        m.inputs, m.outputs = [x], [y]
+        m.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions", version=4)
+        path = tmp_path / "fc.tflite"
+        path.write_bytes(m.build())
+        call = compile_model(path, features=DSP).ops[0].call
+        params, channels = call.args[0], call.args[1]
+        assert (params.fields.get("per_tensor") == 1, len(channels.data)) == ((True, 4) if shared else (False, 13))
+
+
 @pytest.mark.parametrize("kernel", ["mcu_fully_connected_s8_w16", "mcu_fully_connected_s8_x4"])
 @settings(max_examples=8, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 41), st.integers(1, 13), st.sampled_from([0, 0, 3]),

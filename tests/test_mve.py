@@ -86,7 +86,7 @@ def test_softmax_mve_for_drawn_shapes(tmp_path_factory, rows, depth, s, z, out_t
 
 
 def test_a_filter_offset_keeps_the_fully_connected_on_another_kernel(tmp_path):
-    _on_the_m55(tmp_path, _fc_model(13, 7, 3, 5), "mcu_fully_connected_s8_w16")
+    _on_the_m55(tmp_path, _fc_model(13, 7, 3, 5), "mcu_fully_connected_s8_x4")
 
 
 @settings(max_examples=12, deadline=None)

@@ -2,6 +2,7 @@
 or widened to int16 pairs), 16 products per instruction on Helium. FULLY_CONNECTED's table."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import numpy as np
@@ -16,14 +17,20 @@ from mcugen.ops._quant import channel_table, folded_bias
 from mcugen.ops.fully_connected import fc_layer_params, fc_rows
 
 
-def folded_bias_and_channels(g: Graph, op: Op) -> tuple[np.ndarray, Const]:
-    """The DSP kernels' bias with the input offset in it, and their channel table."""
+def folded_bias_and_channels(g: Graph, op: Op, share: bool = False) -> tuple[np.ndarray, Const, bool]:
+    """The DSP kernels' bias with the input offset in it, their channel table, and whether it is shared:
+    with `share`, where every unit is requantized alike (a per-tensor layer, as most FULLY_CONNECTED layers
+    are), one group of four rows that every group of units reads (mcu_fc_params.per_tensor), as TFLM keeps one
+    multiplier and shift for the layer."""
     p, w, b = op.prepared(FullyConnectedData), op.input(g, 1), op.optional_input(g, 2)
     folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
     # The true accumulator is bias + sum (x + xo)(w + wo): |input_offset * sum(w)| <= 128 * 128
     # per value, and a factor with a filter offset lies within 255, hence twice or four times.
     taps = (4 if p.filter_zp else 2) * w.shape[1]
-    return folded, channel_table(p.quant, folded, taps)
+    table = channel_table(p.quant, folded, taps)
+    if share and len(table.data) > 4 and (table.data == table.data[0]).all():
+        return folded, dataclasses.replace(table, data=table.data[:4].copy()), True
+    return folded, table, False
 
 
 def on_dsp(kernel: str, name: str, layout: Callable[[np.ndarray], np.ndarray], how: str) -> Build:
@@ -31,9 +38,12 @@ def on_dsp(kernel: str, name: str, layout: Callable[[np.ndarray], np.ndarray], h
     def build(g: Graph, op: Op) -> Call:
         rows_in, tail, note = fc_rows(g, op)
         w = op.input(g, 1)
-        folded, channels = folded_bias_and_channels(g, op)
+        folded, channels, shared = folded_bias_and_channels(g, op, share=True)
+        params = fc_layer_params(op.prepared(FullyConnectedData))
+        if shared:
+            params = dataclasses.replace(params, fields={**params.fields, "per_tensor": 1})
         return Call(kernel, (
-            fc_layer_params(op.prepared(FullyConnectedData)), channels, *rows_in, Const(name, layout(w.values)),
+            params, channels, *rows_in, Const(name, layout(w.values)),
             Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),  # whole groups of 4 units
             note=f"{note}, {how}, input offset folded into the bias")
     return build

@@ -103,7 +103,7 @@ def into_fully_connected(g: Graph, op: Op, conv: Op, operand: int) -> Call | Non
     p = op.prepared(FullyConnectedData)
     if strips is None or operand != 0 or p.filter_zp != 0 or math.prod(x.shape) != depth:
         return None
-    folded, channels = folded_bias_and_channels(g, op)
+    folded, channels, _ = folded_bias_and_channels(g, op)
     return Call("mcu_conv2d_fc_s8_x6", (
         *strips.args(), strips.rows, fc_layer_params(p), channels, Const("filter", w.values),
         Const("bias_folded", folded), Struct("mcu_dims", "output_dims", dict(n=1, h=1, w=1, c=units)),

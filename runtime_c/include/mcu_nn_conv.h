@@ -29,6 +29,8 @@ typedef struct {
     int32_t filter_offset; /* -filter zero point (0 for symmetric weights) */
     int32_t output_offset;
     mcu_activation activation;
+    int32_t per_tensor; /* the DSP kernels' channel table: 0 a row per unit, 1 one group of four rows for every
+                         * group (a per-tensor requantization, as TFLM keeps one) */
 } mcu_fc_params;
 
 /* INT4 weights (two to a byte, low nibble first) to int8 or int16 values in [-8, 7]: an INT4 filter's

@@ -300,7 +300,8 @@ static inline __attribute__((always_inline)) void mcu_fully_connected_dsp(
             } else {
                 mcu_dot4_row_of(input, depth, &w, wide, &a0, &a1, &a2, &a3);
             }
-            mcu_fc_store4(a0, a1, a2, a3, &channels[o], units - o, fc->output_offset, fc->activation, output + o);
+            mcu_fc_store4(a0, a1, a2, a3, fc->per_tensor ? channels : &channels[o], units - o, fc->output_offset,
+                          fc->activation, output + o);
         }
     }
 }
