@@ -39,9 +39,7 @@ def on_dsp(kernel: str, name: str, layout: Callable[[np.ndarray], np.ndarray], h
         rows_in, tail, note = fc_rows(g, op)
         w = op.input(g, 1)
         folded, channels, shared = folded_bias_and_channels(g, op, share=True)
-        params = fc_layer_params(op.prepared(FullyConnectedData))
-        if shared:
-            params = dataclasses.replace(params, fields={**params.fields, "per_tensor": 1})
+        params = fc_layer_params(op.prepared(FullyConnectedData), shared)
         return Call(kernel, (
             params, channels, *rows_in, Const(name, layout(w.values)),
             Const("bias_folded", np.pad(folded, (0, -w.shape[0] % 4))), *tail),  # whole groups of 4 units

@@ -137,9 +137,11 @@ def conv_call(g: Graph, layer: ConvLayer) -> Call:
                          dims("output_dims", layer.y_shape), writes(op)), note=layer.note)
 
 
-def fc_params(q: Rescale, filter_zp: int) -> Struct:
-    """FULLY_CONNECTED's parameters (a pointwise conv runs on its kernels too)."""
+def fc_params(q: Rescale, filter_zp: int, per_tensor: bool = False) -> Struct:
+    """FULLY_CONNECTED's parameters (a pointwise conv runs on its kernels too); `per_tensor`: the DSP kernels'
+    channel table is one group of rows for every group of units."""
     return Struct("mcu_fc_params", "params", dict(
-        input_offset=-q.input_zp, filter_offset=-filter_zp, output_offset=q.output_zp, activation=q.activation()))
+        input_offset=-q.input_zp, filter_offset=-filter_zp, output_offset=q.output_zp, activation=q.activation(),
+        per_tensor=int(per_tensor)))
 
 

@@ -86,8 +86,8 @@ class FullyConnected(OpDef):
                              Const("bias", b.values) if b is not None else None, *tail), note=note)
 
 
-def fc_layer_params(p: FullyConnectedData) -> Struct:
-    return fc_params(p.quant, p.filter_zp)
+def fc_layer_params(p: FullyConnectedData, per_tensor: bool = False) -> Struct:
+    return fc_params(p.quant, p.filter_zp, per_tensor)
 
 
 def fc_rows(g: Graph, op: Op) -> tuple[tuple[Struct, Slice], tuple[Struct, Slice], str]:
