@@ -1,8 +1,8 @@
 """What `--optimize` buys and costs on the Cortex-M4 (mps2-an386, the DSP kernels) for the six anchor models:
 the constants against the model's weights and against balanced's room, the whole firmware against TFLM + CMSIS-NN's
-for the same model (../shared/anchors.md: its op resolver holding only the model's ops), and one inference's
-estimated cycles at zero wait states and with the NUCLEO-L4R5ZI's flash timing (5 wait states, ART cache), the
-latter against the best published MLPerf Tiny M4 result, which ran on that board.
+for the same model (its op resolver holding only the model's ops, measured as the anchors are), and one
+inference's estimated cycles at zero wait states and with the NUCLEO-L4R5ZI's flash timing (5 wait states, ART
+cache), the latter against the best published MLPerf Tiny M4 result, which ran on that board.
 
     python benchmarks/bench_optimize.py  # prints the table and rewrites it in benchmarks/README.md
 """

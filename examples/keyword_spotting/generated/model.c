@@ -2040,6 +2040,7 @@ static const mcu_fc_params fully_connected_11_params MODEL_CONST = {
     .filter_offset = 0,
     .output_offset = 14,
     .activation = {.min = -128, .max = 127},
+    .per_tensor = 0,
 };
 static const int32_t fully_connected_11_multiplier[12] MCU_ALIGN(4) MODEL_CONST = {
     1278221421, 1278221421, 1278221421, 1278221421, 1278221421, 1278221421, 1278221421, 1278221421,
