@@ -3,5 +3,5 @@
 the library export per build system (export.py), the MLPerf Tiny harness's config (mlperf.py), and section
 sizes of what the compiler made (elfsize.py).
 
-Imports: errors, runtime, ir, frontend, ops, passes (and mcugen's version).
+Imports: errors, runtime, ir, frontend, ops, kernels, passes (and mcugen's version).
 """

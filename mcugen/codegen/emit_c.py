@@ -12,6 +12,7 @@ import numpy as np
 from mcugen import __version__, ops
 from mcugen.ops.custom import sources_of
 from mcugen.errors import McugenError
+from mcugen.kernels import widens
 from mcugen.ir.graph import Compiled, Graph, Op, Tensor
 from mcugen.ir.budget import RAM
 from mcugen.ir.calls import WEIGHTS_BYTES
@@ -333,11 +334,13 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
     slices = [dict(name=names[k], offset=off, comment=f"{b.size} B, steps {b.first}..{b.last}{where[k]}")
               for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
     regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:] if size]  # an empty one gets no array
+    widened = sum(widens(op, op.call) for op in g.ops)
     options = " ".join([f"--name {name}", *([f"--signature {g.signature}"] if g.signature else []),
                         *(["--static-arena"] if static_arena else []),
                         *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if regions else []),
                         *([f"(weights of {len(g.weights_out)} layers in {g.weights_region})"] if g.weights_out else []),
                         *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
+                        *([f"({widened} layer(s) on weights widened to int16: --optimize)"] if widened else []),
                         *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
     offsets, offset = state_layout(g.variables)
     state = [dict(name=f"STATE_{k}", offset=at,
