@@ -258,8 +258,8 @@ def conditions(layer_of: LayerOf) -> tuple[When, When, When, When]:
 
     def split_rows(g: Graph, op: Op) -> bool:
         """Kernel rows (KW * IC values) longer than a word and not whole words (a 3x3 first layer on 3 channels)."""
-        row = layer_of(g, op).filter.shape[2] * layer_of(g, op).filter.shape[3]
-        return row > 4 and row % 4 != 0
+        _, _, kw, depth = layer_of(g, op).filter.shape
+        return kw * depth > 4 and kw * depth % 4 != 0
 
     def taps(g: Graph, op: Op) -> int:
         return layer_of(g, op).taps

@@ -87,7 +87,8 @@ class X4Parts:
     filter: Const
     bias_folded: Const
     window: Scratch
-    how: str
+    note: str  # what the call does, said of the layer
+    extra_kernels: tuple[str, ...]  # what it calls besides
 
     @classmethod
     def of(cls, g: Graph, op: Op, int4: bool) -> X4Parts:
@@ -101,20 +102,20 @@ class X4Parts:
         else:
             kernel, filter_arg, how = "mcu_depthwise_conv2d_s8_x4", Const("filter_x4", widen4_taps(w.values)), ""
             window = grouped.window
+        note = dw_note(op, w) + ", four channels at a time from a padded window" + how + \
+            ", input offset folded into the bias"
         return cls(kernel, dw_params(p), channels, dims("filter_dims", w.shape), filter_arg,
-                   Const("bias_folded", grouped.bias_folded), window, how)
+                   Const("bias_folded", grouped.bias_folded), window, note, ("mcu_unpack_s4_s16",) if int4 else ())
 
 
 def depthwise_x4_call(g: Graph, op: Op, int4: bool) -> Call:
     """Four channels at a time on the DSP (X4Parts)."""
     parts = X4Parts.of(g, op, int4)
-    x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
+    x, y = op.input(g, 0), op.output(g)
     return Call(parts.kernel, (
         parts.dw, parts.channels, dims("input_dims", x.shape), reads(op), parts.filter_dims, parts.filter,
         parts.bias_folded, dims("output_dims", y.shape), writes(op), parts.window),
-        note=dw_note(op, w) + ", four channels at a time from a padded window" + parts.how +
-        ", input offset folded into the bias, in place", in_place=0,
-        extra_kernels=("mcu_unpack_s4_s16",) if int4 else ())
+        note=parts.note + ", in place", in_place=0, extra_kernels=parts.extra_kernels)
 
 
 def transposed(p: DepthwiseData) -> bool:

@@ -23,7 +23,7 @@ from mcugen.kernels.fully_connected import folded_bias_and_channels
 from mcugen.ops._conv import ConvData, ConvLayer, FullyConnectedData
 from mcugen.ops.add import add_params
 from mcugen.ops.conv_2d import conv_layer
-from mcugen.ops.depthwise_conv_2d import DepthwiseData, dw_note, one_channel_layer
+from mcugen.ops.depthwise_conv_2d import DepthwiseData, one_channel_layer
 from mcugen.ops.fully_connected import fc_layer_params
 
 # the layer's kernel -> the args its strips run on (a layer on its live channels alone, or on split kernel rows,
@@ -134,16 +134,13 @@ def into_depthwise(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
     x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
     span, cols = (w.shape[1] - 1) * p.window.dilation[0] + 1, p.window.span((w.shape[1], w.shape[2]))[1]
     held = span * x.shape[2] * x.shape[3]
-    row_note = (dw_note(op, w) + ", four channels at a time from a padded window" + parts.how +
-                ", input offset folded into the bias")
     return Call(fused[kernel], (
         *strips.args(), parts.dw, parts.channels, parts.filter_dims, parts.filter, parts.bias_folded,
         dims("output_dims", y.shape), writes(op), strips.scratch,
         Scratch(held, "int8_t"), Scratch(window_bytes(span * cols * 4, w, kernel), "int8_t")),
         note=f"with layer {conv.index} ({conv.opcode}) run into a buffer of the {span} rows each output row "
-             f"reads ({held} bytes); " + row_note,
-        extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", kernel,
-                       *(("mcu_unpack_s4_s16",) if kernel == "mcu_depthwise_conv2d_s4_x4" else ())))
+             f"reads ({held} bytes); " + parts.note,
+        extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", kernel, *parts.extra_kernels))
 
 
 def into_add(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
