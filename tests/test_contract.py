@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import DSP, MODELS
@@ -148,8 +149,14 @@ def test_the_typed_argument_records_follow_their_prototypes(kernel):
         assert names[:8] == expected and names[8] in ("output_dims", "mid_dims")
 
 
-def test_the_channel_table_columns_are_mcu_channels_fields():
-    from mcugen.ops._quant import CHANNEL_FIELDS
+def test_the_channel_table_is_mcu_channel_field_by_field():
+    """channel_table's rows are emitted as mcu_channel initializers and counted as constants by their
+    numpy size: the dtype must be the struct, field for field, type for type, byte for byte."""
+    from mcugen.ops._quant import CHANNEL_DTYPE
 
     struct = re.search(r"typedef struct \{([^}]*)\}\s*mcu_channel;", _strip_comments(HEADERS["mcu_nn_types.h"]))
-    assert struct and tuple(re.findall(r"int32_t (\w+);", struct.group(1))) == CHANNEL_FIELDS
+    assert struct
+    fields = re.findall(r"(u?int\d+)_t (\w+);", struct.group(1))
+    assert [name for _, name in fields] == list(CHANNEL_DTYPE.names)
+    assert [np.dtype(ctype) for ctype, _ in fields] == [CHANNEL_DTYPE[name] for name in CHANNEL_DTYPE.names]
+    assert CHANNEL_DTYPE.itemsize == 8

@@ -16,7 +16,7 @@ from mcugen.kernels.layouts import (interleave4, s4_blocks, s4_interleave4, s4_p
                                     x6_filter)
 from mcugen.kernels.variant import Build, Variant, When, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._conv import ConvData, ConvLayer, conv_params, fc_params
-from mcugen.ops._quant import CHANNEL_FIELDS, Rescale, channel_table, folded_bias, pruned_channels, settle_dead_channels
+from mcugen.ops._quant import Rescale, channel_table, folded_bias, pruned_channels, settle_dead_channels
 from mcugen.ops._window import Window
 from mcugen.ops.conv_2d import conv_layer, conv_note
 from mcugen.runtime import c_define
@@ -136,13 +136,12 @@ def w16_constants(quant: Rescale, filter_data: np.ndarray, bias: np.ndarray | No
     packing passes/pack_int4.py gives them."""
     table = channel_table(quant, bias, taps)
     folded = folded_bias(filter_data, bias, quant.input_zp)
-    column = CHANNEL_FIELDS.index("fast")
-    fast = table.data[:, column] == 1
+    fast = table.data["fast"] == 1
     if -8 <= filter_data.min() <= filter_data.max() <= 7:
         fast = np.zeros_like(fast)
     factor = np.where(fast, 2, 1)
     marked = table.data.copy()
-    marked[:, column] = np.where(fast, 2, marked[:, column])
+    marked["fast"] = np.where(fast, 2, marked["fast"])
     doubled = filter_data.astype(np.int16) * factor.reshape(-1, *[1] * (filter_data.ndim - 1)).astype(np.int16)
     return (dataclasses.replace(table, data=marked), Const("filter_pairs", w16_filter(doubled, split=split)),
             Const("bias", (folded.astype(np.int64) * factor).astype(np.int32)))

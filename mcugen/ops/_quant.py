@@ -319,8 +319,9 @@ def settle_dead_channels(p: Rescale, weights: np.ndarray, bias: np.ndarray | Non
     return settled, np.where(dead, 4 * (value - p.output_zp), start).astype(np.int32)
 
 
-# mcu_channel's fields, in the struct's order: channel_table's columns
-CHANNEL_FIELDS = ("multiplier", "shift", "round", "right", "fast")
+# mcu_channel, field by field in the struct's order (8 bytes, as the C compiler lays it out)
+CHANNEL_DTYPE = np.dtype([("multiplier", "<i4"), ("right", "i1"), ("fast", "u1"), ("odd", "<i2")])
+CHANNEL_FIELDS = CHANNEL_DTYPE.names
 
 
 def channel_table(p: Rescale, bias: np.ndarray | None, taps: int, groups_of: int = 1) -> Const:
@@ -328,15 +329,16 @@ def channel_table(p: Rescale, bias: np.ndarray | None, taps: int, groups_of: int
     multiplier is not negative, no accumulator can reach 2^30 (|accumulator| <= |bias| + taps * 255 *
     128, as an offset input lies in [-255, 255] and a weight in [-128, 127]; kernels that fold offsets
     pass the bias they start from and count their taps so that the bound still holds), and its rounding
-    term with the output zero point folded in, 2^(r-1) + (zero point << r), stays below 2^30. The last
-    channel is repeated up to a whole group for kernels that read channels `groups_of` at a time."""
+    term with the output zero point folded in, 2^(r-1) + (zero point << r) = (2 zero point + 1) << (r - 1),
+    stays below 2^30 (the kernels work it out from the row's `odd`). The last channel is repeated up to a
+    whole group for kernels that read channels `groups_of` at a time."""
     mult, shift = p.multiplier, p.shift
     start = np.abs(bias.astype(np.int64)) if bias is not None else np.zeros_like(mult)
     right = -shift.astype(np.int64)
-    folded = np.left_shift(1, np.clip(right - 1, 0, 40)) + np.left_shift(np.int64(p.output_zp), np.clip(right, 0, 40))
+    odd = 2 * np.int64(p.output_zp) + 1
+    folded = np.left_shift(odd, np.clip(right - 1, 0, 40))
     fast = (shift <= -1) & (mult >= 0) & (start + taps * 255 * 128 < FAST_BOUND) & (np.abs(folded) < FAST_BOUND)
-    round_ = np.where(fast, folded, 0)
-    columns = dict(multiplier=mult, shift=shift, round=round_, right=right, fast=fast.astype(np.int64))
-    table = np.stack([columns[name] for name in CHANNEL_FIELDS], axis=1).astype(np.int32)
+    table = np.zeros(len(mult), CHANNEL_DTYPE)
+    table["multiplier"], table["right"], table["fast"], table["odd"] = mult, right, fast, odd
     table = np.concatenate([table, np.repeat(table[-1:], -len(table) % groups_of, axis=0)])
     return Const("channels", table, ctype="mcu_channel")

@@ -134,7 +134,7 @@ static inline __attribute__((always_inline)) void store_rows(
     const int32_t *acc, int32_t rows, const mcu_dw3_layout *l, int32_t bias, mcu_channel q, int32_t offset,
     mcu_activation act, int fast, int full, int8_t *out)
 {
-    const int32_t len = l->len, step = l->out_step;
+    const int32_t len = l->len, step = l->out_step, right = q.right, round = fast ? mcu_channel_round(&q) : 0;
     if (fast && full) {
         /* every row in one loop of assembly, two outputs a block: per output 9.5 cycles on the M4; a call a
          * row (GCC's loop around the blocks) cost ~40 cycles more a row, a quarter of a 6 x 6 layer */
@@ -197,7 +197,7 @@ static inline __attribute__((always_inline)) void store_rows(
             "bne 1b"
             : [a] "+r"(a), [o] "+r"(o), [e] "=&r"(e), [s0] "=&r"(s0), [s1] "=&r"(s1), [t0] "=&r"(t0),
               [t1] "=&r"(t1), [rows] "+m"(rows_left)
-            : [len] "r"(len), [bias] "r"(bias), [m] "r"(q.multiplier), [round] "r"(q.round), [right] "r"(q.right),
+            : [len] "r"(len), [bias] "r"(bias), [m] "r"(q.multiplier), [round] "r"(round), [right] "r"(right),
               [step] "r"(step), [acc_skip] "m"(acc_skip), [out_skip] "m"(out_skip)
             : "cc", "memory");
 #undef MCU_DW3_STORE2_
@@ -208,8 +208,8 @@ static inline __attribute__((always_inline)) void store_rows(
 #pragma GCC unroll 2
         for (int32_t ox = 0; ox < len; ++ox, o += step) {
             const int32_t sum = (int32_t)((uint32_t)acc[ox] + (uint32_t)bias);  /* wraps as the x4's */
-            const int32_t v = fast ? mcu_requantize_fast(sum, q.multiplier, q.round, q.right)
-                                   : mcu_requantize(sum, q.multiplier, q.shift) + offset;
+            const int32_t v = fast ? mcu_requantize_fast(sum, q.multiplier, round, right)
+                                   : mcu_requantize(sum, q.multiplier, -right) + offset;
             *o = full ? (int8_t)__ssat(v, 8) : mcu_clamp_s8(v, act);
         }
     }

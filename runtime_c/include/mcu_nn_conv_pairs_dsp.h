@@ -27,7 +27,7 @@ typedef struct {
                             * else the rows of a 3x3 window over 3 channels (mcu_widen_first3x3's) */
 } mcu_pairs_job;
 
-_Static_assert(sizeof(mcu_channel) == 20 && offsetof(mcu_channel, round) == 8 && offsetof(mcu_channel, right) == 12,
+_Static_assert(sizeof(mcu_channel) == 8 && offsetof(mcu_channel, right) == 4 && offsetof(mcu_channel, odd) == 6,
                "mcu_conv_pairs_w16 reads mcu_channel at these offsets");
 _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &&
                    offsetof(mcu_pairs_job, pitch) == 52,
@@ -87,6 +87,14 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 #endif
 #define MCU_STR_(x) #x
 #define MCU_STR(x) MCU_STR_(x)
+
+/* The channel at byte `at` from lr: r10 its right shift, r9 its rounding term (mcu_channel_round: two
+ * instructions a channel, where a 20-byte row kept it ready at 12 more bytes a channel). */
+#define MCU_PAIR_CHANNEL_(at)                   \
+    "ldrsb r10, [lr, #" at " + 4]\n\t"          \
+    "ldrsh r9, [lr, #" at " + 6]\n\t"           \
+    "lsl r9, r9, r10\n\t"                       \
+    "asr r9, r9, #1\n\t"
 
 /* Sum `a` of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8 multiplier, r9 round with
  * the output offset, r10 right; `a` is already the doubled accumulator its high multiply takes: the
@@ -218,12 +226,12 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     /* the six sums requantized in place, c0's constants then c1's (the channel pointer moved on by the            \
      * first load, stored by the next: single loads and stores pipeline) */                                        \
     "ldr lr, [sp, #16]\n\t"                                                                                        \
-    "ldr r8, [lr], #40\n\t"                                                                                        \
+    "ldr r8, [lr], #16\n\t"                                                                                        \
     "str lr, [sp, #16]\n\t"                                                                                        \
-    "ldrd r9, r10, [lr, #-32]\n\t"                                                                                 \
+    MCU_PAIR_CHANNEL_("-16")                                                                                       \
     requantize("r0") requantize("r1") requantize("r2")                                                             \
-    "ldr r8, [lr, #-20]\n\t"                                                                                       \
-    "ldrd r9, r10, [lr, #-12]\n\t"                                                                                 \
+    "ldr r8, [lr, #-8]\n\t"                                                                                        \
+    MCU_PAIR_CHANNEL_("-8")                                                                                        \
     requantize("r3") requantize("r4") requantize("r5")                                                             \
     /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores               \
      * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */       \

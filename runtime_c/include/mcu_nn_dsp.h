@@ -185,12 +185,32 @@ static inline uint32_t mcu_pack4(int32_t v0, int32_t v1, int32_t v2, int32_t v3,
     return word;
 }
 
-/* requantize(acc) + output_offset, before the clamp (mcu_pack4's input): a fast channel's round holds
- * the offset. */
+/* A fast channel's rounding term with its output offset folded in, 2^(r-1) + (offset << r). */
+static inline int32_t mcu_channel_round(const mcu_channel *ch)
+{
+    return (int32_t)((uint32_t)ch->odd << ch->right) >> 1;
+}
+
+/* A fast channel's constants as mcu_requantize_fast takes them, worked out of its row once by a kernel
+ * that requantizes it many times from a copy in RAM. */
+typedef struct {
+    int32_t multiplier;
+    int32_t round;
+    int32_t right;
+} mcu_fast_channel;
+
+static inline mcu_fast_channel mcu_fast_channel_of(const mcu_channel *ch)
+{
+    const mcu_fast_channel q = {ch->multiplier, mcu_channel_round(ch), ch->right};
+    return q;
+}
+
+/* requantize(acc) + output_offset, before the clamp (mcu_pack4's input): a fast channel's rounding term
+ * holds the offset. */
 static inline int32_t mcu_channel_value(int32_t acc, const mcu_channel *ch, int fast, int32_t output_offset)
 {
-    return fast ? mcu_requantize_fast(acc, ch->multiplier, ch->round, ch->right)
-                : mcu_requantize(acc, ch->multiplier, ch->shift) + output_offset;
+    return fast ? mcu_requantize_fast(acc, ch->multiplier, mcu_channel_round(ch), ch->right)
+                : mcu_requantize(acc, ch->multiplier, -ch->right) + output_offset;
 }
 
 /* clamp(requantize(acc) + output_offset). `fast` is ch->fast: a caller that tests it once, outside

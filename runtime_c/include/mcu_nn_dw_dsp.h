@@ -60,10 +60,10 @@ static inline __attribute__((always_inline)) void mcu_dw_taps3x3(const int8_t *x
             : "memory");
 }
 
-/* Output channel k of mcu_dw_store4_fast: its sum `a` requantized in place with ch[k]'s constants. */
+/* Output channel k of mcu_dw_store4_fast: its sum `a` requantized in place with q[k]'s constants. */
 #define MCU_DW_REQUANTIZE_(a, k)                              \
-    "ldr %[m], [%[ch], #" #k " * 20]\n\t"                     \
-    "ldrd %[r], %[sh], [%[ch], #" #k " * 20 + 8]\n\t"         \
+    "ldr %[m], [%[q], #" #k " * 12]\n\t"                      \
+    "ldrd %[r], %[sh], [%[q], #" #k " * 12 + 4]\n\t"          \
     "lsl %[t], %[" a "], #1\n\t"                              \
     "smmlar %[t], %[t], %[m], %[r]\n\t"                       \
     "add %[t], %[t], %[" a "], asr #31\n\t"                   \
@@ -73,8 +73,8 @@ static inline __attribute__((always_inline)) void mcu_dw_taps3x3(const int8_t *x
 /* A group's four outputs at one position, every channel fast (mcu_requantize_fast), as one word clamped
  * to [min4, max4] (mcu_pack4's bounds): in assembly, each channel's constants read with one load and one
  * double load where GCC's code reloaded and spilled around them (about 4 cycles an output of four on the
- * M4: VWW's four-channel layers 1,203 K -> 1,183 K est. cycles). */
-static inline __attribute__((always_inline)) void mcu_dw_store4_fast(mcu_acc4 acc, const mcu_channel *ch,
+ * M4: VWW's four-channel layers 1,203 K -> 1,183 K est. cycles), from the group's copy in RAM of them. */
+static inline __attribute__((always_inline)) void mcu_dw_store4_fast(mcu_acc4 acc, const mcu_fast_channel q[4],
                                                                     uint32_t min4, uint32_t max4, int8_t *out)
 {
     uint32_t m, r, sh, t;
@@ -91,7 +91,7 @@ static inline __attribute__((always_inline)) void mcu_dw_store4_fast(mcu_acc4 ac
         "str %[a0], [%[out]]"
         : [a0] "+&r"(acc.c0), [a1] "+&r"(acc.c1), [a2] "+&r"(acc.c2), [a3] "+&r"(acc.c3), [m] "=&r"(m),
           [r] "=&r"(r), [sh] "=&r"(sh), [t] "=&r"(t)
-        : [ch] "r"(ch), [lo] "r"(min4), [hi] "r"(max4), [out] "r"(out)
+        : [q] "r"(q), [lo] "r"(min4), [hi] "r"(max4), [out] "r"(out)
         : "cc", "memory");
 }
 
@@ -115,6 +115,9 @@ static inline __attribute__((always_inline)) void mcu_dw_group_outputs(
     const int32_t out_c = output_dims->c, rs = lay->row_step, offset = dw->output_offset;
     const mcu_activation act = dw->activation;
     const uint32_t min4 = mcu_all_bytes(act.min), max4 = mcu_all_bytes(act.max);
+    const mcu_fast_channel none = {0, 0, 0};  /* a slow channel's right may be negative: no shift by it */
+    const mcu_fast_channel q[4] = {fast ? mcu_fast_channel_of(&ch[0]) : none, fast ? mcu_fast_channel_of(&ch[1]) : none,
+                                   fast ? mcu_fast_channel_of(&ch[2]) : none, fast ? mcu_fast_channel_of(&ch[3]) : none};
     for (int32_t oy = 0; oy < output_dims->h; ++oy) {
         const int8_t *x = window + oy * lay->out_row_step;
         for (int32_t ox = 0; ox < output_dims->w; ++ox, x += lay->out_col_step, out += out_c) {
@@ -132,7 +135,7 @@ static inline __attribute__((always_inline)) void mcu_dw_group_outputs(
                 }
             }
             if (valid == 4 && fast) {
-                mcu_dw_store4_fast(acc, ch, min4, max4, out);
+                mcu_dw_store4_fast(acc, q, min4, max4, out);
             } else if (valid == 4) {
                 const uint32_t word = mcu_pack4(mcu_channel_value(acc.c0, &ch[0], fast, offset),
                                                 mcu_channel_value(acc.c1, &ch[1], fast, offset),

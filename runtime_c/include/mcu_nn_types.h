@@ -43,16 +43,16 @@ typedef struct {
 } mcu_per_channel_quant;
 
 /* One output channel's requantization as the DSP kernels use it, worked out by mcugen at build
- * time (ops/_quant.py channel_table, its columns CHANNEL_FIELDS): `fast` when the 4-instruction mcu_requantize_fast is exact
- * for every accumulator the layer can produce (a right shift, |accumulator| < 2^30, multiplier >= 0)
- * and the output offset folds into its rounding term. */
+ * time (ops/_quant.py channel_table, its fields CHANNEL_FIELDS), in 8 bytes like TFLM's multiplier and
+ * shift: `fast` when the 4-instruction mcu_requantize_fast is exact for every accumulator the layer can
+ * produce (a right shift, |accumulator| < 2^30, multiplier >= 0) and the output offset folds into its
+ * rounding term, odd << (right - 1) (mcu_channel_round: worked out per channel at run time, not kept). */
 typedef struct {
     int32_t multiplier;
-    int32_t shift;
-    int32_t round; /* 2^(-shift - 1) + (output offset << -shift) when fast: mcu_requantize_fast adds the offset */
-    int32_t right; /* -shift */
-    int32_t fast;  /* 1, or 2 where the kernel's sums are the doubled accumulator (mcu_conv2d_s8_w16's weights and
+    int8_t right;  /* -shift: TFLM's shift negated */
+    uint8_t fast;  /* 1, or 2 where the kernel's sums are the doubled accumulator (mcu_conv2d_s8_w16's weights and
                     * bias doubled by mcugen, kernels/conv.py w16_constants); 0: mcu_requantize */
+    int16_t odd;   /* 2 x the output offset + 1 (the layer's: here for the kernels that read no offset) */
 } mcu_channel;
 
 /* One requantization: real multiplier = multiplier * 2^(shift - 31), as everywhere in mcu_nn. */
