@@ -66,15 +66,18 @@ def _layers(g: Graph) -> list[dict]:
     return layers
 
 
-def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: str) -> dict:
+def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: str,
+                 estimate: dict | None = None, built_for: str | None = None) -> dict:
+    """`estimate`: build --estimate's figures (commands/board.py BoardEstimate.as_json), if made;
+    `built_for`: the board the firmware was linked for, where not `board` (its emulated twin)."""
     plan = g.arena.plan
-    firmware = (dict(flash_bytes=r.image.flash, ram_bytes=r.image.ram, stack_bytes=r.stack_bytes)
-                if r.image.flash else None)
+    firmware = (dict(board=built_for or board, flash_bytes=r.image.flash, ram_bytes=r.image.ram,
+                     stack_bytes=r.stack_bytes) if r.image.flash else None)
     return dict(
         _header("build", g, model, board),
         arena_bytes=plan.size,
         constants_bytes=r.model.rodata, weights_bytes=sum(t.nbytes for t in g.tensors if t.is_const),
-        optimize=optimize,
+        optimize=optimize, estimate=estimate,
         code_bytes=dict(model=r.model.text, kernels=r.kernels.text, total=r.code_bytes),
         firmware=firmware,
         kernels=sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}),
