@@ -134,7 +134,7 @@ def test_build_estimate_of_a_board_without_an_offline_build_runs_on_its_twin(cap
     JSON records both figures and which board the firmware is for."""
     report = tmp_path / "b.json"
     code, out, err = run_cli(capsys, "build", models / "tflm_micro_speech.tflite", "--board", "nucleo-l4r5zi",
-                             "--out", tmp_path / "b", "--estimate", "--json", report)
+                             "--out", tmp_path / "b", "--estimate", "--json", report, "--html", tmp_path / "b.html")
     assert code == 0, err
     assert "nucleo-l4r5zi has no offline build" in err and "twin mps2-an386" in err
     assert "(for mps2-an386)" in out and "with its flash timing" in out
@@ -144,6 +144,9 @@ def test_build_estimate_of_a_board_without_an_offline_build_runs_on_its_twin(cap
     assert e["instructions"] < e["cycles"] < e["cycles_with_flash_timing"]
     assert e["ms"] == round(e["cycles_with_flash_timing"] / 120e3, 3)
     assert f"{e['cycles']:,} cycles at zero wait states" in out and f"{e['cycles_with_flash_timing']:,} with" in out
+    page = (tmp_path / "b.html").read_text()
+    assert "mps2-an386 (the board&#39;s emulated twin)" in page or "mps2-an386 (the board's emulated twin)" in page
+    assert f"{e['cycles_with_flash_timing']:,}" in page and f"{e['ms']:.2f} ms" in page
     code, _, err = run_cli(capsys, "build", models / "tflm_micro_speech.tflite", "--board", "nucleo-l4r5zi",
                            "--out", tmp_path / "c")
     assert code == 1 and "nucleo-l4r5zi has no offline build" in err  # without --estimate: nothing to build for
