@@ -325,7 +325,7 @@ def _layers(g: Compiled, names: dict[int, str], upper: str) -> list[_Layer]:
 def _options(g: Compiled, name: str, static_arena: bool) -> str:
     """The options that change the code, as the header stamps them."""
     plan = g.arena.plan
-    widened = sum(widens(op, op.call) for op in g.ops)
+    widened = sum(widens(op.call) for op in g.ops)
     split = any(size for _, size in plan.region_sizes[1:])
     return " ".join([f"--name {name}", *([f"--signature {g.signature}"] if g.signature else []),
                      *(["--static-arena"] if static_arena else []),
