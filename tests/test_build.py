@@ -187,3 +187,33 @@ def test_arena_picture_is_readable(models, model):
     peak = [t.get_text() for t in ax.texts if t.get_text().startswith("peak")]
     assert peak == [f"peak: {g.arena.plan.size:,} B" + peak[0].split(" B", 1)[1]]
     plt.close(fig)
+
+
+def test_the_build_json_says_what_optimize_chose_and_what_each_layers_constants_are(capsys, tmp_path, models):
+    """--optimize on the M4: speed widens micro_speech's conv to int16 weights (said in the report, the JSON's
+    layer and the header's stamp); size keeps every filter int8 within balanced's room (1.1x the model's weights
+    and 8 B an output channel); each layer's arrays add up to its constants."""
+    from mcugen.passes.lower_ops import balanced_room
+
+    model = models / "tflm_micro_speech.tflite"
+    reports = {}
+    for optimize in ("speed", "size"):
+        report = tmp_path / f"{optimize}.json"
+        code, out, err = run_cli(capsys, "build", model, "--board", "mps2-an386", "--out", tmp_path / optimize,
+                                 "--optimize", optimize, "--json", report)
+        assert code == 0, err
+        reports[optimize] = r = checked_report(report, "build")
+        assert r["optimize"] == optimize
+        for layer in r["layers"]:
+            assert sum(a["bytes"] for a in layer["arrays"]) == layer["constants_bytes"]
+        widened = [layer for layer in r["layers"] if layer["widened"]]
+        header = (tmp_path / optimize / "src" / "model.c").read_text().splitlines()[3]
+        if optimize == "speed":
+            assert widened and any(a["name"] == "filter_pairs" for layer in widened for a in layer["arrays"])
+            assert f"widened     {len(widened)} layer(s) read int8 weights widened to int16" in out
+            assert f"({len(widened)} layer(s) on weights widened to int16: --optimize)" in header
+        else:
+            assert not widened and "widened " not in out and "widened to int16" not in header
+    g = compile_model(model, features=frozenset({"dsp"}))
+    size, speed = (sum(layer["constants_bytes"] for layer in reports[k]["layers"]) for k in ("size", "speed"))
+    assert size <= balanced_room(g) and size < speed

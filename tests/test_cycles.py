@@ -123,8 +123,33 @@ def test_build_estimate_reports_the_cores_cycles(capsys, tmp_path, models):
     found = re.search(r"estimated +([\d,]+) cycles at zero wait states \([\d.]+ ms at 32 MHz; ([\d,]+) instructions\)",
                       out)
     assert found and "with its flash timing" not in out  # an emulated board has no flash timing
+    assert "(for " not in out  # built for the board asked for
     cycles, instructions = (int(n.replace(",", "")) for n in found.groups())
     assert instructions < cycles < 3 * instructions
+
+
+def test_build_estimate_of_a_board_without_an_offline_build_runs_on_its_twin(capsys, tmp_path, models):
+    """NUCLEO-L4R5ZI's firmware needs its stock platform; its estimate does not: offline, `build --estimate`
+    links for the emulated twin (same core, same kernels), checks the fit against the L4R5's memory, and the
+    JSON records both figures and which board the firmware is for."""
+    report = tmp_path / "b.json"
+    code, out, err = run_cli(capsys, "build", models / "tflm_micro_speech.tflite", "--board", "nucleo-l4r5zi",
+                             "--out", tmp_path / "b", "--estimate", "--json", report, "--html", tmp_path / "b.html")
+    assert code == 0, err
+    assert "nucleo-l4r5zi has no offline build" in err and "twin mps2-an386" in err
+    assert "(for mps2-an386)" in out and "with its flash timing" in out
+    r = checked_report(report, "build")
+    e = r["estimate"]
+    assert r["board"] == "nucleo-l4r5zi" and r["firmware"]["board"] == "mps2-an386" and e["on"] == "mps2-an386"
+    assert e["instructions"] < e["cycles"] < e["cycles_with_flash_timing"]
+    assert e["ms"] == round(e["cycles_with_flash_timing"] / 120e3, 3)
+    assert f"{e['cycles']:,} cycles at zero wait states" in out and f"{e['cycles_with_flash_timing']:,} with" in out
+    page = (tmp_path / "b.html").read_text()
+    assert "mps2-an386 (the board&#39;s emulated twin)" in page or "mps2-an386 (the board's emulated twin)" in page
+    assert f"{e['cycles_with_flash_timing']:,}" in page and f"{e['ms']:.2f} ms" in page
+    code, _, err = run_cli(capsys, "build", models / "tflm_micro_speech.tflite", "--board", "nucleo-l4r5zi",
+                           "--out", tmp_path / "c")
+    assert code == 1 and "nucleo-l4r5zi has no offline build" in err  # without --estimate: nothing to build for
 
 
 def test_the_estimate_adds_the_boards_flash_wait_states(models):
@@ -137,7 +162,7 @@ def test_the_estimate_adds_the_boards_flash_wait_states(models):
     def estimated(weights: str) -> tuple[int, int, int]:
         g = compile_model(models / "mlperf_ad_autoencoder.tflite", features=board.features,
                           budget=board.budget(weights))
-        line = estimate_on(target, estimate_twin(target), g, "ad")
+        line = estimate_on(target, estimate_twin(target), g, "ad").line()
         found = re.search(r"([\d,]+) cycles at zero wait states.*\n +([\d,]+) with its flash timing \([\d.]+ ms: "
                           r"5 wait states, prefetch, instruction cache 32 x 32 B, data cache 8 x 32 B\)", line)
         assert found, line

@@ -22,7 +22,9 @@ from mcugen.errors import McugenError
 from mcugen.ir.budget import RAM
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
+from mcugen.ir.lowering import const_bytes
 from mcugen.ir.planner import state_layout
+from mcugen.kernels import widens
 from mcugen.runtime import FEATURE_HEADERS, HEADERS, kernel_file, runtime_file
 
 HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMODEL_PROFILE", "-fno-asynchronous-unwind-tables")
@@ -239,6 +241,12 @@ def format_report(r: BuildResult, g: Compiled) -> str:
                         else ""))
     elif g.weights_region == RAM:
         lines.append("  weights     all in flash: no layer's fit the RAM the arena and variables leave (--weights ram)")
+    widened = [op for op in g.ops if widens(op.call)]
+    if widened:
+        held = sum(g.tensors[t].nbytes for op in widened for t in set(op.inputs) if t >= 0 and g.tensors[t].is_const)
+        lines.append(f"  widened     {len(widened)} layer(s) read int8 weights widened to int16 in flash, for speed: "
+                     f"{sum(const_bytes(op.call) for op in widened):,} B of constants for {held:,} B of the "
+                     "model's weights (--optimize size keeps them int8)")
     if r.image.flash:
         lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")
     return "\n".join(lines)

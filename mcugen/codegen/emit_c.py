@@ -293,23 +293,13 @@ def weights_section_of(region: str) -> str:
     return ".data.mcu_weights" if region == RAM else f".mcu_const.{region}"
 
 
-def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
-    """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
-
-    model_name: the model's file name (no folders, so the output does not depend on where it is);
-    name: the prefix of the public API; static_arena: the arena is a static array of NAME.c rather
-    than the caller's. The layers passes/place_weights.py moved out (g.weights_out) have their weight
-    arrays in section weights_section_of(g.weights_region).
-    """
-    check_name(name)
-    n, upper = name, name.upper()
-    names = slice_names(g)
-
+def _layers(g: Compiled, names: dict[int, str], upper: str) -> list[_Layer]:
+    """Each layer's call, comment and constants, its slices and scratch named after the arena they are in:
+    the caller's, or (a board's other RAM regions) a static one of NAME.c."""
     plan = g.arena.plan
     main = plan.region_sizes[0][0] if plan.region_sizes else ""
 
     def base(k: int) -> str:
-        """The arena a buffer is in: the caller's, or (a board's other RAM regions) a static one of NAME.c."""
         return "arena" if plan.region(k) == main else f"arena_{plan.region(k).lower()}"
 
     def slice_name(t: int) -> str:
@@ -329,19 +319,25 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
         call = emitter.render(op.call)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.locals, emitter.const_bytes, emitter.external_bytes))
+    return layers
 
-    where = [f", in {plan.region(k)}" if plan.region_of else "" for k in range(len(plan.buffers))]
-    slices = [dict(name=names[k], offset=off, comment=f"{b.size} B, steps {b.first}..{b.last}{where[k]}")
-              for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
-    regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:] if size]  # an empty one gets no array
-    widened = sum(widens(op, op.call) for op in g.ops)
-    options = " ".join([f"--name {name}", *([f"--signature {g.signature}"] if g.signature else []),
-                        *(["--static-arena"] if static_arena else []),
-                        *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if regions else []),
-                        *([f"(weights of {len(g.weights_out)} layers in {g.weights_region})"] if g.weights_out else []),
-                        *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
-                        *([f"({widened} layer(s) on weights widened to int16: --optimize)"] if widened else []),
-                        *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
+
+def _options(g: Compiled, name: str, static_arena: bool) -> str:
+    """The options that change the code, as the header stamps them."""
+    plan = g.arena.plan
+    widened = sum(widens(op.call) for op in g.ops)
+    split = any(size for _, size in plan.region_sizes[1:])
+    return " ".join([f"--name {name}", *([f"--signature {g.signature}"] if g.signature else []),
+                     *(["--static-arena"] if static_arena else []),
+                     *([f"(arena across {', '.join(r for r, _ in plan.region_sizes)})"] if split else []),
+                     *([f"(weights of {len(g.weights_out)} layers in {g.weights_region})"] if g.weights_out else []),
+                     *([f"({'+'.join(sorted(g.features)).upper()} kernels)"] if g.features else []),
+                     *([f"({widened} layer(s) on weights widened to int16: --optimize)"] if widened else []),
+                     *([f"--tune (measured on {g.tuning.measured_on})"] if g.tuning is not None else [])])
+
+
+def _state(g: Compiled) -> tuple[list[dict[str, object]], int, np.ndarray]:
+    """The state variables' slices in NAME.c's state block, its bytes, and their initial values."""
     offsets, offset = state_layout(g.variables)
     state = [dict(name=f"STATE_{k}", offset=at,
                   comment=_comment(f"'{v.name}': {_typed(str(v.initial.dtype), v.initial.shape)}"))
@@ -349,15 +345,36 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
     initial = np.zeros(max(offset, 1), np.int8)
     for at, v in zip(offsets, g.variables):
         initial[at:at + v.nbytes] = np.frombuffer(v.initial.tobytes(), np.int8)
+    return state, offset, initial
+
+
+def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
+    """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
+
+    model_name: the model's file name (no folders, so the output does not depend on where it is);
+    name: the prefix of the public API; static_arena: the arena is a static array of NAME.c rather
+    than the caller's. The layers passes/place_weights.py moved out (g.weights_out) have their weight
+    arrays in section weights_section_of(g.weights_region).
+    """
+    check_name(name)
+    n, upper = name, name.upper()
+    names = slice_names(g)
+    plan = g.arena.plan
+    layers = _layers(g, names, upper)
+    where = [f", in {plan.region(k)}" if plan.region_of else "" for k in range(len(plan.buffers))]
+    slices = [dict(name=names[k], offset=off, comment=f"{b.size} B, steps {b.first}..{b.last}{where[k]}")
+              for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]
+    regions = [dict(name=r, bytes=size) for r, size in plan.region_sizes[1:] if size]  # an empty one gets no array
+    state, state_bytes, initial = _state(g)
     const_bytes = sum(layer.const_bytes for layer in layers)
     context = dict(
-        version=__version__, model_name=model_name, sha256=g.sha256, options=options, n=n, N=upper,
-        static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
+        version=__version__, model_name=model_name, sha256=g.sha256, options=_options(g, name, static_arena),
+        n=n, N=upper, static_arena=static_arena, arena_bytes=plan.size, arena_align=ALIGN, strategy=plan.strategy,
         regions=regions, weights_region=g.weights_region if g.weights_out else "",
         weights_section=weights_section_of(g.weights_region), weights_in_ram=g.weights_region == RAM,
         dtype_codes=DTYPE_CODES,
         cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
-        state=state, state_bytes=offset, state_initial=_values(initial),
+        state=state, state_bytes=state_bytes, state_initial=_values(initial),
         macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
         const_bytes=const_bytes,
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),

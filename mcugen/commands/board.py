@@ -3,10 +3,16 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcugen.commands.common import budget_of, refuse_overwrite, require_writable_folder, write_json
 from mcugen.errors import McugenError
+
+if TYPE_CHECKING:
+    from mcugen.targets.boards import Board
+    from mcugen.validation.cycles import Estimate
 
 
 def default_out(model: str, board: str) -> Path:
@@ -74,25 +80,41 @@ def cmd_build(args) -> int:
     target = Target.of(args.board, stock=args.stock)
     twin = estimate_twin(target) if args.estimate else None
     g = compile_for(args, target)
-    result, out = build_in(args, target, Path(args.out) if args.out else default_out(args.model, args.board), g)
-    print(f"built {result.program}")
+    built_on = target
+    board = target.board
+    if twin is not None and board is not None and twin is not board and not args.stock and board.offline is None:
+        # the board's own firmware needs its stock platform; the estimate needs only its twin's
+        from mcugen.codegen.emit_c import emit_c
+        from mcugen.targets.firmware import check_fit
+
+        built_on = Target(twin)
+        generated = emit_c(g, Path(args.model).name)
+        check_fit(g, board, generated.const_bytes, external_bytes=generated.external_bytes)
+        print(f"{target.id} has no offline build (its firmware needs the stock platform: --stock); building for "
+              f"its emulated twin {twin.id}, the same core and kernels, to estimate it", file=sys.stderr)
+    out_dir = Path(args.out) if args.out else default_out(args.model, built_on.id)
+    result, out = build_in(args, built_on, out_dir, g)
+    print(f"built {result.program}" + (f" (for {built_on.id})" if built_on is not target else ""))
     print(format_report(result, g))
-    if target.board is not None and not target.board.emulated:
+    if target.board is not None and not target.board.emulated and built_on is target:
         wiring = target.wiring()
         if wiring:
             print(f"  serial      the {'stock' if args.stock else 'offline'} firmware talks on {wiring}")
     print(g.arena.plan.timeline() if args.report else
           f"  (arena plan: {len(g.arena.plan.buffers)} buffers; --report draws it)")
+    estimate = None
     if twin is not None:
-        print(estimate_on(target, twin, g, Path(args.model).name,
-                          result.program if twin is target.board else None))
+        estimate = estimate_on(target, twin, g, Path(args.model).name,
+                               result.program if twin is built_on.board else None)
+        print(estimate.line())
     if args.report:
         for path in write_report(g, out):
             print(f"wrote {path}")
     if args.json or args.html:
         from mcugen.validation.json_reports import build_report
 
-        report = build_report(g, Path(args.model).name, args.board, result, args.optimize)
+        report = build_report(g, Path(args.model).name, args.board, result, args.optimize,
+                              estimate.as_json() if estimate else None, built_on.id)
         if args.json:
             write_json(Path(args.json), report)
             print(f"wrote {args.json}")
@@ -117,10 +139,43 @@ def estimate_twin(target):
     return twin
 
 
-def estimate_on(target, twin, g, name: str, program: Path | None = None) -> str:
+@dataclass(frozen=True)
+class BoardEstimate:
+    """`build --estimate`'s figures for the board: its twin's run costed by the core's model, and by the
+    board's flash timing where its file gives one."""
+
+    board: Board
+    on: str  # the emulated board that ran it
+    e: Estimate
+
+    @property
+    def with_flash_timing(self) -> int | None:
+        return sum(self.e.layers_with_memory) if self.board.memory_timing is not None else None
+
+    def line(self) -> str:
+        board, e, ms = self.board, self.e, 1e3 / self.board.clock_hz
+        line = (f"  estimated   {e.cycles:,} cycles at zero wait states ({e.cycles * ms:.2f} ms at "
+                f"{board.clock_hz / 1e6:g} MHz; {e.instructions:,} instructions)")
+        m, total = board.memory_timing, self.with_flash_timing
+        if m is not None and total is not None:
+            caches = ", ".join(f"{kind} cache {c.lines} x {c.line_bytes} B" for kind, c in
+                               (("instruction", m.instruction_cache), ("data", m.data_cache)) if c)
+            line += (f"\n              {total:,} with its flash timing ({total * ms:.2f} ms: {m.flash_wait_states} "
+                     f"wait states{', prefetch' if m.prefetch else ''}{', ' + caches if caches else ''})")
+        return line
+
+    def as_json(self) -> dict[str, object]:
+        """ms: one inference at the board's clock, with its flash timing where the file gives it."""
+        timed = self.with_flash_timing
+        return dict(on=self.on, instructions=self.e.instructions, cycles=self.e.cycles,
+                    cycles_with_flash_timing=timed,
+                    ms=round((timed if timed is not None else self.e.cycles) * 1e3 / self.board.clock_hz, 3))
+
+
+def estimate_on(target, twin, g, name: str, program: Path | None = None) -> BoardEstimate:
     """`build --estimate`: one inference of random inputs on the board's emulated twin, costed by its
     core's model (mcugen/validation/cycles.py) and, where the board file gives it, its flash timing
-    (mcugen/validation/memory.py). `program`: the firmware, when the board is its own twin."""
+    (mcugen/validation/memory.py). `program`: the firmware, when it was built for the twin."""
     from mcugen.codegen.build import say
     from mcugen.codegen.outdir import OutDir
     from mcugen.targets.firmware import build_board
@@ -135,17 +190,7 @@ def estimate_on(target, twin, g, name: str, program: Path | None = None) -> str:
             program = build_board(g, twin, OutDir(Path(work)), name).program
         e = estimate_cycles(Target(twin), program, g, random_inputs(g, 1, seed=0)[0], twin.cpu,
                             memory=board.memory_timing)
-    ms = 1e3 / board.clock_hz
-    line = (f"  estimated   {e.cycles:,} cycles at zero wait states ({e.cycles * ms:.2f} ms at "
-            f"{board.clock_hz / 1e6:g} MHz; {e.instructions:,} instructions)")
-    m = board.memory_timing
-    if m is not None:
-        total = sum(e.layers_with_memory)
-        caches = ", ".join(f"{kind} cache {c.lines} x {c.line_bytes} B" for kind, c in
-                           (("instruction", m.instruction_cache), ("data", m.data_cache)) if c)
-        line += (f"\n              {total:,} with its flash timing ({total * ms:.2f} ms: {m.flash_wait_states} wait "
-                 f"states{', prefetch' if m.prefetch else ''}{', ' + caches if caches else ''})")
-    return line
+    return BoardEstimate(board, twin.id, e)
 
 
 def cmd_export(args) -> int:

@@ -13,9 +13,44 @@ from mcugen.errors import EXIT_MISMATCH, McugenError
 
 def cmd_test(args) -> int:
     from mcugen.validation.compare import random_inputs
-    from mcugen.validation.dataset import load_samples, require_independent, slices
+    from mcugen.validation.dataset import load_samples
+    from mcugen.validation.json_reports import test_report
+
+    target = _test_target(args)
+    g = compile_for(args, target)
+    samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
+    chosen = _chosen(args, g, len(samples))
+    labels = None
+    if args.labels:
+        from mcugen.validation.accuracy import classes_of, load_labels
+
+        labels = load_labels(Path(args.labels), len(samples), classes_of(g))
+    oracle = check_golden(g, Path(args.model), samples[chosen.start])
+    with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
+        built = None
+        if target.builds_here:
+            result, _ = build_in(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
+            program, sizes = result.program, sizes_of(result)
+            if args.html:
+                from mcugen.validation.json_reports import build_report
+
+                built = build_report(g, Path(args.model).name, args.board, result, args.optimize)
+        else:
+            program, sizes = None, {"arena_bytes": g.arena.plan.size}
+        results = _validate(args, target, program, g, samples, chosen, labels)
+        # a shard's estimate would be of another sample than the whole run's: only whole runs estimate
+        estimate = estimated_cycles(target, program, g, samples, chosen.start, args) \
+            if args.profile and not args.shard else None
+    report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
+                         seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
+                         oracle=oracle, estimate=estimate)
+    _show(args, g, report, results, built, estimate)
+    return verdict(report)
+
+
+def _test_target(args):
+    """The target `test` runs on, once its flags are known to go together and its output files may be written."""
     from mcugen.targets.target import Target, require_port
-    from mcugen.validation.validate import run_on_target
 
     for page in (args.json, args.html):
         if page:
@@ -35,60 +70,52 @@ def cmd_test(args) -> int:
         if args.jobs > 1:
             raise McugenError(f"--jobs {args.jobs} needs as many targets, and a real board is one",
                               "drop --jobs (or validate on --board host or an emulated board)")
-    g = compile_for(args, target)
-    samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
+    return target
+
+
+def _chosen(args, g, count: int) -> range:
+    """The samples this run validates: all of them, or --shard's."""
+    from mcugen.validation.dataset import require_independent, slices
+
     if args.shard or args.jobs > 1:
         require_independent(g, args.reset_every, f"--shard {args.shard}" if args.shard else f"--jobs {args.jobs}")
-    chosen = range(len(samples))
+    chosen = range(count)
     if args.shard:
         k, n = args.shard
         chosen = slices(chosen, n, args.reset_every, bool(g.variables))[k - 1]
         if not len(chosen):
-            raise McugenError(f"shard {k}/{n} of {len(samples)} sample(s) is empty", "use fewer shards")
-    labels = None
-    if args.labels:
-        from mcugen.validation.accuracy import classes_of, load_labels
+            raise McugenError(f"shard {k}/{n} of {count} sample(s) is empty", "use fewer shards")
+    return chosen
 
-        labels = load_labels(Path(args.labels), len(samples), classes_of(g))
-    oracle = check_golden(g, Path(args.model), samples[chosen.start])
-    with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
-        built = None
-        if target.builds_here:
-            result, _ = build_in(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
-            program, sizes = result.program, sizes_of(result)
-            if args.html:
-                from mcugen.validation.json_reports import build_report
 
-                built = build_report(g, Path(args.model).name, args.board, result, args.optimize)
-        else:
-            program, sizes = None, {"arena_bytes": g.arena.plan.size}
-        where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \
-            f"{len(samples)} sample(s)"
-        jobs = f" on {args.jobs} targets at once" if args.jobs > 1 else ""
-        print(f"validating {where} on {args.board}{jobs} ({args.data or f'random inputs, seed {args.seed}'})"
-              f"{steps_note(g, args.reset_every)}", file=sys.stderr)
-        with progress_bar(len(chosen)) as bar:
-            done = [0]
+def _validate(args, target, program, g, samples, chosen: range, labels):
+    """The chosen samples run on the target and compared, a line each (or a progress bar past SAMPLE_LINES)."""
+    from mcugen.validation.validate import run_on_target
 
-            def on_sample(r):
-                bar.update()
-                done[0] += 1
-                if bar.disable and len(chosen) > SAMPLE_LINES:
-                    progress(done[0], len(chosen))
-                if len(chosen) <= SAMPLE_LINES or not r.passed:
-                    bar.write(r.line(len(samples)))
+    where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \
+        f"{len(samples)} sample(s)"
+    jobs = f" on {args.jobs} targets at once" if args.jobs > 1 else ""
+    print(f"validating {where} on {args.board}{jobs} ({args.data or f'random inputs, seed {args.seed}'})"
+          f"{steps_note(g, args.reset_every)}", file=sys.stderr)
+    with progress_bar(len(chosen)) as bar:
+        done = [0]
 
-            info, results = run_on_target(target, program, g, samples, timeout=args.timeout,
-                                          reset_every=args.reset_every, profile=args.profile,
-                                          on_sample=on_sample, indices=chosen, jobs=args.jobs, labels=labels)
-        # a shard's estimate would be of another sample than the whole run's: only whole runs estimate
-        estimate = estimated_cycles(target, program, g, samples, chosen.start, args) \
-            if args.profile and not args.shard else None
-    from mcugen.validation.json_reports import test_report
+        def on_sample(r):
+            bar.update()
+            done[0] += 1
+            if bar.disable and len(chosen) > SAMPLE_LINES:
+                progress(done[0], len(chosen))
+            if len(chosen) <= SAMPLE_LINES or not r.passed:
+                bar.write(r.line(len(samples)))
 
-    report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
-                         seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
-                         oracle=oracle, estimate=estimate)
+        _, results = run_on_target(target, program, g, samples, timeout=args.timeout,
+                                   reset_every=args.reset_every, profile=args.profile,
+                                   on_sample=on_sample, indices=chosen, jobs=args.jobs, labels=labels)
+    return results
+
+
+def _show(args, g, report, results, built, estimate) -> None:
+    """What `test` prints and writes beside its verdict: the layer table, the first layer to differ, the pages."""
     if args.profile:
         from mcugen.validation.report import layer_table, write_layer_picture
 
@@ -106,7 +133,6 @@ def cmd_test(args) -> int:
         from mcugen.commands.report import write_page
 
         write_page(Path(args.html), report, built)
-    return verdict(report)
 
 
 def first_layer_to_differ(g, results) -> str:

@@ -91,6 +91,7 @@ class Call:
     in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
     fuses: tuple[int, ...] = ()  # ops besides the fused conv whose work a fused call does (a chain of convs)
+    widened: bool = False  # it reads int8 weights widened to int16 in flash (kernels/: a `widens` row's)
 
     @property
     def scratch_offsets(self) -> list[int]:
@@ -111,18 +112,24 @@ class Call:
 WEIGHTS_BYTES = 256  # constant arrays from this size on are a layer's weights: what --weights places
 
 
-def const_bytes(value: object) -> int:
-    """The bytes of the constant arrays in a call's arguments (a Call, or any of its arguments)."""
+def const_arrays(value: object) -> list[tuple[str, int]]:
+    """The constant arrays in a call's arguments (a Call, or any of its arguments): each one's name and
+    bytes as emitted (an INT4 array packed two values a byte)."""
     if isinstance(value, Const):
-        return value.data.nbytes
+        return [(value.name, value.data.nbytes)]
     if isinstance(value, Packed4):
-        return (value.const.data.size + 1) // 2
+        return [(value.const.name, (value.const.data.size + 1) // 2)]
     if isinstance(value, Call):
-        return sum(const_bytes(a) for a in value.args)
+        return const_arrays(value.args)
     if isinstance(value, Struct):
-        return const_bytes(value.fields)
+        return const_arrays(value.fields)
     if isinstance(value, dict):
-        return sum(const_bytes(v) for v in value.values())
+        return const_arrays(list(value.values()))
     if isinstance(value, (list, tuple)):
-        return sum(const_bytes(v) for v in value)
-    return 0
+        return [array for v in value for array in const_arrays(v)]
+    return []
+
+
+def const_bytes(value: object) -> int:
+    """The bytes of the constant arrays in a call's arguments."""
+    return sum(size for _, size in const_arrays(value))

@@ -19,6 +19,8 @@ Imports: errors, runtime, ir, numerics, ops.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from mcugen import ops
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call
@@ -47,13 +49,15 @@ def candidates(g: Graph, op: Op, features: frozenset[str], stop: int | None = No
         if stop is not None and len(calls) >= stop:
             break
         if v.needs in features and v.takes(g, op):
-            calls.append(v.build(g, op))
+            call = v.build(g, op)
+            calls.append(dataclasses.replace(call, widened=True) if v.widens and call is not None else call)
     return calls + [ops.get(g, op).lower(g, op)]
 
 
-def widens(op: Op, call: Call | None) -> bool:
-    """Whether the call is a row whose constants outgrow the next candidate's."""
-    return call is not None and any(v.kernel == call.kernel and v.widens for v in table(op.opcode))
+def widens(call: Call | None) -> bool:
+    """Whether the call reads int8 weights widened to int16 in flash: its constants outgrow the next
+    candidate's (a fused call's where the conv or layer it runs does)."""
+    return call is not None and call.widened
 
 
 def lower_layer(g: Graph, op: Op, features: frozenset[str], rank: int = 0) -> Call | None:

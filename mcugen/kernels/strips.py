@@ -110,7 +110,7 @@ def into_fully_connected(g: Graph, op: Op, conv: Op, operand: int) -> Call | Non
         writes(op), strips.scratch, Scratch(strips.tile_bytes, "int8_t"), Scratch(4 * units, "int32_t")),
         note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip's "
              f"{strips.tile_bytes} values accumulated into the {units} units; input offset folded into the bias",
-        extra_kernels=strips.kernels)
+        extra_kernels=strips.kernels, widened=strips.filter_bits == 16)
 
 
 def into_depthwise(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
@@ -140,7 +140,8 @@ def into_depthwise(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         Scratch(held, "int8_t"), Scratch(window_bytes(span * cols * 4, w, kernel), "int8_t")),
         note=f"with layer {conv.index} ({conv.opcode}) run into a buffer of the {span} rows each output row "
              f"reads ({held} bytes); " + parts.note,
-        extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", kernel, *parts.extra_kernels))
+        extra_kernels=(*strips.kernels, "mcu_conv2d_hold_rows_s8_x6", kernel, *parts.extra_kernels),
+        widened=strips.filter_bits == 16)
 
 
 def into_add(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
@@ -161,7 +162,7 @@ def into_add(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
              "to the residual's rows",
         in_place=None if op.input(g, residual).is_const else residual,
-        extra_kernels=(*strips.kernels, "mcu_add_s8_x4", "mcu_add"))
+        extra_kernels=(*strips.kernels, "mcu_add_s8_x4", "mcu_add"), widened=strips.filter_bits == 16)
 
 
 def _chain_call(g: Graph, op: Op, conv: Op, operand: int, second: Strips, first_op: Op, first: Strips) -> Call:
@@ -186,7 +187,8 @@ def _chain_call(g: Graph, op: Op, conv: Op, operand: int, second: Strips, first_
              f"output held {held} rows at a time, the second's {second.rows} rows at a time, each strip added to "
              "the residual's rows" + (" (the first conv's input, overwritten behind its reads)" if behind else ""),
         in_place=in_place, fuses=(first_op.index,),
-        extra_kernels=(*first.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_add_s8_x4", "mcu_add"))
+        extra_kernels=(*first.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_add_s8_x4", "mcu_add"),
+        widened=16 in (first.filter_bits, second.filter_bits))
 
 
 def _written_behind(first: tuple[int, int, int], second: tuple[int, int, int], mid_h: int, out_h: int,

@@ -33,12 +33,12 @@ def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning |
     if rooms:
         const_room = min(rooms)
         total = sum(const_bytes(call) for call in calls.values())
-        wide = sorted((op for op in g.ops if widens(op, calls[op.index])), key=lambda op: -const_bytes(calls[op.index]))
+        wide = sorted((op for op in g.ops if widens(calls[op.index])), key=lambda op: -const_bytes(calls[op.index]))
         for op in wide:
             if total <= const_room:
                 break
             narrow = calls[op.index]
-            while widens(op, narrow):  # past every widening variant (the live-channel conv's next is the dense one)
+            while widens(narrow):  # past every widening variant (the live-channel conv's next is the dense one)
                 ranks[op.index] += 1
                 narrow = lower_layer(g, op, g.features, ranks[op.index])
             total += const_bytes(narrow) - const_bytes(calls[op.index])

@@ -48,6 +48,15 @@ def _read_once(call: Call, src: int, root: dict[int, int]) -> bool:
 
 def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
                 pins: tuple[tuple[str, str], ...] = ()) -> Compiled:
+    buffers, buffer_of, scratch_of, activations = _buffers(g)
+    if regions is None:
+        return Compiled.of(g, ArenaPlan(plan(buffers), buffer_of, scratch_of))
+    return Compiled.of(g, _placed(g, buffers, buffer_of, scratch_of, activations, regions, pins))
+
+
+def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], int]:
+    """The buffers (the activations' then the scratch), each tensor's and each op's scratch buffer, and how
+    many of the buffers are activations'."""
     end = len(g.ops)  # the step after the last op: graph outputs are still live there
     last_read: dict[int, int] = {}
     for op in g.ops:
@@ -93,16 +102,34 @@ def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
         if op.call is not None and op.call.scratch:
             scratch_of[op.index] = len(buffers)
             buffers.append(Buffer(f"{layer_name(g, op)}_scratch", op.call.scratch, op.index, op.index))
-    buffer_of = {t: position[r] for t, r in root.items()}
-    if regions is None:
-        return Compiled.of(g, ArenaPlan(plan(buffers), buffer_of, scratch_of))
+    return buffers, {t: position[r] for t, r in root.items()}, scratch_of, len(roots)
+
+
+def _placed(g: Graph, buffers: list[Buffer], buffer_of: dict[int, int], scratch_of: dict[int, int],
+            activations: int, regions: tuple[Region, ...], pins: tuple[tuple[str, str], ...]) -> ArenaPlan:
+    """The buffers placed across the RAM regions (the module's docstring says by what)."""
     readers = [0] * len(buffers)
     for op in g.ops:
         for k in {buffer_of[t] for t in _reads(op) if t in buffer_of}:
             readers[k] += 1
-    accesses = [b.size * (1 + max(readers[k], 1 if k >= len(roots) else 0)) for k, b in enumerate(buffers)]
+    accesses = [b.size * (1 + max(readers[k], 1 if k >= activations else 0)) for k, b in enumerate(buffers)]
+    pinned = _pinned(g, buffer_of, [r.name for r in regions], pins)
+    main = regions[0]  # the variables live beside the main arena
+    regions = (Region(main.name, main.capacity - state_layout(g.variables)[1], main.rank), *regions[1:])
+    try:
+        return ArenaPlan(place(buffers, regions, accesses, pinned), buffer_of, scratch_of, tuple(accesses))
+    except PlacementError as exc:
+        where = f"layer {exc.step} ({layer_name(g, g.ops[exc.step])})" if exc.step < len(g.ops) else "the end"
+        sizes = ", ".join(f"{r.name} {max(r.capacity, 0):,} B" for r in regions)
+        raise McugenError(f"the model's activations do not fit the RAM regions: at {where} {exc.live:,} B are live, "
+                          f"and no split of the live buffers fits the regions' room for them ({sizes})",
+                          "choose a board with more RAM or a smaller model") from None
+
+
+def _pinned(g: Graph, buffer_of: dict[int, int], region_names: list[str],
+            pins: tuple[tuple[str, str], ...]) -> dict[int, int]:
+    """Each pinned buffer's region: the graph's inputs and outputs in the main one, then the user's --pin."""
     pinned = {buffer_of[t]: 0 for t in (*g.inputs, *g.outputs) if t in buffer_of}
-    region_names = [r.name for r in regions]
     for tensor, region in pins:
         found = [k for k, x in enumerate(g.tensors) if x.name == tensor]
         if not found or found[0] not in buffer_of:
@@ -115,14 +142,4 @@ def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
             raise McugenError(f"--pin {tensor}={region}: the model's inputs and outputs stay in {region_names[0]}, "
                               "the arena NAME_init takes", f"pin another tensor, or pin it to {region_names[0]}")
         pinned[k] = r
-    main = regions[0]  # the variables live beside the main arena
-    regions = (Region(main.name, main.capacity - state_layout(g.variables)[1], main.rank), *regions[1:])
-    try:
-        arena = ArenaPlan(place(buffers, regions, accesses, pinned), buffer_of, scratch_of, tuple(accesses))
-    except PlacementError as exc:
-        where = f"layer {exc.step} ({layer_name(g, g.ops[exc.step])})" if exc.step < len(g.ops) else "the end"
-        sizes = ", ".join(f"{r.name} {max(r.capacity, 0):,} B" for r in regions)
-        raise McugenError(f"the model's activations do not fit the RAM regions: at {where} {exc.live:,} B are live, "
-                          f"and no split of the live buffers fits the regions' room for them ({sizes})",
-                          "choose a board with more RAM or a smaller model") from None
-    return Compiled.of(g, arena)
+    return pinned

@@ -16,13 +16,11 @@ from functools import cache
 from typing import Any
 from pathlib import Path
 
-import jsonschema
-import yaml
-
 from mcugen.errors import McugenError
 from mcugen.ir.budget import RAM, Budget
 from mcugen.ir.planner import Region
 from mcugen.runtime import FEATURES
+from mcugen.targets.spec_files import load_spec
 
 BOARDS_DIR = Path(__file__).resolve().parents[1] / "boards"  # ../boards in a checkout (a link), package data in a wheel
 HOST = "host"
@@ -253,40 +251,9 @@ class Board:
         return env.serial if env is not None else ""
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last)."""
-
-
-def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-    keys = [loader.construct_object(k, deep=deep) for k, _ in node.value]
-    dup = next((k for k in keys if keys.count(k) > 1), None)
-    if dup is not None:
-        raise yaml.constructor.ConstructorError(None, None, f"key '{dup}' appears twice", node.start_mark)
-    return yaml.SafeLoader.construct_mapping(loader, node, deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                              lambda loader, node: _mapping(loader, node, deep=True))
-
-
-def _load_spec(path: Path, schema: dict[str, Any], fix: str) -> dict[str, Any]:
-    """A YAML file checked against its schema, named after its id."""
-    try:
-        spec = yaml.load(path.read_text(), Loader=_StrictLoader)
-    except yaml.YAMLError as exc:
-        raise McugenError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})", fix) from None
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(spec), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(map(str, errors[0].path)) or "top level"
-        raise McugenError(f"{path}: {where}: {errors[0].message}", fix)
-    if spec["id"] != path.stem:
-        raise McugenError(f"{path}: id '{spec['id']}' differs from the file name", fix)
-    return spec
-
-
 def parse_chip(path: Path, schema: dict[str, Any], cores: dict[str, Core]) -> Chip:
     fix = f"fix {path.name} (the fields are described in boards/chips/schema.json)"
-    spec = _load_spec(path, schema, fix)
+    spec = load_spec(path, schema, fix)
     core = cores.get(spec["core"])
     if core is None:
         raise McugenError(f"{path}: core '{spec['core']}' has no file in boards/cores/",
@@ -325,7 +292,7 @@ def _memory_timing(spec: dict[str, Any]) -> MemoryTiming:
 
 def parse_board(path: Path, schema: dict[str, Any], chips: dict[str, Chip]) -> Board:
     fix = f"fix {path.name} (the fields are described in boards/schema.json)"
-    spec = _load_spec(path, schema, fix)
+    spec = load_spec(path, schema, fix)
     chip = chips.get(spec["chip"])
     if chip is None:
         raise McugenError(f"{path}: chip '{spec['chip']}' has no file in boards/chips/",
@@ -372,7 +339,7 @@ def parse_board(path: Path, schema: dict[str, Any], chips: dict[str, Chip]) -> B
 def all_cores(directory: Path = BOARDS_DIR / "cores") -> dict[str, Core]:
     schema = json.loads((directory / "schema.json").read_text())
     fix = "fix it (the fields are described in boards/cores/schema.json)"
-    specs = {path.stem: _load_spec(path, schema, fix) for path in sorted(directory.glob("*.yaml"))}
+    specs = {path.stem: load_spec(path, schema, fix) for path in sorted(directory.glob("*.yaml"))}
     return {name: Core(**{**spec, "timing": Timing(**spec["timing"]) if "timing" in spec else None})
             for name, spec in specs.items()}
 

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from mcugen.targets.boards import Uf2Image
 from mcugen.targets.chips import ALIF_IMAGE, binary_image
@@ -83,61 +84,10 @@ def flash(target: Target, out: Path | None) -> int:
         raise McugenError(f"{out} holds a build for {held.get('board')}, not {board_id}",
                           f"pass --board {held.get('board')}, or build for {board_id} into another folder")
     elf = firmware_of(target, out)
-    if target.emulated and held is not None and held.get("harness", "mcugen") != "mcugen":
-        from mcugen.targets.mlperf_dut import Dut
-
-        with open_stream(target, elf) as (stream, describe):  # as the runner starts: name, then profile
-            dut = Dut(stream, describe)
-            dut.until_ready()
-            name, (profile, model) = dut.name(), dut.profile()
-        print(f"{board.id}: QEMU booted {elf}; it answers the MLPerf Tiny runner's commands: name {name}, "
-              f"profile {profile}, model {model}")
-        return 0
     if target.emulated:
-        with connect(target, elf) as link:
-            info = link.hello()
-        print(f"{board.id}: QEMU booted {elf}; it runs model sha256 {info.sha256[:12]}…, arena {info.arena_bytes:,} B, "
-              f"{info.layers} layers")
-        return 0
+        return _boot_emulated(target, elf, held)
     require_port(target)
-    cwd = None
-    cmd: list[str] | None
-    if stock:
-        cmd = [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
-               "--upload-port", str(port)]
-    elif board.upload == "bossac":
-        bossac = _tool("bossac", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
-        # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
-        cmd = [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash.origin:x}", "-R",
-               str(binary_image(elf))]
-    elif board.upload == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
-        if not isinstance(board.chip.image, Uf2Image):
-            raise McugenError(f"{board.id} uploads with uf2, but its chip file ({board.chip.id}) gives no uf2 image",
-                              f"fix boards/chips/{board.chip.id}.yaml (image: kind uf2)")
-        drive = _uf2_drive(board.chip.image.drive)
-        print(f"copying {elf.with_suffix('.uf2').name} to {drive}", file=sys.stderr)
-        try:
-            shutil.copyfile(elf.with_suffix(".uf2"), drive / "firmware.uf2")
-        except OSError as exc:
-            raise McugenError(f"copying the firmware onto {drive} failed ({exc.strerror or exc})",
-                              "put the board in its bootloader again (BOOTSEL) and retry") from None
-        cmd = None
-    elif board.upload == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
-        cmd = [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(binary_image(elf)),
-               f"0x{board.flash.origin:08x}"]
-    elif board.upload == "jlink" and board.upload_device:  # SEGGER's J-Link Commander
-        script = out / ".build" / "flash.jlink"
-        script.parent.mkdir(parents=True, exist_ok=True)
-        script.write_text(f"loadfile {binary_image(elf)} 0x{board.flash.origin:08x}\nr\ng\nexit\n")
-        cmd = [_tool("JLinkExe", "install SEGGER's J-Link Software Pack (JLinkExe on PATH)"), "-device",
-               board.upload_device, "-if", "SWD", "-speed", "4000", "-autoconnect", "1", "-CommanderScript",
-               str(script)]
-    elif board.upload == "alif-setools":
-        cmd = _alif_setools(elf)
-        cwd = Path(cmd[0]).parent  # the toolkit reads its own files relative to its folder
-    else:
-        raise McugenError(f"{board.id} uploads with {board.upload}, which needs its stock platform",
-                          "build and flash with --stock")
+    cmd, cwd = _upload_command(target, elf, out)
     if cmd is not None:
         print(f"flashing {elf.name} to {board.id} on {port}", file=sys.stderr)
         proc = subprocess.run(cmd, env=dict(os.environ, **PIO_ENV), cwd=cwd)
@@ -154,3 +104,66 @@ def flash(target: Target, out: Path | None) -> int:
         print(f"flashed {board.id} through {port}; the offline firmware talks on {wiring}: check it with "
               f"mcugen test MODEL --board {board.id} --port <that serial port>")
     return 0
+
+
+def _boot_emulated(target: Target, elf: Path, held: dict[str, Any] | None) -> int:
+    """An emulated board is not flashed: QEMU boots the firmware, which must answer as its harness does."""
+    board = target.board
+    assert board is not None
+    if held is not None and held.get("harness", "mcugen") != "mcugen":
+        from mcugen.targets.mlperf_dut import Dut
+
+        with open_stream(target, elf) as (stream, describe):  # as the runner starts: name, then profile
+            dut = Dut(stream, describe)
+            dut.until_ready()
+            name, (profile, model) = dut.name(), dut.profile()
+        print(f"{board.id}: QEMU booted {elf}; it answers the MLPerf Tiny runner's commands: name {name}, "
+              f"profile {profile}, model {model}")
+        return 0
+    with connect(target, elf) as link:
+        info = link.hello()
+    print(f"{board.id}: QEMU booted {elf}; it runs model sha256 {info.sha256[:12]}…, arena {info.arena_bytes:,} B, "
+          f"{info.layers} layers")
+    return 0
+
+
+def _upload_command(target: Target, elf: Path, out: Path) -> tuple[list[str] | None, Path | None]:
+    """The command that writes the firmware through the board's uploader, and the folder it runs in (None:
+    the uf2 copy is done here)."""
+    board, port = target.board, target.port
+    assert board is not None
+    if target.stock:
+        return [sys.executable, "-m", "platformio", "run", "-d", str(out), "-e", "stock", "-t", "upload",
+                "--upload-port", str(port)], None
+    if board.upload == "bossac":
+        bossac = _tool("bossac", "sudo apt-get install bossa-cli (or use Arduino's bossac)")
+        # -U: USB port, -e -w: erase and write at the bootloader's offset, -R: reset into the firmware
+        return [bossac, f"--port={port}", "-U", "-e", "-w", f"--offset=0x{board.flash.origin:x}", "-R",
+                str(binary_image(elf))], None
+    if board.upload == "uf2":  # the chip's bootloader is a USB drive: the image is copied onto it
+        if not isinstance(board.chip.image, Uf2Image):
+            raise McugenError(f"{board.id} uploads with uf2, but its chip file ({board.chip.id}) gives no uf2 image",
+                              f"fix boards/chips/{board.chip.id}.yaml (image: kind uf2)")
+        drive = _uf2_drive(board.chip.image.drive)
+        print(f"copying {elf.with_suffix('.uf2').name} to {drive}", file=sys.stderr)
+        try:
+            shutil.copyfile(elf.with_suffix(".uf2"), drive / "firmware.uf2")
+        except OSError as exc:
+            raise McugenError(f"copying the firmware onto {drive} failed ({exc.strerror or exc})",
+                              "put the board in its bootloader again (BOOTSEL) and retry") from None
+        return None, None
+    if board.upload == "stlink":  # the ST-LINK on the board: stlink-tools writes the binary
+        return [_tool("st-flash", "sudo apt-get install stlink-tools"), "--reset", "write", str(binary_image(elf)),
+                f"0x{board.flash.origin:08x}"], None
+    if board.upload == "jlink" and board.upload_device:  # SEGGER's J-Link Commander
+        script = out / ".build" / "flash.jlink"
+        script.parent.mkdir(parents=True, exist_ok=True)
+        script.write_text(f"loadfile {binary_image(elf)} 0x{board.flash.origin:08x}\nr\ng\nexit\n")
+        return [_tool("JLinkExe", "install SEGGER's J-Link Software Pack (JLinkExe on PATH)"), "-device",
+                board.upload_device, "-if", "SWD", "-speed", "4000", "-autoconnect", "1", "-CommanderScript",
+                str(script)], None
+    if board.upload == "alif-setools":
+        cmd = _alif_setools(elf)
+        return cmd, Path(cmd[0]).parent  # the toolkit reads its own files relative to its folder
+    raise McugenError(f"{board.id} uploads with {board.upload}, which needs its stock platform",
+                      "build and flash with --stock")

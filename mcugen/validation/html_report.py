@@ -129,7 +129,15 @@ def _sizes(test: dict | None, build: dict | None) -> list[tuple[str, str]]:
                  ("code: model / kernels", f"{build['code_bytes']['model']:,} B / {build['code_bytes']['kernels']:,} B"),
                  ("MACs per inference", f"{build['macs']:,}")]
         firmware = build.get("firmware") or {}
-        rows += [(f"firmware {k.replace('_bytes', '')}", f"{v:,} B") for k, v in firmware.items()]
+        rows += [(f"firmware {k.replace('_bytes', '')}", f"{v:,} B") for k, v in firmware.items() if k != "board"]
+        if firmware and firmware["board"] != build["board"]:
+            rows.append(("firmware linked for", f"{firmware['board']} (the board's emulated twin)"))
+        estimate = build.get("estimate")
+        if estimate:
+            rows.append((f"estimated cycles (on {estimate['on']}, zero wait states)", f"{estimate['cycles']:,}"))
+            if estimate["cycles_with_flash_timing"] is not None:
+                rows.append(("... with the board's flash timing", f"{estimate['cycles_with_flash_timing']:,}"))
+            rows.append(("one inference at the board's clock", f"{estimate['ms']:.2f} ms"))
     elif test:
         rows += [(k.replace("_bytes", ""), f"{v:,} B") for k, v in (test.get("sizes") or {}).items()]
     return rows

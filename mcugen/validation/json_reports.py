@@ -15,7 +15,8 @@ from mcugen import __version__, ops
 from mcugen.validation.accuracy import accuracy, classes_of, output_metrics
 from mcugen.codegen.build import BuildResult
 from mcugen.ir.graph import Compiled, Graph
-from mcugen.ir.lowering import const_bytes, layer_name
+from mcugen.ir.lowering import const_arrays, const_bytes, layer_name
+from mcugen.kernels import widens
 
 SCHEMA_VERSION = 2
 
@@ -55,7 +56,9 @@ def _layers(g: Graph) -> list[dict]:
     layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin, kernel=kernel(op),
                    macs=ops.get(g, op).macs(g, op), weights_bytes=sum(g.tensors[t].nbytes for t in set(op.inputs)
                                                                       if t >= 0 and g.tensors[t].is_const),
-                   constants_bytes=const_bytes(op.call) if op.call is not None else 0)
+                   constants_bytes=const_bytes(op.call) if op.call is not None else 0,
+                   arrays=[dict(name=name, bytes=size) for name, size in const_arrays(op.call)],
+                   widened=widens(op.call))
               for k, op in enumerate(g.ops)]
     for layer, op in zip(layers, g.ops):
         if op.fused_into is not None:
@@ -66,15 +69,18 @@ def _layers(g: Graph) -> list[dict]:
     return layers
 
 
-def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: str) -> dict:
+def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: str,
+                 estimate: dict | None = None, built_for: str | None = None) -> dict:
+    """`estimate`: build --estimate's figures (commands/board.py BoardEstimate.as_json), if made;
+    `built_for`: the board the firmware was linked for, where not `board` (its emulated twin)."""
     plan = g.arena.plan
-    firmware = (dict(flash_bytes=r.image.flash, ram_bytes=r.image.ram, stack_bytes=r.stack_bytes)
-                if r.image.flash else None)
+    firmware = (dict(board=built_for or board, flash_bytes=r.image.flash, ram_bytes=r.image.ram,
+                     stack_bytes=r.stack_bytes) if r.image.flash else None)
     return dict(
         _header("build", g, model, board),
         arena_bytes=plan.size,
         constants_bytes=r.model.rodata, weights_bytes=sum(t.nbytes for t in g.tensors if t.is_const),
-        optimize=optimize,
+        optimize=optimize, estimate=estimate,
         code_bytes=dict(model=r.model.text, kernels=r.kernels.text, total=r.code_bytes),
         firmware=firmware,
         kernels=sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}),
