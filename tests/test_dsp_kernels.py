@@ -39,7 +39,7 @@ def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE"):
 
 def test_a_per_tensor_fully_connected_keeps_one_group_of_channel_rows(tmp_path):
     """Every unit requantized alike (one weight scale, as most FULLY_CONNECTED layers have): the DSP kernels read
-    one group of four channel rows for every group (mcu_fc_params.per_tensor), not 20 B a unit; a per-channel
+    one group of four channel rows for every group (mcu_fc_params.per_tensor), not a row a unit; a per-channel
     layer keeps a row a unit. The drawn cases above run both on QEMU."""
     for scales, shared in ((0.01, True), ([0.01 + 0.001 * u for u in range(13)], False)):
         rng = np.random.default_rng(1)
