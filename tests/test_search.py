@@ -34,6 +34,8 @@ def test_the_choice_is_within_the_drop_and_cheaper_than_all_16x8(tmp_path, capsy
     assert chosen["top1"] >= by_name["float model"]["top1"] - 0.01 and chosen["top1"] == report["target_top1"] + (
         chosen["top1"] - report["target_top1"])
     assert chosen["time"] < by_name["all 16x8"]["time"] and chosen["time_unit"] == "cycles"
+    # an int8 model's firmware is smaller than its float original's (issue 60: it was not, on the M4)
+    assert by_name["all int8"]["flash_bytes"] < by_name["float model"]["flash_bytes"]
     assert report["against"] == "labels" and any(c["front"] for c in report["candidates"])
     assert all(set(c["precisions"]) == set(report["layers"]) for c in report["candidates"])
     # each candidate's time is its layers' (QUANTIZE ops where precisions meet included)
@@ -89,8 +91,9 @@ def test_without_labels_on_a_core_without_timing_the_cost_is_instructions(tmp_pa
     _, _, err, report = search(capsys, tmp_path, "--board", "microbit", "--cost", "flash")
     assert "no timing table: the candidates' time is their instructions" in err
     assert {c["time_unit"] for c in report["candidates"]} == {"instructions"} and report["cost"] == "flash"
-    assert report["against"] == "float model" and {c["name"]: c for c in report["candidates"]}["float model"][
-        "top1"] == 1.0
+    by_name = {c["name"]: c for c in report["candidates"]}
+    assert report["against"] == "float model" and by_name["float model"]["top1"] == 1.0
+    assert by_name["all int8"]["flash_bytes"] < by_name["float model"]["flash_bytes"]  # on the M0 too
 
 
 def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
