@@ -18,6 +18,8 @@ import pytest
 from conftest import DSP, MODELS
 from mcugen.errors import McugenError
 from mcugen.codegen.pipeline import compile_model
+from mcugen.ir.budget import Budget
+from mcugen.ir.calls import Call, Const, Packed4, Scratch, Struct
 from mcugen.runtime import RUNTIME, _integer, c_define
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcugen"
@@ -79,17 +81,55 @@ def test_a_source_file_defines_the_function_it_is_named_after(name):
 REAL = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 
+def _parameters(kernel: str) -> list[tuple[list[str], str]]:
+    """Each parameter of kernel's prototype, in order: its type's words and its name."""
+    for text in HEADERS.values():
+        match = re.search(rf"\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S)
+        if match:
+            words = [re.findall(r"\w+", p) for p in match.group(1).split(",")]
+            return [(w[:-1], w[-1]) for w in words]
+    raise AssertionError(f"{kernel} has no prototype")
+
+
+def _named_alike(const: str, parameter: str) -> bool:
+    """A constant array and the parameter it is passed as: the same name, but for the layout a widened filter's
+    name says (filter_pairs) and the second layer's prefix or suffix in a fused call (dw_, fc_, 2)."""
+    base = const.removesuffix("_pairs")
+    return parameter in (const, base, base + "2", "dw_" + base, "fc_" + base)
+
+
+def _arguments_match_their_prototype(call: Call) -> list[str]:
+    """Where a call's arguments and its kernel's parameters disagree: the count, a constant array under another
+    parameter's name, a struct or scratch of another type than the parameter's (the C compiler catches a wrong
+    pointer type but not two arrays of one type swapped)."""
+    parameters = _parameters(call.kernel)
+    if len(parameters) != len(call.args):
+        return [f"{call.kernel}: {len(call.args)} arguments for {len(parameters)} parameters"]
+    wrong = []
+    for k, (arg, (words, name)) in enumerate(zip(call.args, parameters)):
+        arg = arg.const if isinstance(arg, Packed4) else arg
+        if isinstance(arg, Const) and not _named_alike(arg.name, name):
+            wrong.append(f"{call.kernel} argument {k}: array {arg.name} passed as {name}")
+        if isinstance(arg, (Struct, Scratch)) and arg.ctype not in words:
+            wrong.append(f"{call.kernel} argument {k}: {arg.ctype} passed as {' '.join(words)} {name}")
+    return wrong
+
+
 @pytest.mark.parametrize("name", REAL)
-def test_a_core_calls_only_kernels_of_its_features(name):
-    for features in (frozenset(), DSP, DSP | {"mve"}):
+def test_a_core_calls_only_kernels_of_its_features_with_arguments_in_their_order(name):
+    """Every call of every layer, on each core's features (widened weights too: --optimize speed), names a kernel
+    of those features and passes its arguments in its prototype's order."""
+    for features, optimize in ((frozenset(), "balanced"), (DSP, "balanced"), (DSP, "speed"),
+                               (DSP | {"mve"}, "balanced")):
         try:
-            g = compile_model(MODELS / name, features=features)
+            g = compile_model(MODELS / name, features=features, budget=Budget(optimize=optimize))
         except McugenError:
             pytest.skip("not supported whole (tests/test_models.py covers why)")
         kernels = {k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}
         assert kernels <= set(C_FILES)
         folders = {k: C_FILES[k].parent.name for k in kernels}
         assert set(folders.values()) <= {"src", *features}, folders
+        assert [w for op in g.ops if op.call for w in _arguments_match_their_prototype(op.call)] == []
 
 
 def test_every_variant_is_declared_with_its_file_and_feature():

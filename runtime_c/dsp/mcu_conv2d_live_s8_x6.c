@@ -5,9 +5,9 @@
 void mcu_conv2d_live_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                           const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
+                           const int16_t *live, const int8_t *pruned, const mcu_dims *output_dims, int8_t *output,
                            int16_t *scratch)
 {
-    mcu_conv2d_s8_dsp(conv, channels, input_dims, input, filter_dims, filter, bias, live, fill, output_dims, output,
+    mcu_conv2d_s8_dsp(conv, channels, input_dims, input, filter_dims, filter, bias, live, pruned, output_dims, output,
                       scratch, 0, 0);
 }

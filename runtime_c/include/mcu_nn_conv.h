@@ -111,23 +111,23 @@ void mcu_conv2d_s16_x6(const mcu_conv_params *conv, const mcu_per_channel_quant 
 void mcu_conv2d_live_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                           const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
+                           const int16_t *live, const int8_t *pruned, const mcu_dims *output_dims, int8_t *output,
                            int16_t *scratch);
 
 /* mcu_conv2d_s8_w16 on a layer's live channels only (weights not all zero): filter_dims n of them, their
- * filter_pairs, bias and channels rows; live[i]: the output channel of the i-th; fill: out_c bytes, the
+ * filter_pairs, bias and channels rows; live[i]: the output channel of the i-th; pruned: out_c bytes, the
  * value of every pruned channel at each position. */
 void mcu_conv2d_live_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
                             const mcu_dims *input_dims, const int8_t *input,
                             const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
-                            const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
+                            const int16_t *live, const int8_t *pruned, const mcu_dims *output_dims, int8_t *output,
                             int16_t *scratch);
 
 /* mcu_conv2d_live_s8_w16 on int8 weights (mcu_conv2d_s8_x6's layout of the live channels), widened in registers. */
 void mcu_conv2d_live_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
-                           const int16_t *live, const int8_t *fill, const mcu_dims *output_dims, int8_t *output,
+                           const int16_t *live, const int8_t *pruned, const mcu_dims *output_dims, int8_t *output,
                            int16_t *scratch);
 
 /* mcu_conv2d_s8_w16 for kernels whose rows (KW*Cin bytes) are longer than a word and not whole words (a

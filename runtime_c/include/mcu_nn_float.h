@@ -197,7 +197,7 @@ void mcu_detection_postprocess_f32(const mcu_detection_params *p, const float *e
 
 /* FULLY_CONNECTED, float32: [batches, depth] x [units, depth]^T + bias -> [batches, units]. */
 void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t batches, int32_t depth,
-                             int32_t units, const float *input, const float *weights, const float *bias,
+                             int32_t units, const float *input, const float *filter, const float *bias,
                              float *output);
 
 /* AVERAGE_POOL_2D, float32: the in-image taps summed, divided by their count. */

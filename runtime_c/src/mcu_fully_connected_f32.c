@@ -8,13 +8,13 @@
  * (one load for four products); each unit's sum is still its own, in TFLM's order.
  */
 void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t batches, int32_t depth,
-                             int32_t units, const float *input, const float *weights, const float *bias,
+                             int32_t units, const float *input, const float *filter, const float *bias,
                              float *output)
 {
     for (int32_t b = 0; b < batches; ++b, input += depth) {
         int32_t u = 0;
         for (; u + 4 <= units; u += 4) {
-            const float *w0 = weights + u * depth, *w1 = w0 + depth, *w2 = w1 + depth, *w3 = w2 + depth;
+            const float *w0 = filter + u * depth, *w1 = w0 + depth, *w2 = w1 + depth, *w3 = w2 + depth;
             float t0 = 0.0f, t1 = 0.0f, t2 = 0.0f, t3 = 0.0f;
             for (int32_t d = 0; d < depth; ++d) {
                 const float x = input[d];
@@ -29,7 +29,7 @@ void mcu_fully_connected_f32(const mcu_float_activation *activation, int32_t bat
             }
         }
         for (; u < units; ++u) {
-            const float *w = weights + u * depth;
+            const float *w = filter + u * depth;
             float total = 0.0f;
             for (int32_t d = 0; d < depth; ++d) {
                 total += input[d] * w[d];
