@@ -334,3 +334,31 @@ def test_place_weights_counts_each_layers_constants_as_the_c_holds_them(model, f
     """The pass decides before any C exists: its count of a layer's constant bytes is the emitted one."""
     g = compile_model(MODELS / model, features=features)
     assert [layer_const_bytes(g, op) for op in g.ops] == list(emit_c(g, model).layer_const_bytes)
+
+
+def test_fold_pads_makes_a_pad_the_convs_same_padding(ir_of):
+    """PAD 1 on each side of a 3x3 image, then a VALID 3x3 conv: SAME padding on the image itself."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 3, 3, 1], "int8", scale=0.5, zp=-1)
+    p = m.tensor("p", [1, 5, 5, 1], "int8", scale=0.5, zp=-1)
+    m.op("PAD", [x, m.const("paddings", np.array([[0, 0], [1, 1], [1, 1], [0, 0]]), "int32")], [p], "PadOptions")
+    w = m.const("w", np.ones((1, 3, 3, 1), np.int8), "int8", scale=[0.25], zp=[0], axis=0)
+    y = m.tensor("y", [1, 3, 3, 1], "int8", scale=1.0, zp=0)
+    m.op("CONV_2D", [p, w, -1], [y], "Conv2DOptions", version=3, Padding="VALID", StrideH=1, StrideW=1,
+         DilationHFactor=1, DilationWFactor=1)
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m)
+    tensors = ["graph model inputs=(t0) outputs=(t4)",
+               "tensors",
+               "  t0 int8[1, 3, 3, 1] scale 0.5 zp -1 input 'x'",
+               "  t1 int8[1, 5, 5, 1] scale 0.5 zp -1 'p'",
+               "  t2 int32[4, 2] const 'paddings' = [0, 0, 1, 1, 1, 1, 0, 0]",
+               "  t3 int8[1, 3, 3, 1] scale 0.25 zp 0 const 'w' = [1, 1, 1, 1, 1, 1, 1, 1, 1]",
+               "  t4 int8[1, 3, 3, 1] scale 1 zp 0 output 'y'",
+               "ops"]
+    assert ir["check_support"] == _text(*tensors,
+                                        "  0: t1 = PAD(t0, t2) -> [1x5x5x1]",
+                                        "  1: t4 = CONV_2D(t1, t3, -) -> [1x3x3x1]")
+    assert ir["fold_pads"] == _text(*tensors,
+                                    "  0: t4 = CONV_2D(t0, t3, -) -> [1x3x3x1]",
+                                    "     padding SAME: the PAD [[1, 1], [1, 1]] before it, folded")

@@ -240,6 +240,8 @@ class Graph:
                           f"{a.nibbles().size} B ({a.kernel})" for a in op.call.args if isinstance(a, Packed4)]
             if op.fused_into is not None:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
+            if "folded_pad" in op.attrs:
+                lines.append(f"     padding SAME: the PAD {op.attrs['folded_pad']} before it, folded")
             for position, variable in sorted(op.attrs.get("state", {}).items()):
                 lines.append(f"     input {position} is variable {variable}")
         for k, v in enumerate(self.variables):

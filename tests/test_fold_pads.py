@@ -1,0 +1,110 @@
+"""passes/fold_pads.py: a PAD whose amounts are the next convolution's SAME padding becomes that padding.
+Each case is checked against TFLM running the file as written (PAD then a VALID conv): on the host through
+the golden model and the generated C, on QEMU through the DSP and Helium kernels; the arena holds no padded
+copy. Pads SAME does not give stay PADs, as do those another layer also reads."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import bit_exact_on_board
+from mcugen.codegen.pipeline import compile_model
+from mcugen.passes.fold_pads import _same_pads
+from single_op import check
+from tflite_writer import ModelSpec
+
+
+def _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, pads=None, dtype="int8", value=None, twice=False):
+    """x -> PAD(pads, or SAME's for the conv) -> VALID conv (or depthwise, multiplier 1) -> y [, the padded tensor
+    read by a second layer too]."""
+    rng = np.random.default_rng(seed)
+    zp = int(rng.integers(-128, 128)) if dtype == "int8" else 0
+    if pads is None:
+        pads = (_same_pads(h, k, stride, dilation), _same_pads(w, k, stride, dilation))
+    (top, bottom), (left, right) = pads
+    m = ModelSpec()
+    x = m.tensor("x", [n, h, w, c], dtype, scale=0.05, zp=zp)
+    padded = m.tensor("padded", [n, h + top + bottom, w + left + right, c], dtype, scale=0.05, zp=zp)
+    paddings = m.const("paddings", np.array([[0, 0], [top, bottom], [left, right], [0, 0]]), "int32")
+    if value is None:
+        m.op("PAD", [x, paddings], [padded], "PadOptions")
+    else:
+        m.op("PADV2", [x, paddings, m.const("value", np.array([value]), dtype, scale=0.05, zp=zp)], [padded],
+             "PadV2Options")
+    eff = (k - 1) * dilation + 1
+    oh, ow = (h + top + bottom - eff) // stride + 1, (w + left + right - eff) // stride + 1
+    cout = c if depthwise else int(rng.integers(1, 9))
+    shape = [1, k, k, cout] if depthwise else [cout, k, k, c]
+    weights = m.const("w", rng.integers(-127, 128, shape), "int8", scale=[0.02] * cout, zp=[0] * cout,
+                      axis=3 if depthwise else 0)
+    bias = m.const("b", rng.integers(-4000, 4000, cout), "int32" if dtype == "int8" else "int64",
+                   scale=[0.001] * cout, zp=[0] * cout)
+    y = m.tensor("y", [n, oh, ow, cout], dtype, scale=0.1, zp=int(rng.integers(-128, 128)) if dtype == "int8" else 0)
+    fields = dict(Padding="VALID", StrideH=stride, StrideW=stride, DilationHFactor=dilation, DilationWFactor=dilation)
+    if depthwise:
+        m.op("DEPTHWISE_CONV_2D", [padded, weights, bias], [y], "DepthwiseConv2DOptions", version=3, DepthMultiplier=1,
+             **fields)
+    else:
+        m.op("CONV_2D", [padded, weights, bias], [y], "Conv2DOptions", version=3, **fields)
+    m.inputs, m.outputs = [x], [y]
+    if twice:
+        z = m.tensor("z", [n, h + top + bottom, w + left + right, c], dtype, scale=0.05, zp=zp)
+        m.op("RELU", [padded], [z])
+        m.outputs = [y, z]
+    return m
+
+
+def _opcodes(tmp_path, m) -> list[str]:
+    path = tmp_path / "m.tflite"
+    path.write_bytes(m.build())
+    return [op.opcode for op in compile_model(path).ops]
+
+
+@settings(max_examples=16, deadline=None)
+@given(st.integers(1, 2), st.integers(1, 9), st.integers(1, 9), st.integers(1, 7), st.sampled_from([1, 3, 5]),
+       st.integers(1, 2), st.integers(1, 2), st.booleans(), st.sampled_from(["int8", "int16"]), st.integers(0, 999))
+def test_a_pad_that_is_the_convs_same_padding_folds_bit_exact(tmp_path_factory, n, h, w, c, k, stride, dilation,
+                                                               depthwise, dtype, seed):
+    pads = (_same_pads(h, k, stride, dilation), _same_pads(w, k, stride, dilation))
+    if (k - 1) * dilation + 1 > h + sum(pads[0]) or (k - 1) * dilation + 1 > w + sum(pads[1]):
+        return
+    tmp = tmp_path_factory.mktemp("fold")
+    m = _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, dtype=dtype)
+    folded = sum(pads[0]) + sum(pads[1]) > 0
+    assert ("PAD" in _opcodes(tmp, m)) != folded
+    check(tmp, m, seed, oracles=("tflm",))
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547"])
+@pytest.mark.parametrize("shape, k, stride, depthwise", [
+    ((2, 7, 6, 5), 3, 1, False),  # batch 2, odd channels
+    ((1, 10, 9, 8), 3, 2, True),  # Keras' correct_pad before a stride-2 depthwise: (0, 1) on the even side
+    ((1, 5, 5, 3), 5, 1, True),
+    ((1, 8, 8, 16), 3, 1, False),
+])
+def test_folded_pads_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board, shape, k, stride, depthwise):
+    m = _pad_conv(*shape, k, stride, 1, depthwise, seed=7)
+    path = tmp_path / "m.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path)
+    padded = int(np.prod([shape[0], shape[1] + sum(_same_pads(shape[1], k, stride, 1)),
+                          shape[2] + sum(_same_pads(shape[2], k, stride, 1)), shape[3]]))
+    assert [op.opcode for op in g.ops] == ["DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"]
+    assert g.arena.plan.size < padded + g.tensors[g.outputs[0]].nbytes  # no padded copy beside the output
+    check(tmp_path / "host", m, 7, oracles=("tflm",))
+    bit_exact_on_board(tmp_path / board, m, seed=7, samples=2, board=board)
+
+
+@pytest.mark.parametrize("case", ["stride-2 (1, 1) on an even side", "PADV2 with another value", "read twice"])
+def test_a_pad_that_is_not_the_same_padding_stays(tmp_path, case):
+    """PyTorch's padding=1 before a stride-2 conv on an even side leads with 1 where SAME leads with 0: TFLM's
+    SAME can't say it, so the PAD stays (and the model still runs bit-exact)."""
+    if case.startswith("stride-2"):
+        m = _pad_conv(1, 8, 8, 4, 3, 2, 1, True, seed=3, pads=((1, 1), (1, 1)))
+    elif case.startswith("PADV2"):
+        m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, value=5)
+    else:
+        m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, twice=True)
+    assert "PAD" in _opcodes(tmp_path, m) or "PADV2" in _opcodes(tmp_path, m)
+    check(tmp_path, m, 3, oracles=("tflm",))
