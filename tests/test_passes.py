@@ -124,6 +124,13 @@ def test_flatten_biases_makes_a_bias_its_values(ir_of):
     assert ir["flatten_biases"] == _text(*lines)
 
 
+def _valid_conv(m: ModelSpec, inputs: list, y) -> None:
+    """A VALID 1-stride CONV_2D of `inputs` into y, the model's output (and, unless told, its first input's)."""
+    m.op("CONV_2D", inputs, [y], "Conv2DOptions", version=3, Padding="VALID", StrideH=1, StrideW=1,
+         DilationHFactor=1, DilationWFactor=1)
+    m.inputs, m.outputs = [inputs[0]], [y]
+
+
 def test_expand_groups_widens_each_filter_to_the_whole_input_depth(ir_of):
     """Two groups of two input channels: output channels 0 and 1 read inputs 0 and 1, 2 and 3 read 2 and 3."""
     m = ModelSpec()
@@ -131,9 +138,7 @@ def test_expand_groups_widens_each_filter_to_the_whole_input_depth(ir_of):
     w = m.const("w", np.arange(1, 9).reshape(4, 1, 1, 2), "int8", scale=0.25, zp=0)
     b = m.const("b", np.zeros(4, np.int32), "int32", scale=0.125, zp=0)
     y = m.tensor("y", [1, 3, 3, 4], "int8", scale=1.0, zp=0)
-    m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", version=3, Padding="VALID", StrideH=1, StrideW=1,
-         DilationHFactor=1, DilationWFactor=1)
-    m.inputs, m.outputs = [x], [y]
+    _valid_conv(m, [x, w, b], y)
     ir = ir_of(m)
     lines = ["graph model inputs=(t0) outputs=(t3)",
              "tensors",
@@ -344,9 +349,8 @@ def test_fold_pads_makes_a_pad_the_convs_same_padding(ir_of):
     m.op("PAD", [x, m.const("paddings", np.array([[0, 0], [1, 1], [1, 1], [0, 0]]), "int32")], [p], "PadOptions")
     w = m.const("w", np.ones((1, 3, 3, 1), np.int8), "int8", scale=[0.25], zp=[0], axis=0)
     y = m.tensor("y", [1, 3, 3, 1], "int8", scale=1.0, zp=0)
-    m.op("CONV_2D", [p, w, -1], [y], "Conv2DOptions", version=3, Padding="VALID", StrideH=1, StrideW=1,
-         DilationHFactor=1, DilationWFactor=1)
-    m.inputs, m.outputs = [x], [y]
+    _valid_conv(m, [p, w, -1], y)
+    m.inputs = [x]
     ir = ir_of(m)
     tensors = ["graph model inputs=(t0) outputs=(t4)",
                "tensors",
