@@ -261,3 +261,21 @@ def test_a_resnet_block_runs_whole_inside_its_add_where_the_peak_needs_it():
     assert g.arena.buffer_of[g.ops[7].outputs[0]] == g.arena.buffer_of[g.ops[6].outputs[0]]
     assert g.arena.plan.size == 32 * 32 * 16 + 16 * 16 * 32 + 5 * 16 * 32 + (6 * 288 * 2 + 288) + 3 * 16 * 32
     assert g.arena.plan.conflicts() == []
+
+
+def test_fusion_is_judged_in_the_regions_the_arena_will_be_placed_in():
+    """person_detect's fused pointwise conv (above) on RAM of two regions: where the main region holds the fused
+    peak but no placement of the unfused graph fits, the fusion is kept; where both fit, what fuse_strips keeps
+    is never larger, placed in the regions, than the unfused graph."""
+    from mcugen.passes.fuse_strips import _peak, fuse_strips
+
+    g = lower_ops(lower(MODELS / "tflm_person_detect.tflite"), DSP, None, None)
+    unfused, fused = plan_memory(g).arena.plan.size, compile_model(MODELS / "tflm_person_detect.tflite",
+                                                                  features=DSP).arena.plan.size
+    assert fused < unfused
+    tight = (Region("SRAM", fused + 64, 0), Region("SLOW", 1024, 1))  # no buffer of the peak fits SLOW
+    roomy = (Region("SRAM", 2 * unfused, 0), Region("SLOW", 1024, 1))
+    assert [op.fused_into for op in fuse_strips(g, tight).ops if op.fused_into is not None] == [3]
+    assert _peak(g, tight, ()) == float("inf") and _peak(fuse_strips(g, tight), tight, ()) <= fused + 64
+    kept = fuse_strips(g, roomy)
+    assert _peak(kept, roomy, ()) <= _peak(g, roomy, ())

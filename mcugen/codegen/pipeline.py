@@ -60,7 +60,7 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     the arena may use (and --pin's requests), where weights may go (--weights)."""
     graph = lower(model_path, outputs, signature)
     graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room, budget.optimize))  # calls
-    graph = after("fuse_strips", fuse_strips(graph))      # a conv run strip by strip inside its only consumer's call
+    graph = after("fuse_strips", fuse_strips(graph, budget.regions, budget.pins))  # convs in their consumers
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
     compiled = after("plan_memory", plan_memory(graph, budget.regions, budget.pins))  # lifetimes -> arena offsets
     compiled = after("place_weights", place_weights(compiled, budget))  # weights in the chip's flash or external

@@ -10,40 +10,52 @@ A consumer may take a chain (Call.fuses): an ADD whose conv reads a conv that on
 both, the first's rows held as the second's input (a ResNet block's two convs and its residual).
 The intermediate tensor, often a layer's largest, is gone from the arena. The consumer's call runs
 at the consumer's step, so the conv's input lives until then; the fusions are kept only if the
-planned arena is no larger with them, and only those its peak needs.
+planned arena is no larger with them, and only those its peak needs. On a board whose RAM is several
+regions the arena is judged as plan_memory will place it there (the regions' bytes in all; a plan that
+does not fit them is the largest).
 The fused op keeps its place with no call (Op.fused_into) so layer numbers stay the model's.
 """
 from __future__ import annotations
 
 import dataclasses
+import math
 
+from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph, Op
+from mcugen.ir.planner import Region
 from mcugen.kernels.strips import fused_call
 from mcugen.passes.plan_memory import plan_memory
 
 
-def fuse_strips(g: Graph) -> Graph:
+def fuse_strips(g: Graph, regions: tuple[Region, ...] | None = None, pins: tuple[tuple[str, str], ...] = ()) -> Graph:
+    def peak(graph: Graph) -> float:
+        return _peak(graph, regions, pins)
+
     fused = fuse_all(g)
     # Moving a conv to its consumer's step keeps the conv's input alive until then, and the tile
     # and scratch come on top: where that outweighs the intermediate (tiny layers) or the graph
     # peaks elsewhere, fusing would cost RAM. It must never.
-    if fused is g or _peak(fused) > _peak(g):
+    if fused is g or peak(fused) > peak(g):
         return g
     # A fusion also costs time (a call per strip or row): each is undone, in order, where the arena
     # stays as small without it, so those left are the ones the peak needs.
-    peak = _peak(fused)
+    least = peak(fused)
     for consumer in sorted({op.fused_into for op in fused.ops if op.fused_into is not None}):
         undone = fused.replace_ops(g.ops[op.index] if consumer in (op.index, op.fused_into) else op
                                    for op in fused.ops)
-        if _peak(undone) <= peak:
+        if peak(undone) <= least:
             fused = undone
     return fused
 
 
-def _peak(g: Graph) -> int:
-    arena = plan_memory(g).arena
-    assert arena is not None
-    return arena.plan.size
+def _peak(g: Graph, regions: tuple[Region, ...] | None, pins: tuple[tuple[str, str], ...]) -> float:
+    """The arena's bytes as plan_memory places it: in all the regions where there are several (inf: not
+    placed in them; plan_memory says why when it runs)."""
+    try:
+        plan = plan_memory(g, regions, pins).arena.plan
+    except McugenError:
+        return math.inf
+    return sum(size for _, size in plan.region_sizes) if plan.region_sizes else plan.size
 
 
 def fuse_all(g: Graph) -> Graph:
