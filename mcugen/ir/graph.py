@@ -172,6 +172,14 @@ class Graph:
     def replace_ops(self, ops: Iterable[Op]) -> Graph:
         return dataclasses.replace(self, ops=tuple(ops))
 
+    def readers(self) -> dict[int, list[Op]]:
+        """Each tensor's reading ops, in order (an op reading it twice listed once)."""
+        readers: dict[int, list[Op]] = {}
+        for op in self.ops:
+            for t in dict.fromkeys(op.inputs):
+                readers.setdefault(t, []).append(op)
+        return readers
+
     def renumber(self, ops: Iterable[Op]) -> Graph:
         """A Graph running `ops` (a subset, in order), each indexed by its new position."""
         return self.replace_ops(dataclasses.replace(op, index=k) for k, op in enumerate(ops))

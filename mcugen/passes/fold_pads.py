@@ -23,16 +23,13 @@ CONVS = ("CONV_2D", "DEPTHWISE_CONV_2D")
 
 
 def fold_pads(g: Graph) -> Graph:
-    readers: dict[int, list[Op]] = {}
-    for op in g.ops:
-        for t in set(op.inputs):
-            readers.setdefault(t, []).append(op)
+    readers = g.readers()
     folded: dict[int, Op] = {}  # conv index -> the conv reading the unpadded input with SAME padding
     dropped = set()
     for op in g.ops:
         conv = _folds_into(g, op, readers)
         if conv is not None:
-            pads = np.asarray(op.input(g, 1).data, np.int64).reshape(4, 2)[1:3].tolist()
+            pads = np.asarray(op.input(g, 1).values, np.int64).reshape(4, 2)[1:3].tolist()
             attrs = dict(conv.attrs, padding="SAME", folded_pad=pads)
             folded[conv.index] = dataclasses.replace(conv, inputs=(op.inputs[0], *conv.inputs[1:]), attrs=attrs)
             dropped.add(op.index)
@@ -55,27 +52,24 @@ def _folds_into(g: Graph, op: Op, readers: dict[int, list[Op]]) -> Op | None:
     if x.quant is None or y.quant is None or x.quant.per_channel or (float(x.q.s), int(x.q.zp)) != (float(y.q.s),
                                                                                                   int(y.q.zp)):
         return None
-    pads = op.input(g, 1).data
-    if pads is None or pads.size != 8:
-        return None
-    (n0, n1), (top, bottom), (left, right), (c0, c1) = np.asarray(pads, np.int64).reshape(4, 2).tolist()
+    # check_support has required the paddings and the pad value constant
+    amounts = np.asarray(op.input(g, 1).values, np.int64).reshape(4, 2).tolist()
+    (n0, n1), (top, bottom), (left, right), (c0, c1) = amounts
     value = op.optional_input(g, 2)
-    fill = int(value.data.reshape(-1)[0]) if value is not None and value.data is not None else int(y.q.zp)
-    if (n0, n1, c0, c1) != (0, 0, 0, 0) or fill != int(y.q.zp) or (value is not None and value.data is None):
+    fill = int(value.values.reshape(-1)[0]) if value is not None else int(y.q.zp)
+    if (n0, n1, c0, c1) != (0, 0, 0, 0) or fill != int(y.q.zp) or top + bottom + left + right == 0:
         return None
-    kernel = conv.input(g, 1).shape[1:3]
-    height = _same_pads(x.shape[1], kernel[0], conv.attrs.get("stride_h", 1), conv.attrs.get("dilation_hfactor", 1))
-    width = _same_pads(x.shape[2], kernel[1], conv.attrs.get("stride_w", 1), conv.attrs.get("dilation_wfactor", 1))
-    if (top, bottom) != height or (left, right) != width or top + bottom + left + right == 0:
+    steps = [(conv.attrs.get(f"stride_{a}", 1), conv.attrs.get(f"dilation_{a}factor", 1)) for a in "hw"]
+    sides = [_same_padding(x.shape[k + 1], conv.input(g, 1).shape[k + 1], *steps[k]) for k in range(2)]
+    if [(top, bottom), (left, right)] != [pads for pads, _ in sides]:
         return None
-    same_out = tuple(tflm_out_size("SAME", x.shape[k + 1], kernel[k], conv.attrs.get(f"stride_{a}", 1),
-                                   conv.attrs.get(f"dilation_{a}factor", 1)) for k, a in enumerate("hw"))
-    return conv if tuple(conv.output(g).shape[1:3]) == same_out else None  # no placeholder output shape
+    # no placeholder output shape: the conv's must be the one SAME computes
+    return conv if list(conv.output(g).shape[1:3]) == [out for _, out in sides] else None
 
 
-def _same_pads(size: int, kernel: int, stride: int, dilation: int) -> tuple[int, int]:
-    """The (leading, trailing) pads TFLM's SAME padding gives a side of `size`."""
+def _same_padding(size: int, kernel: int, stride: int, dilation: int) -> tuple[tuple[int, int], int]:
+    """The (leading, trailing) pads TFLM's SAME padding gives a side of `size`, and its output size."""
     out = tflm_out_size("SAME", size, kernel, stride, dilation)
     total = max(0, (out - 1) * stride + (kernel - 1) * dilation + 1 - size)
     lead = pad_before(size, kernel, stride, dilation, out)
-    return lead, total - lead
+    return (lead, total - lead), out

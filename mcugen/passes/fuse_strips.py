@@ -60,10 +60,7 @@ def _peak(g: Graph, regions: tuple[Region, ...] | None, pins: tuple[tuple[str, s
 
 def fuse_all(g: Graph) -> Graph:
     """Every fusion a consumer takes, whatever it saves."""
-    readers: dict[int, list[Op]] = {}
-    for op in g.ops:
-        for t in set(op.inputs):
-            readers.setdefault(t, []).append(op)
+    readers = g.readers()
     fused: dict[int, Op] = {}
     tuning = g.tuning
     for op in g.ops:
