@@ -238,6 +238,25 @@ def test_run_never_overwrites(capsys, tmp_path, models):
     assert existing.read_bytes() == b"precious"
 
 
+@pytest.mark.parametrize("umask, before, expected", [(0o022, None, 0o644), (0o077, None, 0o600),
+                                                      (0o077, 0o664, 0o664)])
+def test_written_files_follow_the_umask(capsys, tmp_path, models, umask, before, expected):
+    """Never mkstemp's 0600 behind the user's back, never narrower than the file it replaces."""
+    import os
+    np.save(tmp_path / "x.npy", np.zeros((1, 49, 10, 1), np.int8))
+    out = tmp_path / "out.npz"
+    if before is not None:
+        out.write_bytes(b"old")
+        out.chmod(before)
+    old = os.umask(umask)
+    try:
+        code, _, _ = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "x.npy", "--output", out,
+                             *(["--force"] if before is not None else []))
+    finally:
+        os.umask(old)
+    assert code == 0 and out.stat().st_mode & 0o777 == expected
+
+
 # -- compare ------------------------------------------------------------------
 def test_compare_reports_bit_exact(capsys, models):
     code, out, _ = run_cli(capsys, "compare", models / KWS, "--samples", "2", "--seed", "5")

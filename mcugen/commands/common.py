@@ -51,12 +51,26 @@ def refuse_overwrite(path: Path, force: bool) -> None:
     require_writable_folder(path.parent, str(path))
 
 
+def _new_file_mode(path: Path) -> int:
+    """What open() would give under the user's umask, or the replaced file's mode if that is wider:
+    mkstemp's 0600 would hide a report from teammates and artifact servers."""
+    umask = os.umask(0)
+    os.umask(umask)
+    mode = 0o666 & ~umask
+    try:
+        mode |= path.stat().st_mode & 0o777
+    except OSError:
+        pass
+    return mode
+
+
 def write_atomically(path: Path, write, suffix: str) -> None:
     """The file appears whole or not at all; a failure leaves what was there."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=suffix + ".tmp")
         try:
+            os.fchmod(fd, _new_file_mode(path))
             with os.fdopen(fd, "wb") as f:
                 write(f)
             os.replace(tmp, path)
