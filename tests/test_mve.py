@@ -18,7 +18,7 @@ from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
 from mcugen.validation.validate import run_on_target
 from single_op import binary_model, pool_model
-from test_dsp_kernels import _conv, _fc_model
+from test_dsp_kernels import _conv, _conv_into, _fc_model
 from test_cli import checked_report, run_cli
 from test_ops_conv import FC16_CASES, fc16_model
 from tflite_writer import ModelSpec
@@ -187,16 +187,25 @@ def test_pools_mve_for_drawn_shapes(tmp_path_factory, opcode, h, w, kh, kw, stri
 
 def test_tune_measures_every_candidate_of_each_layer_on_the_m55(capsys, tmp_path):
     """On a core with Helium and the DSP extension a 1x1 conv has five candidates (Helium as a
-    FULLY_CONNECTED, the Helium conv, the DSP conv on widened and on int8 weights, the reference): --tune
-    runs every one, keeps the fastest of each layer, and the tuned build is bit-exact."""
+    FULLY_CONNECTED, the Helium conv, the DSP conv on widened and on int8 weights, the reference), a first
+    layer on three channels six (the DSP's split rows on both weights too): --tune runs every one, keeps
+    the fastest of each layer, and the tuned build is bit-exact."""
+    rng = np.random.default_rng(11)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 10, 9, 3], "int8", scale=0.05, zp=7)
+    t, shape = _conv_into(m, rng, x, (1, 10, 9, 3), 3, 2, 16)
+    y, _ = _conv_into(m, rng, t, shape, 1, 1, 24)
+    m.inputs, m.outputs = [x], [y]
+    model = tmp_path / "two_convs.tflite"
+    model.write_bytes(m.build())
     report = tmp_path / "r.json"
-    code, _, err = run_cli(capsys, "test", MODELS / "mlperf_kws_dscnn.tflite", "--board", "mps3-an547",
+    code, _, err = run_cli(capsys, "test", model, "--board", "mps3-an547",
                            "--tune", "--samples", "1", "--out", tmp_path / "fw", "--json", report)
-    assert code == 0 and "tuning 5/5" in err and "tuned on mps3-an547" in err, err
+    assert code == 0 and "tuning 6/6" in err and "tuned on mps3-an547" in err, err
     r = checked_report(report, "test")
     assert r["passed"] == 1 and r["failed"] == 0
     tuned = {layer["name"]: layer for layer in r["layers"] if "tuned" in layer}
-    assert len(tuned["conv_2d_2"]["tuned"]["time"]) == 5 and len(tuned["conv_2d_0"]["tuned"]["time"]) == 4
+    assert len(tuned["conv_2d_1"]["tuned"]["time"]) == 5 and len(tuned["conv_2d_0"]["tuned"]["time"]) == 6
     for layer in tuned.values():
         times = layer["tuned"]["time"]
         assert layer["kernel"] == min(times, key=times.get)
