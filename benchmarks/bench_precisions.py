@@ -24,7 +24,7 @@ from mcugen.targets.boards import load_board
 from mcugen.validation.compare import random_inputs
 from mcugen.validation.cycles import estimate_cycles
 from mcugen.targets.firmware import build_board
-from mcugen.ir.lowering import Const, Packed4
+from mcugen.ir.lowering import Const, Packed
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
@@ -78,7 +78,7 @@ def with_int4_filters(path: Path, out: Path) -> Path:
         peak = np.max(np.abs(real), axis=tuple(d for d in range(values.ndim) if d != axis))
         scale = np.where(peak > 0, peak / 7, 1.0).astype(np.float32)
         w4 = np.clip(np.round(real / np.expand_dims(scale, [d for d in range(values.ndim) if d != axis])), -8, 7)
-        model.buffers[t.buffer].data = Packed4(Const("filter", w4.astype(np.int8))).nibbles().tobytes()
+        model.buffers[t.buffer].data = Packed(Const("filter", w4.astype(np.int8))).stored().tobytes()
         q.scale = [float(s) for s in scale]
         t.type = 17  # INT4
         # the bias keeps its int32 values: TFLM reads them as they are (scale input x filter only in Prepare's check)

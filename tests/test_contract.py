@@ -19,7 +19,7 @@ from conftest import DSP, MODELS
 from mcugen.errors import McugenError
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget
-from mcugen.ir.calls import Call, Const, Packed4, Scratch, Struct
+from mcugen.ir.calls import Call, Const, Packed, Scratch, Struct
 from mcugen.runtime import RUNTIME, _integer, c_define
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcugen"
@@ -107,7 +107,7 @@ def _arguments_match_their_prototype(call: Call) -> list[str]:
         return [f"{call.kernel}: {len(call.args)} arguments for {len(parameters)} parameters"]
     wrong = []
     for k, (arg, (words, name)) in enumerate(zip(call.args, parameters)):
-        arg = arg.const if isinstance(arg, Packed4) else arg
+        arg = arg.const if isinstance(arg, Packed) else arg
         if isinstance(arg, Const) and not _named_alike(arg.name, name):
             wrong.append(f"{call.kernel} argument {k}: array {arg.name} passed as {name}")
         if isinstance(arg, (Struct, Scratch)) and arg.ctype not in words:

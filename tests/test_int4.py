@@ -70,7 +70,7 @@ def test_int4_kernels_read_the_filter_packed_in_no_more_arena_than_int8(tmp_path
     """Conv and fully-connected layers (and every layer of the reference core) run on the packed weights: no
     unpacking before the call, and the arena of the same model with int8 filters."""
     from mcugen.targets.boards import load_board
-    from mcugen.ir.lowering import Packed4
+    from mcugen.ir.lowering import Packed
     from mcugen.codegen.pipeline import compile_model
     features = load_board(board).features
     compiled = {}
@@ -84,7 +84,7 @@ def test_int4_kernels_read_the_filter_packed_in_no_more_arena_than_int8(tmp_path
     assert all(any(k in (c.kernel, *c.extra_kernels) for c in calls) for k in PACKED[board]), calls
     for c in calls:
         if c.kernel in PACKED[board]:
-            assert not any(isinstance(a, Packed4) for a in c.args), c
+            assert not any(isinstance(a, Packed) for a in c.args), c
             assert "packed_filter" in [getattr(a, "name", "") for a in c.args], c
     if board == "microbit":
         assert g.arena.plan.size == compiled["int8"].arena.plan.size

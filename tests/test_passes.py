@@ -287,6 +287,53 @@ def test_pack_int4_keeps_an_int8_kernels_int4_weights_packed_until_the_call(ir_o
                                                           "(mcu_unpack_s4_s16)\n")
 
 
+def _float16_fc() -> ModelSpec:
+    """x [1, 2] float32 -> FULLY_CONNECTED (64 units) whose weights the file holds as float16 behind a
+    DEQUANTIZE, as the converter's float16 option writes them."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 2], "float32")
+    w = m.tensor("w", [64, 2], "float32")
+    m.op("DEQUANTIZE", [m.const("w16", np.arange(-64, 64).reshape(64, 2).astype(np.float16) / 4, "float16")], [w])
+    y = m.tensor("y", [1, 64], "float32")
+    m.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+FLOAT16_FC = _text(
+    "graph model inputs=(t0) outputs=(t3)",
+    "tensors",
+    "  t0 float32[1, 2] input 'x'",
+    "  t1 float32[64, 2] 'w'",
+    "  t2 float16[64, 2] const 'w16'",
+    "  t3 float32[1, 64] output 'y'",
+    "ops",
+    "  0: t1 = DEQUANTIZE(t2) -> [64x2]",
+    "  1: t3 = FULLY_CONNECTED(t0, t1, -) -> [1x64]")
+
+
+def test_fold_constants_widens_float16_weights_at_build_time(ir_of):
+    """The DEQUANTIZE of a float16 constant runs once, at build time: its output is a float32 constant
+    that remembers the file's float16 (the model's weights stay counted at that size)."""
+    ir = ir_of(_float16_fc())
+    assert ir["expand_groups"] == FLOAT16_FC
+    assert ir["fold_constants"] == FLOAT16_FC.replace(
+        "  t1 float32[64, 2] 'w'", "  t1 float32[64, 2] const (float16 in the file) 'w'").replace(
+        "  0: t1 = DEQUANTIZE(t2) -> [64x2]\n  1:", "  0:")
+
+
+@pytest.mark.parametrize("optimize", ["balanced", "speed"])
+def test_pack_float16_keeps_them_float16_until_the_call(ir_of, optimize):
+    """By default the 512 B of float32 weights are 256 B of float16 in flash, widened into the call's
+    scratch just before it; --optimize speed keeps them float32 (no widening)."""
+    ir = ir_of(_float16_fc(), budget=Budget(optimize=optimize))
+    call = "     call mcu_fully_connected_f32 (1 x 2 -> 64 units)\n"
+    assert call in ir["pack_int4"]
+    unpack = "     unpacks filter: 128 float32 from 256 B (mcu_unpack_f16)\n"
+    assert ir["pack_float16"] == (ir["pack_int4"].replace(call, call + unpack) if optimize == "balanced" else
+                                  ir["pack_int4"])
+
+
 def _two_fcs() -> ModelSpec:
     """64 -> 32 -> 128 units on the reference kernel: 2,048 + 256 bytes of constants (weights, then each of
     32 units' multiplier and shift), then 4,096 + 1,024 (128 units)."""

@@ -222,7 +222,7 @@ def build_host(g: Compiled, out: OutDir | Path, model_name: str, *, sanitize: bo
 
 
 def format_report(r: BuildResult, g: Compiled) -> str:
-    weights = sum(t.nbytes for t in g.tensors if t.is_const)
+    weights = g.weight_bytes
     lines = [f"  arena       {r.arena_bytes:>9,} B  activations, planned at build time ({g.arena.plan.strategy})",
              f"  constants   {r.model.rodata:>9,} B  model.o rodata: weights {weights:,} B in the model file, "
              f"{r.const_bytes:,} B of arrays emitted",

@@ -16,7 +16,7 @@ from mcugen.kernels import widens
 from mcugen.ir.graph import Compiled, Graph, Op, Tensor
 from mcugen.ir.budget import RAM
 from mcugen.ir.calls import WEIGHTS_BYTES
-from mcugen.ir.lowering import Call, Const, Packed4, Scratch, Slice, State, Struct, layer_name
+from mcugen.ir.lowering import Call, Const, Packed, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
 from mcugen.runtime import with_callees
 
@@ -138,11 +138,12 @@ class _LayerEmitter:
             return v
         return str(int(cast(SupportsInt, v)))  # an int of Python or numpy (a Call's args say which kinds)
 
-    def packed(self, p: Packed4) -> str:
-        """The weights two to a byte (low nibble first, as in the .tflite file) and, in the call's block,
-        their unpacking into the call's scratch, which the call then reads."""
+    def packed(self, p: Packed) -> str:
+        """The weights as flash keeps them (INT4 two to a byte, low nibble first as in the .tflite file;
+        float16 bits) and, in the call's block, their unpacking into the call's scratch, which the call
+        then reads."""
         values = p.const.data.reshape(-1)
-        name = self.const(Const(f"{p.const.name}_s4", p.nibbles(), layer=p.const.layer))
+        name = self.const(Const(f"{p.const.name}_{p.form}", p.stored(), layer=p.const.layer))
         offset = self.call.scratch_offsets[self.scratches]
         self.scratches += 1
         unpacked = self.scratch_name(self.op, _CTYPES[values.dtype], offset)
@@ -181,7 +182,7 @@ class _LayerEmitter:
             offset = self.call.scratch_offsets[self.scratches]
             self.scratches += 1
             return self.scratch_name(self.op, a.ctype, offset)
-        if isinstance(a, Packed4):
+        if isinstance(a, Packed):
             return self.packed(a)
         if isinstance(a, Struct):
             return self.struct(a)

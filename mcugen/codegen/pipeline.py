@@ -16,6 +16,7 @@ from mcugen.passes.fold_pads import fold_pads
 from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
+from mcugen.passes.pack_float16 import pack_float16
 from mcugen.passes.pack_int4 import pack_int4
 from mcugen.passes.place_weights import place_weights
 from mcugen.passes.plan_memory import plan_memory
@@ -62,6 +63,7 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room, budget.optimize))  # calls
     graph = after("fuse_strips", fuse_strips(graph, budget.regions, budget.pins))  # convs in their consumers
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
+    graph = after("pack_float16", pack_float16(graph, budget.optimize))  # a float16 model's weights kept float16
     compiled = after("plan_memory", plan_memory(graph, budget.regions, budget.pins))  # lifetimes -> arena offsets
     compiled = after("place_weights", place_weights(compiled, budget))  # weights in the chip's flash or external
     return compiled

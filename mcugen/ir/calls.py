@@ -57,11 +57,14 @@ class Scratch:
 
 
 @dataclass(frozen=True)
-class Packed4:
-    """An int8 or int16 weight array whose values fit 4 bits (from an INT4 filter): kept two to a byte
-    in flash and unpacked into the call's scratch just before the call, which reads it there."""
+class Packed:
+    """A weight array kept narrower in flash than its kernel reads it, unpacked into the call's scratch
+    just before the call, which reads it there: `s4`, int8 or int16 values that fit 4 bits (an INT4
+    filter) two to a byte; `f16`, float32 values that are all float16 ones (a float16 model's weights)
+    as their float16 bits."""
 
     const: Const
+    form: str = "s4"
 
     @property
     def bytes(self) -> int:
@@ -69,9 +72,14 @@ class Packed4:
 
     @property
     def kernel(self) -> str:
+        if self.form == "f16":
+            return "mcu_unpack_f16"
         return "mcu_unpack_s4" if self.const.data.dtype == np.int8 else "mcu_unpack_s4_s16"
 
-    def nibbles(self) -> np.ndarray:
+    def stored(self) -> np.ndarray:
+        """What flash holds."""
+        if self.form == "f16":
+            return self.const.data.reshape(-1).astype(np.float16).view(np.uint16)
         return nibbles(self.const.data)
 
 
@@ -86,7 +94,7 @@ def nibbles(values: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Call:
     kernel: str  # C function, one per file: runtime_c/src/<kernel>.c (and/or runtime_c/dsp/<kernel>.c)
-    args: tuple[object, ...]  # Const, Packed4, Struct, Slice, Scratch, State, int, float, or None (NULL)
+    args: tuple[object, ...]  # Const, Packed, Struct, Slice, Scratch, State, int, float, or None (NULL)
     note: str = ""  # geometry for the layer comment: strides, padding, kernel size
     in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
@@ -95,11 +103,11 @@ class Call:
 
     @property
     def scratch_offsets(self) -> list[int]:
-        """Where each Scratch (and Packed4's unpacked weights) starts in the call's scratch buffer: one after
+        """Where each Scratch (and Packed's unpacked weights) starts in the call's scratch buffer: one after
         the other, word aligned."""
         offsets, end = [], 0
         for a in self.args:
-            if isinstance(a, (Scratch, Packed4)):
+            if isinstance(a, (Scratch, Packed)):
                 offsets.append(end)
                 end += (a.bytes + 3) // 4 * 4
         return offsets + [end]
@@ -114,11 +122,11 @@ WEIGHTS_BYTES = 256  # constant arrays from this size on are a layer's weights: 
 
 def const_arrays(value: object) -> list[tuple[str, int]]:
     """The constant arrays in a call's arguments (a Call, or any of its arguments): each one's name and
-    bytes as emitted (an INT4 array packed two values a byte)."""
+    bytes as emitted (an INT4 array packed two values a byte, float16 weights as float16)."""
     if isinstance(value, Const):
         return [(value.name, value.data.nbytes)]
-    if isinstance(value, Packed4):
-        return [(value.const.name, (value.const.data.size + 1) // 2)]
+    if isinstance(value, Packed):
+        return [(f"{value.const.name}_{value.form}", value.stored().nbytes)]
     if isinstance(value, Call):
         return const_arrays(value.args)
     if isinstance(value, Struct):

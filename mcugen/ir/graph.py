@@ -16,7 +16,7 @@ import numpy as np
 
 from mcugen.errors import McugenError
 from mcugen.ir.budget import RAM
-from mcugen.ir.calls import Packed4
+from mcugen.ir.calls import Packed
 
 if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
     from mcugen.ir.calls import Call
@@ -59,6 +59,9 @@ class Tensor:
     # an int32 constant's next bytes in the file, as many as its data (fewer at the file's end): TFLM's 16x8
     # TRANSPOSE_CONV reads an int32 bias as int64, so past its end
     after: bytes = b""
+    # the type the file stores a constant in, where narrower than dtype: float16 weights a DEQUANTIZE widened
+    # at build time
+    stored: str | None = None
 
     @property
     def is_const(self) -> bool:
@@ -81,6 +84,13 @@ class Tensor:
     @property
     def itemsize(self) -> int:
         return np.dtype(self.dtype).itemsize
+
+    @property
+    def file_bytes(self) -> int:
+        """A constant's bytes in the model file: the model's own weights."""
+        if self.stored is None:
+            return self.nbytes
+        return int(np.prod(self.shape, dtype=np.int64)) * np.dtype(self.stored).itemsize
 
     @property
     def nbytes(self) -> int:
@@ -172,6 +182,12 @@ class Graph:
     def replace_ops(self, ops: Iterable[Op]) -> Graph:
         return dataclasses.replace(self, ops=tuple(ops))
 
+    @property
+    def weight_bytes(self) -> int:
+        """The model's own weights: the constants its ops read, at their size in the file."""
+        read = {t for op in self.ops for t in op.inputs if t >= 0 and self.tensors[t].is_const}
+        return sum(self.tensors[t].file_bytes for t in read)
+
     def readers(self) -> dict[int, list[Op]]:
         """Each tensor's reading ops, in order (an op reading it twice listed once)."""
         readers: dict[int, list[Op]] = {}
@@ -233,6 +249,7 @@ class Graph:
         lines = [str(self).splitlines()[0], "tensors"]
         for t in self.tensors:
             role = ends.get(t.index, "const" if t.is_const else "variable" if t.variable else "")
+            role += f" ({t.stored} in the file)" if t.stored else ""
             quant = "" if t.quant is None else (f" scale {t.q.s:.6g} zp {t.q.zp}" if not t.q.per_channel else
                                                 f" {t.q.scale.size} scales on axis {t.q.axis}")
             placed = f" @{arena.offset(t.index)}" if arena and t.index in arena.buffer_of else ""
@@ -245,7 +262,7 @@ class Graph:
             if op.call is not None:
                 lines.append(f"     call {op.call.kernel}" + (f" ({op.call.note})" if op.call.note else ""))
                 lines += [f"     unpacks {a.const.name}: {a.const.data.size} {a.const.data.dtype} from "
-                          f"{a.nibbles().size} B ({a.kernel})" for a in op.call.args if isinstance(a, Packed4)]
+                          f"{a.stored().nbytes} B ({a.kernel})" for a in op.call.args if isinstance(a, Packed)]
             if op.fused_into is not None:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
             if "folded_pad" in op.attrs:

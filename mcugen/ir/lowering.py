@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mcugen.ir.calls import Call, Const, Packed4, Scratch, Slice, State, Struct, const_arrays, const_bytes
+from mcugen.ir.calls import Call, Const, Packed, Scratch, Slice, State, Struct, const_arrays, const_bytes
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph, Op
 from mcugen.runtime import c_define
 
 # the call's parts are defined in mcugen/ir/calls.py (below the IR); the ops import them from here
-__all__ = ["Call", "Const", "Packed4", "Scratch", "Slice", "State", "Struct", "const_arrays", "const_bytes"]
+__all__ = ["Call", "Const", "Packed", "Scratch", "Slice", "State", "Struct", "const_arrays", "const_bytes"]
 
 MAX_DIMS = c_define("MCU_MAX_DIMS")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op, Tensor
-from mcugen.ir.lowering import Call, Struct, reads, writes
+from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._quant import LutOp
 from mcugen.numerics.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
@@ -133,19 +133,39 @@ def requantize_call(g: Graph, op: Op, kernel: str) -> Call:
 
 @register("DEQUANTIZE")
 class Dequantize(OpDef):
+    """float16 -> float32 (the converter's float16 weights; TFLM has no such kernel, LiteRT's reference
+    one widens each value exactly) runs on constants only, at build time (fold_constants)."""
     same_shape = True
-    input_types = ("int8", "int16")
+    input_types = ("int8", "int16", "float16")
     output_types = ("float32",)
     converts = True
 
+    def check(self, g: Graph, op: Op) -> list[str]:
+        x = op.input(g, 0)
+        if x.dtype == "float16" and not x.is_const:
+            return [f"tensor '{x.name}' is a float16 activation: mcugen takes float16 only as weights (a "
+                    "constant), which it widens at build time"]
+        return []
+
     def prepare(self, g: Graph, op: Op) -> object:
-        return FloatQuant.of(op.input(g, 0))
+        x = op.input(g, 0)
+        return None if x.dtype == "float16" else FloatQuant.of(x)
+
+    def fold(self, g: Graph, op: Op) -> list[np.ndarray] | None:
+        x = op.input(g, 0)
+        return [x.values.astype(np.float32)] if x.dtype == "float16" and x.is_const else None
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
+        if xs[0].dtype == np.float16:
+            return xs[0].astype(np.float32)
         p = op.prepared(FloatQuant)
         return (xs[0].astype(np.int32) - p.zero_point).astype(np.float32) * np.float32(p.scale)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
+        x = op.input(g, 0)
+        if x.dtype == "float16":  # a constant fold_constants kept: a graph output
+            bits = x.values.reshape(-1).view(np.uint16)
+            return Call("mcu_unpack_f16", (Const("half", bits), bits.size, writes(op)), note="float16 -> float32")
         p = op.prepared(FloatQuant)
         return Call("mcu_dequantize_f32", (Struct("mcu_float_quant", "params", dataclasses.asdict(p)),
                                               int(np.prod(op.output(g).shape)), reads(op), writes(op)),

@@ -31,9 +31,11 @@ def fold_constants(g: Graph) -> Graph:
         if values is None or any(v.size != np.prod(tensors[t].shape) for t, v in zip(op.outputs, values)):
             kept.append(op)
             continue
+        # the file's float16 weights stay the model's weights at their size, widened or moved
+        half = any("float16" in (g.tensors[t].dtype, g.tensors[t].stored) for t in op.inputs if t >= 0)
         for t, v in zip(op.outputs, values):
             data = np.asarray(v).astype(tensors[t].dtype).reshape(tensors[t].shape)
-            tensors[t] = dataclasses.replace(tensors[t], data=data)
+            tensors[t] = dataclasses.replace(tensors[t], data=data, stored="float16" if half else None)
         current = dataclasses.replace(g, tensors=tuple(tensors))
     if len(kept) == len(g.ops):
         return g

@@ -49,7 +49,7 @@ def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning |
 def balanced_room(g: Graph) -> int:
     """--optimize balanced's bytes of constants: OPTIMIZE_ROOM x the model's weights, and ROOM_PER_CHANNEL a
     requantized output channel (a layer's per-channel multipliers)."""
-    weights = sum(t.nbytes for t in g.tensors if t.is_const)
+    weights = g.weight_bytes
     channels = sum(len(quant.multiplier) for op in g.ops
                    for quant in [getattr(op.params, "quant", None)] if isinstance(quant, Rescale))
     return int(OPTIMIZE_ROOM * weights) + ROOM_PER_CHANNEL * channels

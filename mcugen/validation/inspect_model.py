@@ -55,7 +55,7 @@ def summarize(g: Graph) -> dict:
             macs = opdef.macs(g, op) if opdef else 0
         except (IndexError, AttributeError, TypeError):  # malformed op: reported as a problem
             macs = 0
-        weights = sum(g.tensors[i].nbytes for i in op.inputs if i >= 0 and g.tensors[i].is_const)
+        weights = sum(g.tensors[i].file_bytes for i in op.inputs if i >= 0 and g.tensors[i].is_const)
         out = op.output(g) if op.outputs else None
         rows.append(dict(index=op.origin, op=op.opcode, version=op.version, precision=precision(g, op),
                          output_shape=list(out.shape) if out else [], macs=macs, weight_bytes=weights,
@@ -67,7 +67,7 @@ def summarize(g: Graph) -> dict:
                 ops=rows,
                 totals=dict(ops=len(g.ops), tensors=len(g.tensors),
                             macs=sum(r["macs"] for r in rows),
-                            weight_bytes=sum(t.nbytes for t in g.tensors if t.is_const)),
+                            weight_bytes=g.weight_bytes),
                 supported=not problems, problems=problems,
                 partition=partition(g, by_op, [r["macs"] for r in rows]) if by_op and not model_problems else None)
 

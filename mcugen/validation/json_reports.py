@@ -54,7 +54,7 @@ def _layers(g: Graph) -> list[dict]:
         return call.kernel if call else None
 
     layers = [dict(index=k, op=op.opcode, name=layer_name(g, op), model_index=op.origin, kernel=kernel(op),
-                   macs=ops.get(g, op).macs(g, op), weights_bytes=sum(g.tensors[t].nbytes for t in set(op.inputs)
+                   macs=ops.get(g, op).macs(g, op), weights_bytes=sum(g.tensors[t].file_bytes for t in set(op.inputs)
                                                                       if t >= 0 and g.tensors[t].is_const),
                    constants_bytes=const_bytes(op.call) if op.call is not None else 0,
                    arrays=[dict(name=name, bytes=size) for name, size in const_arrays(op.call)],
@@ -79,7 +79,7 @@ def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: 
     return dict(
         _header("build", g, model, board),
         arena_bytes=plan.size,
-        constants_bytes=r.model.rodata, weights_bytes=sum(t.nbytes for t in g.tensors if t.is_const),
+        constants_bytes=r.model.rodata, weights_bytes=g.weight_bytes,
         optimize=optimize, estimate=estimate,
         code_bytes=dict(model=r.model.text, kernels=r.kernels.text, total=r.code_bytes),
         firmware=firmware,

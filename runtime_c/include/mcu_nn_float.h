@@ -27,6 +27,10 @@ typedef struct {
     float max;
 } mcu_float_activation;
 
+/* A float16 model's weights (float16 bits) widened to the float32 values they are, exactly (as
+ * LiteRT's DEQUANTIZE widens them), into the layer's scratch before its float32 kernel runs. */
+void mcu_unpack_f16(const uint16_t *half, int32_t count, float *output);
+
 typedef struct {
     mcu_tile stride;
     mcu_tile padding;  /* leading pad (top, left) */
