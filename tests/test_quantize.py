@@ -52,8 +52,31 @@ def test_a_float_model_written_by_the_test_each_precision(tmp_path, capsys, prec
     assert [layer["op"] for layer in report["layers"]] == [op.opcode for op in g.ops]
     assert report["plan"]["precision"] == precision and report["bytes"]["quantized"] == out.stat().st_size
     assert "CONV_2D" in stdout and "SNR" in stdout and "checked: TFLM runs it" in stdout
+    ends = g.tensors[g.inputs[0]].dtype
+    assert ends == report["plan"]["io"] == activations  # 16x8's ends are int16, and said so
     code, stdout, err = run_cli(capsys, "test", out, "--board", "host", "--samples", "2", "--out", tmp_path / "host")
     assert code == 0 and "bit-exact on 2 sample(s)" in stdout, err
+
+
+def test_float16_halves_the_weights_and_runs_bit_exact_with_litert_ref(tmp_path, capsys):
+    """--precision float16: the quantizer's float casting (weights float16 behind DEQUANTIZE, float32
+    activations and ends), checked against LiteRT's reference kernels, as TFLM does not run it."""
+    model = tmp_path / "cnn.tflite"
+    model.write_bytes(float_cnn().build())
+    out, stdout = quantize(capsys, tmp_path, model, samples(tmp_path, (1, 10, 10, 3)), "--precision", "float16",
+                           "--json", tmp_path / "q.json")
+    assert "checked: LiteRT BUILTIN_REF (TFLM refuses this model" in stdout
+    report = json.loads((tmp_path / "q.json").read_text())
+    assert report["plan"]["io"] == "float32" and report["oracle"].startswith("LiteRT BUILTIN_REF")
+    assert report["bytes"]["quantized"] < report["bytes"]["float"]
+    assert {layer["precision"] for layer in report["layers"] if layer["op"] in ("CONV_2D", "DEPTHWISE_CONV_2D",
+                                                                             "FULLY_CONNECTED")} == {"float16"}
+    g = compile_model(out)
+    conv = g.ops[0]
+    assert g.tensors[conv.inputs[1]].stored == "float16" and g.tensors[conv.outputs[0]].dtype == "float32"
+    code, stdout, err = run_cli(capsys, "test", out, "--board", "mps2-an386", "--samples", "2",
+                                "--out", tmp_path / "m4")
+    assert code == 0 and "bit-exact on 2 sample(s) on mps2-an386" in stdout, err
 
 
 @pytest.mark.parametrize("io", ["float32", "uint8"])
@@ -100,6 +123,8 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
         ((model, samples(tmp_path, (1, 10, 10, 4), name="wide.npz")), "needs float32[1, 10, 10, 3]"),
         ((model, samples(tmp_path, (1, 10, 10, 3), count=4, name="few.npz")), "calibration needs at least 10"),
         ((model, good, "--precision", "int3"), "invalid choice: 'int3'"),
+        ((model, good, "--precision", "float16", "--io", "int8"), "--io int8 with --precision float16"),
+        ((model, good, "--precision", "16x8", "--io", "uint8"), "--io uint8 with --precision 16x8"),
         ((model, good, "--out", model), "is the float model itself"),
     ]
     for (source, data, *options), phrase in cases:

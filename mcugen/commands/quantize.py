@@ -22,7 +22,7 @@ def cmd_quantize(args) -> int:
     from mcugen.validation.dataset import load_samples
     from mcugen.quantize.measure import accuracy, layer_errors, output_predictions
     from mcugen.quantize.model import load_float_model
-    from mcugen.quantize.recipe import Plan, calibrate, check, describe, quantize
+    from mcugen.quantize.recipe import Plan, calibrate, check, describe, model_ends, quantize
 
     source, out = Path(args.model), Path(args.out)
     if out.resolve() == source.resolve():
@@ -43,12 +43,13 @@ def cmd_quantize(args) -> int:
             refuse_overwrite(Path(args.json), args.force)
         if args.search:
             refuse_overwrite(picture_path(out), args.force)
+    io = model_ends(args.precision, args.io)
     model = load_float_model(source, args.signature)
     samples = require_finite(load_samples(model.graph, Path(args.data)), args.data)
     if len(samples) < MIN_SAMPLES:
         raise McugenError(f"{args.data} holds {len(samples)} sample(s); calibration needs at least {MIN_SAMPLES}",
                           "give a few hundred samples like the data the model will see")
-    plan = Plan(args.precision, io=args.io, per_tensor=args.per_tensor)
+    plan = Plan(args.precision, io=io, per_tensor=args.per_tensor)
     if args.search:
         return search_precisions(args, model, samples, plan)
     say(f"calibrating {source.name} on {len(samples)} samples")
@@ -61,15 +62,16 @@ def cmd_quantize(args) -> int:
     reference = output_predictions(model.graph, measured)
     acc = accuracy(checked.graph, measured, reference, None)
     print(format_errors(errors))
-    weights = sum(t.nbytes for t in checked.graph.tensors if t.is_const)
+    weights = checked.graph.weight_bytes
     print(f"output '{checked.graph.tensors[checked.graph.outputs[0]].name}': SNR {_db(acc.snr_db)} against the "
           f"float model; top-1 agrees with it on {acc.top1:.1%} of {len(measured)} samples")
     print(f"size: {len(model.content):,} B float -> {len(checked.content):,} B ({weights:,} B of constants)")
-    print(f"checked: TFLM runs it and the golden model equals TFLM at every layer ({CHECK_SAMPLES} samples)")
+    print(f"checked: {checked.oracle} runs it and the golden model equals it at every layer ({CHECK_SAMPLES} samples)")
     write_atomically(out, lambda f: f.write(checked.content), ".tflite")
     if args.json:
         write_json(Path(args.json), dict(
             model=str(source), out=str(out), plan=dict(precision=plan.default, io=plan.io, per_tensor=plan.per_tensor),
+            oracle=checked.oracle,
             samples=len(samples), bytes=dict(float=len(model.content), quantized=len(checked.content),
                                              constants=weights),
             output=dict(snr_db=_finite(acc.snr_db), top1_agreement=acc.top1),
@@ -185,7 +187,7 @@ def shard_of(args, model, samples, evaluation, labels):
     run = fingerprint([model.content, *(np.ascontiguousarray(a).tobytes() for a in samples.per_input),
                        *(np.ascontiguousarray(a).tobytes() for a in evaluation.per_input),
                        b"" if labels is None else np.asarray(labels).tobytes(), args.board, args.cost,
-                       str(args.max_drop), args.precision, args.io, str(args.per_tensor), str(n)])
+                       str(args.max_drop), args.precision, str(args.io), str(args.per_tensor), str(n)])
     return (Shards(k, n, folder, run, args.shard_timeout), evaluation[chosen.start:chosen.stop],
             None if labels is None else labels[chosen.start:chosen.stop])
 

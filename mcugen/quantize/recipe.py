@@ -34,7 +34,7 @@ INSTALL = "pip install 'mcugen[quantize]' (ai-edge-quantizer)"
 class Plan:
     default: str = "int8"  # one of model.PRECISIONS
     layers: tuple[tuple[str, str], ...] = ()  # (Layer.scope, precision) where a layer differs from the default
-    io: str = "int8"  # the type of the model's inputs and outputs: model.IO_TYPES
+    io: str = "int8"  # the type of the model's inputs and outputs: model_ends()
     per_tensor: bool = False  # one weight scale per tensor instead of per output channel
 
     def precision_of(self, layer: Layer) -> str:
@@ -45,6 +45,18 @@ class Plan:
         others = tuple((s, p) for s, p in self.layers if s != layer.scope)
         return Plan(self.default, others + (((layer.scope, precision),) if precision != self.default else ()),
                     self.io, self.per_tensor)
+
+
+def model_ends(precision: str, io: str | None) -> str:
+    """The type of the model's inputs and outputs for `--precision` and `--io` (None: not given): a
+    float16 model's activations are float32, so are its ends; 16x8's are int16 unless float32."""
+    if precision == "float16" and io not in (None, "float32"):
+        raise McugenError(f"--io {io} with --precision float16: a float16 model computes in float32, its inputs and "
+                          "outputs are float32", "drop --io, or choose an integer --precision")
+    if precision == "16x8" and io not in (None, "float32"):
+        raise McugenError(f"--io {io} with --precision 16x8: its inputs and outputs are int16 (or float32)",
+                          "drop --io for int16 ends, or give --io float32")
+    return io or {"float16": "float32", "16x8": "int16"}.get(precision, "int8")
 
 
 def takes_int4(layer: Layer, plan: Plan) -> bool:
@@ -76,6 +88,11 @@ def _configure(q, qtyping, model: FloatModel, plan: Plan) -> None:
     def apply(regex: str, op, precision: str) -> None:
         if precision == "float32":
             q.update_quantization_recipe(regex, op, None, algorithm_key="no_quantize")
+        elif precision == "float16":
+            half = qtyping.TensorQuantizationConfig(num_bits=16, dtype=qtyping.TensorDataType.FLOAT)
+            q.update_quantization_recipe(regex, op, qtyping.OpQuantizationConfig(
+                weight_tensor_config=half, compute_precision=qtyping.ComputePrecision.FLOAT, explicit_dequantize=True),
+                algorithm_key="float_casting")
         else:
             activations, weights = {"int8": (8, 8), "16x8": (16, 8), "w4a8": (8, 4)}[precision]
             q.add_static_config(regex, op, activations, weights, granularity)
@@ -134,16 +151,18 @@ def _first_line(exc: Exception) -> str:
 
 @dataclass(frozen=True)
 class Checked:
-    """A quantized model mcugen runs and TFLM agrees with, layer for layer."""
+    """A quantized model mcugen runs and its oracle agrees with, layer for layer."""
 
     content: bytes
     graph: Graph
+    oracle: str  # which judged (TFLM; LiteRT BUILTIN_REF where TFLM refuses the model, with its words)
 
 
 def check(content: bytes, name: str, samples) -> Checked:
-    """Lowered by mcugen, run by TFLM, the golden model equal to TFLM at every layer on `samples`
-    (float samples: each converted to the quantized model's input type)."""
-    from mcugen.validation.compare import compare_with_tflm
+    """Lowered by mcugen, run by its oracle (TFLM, or LiteRT's reference kernels for what TFLM refuses:
+    float16 weights), the golden model equal to the oracle at every layer on `samples` (float samples:
+    each converted to the quantized model's input type)."""
+    from mcugen.validation.compare import compare_with_oracle
     from mcugen.codegen.pipeline import lower
 
     with tempfile.TemporaryDirectory(prefix="mcugen-quantize-") as work:
@@ -156,14 +175,14 @@ def check(content: bytes, name: str, samples) -> Checked:
                               "choose another precision for that layer") from None
         inputs = [model_inputs(graph, xs) for xs in samples]
         try:
-            mismatch = compare_with_tflm(graph, path, inputs)
+            oracle, mismatch = compare_with_oracle(graph, path, inputs)
         except McugenError as exc:
-            raise McugenError(f"TFLM refuses the quantized model: {exc.problem}",
+            raise McugenError(f"no oracle runs the quantized model: {exc.problem}",
                               "choose another precision for that layer") from None
     if mismatch is not None:
-        raise McugenError(f"internal error: the golden model differs from TFLM on the quantized model ({mismatch})",
-                          "report this model")
-    return Checked(content, graph)
+        raise McugenError(f"internal error: the golden model differs from {oracle} on the quantized model "
+                          f"({mismatch})", "report this model")
+    return Checked(content, graph, oracle)
 
 
 def model_inputs(g: Graph, xs) -> list[np.ndarray]:
