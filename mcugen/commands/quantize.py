@@ -43,13 +43,12 @@ def cmd_quantize(args) -> int:
             refuse_overwrite(Path(args.json), args.force)
         if args.search:
             refuse_overwrite(picture_path(out), args.force)
-    io = model_ends(args.precision, args.io)
+    plan = Plan(args.precision, io=model_ends(args.precision, args.io), per_tensor=args.per_tensor)
     model = load_float_model(source, args.signature)
     samples = require_finite(load_samples(model.graph, Path(args.data)), args.data)
     if len(samples) < MIN_SAMPLES:
         raise McugenError(f"{args.data} holds {len(samples)} sample(s); calibration needs at least {MIN_SAMPLES}",
                           "give a few hundred samples like the data the model will see")
-    plan = Plan(args.precision, io=io, per_tensor=args.per_tensor)
     if args.search:
         return search_precisions(args, model, samples, plan)
     say(f"calibrating {source.name} on {len(samples)} samples")

@@ -27,6 +27,48 @@ typedef struct {
     float max;
 } mcu_float_activation;
 
+/* Dynamic-range ("hybrid") layers: int8 weights, float32 activations, as LiteRT's reference kernels
+ * compute them (TFLM runs none). Each batch row of the input is quantized to int8 on the fly
+ * (mcu_hybrid_quantize_row), the dot products are int32, and each output is bias + float(dot) x scale. */
+typedef enum {
+    MCU_HYBRID_NONE = 0,
+    MCU_HYBRID_RELU = 1,
+    MCU_HYBRID_RELU_N1_TO_1 = 2,
+    MCU_HYBRID_RELU6 = 3
+} mcu_hybrid_activation;
+
+/* ApplyActivationToVector: std::max(lo, std::min(v, hi)), std::max(a, b) being a < b ? b : a. */
+static inline float mcu_hybrid_activate(float v, int32_t activation)
+{
+    const float high = activation == MCU_HYBRID_RELU6 ? 6.0f : 1.0f;
+    const float low = activation == MCU_HYBRID_RELU_N1_TO_1 ? -1.0f : 0.0f;
+    if (activation == MCU_HYBRID_NONE) {
+        return v;
+    }
+    if (activation != MCU_HYBRID_RELU) {
+        v = high < v ? high : v;
+    }
+    return low < v ? v : low;
+}
+
+typedef struct {
+    int32_t asymmetric;  /* the op's asymmetric_quantize_inputs: a zero point a row */
+    int32_t activation;  /* mcu_hybrid_activation */
+    float filter_scale;  /* the weights' scale, where one for the tensor (scales NULL) */
+} mcu_hybrid_params;
+
+/* One row of `depth` float32 values to int8 (LiteRT's SymmetricQuantizeFloats / AsymmetricQuantizeFloats):
+ * writes the values, returns the row's scaling factor, and its zero point in *offset (0 symmetric). */
+float mcu_hybrid_quantize_row(int32_t asymmetric, int32_t depth, const float *input, int8_t *quantized,
+                              int32_t *offset);
+
+/* FULLY_CONNECTED with int8 weights [units, depth]: input [batches, depth] float32; scales [units] (per
+ * channel) or NULL (params->filter_scale); row_sums [units] (each unit's weight sum, asymmetric inputs)
+ * or NULL; bias [units] or NULL; scratch: depth bytes; output [batches, units]. */
+void mcu_fully_connected_hybrid_s8(const mcu_hybrid_params *params, int32_t batches, int32_t depth,
+                                   int32_t units, const float *input, const int8_t *filter, const float *scales,
+                                   const int32_t *row_sums, const float *bias, int8_t *scratch, float *output);
+
 /* A float16 model's weights (float16 bits) widened to the float32 values they are, exactly (as
  * LiteRT's DEQUANTIZE widens them), into the layer's scratch before its float32 kernel runs. */
 void mcu_unpack_f16(const uint16_t *half, int32_t count, float *output);

@@ -254,6 +254,18 @@ static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
 }
 
 /* TFLM's ActivationFunctionWithMinMax on a float: std::min(std::max(x, lo), hi), so a NaN passes through. */
+/* int32(round(r)), half away from zero, as the x86 oracle converts it: NaN and values outside int32 give
+ * INT32_MIN (cvttss2si), where C leaves the conversion undefined and an Arm core would saturate. */
+static inline int32_t mcu_round_f32_x86(float r)
+{
+    if (!(r >= -2147483648.0f && r < 2147483648.0f)) {
+        return INT32_MIN;
+    }
+    const int32_t q = (int32_t)r; /* toward zero, exact in range; then half away from zero */
+    const float fraction = r - (float)q;
+    return q + (fraction >= 0.5f) - (fraction <= -0.5f);
+}
+
 static inline float mcu_clamp_f32(float x, mcu_float_activation act)
 {
     x = x < act.min ? act.min : x;

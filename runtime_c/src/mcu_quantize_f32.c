@@ -12,13 +12,7 @@ void mcu_quantize_f32(const mcu_float_quant *quant, int32_t size, const float *i
 {
     const int32_t low = mcu_min_of(quant->bits), high = mcu_max_of(quant->bits);
     for (int32_t i = 0; i < size; ++i) {
-        const float r = input[i] / quant->scale;
-        int32_t q = INT32_MIN;
-        if (r >= -2147483648.0f && r < 2147483648.0f) {
-            q = (int32_t)r; /* toward zero, exact in range; then half away from zero */
-            const float fraction = r - (float)q;
-            q += (fraction >= 0.5f) - (fraction <= -0.5f);
-        }
+        int32_t q = mcu_round_f32_x86(input[i] / quant->scale);
         q = (int32_t)((uint32_t)q + (uint32_t)quant->zero_point);
         mcu_store(output, i, quant->bits, q < low ? low : (q > high ? high : q));
     }
