@@ -1,14 +1,15 @@
-"""Dynamic-range ("hybrid") FULLY_CONNECTED: int8 weights, float32 activations, each input row quantized
-on the fly, as LiteRT's reference kernels compute it (TFLM refuses such models; LiteRT BUILTIN_REF is the
-oracle): drawn geometries bit-exact with it in the golden model and the host C, then on the M4F, the M55
-and a core without an FPU (soft float, the asymmetric zero point in soft double); a converter-made
-dynamic-range model end to end."""
+"""Dynamic-range ("hybrid") FULLY_CONNECTED and CONV_2D: int8 weights, float32 activations, each input row
+(FC) or image (conv) quantized on the fly, as LiteRT's reference kernels compute it (TFLM refuses such
+models; LiteRT BUILTIN_REF is the oracle): drawn geometries bit-exact with it in the golden model and the
+host C, then on the M4F, the M55 and a core without an FPU (soft float, the asymmetric zero point in soft
+double); a converter-made dynamic-range CNN end to end."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from conftest import bit_exact_on_board
+from mcugen.ops._window import out_size
 from single_op import check
 from test_cli import assert_one_error_line, run_cli
 from tflite_writer import ModelSpec
@@ -31,6 +32,30 @@ def hybrid_fc(batch: int, depth: int, units: int, per_channel: bool, asymmetric:
     return m
 
 
+def hybrid_conv(n: int, h: int, w: int, cin: int, cout: int, k: int, stride: int, padding: str, per_channel: bool,
+                act: str, seed: int) -> ModelSpec:
+    """LiteRT's hybrid conv requires the bias; per-channel weights make it quantize asymmetrically."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [n, h, w, cin], "float32")
+    scales = list(rng.uniform(0.001, 0.05, cout)) if per_channel else [0.02]
+    f = m.const("w", rng.integers(-127, 128, (cout, k, k, cin)), "int8", scale=scales, zp=[0] * len(scales), axis=0)
+    b = m.const("b", rng.standard_normal(cout).astype(np.float32), "float32")
+    y = m.tensor("y", [n, out_size(padding, h, k, stride), out_size(padding, w, k, stride), cout], "float32")
+    m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding=padding, StrideW=stride, StrideH=stride,
+         FusedActivationFunction=act)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def _drawn_conv(seed: int) -> dict:
+    rng = np.random.default_rng(100 + seed)
+    return dict(n=int(rng.integers(1, 3)), h=int(rng.integers(3, 9)), w=int(rng.integers(3, 9)),
+                cin=int(rng.integers(1, 6)), cout=int(rng.integers(1, 7)), k=int(rng.integers(1, 4)),
+                stride=int(rng.integers(1, 3)), padding=["SAME", "VALID"][seed % 2], per_channel=bool(seed // 2 % 2),
+                act=["NONE", "RELU", "RELU6"][seed % 3], seed=seed)
+
+
 def _drawn(seed: int) -> dict:
     rng = np.random.default_rng(seed)
     return dict(batch=int(rng.integers(1, 4)), depth=int(rng.integers(1, 48)), units=int(rng.integers(1, 21)),
@@ -51,10 +76,17 @@ def test_drawn_hybrid_fully_connected_equals_litert_on_the_host(tmp_path, seed):
     check(tmp_path / "zeros", m, seed, oracles=("litert",), xs=[np.zeros_like(x)])
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_drawn_hybrid_conv_equals_litert_on_the_host(tmp_path, seed):
+    """Per-tensor (symmetric) and per-channel (asymmetric) weights, SAME and VALID, strides, batches."""
+    check(tmp_path, hybrid_conv(**_drawn_conv(seed)), seed, oracles=("litert",))
+
+
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "lm3s6965evb"])
 @pytest.mark.parametrize("seed", [3, 6, 13])
-def test_hybrid_fully_connected_on_the_emulated_cores(tmp_path, board, seed):
-    bit_exact_on_board(tmp_path, hybrid_fc(**_drawn(seed)), seed, samples=2, board=board)
+def test_hybrid_fully_connected_and_conv_on_the_emulated_cores(tmp_path, board, seed):
+    bit_exact_on_board(tmp_path / "fc", hybrid_fc(**_drawn(seed)), seed, samples=2, board=board)
+    bit_exact_on_board(tmp_path / "conv", hybrid_conv(**_drawn_conv(seed)), seed, samples=2, board=board)
 
 
 def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
@@ -62,7 +94,10 @@ def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
     weights (dynamic range), the rest stay float; `mcugen test` on the M4 checks it against LiteRT."""
     tf = pytest.importorskip("tensorflow")
     tf.keras.utils.set_random_seed(3)
-    model = tf.keras.Sequential([tf.keras.Input((40,), batch_size=1), tf.keras.layers.Dense(64, activation="relu"),
+    model = tf.keras.Sequential([tf.keras.Input((9, 8, 16), batch_size=1),
+                                 tf.keras.layers.Conv2D(24, 3, padding="same", activation="relu"),
+                                 tf.keras.layers.MaxPooling2D(), tf.keras.layers.Flatten(),
+                                 tf.keras.layers.Dense(64, activation="relu"),
                                  tf.keras.layers.Dense(32, activation="relu"), tf.keras.layers.Dense(4)])
     converter = tf.lite.TFLiteConverter.from_keras_model(model)
     converter.optimizations = [tf.lite.Optimize.DEFAULT]
@@ -72,11 +107,17 @@ def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
     assert code == 0 and "bit-exact on 3 sample(s) on mps2-an386" in out, err
     assert "golden model checked against LiteRT BUILTIN_REF" in out
     source = (tmp_path / "fw" / "src" / "model.c").read_text()
-    assert source.count("mcu_fully_connected_hybrid_s8(") == 2  # 40 x 64 and 64 x 32: the two big enough
+    # the layers of at least 1024 weights: the conv (3x3x16x24) and the first two dense ones
+    assert source.count("mcu_conv2d_hybrid_s8(") == 1 and source.count("mcu_fully_connected_hybrid_s8(") == 2
 
 
-def test_a_hybrid_layer_with_an_activation_mcugen_does_not_compute_is_one_line(capsys, tmp_path):
-    path = tmp_path / "tanh.tflite"
-    path.write_bytes(hybrid_fc(1, 8, 4, False, False, "TANH", True, 1).build())
-    code, _, err = run_cli(capsys, "build", path, "--board", "mps2-an386", "--out", tmp_path / "fw")
-    assert_one_error_line(code, err, "dynamic-range layer with fused activation TANH")
+def test_hybrid_layers_mcugen_does_not_compute_are_one_line(capsys, tmp_path):
+    dilated = hybrid_conv(1, 8, 8, 3, 4, 3, 1, "SAME", True, "NONE", 2)  # SAME: the same output shape dilated
+    dilated.ops[-1]["fields"].update(DilationHFactor=2, DilationWFactor=2)
+    cases = [(hybrid_fc(1, 8, 4, False, False, "TANH", True, 1), "dynamic-range layer with fused activation TANH"),
+             (dilated, "a dilated dynamic-range CONV_2D")]
+    for k, (m, phrase) in enumerate(cases):
+        path = tmp_path / f"{k}.tflite"
+        path.write_bytes(m.build())
+        code, _, err = run_cli(capsys, "build", path, "--board", "mps2-an386", "--out", tmp_path / f"fw{k}")
+        assert_one_error_line(code, err, phrase)

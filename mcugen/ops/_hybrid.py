@@ -93,9 +93,9 @@ class HybridQuant:
     row_sums: np.ndarray  # int32 an output channel: its weights' sum
 
     @classmethod
-    def of(cls, op: Op, scales: np.ndarray, weights: np.ndarray) -> "HybridQuant":
-        """`weights`: [channels, ...] int8."""
-        return cls(bool(op.attrs.get("asymmetric_quantize_inputs", False)),
+    def of(cls, op: Op, scales: np.ndarray, weights: np.ndarray, asymmetric: bool | None = None) -> "HybridQuant":
+        """`weights`: [channels, ...] int8; `asymmetric`: where the kernel decides it, not the op's option."""
+        return cls(bool(op.attrs.get("asymmetric_quantize_inputs", False)) if asymmetric is None else asymmetric,
                    op.attrs.get("fused_activation_function", "NONE"), np.asarray(scales, F32).reshape(-1),
                    weights.reshape(weights.shape[0], -1).astype(np.int32).sum(axis=1).astype(np.int32))
 

@@ -6,6 +6,12 @@ rounded to float32 one by one and summed with np.add.accumulate (strictly left t
 time behind the running totals; taps in the padding add +0.0, which leaves a sum unchanged (a running
 float sum from +0.0 is never -0.0), and their products are masked so an infinite weight makes no NaN.
 Grouped convolutions run as they are (no widening: that would add products TFLM does not).
+
+A CONV_2D with int8 weights (a dynamic-range model) is LiteRT's hybrid conv (ops/_hybrid.py): each batch
+image quantized whole, asymmetrically with per-channel weights (EvalHybridPerChannel: the reference
+kernel, float(acc) x channel scale x factor, then the bias) and symmetrically with one weight scale
+(EvalHybrid: float(acc) x (factor x scale), then the bias); taps in the padding add nothing; then the
+clamp. LiteRT's hybrid conv sets the dilation to 1 whatever the op says: a dilated one is refused.
 """
 from __future__ import annotations
 
@@ -13,10 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcugen.ir.graph import Graph, Op
-from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation
+from mcugen.ops._hybrid import HybridQuant, quantize_rows
 from mcugen.ops._quant import weight_problems
 from mcugen.ops._window import Taps, Window, declared_hw, geometry
 from mcugen.ops.conv_2d import Conv2D
@@ -29,12 +36,15 @@ class FloatConvData:
     activation: FloatActivation
     depth_multiplier: int
     taps: Taps = field(compare=False, repr=False)  # the golden model's gather
+    hybrid: HybridQuant | None = field(default=None, compare=False, repr=False)  # int8 weights
 
 
 def _prepare(g: Graph, op: Op, kernel_hw: tuple[int, ...], depth_multiplier: int) -> FloatConvData:
-    x = op.input(g, 0)
+    x, w = op.input(g, 0), op.input(g, 1)
     window = geometry(op.attrs, x.shape[1:3], kernel_hw, declared_hw(op.output(g).shape))
-    return FloatConvData(window, FloatActivation.of(op), depth_multiplier, Taps.of(window, x.shape[1:3], kernel_hw))
+    hybrid = HybridQuant.of(op, w.q.scale, w.values, asymmetric=w.q.scale.size > 1) if w.dtype == "int8" else None
+    return FloatConvData(window, FloatActivation.of(op), depth_multiplier, Taps.of(window, x.shape[1:3], kernel_hw),
+                         hybrid)
 
 
 def _finish(p: FloatConvData, total: np.ndarray, bias: np.ndarray | None, shape: tuple[int, ...]) -> np.ndarray:
@@ -56,11 +66,13 @@ def _call(kernel: str, g: Graph, op: Op, p: FloatConvData, filter_shape: tuple[i
 
 @register("CONV_2D", dtype="float32")
 class FloatConv2D(Conv2D):
-    parameters = {1: ("float32",), 2: ("float32",)}
+    parameters = {1: ("float32", "int8"), 2: ("float32",)}  # int8: dynamic-range weights
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op)
         x, w = op.input(g, 0), op.input(g, 1)
+        if w.dtype == "int8":
+            return problems + _hybrid_problems(op, x, w)
         if not problems and (x.shape[3] % w.shape[3] or w.shape[0] % (x.shape[3] // w.shape[3])):
             problems.append(f"grouped convolution ({x.shape[3]} input channels, filter depth {w.shape[3]}, "
                             f"{w.shape[0]} output channels): TFLM's kernel reads past its groups unless the filter "
@@ -73,6 +85,8 @@ class FloatConv2D(Conv2D):
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         x, w, b = xs[0], xs[1], xs[2] if len(xs) > 2 else None
         p = op.prepared(FloatConvData)
+        if p.hybrid is not None:
+            return _finish(p, _hybrid_conv(p.hybrid, p.taps, x, w), b, op.output(g).shape)
         cout, kh, kw, depth = w.shape
         per_group = cout // (x.shape[3] // depth)
         cols = p.taps.gather(x, 0)  # [N, P, T, C]
@@ -88,14 +102,58 @@ class FloatConv2D(Conv2D):
         return _finish(p, total, b, op.output(g).shape)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        return _call("mcu_conv2d_f32", g, op, op.prepared(FloatConvData), op.input(g, 1).shape)
+        p = op.prepared(FloatConvData)
+        if p.hybrid is not None:
+            return _hybrid_call(g, op, p, p.hybrid)
+        return _call("mcu_conv2d_f32", g, op, p, op.input(g, 1).shape)
+
+
+def _hybrid_problems(op: Op, x: Tensor, w: Tensor) -> list[str]:
+    problems = []
+    if w.quant is None:
+        problems.append(f"int8 weights '{w.name}' carry no scale")
+    if (op.attrs.get("dilation_hfactor", 1), op.attrs.get("dilation_wfactor", 1)) != (1, 1):
+        problems.append("a dilated dynamic-range CONV_2D: LiteRT's hybrid kernel (its oracle) computes it undilated")
+    if w.shape[3] != x.shape[3]:
+        problems.append("a grouped dynamic-range CONV_2D: LiteRT's hybrid kernel takes the whole input depth")
+    return problems
+
+
+def _hybrid_conv(q: HybridQuant, taps: Taps, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """[N, P, OC] float32 before the bias: the quantized image's int32 sums over the in-image taps, scaled."""
+    values, factors, offsets = quantize_rows(x.reshape(x.shape[0], -1), q.asymmetric)
+    centred = values.astype(np.int64).reshape(x.shape) - offsets[:, None, None, None]
+    cols = taps.gather(centred, 0)  # [N, P, T, C], the padding 0: skipped taps add nothing
+    acc = np.einsum("nptc,otc->npo", cols, w.reshape(w.shape[0], -1, w.shape[3]).astype(np.int64))
+    acc = ((acc + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(F32)  # int32 sums, as the C
+    with np.errstate(all="ignore"):
+        if q.scales.size > 1:
+            return (acc * q.scales[None, None, :]) * factors[:, None, None]
+        return acc * (factors * q.scales[0])[:, None, None]
+
+
+def _hybrid_call(g: Graph, op: Op, p: FloatConvData, q: HybridQuant) -> Call:
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+    params = Struct("mcu_hybrid_conv_params", "params", dict(
+        stride=tile(p.window.stride), padding=tile(p.window.pad), activation=p.activation.fields(),
+        asymmetric=int(q.asymmetric), filter_scale=float(q.scales[0])))
+    return Call("mcu_conv2d_hybrid_s8", (
+        params, dims("input_dims", x.shape), reads(op, 0), dims("filter_dims", w.shape), Const("filter", w.values),
+        Const("scales", q.scales) if q.scales.size > 1 else None,
+        Const("bias", b.values.reshape(-1)) if b is not None else None, dims("output_dims", y.shape),
+        Scratch(int(np.prod(x.shape[1:])), "int8_t"), writes(op)), extra_kernels=("mcu_hybrid_quantize_row",),
+        note=p.window.describe(w.shape[1:3], op.attrs.get("padding", "VALID")) + ", int8 weights, each image "
+        f"quantized {'asymmetrically' if q.asymmetric else 'symmetrically'}")
 
 
 @register("DEPTHWISE_CONV_2D", dtype="float32")
 class FloatDepthwiseConv2D(DepthwiseConv2D):
-    parameters = {1: ("float32",), 2: ("float32",)}
+    parameters = {1: ("float32", "int8"), 2: ("float32",)}  # int8: named in check
 
     def check(self, g: Graph, op: Op) -> list[str]:
+        if op.input(g, 1).dtype == "int8":
+            return ["a dynamic-range DEPTHWISE_CONV_2D (int8 weights, float32 activations): mcugen runs dynamic-range "
+                    "FULLY_CONNECTED and CONV_2D layers, not this one; quantize the float model with mcugen quantize"]
         return weight_problems(g, op) + omitted_bias_problems(g, op)
 
     def prepare(self, g: Graph, op: Op) -> object:

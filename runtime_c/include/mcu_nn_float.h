@@ -69,6 +69,20 @@ void mcu_fully_connected_hybrid_s8(const mcu_hybrid_params *params, int32_t batc
                                    int32_t units, const float *input, const int8_t *filter, const float *scales,
                                    const int32_t *row_sums, const float *bias, int8_t *scratch, float *output);
 
+typedef struct {
+    mcu_tile stride;
+    mcu_tile padding;  /* leading pad (top, left) */
+    mcu_float_activation activation;
+    int32_t asymmetric; /* per-channel weights: each image quantized with a zero point */
+    float filter_scale; /* the weights' scale, where one for the tensor (scales NULL) */
+} mcu_hybrid_conv_params;
+
+/* CONV_2D with int8 weights [Cout, KH, KW, Cin] (undilated, ungrouped): input [N, H, W, Cin] float32;
+ * scales [Cout] or NULL; bias [Cout] or NULL; scratch: H * W * Cin bytes (one quantized image). */
+void mcu_conv2d_hybrid_s8(const mcu_hybrid_conv_params *params, const mcu_dims *input_dims, const float *input,
+                          const mcu_dims *filter_dims, const int8_t *filter, const float *scales, const float *bias,
+                          const mcu_dims *output_dims, int8_t *scratch, float *output);
+
 /* A float16 model's weights (float16 bits) widened to the float32 values they are, exactly (as
  * LiteRT's DEQUANTIZE widens them), into the layer's scratch before its float32 kernel runs. */
 void mcu_unpack_f16(const uint16_t *half, int32_t count, float *output);
