@@ -1,5 +1,5 @@
-"""Dynamic-range ("hybrid") FULLY_CONNECTED and CONV_2D: int8 weights, float32 activations, each input row
-(FC) or image (conv) quantized on the fly, as LiteRT's reference kernels compute it (TFLM refuses such
+"""Dynamic-range ("hybrid") FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D: int8 weights, float32
+activations, each input row (FC) or image (conv, depthwise) quantized on the fly, as LiteRT's reference kernels compute it (TFLM refuses such
 models; LiteRT BUILTIN_REF is the oracle): drawn geometries bit-exact with it in the golden model and the
 host C, then on the M4F, the M55 and a core without an FPU (soft float, the asymmetric zero point in soft
 double); a converter-made dynamic-range CNN end to end."""
@@ -48,6 +48,33 @@ def hybrid_conv(n: int, h: int, w: int, cin: int, cout: int, k: int, stride: int
     return m
 
 
+def hybrid_depthwise(n: int, h: int, w: int, cin: int, multiplier: int, k: int, stride: int, dilation: int,
+                     padding: str, act: str, seed: int) -> ModelSpec:
+    """Per-channel weights (LiteRT refuses one scale), dilation as the op says."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    cout = cin * multiplier
+    x = m.tensor("x", [n, h, w, cin], "float32")
+    f = m.const("w", rng.integers(-127, 128, (1, k, k, cout)), "int8", scale=list(rng.uniform(0.001, 0.05, cout)),
+                zp=[0] * cout, axis=3)
+    b = m.const("b", rng.standard_normal(cout).astype(np.float32), "float32")
+    y = m.tensor("y", [n, out_size(padding, h, k, stride, dilation), out_size(padding, w, k, stride, dilation), cout],
+                 "float32")
+    m.op("DEPTHWISE_CONV_2D", [x, f, b], [y], "DepthwiseConv2DOptions", Padding=padding, StrideW=stride,
+         StrideH=stride, DepthMultiplier=multiplier, DilationWFactor=dilation, DilationHFactor=dilation,
+         FusedActivationFunction=act)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def _drawn_depthwise(seed: int) -> dict:
+    rng = np.random.default_rng(200 + seed)
+    return dict(n=int(rng.integers(1, 3)), h=int(rng.integers(4, 9)), w=int(rng.integers(4, 9)),
+                cin=int(rng.integers(1, 6)), multiplier=int(rng.integers(1, 3)), k=int(rng.integers(1, 4)),
+                stride=int(rng.integers(1, 3)), dilation=int(rng.integers(1, 3)), padding=["SAME", "VALID"][seed % 2],
+                act=["NONE", "RELU", "RELU6"][seed % 3], seed=seed)
+
+
 def _drawn_conv(seed: int) -> dict:
     rng = np.random.default_rng(100 + seed)
     return dict(n=int(rng.integers(1, 3)), h=int(rng.integers(3, 9)), w=int(rng.integers(3, 9)),
@@ -82,11 +109,18 @@ def test_drawn_hybrid_conv_equals_litert_on_the_host(tmp_path, seed):
     check(tmp_path, hybrid_conv(**_drawn_conv(seed)), seed, oracles=("litert",))
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_drawn_hybrid_depthwise_equals_litert_on_the_host(tmp_path, seed):
+    """Depth multipliers 1-2, dilations 1-2, SAME and VALID, strides, batches."""
+    check(tmp_path, hybrid_depthwise(**_drawn_depthwise(seed)), seed, oracles=("litert",))
+
+
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "lm3s6965evb"])
 @pytest.mark.parametrize("seed", [3, 6, 13])
-def test_hybrid_fully_connected_and_conv_on_the_emulated_cores(tmp_path, board, seed):
+def test_hybrid_layers_on_the_emulated_cores(tmp_path, board, seed):
     bit_exact_on_board(tmp_path / "fc", hybrid_fc(**_drawn(seed)), seed, samples=2, board=board)
     bit_exact_on_board(tmp_path / "conv", hybrid_conv(**_drawn_conv(seed)), seed, samples=2, board=board)
+    bit_exact_on_board(tmp_path / "dw", hybrid_depthwise(**_drawn_depthwise(seed)), seed, samples=2, board=board)
 
 
 def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
@@ -95,7 +129,8 @@ def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
     tf = pytest.importorskip("tensorflow")
     tf.keras.utils.set_random_seed(3)
     model = tf.keras.Sequential([tf.keras.Input((9, 8, 16), batch_size=1),
-                                 tf.keras.layers.Conv2D(24, 3, padding="same", activation="relu"),
+                                 tf.keras.layers.Conv2D(64, 3, padding="same", activation="relu"),
+                                 tf.keras.layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same"),
                                  tf.keras.layers.MaxPooling2D(), tf.keras.layers.Flatten(),
                                  tf.keras.layers.Dense(64, activation="relu"),
                                  tf.keras.layers.Dense(32, activation="relu"), tf.keras.layers.Dense(4)])
@@ -107,8 +142,9 @@ def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
     assert code == 0 and "bit-exact on 3 sample(s) on mps2-an386" in out, err
     assert "golden model checked against LiteRT BUILTIN_REF" in out
     source = (tmp_path / "fw" / "src" / "model.c").read_text()
-    # the layers of at least 1024 weights: the conv (3x3x16x24) and the first two dense ones
+    # the layers of at least 1024 weights: the conv (3x3x16x64), the depthwise (3x3x128) and two dense ones
     assert source.count("mcu_conv2d_hybrid_s8(") == 1 and source.count("mcu_fully_connected_hybrid_s8(") == 2
+    assert source.count("mcu_depthwise_conv2d_hybrid_s8(") == 1
 
 
 def test_hybrid_layers_mcugen_does_not_compute_are_one_line(capsys, tmp_path):

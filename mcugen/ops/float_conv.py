@@ -12,6 +12,8 @@ image quantized whole, asymmetrically with per-channel weights (EvalHybridPerCha
 kernel, float(acc) x channel scale x factor, then the bias) and symmetrically with one weight scale
 (EvalHybrid: float(acc) x (factor x scale), then the bias); taps in the padding add nothing; then the
 clamp. LiteRT's hybrid conv sets the dilation to 1 whatever the op says: a dilated one is refused.
+A DEPTHWISE_CONV_2D with int8 weights quantizes each image asymmetrically, per-channel weights only, and
+scales float(acc) x (channel scale x factor) (reference DepthwiseConvHybridPerChannel).
 """
 from __future__ import annotations
 
@@ -42,7 +44,10 @@ class FloatConvData:
 def _prepare(g: Graph, op: Op, kernel_hw: tuple[int, ...], depth_multiplier: int) -> FloatConvData:
     x, w = op.input(g, 0), op.input(g, 1)
     window = geometry(op.attrs, x.shape[1:3], kernel_hw, declared_hw(op.output(g).shape))
-    hybrid = HybridQuant.of(op, w.q.scale, w.values, asymmetric=w.q.scale.size > 1) if w.dtype == "int8" else None
+    depthwise = op.opcode == "DEPTHWISE_CONV_2D"
+    weights = np.moveaxis(w.values, 3, 0) if depthwise else w.values
+    hybrid = (HybridQuant.of(op, w.q.scale, weights, asymmetric=depthwise or w.q.scale.size > 1)
+              if w.dtype == "int8" else None)
     return FloatConvData(window, FloatActivation.of(op), depth_multiplier, Taps.of(window, x.shape[1:3], kernel_hw),
                          hybrid)
 
@@ -151,9 +156,10 @@ class FloatDepthwiseConv2D(DepthwiseConv2D):
     parameters = {1: ("float32", "int8"), 2: ("float32",)}  # int8: named in check
 
     def check(self, g: Graph, op: Op) -> list[str]:
-        if op.input(g, 1).dtype == "int8":
-            return ["a dynamic-range DEPTHWISE_CONV_2D (int8 weights, float32 activations): mcugen runs dynamic-range "
-                    "FULLY_CONNECTED and CONV_2D layers, not this one; quantize the float model with mcugen quantize"]
+        w = op.input(g, 1)
+        if w.dtype == "int8" and (w.quant is None or w.q.scale.size != w.shape[3]):
+            return [f"dynamic-range DEPTHWISE_CONV_2D weights '{w.name}' without a scale per channel: LiteRT's hybrid "
+                    "kernel reads one per channel"]
         return weight_problems(g, op) + omitted_bias_problems(g, op)
 
     def prepare(self, g: Graph, op: Op) -> object:
@@ -164,6 +170,15 @@ class FloatDepthwiseConv2D(DepthwiseConv2D):
         x, w, b = xs[0], xs[1], xs[2] if len(xs) > 2 else None
         p = op.prepared(FloatConvData)
         _, kh, kw, cout = w.shape
+        if p.hybrid is not None:
+            values, factors, offsets = quantize_rows(x.reshape(x.shape[0], -1), True)
+            centred = values.astype(np.int64).reshape(x.shape) - offsets[:, None, None, None]
+            cols = p.taps.gather(centred, 0)[..., np.arange(cout) // p.depth_multiplier]  # the padding adds 0
+            acc = (cols * w.reshape(kh * kw, cout).astype(np.int64)[None, None]).sum(axis=2)
+            acc = ((acc + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(F32)
+            with np.errstate(all="ignore"):
+                total = acc * (p.hybrid.scales[None, None, :] * factors[:, None, None])
+            return _finish(p, total, b, op.output(g).shape)
         cols = p.taps.gather(x, 0)[..., np.arange(cout) // p.depth_multiplier]  # [N, P, T, OC]
         valid = p.taps.pixel != x.shape[1] * x.shape[2]
         taps = w.reshape(kh * kw, cout)
@@ -176,4 +191,13 @@ class FloatDepthwiseConv2D(DepthwiseConv2D):
         return _finish(p, total, b, op.output(g).shape)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        return _call("mcu_depthwise_conv2d_f32", g, op, op.prepared(FloatConvData), op.input(g, 1).shape)
+        p = op.prepared(FloatConvData)
+        call = _call("mcu_depthwise_conv2d_f32", g, op, p, op.input(g, 1).shape)
+        if p.hybrid is None:
+            return call
+        x = op.input(g, 0)
+        args = list(call.args)  # the float call's, with the scales after the filter and the scratch before the output
+        args[5:5] = [Const("scales", p.hybrid.scales)]
+        args[-1:-1] = [Scratch(int(np.prod(x.shape[1:])), "int8_t")]
+        return Call("mcu_depthwise_conv2d_hybrid_s8", tuple(args), extra_kernels=("mcu_hybrid_quantize_row",),
+                    note=call.note + ", int8 weights, each image quantized asymmetrically")

@@ -95,6 +95,13 @@ typedef struct {
     mcu_float_activation activation;
 } mcu_float_conv_params;
 
+/* DEPTHWISE_CONV_2D with int8 weights [1, KH, KW, Cout] (one scale a channel: scales [Cout]): each image
+ * quantized asymmetrically; params as the float kernel's; scratch: H * W * Cin bytes. */
+void mcu_depthwise_conv2d_hybrid_s8(const mcu_float_conv_params *params, const mcu_dims *input_dims,
+                                    const float *input, const mcu_dims *filter_dims, const int8_t *filter,
+                                    const float *scales, const float *bias, const mcu_dims *output_dims,
+                                    int8_t *scratch, float *output);
+
 typedef struct {
     mcu_tile stride;
     mcu_tile padding;
