@@ -58,25 +58,27 @@ def test_a_float_model_written_by_the_test_each_precision(tmp_path, capsys, prec
     assert code == 0 and "bit-exact on 2 sample(s)" in stdout, err
 
 
-def test_float16_halves_the_weights_and_runs_bit_exact_with_litert_ref(tmp_path, capsys):
-    """--precision float16: the quantizer's float casting (weights float16 behind DEQUANTIZE, float32
-    activations and ends), checked against LiteRT's reference kernels, as TFLM does not run it."""
+@pytest.mark.parametrize("precision, stored", [("float16", "float16"), ("dynamic", "int8")])
+def test_float16_and_dynamic_range_run_bit_exact_with_litert_ref(tmp_path, capsys, precision, stored):
+    """--precision float16 (the quantizer's float casting: weights float16 behind DEQUANTIZE) and dynamic
+    (int8 weights read by hybrid layers): float32 activations and ends, checked against LiteRT's reference
+    kernels, as TFLM runs neither; then bit-exact on the M4F and the M55."""
     model = tmp_path / "cnn.tflite"
     model.write_bytes(float_cnn().build())
-    out, stdout = quantize(capsys, tmp_path, model, samples(tmp_path, (1, 10, 10, 3)), "--precision", "float16",
+    out, stdout = quantize(capsys, tmp_path, model, samples(tmp_path, (1, 10, 10, 3)), "--precision", precision,
                            "--json", tmp_path / "q.json")
     assert "checked: LiteRT BUILTIN_REF (TFLM refuses this model" in stdout
     report = json.loads((tmp_path / "q.json").read_text())
     assert report["plan"]["io"] == "float32" and report["oracle"].startswith("LiteRT BUILTIN_REF")
     assert report["bytes"]["quantized"] < report["bytes"]["float"]
     assert {layer["precision"] for layer in report["layers"] if layer["op"] in ("CONV_2D", "DEPTHWISE_CONV_2D",
-                                                                             "FULLY_CONNECTED")} == {"float16"}
+                                                                             "FULLY_CONNECTED")} == {precision}
     g = compile_model(out)
-    conv = g.ops[0]
-    assert g.tensors[conv.inputs[1]].stored == "float16" and g.tensors[conv.outputs[0]].dtype == "float32"
-    code, stdout, err = run_cli(capsys, "test", out, "--board", "mps2-an386", "--samples", "2",
-                                "--out", tmp_path / "m4")
-    assert code == 0 and "bit-exact on 2 sample(s) on mps2-an386" in stdout, err
+    conv, filters = g.ops[0], g.tensors[g.ops[0].inputs[1]]
+    assert stored in (filters.stored, filters.dtype) and g.tensors[conv.outputs[0]].dtype == "float32"
+    for board in ("mps2-an386", "mps3-an547"):
+        code, stdout, err = run_cli(capsys, "test", out, "--board", board, "--samples", "2", "--out", tmp_path / board)
+        assert code == 0 and f"bit-exact on 2 sample(s) on {board}" in stdout, err
 
 
 @pytest.mark.parametrize("io", ["float32", "uint8"])
@@ -124,6 +126,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
         ((model, samples(tmp_path, (1, 10, 10, 3), count=4, name="few.npz")), "calibration needs at least 10"),
         ((model, good, "--precision", "int3"), "invalid choice: 'int3'"),
         ((model, good, "--precision", "float16", "--io", "int8"), "--io int8 with --precision float16"),
+        ((model, good, "--precision", "dynamic", "--io", "uint8"), "--io uint8 with --precision dynamic"),
         ((model, good, "--precision", "16x8", "--io", "uint8"), "--io uint8 with --precision 16x8"),
         ((model, good, "--out", model), "is the float model itself"),
     ]

@@ -151,12 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="MODEL.tflite", help="where to write the quantized model")
     p.add_argument("--precision", choices=[p for p in PRECISIONS if p != "float32"], default="int8",
                    help="int8 activations and weights, int16 activations with int8 weights, int8 activations "
-                        "with INT4 weights where TFLM takes them (conv, depthwise; the rest int8), or float16 "
-                        "weights with float32 activations (half the float model's flash; LiteRT's reference "
-                        "kernels are its oracle, TFLM does not run it)")
+                        "with INT4 weights where TFLM takes them (conv, depthwise; the rest int8), float16 "
+                        "weights with float32 activations (half the float model's flash), or dynamic: int8 weights, "
+                        "float32 activations quantized at run time (LiteRT's reference kernels are the oracle of the "
+                        "last two, TFLM runs neither)")
     p.add_argument("--io", choices=IO_TYPES,
                    help="the type of the model's inputs and outputs (float32: QUANTIZE/DEQUANTIZE at the ends); "
-                        "default int8, int16 for 16x8, float32 for float16")
+                        "default int8, int16 for 16x8, float32 for float16 and dynamic")
     p.add_argument("--per-tensor", action="store_true",
                    help="one weight scale per tensor instead of one per output channel")
     p.add_argument("--signature", metavar="NAME", help="the entry point to quantize, of a file with several")

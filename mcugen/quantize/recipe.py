@@ -49,14 +49,14 @@ class Plan:
 
 def model_ends(precision: str, io: str | None) -> str:
     """The type of the model's inputs and outputs for `--precision` and `--io` (None: not given): a
-    float16 model's activations are float32, so are its ends; 16x8's are int16 unless float32."""
-    if precision == "float16" and io not in (None, "float32"):
-        raise McugenError(f"--io {io} with --precision float16: a float16 model computes in float32, its inputs and "
+    float16 or dynamic-range model's activations are float32, so are its ends; 16x8's are int16 unless float32."""
+    if precision in ("float16", "dynamic") and io not in (None, "float32"):
+        raise McugenError(f"--io {io} with --precision {precision}: such a model computes in float32, its inputs and "
                           "outputs are float32", "drop --io, or choose an integer --precision")
     if precision == "16x8" and io not in (None, "float32"):
         raise McugenError(f"--io {io} with --precision 16x8: its inputs and outputs are int16 (or float32)",
                           "drop --io for int16 ends, or give --io float32")
-    return io or {"float16": "float32", "16x8": "int16"}.get(precision, "int8")
+    return io or {"float16": "float32", "dynamic": "float32", "16x8": "int16"}.get(precision, "int8")
 
 
 def takes_int4(layer: Layer, plan: Plan) -> bool:
@@ -93,6 +93,11 @@ def _configure(q, qtyping, model: FloatModel, plan: Plan) -> None:
             q.update_quantization_recipe(regex, op, qtyping.OpQuantizationConfig(
                 weight_tensor_config=half, compute_precision=qtyping.ComputePrecision.FLOAT, explicit_dequantize=True),
                 algorithm_key="float_casting")
+        elif precision == "dynamic":
+            int8 = qtyping.TensorQuantizationConfig(num_bits=8, symmetric=True, granularity=granularity)
+            q.update_quantization_recipe(regex, op, qtyping.OpQuantizationConfig(
+                weight_tensor_config=int8, compute_precision=qtyping.ComputePrecision.INTEGER,
+                explicit_dequantize=False), algorithm_key="min_max_uniform_quantize")
         else:
             activations, weights = {"int8": (8, 8), "16x8": (16, 8), "w4a8": (8, 4)}[precision]
             q.add_static_config(regex, op, activations, weights, granularity)

@@ -31,7 +31,8 @@ def partition(g: Graph, by_op: dict[int, list[str]], macs: list[int]) -> dict:
 def precision(g: Graph, op) -> str:
     """The layer's arithmetic: its activations' type (int8, int16, float32; `a->b` where QUANTIZE
     and its kind change it), `16x8` for int16 activations with int8 weights, `w4a8` for int8 ones
-    with INT4 weights, `float16` for float32 ones with weights the file holds as float16."""
+    with INT4 weights, `float16` for float32 ones with weights the file holds as float16, `dynamic` for
+    float32 ones with int8 weights (quantized inputs at run time)."""
     data = [g.tensors[t] for t in op.inputs if t >= 0 and not g.tensors[t].is_const]
     x = data[0].dtype if data else None
     y = op.output(g).dtype if op.outputs else None
@@ -40,8 +41,8 @@ def precision(g: Graph, op) -> str:
         return "16x8"
     if x == y == "int8" and "int4" in weights:
         return "w4a8"
-    if x == y == "float32" and "float16" in weights:
-        return "float16"
+    if x == y == "float32" and weights & {"float16", "int8"}:
+        return "float16" if "float16" in weights else "dynamic"
     if x is None or y is None or x == y:
         return x or y or "-"
     return f"{x}->{y}"
