@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 
@@ -314,7 +315,11 @@ def test_inspect_prints_the_partition_and_where_to_cut(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "inspect", path)
     assert code == 1 and "unsupported op ELU at index 1" in out
     assert "the first 1 op(s) run (3,888 MACs); the first blocker is op 1 ELU" in out
-    assert f"mcugen build {path} --outputs features,0 --board B" in out
+    advice = out.split("to build the part that runs: ")[1].splitlines()[0]
+    argv = shlex.split(advice)  # pasted into a shell, it is this command
+    assert argv == ["mcugen", "build", str(path), "--outputs", "features,0", "--board", "BOARD"]
+    code, _, err = run_cli(capsys, *argv[1:-1], "host", "--out", tmp_path / "part")
+    assert code == 0, err
     code, out, _ = run_cli(capsys, "inspect", path, "--json")
     part = json.loads(out)["partition"]
     assert part["cut_at"] == ["features,0"] and part["first_blocker"]["op"] == "ELU"
@@ -397,3 +402,5 @@ def test_boards_lists_every_board_file(capsys):
     assert not nano["emulated"] and nano["flasher"] == "bossac" and "UARTE0" in nano["serial"]
     code, _, err = run_cli(capsys, "boards", "no-such-board")
     assert_one_error_line(code, err, "unknown board 'no-such-board'")
+    code, _, err = run_cli(capsys, "boards", "mps2-an38")
+    assert_one_error_line(code, err, "unknown board 'mps2-an38' (did you mean mps2-an386?)")

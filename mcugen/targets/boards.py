@@ -10,6 +10,8 @@ compiler, no board file.
 """
 from __future__ import annotations
 
+import difflib
+
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -383,6 +385,8 @@ def emulated_twin(board: Board, purpose: str) -> Board:
 def load_board(board_id: str) -> Board:
     boards = all_boards()
     if board_id not in boards:
-        raise McugenError(f"unknown board '{board_id}'",
+        close = difflib.get_close_matches(board_id, [HOST, *boards], n=1)
+        guess = f" (did you mean {close[0]}?)" if close else ""
+        raise McugenError(f"unknown board '{board_id}'{guess}",
                           f"use one of: {HOST}, {', '.join(sorted(boards))} (see boards/)")
     return boards[board_id]

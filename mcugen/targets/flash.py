@@ -8,6 +8,8 @@ environments use `pio run -t upload`.
 """
 from __future__ import annotations
 
+import shlex
+
 import os
 import shutil
 import subprocess
@@ -98,8 +100,8 @@ def flash(target: Target, out: Path | None) -> int:
             raise McugenError(f"flashing {board.id} on {port} failed (exit code {proc.returncode})", retry)
     wiring = board.wiring(stock)
     if stock or not wiring:
-        print(f"flashed {board.id}; check it with mcugen test MODEL --board {board.id} --port {port}"
-              + (" --stock" if stock else ""))
+        command = ["mcugen", "test", "MODEL", "--board", board.id, "--port", str(port), *(["--stock"] if stock else [])]
+        print(f"flashed {board.id}; check it with {shlex.join(command)}")
     else:  # the offline firmware may talk on another serial than the one it was flashed through
         print(f"flashed {board.id} through {port}; the offline firmware talks on {wiring}: check it with "
               f"mcugen test MODEL --board {board.id} --port <that serial port>")

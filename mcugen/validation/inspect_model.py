@@ -1,6 +1,8 @@
 """What `mcugen inspect` reports: I/O, ops with their precision, MACs, weight and output bytes, and a verdict."""
 from __future__ import annotations
 
+import shlex
+
 from typing import Any
 
 from mcugen import ops
@@ -110,6 +112,6 @@ def format_text(s: dict, path: str) -> str:
             lines.append("           later blockers: " + ", ".join(f"op {b['index']} {b['op']}"
                                                             for b in part["later_blockers"]))
         if part["cut_at"]:
-            lines.append(f"           to build the part that runs: mcugen build {path} "
-                         f"--outputs {','.join(part['cut_at'])} --board B")
+            command = ["mcugen", "build", str(path), "--outputs", ",".join(part["cut_at"]), "--board", "BOARD"]
+            lines.append(f"           to build the part that runs: {shlex.join(command)}")  # pastes as it is
     return "\n".join(lines)
