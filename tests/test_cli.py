@@ -196,7 +196,6 @@ def test_run_compare_and_test_take_the_same_input_forms(capsys, tmp_path, models
     np.save(tmp_path / "three.npy", xs)
     np.savez(tmp_path / "named.npz", **{"input_2": xs[0]})
     np.savez(tmp_path / "stray.npz", input_0=xs[0], extra=xs[0])
-    np.save(tmp_path / "float.npy", np.zeros((3, 49, 10, 1), np.float32))
     code, out, _ = run_cli(capsys, "run", models / KWS, "--data", tmp_path / "three.npy",
                            "--output", tmp_path / "o.npz")
     assert code == 0 and "of 3 sample(s)" in out
@@ -213,9 +212,10 @@ def test_run_compare_and_test_take_the_same_input_forms(capsys, tmp_path, models
     code, _, err = run_cli(capsys, "test", models / KWS, "--board", "host", "--data", tmp_path / "stray.npz",
                            "--out", tmp_path / "never")
     assert_one_error_line(code, err, "array 'extra' names no input")
-    code, _, err = run_cli(capsys, "test", models / KWS, "--board", "host", "--data", tmp_path / "float.npy",
+    np.save(tmp_path / "wide.npy", np.zeros((3, 49, 10, 1), np.int32))
+    code, _, err = run_cli(capsys, "test", models / KWS, "--board", "host", "--data", tmp_path / "wide.npy",
                            "--out", tmp_path / "never")
-    assert_one_error_line(code, err, "is float32[3, 49, 10, 1]", "needs int8[1, 49, 10, 1]")
+    assert_one_error_line(code, err, "is int32[3, 49, 10, 1]", "needs int8[1, 49, 10, 1]", "save the input as int8")
     assert not (tmp_path / "never").exists()  # refused before anything was built
 
 
@@ -237,6 +237,27 @@ def test_run_never_overwrites(capsys, tmp_path, models):
                            "--output", existing)
     assert_one_error_line(code, err, "already exists", "--force")
     assert existing.read_bytes() == b"precious"
+
+
+def test_float_data_for_a_quantized_input_is_quantized_and_said_so(capsys, tmp_path, models):
+    """A float user's evaluation data given to the int8 model: each sample quantized with the input's scale
+    and zero point as TFLM's QUANTIZE would (the note says so); a wrong shape gets shape advice."""
+    from mcugen.ops.quantize import affine_quantize
+    from mcugen.validation.oracle import Tflm
+
+    x = (np.random.default_rng(4).standard_normal((2, 1, 49, 10, 1)) * 20).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    code, out, err = run_cli(capsys, "test", models / KWS, "--board", "host", "--data", tmp_path / "x.npy",
+                             "--out", tmp_path / "fw")
+    assert code == 0 and "bit-exact on 2 sample(s)" in out, err
+    assert "input 0: float data quantized to int8 with the input's scale 0.584702909 and zero point 83" in err
+    np.save(tmp_path / "x0.npy", x[0])
+    code, _, _ = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "x0.npy", "--output", tmp_path / "y.npz")
+    expected = Tflm(models / KWS).run([affine_quantize(x[0], 0.584702909, 83, "int8")], 1)[0]
+    assert code == 0 and np.array_equal(np.load(tmp_path / "y.npz")["output_0"], expected)
+    np.save(tmp_path / "wide.npy", np.zeros((1, 49, 11, 1), np.int8))
+    code, err = refused(capsys, "run", models / KWS, "--input", tmp_path / "wide.npy", "--output", tmp_path / "z.npz")
+    assert_one_error_line(code, err, "give each sample the shape [1, 49, 10, 1]")
 
 
 @pytest.mark.parametrize("umask, before, expected", [(0o022, None, 0o644), (0o077, None, 0o600),

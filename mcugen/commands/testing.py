@@ -5,6 +5,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from mcugen.codegen.build import say
 from mcugen.commands.board import build_in, compile_for, sizes_of
 from mcugen.commands.common import (SAMPLE_LINES, oracles_refuse, progress, progress_bar, refuse_overwrite,
                                     require_writable_folder, steps_note, write_json)
@@ -19,6 +20,9 @@ def cmd_test(args) -> int:
     target = _test_target(args)
     g = compile_for(args, target)
     samples = load_samples(g, Path(args.data)) if args.data else random_inputs(g, args.samples, args.seed)
+    for k, (scale, zero_point, dtype) in getattr(samples, "quantized", {}).items():
+        say(f"input {k}: float data quantized to {dtype} with the input's scale {scale:.9g} and zero point "
+            f"{zero_point}, as TFLM's QUANTIZE would")
     chosen = _chosen(args, g, len(samples))
     labels = None
     if args.labels:

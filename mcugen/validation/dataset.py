@@ -58,10 +58,13 @@ def _arrays(path: Path) -> dict[str, np.ndarray]:
 
 
 class Samples(Sequence):
-    """Samples as lists of arrays (one per model input), read only when indexed."""
+    """Samples as lists of arrays (one per model input), read only when indexed. `quantized`: for each
+    input given float values where the model takes integers, its (scale, zero point, dtype): each sample
+    is quantized as TFLM's QUANTIZE would, when read."""
 
-    def __init__(self, per_input: list[np.ndarray], stacked: bool):
-        self.per_input, self.stacked = per_input, stacked
+    def __init__(self, per_input: list[np.ndarray], stacked: bool,
+                 quantized: dict[int, tuple[float, int, str]] | None = None):
+        self.per_input, self.stacked, self.quantized = per_input, stacked, quantized or {}
 
     def __len__(self) -> int:
         return len(self.per_input[0])
@@ -71,7 +74,10 @@ class Samples(Sequence):
             return [self[k] for k in range(*s.indices(len(self)))]
         if not -len(self) <= s < len(self):
             raise IndexError(s)
-        return [np.array(a[s]) for a in self.per_input]
+        from mcugen.ops.quantize import affine_quantize
+
+        return [affine_quantize(a[s], *self.quantized[k]) if k in self.quantized else np.array(a[s])
+                for k, a in enumerate(self.per_input)]
 
 
 def load_samples(g: Graph, path: Path) -> Samples:
@@ -104,14 +110,16 @@ def load_samples(g: Graph, path: Path) -> Samples:
     if unknown:
         raise McugenError(f"{path}: array '{unknown[0]}' names no input of the model",
                           f"name arrays input_0 … input_{len(g.inputs) - 1} or by input name")
-    per_input, stacked = [], False
+    per_input, stacked, quantized = [], False, {}
     for k, idx in enumerate(g.inputs):
         t = g.tensors[idx]
         keys = [key for key in arrays if names[key] == k]
         if len(keys) != 1:
             raise McugenError(f"{path}: {'no array' if not keys else 'two arrays'} for input {k} ('{t.name}')", fix)
         given = arrays[keys[0]]
-        if given.dtype != np.dtype(t.dtype):
+        if given.dtype.kind == "f" and t.dtype in ("int8", "uint8", "int16") and t.quant is not None:
+            quantized[k] = (float(t.q.s), t.q.zp, t.dtype)  # float data for a quantized input: as QUANTIZE would
+        if given.dtype != np.dtype(t.dtype) and k not in quantized:
             a = None
         elif tuple(given.shape) == t.shape:
             a = given[None]
@@ -122,16 +130,17 @@ def load_samples(g: Graph, path: Path) -> Samples:
         else:
             a = None
         if a is None or len(a) == 0:
+            wrong_type = given.dtype != np.dtype(t.dtype) and k not in quantized
             raise McugenError(f"{path}: '{keys[0]}' is {golden.describe(str(given.dtype), given.shape)}, input {k} "
                               f"needs {golden.describe(t.dtype, t.shape)} or [N, …] of it (N >= 1)",
-                              "quantize with the input's scale and zero point" if t.dtype != "float32"
-                              else "save the model's float32 inputs as they are")
+                              f"save the input as {t.dtype} (or float values, which mcugen quantizes)" if wrong_type
+                              else f"give each sample the shape {list(t.shape)}")
         per_input.append(a)
     count = {len(a) for a in per_input}
     if len(count) != 1:
         raise McugenError(f"{path}: inputs have different sample counts {sorted(count)}",
                           "give every input the same number of samples")
-    return Samples(per_input, stacked)
+    return Samples(per_input, stacked, quantized)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
