@@ -20,7 +20,7 @@ import numpy as np
 
 from mcugen.validation import golden
 from mcugen.errors import McugenError
-from mcugen.ir.graph import Graph
+from mcugen.ir.graph import Graph, Tensor
 
 
 def _npz_members(path: Path) -> dict[str, np.ndarray]:
@@ -80,6 +80,12 @@ class Samples(Sequence):
                 for k, a in enumerate(self.per_input)]
 
 
+def _advice(t: Tensor, wrong_type: bool) -> str:
+    if wrong_type:
+        return f"save the input as {t.dtype} (or float values, which mcugen quantizes)"
+    return f"give each sample the shape {list(t.shape)}"
+
+
 def load_samples(g: Graph, path: Path) -> Samples:
     """Samples for `run`, `compare` and `test`, from one file, checked before any work is done:
     - an .npz with one array per model input, named input_0, input_1, … or by the input's tensor
@@ -130,11 +136,9 @@ def load_samples(g: Graph, path: Path) -> Samples:
         else:
             a = None
         if a is None or len(a) == 0:
-            wrong_type = given.dtype != np.dtype(t.dtype) and k not in quantized
             raise McugenError(f"{path}: '{keys[0]}' is {golden.describe(str(given.dtype), given.shape)}, input {k} "
                               f"needs {golden.describe(t.dtype, t.shape)} or [N, …] of it (N >= 1)",
-                              f"save the input as {t.dtype} (or float values, which mcugen quantizes)" if wrong_type
-                              else f"give each sample the shape {list(t.shape)}")
+                              _advice(t, given.dtype != np.dtype(t.dtype) and k not in quantized))
         per_input.append(a)
     count = {len(a) for a in per_input}
     if len(count) != 1:
