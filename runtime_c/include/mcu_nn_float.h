@@ -16,6 +16,7 @@
  * so an infinite sum is clamped to the largest float, as TFLM does.
  */
 #include <math.h> /* INFINITY and NAN, which generated float constants may hold */
+#include <stddef.h> /* NULL */
 
 #include "mcu_nn_fc.h"          /* mcu_batch_matmul_params */
 #include "mcu_nn_elementwise.h" /* mcu_broadcast */
@@ -94,6 +95,33 @@ typedef struct {
     int32_t depth_multiplier; /* DEPTHWISE_CONV_2D only */
     mcu_float_activation activation;
 } mcu_float_conv_params;
+
+/* What a hybrid conv's or depthwise's per-position function reads while mcu_window_walk runs it; the
+ * batch image in `scratch` is quantized at its first position (mcu_hybrid_image). */
+typedef struct {
+    const mcu_dims *input_dims, *filter_dims;
+    const float *input;
+    const int8_t *filter;
+    const float *scales, *bias; /* scales NULL: filter_scale is the tensor's */
+    mcu_float_activation activation;
+    int32_t asymmetric;
+    float filter_scale;
+    int32_t channels, batch, offset; /* output channels; the image quantized, its zero point */
+    float factor;                    /* the image's scaling factor (times filter_scale where one scale) */
+    int8_t *scratch;
+    float *output;
+} mcu_hybrid_walk;
+
+static inline void mcu_hybrid_image(mcu_hybrid_walk *s, int32_t batch)
+{
+    if (batch != s->batch) {
+        const int32_t image = s->input_dims->h * s->input_dims->w * s->input_dims->c;
+        const float factor = mcu_hybrid_quantize_row(s->asymmetric, image, s->input + batch * image, s->scratch,
+                                                     &s->offset);
+        s->factor = s->scales != NULL ? factor : factor * s->filter_scale;
+        s->batch = batch;
+    }
+}
 
 /* DEPTHWISE_CONV_2D with int8 weights [1, KH, KW, Cout] (one scale a channel: scales [Cout]): each image
  * quantized asymmetrically; params as the float kernel's; scratch: H * W * Cin bytes. */
