@@ -103,6 +103,15 @@ def test_drawn_hybrid_fully_connected_equals_litert_on_the_host(tmp_path, seed):
     check(tmp_path / "zeros", m, seed, oracles=("litert",), xs=[np.zeros_like(x)])
 
 
+def test_asymmetric_inputs_are_rounded_before_the_zero_point_is_added(tmp_path):
+    """Halves either side of zero, as ReLU outputs in steps of 0.5 make them (found on MLPerf's ResNet-8
+    quantized to dynamic range): with the row's ends -127.5 and 127.5 the factor is 1 and the zero point -1,
+    and LiteRT computes round(x) - 1, not round(x - 1)."""
+    x = (np.arange(-8, 8, dtype=np.float32) + np.float32(0.5))[None]
+    x[0, 0], x[0, 1] = -127.5, 127.5
+    check(tmp_path, hybrid_fc(1, 16, 5, False, True, "NONE", True, 3), 3, oracles=("litert",), xs=[x])
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_drawn_hybrid_conv_equals_litert_on_the_host(tmp_path, seed):
     """Per-tensor (symmetric) and per-channel (asymmetric) weights, SAME and VALID, strides, batches."""

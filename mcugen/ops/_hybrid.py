@@ -7,8 +7,9 @@ Each batch row of the input is quantized on the fly (tensor_utils::BatchQuantize
   from zero), clamped to [-127, 127];
 - asymmetric (the op's asymmetric_quantize_inputs): min and max widened to include 0; the scale their
   float32 difference / 255 in double, the zero point (in double) nudged from whichever end is nearer,
-  the factor that scale in float32 and each value round(zp + x * (1 / factor)), clamped to [-128, 127]
-  (measured against the installed LiteRT: a difference taken in double differs in the last bit).
+  the factor that scale in float32 and each value round(x * (1 / factor)) + zp, clamped to [-128, 127]
+  (both measured against the installed LiteRT: a difference taken in double differs in the last bit,
+  and rounding after the zero point is added differs at halves that straddle zero).
 A value NaN or outside int32 before the clamp converts as x86's cvttss2si does (INT32_MIN), as on the
 oracle's build. The integer dot products are exact; each output is then bias (or 0) + float(dot) x scale,
 one float32 product and one float32 sum, where scale is the row's factor times the filter's scale (per
@@ -70,8 +71,7 @@ def quantize_rows(x: np.ndarray, asymmetric: bool) -> tuple[np.ndarray, np.ndarr
                 offset = -128 if zp <= -128.0 else 127 if zp >= 127.0 else _round_half_away(zp)
                 factors[b], offsets[b] = F32(scale), offset
                 inv = F32(1.0) / factors[b]
-                r = _round(F32(offset) + v * inv)
-                q[b] = np.clip(_to_int32_x86(r), -128, 127)
+                q[b] = np.clip(_to_int32_x86(_round(v * inv)) + offset, -128, 127)
             else:
                 top = max(abs(v.min()), abs(v.max()))
                 if top == 0:

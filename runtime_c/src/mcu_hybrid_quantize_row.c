@@ -7,7 +7,8 @@
  * Symmetric: range = max(|min|, |max|); factor range / 127, each value round(x * (127 / range)) in
  * [-127, 127]; a zero row gives zeros and factor 1. Asymmetric: min and max widened to include 0, the
  * scale their float32 difference / 255 in double, the zero point nudged from the nearer end and rounded
- * half away from zero (in double), each value round(zp + x * (1 / factor)) in [-128, 127]. Rounding and
+ * half away from zero (in double), each value round(x * (1 / factor)) + zp in [-128, 127] (rounded before
+ * the zero point is added, as LiteRT does: they differ at halves either side of zero). Rounding and
  * out-of-range conversions as the x86 oracle's (mcu_round_f32_x86). Comparisons in std::min/std::max's
  * argument order.
  */
@@ -54,7 +55,7 @@ float mcu_hybrid_quantize_row(int32_t asymmetric, int32_t depth, const float *in
     }
     const float factor = (float)scale, inverse = 1.0f / factor;
     for (int32_t i = 0; i < depth; ++i) {
-        const int32_t q = mcu_round_f32_x86((float)zp + input[i] * inverse);
+        const int64_t q = (int64_t)mcu_round_f32_x86(input[i] * inverse) + zp;
         quantized[i] = (int8_t)(q < -128 ? -128 : (q > 127 ? 127 : q));
     }
     *offset = zp;
