@@ -1,7 +1,9 @@
-"""float32 models and INT4 filters on the emulated Cortex-M4F (mps2-an386), issue 42.
+"""float32 models and INT4 filters on the emulated Cortex-M4F (mps2-an386), issue 42; the float models
+quantized to float16 and dynamic range, issue 62.
 
-    python benchmarks/bench_precisions.py [float32|int4]   # prints the tables (both, or the one named)
-                                                          # and rewrites them in benchmarks/README.md
+    python benchmarks/bench_precisions.py [float32|int4|float16]   # prints the tables (all, or those
+                                                                   # named) and rewrites them in
+                                                                   # benchmarks/README.md
 
 float32: the MLPerf Tiny float reference models (tests/models), mcugen's instructions per inference,
 each bit-exact on the board, next to TFLM's float reference kernels built and counted as ANCHORS are
@@ -11,9 +13,15 @@ INT4: the six anchors with their CONV_2D and DEPTHWISE_CONV_2D filters re-quanti
 channel, scale = max |w| / 7: a size and speed study, not an accuracy one) next to the int8 files:
 constant bytes in flash (the build's .rodata of the model), instructions and the arena, each bit-exact on
 the board.
+
+float16: the float models through `mcugen quantize --precision float16` and `--precision dynamic` (12
+random calibration samples: neither uses the ranges), each bit-exact with LiteRT BUILTIN_REF in the
+golden model (quantize checks it) and on the board: the model's weights as the file holds them, the
+constants, the arena, instructions and est. cycles, default build (balanced).
 """
 from __future__ import annotations
 
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -113,7 +121,33 @@ def int4_rows() -> list[str]:
     return rows
 
 
+def quantized(path: Path, precision: str, folder: Path) -> Path:
+    """The float model through `mcugen quantize --precision`."""
+    g = compile_model(path)
+    shape = (12, *g.tensors[g.inputs[0]].shape)
+    np.save(folder / "calibration.npy", np.random.default_rng(0).uniform(0, 1, shape).astype(np.float32))
+    out = folder / f"{path.stem}_{precision}.tflite"
+    subprocess.run([sys.executable, "-m", "mcugen", "quantize", str(path), "--data", str(folder / "calibration.npy"),
+                    "--out", str(out), "--precision", precision, "--force"], check=True, capture_output=True)
+    return out
+
+
+def float16_rows() -> list[str]:
+    rows = ["| model | precision | weights in the file (B) | constants (B) | arena (B) | instr. | est. cycles |",
+            "|---|---|---:|---:|---:|---:|---:|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in FLOAT_MODELS:
+            source = MODELS / f"{name}.tflite"
+            for precision in ("float32", "float16", "dynamic"):
+                path = source if precision == "float32" else quantized(source, precision, Path(tmp))
+                instructions, constants, cycles, arena = measure(path, cycles=True)
+                rows.append(f"| {name} | {precision} | {compile_model(path).weight_bytes:,} | {constants:,} | "
+                            f"{arena:,} | {instructions:,} | {cycles:,} |")
+                print(rows[-1], flush=True)
+    return rows
+
+
 if __name__ == "__main__":
-    for key, rows in (("float32", float_rows), ("int4", int4_rows)):
+    for key, rows in (("float32", float_rows), ("int4", int4_rows), ("float16", float16_rows)):
         if len(sys.argv) < 2 or key in sys.argv[1:]:
             rewrite(f"precisions-{key}", rows())
