@@ -254,7 +254,8 @@ def test_models_from_other_frameworks_name_their_converter(tmp_path, capsys, mon
 
 def test_weights_stored_as_float16_are_unfolded_for_the_quantizer(tmp_path, capsys):
     """The converter's float16 option keeps weights as float16 behind DEQUANTIZE ops (which TFLM does not
-    run): quantize reads them as the float32 constants they stand for."""
+    run): quantize reads them as the float32 constants they stand for, and the written file keeps no dead
+    float16 copy of them (no larger than the int8 model quantized from the float32 export)."""
     tf = pytest.importorskip("tensorflow")
     tf.keras.utils.set_random_seed(2)
     model = tf.keras.Sequential([tf.keras.Input((8, 8, 1), batch_size=1), tf.keras.layers.Conv2D(4, 3, activation="relu"),
@@ -263,6 +264,16 @@ def test_weights_stored_as_float16_are_unfolded_for_the_quantizer(tmp_path, caps
     converter.optimizations, converter.target_spec.supported_types = [tf.lite.Optimize.DEFAULT], [tf.float16]
     source = tmp_path / "fp16.tflite"
     source.write_bytes(converter.convert())
-    out, _ = quantize(capsys, tmp_path, source, samples(tmp_path, (1, 8, 8, 1), count=12))
+    data = samples(tmp_path, (1, 8, 8, 1), count=12)
+    out, _ = quantize(capsys, tmp_path, source, data)
     assert [op.opcode for op in compile_model(out).ops] == ["CONV_2D", "RESHAPE", "FULLY_CONNECTED"]
     assert_bit_exact_with_tflm(out)
+    plain = tmp_path / "fp32.tflite"
+    plain.write_bytes(tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    from_float32, _ = quantize(capsys, tmp_path, plain, data, name="q32")
+    from mcugen.frontend import model_object
+
+    def buffer_bytes(path):
+        return sum(len(b.data) for b in model_object.load(path.read_bytes()).buffers if b.data is not None)
+    assert buffer_bytes(out) == buffer_bytes(from_float32)
+    assert "float16" not in {t.dtype for t in compile_model(out).tensors}

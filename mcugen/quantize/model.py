@@ -146,3 +146,28 @@ def _unfold_float16(model, schema) -> None:
             model.buffers.append(buffer)
             out.buffer = len(model.buffers) - 1
         sub.operators = kept
+    _drop_unread(model)
+
+
+def _drop_unread(model) -> None:
+    """Tensors nothing reads or writes (the float16 originals unfolded above) and the buffers only they
+    held: the quantizer copies every tensor through, so they would stay in the written file as dead bytes."""
+    for k, sub in enumerate(model.subgraphs):
+        sigs = [s for s in model.signatureDefs or [] if s.subgraphIndex == k]
+        used = {t for op in sub.operators or [] for t in [*op.inputs, *(op.outputs or [])] if t >= 0}
+        used |= {*sub.inputs, *sub.outputs} | {m.tensorIndex for s in sigs for m in [*s.inputs, *s.outputs]}
+        used |= {t for t, tensor in enumerate(sub.tensors) if tensor.isVariable}
+        new = {old: n for n, old in enumerate(sorted(used))}
+        sub.tensors = [sub.tensors[old] for old in sorted(used)]
+        for op in sub.operators or []:
+            op.inputs = [new[t] if t >= 0 else t for t in op.inputs]
+            op.outputs = [new[t] if t >= 0 else t for t in op.outputs or []]
+            if op.intermediates is not None:
+                op.intermediates = [new[t] for t in op.intermediates if t in new]
+        sub.inputs, sub.outputs = [new[t] for t in sub.inputs], [new[t] for t in sub.outputs]
+        for m in (m for s in sigs for m in [*s.inputs, *s.outputs]):
+            m.tensorIndex = new[m.tensorIndex]
+    held = {t.buffer for sub in model.subgraphs for t in sub.tensors}
+    for b, buffer in enumerate(model.buffers):
+        if b and b not in held:
+            buffer.data = None  # emptied, not removed: other tables (metadata) may name buffers by index
