@@ -112,6 +112,17 @@ def test_asymmetric_inputs_are_rounded_before_the_zero_point_is_added(tmp_path):
     check(tmp_path, hybrid_fc(1, 16, 5, False, True, "NONE", True, 3), 3, oracles=("litert",), xs=[x])
 
 
+@pytest.mark.parametrize("asymmetric", [False, True])
+def test_values_just_under_a_half_round_as_litert_x86_build_does(tmp_path, asymmetric):
+    """The oracle's x86 build rounds a row's blocks of 8 with AVX2 (|p| + 0.5 in float32: 0.49999997
+    gives 1) and the rest with std::round (0.49999997 gives 0): both, in the blocks and in the tail."""
+    x = np.float32([[127.0, 0.49999997, -0.49999997, 2.5, -2.5, 126.5, -126.49999, 0.0,
+                     0.49999997, -0.49999997, 2.5]])
+    if asymmetric:  # the row's ends -127.5 and 127.5: factor 1, zero point -1
+        x[0, 0], x[0, 5] = -127.5, 127.5
+    check(tmp_path, hybrid_fc(1, 11, 3, False, asymmetric, "NONE", True, 5), 5, oracles=("litert",), xs=[x])
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_drawn_hybrid_conv_equals_litert_on_the_host(tmp_path, seed):
     """Per-tensor (symmetric) and per-channel (asymmetric) weights, SAME and VALID, strides, batches."""

@@ -22,6 +22,17 @@ FLT_MAX = float(np.finfo(np.float32).max)
 RANGES = {"RELU": (0.0, FLT_MAX), "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}
 
 
+def round_to_int32_x86(r: np.ndarray) -> np.ndarray:
+    """static_cast<int32_t>(std::round(r)) on float32 values as the x86 oracle computes it (int64 values):
+    half away from zero, in float64 where adding 0.5 is exact (in float32 0.49999997 + 0.5 rounds up to 1);
+    NaN and values outside int32 give INT32_MIN (cvttss2si)."""
+    with np.errstate(invalid="ignore"):
+        r = np.asarray(r, dtype=np.float32).astype(np.float64)
+        rounded = np.copysign(np.floor(np.abs(r) + 0.5), r)
+        inside = (rounded >= -2.0 ** 31) & (rounded < 2.0 ** 31)  # False for NaN
+    return np.where(inside, np.nan_to_num(rounded), -2.0 ** 31).astype(np.int64)
+
+
 @dataclass(frozen=True)
 class FloatActivation:
     """mcu_float_activation: the clamp of a fused activation."""

@@ -10,8 +10,9 @@ Each batch row of the input is quantized on the fly (tensor_utils::BatchQuantize
   the factor that scale in float32 and each value round(x * (1 / factor)) + zp, clamped to [-128, 127]
   (both measured against the installed LiteRT: a difference taken in double differs in the last bit,
   and rounding after the zero point is added differs at halves that straddle zero).
-A value NaN or outside int32 before the clamp converts as x86's cvttss2si does (INT32_MIN), as on the
-oracle's build. The integer dot products are exact; each output is then bias (or 0) + float(dot) x scale,
+Rounding is the oracle's x86 build's (measured): the row's first depth - depth % 8 values in blocks of
+8 with AVX2, |p| + 0.5 in float32 then truncated (0.49999997 gives 1), the rest with std::round (exact:
+0); a value NaN or outside int32 converts as x86's cvttss2si does (INT32_MIN). The integer dot products are exact; each output is then bias (or 0) + float(dot) x scale,
 one float32 product and one float32 sum, where scale is the row's factor times the filter's scale (per
 tensor: folded into the factor first; per channel: the factor times the channel's scale). The fused
 activation is tensor_utils::ApplyActivationToVector's: max(0, v), max(-1, min(v, 1)), max(0, min(v, 6))
@@ -25,29 +26,25 @@ from typing import Any
 import numpy as np
 
 from mcugen.ir.graph import Op
+from mcugen.numerics.requant import wrap_int32
+from mcugen.ops._float import F32, round_to_int32_x86
 
-F32 = np.float32
 # mcu_hybrid_activation: the fused activations ApplyActivationToVector applies that mcugen computes
 ACTIVATIONS = {"NONE": 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3}
-
-
-def _to_int32_x86(r: np.ndarray) -> np.ndarray:
-    """static_cast<int32_t> of already rounded float values as x86 converts them: NaN and values
-    outside int32 give INT32_MIN."""
-    r = r.astype(np.float64)
-    inside = (r >= -2.0 ** 31) & (r < 2.0 ** 31)  # False for NaN
-    return np.where(inside, np.nan_to_num(r), -2.0 ** 31).astype(np.int64)
-
-
-def _round(x: np.ndarray) -> np.ndarray:
-    """std::round on float32 values: half away from zero."""
-    return np.copysign(np.floor(np.abs(x) + F32(0.5)), x).astype(F32)
 
 
 def _round_half_away(x: float) -> int:
     """round() on a double: the truncation, then the exact fraction decides."""
     t = int(x)
     return t + (x - t >= 0.5) - (x - t <= -0.5)
+
+
+def _round_as_litert(p: np.ndarray) -> np.ndarray:
+    """int64 round(p) of one row's float32 values as LiteRT's x86 build rounds them (the docstring above)."""
+    with np.errstate(invalid="ignore"):
+        blocked = np.copysign(np.floor(np.abs(p) + F32(0.5)), p).astype(F32)  # float32 steps, as AVX2
+    simd = np.arange(p.size) < p.size // 8 * 8
+    return np.where(simd, round_to_int32_x86(blocked), round_to_int32_x86(p))
 
 
 def quantize_rows(x: np.ndarray, asymmetric: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -70,16 +67,26 @@ def quantize_rows(x: np.ndarray, asymmetric: bool) -> tuple[np.ndarray, np.ndarr
                 zp = from_min if abs(-128.0) + abs(rmin / scale) < abs(127.0) + abs(rmax / scale) else from_max
                 offset = -128 if zp <= -128.0 else 127 if zp >= 127.0 else _round_half_away(zp)
                 factors[b], offsets[b] = F32(scale), offset
-                inv = F32(1.0) / factors[b]
-                q[b] = np.clip(_to_int32_x86(_round(v * inv)) + offset, -128, 127)
+                q[b] = np.clip(_round_as_litert(v * (F32(1.0) / factors[b])) + offset, -128, 127)
             else:
                 top = max(abs(v.min()), abs(v.max()))
                 if top == 0:
                     continue
                 factors[b] = top / F32(127)
-                r = _round(v * (F32(127) / top))
-                q[b] = np.clip(_to_int32_x86(r), -127, 127)
+                q[b] = np.clip(_round_as_litert(v * (F32(127) / top)), -127, 127)
     return q, factors, offsets
+
+
+def centred_images(x: np.ndarray, asymmetric: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A conv's input [N, H, W, C] quantized image by image (LiteRT's hybrid convs quantize each batch's
+    image whole), less each image's zero point: (int64 values [N, H, W, C], float32 factor an image)."""
+    values, factors, offsets = quantize_rows(x.reshape(x.shape[0], -1), asymmetric)
+    return values.astype(np.int64).reshape(x.shape) - offsets[:, None, None, None], factors
+
+
+def int32_sums(acc: np.ndarray) -> np.ndarray:
+    """int64 sums as the C's int32 accumulators hold them, as float32 (the kernels' float(acc))."""
+    return wrap_int32(acc).astype(F32)
 
 
 @dataclass(frozen=True)
@@ -104,16 +111,15 @@ class HybridQuant:
                     filter_scale=float(self.scales[0]))
 
     def accumulate(self, out: np.ndarray, dots: np.ndarray, factors: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        """out [batches, channels] (the bias), less (factor x offset) x scale x row_sum where the inputs
-        are asymmetric, plus float(dot) x scale: float32 steps in that order."""
-        dots = dots.astype(np.int64) - self.row_sums[None, :].astype(np.int64) * offsets[:, None]
-        dots = ((dots + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(np.int32)  # int32 arithmetic, as the C
+        """out [batches, channels] (the bias) + float(dot - row_sum x offset) x scale: the correction in
+        int32, then one float32 product and one float32 sum."""
+        dots = int32_sums(dots.astype(np.int64) - self.row_sums[None, :].astype(np.int64) * offsets[:, None])
         if self.scales.size > 1:
             scale = factors[:, None] * self.scales[None, :]
         else:
             scale = (factors * self.scales[0])[:, None]
         with np.errstate(all="ignore"):
-            return (out + dots.astype(F32) * scale).astype(F32)
+            return (out + dots * scale).astype(F32)
 
     def activate(self, v: np.ndarray) -> np.ndarray:
         """ApplyActivationToVector: std::max(lo, std::min(v, hi)), std::max(a, b) = a < b ? b : a."""

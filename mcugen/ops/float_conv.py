@@ -25,7 +25,7 @@ from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation
-from mcugen.ops._hybrid import HybridQuant, quantize_rows
+from mcugen.ops._hybrid import HybridQuant, centred_images, int32_sums
 from mcugen.ops._quant import weight_problems
 from mcugen.ops._window import Taps, Window, declared_hw, geometry
 from mcugen.ops.conv_2d import Conv2D
@@ -58,11 +58,15 @@ def _finish(p: FloatConvData, total: np.ndarray, bias: np.ndarray | None, shape:
     return p.activation.clamp(total.astype(F32)).reshape(shape)
 
 
-def _call(kernel: str, g: Graph, op: Op, p: FloatConvData, filter_shape: tuple[int, ...]) -> Call:
-    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
-    params = Struct("mcu_float_conv_params", "params", dict(
+def _params(p: FloatConvData) -> Struct:
+    return Struct("mcu_float_conv_params", "params", dict(
         stride=tile(p.window.stride), padding=tile(p.window.pad), dilation=tile(p.window.dilation),
         depth_multiplier=p.depth_multiplier, activation=p.activation.fields()))
+
+
+def _call(kernel: str, g: Graph, op: Op, p: FloatConvData, filter_shape: tuple[int, ...]) -> Call:
+    x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+    params = _params(p)
     return Call(kernel, (params, dims("input_dims", x.shape), reads(op, 0), dims("filter_dims", filter_shape),
                          Const("filter", w.values), Const("bias", b.values.reshape(-1)) if b is not None else None,
                          dims("output_dims", y.shape), writes(op)),
@@ -126,11 +130,9 @@ def _hybrid_problems(op: Op, x: Tensor, w: Tensor) -> list[str]:
 
 def _hybrid_conv(q: HybridQuant, taps: Taps, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     """[N, P, OC] float32 before the bias: the quantized image's int32 sums over the in-image taps, scaled."""
-    values, factors, offsets = quantize_rows(x.reshape(x.shape[0], -1), q.asymmetric)
-    centred = values.astype(np.int64).reshape(x.shape) - offsets[:, None, None, None]
+    centred, factors = centred_images(x, q.asymmetric)
     cols = taps.gather(centred, 0)  # [N, P, T, C], the padding 0: skipped taps add nothing
-    acc = np.einsum("nptc,otc->npo", cols, w.reshape(w.shape[0], -1, w.shape[3]).astype(np.int64))
-    acc = ((acc + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(F32)  # int32 sums, as the C
+    acc = int32_sums(np.einsum("nptc,otc->npo", cols, w.reshape(w.shape[0], -1, w.shape[3]).astype(np.int64)))
     with np.errstate(all="ignore"):
         if q.scales.size > 1:
             return (acc * q.scales[None, None, :]) * factors[:, None, None]
@@ -171,11 +173,9 @@ class FloatDepthwiseConv2D(DepthwiseConv2D):
         p = op.prepared(FloatConvData)
         _, kh, kw, cout = w.shape
         if p.hybrid is not None:
-            values, factors, offsets = quantize_rows(x.reshape(x.shape[0], -1), True)
-            centred = values.astype(np.int64).reshape(x.shape) - offsets[:, None, None, None]
+            centred, factors = centred_images(x, True)
             cols = p.taps.gather(centred, 0)[..., np.arange(cout) // p.depth_multiplier]  # the padding adds 0
-            acc = (cols * w.reshape(kh * kw, cout).astype(np.int64)[None, None]).sum(axis=2)
-            acc = ((acc + 2 ** 31) % 2 ** 32 - 2 ** 31).astype(F32)
+            acc = int32_sums((cols * w.reshape(kh * kw, cout).astype(np.int64)[None, None]).sum(axis=2))
             with np.errstate(all="ignore"):
                 total = acc * (p.hybrid.scales[None, None, :] * factors[:, None, None])
             return _finish(p, total, b, op.output(g).shape)
@@ -192,12 +192,13 @@ class FloatDepthwiseConv2D(DepthwiseConv2D):
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(FloatConvData)
-        call = _call("mcu_depthwise_conv2d_f32", g, op, p, op.input(g, 1).shape)
         if p.hybrid is None:
-            return call
-        x = op.input(g, 0)
-        args = list(call.args)  # the float call's, with the scales after the filter and the scratch before the output
-        args[5:5] = [Const("scales", p.hybrid.scales)]
-        args[-1:-1] = [Scratch(int(np.prod(x.shape[1:])), "int8_t")]
-        return Call("mcu_depthwise_conv2d_hybrid_s8", tuple(args), extra_kernels=("mcu_hybrid_quantize_row",),
-                    note=call.note + ", int8 weights, each image quantized asymmetrically")
+            return _call("mcu_depthwise_conv2d_f32", g, op, p, op.input(g, 1).shape)
+        x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
+        return Call("mcu_depthwise_conv2d_hybrid_s8", (
+            _params(p), dims("input_dims", x.shape), reads(op, 0), dims("filter_dims", w.shape),
+            Const("filter", w.values), Const("scales", p.hybrid.scales),
+            Const("bias", b.values.reshape(-1)) if b is not None else None, dims("output_dims", y.shape),
+            Scratch(int(np.prod(x.shape[1:])), "int8_t"), writes(op)), extra_kernels=("mcu_hybrid_quantize_row",),
+            note=p.window.describe(w.shape[1:3], op.attrs.get("padding", "VALID")) + ", int8 weights, each image "
+            "quantized asymmetrically")

@@ -22,8 +22,9 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Struct, reads, writes
 from mcugen.ops import OpDef, Outputs, register
+from mcugen.ops._float import round_to_int32_x86
 from mcugen.ops._quant import LutOp
-from mcugen.numerics.requant import INT32_MAX, INT32_MIN, quantize_multiplier, requantize, wrap_int32
+from mcugen.numerics.requant import quantize_multiplier, requantize, wrap_int32
 
 # The conversions TFLM's QUANTIZE makes (quantize_common.cc)
 QUANTIZE_PAIRS = {("float32", "int8"), ("float32", "int16"), ("int8", "int8"), ("int8", "uint8"), ("uint8", "int8"),
@@ -35,10 +36,8 @@ BYTES = ("int8", "uint8")
 def affine_quantize(x: np.ndarray, scale: float, zero_point: int, dtype: str) -> np.ndarray:
     """reference_ops::AffineQuantize on float32 values."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        r = (np.asarray(x, dtype=np.float32) / np.float32(scale)).astype(np.float64)
-        rounded = np.copysign(np.floor(np.abs(r) + 0.5), r)  # exact: r came from a float32
-        in_int32 = (rounded >= INT32_MIN) & (rounded <= INT32_MAX)  # False for NaN
-    q = wrap_int32(np.where(in_int32, rounded, INT32_MIN).astype(np.int64) + zero_point)
+        r = np.asarray(x, dtype=np.float32) / np.float32(scale)
+    q = wrap_int32(round_to_int32_x86(r) + zero_point)
     info = np.iinfo(dtype)
     return np.clip(q, info.min, info.max).astype(dtype)
 

@@ -26,9 +26,9 @@ def pack_float16(g: Graph, optimize: str = "balanced") -> Graph:
                                    a.data.view(np.uint32)))
 
     def packed(call: Call) -> Call:
-        if not any(isinstance(a, Const) and fits(a) for a in call.args):
-            return call
         args = tuple(Packed(a, "f16") if isinstance(a, Const) and fits(a) else a for a in call.args)
+        if all(new is old for new, old in zip(args, call.args)):
+            return call
         return dataclasses.replace(call, args=args, extra_kernels=(*call.extra_kernels, "mcu_unpack_f16"))
 
     return g.replace_ops(dataclasses.replace(op, call=packed(op.call)) if op.call is not None else op
