@@ -242,18 +242,21 @@ def test_run_never_overwrites(capsys, tmp_path, models):
 def test_float_data_for_a_quantized_input_is_quantized_and_said_so(capsys, tmp_path, models):
     """A float user's evaluation data given to the int8 model: each sample quantized with the input's scale
     and zero point as TFLM's QUANTIZE would (the note says so); a wrong shape gets shape advice."""
+    from mcugen.codegen.pipeline import compile_model
     from mcugen.ops.quantize import affine_quantize
     from mcugen.validation.oracle import Tflm
 
+    g = compile_model(models / KWS)
+    q = g.tensors[g.inputs[0]].q
     x = (np.random.default_rng(4).standard_normal((2, 1, 49, 10, 1)) * 20).astype(np.float32)
     np.save(tmp_path / "x.npy", x)
     code, out, err = run_cli(capsys, "test", models / KWS, "--board", "host", "--data", tmp_path / "x.npy",
                              "--out", tmp_path / "fw")
     assert code == 0 and "bit-exact on 2 sample(s)" in out, err
-    assert "input 0: float data quantized to int8 with the input's scale 0.584702909 and zero point 83" in err
+    assert f"input 0: float data quantized to int8 with the input's scale {q.s:.9g} and zero point {q.zp}" in err
     np.save(tmp_path / "x0.npy", x[0])
     code, _, _ = run_cli(capsys, "run", models / KWS, "--input", tmp_path / "x0.npy", "--output", tmp_path / "y.npz")
-    expected = Tflm(models / KWS).run([affine_quantize(x[0], 0.584702909, 83, "int8")], 1)[0]
+    expected = Tflm(models / KWS).run([affine_quantize(x[0], q.s, q.zp, "int8")], 1)[0]
     assert code == 0 and np.array_equal(np.load(tmp_path / "y.npz")["output_0"], expected)
     np.save(tmp_path / "wide.npy", np.zeros((1, 49, 11, 1), np.int8))
     code, err = refused(capsys, "run", models / KWS, "--input", tmp_path / "wide.npy", "--output", tmp_path / "z.npz")
