@@ -1,7 +1,7 @@
-"""passes/fold_pads.py: a PAD whose amounts are the next convolution's SAME padding becomes that padding.
-Each case is checked against TFLM running the file as written (PAD then a VALID conv): on the host through
-the golden model and the generated C, on QEMU through the DSP and Helium kernels; the arena holds no padded
-copy. Pads SAME does not give stay PADs, as do those another layer also reads."""
+"""passes/fold_pads.py: a PAD before a VALID convolution becomes the convolution's own padding, whatever its
+amounts. Each case is checked against TFLM running the file as written (PAD then a VALID conv): on the host
+through the golden model and the generated C, on QEMU through the DSP and Helium kernels; the arena holds no
+padded copy. A pad that would leave a window of padding alone stays a PAD, as do those another layer reads."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,18 +10,21 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import bit_exact_on_board
 from mcugen.codegen.pipeline import compile_model
-from mcugen.passes.fold_pads import _same_padding
+from mcugen.ops._window import pad_before, tflm_out_size
 from single_op import check
 from tflite_writer import ModelSpec
 
 
 def _same_pads(size: int, k: int, stride: int, dilation: int) -> tuple[int, int]:
-    return _same_padding(size, k, stride, dilation)[0]
+    """The (leading, trailing) pads TFLM's SAME padding gives a side of `size`."""
+    out = tflm_out_size("SAME", size, k, stride, dilation)
+    lead = pad_before(size, k, stride, dilation, out)
+    return lead, max(0, (out - 1) * stride + (k - 1) * dilation + 1 - size) - lead
 
 
-def _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, pads=None, dtype="int8", value=None, twice=False):
+def _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, pads=None, dtype="int8", value=None, twice=None):
     """x -> PAD(pads, or SAME's for the conv) -> VALID conv (or depthwise, multiplier 1) -> y [, the padded tensor
-    read by a second layer too]."""
+    read by a second layer too: `twice` "relu" or "conv"]."""
     rng = np.random.default_rng(seed)
     zp = int(rng.integers(-128, 128)) if dtype == "int8" else 0
     if pads is None:
@@ -52,9 +55,15 @@ def _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, pads=None, dtype
     else:
         m.op("CONV_2D", [padded, weights, bias], [y], "Conv2DOptions", version=3, **fields)
     m.inputs, m.outputs = [x], [y]
-    if twice:
+    if twice == "relu":
         z = m.tensor("z", [n, h + top + bottom, w + left + right, c], dtype, scale=0.05, zp=zp)
         m.op("RELU", [padded], [z])
+        m.outputs = [y, z]
+    elif twice == "conv":  # a second branch reading the padded tensor: a 3x3 stride-1 depthwise
+        z = m.tensor("z", [n, h + top + bottom - 2, w + left + right - 2, c], dtype, scale=0.2, zp=zp // 2)
+        m.op("DEPTHWISE_CONV_2D", [padded, m.const("w2", rng.integers(-127, 128, (1, 3, 3, c)), "int8",
+                                                   scale=[0.03] * c, zp=[0] * c, axis=3)], [z],
+             "DepthwiseConv2DOptions", version=3, DepthMultiplier=1, Padding="VALID", StrideH=1, StrideW=1)
         m.outputs = [y, z]
     return m
 
@@ -65,50 +74,72 @@ def _opcodes(tmp_path, m) -> list[str]:
     return [op.opcode for op in compile_model(path).ops]
 
 
+def _folds(size: int, k: int, stride: int, dilation: int, lead: int, trail: int) -> bool:
+    """Whether every window over this side, padded so, still touches the image (what the pass requires)."""
+    span = (k - 1) * dilation + 1
+    out = (size + lead + trail - span) // stride + 1
+    return lead < span and (out - 1) * stride - lead < size
+
+
 @settings(max_examples=16, deadline=None)
 @given(st.integers(1, 2), st.integers(1, 9), st.integers(1, 9), st.integers(1, 7), st.sampled_from([1, 3, 5]),
-       st.integers(1, 2), st.integers(1, 2), st.booleans(), st.sampled_from(["int8", "int16"]), st.integers(0, 999))
-def test_a_pad_that_is_the_convs_same_padding_folds_bit_exact(tmp_path_factory, n, h, w, c, k, stride, dilation,
-                                                               depthwise, dtype, seed):
-    pads = (_same_pads(h, k, stride, dilation), _same_pads(w, k, stride, dilation))
-    if (k - 1) * dilation + 1 > h + sum(pads[0]) or (k - 1) * dilation + 1 > w + sum(pads[1]):
+       st.integers(1, 2), st.integers(1, 2), st.booleans(), st.sampled_from(["int8", "int16"]), st.integers(0, 999),
+       st.tuples(*[st.integers(0, 4)] * 4))
+def test_a_pad_before_a_conv_folds_bit_exact(tmp_path_factory, n, h, w, c, k, stride, dilation, depthwise, dtype,
+                                             seed, amounts):
+    """Any amounts, SAME's or not (PyTorch's (1, 1) before a stride-2 layer, more on one side than the other):
+    folded where every window touches the image, the model bit-exact with TFLM either way."""
+    top, bottom, left, right = amounts
+    span = (k - 1) * dilation + 1
+    if span > h + top + bottom or span > w + left + right:
         return
     tmp = tmp_path_factory.mktemp("fold")
-    m = _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, dtype=dtype)
-    folded = sum(pads[0]) + sum(pads[1]) > 0
+    m = _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, pads=((top, bottom), (left, right)), dtype=dtype)
+    folded = sum(amounts) > 0 and _folds(h, k, stride, dilation, top, bottom) and _folds(w, k, stride, dilation,
+                                                                                           left, right)
     assert ("PAD" in _opcodes(tmp, m)) != folded
     check(tmp, m, seed, oracles=("tflm",))
 
 
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547"])
-@pytest.mark.parametrize("shape, k, stride, depthwise", [
-    ((2, 7, 6, 5), 3, 1, False),  # batch 2, odd channels
-    ((1, 10, 9, 8), 3, 2, True),  # Keras' correct_pad before a stride-2 depthwise: (0, 1) on the even side
-    ((1, 5, 5, 3), 5, 1, True),
-    ((1, 8, 8, 16), 3, 1, False),
+@pytest.mark.parametrize("shape, k, stride, depthwise, pads", [
+    ((2, 7, 6, 5), 3, 1, False, None),  # batch 2, odd channels, SAME's amounts
+    ((1, 10, 9, 8), 3, 2, True, None),  # Keras' correct_pad before a stride-2 depthwise: (0, 1) on the even side
+    ((1, 8, 8, 16), 3, 2, True, ((1, 1), (1, 1))),  # PyTorch's padding=1 before a stride-2 layer: leads with 1
+    ((1, 9, 7, 6), 3, 2, False, ((1, 1), (1, 1))),
+    ((1, 5, 5, 3), 5, 1, True, ((3, 0), (0, 2))),  # more before than after, and the other way round
+    ((1, 8, 8, 16), 3, 1, False, ((2, 0), (1, 1))),
 ])
-def test_folded_pads_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board, shape, k, stride, depthwise):
-    m = _pad_conv(*shape, k, stride, 1, depthwise, seed=7)
+def test_folded_pads_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board, shape, k, stride, depthwise, pads):
+    m = _pad_conv(*shape, k, stride, 1, depthwise, seed=7, pads=pads)
     path = tmp_path / "m.tflite"
     path.write_bytes(m.build())
     g = compile_model(path)
-    padded = int(np.prod([shape[0], shape[1] + sum(_same_pads(shape[1], k, stride, 1)),
-                          shape[2] + sum(_same_pads(shape[2], k, stride, 1)), shape[3]]))
+    pads = pads or (_same_pads(shape[1], k, stride, 1), _same_pads(shape[2], k, stride, 1))
+    padded = int(np.prod([shape[0], shape[1] + sum(pads[0]), shape[2] + sum(pads[1]), shape[3]]))
     assert [op.opcode for op in g.ops] == ["DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"]
     assert g.arena.plan.size < padded + g.tensors[g.outputs[0]].nbytes  # no padded copy beside the output
     check(tmp_path / "host", m, 7, oracles=("tflm",))
     bit_exact_on_board(tmp_path / board, m, seed=7, samples=2, board=board)
 
 
-@pytest.mark.parametrize("case", ["stride-2 (1, 1) on an even side", "PADV2 with another value", "read twice"])
-def test_a_pad_that_is_not_the_same_padding_stays(tmp_path, case):
-    """PyTorch's padding=1 before a stride-2 conv on an even side leads with 1 where SAME leads with 0: TFLM's
-    SAME can't say it, so the PAD stays (and the model still runs bit-exact)."""
-    if case.startswith("stride-2"):
-        m = _pad_conv(1, 8, 8, 4, 3, 2, 1, True, seed=3, pads=((1, 1), (1, 1)))
+def test_a_pad_two_branches_read_folds_into_both(tmp_path):
+    """MobileNet-like branches: a stride-2 conv and a stride-1 depthwise read one PAD; each pads for itself."""
+    m = _pad_conv(1, 8, 6, 4, 3, 2, 1, False, seed=5, pads=((1, 1), (1, 1)), twice="conv")
+    assert _opcodes(tmp_path, m) == ["CONV_2D", "DEPTHWISE_CONV_2D"]
+    check(tmp_path, m, 5, oracles=("tflm",))
+
+
+@pytest.mark.parametrize("case", ["a window of padding alone", "PADV2 with another value", "read twice"])
+def test_a_pad_that_cannot_fold_stays(tmp_path, case):
+    """A pad as wide as the window gives outputs that read no pixel (no kernel computes those), another fill
+    value is no skipped tap, and a padded tensor another layer reads must exist: each PAD stays (and the model
+    still runs bit-exact)."""
+    if case.startswith("a window"):
+        m = _pad_conv(1, 8, 8, 4, 3, 2, 1, True, seed=3, pads=((3, 1), (1, 1)))
     elif case.startswith("PADV2"):
         m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, value=5)
     else:
-        m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, twice=True)
+        m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, twice="relu")
     assert "PAD" in _opcodes(tmp_path, m) or "PADV2" in _opcodes(tmp_path, m)
     check(tmp_path, m, 3, oracles=("tflm",))

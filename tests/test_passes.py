@@ -388,8 +388,8 @@ def test_place_weights_counts_each_layers_constants_as_the_c_holds_them(model, f
     assert [layer_const_bytes(g, op) for op in g.ops] == list(emit_c(g, model).layer_const_bytes)
 
 
-def test_fold_pads_makes_a_pad_the_convs_same_padding(ir_of):
-    """PAD 1 on each side of a 3x3 image, then a VALID 3x3 conv: SAME padding on the image itself."""
+def test_fold_pads_makes_a_pad_the_convs_own_padding(ir_of):
+    """PAD 1 on each side of a 3x3 image, then a VALID 3x3 conv: the conv pads the image itself."""
     m = ModelSpec()
     x = m.tensor("x", [1, 3, 3, 1], "int8", scale=0.5, zp=-1)
     p = m.tensor("p", [1, 5, 5, 1], "int8", scale=0.5, zp=-1)
@@ -412,4 +412,33 @@ def test_fold_pads_makes_a_pad_the_convs_same_padding(ir_of):
                                         "  1: t4 = CONV_2D(t1, t3, -) -> [1x3x3x1]")
     assert ir["fold_pads"] == _text(*tensors,
                                     "  0: t4 = CONV_2D(t0, t3, -) -> [1x3x3x1]",
-                                    "     padding SAME: the PAD [[1, 1], [1, 1]] before it, folded")
+                                    "     padding: the PAD [[1, 1], [1, 1]] before it, folded")
+
+
+def test_place_views_writes_a_concatenations_inputs_in_their_places(ir_of):
+    """Two RELUs of [1, 2, 4] concatenated on axis 1: each writes its 8 bytes where the [1, 4, 4] output
+    holds them, and the concatenation loses its copy."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 2, 4], "int8", scale=0.5, zp=0)
+    a = m.tensor("a", [1, 2, 4], "int8", scale=0.5, zp=0)
+    b = m.tensor("b", [1, 2, 4], "int8", scale=0.5, zp=0)
+    y = m.tensor("y", [1, 4, 4], "int8", scale=0.5, zp=0)
+    m.op("RELU", [x], [a])
+    m.op("RELU6", [x], [b])
+    m.op("CONCATENATION", [a, b], [y], "ConcatenationOptions", Axis=1)
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m)
+    tensors = ["graph model inputs=(t0) outputs=(t3)",
+               "tensors",
+               "  t0 int8[1, 2, 4] scale 0.5 zp 0 input 'x'",
+               "  t1 int8[1, 2, 4] scale 0.5 zp 0 'a'",
+               "  t2 int8[1, 2, 4] scale 0.5 zp 0 'b'",
+               "  t3 int8[1, 4, 4] scale 0.5 zp 0 output 'y'",
+               "ops"]
+    relus = ["  0: t1 = RELU(t0) -> [1x2x4]",
+             "     call mcu_lut (tabulated at build time for all 256 inputs)",
+             "  1: t2 = RELU6(t0) -> [1x2x4]",
+             "     call mcu_lut (tabulated at build time for all 256 inputs)",
+             "  2: t3 = CONCATENATION(t1, t2) -> [1x4x4]"]
+    assert ir["lower_ops"] == _text(*tensors, *relus, "     call mcu_concatenation (axis 1)")
+    assert ir["place_views"] == _text(*tensors, *relus, "     t1 is t3's bytes from 0", "     t2 is t3's bytes from 8")

@@ -5,7 +5,8 @@ The layer (CONV_2D and DEPTHWISE_CONV_2D int8, 16x8 and on INT4 weights; FULLY_C
 the pools) reads what a QUANTIZE wrote, so that its input dies at it and the kernels that may write over their
 input do (in place); the geometries are the awkward ones: kx1 and 1xk kernels up to 9 taps, one-pixel-wide and
 one-pixel-high images, odd channel counts, batches above 1, strides and dilations, rescales above and below
-one. A Silicon Labs keyword model's 9x1 depthwise layer in place on [1, 49, 1, 120] is one of its examples.
+one, explicit PADs of any amounts (which become the layer's own padding). A Silicon Labs keyword model's 9x1
+depthwise layer in place on [1, 49, 1, 120] is one of its examples.
 SVDF, LSTM and SOFTMAX's variants have theirs in tests/test_dsp_kernels.py and tests/test_mve.py."""
 from __future__ import annotations
 
@@ -55,13 +56,26 @@ def _weights(m: ModelSpec, rng, shape, weights: str, axis: int, scales: list[flo
 def _layer_model(kind: str, batch: int, h: int, w: int, c_in: int, c_out: int, kh: int, kw: int, stride: int,
                  dilation: int, pad: str, out_scale: float, act: str, seed: int, dtype: str = "int8",
                  weights: str = "int8") -> ModelSpec | None:
-    """x -> QUANTIZE -> the layer (CONV_2D or DEPTHWISE_CONV_2D); None where the geometry has no output."""
-    oh, ow = out_size(pad, h, kh, stride, dilation), out_size(pad, w, kw, stride, dilation)
+    """x -> QUANTIZE -> the layer (CONV_2D or DEPTHWISE_CONV_2D); None where the geometry has no output. Padding
+    "PAD": an explicit PAD of drawn amounts before a VALID layer, which passes/fold_pads.py makes the layer's own."""
+    rng = np.random.default_rng(seed)
+    pads = [_drawn_pads(rng, size, k, stride, dilation) for size, k in ((h, kh), (w, kw))] if pad == "PAD" else None
+    if pads is None:
+        oh, ow = out_size(pad, h, kh, stride, dilation), out_size(pad, w, kw, stride, dilation)
+    else:
+        oh, ow = (out_size("VALID", size + sum(amounts), k, stride, dilation)
+                  for size, k, amounts in ((h, kh, pads[0]), (w, kw, pads[1])))
     if oh < 1 or ow < 1:
         return None
-    rng = np.random.default_rng(seed)
     m = ModelSpec()
     x, mid = _front(m, [batch, h, w, c_in], dtype)
+    if pads is not None and pads == [(0, 0), (0, 0)]:
+        pad = "VALID"
+    elif pads is not None:
+        padded = m.tensor("padded", [batch, h + sum(pads[0]), w + sum(pads[1]), c_in], dtype, scale=0.06,
+                          zp=3 if dtype == "int8" else 0)
+        m.op("PAD", [mid, m.const("paddings", np.array([[0, 0], *pads, [0, 0]]), "int32")], [padded], "PadOptions")
+        mid, pad = padded, "VALID"
     if kind == "conv":
         filt = _weights(m, rng, (c_out, kh, kw, c_in), weights, 0, [0.02] * c_out)
     else:
@@ -81,6 +95,16 @@ def _layer_model(kind: str, batch: int, h: int, w: int, c_in: int, c_out: int, k
     return m
 
 
+def _drawn_pads(rng, size: int, k: int, stride: int, dilation: int) -> tuple[int, int]:
+    """(leading, trailing) pads of one side, each under the window's span, the last window still touching the
+    image (as fold_pads requires): PyTorch's symmetric ones, Keras' correct_pad, more before than after."""
+    span = (k - 1) * dilation + 1
+    lead, trail = (int(v) for v in rng.integers(0, span, 2))
+    if ((size + lead + trail - span) // stride) * stride - lead >= size:
+        trail = 0
+    return lead, trail
+
+
 def _every_kernel_bit_exact(tmp, m: ModelSpec, seed: int) -> list[str]:
     """The layer (op 1) on each of its candidates, bit-exact with the golden model on the core that runs it (the
     M4: the DSP variants and the reference kernel; the M55: Helium's); the golden model bit-exact with TFLM
@@ -91,6 +115,7 @@ def _every_kernel_bit_exact(tmp, m: ModelSpec, seed: int) -> list[str]:
     path.write_bytes(blob)
     ran = []
     g = compile_model(path)
+    assert "PAD" not in [op.opcode for op in g.ops]  # a drawn PAD is the layer's own padding
     samples = random_inputs(g, 2, seed=seed)
     tflm = Tflm(blob)
     for xs in samples:
@@ -115,7 +140,7 @@ def _every_kernel_bit_exact(tmp, m: ModelSpec, seed: int) -> list[str]:
 
 GEOMETRY = dict(batch=st.integers(1, 3), h=st.integers(1, 12), w=st.sampled_from([1, 1, 2, 3, 5, 8, 11]),
                 kh=st.integers(1, 9), kw=st.sampled_from([1, 1, 2, 3, 5]), stride=st.sampled_from([1, 1, 2, 3]),
-                dilation=st.sampled_from([1, 1, 2]), pad=st.sampled_from(["SAME", "VALID"]),
+                dilation=st.sampled_from([1, 1, 2]), pad=st.sampled_from(["SAME", "VALID", "PAD"]),
                 out_scale=st.sampled_from([0.3, 0.05, 0.0004]), act=st.sampled_from(["NONE", "RELU", "RELU6"]),
                 seed=st.integers(0, 999))
 

@@ -232,6 +232,8 @@ def _detail(g: Compiled, op: Op, slice_name: Callable[[int], str]) -> list[str]:
                      "(the output never exists whole)")
     elif op.call is None and op.outputs[0] not in g.arena.buffer_of:
         lines.append("no code: a view of a fused layer's output")
+    elif op.call is None and op.aliases and op.aliases[0].whole in op.outputs:
+        lines.append("no code: the layers that make its inputs wrote each in its place")
     elif op.call is None:
         lines.append(f"no code: the output is the input's bytes ({slice_name(op.outputs[0])})")
     macs = ops.get(g, op).macs(g, op)
@@ -305,7 +307,8 @@ def _layers(g: Compiled, names: dict[int, str], upper: str) -> list[_Layer]:
 
     def slice_name(t: int) -> str:
         k = g.arena.buffer_of[t]
-        return f"{base(k)} + {names[k]}"
+        within = g.arena.within.get(t, 0)
+        return f"{base(k)} + {names[k]}" + (f" + {within}" if within else "")
 
     def scratch_name(op: Op, ctype: str, offset: int) -> str:
         at = f" + {offset}" if offset else ""

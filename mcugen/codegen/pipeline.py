@@ -18,6 +18,7 @@ from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.pack_float16 import pack_float16
 from mcugen.passes.pack_int4 import pack_int4
+from mcugen.passes.place_views import place_views
 from mcugen.passes.place_weights import place_weights
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
@@ -45,7 +46,7 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
     graph = read(model_path, signature)
     graph = after("cut_outputs", cut_outputs(graph, outputs))  # --outputs: only the part the user asked for
     graph = after("check_support", check_support(graph))       # int8 layers, every op has a kernel
-    graph = after("fold_pads", fold_pads(graph))               # a PAD before a conv as the conv's SAME padding
+    graph = after("fold_pads", fold_pads(graph))               # a PAD before a conv as the conv's own padding
     graph = after("prepare_ops", prepare_ops(graph))           # TFLM's Prepare, done at build time
     graph = after("check_undefined_reads", check_undefined_reads(graph))  # no layer computes on undefined values
     return graph
@@ -61,6 +62,7 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     the arena may use (and --pin's requests), where weights may go (--weights)."""
     graph = lower(model_path, outputs, signature)
     graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room, budget.optimize))  # calls
+    graph = after("place_views", place_views(graph))      # slices and concatenations that copy nothing
     graph = after("fuse_strips", fuse_strips(graph, budget.regions, budget.pins))  # convs in their consumers
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
     graph = after("pack_float16", pack_float16(graph, budget.optimize))  # a float16 model's weights kept float16

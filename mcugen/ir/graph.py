@@ -105,6 +105,16 @@ TEXT_VALUES = 16  # Graph.text() lists the values of constants this small (shape
 
 
 @dataclass(frozen=True)
+class Alias:
+    """A tensor that is bytes of another's buffer (passes/place_views.py): `tensor` lies in `whole` from byte
+    `offset` on, so the op that makes it writes (or the view reads) them there and no copy runs."""
+
+    tensor: int
+    whole: int
+    offset: int
+
+
+@dataclass(frozen=True)
 class Op:
     index: int  # position in Graph.ops (the execution step)
     opcode: str  # BuiltinOperator name, e.g. CONV_2D; CUSTOM:<name> for custom ops
@@ -118,6 +128,7 @@ class Op:
     origin: int = -1  # its index in the model file (what Netron and error messages show)
     options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
     intermediates: tuple[int, ...] = ()  # tensors the converter names for a kernel's scratch (LSTM's): TFLM gives none bytes
+    aliases: tuple[Alias, ...] = ()  # a view op's output in its input, a concatenation's inputs in its output
 
     def prepared(self, kind: type[R]) -> R:
         """The op's prepared data, as the record type its op module makes (another is mcugen's bug)."""
@@ -265,8 +276,9 @@ class Graph:
                           f"{a.stored().nbytes} B ({a.kernel})" for a in op.call.args if isinstance(a, Packed)]
             if op.fused_into is not None:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
+            lines += [f"     t{a.tensor} is t{a.whole}'s bytes from {a.offset}" for a in op.aliases]
             if "folded_pad" in op.attrs:
-                lines.append(f"     padding SAME: the PAD {op.attrs['folded_pad']} before it, folded")
+                lines.append(f"     padding: the PAD {op.attrs['folded_pad']} before it, folded")
             for position, variable in sorted(op.attrs.get("state", {}).items()):
                 lines.append(f"     input {position} is variable {variable}")
         for k, v in enumerate(self.variables):

@@ -260,9 +260,10 @@ class ArenaPlan:
     buffer_of: dict[int, int]  # tensor index -> index into plan.buffers
     scratch_of: dict[int, int] = field(default_factory=dict)  # op index -> index into plan.buffers
     accesses: tuple[int, ...] = ()  # with regions: each buffer's bytes accessed per inference (the placement's proxy)
+    within: dict[int, int] = field(default_factory=dict)  # tensor -> its offset inside its buffer, where not 0
 
     def offset(self, tensor: int) -> int:
-        return self.plan.offsets[self.buffer_of[tensor]]
+        return self.plan.offsets[self.buffer_of[tensor]] + self.within.get(tensor, 0)
 
     def buffer(self, tensor: int) -> Buffer:
         return self.plan.buffers[self.buffer_of[tensor]]

@@ -60,8 +60,8 @@ Pair = tuple[int, int]
 
 @dataclass(frozen=True)
 class Window:
-    """Strides, dilations, leading pads (TFLM's, any odd extra going after) and output size of a
-    2-D window op, each (height, width)."""
+    """Strides, dilations, leading pads (SAME's as TFLM computes them, any odd extra going after, or a folded
+    PAD's) and output size of a 2-D window op, each (height, width)."""
 
     stride: Pair
     dilation: Pair
@@ -87,16 +87,22 @@ def geometry(attrs: dict[str, Any], in_hw: tuple[int, ...], kernel_hw: tuple[int
              declared: tuple[int, int] | None = None) -> Window:
     """The Window of a 2-D window op with these options, input size and kernel size. `declared`: the output
     tensor's height and width, which TFLM's conv, depthwise and pooling kernels loop over whatever the options
-    compute (a model saved with placeholder input shapes), padding as the options say."""
+    compute (a model saved with placeholder input shapes), padding as the options say. A conv that a PAD was
+    folded into (passes/fold_pads.py) carries the PAD's amounts, `folded_pad` [[top, bottom], [left, right]]."""
     sh, sw = attrs.get("stride_h", 1), attrs.get("stride_w", 1)
     dh, dw = attrs.get("dilation_hfactor", 1), attrs.get("dilation_wfactor", 1)
-    pad = attrs.get("padding", "VALID")
-    oh = tflm_out_size(pad, in_hw[0], kernel_hw[0], sh, dh)
-    ow = tflm_out_size(pad, in_hw[1], kernel_hw[1], sw, dw)
+    if "folded_pad" in attrs:  # a VALID window over the input as a folded PAD padded it
+        (top, bottom), (left, right) = attrs["folded_pad"]
+        oh = tflm_out_size("VALID", in_hw[0] + top + bottom, kernel_hw[0], sh, dh)
+        ow = tflm_out_size("VALID", in_hw[1] + left + right, kernel_hw[1], sw, dw)
+        lead = (top, left)
+    else:
+        pad = attrs.get("padding", "VALID")
+        oh = tflm_out_size(pad, in_hw[0], kernel_hw[0], sh, dh)
+        ow = tflm_out_size(pad, in_hw[1], kernel_hw[1], sw, dw)
+        lead = (pad_before(in_hw[0], kernel_hw[0], sh, dh, oh), pad_before(in_hw[1], kernel_hw[1], sw, dw, ow))
     out = declared if declared is not None else (oh, ow)
-    return Window(stride=(sh, sw), dilation=(dh, dw), out_hw=out,
-                  pad=(pad_before(in_hw[0], kernel_hw[0], sh, dh, oh), pad_before(in_hw[1], kernel_hw[1], sw, dw, ow)),
-                  declared=out != (oh, ow))
+    return Window(stride=(sh, sw), dilation=(dh, dw), out_hw=out, pad=lead, declared=out != (oh, ow))
 
 
 class Taps(NamedTuple):

@@ -11,7 +11,10 @@ them). Some tensors share a buffer instead of getting their own, and some get no
   when the input dies at this op, is no smaller, and no other argument of the call reads it;
 - the output of an op fused into a later op's call (Op.fused_into, passes/fuse_strips.py) never
   exists whole: it has no buffer, nor do views of it, and the fused call reads the fused op's
-  inputs, so they live until it runs.
+  inputs, so they live until it runs;
+- a tensor another's bytes hold (Op.aliases, passes/place_views.py) lies inside that one's buffer at
+  its offset (ArenaPlan.within): a contiguous slice in its input's, a concatenation's inputs in its
+  output's, which is then born with the first of them.
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 
 With `regions` (a board whose RAM is several regions, mcugen/ir/planner.py place), each buffer also gets a
@@ -22,6 +25,7 @@ buffers, not a count of loads.
 """
 from __future__ import annotations
 
+import dataclasses
 
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph, Op
@@ -48,15 +52,16 @@ def _read_once(call: Call, src: int, root: dict[int, int]) -> bool:
 
 def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
                 pins: tuple[tuple[str, str], ...] = ()) -> Compiled:
-    buffers, buffer_of, scratch_of, activations = _buffers(g)
+    buffers, buffer_of, scratch_of, activations, within = _buffers(g)
     if regions is None:
-        return Compiled.of(g, ArenaPlan(plan(buffers), buffer_of, scratch_of))
-    return Compiled.of(g, _placed(g, buffers, buffer_of, scratch_of, activations, regions, pins))
+        return Compiled.of(g, ArenaPlan(plan(buffers), buffer_of, scratch_of, within=within))
+    placed = _placed(g, buffers, buffer_of, scratch_of, activations, regions, pins)
+    return Compiled.of(g, dataclasses.replace(placed, within=within))
 
 
-def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], int]:
-    """The buffers (the activations' then the scratch), each tensor's and each op's scratch buffer, and how
-    many of the buffers are activations'."""
+def _last_reads(g: Graph) -> dict[int, int]:
+    """Each activation's last reading step (a graph output's: the step after the last op, so the caller can
+    read it)."""
     end = len(g.ops)  # the step after the last op: graph outputs are still live there
     last_read: dict[int, int] = {}
     for op in g.ops:
@@ -65,10 +70,20 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
                 last_read[t] = op.index
     for t in g.outputs:
         last_read[t] = end
+    return last_read
 
+
+def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], int, dict[int, int]]:
+    """The buffers (the activations' then the scratch), each tensor's and each op's scratch buffer, how
+    many of the buffers are activations', and the offset within its buffer of each tensor not at its start."""
+    last_read = _last_reads(g)
     root: dict[int, int] = {}
     born: dict[int, int] = {}
     names: dict[int, str] = {}
+    within: dict[int, int] = {}  # byte offset of a tensor inside its root's buffer
+    # a concatenation's inputs written in place: tensor -> (its Alias, the concatenation)
+    part_of = {a.tensor: (a, op) for op in g.ops for a in op.aliases if a.whole in op.outputs}
+
     for k, t in enumerate(g.inputs):
         root[t], born[t], names[t] = t, 0, f"input_{k}"
 
@@ -80,6 +95,15 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
             continue
         out = op.outputs[0]
         first = op.inputs[0] if op.inputs and op.inputs[0] >= 0 else None
+        if out in part_of:  # written in its place in a concatenation's output
+            alias, concat = part_of[out]
+            if alias.whole not in root:
+                root[alias.whole], born[alias.whole] = alias.whole, op.index
+                names[alias.whole] = f"{layer_name(g, concat)}_out"
+            root[out], within[out] = alias.whole, alias.offset
+            continue
+        if out in root:  # a concatenation whose inputs were written in place
+            continue
         if op.fused_into is not None or (op.call is None and first not in root):
             continue  # never exists whole: computed strip by strip inside a later call
         src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None else None)
@@ -88,7 +112,8 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
             or (group_last(root[src]) == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
                 and _read_once(op.call, src, root)))
         if shares and src is not None:
-            root[out] = root[src]
+            view = next((a.offset for a in op.aliases if a.tensor == out), 0)
+            root[out], within[out] = root[src], within.get(src, 0) + view
         else:
             root[out], born[out], names[out] = out, op.index, f"{layer_name(g, op)}_out"
         for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
@@ -102,7 +127,8 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
         if op.call is not None and op.call.scratch:
             scratch_of[op.index] = len(buffers)
             buffers.append(Buffer(f"{layer_name(g, op)}_scratch", op.call.scratch, op.index, op.index))
-    return buffers, {t: position[r] for t, r in root.items()}, scratch_of, len(roots)
+    return buffers, {t: position[r] for t, r in root.items()}, scratch_of, len(roots), \
+        {t: at for t, at in within.items() if at}
 
 
 def _placed(g: Graph, buffers: list[Buffer], buffer_of: dict[int, int], scratch_of: dict[int, int],
