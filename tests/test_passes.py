@@ -14,7 +14,7 @@ from mcugen.codegen.emit_c import emit_c
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget
 from mcugen.ir.dump import ENV, PASSES
-from mcugen.ir.lowering import layer_const_bytes
+from mcugen.ir.lowering import layers_const_bytes
 from mcugen.ir.tuning import Tuning
 from tflite_writer import ModelSpec
 
@@ -385,7 +385,7 @@ def test_place_weights_copies_the_most_read_weights_into_ram_while_they_fit(ir_o
 def test_place_weights_counts_each_layers_constants_as_the_c_holds_them(model, features):
     """The pass decides before any C exists: its count of a layer's constant bytes is the emitted one."""
     g = compile_model(MODELS / model, features=features)
-    assert [layer_const_bytes(g, op) for op in g.ops] == list(emit_c(g, model).layer_const_bytes)
+    assert layers_const_bytes(g) == list(emit_c(g, model).layer_const_bytes)
 
 
 def test_fold_pads_makes_a_pad_the_convs_own_padding(ir_of):

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcugen import ops
 from mcugen.codegen.elfsize import Sizes, sizes
 from mcugen.codegen.emit_c import GeneratedC, emit_c
 from mcugen.errors import McugenError
@@ -247,9 +248,21 @@ def format_report(r: BuildResult, g: Compiled) -> str:
         lines.append(f"  widened     {len(widened)} layer(s) read int8 weights widened to int16 in flash, for speed: "
                      f"{sum(const_bytes(op.call) for op in widened):,} B of constants for {held:,} B of the "
                      "model's weights (--optimize size keeps them int8)")
+    if g.banded is not None:
+        lines.append("  patches     " + describe_banding(g))
     if r.image.flash:
         lines.append(f"  firmware    flash {r.image.flash:,} B, RAM {r.image.ram:,} B + stack {r.stack_bytes:,} B")
     return "\n".join(lines)
+
+
+def describe_banding(g: Compiled) -> str:
+    """Patch-based inference, in a line: the stage, its bands, the arena and the MACs against the whole run."""
+    b = g.banded
+    assert b is not None
+    grown = sum(ops.get(g, op).macs(g, op) for op in g.ops) - b.whole_macs
+    whole = (f"{b.whole_arena:,} B whole-tensor" if b.whole_arena is not None else "the whole-tensor plan fits no RAM")
+    return (f"layers {b.first} to {b.last} run in {b.bands} bands of rows: arena {g.arena.plan.size:,} B ({whole}), "
+            f"+{grown:,} MACs recomputed ({grown / max(b.whole_macs, 1):+.1%}); --patches off runs them whole")
 
 
 def say(message: str) -> None:

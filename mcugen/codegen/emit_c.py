@@ -15,7 +15,7 @@ from mcugen.errors import McugenError
 from mcugen.kernels import widens
 from mcugen.ir.graph import Compiled, Graph, Op, Tensor
 from mcugen.ir.budget import RAM
-from mcugen.ir.calls import WEIGHTS_BYTES
+from mcugen.ir.calls import WEIGHTS_BYTES, ArrayKey, array_key
 from mcugen.ir.lowering import Call, Const, Packed, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
 from mcugen.runtime import with_callees
@@ -85,16 +85,16 @@ class _LayerEmitter:
     """Turns one op's Call into C text, naming its constants after the layer."""
 
     def __init__(self, g: Graph, op: Op, slice_name: Callable[[int], str],
-                 scratch_name: Callable[[Op, str, int], str], section: str, weights_section: str = ""):
+                 scratch_name: Callable[[Op, str, int], str], section: str, weights_section: str = "",
+                 emitted: dict[ArrayKey, str] | None = None):
         self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
+        self.emitted = {} if emitted is None else emitted  # array_key and section -> the name an earlier layer gave
         self.weights_section = weights_section  # where the layer's weight arrays go, when not with the rest
-        self.scratch_name = scratch_name
+        self.scratch_name, self.prefix = scratch_name, layer_name(g, op)
         self.scratches = 0  # Scratch arguments rendered so far
-        self.prefix = layer_name(g, op)
         self.data: list[str] = []
         self.locals: list[str] = []
-        self.const_bytes = 0
-        self.external_bytes = 0
+        self.const_bytes = self.external_bytes = 0
 
     @property
     def call(self) -> Call:
@@ -106,13 +106,17 @@ class _LayerEmitter:
     def const(self, c: Const) -> str:
         name = f"{c.layer or self.prefix}_{c.name}"
         data = np.asarray(c.data)
+        weights = c.ctype is None and self.weights_section and data.nbytes >= WEIGHTS_BYTES
+        key = (*array_key(c.ctype, data), weights)
+        if key in self.emitted:  # the same array an earlier layer holds (a band's weights): one copy in flash
+            return self.emitted[key]
+        self.emitted[key] = name
         if c.ctype is not None:
             rows = "\n".join("    {" + ", ".join(str(int(v)) for v in row) + "}," for row in data)
             self.data.append(f"static const {c.ctype} {name}[{len(data)}] {self.section} = {{\n{rows}\n}};")
             self.const_bytes += data.nbytes
             return name
         ctype = _CTYPES[data.dtype]
-        weights = self.weights_section and data.nbytes >= WEIGHTS_BYTES
         section = self.weights_section if weights else self.section
         self.data.append(f"static const {ctype} {name}[{max(data.size, 1)}] MCU_ALIGN(4) {section} = {{\n"
                          f"{_values(data) if data.size else '    0,'}\n}};")
@@ -266,8 +270,6 @@ def check_name(name: str) -> str:
     return name
 
 
-
-
 @dataclass(frozen=True)
 class GeneratedC:
     name: str  # the API prefix: NAME.h, NAME.c, NAME_invoke()
@@ -306,20 +308,19 @@ def _layers(g: Compiled, names: dict[int, str], upper: str) -> list[_Layer]:
         return "arena" if plan.region(k) == main else f"arena_{plan.region(k).lower()}"
 
     def slice_name(t: int) -> str:
-        k = g.arena.buffer_of[t]
-        within = g.arena.within.get(t, 0)
+        k, within = g.arena.buffer_of[t], g.arena.within.get(t, 0)
         return f"{base(k)} + {names[k]}" + (f" + {within}" if within else "")
 
     def scratch_name(op: Op, ctype: str, offset: int) -> str:
-        at = f" + {offset}" if offset else ""
-        k = g.arena.scratch_of[op.index]
+        at, k = f" + {offset}" if offset else "", g.arena.scratch_of[op.index]
         return f"({ctype} *)(void *)({base(k)} + {names[k]}{at})"
 
     layers = []
+    emitted: dict[ArrayKey, str] = {}
     for op in g.ops:
         weights_section = (f'__attribute__((section("{weights_section_of(g.weights_region)}")))'
                            if op.index in g.weights_out else "")
-        emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section)
+        emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section, emitted)
         call = emitter.render(op.call)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.locals, emitter.const_bytes, emitter.external_bytes))

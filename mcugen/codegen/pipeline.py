@@ -1,8 +1,11 @@
 """The compiler as a table of contents: every pass, in order."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+from mcugen.codegen.patch_plan import arena_bytes, choose_stage
+from mcugen.errors import McugenError
 from mcugen.ir.dump import after
 from mcugen.ir.budget import Budget
 from mcugen.ir.graph import Compiled, Graph
@@ -23,6 +26,7 @@ from mcugen.passes.place_weights import place_weights
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
 from mcugen.passes.resolve_variables import resolve_variables
+from mcugen.passes.split_patches import split_patches
 from mcugen.passes.validate_model import validate_model
 from mcugen.frontend.read_tflite import read_tflite
 
@@ -59,8 +63,29 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.validation.tune).
     `budget`: what the model may take on its board (Board.budget): flash for constants, the RAM regions
-    the arena may use (and --pin's requests), where weights may go (--weights)."""
+    the arena may use (and --pin's requests), where weights may go (--weights), the RAM the arena may take
+    (past it, the first stage runs in bands: --patches)."""
     graph = lower(model_path, outputs, signature)
+    try:
+        whole: Compiled | None = back_end(graph, features, tuning, budget)
+    except McugenError:  # its activations fit none of the board's RAM regions: perhaps in bands
+        whole = None
+    stage = choose_stage(graph, whole, budget, lambda banded: back_end(banded, features, tuning, budget))
+    graph = after("split_patches", split_patches(graph, stage))  # the first stage band by band, where it must
+    compiled = whole if stage is None and whole is not None else back_end(graph, features, tuning, budget)
+    if compiled.banded is not None:
+        whole_arena = arena_bytes(whole) if whole is not None else None
+        compiled = dataclasses.replace(compiled, banded=dataclasses.replace(compiled.banded, whole_arena=whole_arena))
+    if budget.max_arena is not None and arena_bytes(compiled) > budget.max_arena:
+        how = "with patch-based inference off" if budget.patches == "off" else "even run in bands"
+        raise McugenError(f"the model's arena needs {arena_bytes(compiled):,} B, more than --max-arena "
+                          f"{budget.max_arena:,} B ({how})", "raise --max-arena, or choose a smaller model"
+                          + ("; drop --patches off" if budget.patches == "off" else ""))
+    return compiled
+
+
+def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budget: Budget) -> Compiled:
+    """Kernels, fusion, packing, the arena and the weights' places, for a prepared Graph."""
     graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room, budget.optimize))  # calls
     graph = after("place_views", place_views(graph))      # slices and concatenations that copy nothing
     graph = after("fuse_strips", fuse_strips(graph, budget.regions, budget.pins))  # convs in their consumers

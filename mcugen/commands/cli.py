@@ -31,6 +31,20 @@ def _sample_count(text: str) -> int:
     return value
 
 
+def _patches(text: str) -> str:
+    """auto, off, or a number of bands from 2."""
+    if text in ("auto", "off") or (text.isdigit() and 2 <= int(text) <= 256):
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r} is not auto, off or a number of bands from 2 to 256")
+
+
+def _bytes(text: str) -> int:
+    """A positive number of bytes."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of bytes (a whole number from 1)")
+    return int(text)
+
+
 def _points(text: str) -> float:
     """An accuracy drop in percentage points: 0 to 100."""
     try:
@@ -140,6 +154,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="what the kernels may spend flash on: balanced (default: weights widened for speed only "
                             f"while the constants stay within {OPTIMIZE_ROOM}x the model's weights), speed (wherever "
                             "the board's flash has room), size (never: int8 weights stay int8)")
+        p.add_argument("--patches", type=_patches, default="auto", metavar="auto|off|N",
+                       help="run the model's first layers band by band over their output's rows, recomputing the "
+                            "rows the bands share, so their intermediate tensors never exist whole: auto (default: "
+                            "only where the arena does not fit the board's RAM or --max-arena, the fewest extra MACs "
+                            "that fit), off, or N bands")
+        p.add_argument("--max-arena", type=_bytes, metavar="BYTES",
+                       help="the arena (activations and variables) may take at most this many bytes of RAM: "
+                            "past it, patch-based inference (--patches)")
 
     p = sub.add_parser("quantize", help="quantize a float model, calibrated on your samples, checked with TFLM",
                        description="Post-training full-integer quantization (the LiteRT quantizer: "

@@ -138,8 +138,16 @@ def oracles_refuse(g, oracle: str) -> str | None:
 
 def budget_of(args, board) -> Budget:
     """What the model may take on `board` (its budget: Board.budget) with --weights and --optimize, the RAM
-    regions with --region-bytes and --region-cost applied, and the --pin requests (tensor, region); the
-    host's: none."""
+    regions with --region-bytes and --region-cost applied, the --pin requests (tensor, region), and --patches
+    with the room --max-arena leaves; the host's: none but the last."""
+    import dataclasses
+
+    budget = _board_budget(args, board)
+    room = min((r for r in (budget.arena_room, args.max_arena) if r is not None), default=None)
+    return dataclasses.replace(budget, patches=args.patches, arena_room=room, max_arena=args.max_arena)
+
+
+def _board_budget(args, board) -> Budget:
     import dataclasses
 
     overrides = args.region_bytes + args.region_cost + args.pin

@@ -23,6 +23,11 @@ class Budget:
     # --optimize: what the kernels may spend flash on (passes/lower_ops.py): speed (widened weights wherever
     # const_room has room), size (none widened), balanced (widened only within OPTIMIZE_ROOM of the weights)
     optimize: str = "balanced"
+    # RAM the arena's main part and the variables may take (the board's less stack and harness, or --max-arena):
+    # where the whole-tensor plan needs more, the model's first stage runs in bands (passes/split_patches.py)
+    arena_room: int | None = None
+    patches: str = "auto"  # --patches: auto (bands only where the arena does not fit), off, or a number of bands
+    max_arena: int | None = None  # --max-arena: a limit the arena may not pass (arena_room is at most it)
 
 
 OPTIMIZE = ("balanced", "speed", "size")

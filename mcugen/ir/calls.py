@@ -4,7 +4,9 @@ the helpers that build these from ops.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from typing import Iterable
 
 import numpy as np
 
@@ -141,3 +143,50 @@ def const_arrays(value: object) -> list[tuple[str, int]]:
 def const_bytes(value: object) -> int:
     """The bytes of the constant arrays in a call's arguments."""
     return sum(size for _, size in const_arrays(value))
+
+
+ArrayKey = tuple[object, ...]
+
+
+def array_key(ctype: str | None, data: np.ndarray) -> ArrayKey:
+    """What makes two emitted constant arrays one: the same element type and the same bytes (emit_c emits
+    such an array once, as the first layer holding it names it: the bands of one layer share its weights)."""
+    return ctype, data.dtype.str, data.shape, hashlib.sha1(np.ascontiguousarray(data).tobytes()).digest()
+
+
+def keyed_arrays(value: object) -> list[tuple[ArrayKey, int]]:
+    """The constant arrays in a call's arguments, each as its array_key and its bytes."""
+    if isinstance(value, Const):
+        return [(array_key(value.ctype, np.asarray(value.data)), value.data.nbytes)]
+    if isinstance(value, Packed):
+        stored = value.stored()
+        return [(array_key(None, stored), stored.nbytes)]
+    if isinstance(value, Call):
+        return keyed_arrays(value.args)
+    if isinstance(value, Struct):
+        return keyed_arrays(value.fields)
+    if isinstance(value, dict):
+        return keyed_arrays(list(value.values()))
+    if isinstance(value, (list, tuple)):
+        return [array for v in value for array in keyed_arrays(v)]
+    return []
+
+
+def distinct_const_bytes(calls: Iterable[object], seen: set[ArrayKey] | None = None) -> list[int]:
+    """Each call's constant bytes, an array an earlier call holds already counting nothing (as emitted)."""
+    return distinct_bytes([keyed_arrays(call) for call in calls], seen)
+
+
+def distinct_bytes(arrays: Iterable[list[tuple[ArrayKey, int]]], seen: set[ArrayKey] | None = None
+                   ) -> list[int]:
+    """distinct_const_bytes of calls' keyed_arrays."""
+    seen = set() if seen is None else seen
+    sizes = []
+    for keyed in arrays:
+        total = 0
+        for key, size in keyed:
+            if key not in seen:
+                seen.add(key)
+                total += size
+        sizes.append(total)
+    return sizes

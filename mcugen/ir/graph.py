@@ -115,6 +115,18 @@ class Alias:
 
 
 @dataclass(frozen=True)
+class Banding:
+    """What patch-based inference did (passes/split_patches.py): the file's layers `first` to `last` run in
+    `bands` bands; the whole-tensor plan's arena (None: it fitted no RAM) and MACs beside."""
+
+    first: int
+    last: int
+    bands: int
+    whole_macs: int
+    whole_arena: int | None = None
+
+
+@dataclass(frozen=True)
 class Op:
     index: int  # position in Graph.ops (the execution step)
     opcode: str  # BuiltinOperator name, e.g. CONV_2D; CUSTOM:<name> for custom ops
@@ -129,6 +141,7 @@ class Op:
     options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
     intermediates: tuple[int, ...] = ()  # tensors the converter names for a kernel's scratch (LSTM's): TFLM gives none bytes
     aliases: tuple[Alias, ...] = ()  # a view op's output in its input, a concatenation's inputs in its output
+    part: str = ""  # which of several ops the compiler made of the file's op this is (a band: band0)
 
     def prepared(self, kind: type[R]) -> R:
         """The op's prepared data, as the record type its op module makes (another is mcugen's bug)."""
@@ -184,6 +197,7 @@ class Graph:
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/kernels/)
     tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
+    banded: Banding | None = None  # its first layers run band by band (patch-based inference)
 
     def file_subgraphs(self) -> tuple["Graph", ...]:
         """Every subgraph in file order, this one at subgraph_index (what subgraph indices count)."""

@@ -11,13 +11,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mcugen.ir.calls import Call, Const, Packed, Scratch, Slice, State, Struct, const_arrays, const_bytes
+from mcugen.ir.calls import (ArrayKey, Call, Const, Packed, Scratch, Slice, State, Struct, const_arrays, const_bytes,
+                              distinct_bytes, distinct_const_bytes, keyed_arrays)
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph, Op
 from mcugen.runtime import c_define
 
 # the call's parts are defined in mcugen/ir/calls.py (below the IR); the ops import them from here
-__all__ = ["Call", "Const", "Packed", "Scratch", "Slice", "State", "Struct", "const_arrays", "const_bytes"]
+__all__ = ["Call", "Const", "Packed", "Scratch", "Slice", "State", "Struct", "const_arrays", "const_bytes",
+           "distinct_bytes", "keyed_arrays"]
 
 MAX_DIMS = c_define("MCU_MAX_DIMS")
 
@@ -81,8 +83,9 @@ def padded(values: Sequence[int], fill: int = 0) -> list[int]:
 
 def layer_name(g: Graph, op: Op) -> str:
     """Named after the op's index in the model file, as Netron and mcugen's messages number it (a custom
-    op after its code, made a C identifier: CUSTOM:SquareClip -> custom_squareclip_1)."""
-    return re.sub(r"\W", "_", f"{op.opcode.lower()}_{op.origin}")
+    op after its code, made a C identifier: CUSTOM:SquareClip -> custom_squareclip_1), and the part of it
+    this op is where the compiler made several of one (conv_2d_0_band1)."""
+    return re.sub(r"\W", "_", f"{op.opcode.lower()}_{op.origin}" + (f"_{op.part}" if op.part else ""))
 
 
 def broadcast(shape1: Sequence[int], shape2: Sequence[int], out_shape: Sequence[int], dtype: str = "int8") -> Struct:
@@ -113,11 +116,14 @@ def copy(shape: Sequence[int], in_stride: Sequence[int], out_stride: Sequence[in
                 in_offset=int(in_offset), out_offset=int(out_offset))
 
 
-def layer_const_bytes(g: Graph, op: Op) -> int:
-    """The bytes of the constant arrays the C of op's call holds: its Consts (INT4 ones two values to a
-    byte) and the constant tensors its slices name (emit_c renders exactly these; tests compare)."""
-    if op.call is None:
-        return 0
-    tensors = sum(g.tensors[t].nbytes for a in op.call.args if isinstance(a, Slice) for t in a.tensors
-                  if g.tensors[t].data is not None)
-    return const_bytes(op.call) + tensors
+def layers_const_bytes(g: Graph) -> list[int]:
+    """The bytes of the constant arrays the C of each op's call holds: its Consts (INT4 ones two values to a
+    byte) and the constant tensors its slices name, an array an earlier layer holds already counting nothing
+    (emit_c renders exactly these; tests compare)."""
+    seen: set[ArrayKey] = set()
+    sizes = []
+    for op in g.ops:
+        tensors = [Const("", g.tensors[t].values) for a in (op.call.args if op.call else ()) if isinstance(a, Slice)
+                   for t in a.tensors if g.tensors[t].data is not None]
+        sizes.append(sum(distinct_const_bytes([op.call, tensors], seen)))
+    return sizes

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from mcugen.ir.budget import OPTIMIZE_ROOM, ROOM_PER_CHANNEL
 from mcugen.ir.graph import Graph
-from mcugen.ir.lowering import const_bytes
+from mcugen.ir.lowering import const_bytes, distinct_bytes, keyed_arrays
 from mcugen.kernels import lower_layer, widens
 from mcugen.ops._quant import Rescale
 
@@ -32,17 +32,16 @@ def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning |
     rooms = [r for r in (const_room, {"size": 0, "balanced": balanced_room(g)}.get(optimize)) if r is not None]
     if rooms:
         const_room = min(rooms)
-        total = sum(const_bytes(call) for call in calls.values())
+        arrays = {k: keyed_arrays(call) for k, call in calls.items()}  # a band's weights count once for its layer
         wide = sorted((op for op in g.ops if widens(calls[op.index])), key=lambda op: -const_bytes(calls[op.index]))
         for op in wide:
-            if total <= const_room:
+            if sum(distinct_bytes(arrays.values())) <= const_room:
                 break
             narrow = calls[op.index]
             while widens(narrow):  # past every widening variant (the live-channel conv's next is the dense one)
                 ranks[op.index] += 1
                 narrow = lower_layer(g, op, g.features, ranks[op.index])
-            total += const_bytes(narrow) - const_bytes(calls[op.index])
-            calls[op.index] = narrow
+            calls[op.index], arrays[op.index] = narrow, keyed_arrays(narrow)
     return g.replace_ops(dataclasses.replace(op, call=calls[op.index]) for op in g.ops)
 
 
@@ -50,6 +49,7 @@ def balanced_room(g: Graph) -> int:
     """--optimize balanced's bytes of constants: OPTIMIZE_ROOM x the model's weights, and ROOM_PER_CHANNEL a
     requantized output channel (a layer's per-channel multipliers)."""
     weights = g.weight_bytes
-    channels = sum(len(quant.multiplier) for op in g.ops
-                   for quant in [getattr(op.params, "quant", None)] if isinstance(quant, Rescale))
+    rescaled = {(op.origin, op.opcode) if op.part else op.index: quant for op in g.ops  # a layer's bands: once
+                for quant in [getattr(op.params, "quant", None)] if isinstance(quant, Rescale)}
+    channels = sum(len(quant.multiplier) for quant in rescaled.values())
     return int(OPTIMIZE_ROOM * weights) + ROOM_PER_CHANNEL * channels

@@ -18,14 +18,14 @@ from mcugen import ops
 from mcugen.ir.budget import RAM, Budget
 from mcugen.ir.calls import WEIGHTS_BYTES
 from mcugen.ir.graph import Compiled
-from mcugen.ir.lowering import layer_const_bytes
+from mcugen.ir.lowering import layers_const_bytes
 from mcugen.ir.planner import state_layout
 
 
 def place_weights(g: Compiled, budget: Budget) -> Compiled:
     if not budget.weights_region or budget.weights == "internal":
         return g
-    sizes = {op.index: layer_const_bytes(g, op) for op in g.ops}
+    sizes = dict(enumerate(layers_const_bytes(g)))
     left = sum(sizes.values())
     room = budget.internal_room
     if budget.weights == "auto" and (room is None or left <= room):

@@ -242,10 +242,11 @@ class Board:
         arena = regions if regions is not None else self.arena_regions()
         if weights == "ram":
             return Budget(room, room, RAM, weights, arena, pins, self.ram.bytes - self.stack_bytes - HARNESS_RAM,
-                          optimize)
+                          optimize, arena_room=self.ram.bytes - self.stack_bytes - HARNESS_RAM)
         out = external is not None and weights != "internal"
         return Budget(room + (external.bytes if out and external is not None else 0), room,
-                      external.name if out and external is not None else "", weights, arena, pins, optimize=optimize)
+                      external.name if out and external is not None else "", weights, arena, pins, optimize=optimize,
+                      arena_room=self.ram.bytes - self.stack_bytes - HARNESS_RAM)
 
     def wiring(self, stock: bool) -> str:
         """Which serial of the board the firmware talks on (the board file's words), "" if unsaid."""

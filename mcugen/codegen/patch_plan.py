@@ -1,0 +1,116 @@
+"""Which stage of a model runs in bands (passes/split_patches.py), and in how many: none where the whole-tensor
+arena fits Budget.arena_room (or --patches off), else the stage and band count of the fewest MACs whose arena
+fits (recomputed rows cost MACs, counted without building: banded_macs). Candidates are compiled and planned
+as the build would be, the cheapest first, at most TRIES of them. --patches N: N bands, at the cheapest stage
+end that fits (with no room to fit, the one of the smallest arena)."""
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from mcugen import ops
+from mcugen.errors import McugenError
+from mcugen.ir.budget import Budget
+from mcugen.ir.graph import Compiled, Graph
+from mcugen.ir.planner import state_layout
+from mcugen.passes.split_patches import Stage, band_rows, needed_rows, split_patches, stage_ends, stage_start
+
+BANDS = (2, 3, 4, 6, 8, 12, 16)
+TRIES = 16  # candidates compiled at most (a MobileNetV2-224's take 1-5 s each, more bands longer)
+
+
+def arena_bytes(g: Compiled) -> int:
+    """What the fit check (targets/firmware.py check_fit) holds against the board's RAM beside the stack and the
+    harness: the arena (its main region's part) and the variables."""
+    return g.arena.plan.size + state_layout(g.variables)[1]
+
+
+def macs(g: Graph) -> int:
+    return sum(ops.get(g, op).macs(g, op) for op in g.ops)
+
+
+def choose_stage(graph: Graph, whole: Compiled | None, budget: Budget,
+                 back_end: Callable[[Graph], Compiled]) -> Stage | None:
+    """The stage to run in bands, or None. `whole`: the graph compiled as it is (None: it did not plan)."""
+    if budget.patches == "off":
+        return None
+    forced = int(budget.patches) if budget.patches.isdigit() else None
+    room = budget.arena_room
+    if forced is None and (room is None or (whole is not None and arena_bytes(whole) <= room)):
+        return None
+    search = _Search(graph, back_end, room)
+    ends = [end for end in stage_ends(graph) if room is None or _at_least(graph, end) <= room]
+    if forced is not None:
+        sized = [(search.arena(Stage(end, forced)), end) for end in ends if _height(graph, end) >= forced]
+        fitting = sorted((banded_macs(graph, Stage(end, forced)), end) for size, end in sized
+                         if size is not None and (room is None or size <= room))
+        if room is None:  # nothing to fit: the smallest arena
+            return min(((size, Stage(end, forced)) for size, end in sized if size is not None), default=(0, None))[1]
+        return Stage(fitting[0][1], forced) if fitting else None
+    # ends from the cheapest (at 2 bands): an end whose floor (its most bands) fits gets the fewest bands that
+    # fit (the arena falls as the bands grow); an end costing more at 2 bands than the best found is passed
+    best: tuple[int, Stage] | None = None
+    for end in sorted(ends, key=lambda e: banded_macs(graph, Stage(e, 2))):
+        bands = [b for b in BANDS if b <= _height(graph, end)]
+        if not bands or (best is not None and banded_macs(graph, Stage(end, 2)) >= best[0]):
+            continue
+        if not search.fits(Stage(end, bands[-1])):
+            continue
+        low, high = 0, len(bands) - 1  # bands[high] fits
+        while low < high:
+            mid = (low + high) // 2
+            low, high = (low, mid) if search.fits(Stage(end, bands[mid])) else (mid + 1, high)
+        cost = banded_macs(graph, Stage(end, bands[high]))
+        if best is None or cost < best[0]:
+            best = (cost, Stage(end, bands[high]))
+    return best[1] if best is not None else None
+
+
+def _height(graph: Graph, end: int) -> int:
+    return graph.tensors[graph.ops[end].outputs[0]].shape[1]
+
+
+class _Search:
+    """Candidates compiled and planned as the build would, each once, at most TRIES of them."""
+
+    def __init__(self, graph: Graph, back_end: Callable[[Graph], Compiled], room: int | None):
+        self.graph, self.back_end, self.room = graph, back_end, room
+        self.sizes: dict[Stage, int | None] = {}
+
+    def arena(self, stage: Stage) -> int | None:
+        if stage not in self.sizes:
+            if len(self.sizes) >= TRIES:
+                return None
+            print(f"patch-based inference: trying the layers to {stage.end} in {stage.bands} bands",
+                  file=sys.stderr, flush=True)
+            try:
+                self.sizes[stage] = arena_bytes(self.back_end(split_patches(self.graph, stage)))
+            except McugenError:  # its activations fit none of the board's RAM regions
+                self.sizes[stage] = None
+        return self.sizes[stage]
+
+    def fits(self, stage: Stage) -> bool:
+        size = self.arena(stage)
+        return size is not None and (self.room is None or size <= self.room)
+
+
+def banded_macs(graph: Graph, stage: Stage) -> int:
+    """The MACs of the graph with `stage` in bands: each stage layer's in proportion to the output rows its
+    bands compute together (their overlap recomputed), the rest as they are."""
+    layers = list(graph.ops[stage_start(graph):stage.end + 1])
+    height = graph.tensors[layers[-1].outputs[0]].shape[1]
+    rows = {op.index: 0 for op in layers}
+    for band in band_rows(height, stage.bands):
+        need = needed_rows(graph, layers, band)
+        for op in layers:
+            a, b = need[op.outputs[0]]
+            rows[op.index] += b - a
+    return sum(ops.get(graph, op).macs(graph, op) * rows.get(op.index, 1) //
+               (graph.tensors[op.outputs[0]].shape[1] if op.index in rows else 1) for op in graph.ops)
+
+
+def _at_least(graph: Graph, end: int) -> int:
+    """A lower bound of the arena with the stage ending at op `end` in bands: the stage's input and output are
+    live together while the bands run."""
+    source = next(t for t in graph.ops[stage_start(graph)].inputs if t >= 0 and not graph.tensors[t].is_const)
+    return graph.tensors[source].nbytes + graph.tensors[graph.ops[end].outputs[0]].nbytes

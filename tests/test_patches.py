@@ -1,0 +1,159 @@
+"""Patch-based inference (passes/split_patches.py, codegen/patch_plan.py): a model's first stage run in bands of
+rows is bit-exact with TFLM running the file whole, on the host (golden model and generated C) and on QEMU (the
+M4's DSP kernels, the M55's Helium ones), over drawn stacks of convolutions, depthwise convolutions, pools and
+residual ADDs (strides 1-2, kernels 1-7, SAME and VALID, dilations); chosen by itself where the arena does not
+fit --max-arena, refused with --patches off."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mcugen.codegen.build import build_host
+from mcugen.commands.cli import main
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.patch_plan import arena_bytes, banded_macs, macs
+from mcugen.codegen.pipeline import compile_model, lower
+from mcugen.ir.budget import Budget
+from mcugen.passes.split_patches import Stage, split_patches, stage_ends
+from mcugen.targets.boards import load_board
+from mcugen.targets.firmware import build_board
+from mcugen.targets.target import Target
+from mcugen.validation import golden
+from mcugen.validation.compare import random_inputs
+from mcugen.validation.oracle import Tflm
+from mcugen.validation.validate import run_on_target
+from tflite_writer import ModelSpec
+
+LAYER = st.fixed_dictionaries(dict(kind=st.sampled_from(["conv", "depthwise", "depthwise", "pool", "residual"]),
+                                   k=st.sampled_from([1, 2, 3, 3, 5, 7]), stride=st.sampled_from([1, 1, 2]),
+                                   dilation=st.sampled_from([1, 1, 2]), pad=st.sampled_from(["SAME", "VALID"]),
+                                   channels=st.sampled_from([3, 4, 5, 8])))
+
+
+def _stack(layers: list[dict], h: int, w: int, seed: int) -> ModelSpec | None:
+    """x [1, h, w, 3] -> the layers in turn (a residual: a 3x3 SAME depthwise added to its own input) -> a 1x1
+    conv; None where a window finds no room."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, 3], "int8", scale=0.05, zp=1)
+    cur, c, q = x, 3, (0.05, 1)  # the current tensor, its channels and quantization (a pool keeps it)
+    for n, layer in enumerate(layers + [dict(kind="conv", k=1, stride=1, dilation=1, pad="VALID", channels=4)]):
+        kind, k, s, d = layer["kind"], layer["k"], layer["stride"], layer["dilation"]
+        if kind == "residual":
+            k, s, d, pad = 3, 1, 1, "SAME"
+        else:
+            pad = layer["pad"]
+        span = (k - 1) * d + 1
+        oh, ow = ((-(-h // s), -(-w // s)) if pad == "SAME" else ((h - span) // s + 1, (w - span) // s + 1))
+        if oh < 1 or ow < 1:
+            return None
+        out_c = c if kind in ("depthwise", "pool", "residual") else layer["channels"]
+        q = q if kind == "pool" else (0.1, -2)
+        y = m.tensor(f"t{n}", [1, oh, ow, out_c], "int8", scale=q[0], zp=q[1])
+        fields = dict(Padding=pad, StrideH=s, StrideW=s)
+        if kind == "pool":
+            m.op("MAX_POOL_2D", [cur], [y], "Pool2DOptions", FilterHeight=k, FilterWidth=k, **fields)
+        else:
+            shape = (1, k, k, out_c) if kind != "conv" else (out_c, k, k, c)
+            filt = m.const(f"w{n}", rng.integers(-127, 128, shape), "int8", scale=[0.02] * out_c, zp=[0] * out_c,
+                           axis=0 if kind == "conv" else 3)
+            bias = m.const(f"b{n}", rng.integers(-900, 900, out_c), "int32", scale=[0.001] * out_c,
+                           zp=[0] * out_c)
+            fields.update(DilationHFactor=d, DilationWFactor=d, FusedActivationFunction="RELU")
+            if kind == "conv":
+                m.op("CONV_2D", [cur, filt, bias], [y], "Conv2DOptions", version=3, **fields)
+            else:
+                m.op("DEPTHWISE_CONV_2D", [cur, filt, bias], [y], "DepthwiseConv2DOptions", version=3,
+                     DepthMultiplier=1, **fields)
+        if kind == "residual":
+            summed = m.tensor(f"sum{n}", [1, oh, ow, out_c], "int8", scale=0.1, zp=-2)
+            m.op("ADD", [y, cur], [summed], "AddOptions", version=2)
+            y = summed
+        cur, c, h, w = y, out_c, oh, ow
+    m.inputs, m.outputs = [x], [cur]
+    return m
+
+
+@settings(max_examples=12, deadline=None)
+@given(layers=st.lists(LAYER, min_size=1, max_size=5), h=st.integers(4, 24), w=st.integers(1, 9),
+       seed=st.integers(0, 999), data=st.data())
+def test_every_stage_in_bands_equals_tflm_on_the_host(tmp_path_factory, layers, h, w, seed, data):
+    m = _stack(layers, h, w, seed)
+    if m is None:
+        return
+    tmp = tmp_path_factory.mktemp("bands")
+    path = tmp / "m.tflite"
+    blob = m.build()
+    path.write_bytes(blob)
+    g = lower(path)
+    samples = random_inputs(g, 2, seed=seed)
+    tflm = Tflm(blob)
+    expected = [tflm.run(xs, 1)[0] for xs in samples]
+    for end in stage_ends(g):
+        height = g.tensors[g.ops[end].outputs[0]].shape[1]
+        if height < 2:
+            continue
+        stage = Stage(end, data.draw(st.integers(2, height)))
+        banded = split_patches(g, stage)
+        assert macs(banded) == banded_macs(g, stage) >= macs(g)
+        for xs, want in zip(samples, expected):
+            assert np.array_equal(golden.run(banded, xs)[0], want), stage
+    ends = [e for e in stage_ends(g) if g.tensors[g.ops[e].outputs[0]].shape[1] >= 2]
+    if ends:  # the generated C of one forced banding
+        compiled = compile_model(path, budget=Budget(patches="2"))
+        assert compiled.banded is not None and compiled.banded.bands == 2
+        program = build_host(compiled, tmp / "c", "m.tflite").program
+        _, results = run_on_target(Target.of("host"), program, compiled, samples)
+        assert all(r.passed for r in results)
+
+
+def _residual_stack() -> ModelSpec:
+    layers = [dict(kind="conv", k=3, stride=2, dilation=1, pad="SAME", channels=8),
+              dict(kind="depthwise", k=3, stride=1, dilation=1, pad="SAME", channels=8),
+              dict(kind="residual", k=3, stride=1, dilation=1, pad="SAME", channels=8),
+              dict(kind="depthwise", k=5, stride=2, dilation=1, pad="VALID", channels=8),
+              dict(kind="pool", k=2, stride=1, dilation=1, pad="SAME", channels=8)]
+    m = _stack(layers, 29, 11, seed=3)
+    assert m is not None
+    return m
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547"])
+def test_bands_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_residual_stack().build())
+    spec = load_board(board)
+    for bands in ("3", "5"):
+        g = compile_model(path, features=spec.features, budget=dataclasses.replace(spec.budget(), patches=bands))
+        assert g.banded is not None and g.banded.bands == int(bands)
+        program = build_board(g, spec, OutDir(tmp_path / f"{board}-{bands}"), "m.tflite").program
+        _, results = run_on_target(Target.of(board), program, g, random_inputs(g, 2, seed=4))
+        assert all(r.passed for r in results)
+
+
+def test_bands_are_chosen_where_the_arena_does_not_fit_and_refused_when_off(tmp_path, capsys):
+    """--max-arena below the whole-tensor arena: the build runs the first layers in bands, fits, and says so
+    (report and JSON); with --patches off the same limit is refused in one line."""
+    wide = [dict(kind="conv", k=3, stride=1, dilation=1, pad="SAME", channels=16),
+            dict(kind="depthwise", k=3, stride=1, dilation=1, pad="SAME", channels=16),
+            dict(kind="conv", k=3, stride=2, dilation=1, pad="SAME", channels=8)]
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_stack(wide, 48, 12, seed=5).build())  # type: ignore[union-attr]
+    whole = arena_bytes(compile_model(path))
+    limit = whole // 2
+    code = main(["build", str(path), "--board", "host", "--out", str(tmp_path / "b"), "--max-arena", str(limit),
+                 "--json", str(tmp_path / "b.json")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "bands of rows" in out
+    report = json.loads((tmp_path / "b.json").read_text())
+    assert report["patches"]["whole_arena_bytes"] == whole and report["arena_bytes"] <= limit
+    code = main(["build", str(path), "--board", "host", "--out", str(tmp_path / "c"), "--max-arena", str(limit),
+                 "--patches", "off"])
+    _, err = capsys.readouterr()
+    assert code == 1 and err.count("\n") == 1
+    assert "--max-arena" in err and "--patches off" in err
