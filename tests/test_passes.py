@@ -412,7 +412,7 @@ def test_fold_pads_makes_a_pad_the_convs_own_padding(ir_of):
                                         "  1: t4 = CONV_2D(t1, t3, -) -> [1x3x3x1]")
     assert ir["fold_pads"] == _text(*tensors,
                                     "  0: t4 = CONV_2D(t0, t3, -) -> [1x3x3x1]",
-                                    "     padding: the PAD [[1, 1], [1, 1]] before it, folded")
+                                    "     pads [[top, bottom], [left, right]] [[1, 1], [1, 1]] (a PAD's or a band's)")
 
 
 def test_place_views_writes_a_concatenations_inputs_in_their_places(ir_of):
@@ -442,3 +442,42 @@ def test_place_views_writes_a_concatenations_inputs_in_their_places(ir_of):
              "  2: t3 = CONCATENATION(t1, t2) -> [1x4x4]"]
     assert ir["lower_ops"] == _text(*tensors, *relus, "     call mcu_concatenation (axis 1)")
     assert ir["place_views"] == _text(*tensors, *relus, "     t1 is t3's bytes from 0", "     t2 is t3's bytes from 8")
+
+
+def test_split_patches_runs_a_layer_in_two_bands_of_rows(ir_of):
+    """A 3x1 SAME depthwise over 4 rows in 2 bands: each band reads the 3 rows its 2 output rows need (a
+    STRIDED_SLICE), pads only at the image's edge, and a CONCATENATION joins the bands."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4, 1, 2], "int8", scale=0.5, zp=0)
+    w = m.const("w", np.ones((1, 3, 1, 2), np.int8), "int8", scale=[0.25, 0.25], zp=[0, 0], axis=3)
+    y = m.tensor("y", [1, 4, 1, 2], "int8", scale=1.0, zp=0)
+    m.op("DEPTHWISE_CONV_2D", [x, w], [y], "DepthwiseConv2DOptions", version=3, DepthMultiplier=1, Padding="SAME",
+         StrideH=1, StrideW=1)
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m, budget=Budget(patches="2"))
+    tensors = ["graph model inputs=(t0) outputs=(t2)",
+               "tensors",
+               "  t0 int8[1, 4, 1, 2] scale 0.5 zp 0 input 'x'",
+               "  t1 int8[1, 3, 1, 2] 2 scales on axis 3 const 'w' = [1, 1, 1, 1, 1, 1]",
+               "  t2 int8[1, 4, 1, 2] scale 1 zp 0 output 'y'"]
+    assert ir["check_undefined_reads"] == _text(*tensors, "ops", "  0: t2 = DEPTHWISE_CONV_2D(t0, t1) -> [1x4x1x2]")
+    assert ir["split_patches"] == _text(
+        *tensors,
+        "  t3 int8[1, 3, 1, 2] scale 0.5 zp 0 'x_rows0_3'",
+        "  t4 int32[4] const 'x_rows0_3_begin' = [0, 0, 0, 0]",
+        "  t5 int32[4] const 'x_rows0_3_end' = [1, 3, 1, 2]",
+        "  t6 int32[4] const 'x_rows0_3_strides' = [1, 1, 1, 1]",
+        "  t7 int8[1, 2, 1, 2] scale 1 zp 0 'y_band0'",
+        "  t8 int8[1, 3, 1, 2] scale 0.5 zp 0 'x_rows1_4'",
+        "  t9 int32[4] const 'x_rows1_4_begin' = [0, 1, 0, 0]",
+        "  t10 int32[4] const 'x_rows1_4_end' = [1, 4, 1, 2]",
+        "  t11 int32[4] const 'x_rows1_4_strides' = [1, 1, 1, 1]",
+        "  t12 int8[1, 2, 1, 2] scale 1 zp 0 'y_band1'",
+        "ops",
+        "  0: t3 = STRIDED_SLICE(t0, t4, t5, t6) -> [1x3x1x2]",
+        "  1: t7 = DEPTHWISE_CONV_2D(t3, t1) -> [1x2x1x2]",
+        "     pads [[top, bottom], [left, right]] [[1, 0], [0, 0]] (a PAD's or a band's)",
+        "  2: t8 = STRIDED_SLICE(t0, t9, t10, t11) -> [1x3x1x2]",
+        "  3: t12 = DEPTHWISE_CONV_2D(t8, t1) -> [1x2x1x2]",
+        "     pads [[top, bottom], [left, right]] [[0, 1], [0, 0]] (a PAD's or a band's)",
+        "  4: t2 = CONCATENATION(t7, t12) -> [1x4x1x2]")

@@ -292,7 +292,7 @@ class Graph:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
             lines += [f"     t{a.tensor} is t{a.whole}'s bytes from {a.offset}" for a in op.aliases]
             if "folded_pad" in op.attrs:
-                lines.append(f"     padding: the PAD {op.attrs['folded_pad']} before it, folded")
+                lines.append(f"     pads [[top, bottom], [left, right]] {op.attrs['folded_pad']} (a PAD's or a band's)")
             for position, variable in sorted(op.attrs.get("state", {}).items()):
                 lines.append(f"     input {position} is variable {variable}")
         for k, v in enumerate(self.variables):
