@@ -122,22 +122,27 @@ class Call:
 WEIGHTS_BYTES = 256  # constant arrays from this size on are a layer's weights: what --weights places
 
 
+def _arrays(value: object) -> list[tuple[str, str | None, np.ndarray]]:
+    """The constant arrays in a call's arguments, each as (name, ctype, data as emitted)."""
+    if isinstance(value, Const):
+        return [(value.name, value.ctype, np.asarray(value.data))]
+    if isinstance(value, Packed):
+        return [(f"{value.const.name}_{value.form}", None, value.stored())]
+    if isinstance(value, Call):
+        return _arrays(value.args)
+    if isinstance(value, Struct):
+        return _arrays(value.fields)
+    if isinstance(value, dict):
+        return _arrays(list(value.values()))
+    if isinstance(value, (list, tuple)):
+        return [array for v in value for array in _arrays(v)]
+    return []
+
+
 def const_arrays(value: object) -> list[tuple[str, int]]:
     """The constant arrays in a call's arguments (a Call, or any of its arguments): each one's name and
     bytes as emitted (an INT4 array packed two values a byte, float16 weights as float16)."""
-    if isinstance(value, Const):
-        return [(value.name, value.data.nbytes)]
-    if isinstance(value, Packed):
-        return [(f"{value.const.name}_{value.form}", value.stored().nbytes)]
-    if isinstance(value, Call):
-        return const_arrays(value.args)
-    if isinstance(value, Struct):
-        return const_arrays(value.fields)
-    if isinstance(value, dict):
-        return const_arrays(list(value.values()))
-    if isinstance(value, (list, tuple)):
-        return [array for v in value for array in const_arrays(v)]
-    return []
+    return [(name, data.nbytes) for name, _, data in _arrays(value)]
 
 
 def const_bytes(value: object) -> int:
@@ -156,20 +161,7 @@ def array_key(ctype: str | None, data: np.ndarray) -> ArrayKey:
 
 def keyed_arrays(value: object) -> list[tuple[ArrayKey, int]]:
     """The constant arrays in a call's arguments, each as its array_key and its bytes."""
-    if isinstance(value, Const):
-        return [(array_key(value.ctype, np.asarray(value.data)), value.data.nbytes)]
-    if isinstance(value, Packed):
-        stored = value.stored()
-        return [(array_key(None, stored), stored.nbytes)]
-    if isinstance(value, Call):
-        return keyed_arrays(value.args)
-    if isinstance(value, Struct):
-        return keyed_arrays(value.fields)
-    if isinstance(value, dict):
-        return keyed_arrays(list(value.values()))
-    if isinstance(value, (list, tuple)):
-        return [array for v in value for array in keyed_arrays(v)]
-    return []
+    return [(array_key(ctype, data), data.nbytes) for _, ctype, data in _arrays(value)]
 
 
 def distinct_const_bytes(calls: Iterable[object], seen: set[ArrayKey] | None = None) -> list[int]:
