@@ -20,7 +20,7 @@ from _tables import rewrite  # noqa: E402
 from bench_boards import ANCHORS, MODELS  # noqa: E402
 
 NAMES = ("tflm_xtensa_mobilenet_v2_224", "tflm_person_detect", "mlperf_vww_mobilenet", "mlperf_ic_resnet8",
-         "mlperf_kws_dscnn", "real/tflm_custom_model_rf_keras", "real/coral_mobilenet_v1_0.25_128_quant")
+         "mlperf_kws_dscnn", "real/tflm_custom_model_rf_keras")
 BANDS = (2, 4, 8, 16)
 
 
