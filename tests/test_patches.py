@@ -157,3 +157,20 @@ def test_bands_are_chosen_where_the_arena_does_not_fit_and_refused_when_off(tmp_
     _, err = capsys.readouterr()
     assert code == 1 and err.count("\n") == 1
     assert "--max-arena" in err and "--patches off" in err
+
+
+def test_float_and_dynamic_range_layers_are_never_banded(tmp_path):
+    """A dynamic-range conv quantizes its whole input with one scale (a band would pick its own), so only integer
+    layers run in bands: a float32 conv has no stage to end."""
+    rng = np.random.default_rng(0)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 8, 4, 2], "float32")
+    y = m.tensor("y", [1, 8, 4, 3], "float32")
+    m.op("CONV_2D", [x, m.const("w", rng.standard_normal((3, 3, 3, 2)).astype(np.float32), "float32"),
+                     m.const("b", np.zeros(3, np.float32), "float32")], [y], "Conv2DOptions", version=1,
+         Padding="SAME", StrideH=1, StrideW=1)
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "f.tflite"
+    path.write_bytes(m.build())
+    assert stage_ends(lower(path)) == []
+    assert compile_model(path, budget=Budget(patches="2")).banded is None

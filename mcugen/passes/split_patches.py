@@ -72,8 +72,12 @@ def _bandable(g: Graph, op: Op) -> bool:
     if len(y.shape) != 4 or y.shape[0] != 1:
         return False
     activations = [op.input(g, i) for i, t in enumerate(op.inputs) if t >= 0 and not g.tensors[t].is_const]
+    # integer layers only: a dynamic-range layer quantizes its whole input with one scale, which a band would not
+    if any(t.dtype not in ("int8", "int16") for t in (*activations, y)):
+        return False
     if op.opcode in WINDOWED:
-        return len(activations) == 1 and op.inputs[0] == activations[0].index and len(activations[0].shape) == 4
+        return (len(activations) == 1 and op.inputs[0] == activations[0].index and len(activations[0].shape) == 4
+                and not _window(g, op).declared)  # a placeholder output shape: windows as the options compute
     return op.opcode in ROWWISE and bool(activations) and all(x.shape == y.shape for x in activations) and \
         len(activations) == len([t for t in op.inputs if t >= 0])
 
