@@ -154,14 +154,6 @@ def build_parser() -> argparse.ArgumentParser:
                        help="what the kernels may spend flash on: balanced (default: weights widened for speed only "
                             f"while the constants stay within {OPTIMIZE_ROOM}x the model's weights), speed (wherever "
                             "the board's flash has room), size (never: int8 weights stay int8)")
-        p.add_argument("--patches", type=_patches, default="auto", metavar="auto|off|N",
-                       help="run the model's first layers band by band over their output's rows, recomputing the "
-                            "rows the bands share, so their intermediate tensors never exist whole: auto (default: "
-                            "only where the arena does not fit the board's RAM or --max-arena, the fewest extra MACs "
-                            "that fit), off, or N bands")
-        p.add_argument("--max-arena", type=_bytes, metavar="BYTES",
-                       help="the arena (activations and variables) may take at most this many bytes of RAM: "
-                            "past it, patch-based inference (--patches)")
 
     p = sub.add_parser("quantize", help="quantize a float model, calibrated on your samples, checked with TFLM",
                        description="Post-training full-integer quantization (the LiteRT quantizer: "
@@ -223,6 +215,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "flash until it is full and the least read weights outside (auto), or copied into "
                             "RAM at start-up, the most read first while RAM is left (ram: no flash wait states)")
         optimize_arg(p)
+        p.add_argument("--patches", type=_patches, default="auto", metavar="auto|off|N",
+                       help="run the model's first layers band by band over their output's rows, recomputing the "
+                            "rows the bands share, so their intermediate tensors never exist whole: auto (default: "
+                            "only where the arena does not fit the board's RAM or --max-arena, the fewest extra MACs "
+                            "that fit), off, or N bands")
+        p.add_argument("--max-arena", type=_bytes, metavar="BYTES",
+                       help="the arena (activations and variables) may take at most this many bytes of RAM: "
+                            "past it, patch-based inference (--patches)")
 
     def board_args(p, model=True):
         if model:
