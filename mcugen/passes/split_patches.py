@@ -185,7 +185,6 @@ class _Builder:
     """The band graph's new tensors and ops."""
 
     def __init__(self, g: Graph):
-        self.g = g
         self.tensors: list[Tensor] = list(g.tensors)
         self.ops: list[Op] = []
 
