@@ -1,5 +1,5 @@
-"""passes/place_views.py: a contiguous STRIDED_SLICE is its input's bytes, a CONCATENATION whose inputs lie one
-after another has each written in its place; no copy runs and the arena holds no second copy. Each case is
+"""passes/place_views.py: a contiguous STRIDED_SLICE (or SPLIT) is its input's bytes, a CONCATENATION whose inputs
+lie one after another has each written in its place; no copy runs and the arena holds no second copy. Each case is
 bit-exact with TFLM on the host (golden model and generated C) and on QEMU (the M4's DSP kernels, the M55's
 Helium ones); the cases that are no view keep their copy."""
 from __future__ import annotations
@@ -94,6 +94,7 @@ def test_views_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board):
     bit_exact_on_board(tmp_path / "concat", _concat_model(1, [(1, 3, 5, 8), (1, 4, 5, 8)], seed=4), seed=4,
                        board=board)
     bit_exact_on_board(tmp_path / "slice", _slice_model([0, 2, 0, 0], [1, 7, 4, 8], seed=5), seed=5, board=board)
+    bit_exact_on_board(tmp_path / "split", _split_model(1, 2), seed=6, board=board)
 
 
 @pytest.mark.parametrize("begin, end, view", [
@@ -132,3 +133,30 @@ def test_what_is_no_view_keeps_its_copy(tmp_path, case):
         m.inputs, m.outputs = [a, b], [y]
     assert _copies(_compiled(tmp_path, m)) == ["CONCATENATION"]
     check(tmp_path / "host", m, 7, oracles=("tflm",))
+
+
+def _split_model(axis: int, parts: int, shape=(1, 8, 4, 4), seed: int = 8) -> ModelSpec:
+    """x -> conv -> SPLIT(axis, parts) -> a conv of each part -> outputs."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", list(shape), "int8", scale=0.05, zp=2)
+    mid = _conv(m, rng, x, shape, shape[1], shape[3], "mid")
+    size = list(shape)
+    size[axis] //= parts
+    pieces = [m.tensor(f"piece{k}", size, "int8", scale=0.1, zp=-3) for k in range(parts)]
+    m.op("SPLIT", [m.const("axis", np.array([axis]), "int32"), mid], pieces, "SplitOptions", NumSplits=parts)
+    m.inputs, m.outputs = [x], [_conv(m, rng, p, size, size[1], 3, f"y{k}") for k, p in enumerate(pieces)]
+    return m
+
+
+@pytest.mark.parametrize("axis, view", [(1, True), (3, False)])
+def test_a_split_along_the_rows_is_its_inputs_bytes(tmp_path, axis, view):
+    """Halves along the height lie one after the other in the input; halves of each pixel's channels do not."""
+    m = _split_model(axis, 2)
+    g = _compiled(tmp_path, m)
+    split = next(op for op in g.ops if op.opcode == "SPLIT")
+    assert (split.call is None) == view
+    if view:
+        mid = split.inputs[1]
+        assert [g.arena.offset(t) - g.arena.offset(mid) for t in split.outputs] == [0, 64]
+    check(tmp_path / "host", m, 9, oracles=("tflm",))

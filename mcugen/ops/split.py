@@ -12,7 +12,7 @@ from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, require_axis, require_const
 
 # where each op keeps its data input and its axis (a constant tensor, or an attribute)
-_DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
+DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
 
 
 def _axis(g: Graph, op: Op) -> int | None:
@@ -40,7 +40,7 @@ class Split(OpDef):
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         """One shape per output. TFLM's kernels copy by the declared output shapes (the split sizes
         tensor and num_splits are not read), so those must cut the input exactly."""
-        shape, axis = op.input(g, _DATA_INPUT[op.opcode]).shape, _axis(g, op)
+        shape, axis = op.input(g, DATA_INPUT[op.opcode]).shape, _axis(g, op)
         if axis is None:
             return None
         k = require_axis(axis, len(shape))
@@ -67,22 +67,22 @@ class Split(OpDef):
     def prepare(self, g: Graph, op: Op) -> object:
         given = _axis(g, op)
         assert given is not None  # check() made sure it is constant
-        axis = require_axis(given, len(op.input(g, _DATA_INPUT[op.opcode]).shape))
+        axis = require_axis(given, len(op.input(g, DATA_INPUT[op.opcode]).shape))
         sizes = [op.output(g, k).shape[axis] if op.opcode != "UNPACK" else 1 for k in range(len(op.outputs))]
         return SplitData(axis, tuple(sizes))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(SplitData)
-        parts = np.split(xs[_DATA_INPUT[op.opcode]], np.cumsum(p.sizes)[:-1], axis=p.axis)
+        parts = np.split(xs[DATA_INPUT[op.opcode]], np.cumsum(p.sizes)[:-1], axis=p.axis)
         return [part.reshape(op.output(g, k).shape) for k, part in enumerate(parts)]
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(SplitData)
-        shape = op.input(g, _DATA_INPUT[op.opcode]).shape
-        inner = int(np.prod(shape[p.axis + 1:])) * op.input(g, _DATA_INPUT[op.opcode]).itemsize
+        shape = op.input(g, DATA_INPUT[op.opcode]).shape
+        inner = int(np.prod(shape[p.axis + 1:])) * op.input(g, DATA_INPUT[op.opcode]).itemsize
         split = Struct("mcu_concat_params", "params", dict(
             outer=int(np.prod(shape[:p.axis])), count=len(p.sizes),
             inner=Const("inner", np.array([n * inner for n in p.sizes], dtype=np.int32))))
-        return Call("mcu_split", (split, reads(op, _DATA_INPUT[op.opcode]),
+        return Call("mcu_split", (split, reads(op, DATA_INPUT[op.opcode]),
                                      Slice(tuple(op.outputs), writable=True, as_array=True)),
                     note=f"axis {p.axis} into {list(p.sizes)}")

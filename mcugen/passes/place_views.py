@@ -2,7 +2,7 @@
 
 A STRIDED_SLICE that keeps one contiguous run of its input (every axis before some axis a single index,
 axis a a range with step 1, every axis after it whole) is that run: its output is the input's bytes from an
-offset. A CONCATENATION whose inputs lie one after another in its output (one element on every axis before
+offset; so are a SPLIT's, SPLIT_V's or UNPACK's outputs cut along the first axis of more than one element. A CONCATENATION whose inputs lie one after another in its output (one element on every axis before
 the concatenation's) has each input written in its place by the layer that makes it. Each such op gets
 Op.aliases and no call; plan_memory places an aliased tensor inside the buffer it aliases.
 
@@ -22,6 +22,7 @@ import numpy as np
 from mcugen.ir.graph import Alias, Graph, Op
 from mcugen.ir.planner import ALIGN
 from mcugen.ops._quant import Axis
+from mcugen.ops.split import DATA_INPUT, SplitData
 from mcugen.ops.strided_slice import Indices
 
 
@@ -46,6 +47,14 @@ def _aliases(g: Graph, op: Op, made_by: dict[int, Op], taken: set[int]) -> tuple
         if run is None or run * x.itemsize % ALIGN or x.is_const or op.inputs[0] in taken or op.outputs[0] in g.outputs:
             return ()
         return (Alias(op.outputs[0], op.inputs[0], run * x.itemsize),)
+    if op.opcode in ("SPLIT", "SPLIT_V", "UNPACK"):
+        p = op.prepared(SplitData)
+        x = op.input(g, DATA_INPUT[op.opcode])
+        starts = np.cumsum([0] + [g.tensors[t].nbytes for t in op.outputs[:-1]])
+        if int(np.prod(x.shape[:p.axis])) != 1 or x.is_const or x.index in taken or any(at % ALIGN for at in starts) \
+                or any(t in g.outputs for t in op.outputs):
+            return ()
+        return tuple(Alias(t, x.index, int(at)) for t, at in zip(op.outputs, starts))
     if op.opcode == "CONCATENATION":
         y = op.output(g)
         axis = op.prepared(Axis).axis

@@ -104,6 +104,11 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
             continue
         if out in root:  # a concatenation whose inputs were written in place
             continue
+        views = [a for a in op.aliases if a.tensor in op.outputs]
+        if views and all(a.whole in root for a in views):  # a slice's or split's outputs: bytes of their input
+            for a in views:
+                root[a.tensor], within[a.tensor] = root[a.whole], within.get(a.whole, 0) + a.offset
+            continue
         if op.fused_into is not None or (op.call is None and first not in root):
             continue  # never exists whole: computed strip by strip inside a later call
         src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None else None)
@@ -112,8 +117,7 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
             or (group_last(root[src]) == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
                 and _read_once(op.call, src, root)))
         if shares and src is not None:
-            view = next((a.offset for a in op.aliases if a.tensor == out), 0)
-            root[out], within[out] = root[src], within.get(src, 0) + view
+            root[out], within[out] = root[src], within.get(src, 0)
         else:
             root[out], born[out], names[out] = out, op.index, f"{layer_name(g, op)}_out"
         for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
