@@ -369,7 +369,8 @@ def test_a_model_too_big_for_the_board_is_refused_before_compiling(capsys, tmp_p
     out = tmp_path / "big"
     code, _, err = run_cli(capsys, "build", MODELS / "mlperf_ic_resnet8_large.tflite",
                            "--board", "lm3s6965evb", "--out", out, "--patches", "off")
-    assert_one_error_line(code, err, "does not fit lm3s6965evb's RAM", "122,880", "B too many")
+    assert_one_error_line(code, err, "does not fit lm3s6965evb's RAM", "122,880", "B too many",
+                          "patch-based inference would make it fit", "drop --patches off")
     assert not (out / ".pio").exists()
     code, _, err = run_cli(capsys, "build", MODELS / "mlperf_ic_resnet8_large.tflite",
                            "--board", "lm3s6965evb", "--out", out)

@@ -5,6 +5,7 @@ as the build would be, the cheapest first, at most TRIES of them. --patches N: N
 end that fits (with no room to fit, the one of the smallest arena)."""
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import Callable
 
@@ -29,16 +30,17 @@ def macs(g: Graph) -> int:
     return sum(ops.get(g, op).macs(g, op) for op in g.ops)
 
 
-def choose_stage(graph: Graph, whole: Compiled | None, budget: Budget,
-                 back_end: Callable[[Graph], Compiled]) -> Stage | None:
-    """The stage to run in bands, or None. `whole`: the graph compiled as it is (None: it did not plan)."""
+def choose_stage(graph: Graph, whole: Compiled | None, budget: Budget, back_end: Callable[[Graph], Compiled],
+                 tried: dict[Stage, int | None] | None = None) -> Stage | None:
+    """The stage to run in bands, or None. `whole`: the graph compiled as it is (None: it did not plan);
+    `tried`: filled with each candidate compiled and its arena."""
     if budget.patches == "off":
         return None
     forced = int(budget.patches) if budget.patches.isdigit() else None
     room = budget.arena_room
     if forced is None and (room is None or (whole is not None and arena_bytes(whole) <= room)):
         return None
-    search = _Search(graph, back_end, room)
+    search = _Search(graph, back_end, room, {} if tried is None else tried)
     ends = [end for end in stage_ends(graph) if room is None or _at_least(graph, end) <= room]
     if forced is not None:
         sized = [(search.arena(Stage(end, forced)), end) for end in ends if _height(graph, end) >= forced]
@@ -73,9 +75,9 @@ def _height(graph: Graph, end: int) -> int:
 class _Search:
     """Candidates compiled and planned as the build would, each once, at most TRIES of them."""
 
-    def __init__(self, graph: Graph, back_end: Callable[[Graph], Compiled], room: int | None):
-        self.graph, self.back_end, self.room = graph, back_end, room
-        self.sizes: dict[Stage, int | None] = {}
+    def __init__(self, graph: Graph, back_end: Callable[[Graph], Compiled], room: int | None,
+                 sizes: dict[Stage, int | None]):
+        self.graph, self.back_end, self.room, self.sizes = graph, back_end, room, sizes
 
     def arena(self, stage: Stage) -> int | None:
         if stage not in self.sizes:
@@ -114,3 +116,37 @@ def _at_least(graph: Graph, end: int) -> int:
     live together while the bands run."""
     source = next(t for t in graph.ops[stage_start(graph)].inputs if t >= 0 and not graph.tensors[t].is_const)
     return graph.tensors[source].nbytes + graph.tensors[graph.ops[end].outputs[0]].nbytes
+
+
+def fit_hint(graph: Graph, whole: Compiled | None, budget: Budget, back_end: Callable[[Graph], Compiled],
+             tried: dict[Stage, int | None]) -> str:
+    """What the fit check may add where the arena does not fit Budget.arena_room: what bands would give
+    (--patches off), or the smallest arena the bands tried reached."""
+    if budget.patches == "off":
+        stage = choose_stage(graph, whole, dataclasses.replace(budget, patches="auto"), back_end, tried)
+        if stage is None:
+            return ""
+        return (f"patch-based inference would make it fit: {stage.bands} bands to layer {stage.end}, arena "
+                f"{tried[stage]:,} B, {banded_macs(graph, stage) / macs(graph) - 1:+.1%} MACs (drop --patches off)")
+    sized = [(size, stage) for stage, size in tried.items() if size is not None]
+    if not sized:
+        return ""
+    size, stage = min(sized)
+    return f"in bands it still needs {size:,} B at least ({stage.bands} bands to layer {stage.end})"
+
+
+def settle_fit(graph: Graph, whole: Compiled | None, compiled: Compiled, budget: Budget,
+               back_end: Callable[[Graph], Compiled], tried: dict[Stage, int | None]) -> Compiled:
+    """The compiled model with what its bands did (the whole-tensor arena beside theirs) or, where its arena
+    does not fit the room, what bands would (Compiled.fit_hint); refused past --max-arena."""
+    if compiled.banded is not None:
+        whole_arena = arena_bytes(whole) if whole is not None else None
+        compiled = dataclasses.replace(compiled, banded=dataclasses.replace(compiled.banded, whole_arena=whole_arena))
+    if budget.arena_room is not None and arena_bytes(compiled) > budget.arena_room:
+        compiled = dataclasses.replace(compiled, fit_hint=fit_hint(graph, whole, budget, back_end, tried))
+    if budget.max_arena is not None and arena_bytes(compiled) > budget.max_arena:
+        how = "with patch-based inference off" if budget.patches == "off" else "even run in bands"
+        raise McugenError(f"the model's arena needs {arena_bytes(compiled):,} B, more than --max-arena "
+                          f"{budget.max_arena:,} B ({how})", compiled.fit_hint or "raise --max-arena, or choose a "
+                          "smaller model")
+    return compiled

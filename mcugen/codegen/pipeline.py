@@ -1,10 +1,10 @@
 """The compiler as a table of contents: every pass, in order."""
 from __future__ import annotations
 
-import dataclasses
+from functools import partial
 from pathlib import Path
 
-from mcugen.codegen.patch_plan import arena_bytes, choose_stage
+from mcugen.codegen.patch_plan import choose_stage, settle_fit
 from mcugen.errors import McugenError
 from mcugen.ir.dump import after
 from mcugen.ir.budget import Budget
@@ -26,7 +26,7 @@ from mcugen.passes.place_weights import place_weights
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
 from mcugen.passes.resolve_variables import resolve_variables
-from mcugen.passes.split_patches import split_patches
+from mcugen.passes.split_patches import Stage, split_patches
 from mcugen.passes.validate_model import validate_model
 from mcugen.frontend.read_tflite import read_tflite
 
@@ -66,22 +66,16 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
     the arena may use (and --pin's requests), where weights may go (--weights), the RAM the arena may take
     (past it, the first stage runs in bands: --patches)."""
     graph = lower(model_path, outputs, signature)
+    build = partial(back_end, features=features, tuning=tuning, budget=budget)
     try:
-        whole: Compiled | None = back_end(graph, features, tuning, budget)
+        whole: Compiled | None = build(graph)
     except McugenError:  # its activations fit none of the board's RAM regions: perhaps in bands
         whole = None
-    stage = choose_stage(graph, whole, budget, lambda banded: back_end(banded, features, tuning, budget))
-    graph = after("split_patches", split_patches(graph, stage))  # the first stage band by band, where it must
-    compiled = whole if stage is None and whole is not None else back_end(graph, features, tuning, budget)
-    if compiled.banded is not None:
-        whole_arena = arena_bytes(whole) if whole is not None else None
-        compiled = dataclasses.replace(compiled, banded=dataclasses.replace(compiled.banded, whole_arena=whole_arena))
-    if budget.max_arena is not None and arena_bytes(compiled) > budget.max_arena:
-        how = "with patch-based inference off" if budget.patches == "off" else "even run in bands"
-        raise McugenError(f"the model's arena needs {arena_bytes(compiled):,} B, more than --max-arena "
-                          f"{budget.max_arena:,} B ({how})", "raise --max-arena, or choose a smaller model"
-                          + ("; drop --patches off" if budget.patches == "off" else ""))
-    return compiled
+    tried: dict[Stage, int | None] = {}
+    stage = choose_stage(graph, whole, budget, build, tried)
+    banded = after("split_patches", split_patches(graph, stage))  # the first stage band by band, where it must
+    compiled = whole if stage is None and whole is not None else build(banded)
+    return settle_fit(graph, whole, compiled, budget, build, tried)  # what the bands did, or what they would
 
 
 def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budget: Budget) -> Compiled:

@@ -315,6 +315,7 @@ class Compiled(Graph):
     arena: ArenaPlan  # where activations live
     weights_region: str = ""  # the external flash region place_weights put some layers' weights in
     weights_out: frozenset[int] = frozenset()  # those layers (op indices)
+    fit_hint: str = ""  # where the arena does not fit the board's RAM: what bands would make of it (patch_plan)
 
     @classmethod
     def of(cls, g: Graph, arena: ArenaPlan) -> Compiled:

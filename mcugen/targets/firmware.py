@@ -57,7 +57,9 @@ def check_fit(g: Compiled, board: Board, const_bytes: int, harness_ram: int = HA
         raise McugenError(
             f"the model does not fit {board.id}'s RAM: it needs {ram_needed:,} B (arena {g.arena.plan.size:,}"
             f"{variables}{weights} + stack {board.stack_bytes:,}{harness}), the board has {board.ram.bytes:,} B: "
-            f"{ram_needed - board.ram.bytes:,} B too many", "choose a board with more RAM or a smaller model")
+            f"{ram_needed - board.ram.bytes:,} B too many",
+            f"{g.fit_hint}; or choose a board with more RAM" if g.fit_hint else
+            "choose a board with more RAM or a smaller model")
     const_bytes += in_ram  # their image stays in flash
     external = board.external_flash
     if external_bytes and not in_ram and external is not None and external_bytes > external.bytes:
