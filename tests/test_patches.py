@@ -16,8 +16,9 @@ from mcugen.codegen.build import build_host
 from mcugen.commands.cli import main
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.patch_plan import arena_bytes, banded_macs, macs
-from mcugen.codegen.pipeline import compile_model, lower
+from mcugen.codegen.pipeline import back_end, compile_model, lower
 from mcugen.ir.budget import Budget
+from mcugen.ir.lowering import layer_name
 from mcugen.passes.split_patches import Stage, split_patches, stage_ends
 from mcugen.targets.boards import load_board
 from mcugen.targets.firmware import build_board
@@ -176,3 +177,38 @@ def test_float_and_dynamic_range_layers_are_never_banded(tmp_path):
     path.write_bytes(m.build())
     assert stage_ends(lower(path)) == []
     assert compile_model(path, budget=Budget(patches="2")).banded is None
+
+
+def test_a_layer_reading_one_band_tensor_twice_reads_one_slice_of_it(tmp_path):
+    """MUL(t, t) beside a 3x3 depthwise of t: the band's t holds the depthwise's halo, the MUL reads fewer of its
+    rows through one STRIDED_SLICE, not two (two would be two C layers of one name)."""
+    rng = np.random.default_rng(2)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 12, 4, 4], "int8", scale=0.05, zp=1)
+    t = m.tensor("t", [1, 12, 4, 4], "int8", scale=0.1, zp=-2)
+    m.op("DEPTHWISE_CONV_2D", [x, m.const("w0", rng.integers(-127, 128, (1, 3, 3, 4)), "int8", scale=[0.02] * 4,
+                                         zp=[0] * 4, axis=3)], [t], "DepthwiseConv2DOptions", version=3,
+         DepthMultiplier=1, Padding="SAME", StrideH=1, StrideW=1)
+    d = m.tensor("d", [1, 12, 4, 4], "int8", scale=0.1, zp=-2)
+    m.op("DEPTHWISE_CONV_2D", [t, m.const("w1", rng.integers(-127, 128, (1, 3, 3, 4)), "int8", scale=[0.02] * 4,
+                                         zp=[0] * 4, axis=3)], [d], "DepthwiseConv2DOptions", version=3,
+         DepthMultiplier=1, Padding="SAME", StrideH=1, StrideW=1)
+    squared = m.tensor("squared", [1, 12, 4, 4], "int8", scale=0.2, zp=0)
+    m.op("MUL", [t, t], [squared], "MulOptions", version=2)
+    y = m.tensor("y", [1, 12, 4, 4], "int8", scale=0.2, zp=0)
+    m.op("ADD", [d, squared], [y], "AddOptions", version=2)
+    m.inputs, m.outputs = [x], [y]
+    path = tmp_path / "m.tflite"
+    blob = m.build()
+    path.write_bytes(blob)
+    graph = lower(path)
+    assert stage_ends(graph)[-1] == 3  # the ADD
+    compiled = back_end(split_patches(graph, Stage(3, 3)), frozenset(), None, Budget())
+    names = [layer_name(compiled, op) for op in compiled.ops]
+    assert len(names) == len(set(names))
+    samples = random_inputs(compiled, 2, seed=2)
+    tflm = Tflm(blob)
+    assert all(np.array_equal(golden.run(compiled, xs)[0], tflm.run(xs, 1)[0]) for xs in samples)
+    _, results = run_on_target(Target.of("host"), build_host(compiled, tmp_path / "c", "m.tflite").program, compiled,
+                               samples)
+    assert all(r.passed for r in results)

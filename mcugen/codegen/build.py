@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcugen import ops
 from mcugen.codegen.elfsize import Sizes, sizes
 from mcugen.codegen.emit_c import GeneratedC, emit_c
+from mcugen.codegen.patch_plan import macs
 from mcugen.errors import McugenError
 from mcugen.ir.budget import RAM
 from mcugen.ir.graph import Compiled, Graph
@@ -259,7 +259,7 @@ def describe_banding(g: Compiled) -> str:
     """Patch-based inference, in a line: the stage, its bands, the arena and the MACs against the whole run."""
     b = g.banded
     assert b is not None
-    grown = sum(ops.get(g, op).macs(g, op) for op in g.ops) - b.whole_macs
+    grown = macs(g) - b.whole_macs
     whole = (f"{b.whole_arena:,} B whole-tensor" if b.whole_arena is not None else "the whole-tensor plan fits no RAM")
     return (f"layers {b.first} to {b.last} run in {b.bands} bands of rows: arena {g.arena.plan.size:,} B ({whole}), "
             f"+{grown:,} MACs recomputed ({grown / max(b.whole_macs, 1):+.1%}); --patches off runs them whole")

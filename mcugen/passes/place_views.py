@@ -2,11 +2,13 @@
 
 A STRIDED_SLICE that keeps one contiguous run of its input (every axis before some axis a single index,
 axis a a range with step 1, every axis after it whole) is that run: its output is the input's bytes from an
-offset; so are a SPLIT's, SPLIT_V's or UNPACK's outputs cut along the first axis of more than one element. A CONCATENATION whose inputs lie one after another in its output (one element on every axis before
-the concatenation's) has each input written in its place by the layer that makes it. Each such op gets
+offset; so are a SPLIT's, SPLIT_V's or UNPACK's outputs cut along the first axis of more than one element.
+A CONCATENATION whose inputs lie one after another in its output (one element on every axis before the
+concatenation's) has each input written in its place by the layer that makes it. Each such op gets
 Op.aliases and no call; plan_memory places an aliased tensor inside the buffer it aliases.
 
-A view is taken only of a computed tensor, and is no graph output. A concatenation's input is in its place
+A view is taken only of an activation in the arena (no constant, no variable's state), and is no graph
+output. A concatenation's input is in its place
 only where one call writes it as its first output (not a graph input, a constant, a view or another
 concatenation's input), it is no graph output, and it appears once among the inputs. Every offset is a
 multiple of the arena's alignment (kernels load and store activations a word, or two, at a time).
@@ -44,14 +46,14 @@ def _aliases(g: Graph, op: Op, made_by: dict[int, Op], taken: set[int]) -> tuple
     if op.opcode == "STRIDED_SLICE":
         x = op.input(g, 0)
         run = _contiguous_start(x.shape, op.prepared(Indices).per_axis)
-        if run is None or run * x.itemsize % ALIGN or x.is_const or op.inputs[0] in taken or op.outputs[0] in g.outputs:
+        if run is None or run * x.itemsize % ALIGN or not _viewable(g, x.index, taken) or op.outputs[0] in g.outputs:
             return ()
         return (Alias(op.outputs[0], op.inputs[0], run * x.itemsize),)
     if op.opcode in ("SPLIT", "SPLIT_V", "UNPACK"):
         p = op.prepared(SplitData)
         x = op.input(g, DATA_INPUT[op.opcode])
         starts = np.cumsum([0] + [g.tensors[t].nbytes for t in op.outputs[:-1]])
-        if int(np.prod(x.shape[:p.axis])) != 1 or x.is_const or x.index in taken or any(at % ALIGN for at in starts) \
+        if int(np.prod(x.shape[:p.axis])) != 1 or not _viewable(g, x.index, taken) or any(at % ALIGN for at in starts) \
                 or any(t in g.outputs for t in op.outputs):
             return ()
         return tuple(Alias(t, x.index, int(at)) for t, at in zip(op.outputs, starts))
@@ -68,6 +70,11 @@ def _aliases(g: Graph, op: Op, made_by: dict[int, Op], taken: set[int]) -> tuple
             return ()
         return tuple(Alias(t, op.outputs[0], int(at)) for t, at in zip(parts, starts))
     return ()
+
+
+def _viewable(g: Graph, t: int, taken: set[int]) -> bool:
+    """Whether tensor t has arena bytes of its own a view may stand in."""
+    return not g.tensors[t].is_const and not g.tensors[t].variable and t not in taken
 
 
 def _written_in_place(g: Graph, t: int, made_by: dict[int, Op], taken: set[int]) -> bool:

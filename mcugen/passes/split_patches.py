@@ -2,9 +2,10 @@
 
 The stage is the graph's first run of band-able ops (from stage_start, after an input TRANSPOSE or QUANTIZE)
 up to a chosen end: convolutions, depthwise convolutions and pools, and the element-wise ops between them (a
-residual ADD included), batch 1, reading one tensor from outside and leaving one. Its output is cut into `bands` runs of whole rows; each band's layers compute only the rows
-that band needs, recomputing the few its neighbours need too (each window's rows above and below), so only
-one band's intermediate tensors are ever live: the stage's peak falls by about the number of bands, for the
+residual ADD included), integer, batch 1, reading one tensor from outside and leaving one. Its output is cut
+into `bands` runs of whole rows; each band's layers compute only the rows that band needs, recomputing the
+few its neighbours need too (each window's rows above and below), so only one band's intermediate tensors
+are ever live: the stage's peak falls by about the number of bands, for the
 recomputed MACs. Bit for bit the whole-tensor run: every band layer reads exactly the rows the whole layer
 would, padding only at the image's own edges (its windows placed by `folded_pad`, as passes/fold_pads.py
 places a folded PAD's).
@@ -187,6 +188,7 @@ class _Builder:
     def __init__(self, g: Graph):
         self.tensors: list[Tensor] = list(g.tensors)
         self.ops: list[Op] = []
+        self.slices: dict[tuple[int, Rows], int] = {}  # (tile, rows) -> the slice made of it: one per band
 
     def tensor(self, like: Tensor, rows: Rows, band: str, name: str = "") -> int:
         shape = (like.shape[0], rows[1] - rows[0], *like.shape[2:])
@@ -205,6 +207,8 @@ class _Builder:
         after the file's op `origin` that reads them)."""
         if rows == held:
             return t, held
+        if (t, rows) in self.slices:  # another input of the same layer (ADD(x, x)) or layer reads these rows
+            return self.slices[t, rows], rows
         like = self.tensors[t]
         y = self.tensor(like, rows, band, f"rows{rows[0]}_{rows[1]}")
         begin, end = [0, rows[0] - held[0], 0, 0], [like.shape[0], rows[1] - held[0], *like.shape[2:]]
@@ -212,4 +216,5 @@ class _Builder:
                   (("begin", begin), ("end", end), ("strides", [1, 1, 1, 1]))]
         self.ops.append(Op(-1, "STRIDED_SLICE", 1, (t, *consts), (y,), {}, origin=origin,
                            part=f"{band}_rows{rows[0]}_{rows[1]}"))
+        self.slices[t, rows] = y
         return y, rows
