@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from mcugen.codegen.build import build_host
 from mcugen.commands.cli import main
+from mcugen.errors import McugenError
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.patch_plan import arena_bytes, banded_macs, macs
 from mcugen.codegen.pipeline import back_end, compile_model, lower
@@ -126,13 +127,16 @@ def _residual_stack() -> ModelSpec:
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547"])
 def test_bands_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board):
     path = tmp_path / "m.tflite"
-    path.write_bytes(_residual_stack().build())
+    blob = _residual_stack().build()
+    path.write_bytes(blob)
     spec = load_board(board)
     for bands in ("3", "5"):
         g = compile_model(path, features=spec.features, budget=dataclasses.replace(spec.budget(), patches=bands))
         assert g.banded is not None and g.banded.bands == int(bands)
+        samples = random_inputs(g, 2, seed=4)
+        assert all(np.array_equal(golden.run(g, xs)[0], Tflm(blob).run(xs, 1)[0]) for xs in samples)
         program = build_board(g, spec, OutDir(tmp_path / f"{board}-{bands}"), "m.tflite").program
-        _, results = run_on_target(Target.of(board), program, g, random_inputs(g, 2, seed=4))
+        _, results = run_on_target(Target.of(board), program, g, samples)
         assert all(r.passed for r in results)
 
 
@@ -160,6 +164,12 @@ def test_bands_are_chosen_where_the_arena_does_not_fit_and_refused_when_off(tmp_
     assert code == 1 and [line for line in lines if line.startswith("mcugen: error:")] == lines[-1:]
     assert "--max-arena" in lines[-1] and "patch-based inference would make it fit" in lines[-1]
     assert "drop --patches off" in lines[-1] and "Traceback" not in err
+    for bad in (["--patches", "1"], ["--patches", "some"], ["--max-arena", "0"], ["--max-arena", "-5"]):
+        with pytest.raises(SystemExit) as exc:  # the argument parser's one line
+            main(["build", str(path), "--board", "host", "--out", str(tmp_path / "d"), *bad])
+        err = capsys.readouterr().err
+        assert exc.value.code == 1 and err.count("\n") == 1 and bad[0] in err and bad[1] in err
+    assert not (tmp_path / "d").exists()
 
 
 def test_float_and_dynamic_range_layers_are_never_banded(tmp_path):
@@ -176,7 +186,8 @@ def test_float_and_dynamic_range_layers_are_never_banded(tmp_path):
     path = tmp_path / "f.tflite"
     path.write_bytes(m.build())
     assert stage_ends(lower(path)) == []
-    assert compile_model(path, budget=Budget(patches="2")).banded is None
+    with pytest.raises(McugenError, match="--patches 2: no leading layers"):
+        compile_model(path, budget=Budget(patches="2"))
 
 
 def test_a_layer_reading_one_band_tensor_twice_reads_one_slice_of_it(tmp_path):

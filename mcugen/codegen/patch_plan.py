@@ -43,6 +43,13 @@ def choose_stage(graph: Graph, whole: Compiled | None, budget: Budget, back_end:
     search = _Search(graph, back_end, room, {} if tried is None else tried)
     ends = [end for end in stage_ends(graph) if room is None or _at_least(graph, end) <= room]
     if forced is not None:
+        tall = [end for end in stage_ends(graph) if _height(graph, end) >= forced]
+        if not tall:
+            tallest = max((_height(graph, end) for end in stage_ends(graph)), default=0)
+            raise McugenError(f"--patches {forced}: no leading layers of the model make {forced} rows to band "
+                              + (f"(the most: {tallest})" if tallest else "(none of its first layers is an integer "
+                                 "conv, depthwise, pool or element-wise op on a batch-1 image)"),
+                              "use --patches auto, or fewer bands")
         sized = [(search.arena(Stage(end, forced)), end) for end in ends if _height(graph, end) >= forced]
         fitting = sorted((banded_macs(graph, Stage(end, forced)), end) for size, end in sized
                          if size is not None and (room is None or size <= room))

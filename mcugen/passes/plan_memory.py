@@ -13,8 +13,8 @@ them). Some tensors share a buffer instead of getting their own, and some get no
   exists whole: it has no buffer, nor do views of it, and the fused call reads the fused op's
   inputs, so they live until it runs;
 - a tensor another's bytes hold (Op.aliases, passes/place_views.py) lies inside that one's buffer at
-  its offset (ArenaPlan.within): a contiguous slice in its input's, a concatenation's inputs in its
-  output's, which is then born with the first of them.
+  its offset (ArenaPlan.within): a contiguous slice's or split's outputs in its input's, a concatenation's
+  inputs in its output's, which is then born with the first of them.
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 
 With `regions` (a board whose RAM is several regions, mcugen/ir/planner.py place), each buffer also gets a
