@@ -376,9 +376,9 @@ def test_dsp_average_pool_on_qemu(tmp_path_factory, h, w, kh, kw, stride, pad, c
     if m is not None:
         bit_exact_on_board(tmp_path_factory.mktemp("avgpool_x4"), m, h * w, kernel="mcu_avgpool_s8_x4")
 
-def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False, pruned=()):
+def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False, pruned=(), act="RELU"):
     """A CONV_2D (or DEPTHWISE_CONV_2D on one channel, which runs as a conv) on x, SAME padding; `pruned`:
-    output channels whose weights are all zero."""
+    output channels whose weights are all zero; `act` its fused activation."""
     _, h, w, cin = x_shape
     oh, ow = -(-h // stride), -(-w // stride)
     taps = rng.integers(-127, 128, (1, k, k, cout) if depthwise else (cout, k, k, cin))
@@ -388,10 +388,10 @@ def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False, pruned=()):
     t = m.tensor("t", [1, oh, ow, cout], "int8", scale=0.4, zp=-6)
     if depthwise:
         m.op("DEPTHWISE_CONV_2D", [x, f, b], [t], "DepthwiseConv2DOptions", Padding="SAME", StrideW=stride,
-             StrideH=stride, DepthMultiplier=cout, FusedActivationFunction="RELU")
+             StrideH=stride, DepthMultiplier=cout, FusedActivationFunction=act)
     else:
         m.op("CONV_2D", [x, f, b], [t], "Conv2DOptions", Padding="SAME", StrideW=stride, StrideH=stride,
-             FusedActivationFunction="RELU")
+             FusedActivationFunction=act)
     return t, (1, oh, ow, cout)
 
 
@@ -413,12 +413,13 @@ def _conv_then_fc(h, w, cin, k, stride, cout, units, depthwise=False, view=False
     return m
 
 
-def _conv_then_add(h, w, c, stride, conv_first, residual_is_input, pruned=()):
-    """ADD(conv(z), r) (or ADD(r, conv(z))) where r is a second input, or the conv's own input."""
+def _conv_then_add(h, w, c, stride, conv_first, residual_is_input, pruned=(), k=3, act="RELU"):
+    """ADD(conv(z), r) (or ADD(r, conv(z))) where r is a second input, or the conv's own input; the conv
+    k x k with fused activation `act`."""
     rng = np.random.default_rng(h * w * c + stride)
     m = ModelSpec()
     z = m.tensor("z", [1, h * stride, w * stride, c], "int8", scale=0.05, zp=-2)
-    t, shape = _conv_into(m, rng, z, (1, h * stride, w * stride, c), 3, stride, c, pruned=pruned)
+    t, shape = _conv_into(m, rng, z, (1, h * stride, w * stride, c), k, stride, c, pruned=pruned, act=act)
     r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
     y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
     m.op("ADD", [t, r] if conv_first else [r, t], [y], "AddOptions", FusedActivationFunction="RELU")
@@ -473,6 +474,10 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
     ("conv 3x3 -> FC: 135 values (not a multiple of 4)", lambda: _conv_then_fc(9, 3, 3, 3, 1, 5, 5), False),
     ("depthwise on 1 channel (as conv), stride 2 -> RESHAPE -> FC, 4 units",
      lambda: _conv_then_fc(11, 8, 1, 3, 2, 4, 4, depthwise=True, view=True), False),
+    # a pointwise conv without clamping reads its pixels in place of patches, whole half-blocks of three at a
+    # time: the last strip, one position, has none (Silicon Labs' keyword model ran past memory there)
+    ("1x1 conv on one column -> ADD with a second input: strips of 6 and 1 position (forced)",
+     lambda: _conv_then_add(7, 1, 8, 1, True, False, k=1, act="NONE"), True),
     ("conv 3x3 stride 2 -> ADD with a second input, conv second (in place)",
      lambda: _conv_then_add(5, 4, 6, 2, False, False), True),
     # both convs of a block inside the ADD's call, a row at a time

@@ -130,7 +130,9 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
         const int32_t half_blocks = positions / MCU_HALF_BLOCK;
         mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output, out_c, filter, computed, live, pixels,
                                                in_c, half_blocks, 0, wide);
-        if (live == NULL) {
+        /* the loop runs at least one half-block: a strip of one or two positions (a residual's last row
+         * of a one-column image) has none */
+        if (live == NULL && half_blocks > 0) {
             mcu_conv_pairs(&job, wide);
         }
         /* pruned channels' outputs are written between a half-block's widening and its sums (in place, they
