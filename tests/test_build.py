@@ -217,3 +217,37 @@ def test_the_build_json_says_what_optimize_chose_and_what_each_layers_constants_
     g = compile_model(model, features=frozenset({"dsp"}))
     size, speed = (sum(layer["constants_bytes"] for layer in reports[k]["layers"]) for k in ("size", "speed"))
     assert size <= balanced_room(g) and size < speed
+
+
+def test_code_past_its_allowance_moves_weights_to_the_external_flash(tmp_path, models, capsys):
+    """The passes allow CODE_ALLOWANCE of the chip's flash for code; VWW's Helium kernels, harness and libc take
+    more. On a chip whose flash holds its constants and that allowance but not its code, the link overflows, and
+    the build compiles again with that much less room: weights go to the board's QSPI flash, and the firmware
+    still gives TFLM's answers."""
+    import dataclasses
+
+    from mcugen.commands.board import build_in, compile_for
+    from mcugen.commands.cli import build_parser
+    from mcugen.targets.boards import CODE_ALLOWANCE, load_board
+    from mcugen.targets.target import Target
+    from mcugen.validation import golden
+    from mcugen.validation.compare import random_inputs
+    from mcugen.validation.oracle import Tflm
+    from mcugen.validation.validate import run_on_target
+
+    model = models / "mlperf_vww_mobilenet.tflite"
+    args = build_parser().parse_args(["build", str(model), "--board", "mps3-an547"])
+    board = load_board("mps3-an547")
+    g = compile_for(args, Target(board))
+    constants = emit_c(g, model.name).const_bytes
+    assert not g.weights_out  # everything fits the chip's flash, as far as the allowance says
+    short = dataclasses.replace(board, flash=dataclasses.replace(board.flash, bytes=constants + CODE_ALLOWANCE + 1024))
+    target = Target(short)
+    result, _, built = build_in(args, target, tmp_path / "fw", compile_for(args, target))
+    assert built.weights_region == "QSPI" and built.weights_out
+    assert "compiling again with that much less room" in capsys.readouterr().err
+    samples = random_inputs(built, 1, seed=2)
+    _, results = run_on_target(target, result.program, built, samples)
+    assert results[0].passed  # equal to the golden model's, which equals TFLM's
+    assert all(np.array_equal(a, b) for a, b in zip(golden.run(built, samples[0]),
+                                                    Tflm(model.read_bytes()).run(samples[0], 1)))

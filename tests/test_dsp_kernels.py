@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import DSP, ROOT, bit_exact_on_board
@@ -395,11 +395,11 @@ def _conv_into(m, rng, x, x_shape, k, stride, cout, depthwise=False, pruned=(), 
     return t, (1, oh, ow, cout)
 
 
-def _conv_then_fc(h, w, cin, k, stride, cout, units, depthwise=False, view=False):
+def _conv_then_fc(h, w, cin, k, stride, cout, units, depthwise=False, view=False, act="RELU"):
     rng = np.random.default_rng(h * w + units)
     m = ModelSpec()
     x = m.tensor("x", [1, h, w, cin], "int8", scale=0.05, zp=7)
-    t, shape = _conv_into(m, rng, x, (1, h, w, cin), k, stride, cout, depthwise)
+    t, shape = _conv_into(m, rng, x, (1, h, w, cin), k, stride, cout, depthwise, act=act)
     depth = int(np.prod(shape))
     if view:  # a RESHAPE between them, as Keras' Flatten makes
         flat = m.tensor("flat", [1, depth], "int8", scale=0.4, zp=-6)
@@ -427,13 +427,13 @@ def _conv_then_add(h, w, c, stride, conv_first, residual_is_input, pruned=(), k=
     return m
 
 
-def _conv_conv_add(h, w, cin, c, k1, stride, residual_is_input):
+def _conv_conv_add(h, w, cin, c, k1, stride, residual_is_input, act="RELU"):
     """ADD(conv(conv(z)), r): a ResNet block, whose residual r is a second input or z itself."""
     rng = np.random.default_rng(h * w * c + k1 + stride)
     m = ModelSpec()
     z = m.tensor("z", [1, h, w, cin], "int8", scale=0.05, zp=-2)
-    t, shape = _conv_into(m, rng, z, (1, h, w, cin), k1, stride, c)
-    u, shape = _conv_into(m, rng, t, shape, 3, 1, c)
+    t, shape = _conv_into(m, rng, z, (1, h, w, cin), k1, stride, c, act=act)
+    u, shape = _conv_into(m, rng, t, shape, 3, 1, c, act=act)
     r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
     y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
     m.op("ADD", [u, r], [y], "AddOptions", FusedActivationFunction="RELU")
@@ -441,12 +441,12 @@ def _conv_conv_add(h, w, cin, c, k1, stride, residual_is_input):
     return m
 
 
-def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1):
+def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1, act="RELU"):
     """DEPTHWISE_CONV_2D (depth multiplier 1) of conv(x): MobileNet's pointwise -> depthwise pairs."""
     rng = np.random.default_rng(h * w * cin + dw_k * stride)
     m = ModelSpec()
     x = m.tensor("x", [1, h, w, cin], "int8", scale=0.05, zp=7)
-    t, (_, th, tw, _) = _conv_into(m, rng, x, (1, h, w, cin), k, 1, cout)
+    t, (_, th, tw, _) = _conv_into(m, rng, x, (1, h, w, cin), k, 1, cout, act=act)
     oh, ow = (out_size(padding, n, dw_k, stride, dilation) for n in (th, tw))
     f = m.const("dwf", rng.integers(-127, 128, (1, dw_k, dw_k, cout)), "int8", scale=[0.03] * cout, zp=[0] * cout,
                 axis=3)
@@ -500,26 +500,57 @@ def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec,
     widened weights or (no flash to spare) int8 ones: the intermediate has no buffer, the residual is
     overwritten only when nothing else reads it, and the outputs on the emulated Cortex-M4 equal the
     golden model's, which equal TFLM's."""
-    blob = spec().build()
-    path = tmp_path / "op.tflite"
-    path.write_bytes(blob)
-    g = compile_model(path, features=DSP, budget=Budget(const_room=room, optimize="speed"))
-    if "forced" in name:
-        assert all(op.fused_into is None for op in g.ops)
-        g = plan_memory(fuse_all(g))
+    g = _fused_strips_bit_exact(tmp_path, spec(), room, forced="forced" in name)
     conv = next(op for op in g.ops if op.opcode in ("CONV_2D", "DEPTHWISE_CONV_2D"))
     consumer = g.ops[conv.fused_into]
     assert consumer.call.args[6] == filter_bits  # mcu_conv2d_rows_s8_x6's: after the conv's filter
-    assert conv.outputs[0] not in g.arena.buffer_of and g.arena.plan.conflicts() == []
     out = g.arena.buffer_of[consumer.outputs[0]]
     assert any(out == g.arena.buffer_of[t] for t in (*g.inputs, *conv.inputs) if t in g.arena.buffer_of) == in_place
+
+
+@settings(max_examples=6, deadline=None)
+@given(consumer=st.sampled_from(["ADD", "ADD of its input", "ADD of two convs", "DEPTHWISE_CONV_2D",
+                                 "FULLY_CONNECTED"]),
+       h=st.integers(1, 13), w=st.sampled_from([1, 1, 2, 3, 5]), c=st.sampled_from([1, 2, 3, 5, 8]),
+       k=st.sampled_from([1, 1, 3]), stride=st.sampled_from([1, 2]), act=st.sampled_from(["NONE", "RELU"]),
+       room=st.sampled_from([None, 0]))
+@example(consumer="ADD", h=7, w=1, c=8, k=1, stride=1, act="NONE", room=0)
+def test_fused_strips_on_qemu_for_drawn_shapes(tmp_path_factory, consumer, h, w, c, k, stride, act, room):
+    """Every fusion forced on drawn geometries: the strips' last one of any number of rows and positions
+    (one or two: no whole half-block), pointwise convs that read their pixels in place of patches (no
+    activation), int8 and widened weights; bit-exact on the emulated Cortex-M4 with the golden model and
+    TFLM."""
+    spec = {"ADD": lambda: _conv_then_add(h, w, c, stride, True, False, k=k, act=act),
+            "ADD of its input": lambda: _conv_then_add(h, w, c, 1, False, True, k=k, act=act),
+            "ADD of two convs": lambda: _conv_conv_add(h, w, c, c, k, stride, False, act=act),
+            "DEPTHWISE_CONV_2D": lambda: _conv_then_depthwise(h, w, c, k, c + 1, 3, stride, "SAME", act=act),
+            "FULLY_CONNECTED": lambda: _conv_then_fc(h, w, c, k, 1, c, 3, act=act)}[consumer]
+    _fused_strips_bit_exact(tmp_path_factory.mktemp("strips"), spec(), room, forced=None)
+
+
+def _fused_strips_bit_exact(tmp_path, m: ModelSpec, room, forced: bool | None):
+    """m compiled for the M4 (const_room `room`), bit-exact on QEMU with the golden model, which equals TFLM;
+    the graph that ran. forced: the pass fuses nothing, every fusion is taken by hand; None: taken by hand
+    where the pass fused nothing."""
+    blob = m.build()
+    path = tmp_path / "op.tflite"
+    path.write_bytes(blob)
+    g = compile_model(path, features=DSP, budget=Budget(const_room=room, optimize="speed"))
+    unfused = all(op.fused_into is None for op in g.ops)
+    assert unfused or not forced
+    if unfused and forced is not False:
+        g = plan_memory(fuse_all(g))
+    conv = next(op for op in g.ops if op.opcode in ("CONV_2D", "DEPTHWISE_CONV_2D"))
+    assume(conv.fused_into is not None)  # a drawn conv may run on a kernel without strips
+    assert conv.outputs[0] not in g.arena.buffer_of and g.arena.plan.conflicts() == []
     result = build_board(g, load_board("mps2-an386"), OutDir(tmp_path / "fw"), "op.tflite")
     samples = random_inputs(g, 3, seed=4)
     _, results = run_on_target(Target.of("mps2-an386"), result.program, g, samples)
-    assert all(r.passed for r in results), (name, [r.outputs for r in results])
+    assert all(r.passed for r in results), [r.outputs for r in results]
     tflm = Tflm(blob)
     for xs in samples:
-        assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1))), name
+        assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1)))
+    return g
 
 
 def _chain_of_newer_ops():

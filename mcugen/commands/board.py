@@ -20,8 +20,12 @@ def default_out(model: str, board: str) -> Path:
 
 
 def build_in(args, target, out_dir: Path, g):
+    """The firmware (or host program) of g in out_dir, and the graph it holds: where the linked code took more of
+    the chip's flash than the passes allowed for and less room for constants changes the model (weights moved to
+    the board's external flash, or fewer filters widened), g compiled again with that room."""
     from mcugen.codegen.build import say
     from mcugen.codegen.outdir import OutDir
+    from mcugen.targets.firmware import FlashShort
     from mcugen.targets.target import build_for
 
     harness = getattr(args, "harness", "mcugen")
@@ -29,17 +33,49 @@ def build_in(args, target, out_dir: Path, g):
     out.claim(target.id, Path(args.model).name, harness)
     say(f"building {Path(args.model).name} for {target.id} in {out_dir}/"
         + ("" if harness == "mcugen" else f" (harness: {harness})"))
-    result = build_for(target, g, out, Path(args.model).name, sanitize=args.sanitize,
-                       progress=lambda line: say(f"  {line}"), harness=harness)
-    return result, out
+
+    def build(g):
+        return build_for(target, g, out, Path(args.model).name, sanitize=args.sanitize,
+                         progress=lambda line: say(f"  {line}"), harness=harness)
+
+    try:
+        return build(g), out, g
+    except FlashShort as short:
+        if target.board is None or short.region != "FLASH":
+            raise
+        tighter = compile_for(args, target, g.tuning, short.excess + FLASH_SLACK)
+        if _internal_const_bytes(tighter, args) >= _internal_const_bytes(g, args):
+            raise
+        say(f"  the code took {short.excess:,} B more of the chip's flash than allowed for: compiling again with "
+            "that much less room for constants")
+        return build(tighter), out, tighter
 
 
-def compile_for(args, target):
-    """The model lowered for the target's core; with --tune, each layer's kernel measured first."""
+# what the code may grow by when the model is compiled again with less room (its kernels may change)
+FLASH_SLACK = 2048
+
+
+def _internal_const_bytes(g, args) -> int:
+    from mcugen.codegen.emit_c import emit_c
+
+    return emit_c(g, Path(args.model).name).const_bytes
+
+
+def compile_for(args, target, tuning=None, less_room: int = 0):
+    """The model lowered for the target's core; with --tune, each layer's kernel measured first (unless
+    `tuning` has them). less_room: the chip's flash has that much less room for constants than the board's
+    budget says."""
+    import dataclasses
+
     from mcugen.codegen.pipeline import compile_model
 
-    tuning = None
-    if args.tune:
+    budget = budget_of(args, target.board)
+    if less_room:
+        budget = dataclasses.replace(budget, **{f: max(0, getattr(budget, f) - less_room)
+                                                for f in ("const_room", "internal_room")
+                                                if getattr(budget, f) is not None})
+    outputs = every_layer(args) if getattr(args, "layers", False) else tuple(args.outputs)
+    if tuning is None and args.tune:
         if target.board is None or not target.features:
             raise McugenError(f"--tune chooses among a layer's kernel variants, and {target.id} "
                               "runs only the reference ones", "build without --tune")
@@ -48,9 +84,8 @@ def compile_for(args, target):
         with tempfile.TemporaryDirectory(prefix="mcugen-tune-") as work:
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work), args.signature)
         print(tuning.summary(), file=sys.stderr)
-    outputs = every_layer(args) if getattr(args, "layers", False) else tuple(args.outputs)
-    return compile_model(args.model, outputs, features=target.features, tuning=tuning,
-                         budget=budget_of(args, target.board), signature=args.signature)
+    return compile_model(args.model, outputs, features=target.features, tuning=tuning, budget=budget,
+                         signature=args.signature)
 
 
 def every_layer(args) -> tuple[str, ...]:
@@ -93,7 +128,7 @@ def cmd_build(args) -> int:
         print(f"{target.id} has no offline build (its firmware needs the stock platform: --stock); building for "
               f"its emulated twin {twin.id}, the same core and kernels, to estimate it", file=sys.stderr)
     out_dir = Path(args.out) if args.out else default_out(args.model, built_on.id)
-    result, out = build_in(args, built_on, out_dir, g)
+    result, out, g = build_in(args, built_on, out_dir, g)
     print(f"built {result.program}" + (f" (for {built_on.id})" if built_on is not target else ""))
     print(format_report(result, g))
     if target.board is not None and not target.board.emulated and built_on is target:

@@ -33,7 +33,7 @@ def cmd_test(args) -> int:
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
         built = None
         if target.builds_here:
-            result, _ = build_in(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
+            result, _, g = build_in(args, target, Path(args.out) if args.out else Path(tmp) / "build", g)
             program, sizes = result.program, sizes_of(result)
             if args.html:
                 from mcugen.validation.json_reports import build_report

@@ -210,14 +210,22 @@ def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stoc
                        image=sizes(elf), stack_bytes=board.stack_bytes)
 
 
+class FlashShort(McugenError):
+    """The linked firmware overflows a region of the board's memory by `excess` bytes: the code took more than
+    CODE_ALLOWANCE, which the passes assumed (the command may compile again with that much less room)."""
+
+    def __init__(self, board: Board, region: str, excess: int):
+        super().__init__(f"the firmware does not fit {board.id}'s {region}: {excess:,} B too many",
+                         "choose a board with more memory or a smaller model")
+        self.region, self.excess = region, excess
+
+
 def _pio_failure(log: list[str], board: Board, out: OutDir, user_files: tuple[str, ...]) -> McugenError:
     """`user_files`: the user's own kernels' C files and headers (--ops), whose errors are theirs."""
     text = "\n".join(log)
     overflow = re.search(r"region [`']?(\w+)'? overflowed by (\d+) bytes", text)
     if overflow:
-        region, excess = overflow.groups()
-        return McugenError(f"the firmware does not fit {board.id}'s {region}: {int(excess):,} B too many",
-                           "choose a board with more memory or a smaller model")
+        return FlashShort(board, overflow.group(1), int(overflow.group(2)))
     if "HTTPClientError" in text or "Could not resolve" in text:
         return McugenError("PlatformIO tried to download a package and could not reach the internet",
                            "build offline (without --stock) or connect once to install the platform")
