@@ -18,6 +18,15 @@ if [ ! -x "$root/.venv-onnx2tf/bin/onnx2tf" ]; then
   "$root/.venv-onnx2tf/bin/python" -m pip install --quiet onnx2tf
 fi
 ln -sf "$root/.venv-onnx2tf/bin/onnx2tf" "$root/.venv/bin/onnx2tf"
+# ccache (Debian's): the suite builds hundreds of firmwares from the same kernels, each compiled once
+if ! command -v ccache >/dev/null; then
+  echo "== installing ccache (apt) for the firmware builds"
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends ccache
+fi
+# every build is a folder of its own: paths below the temporary folder are made relative, the folder not hashed
+export MCUGEN_CCACHE=1 CCACHE_DIR="$root/.ccache" CCACHE_BASEDIR="${TMPDIR:-/tmp}" CCACHE_NOHASHDIR=1
 cd "$root"
 # one worker per core: the suite is mostly compilers and QEMU, one process each
 python -m pytest -q -n auto "$@"

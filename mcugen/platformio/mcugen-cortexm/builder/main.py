@@ -18,6 +18,10 @@ env.Replace(
     SIZEDATAREGEXP=r"^(?:\.data|\.bss|\.stack)\s+(\d+).*",
     SIZECHECKCMD="$SIZETOOL -A -d $SOURCES", SIZEPRINTCMD="$SIZETOOL -B -d $SOURCES",
 )
+if os.environ.get("MCUGEN_CCACHE"):
+    # the test suite builds hundreds of firmwares from the same kernels: ccache compiles each once (its cache
+    # lies outside the build folder, so only where asked)
+    env.Replace(CC="ccache arm-none-eabi-gcc")
 env.Append(
     ASFLAGS=machine,
     CCFLAGS=machine + ["-O2", "-g", "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra"],
