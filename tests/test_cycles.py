@@ -106,6 +106,23 @@ def test_profile_on_the_emulated_m4_reports_estimated_cycles(capsys, tmp_path, m
     assert e["functions"][0]["name"].startswith("model_mcu_conv2d")
     assert f"estimated cycles: {e['cycles']:,} for {e['instructions']:,} instructions" in out
     assert (tmp_path / "r.layers.png").stat().st_size > 5_000
+    # milliseconds at the board's 25 MHz from the estimated cycles (the run's CPI on every sample), each layer's
+    # from its own
+    ms, cpi = r["inference"]["ms"], e["cycles"] / e["instructions"]
+    assert r["inference"]["ms_from"] == f"estimated cycles at 25 MHz, CPI {cpi:.2f}"
+    assert ms["median"] == pytest.approx(r["inference"]["median"] * cpi / 25e3)
+    assert [layer["ms"] for layer in r["layers"]] == pytest.approx([c / 25e3 for c in e["layer_cycles"]])
+    assert f"median {ms['median']:.3g} ms (estimated cycles at 25 MHz, CPI {cpi:.2f})" in out
+
+
+def test_ms_without_an_estimate_are_instructions_at_the_clock_and_say_so(capsys, tmp_path, models):
+    report = tmp_path / "r.json"
+    code, out, _ = run_cli(capsys, "test", models / "tflm_hello_world.tflite", "--board", "mps2-an386",
+                           "--samples", "1", "--json", report)
+    r = checked_report(report, "test")
+    assert code == 0 and r["inference"]["ms"]["median"] == pytest.approx(r["inference"]["median"] / 25e3)
+    assert r["inference"]["ms_from"] == "instructions at 25 MHz, one a cycle; --profile estimates cycles"
+    assert r["inference"]["ms_from"] in out
 
 
 def test_profile_without_a_timing_table_reports_instructions_only(capsys, tmp_path, models):

@@ -40,6 +40,9 @@ def test_a_labelled_profiled_run_as_one_page(tmp_path, capsys):
     assert "bit-exact" in dom and "597 sample(s)" in dom
     profile = dom.split('id="profile"')[1].split("</svg>")[0]
     assert profile.count("<rect") == layers and "estimated cycles" in dom  # a bar per layer
+    latency = dom.split('id="latency">')[1].split("</span>")[0]
+    assert latency == f"{data['inference']['ms']['median']:.3g} ms" and data["inference"]["ms_from"] in dom
+    assert dom.split('id="layers"')[1].count(f"<td>{data['layers'][0]['ms']:.3f}</td>") >= 1  # ms per layer
     kernels = dom.split('id="kernels"')[1].split("</svg>")[0]
     assert kernels.count("<rect") == len({layer["kernel"] for layer in data["layers"]})
     arena = dom.split('class="arena-picture"')[1].split("</svg>")[0]

@@ -124,7 +124,7 @@ def _show(args, g, report, results, built, estimate) -> None:
         from mcugen.validation.report import layer_table, write_layer_picture
 
         counts = [s["layer_times"] for s in report["per_sample"]]
-        print(layer_table(g, counts, report["time_unit"], estimate))
+        print(layer_table(g, counts, report["time_unit"], estimate, [layer["ms"] for layer in report["layers"]]))
         if args.json:
             picture = write_layer_picture(g, counts, report["time_unit"], Path(args.json).with_suffix(".layers.png"),
                                           estimate)
@@ -176,7 +176,8 @@ def verdict(report: dict) -> int:
         print(format_accuracy(report["accuracy"], report["metrics"]))
     spread = report["inference"]
     print(f"  time per inference: min {spread['min']:,.0f} / median {spread['median']:,.0f} / max {spread['max']:,.0f} "
-          f"{report['time_unit']}; golden model checked against {report['oracle']}")
+          f"{report['time_unit']}, median {spread['ms']['median']:.3g} ms ({spread['ms_from']}); golden model "
+          f"checked against {report['oracle']}")
     if report["failed"] == 0:
         print(f"bit-exact on {total} sample(s) on {report['board']}")
         return 0

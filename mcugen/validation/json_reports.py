@@ -121,11 +121,44 @@ def _finish(report: dict) -> dict:
     """The summary fields, from the per-sample entries."""
     per_sample = report["per_sample"]
     summary = _summary(per_sample, report["output_names"], report["classes"])
-    summary["inference"]["ms"] = {k: v * report["ms_per_unit"] for k, v in summary["inference"].items()}
+    ms_per, basis = ms_basis(report)
+    summary["inference"]["ms"] = {k: v * ms_per for k, v in summary["inference"].items()}
+    summary["inference"]["ms_from"] = basis
     if report["layers"] is not None and "layer_times" in per_sample[0]:
-        report["layers"] = [dict(layer, time=_spread([s["layer_times"][k] for s in per_sample]))
+        estimated = _estimated_layer_ms(report)
+        report["layers"] = [dict(layer, time=(time := _spread([s["layer_times"][k] for s in per_sample])),
+                                 ms=estimated[k] if estimated else time["median"] * ms_per)
                             for k, layer in enumerate(report["layers"])]
     return dict(report, **summary)
+
+
+def _estimated_layer_ms(report: dict) -> list[float] | None:
+    """Each layer's estimated cycles (with the flash's wait states where estimated) in ms, where ms_basis uses
+    them: a layer's own CPI, not the run's."""
+    estimate = report.get("estimated_cycles")
+    if report["time_unit"] != "instructions" or estimate is None or estimate["timing"] is None:
+        return None
+    stalls = estimate["memory"]["stall_cycles"] if "memory" in estimate else [0] * len(estimate["layer_cycles"])
+    return [(c + s) * report["ms_per_unit"] for c, s in zip(estimate["layer_cycles"], stalls)]
+
+
+def ms_basis(report: dict) -> tuple[float, str]:
+    """Milliseconds per time unit at the board's clock, and what they come from: under QEMU, where the run's
+    first sample was estimated on the core's timing table (--profile), its estimated cycles (with the board's
+    flash wait states where its file gives them) per instruction; else one instruction a cycle."""
+    unit, per = report["time_unit"], report["ms_per_unit"]
+    if unit == "ns":
+        return per, "wall time on the host"
+    mhz = f"{1e-3 / per:g} MHz"
+    estimate = report.get("estimated_cycles")
+    if unit != "instructions":
+        return per, f"{unit} at {mhz}"
+    if estimate is None or estimate["timing"] is None:
+        return per, f"instructions at {mhz}, one a cycle; --profile estimates cycles"
+    cycles = estimate["memory"]["cycles"] if "memory" in estimate else estimate["cycles"]
+    flash = " with the board's flash wait states" if "memory" in estimate else ""
+    cpi = cycles / max(estimate["instructions"], 1)
+    return per * cpi, f"estimated cycles at {mhz}{flash}, CPI {cpi:.2f}"
 
 
 # what every shard of one run shares; a report that differs in any of them is another run's

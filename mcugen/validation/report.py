@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
 from mcugen.ir.graph import Compiled, Graph
@@ -91,20 +92,24 @@ def write_report(g: Compiled, out: OutDir) -> list[Path]:
     return written
 
 
-def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None) -> str:
+def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None, ms: Sequence[float] = ()) -> str:
     """Per-layer time, averaged over samples, largest share first marked with bars; with an
-    estimate (mcugen/validation/cycles.py), each layer's estimated cycles and cycles per instruction too."""
+    estimate (mcugen/validation/cycles.py), each layer's estimated cycles and cycles per instruction too;
+    `ms`: each layer's milliseconds at the board's clock (the test report's)."""
     import numpy as np
 
     mean = np.mean(np.array(layer_cycles, dtype=np.float64), axis=0)
     total = max(mean.sum(), 1.0)
     extra = f" {'est. cycles':>14} {'CPI':>5}" if estimate else ""
-    lines = [f"  {'layer':<28} {clock:>14}{extra}  share"]
+    head = f" {'ms':>9}" if ms else ""
+    lines = [f"  {'layer':<28} {clock:>14}{extra}{head}  share"]
     for k, (op, t) in enumerate(zip(g.ops, mean)):
         if estimate:
             n, c = estimate.layer_instructions[k], estimate.layers[k]
             extra = f" {c:>14,} {c / n if n else 0:>5.2f}"
-        lines.append(f"  {op.origin:>3} {op.opcode:<24} {t:>14,.0f}{extra}  {t / total:6.1%} {'#' * int(40 * t / total)}")
+        at = f" {ms[k]:>9.3f}" if ms else ""
+        lines.append(f"  {op.origin:>3} {op.opcode:<24} {t:>14,.0f}{extra}{at}  {t / total:6.1%} "
+                     f"{'#' * int(40 * t / total)}")
     if estimate:
         t = estimate.timing
         lines.append(f"  estimated cycles: {estimate.cycles:,} for {estimate.instructions:,} instructions (CPI "
