@@ -143,3 +143,63 @@ def test_a_pad_that_cannot_fold_stays(tmp_path, case):
         m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, twice="relu")
     assert "PAD" in _opcodes(tmp_path, m) or "PADV2" in _opcodes(tmp_path, m)
     check(tmp_path, m, 3, oracles=("tflm",))
+
+
+def _conv_pad_pool(h, w, c, k, stride, pads, act, value=None, pool="MAX_POOL_2D", seed=0):
+    """x -> 1x1 CONV_2D (fused `act`) -> PAD (or PADV2 filling `value`) -> VALID `pool` k x k: a ResNet's stem."""
+    rng = np.random.default_rng(seed)
+    (top, bottom), (left, right) = pads
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, c], "int8", scale=0.05, zp=3)
+    zp = int(rng.integers(-100, 100))
+    t = m.tensor("t", [1, h, w, c], "int8", scale=0.04, zp=zp)
+    m.op("CONV_2D", [x, m.const("w", rng.integers(-127, 128, (c, 1, 1, c)), "int8", scale=[0.02] * c, zp=[0] * c),
+                     m.const("b", rng.integers(-900, 900, c), "int32", scale=[0.001] * c, zp=[0] * c)], [t],
+         "Conv2DOptions", Padding="VALID", StrideW=1, StrideH=1, FusedActivationFunction=act)
+    padded = m.tensor("padded", [1, h + top + bottom, w + left + right, c], "int8", scale=0.04, zp=zp)
+    paddings = m.const("paddings", np.array([[0, 0], [top, bottom], [left, right], [0, 0]]), "int32")
+    if value is None:
+        m.op("PAD", [t, paddings], [padded], "PadOptions")
+    else:
+        m.op("PADV2", [t, paddings, m.const("value", np.array([value]), "int8", scale=0.04, zp=zp)], [padded],
+             "PadV2Options")
+    oh, ow = (h + top + bottom - k) // stride + 1, (w + left + right - k) // stride + 1
+    y = m.tensor("y", [1, oh, ow, c], "int8", scale=0.04, zp=zp)
+    m.op(pool, [padded], [y], "Pool2DOptions", Padding="VALID", StrideW=stride, StrideH=stride, FilterWidth=k,
+         FilterHeight=k)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+@settings(max_examples=16, deadline=None)
+@given(st.integers(1, 8), st.integers(1, 8), st.sampled_from([1, 3, 4]), st.sampled_from([2, 3]), st.integers(1, 2),
+       st.tuples(*[st.integers(0, 2)] * 4), st.sampled_from(["NONE", "RELU", "RELU6"]),
+       st.sampled_from([None, -128, -5]), st.sampled_from(["MAX_POOL_2D", "AVERAGE_POOL_2D"]), st.integers(0, 99))
+def test_a_pad_before_a_max_pool_folds_where_its_fill_never_wins(tmp_path_factory, h, w, c, k, stride, amounts, act,
+                                                                 value, pool, seed):
+    """A max pool pads for itself where the PAD's fill is no larger than anything its input holds: -128, or the
+    zero point after a RELU/RELU6 (the producer's least value); an average pool never (it divides by the pixels
+    alone); the model bit-exact with TFLM either way."""
+    top, bottom, left, right = amounts
+    if k > h + top + bottom or k > w + left + right:
+        return
+    m = _conv_pad_pool(h, w, c, k, stride, ((top, bottom), (left, right)), act, value, pool, seed)
+    tmp = tmp_path_factory.mktemp("pool")
+    never_wins = value == -128 or (value is None and act != "NONE")
+    folded = pool == "MAX_POOL_2D" and never_wins and sum(amounts) > 0 and \
+        _folds(h, k, stride, 1, top, bottom) and _folds(w, k, stride, 1, left, right)
+    assert (_opcodes(tmp, m) == ["CONV_2D", pool]) == folded
+    check(tmp, m, seed, oracles=("tflm",))
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547"])
+@pytest.mark.parametrize("shape, k, stride, pads, act, value", [
+    ((9, 10, 8), 3, 2, ((1, 1), (1, 1)), "RELU", None),  # PyTorch's stem: ReLU, MaxPool2d(3, 2, padding=1)
+    ((7, 7, 5), 3, 2, ((1, 1), (1, 1)), "NONE", -128),  # onnx2tf's PADV2 with the type's least value
+    ((6, 9, 3), 2, 2, ((0, 1), (1, 0)), "RELU6", None),  # uneven amounts
+])
+def test_folded_max_pool_pads_run_bit_exact_on_the_boards(tmp_path, board, shape, k, stride, pads, act, value):
+    m = _conv_pad_pool(*shape, k, stride, pads, act, value, seed=4)
+    assert _opcodes(tmp_path, m) == ["CONV_2D", "MAX_POOL_2D"]
+    check(tmp_path / "host", m, 4, oracles=("tflm",))
+    bit_exact_on_board(tmp_path / board, m, seed=4, samples=2, board=board)

@@ -10,6 +10,12 @@ every layer reading the padded tensor is such a conv (each then pads for itself)
 PAD leaves quantization, batch and channels as they are, its value is the zero point and every window still
 covers a pixel of the image (a window of padding alone is a constant no kernel is written for). Float32
 layers keep their PAD: 0 x a non-finite weight is not a skipped tap.
+
+A MAX_POOL_2D pads for itself too where that is provably the same: its padding is skipped, the PAD's fill
+takes part in the max, so the fill may be no larger than any value the window holds: the type's least value
+(PADV2 -128, as onnx2tf writes PyTorch's MaxPool2d(padding=1)), or one no larger than the least its producer
+writes (the zero point after a fused RELU/RELU6: a ResNet's stem conv -> PAD -> max pool). An average pool
+never: it divides by the pixels alone.
 """
 from __future__ import annotations
 
@@ -18,22 +24,25 @@ import dataclasses
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
+from mcugen.ops._quant import fused_range
 from mcugen.ops._window import tflm_out_size
 
 CONVS = ("CONV_2D", "DEPTHWISE_CONV_2D")
+# producers whose kernels clamp their output to the fused activation's range
+CLAMPING = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "MAX_POOL_2D", "AVERAGE_POOL_2D")
 
 
 def fold_pads(g: Graph) -> Graph:
     readers = g.readers()
-    folded: dict[int, Op] = {}  # conv index -> the conv reading the unpadded input, padding it itself
+    folded: dict[int, Op] = {}  # conv or pool index -> that layer reading the unpadded input, padding it itself
     dropped = set()
     for op in g.ops:
-        convs = _folds_into(g, op, readers)
-        for conv in convs:
+        layers = _folds_into(g, op, readers)
+        for layer in layers:
             pads = np.asarray(op.input(g, 1).values, np.int64).reshape(4, 2)[1:3].tolist()
-            attrs = dict(conv.attrs, folded_pad=pads)
-            folded[conv.index] = dataclasses.replace(conv, inputs=(op.inputs[0], *conv.inputs[1:]), attrs=attrs)
-        if convs:
+            attrs = dict(layer.attrs, folded_pad=pads)
+            folded[layer.index] = dataclasses.replace(layer, inputs=(op.inputs[0], *layer.inputs[1:]), attrs=attrs)
+        if layers:
             dropped.add(op.index)
     if not dropped:
         return g
@@ -41,8 +50,8 @@ def fold_pads(g: Graph) -> Graph:
 
 
 def _folds_into(g: Graph, op: Op, readers: dict[int, list[Op]]) -> tuple[Op, ...]:
-    """The convs the PAD `op` folds into (every layer that reads it: a MobileNet's branches may share one), or
-    none."""
+    """The convs and max pools the PAD `op` folds into (every layer that reads it: a MobileNet's branches may
+    share one), or none."""
     if op.opcode not in ("PAD", "PADV2") or len(op.outputs) != 1 or op.outputs[0] in g.outputs:
         return ()
     x, y = op.input(g, 0), op.output(g)
@@ -57,21 +66,35 @@ def _folds_into(g: Graph, op: Op, readers: dict[int, list[Op]]) -> tuple[Op, ...
     (n0, n1), (top, bottom), (left, right), (c0, c1) = amounts
     value = op.optional_input(g, 2)
     fill = int(value.values.reshape(-1)[0]) if value is not None else int(y.q.zp)
-    if (n0, n1, c0, c1) != (0, 0, 0, 0) or fill != int(y.q.zp) or top + bottom + left + right == 0:
+    if (n0, n1, c0, c1) != (0, 0, 0, 0) or top + bottom + left + right == 0:
         return ()
-    convs = tuple({u.index: u for u in users}.values())
+    layers = tuple({u.index: u for u in users}.values())
     sides = ((top, bottom), (left, right))
-    return convs if all(_pads_itself(g, conv, op.outputs[0], x.shape[1:3], sides) for conv in convs) else ()
+    least = _least_value(g, op.inputs[0])
+    fits = {"MAX_POOL_2D": fill <= least, **{conv: fill == int(y.q.zp) for conv in CONVS}}
+    return layers if all(fits.get(u.opcode, False) and _pads_itself(g, u, op.outputs[0], x.shape[1:3], sides)
+                         for u in layers) else ()
 
 
-def _pads_itself(g: Graph, conv: Op, padded: int, in_hw: tuple[int, ...], sides: tuple[tuple[int, int], ...]) -> bool:
-    """Whether `conv`, a VALID conv reading the padded tensor as its input only, can pad the image itself."""
-    if conv.opcode not in CONVS or conv.inputs[0] != padded or padded in conv.inputs[1:] or \
-            conv.attrs.get("padding") != "VALID":
+def _least_value(g: Graph, t: int) -> int:
+    """The least value tensor t can hold: its producer's fused activation's low end where the producer clamps
+    to it, else its type's least."""
+    producer = next((op for op in g.ops if t in op.outputs), None)
+    if producer is not None and producer.opcode in CLAMPING and producer.output(g).quant is not None:
+        return fused_range(g, producer)[0]
+    return int(np.iinfo(g.tensors[t].dtype).min)
+
+
+def _pads_itself(g: Graph, layer: Op, padded: int, in_hw: tuple[int, ...], sides: tuple[tuple[int, int], ...]) -> bool:
+    """Whether `layer`, a VALID conv or pool reading the padded tensor as its input only, can pad the image
+    itself."""
+    if layer.inputs[0] != padded or padded in layer.inputs[1:] or layer.attrs.get("padding") != "VALID":
         return False
-    steps = [(conv.attrs.get(f"stride_{a}", 1), conv.attrs.get(f"dilation_{a}factor", 1)) for a in "hw"]
-    for size, k, (stride, dilation), (lead, trail), out in zip(in_hw, conv.input(g, 1).shape[1:3], steps, sides,
-                                                              conv.output(g).shape[1:3]):
+    pool = layer.opcode == "MAX_POOL_2D"
+    kernel = (layer.attrs["filter_height"], layer.attrs["filter_width"]) if pool else layer.input(g, 1).shape[1:3]
+    steps = [(layer.attrs.get(f"stride_{a}", 1), layer.attrs.get(f"dilation_{a}factor", 1)) for a in "hw"]
+    for size, k, (stride, dilation), (lead, trail), out in zip(in_hw, kernel, steps, sides,
+                                                              layer.output(g).shape[1:3]):
         span = (k - 1) * dilation + 1
         # the output size VALID gives the padded side (no placeholder shape), each window touching the image
         if out != tflm_out_size("VALID", size + lead + trail, k, stride, dilation) or not (
