@@ -6,7 +6,8 @@ the pools) reads what a QUANTIZE wrote, so that its input dies at it and the ker
 input do (in place); the geometries are the awkward ones: kx1 and 1xk kernels up to 9 taps, one-pixel-wide and
 one-pixel-high images, odd channel counts, batches above 1, strides and dilations, rescales above and below
 one, explicit PADs of any amounts (which become the layer's own padding). A Silicon Labs keyword model's 9x1
-depthwise layer in place on [1, 49, 1, 120] is one of its examples.
+depthwise layer in place on [1, 49, 1, 120] is one of its examples; the fused strips are drawn in
+tests/test_dsp_kernels.py.
 SVDF, LSTM and SOFTMAX's variants have theirs in tests/test_dsp_kernels.py and tests/test_mve.py."""
 from __future__ import annotations
 
@@ -227,17 +228,33 @@ def test_every_elementwise_kernel_on_qemu(tmp_path_factory, opcode, dtype, shape
 @given(opcode=st.sampled_from(["AVERAGE_POOL_2D", "MAX_POOL_2D"]), channels=st.sampled_from([1, 3, 4, 5, 16, 17]),
        transpose=st.booleans(), batch=st.integers(1, 3), h=st.integers(1, 12), w=st.sampled_from([1, 2, 3, 8]),
        kh=st.integers(1, 5), kw=st.sampled_from([1, 2, 3]), stride=st.sampled_from([1, 2]),
-       pad=st.sampled_from(["SAME", "VALID"]), seed=st.integers(0, 999))
+       pad=st.sampled_from(["SAME", "VALID", "PAD"]), seed=st.integers(0, 999))
+@example(opcode="MAX_POOL_2D", channels=5, transpose=False, batch=2, h=7, w=8, kh=3, kw=3, stride=2, pad="PAD",
+         seed=3)
 def test_every_pool_kernel_on_qemu(tmp_path_factory, opcode, channels, transpose, batch, h, w, kh, kw, stride, pad,
                                    seed):
-    """kx1 and 1xk windows, one-pixel images, odd channel counts, batches."""
+    """kx1 and 1xk windows, one-pixel images, odd channel counts, batches; a max pool's explicit PADV2 of -128
+    (which it takes as its own padding; an average pool's PAD stays one, so those draw SAME)."""
     if transpose:
         h, w, kh, kw = w, h, kw, kh
-    oh, ow = out_size(pad, h, kh, stride), out_size(pad, w, kw, stride)
+    rng = np.random.default_rng(seed)
+    pads = [_drawn_pads(rng, size, k, stride, 1) for size, k in ((h, kh), (w, kw))] \
+        if pad == "PAD" and opcode == "MAX_POOL_2D" else None
+    pad = "SAME" if pad == "PAD" and pads is None else "VALID" if pads == [(0, 0), (0, 0)] else pad
+    if pad == "PAD":
+        oh, ow = (out_size("VALID", size + sum(amounts), k, stride) for size, k, amounts in ((h, kh, pads[0]),
+                                                                                            (w, kw, pads[1])))
+    else:
+        oh, ow = out_size(pad, h, kh, stride), out_size(pad, w, kw, stride)
     if oh < 1 or ow < 1:
         return
     m = ModelSpec()
     x, mid = _front(m, [batch, h, w, channels], "int8")
+    if pad == "PAD":
+        padded = m.tensor("padded", [batch, h + sum(pads[0]), w + sum(pads[1]), channels], "int8", scale=0.06, zp=3)
+        m.op("PADV2", [mid, m.const("paddings", np.array([[0, 0], *pads, [0, 0]]), "int32"),
+                       m.const("value", np.array([-128]), "int8", scale=0.06, zp=3)], [padded], "PadV2Options")
+        mid, pad = padded, "VALID"
     y = m.tensor("y", [batch, oh, ow, channels], "int8", scale=0.06, zp=3)
     m.op(opcode, [mid], [y], "Pool2DOptions", Padding=pad, StrideH=stride, StrideW=stride, FilterHeight=kh,
          FilterWidth=kw, FusedActivationFunction="NONE")
