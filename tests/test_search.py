@@ -96,6 +96,18 @@ def test_without_labels_on_a_core_without_timing_the_cost_is_instructions(tmp_pa
     assert by_name["all int8"]["flash_bytes"] < by_name["float model"]["flash_bytes"]  # on the M0 too
 
 
+def test_max_arena_holds_every_candidate_to_it(tmp_path, capsys):
+    """--max-arena: each candidate built as `build --max-arena` would (bands where they bring it within), the
+    ones still past it marked as not fitting (the float model's 3,072 B: float layers never run in bands), and
+    the choice within it."""
+    _, _, _, report = search(capsys, tmp_path, "--board", "mps2-an386", "--max-arena", "2000")
+    by_name = {c["name"]: c for c in report["candidates"]}
+    assert not by_name["float model"]["fits"] and "more than --max-arena 2,000 B" in by_name["float model"]["misfit"]
+    assert all(c["fits"] == (c["ram_bytes"] <= 2000) for c in report["candidates"])
+    assert by_name[report["chosen"]]["fits"] and by_name[report["chosen"]]["ram_bytes"] <= 2000
+    assert (report["max_arena"], report["patches"], report["optimize"]) == (2000, "auto", "balanced")
+
+
 def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
     import numpy as np
 
@@ -112,6 +124,8 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--max-drop", "-1"),
          "not a drop in percentage points from 0 to 100"),
         ((*base, "--shard", "1/2", "--shard-dir", tmp_path / "shared"), "--shard is for --search"),
+        ((*base, "--max-arena", "2000"), "--max-arena is for --search"),
+        ((*base, "--patches", "off"), "--patches is for --search"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--shard", "1/2"),
          "--shard and --shard-dir go together"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--shard", "3/2",

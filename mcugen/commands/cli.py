@@ -149,6 +149,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", help=DATA_HELP)
     p.set_defaults(func=cmd_compare)
 
+    def patches_args(p):
+        p.add_argument("--patches", type=_patches, default="auto", metavar="auto|off|N",
+                       help="run the model's first layers band by band over their output's rows, recomputing the "
+                            "rows the bands share, so their intermediate tensors never exist whole: auto (default: "
+                            "only where the arena does not fit the board's RAM or --max-arena, the fewest extra MACs "
+                            "that fit), off, or N bands")
+        p.add_argument("--max-arena", type=_bytes, metavar="BYTES",
+                       help="the arena (activations and variables) may take at most this many bytes of RAM: "
+                            "past it, patch-based inference (--patches)")
+
     def optimize_arg(p):
         p.add_argument("--optimize", choices=OPTIMIZE, default="balanced",
                        help="what the kernels may spend flash on: balanced (default: weights widened for speed only "
@@ -190,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--search: what cheapest means: estimated cycles (instructions where the core has no "
                         "timing table), flash (each candidate's smallest build: --optimize size) or RAM")
     optimize_arg(p)
+    patches_args(p)
     p.add_argument("--shard", type=_shard, metavar="K/N",
                    help="--search in N processes (machines sharing --shard-dir): this one measures accuracy on the "
                         "K-th of N slices of --eval; shard 1 builds the candidates and writes the outputs")
@@ -215,14 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "flash until it is full and the least read weights outside (auto), or copied into "
                             "RAM at start-up, the most read first while RAM is left (ram: no flash wait states)")
         optimize_arg(p)
-        p.add_argument("--patches", type=_patches, default="auto", metavar="auto|off|N",
-                       help="run the model's first layers band by band over their output's rows, recomputing the "
-                            "rows the bands share, so their intermediate tensors never exist whole: auto (default: "
-                            "only where the arena does not fit the board's RAM or --max-arena, the fewest extra MACs "
-                            "that fit), off, or N bands")
-        p.add_argument("--max-arena", type=_bytes, metavar="BYTES",
-                       help="the arena (activations and variables) may take at most this many bytes of RAM: "
-                            "past it, patch-based inference (--patches)")
+        patches_args(p)
 
     def board_args(p, model=True):
         if model:

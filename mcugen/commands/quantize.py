@@ -25,24 +25,7 @@ def cmd_quantize(args) -> int:
     from mcugen.quantize.recipe import Plan, calibrate, check, describe, model_ends, quantize
 
     source, out = Path(args.model), Path(args.out)
-    if out.resolve() == source.resolve():
-        raise McugenError(f"--out {out} is the float model itself", "write the quantized model to another file")
-    given = [flag for flag, value in (("--eval", args.eval), ("--labels", args.labels), ("--board", args.board),
-                                      ("--shard", args.shard), ("--shard-dir", args.shard_dir)) if value is not None]
-    if not args.search and given:
-        raise McugenError(f"{given[0]} is for --search", "add --search to choose each layer's precision")
-    if args.search and (args.eval is None or args.board is None):
-        raise McugenError("--search needs --eval (samples to measure accuracy on) and --board (whose core measures "
-                          "the cost)", "add both")
-    if (args.shard is None) != (args.shard_dir is None):
-        raise McugenError("--shard and --shard-dir go together", "give every shard of the run --shard K/N and the "
-                                                                 "same --shard-dir")
-    if args.shard is None or args.shard[0] == 1:  # only shard 1 writes
-        refuse_overwrite(out, args.force)
-        if args.json:
-            refuse_overwrite(Path(args.json), args.force)
-        if args.search:
-            refuse_overwrite(picture_path(out), args.force)
+    _check_flags(args, source, out)
     plan = Plan(args.precision, io=model_ends(args.precision, args.io), per_tensor=args.per_tensor)
     model = load_float_model(source, args.signature)
     samples = require_finite(load_samples(model.graph, Path(args.data)), args.data)
@@ -78,6 +61,30 @@ def cmd_quantize(args) -> int:
                          snr_db=_finite(e.snr_db), max_abs_error=e.max_abs) for e in errors]))
     print(f"wrote {out}")
     return 0
+
+
+def _check_flags(args, source: Path, out: Path) -> None:
+    """The flags go together, and no file the run writes is there already (unless --force)."""
+    if out.resolve() == source.resolve():
+        raise McugenError(f"--out {out} is the float model itself", "write the quantized model to another file")
+    given = [flag for flag, value in (("--eval", args.eval), ("--labels", args.labels), ("--board", args.board),
+                                      ("--shard", args.shard), ("--shard-dir", args.shard_dir),
+                                      ("--patches", None if args.patches == "auto" else args.patches),
+                                      ("--max-arena", args.max_arena)) if value is not None]
+    if not args.search and given:
+        raise McugenError(f"{given[0]} is for --search", "add --search to choose each layer's precision")
+    if args.search and (args.eval is None or args.board is None):
+        raise McugenError("--search needs --eval (samples to measure accuracy on) and --board (whose core measures "
+                          "the cost)", "add both")
+    if (args.shard is None) != (args.shard_dir is None):
+        raise McugenError("--shard and --shard-dir go together", "give every shard of the run --shard K/N and the "
+                                                                 "same --shard-dir")
+    if args.shard is None or args.shard[0] == 1:  # only shard 1 writes
+        refuse_overwrite(out, args.force)
+        if args.json:
+            refuse_overwrite(Path(args.json), args.force)
+        if args.search:
+            refuse_overwrite(picture_path(out), args.force)
 
 
 def _db(value: float | None) -> str:
@@ -122,7 +129,7 @@ def search_precisions(args, model, samples, plan) -> int:
     from mcugen.validation.dataset import load_samples
     from mcugen.quantize.recipe import calibrate
     from mcugen.targets.boards import HOST, emulated_twin
-    from mcugen.quantize.search import format_search, front_picture, optimize_for, search
+    from mcugen.quantize.search import Builds, builds_for, format_search, front_picture, search
 
     if args.board == HOST:
         raise McugenError("--search measures each candidate on a board's core, and host is none",
@@ -143,9 +150,10 @@ def search_precisions(args, model, samples, plan) -> int:
         + (f" (shard {shards.k}/{shards.n})" if shards else "") + f", cost on {twin.id}"
         + ("" if twin is board else f" ({board.id}'s {board.cpu.name})"))
     out = Path(args.out)
+    builds = Builds(args.optimize, args.patches, args.max_arena)
     with tempfile.TemporaryDirectory(prefix="mcugen-search-") as work:
         result = search(model, ranges, plan, board, evaluation, labels, args.max_drop, args.cost, Path(work),
-                        samples[:CHECK_SAMPLES], args.optimize, shards)
+                        samples[:CHECK_SAMPLES], builds, shards)
         print(format_search(result, model.weighted))
         if shards is not None and not shards.leads:
             print(f"shard {shards.k}/{shards.n} done: shard 1 validates the choice and writes the outputs")
@@ -160,8 +168,7 @@ def search_precisions(args, model, samples, plan) -> int:
             raise McugenError(f"no candidate within {args.max_drop:g} points of the float model's accuracy fits "
                               f"{board.id} (the smallest, {smallest.name}: {smallest.cost.misfit})",
                               "allow a larger --max-drop or choose a board with more memory")
-        validate_choice(result.chosen.content, board, twin, evaluation, Path(work),
-                        optimize_for(args.cost, args.optimize))
+        validate_choice(result.chosen.content, board, twin, evaluation, Path(work), builds_for(args.cost, builds))
     write_atomically(out, lambda f: f.write(result.chosen.content), ".tflite")
     print(f"wrote {out}: {result.chosen.name}")
     return 0
@@ -186,12 +193,13 @@ def shard_of(args, model, samples, evaluation, labels):
     run = fingerprint([model.content, *(np.ascontiguousarray(a).tobytes() for a in samples.per_input),
                        *(np.ascontiguousarray(a).tobytes() for a in evaluation.per_input),
                        b"" if labels is None else np.asarray(labels).tobytes(), args.board, args.cost,
-                       str(args.max_drop), args.precision, str(args.io), str(args.per_tensor), str(n)])
+                       str(args.max_drop), args.precision, str(args.io), str(args.per_tensor), str(n),
+                       args.optimize, args.patches, str(args.max_arena)])
     return (Shards(k, n, folder, run, args.shard_timeout), evaluation[chosen.start:chosen.stop],
             None if labels is None else labels[chosen.start:chosen.stop])
 
 
-def validate_choice(content: bytes, board, twin, samples, work: Path, optimize: str) -> None:
+def validate_choice(content: bytes, board, twin, samples, work: Path, builds) -> None:
     """The chosen model bit-exact on the board's emulator (or its emulated twin's) against the golden model."""
     from mcugen.targets.firmware import build_board
     from mcugen.codegen.outdir import OutDir
@@ -203,7 +211,7 @@ def validate_choice(content: bytes, board, twin, samples, work: Path, optimize: 
 
     path = work / "chosen.tflite"
     path.write_bytes(content)
-    g = compile_model(path, features=board.features, budget=board_budget(board, optimize))
+    g = compile_model(path, features=board.features, budget=board_budget(board, builds))
     program = build_board(g, twin, OutDir(work / "chosen"), path.name).program
     chosen = [model_inputs(g, xs) for xs in samples[:VALIDATE_SAMPLES]]
     _, results = run_on_target(Target.of(twin.id), program, g, chosen)
@@ -217,7 +225,7 @@ def search_report(args, result, model, board, twin) -> dict:
     names = [f"{layer.opcode} {layer.index} ({layer.output})" for layer in model.weighted]
     return dict(
         model=str(args.model), out=str(args.out), board=board.id, measured_on=twin.id, cost=result.cost,
-        max_drop_points=args.max_drop, target_top1=result.target, why=result.why,
+        optimize=args.optimize, patches=args.patches, max_arena=args.max_arena, max_drop_points=args.max_drop, target_top1=result.target, why=result.why,
         against=result.candidates[0].accuracy.against, layers=names,
         chosen=None if result.chosen is None else result.chosen.name,
         candidates=[dict(name=c.name, precisions=dict(zip(names, c.precisions)), top1=c.accuracy.top1,

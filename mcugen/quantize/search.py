@@ -64,12 +64,22 @@ class Search:
     why: str
 
 
-def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray], optimize: str) -> Cost:
-    """Build the model for `board`'s core (at --optimize `optimize`), run `sample` once on the emulator with
-    every instruction counted (mcugen/validation/cycles.py), and read the sizes from the build."""
+@dataclass(frozen=True)
+class Builds:
+    """What --optimize, --patches and --max-arena ask of every candidate's build (and the choice's)."""
+
+    optimize: str = "balanced"
+    patches: str = "auto"
+    max_arena: int | None = None
+
+
+def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray], builds: Builds) -> Cost:
+    """Build the model for `board`'s core (as `builds` asks), run `sample` once on the emulator with every
+    instruction counted (mcugen/validation/cycles.py), and read the sizes from the build."""
     from mcugen.validation.cycles import estimate_cycles
     from mcugen.targets.firmware import build_board, check_fit
     from mcugen.codegen.outdir import OutDir
+    from mcugen.codegen.patch_plan import arena_bytes
     from mcugen.codegen.pipeline import compile_model
     from mcugen.quantize.recipe import model_inputs
     from mcugen.targets.target import Target
@@ -77,7 +87,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     path = work / "candidate.tflite"
     path.write_bytes(content)
     twin = emulated_twin(board, "the search measures each candidate there")
-    g = compile_model(path, features=board.features, budget=board_budget(board, optimize))
+    g = compile_model(path, features=board.features, budget=board_budget(board, builds))
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
     estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample), twin.cpu,
                                timeout=600, memory=board.memory_timing if twin.cpu.timing else None)
@@ -87,20 +97,26 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
         misfit = ""
     except McugenError as exc:
         misfit = exc.problem
+    if builds.max_arena is not None and arena_bytes(g) > builds.max_arena:
+        misfit = misfit or f"its arena needs {arena_bytes(g):,} B, more than --max-arena {builds.max_arena:,} B"
     per_layer = estimate.layers_with_memory
     return Cost(sum(per_layer), "cycles" if estimate.timing else "instructions",
                 result.model.flash + result.kernels.flash, result.arena_bytes + state,
                 tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)), misfit)
 
 
-def board_budget(board: Board, optimize: str) -> Budget:
-    """A candidate's budget on `board`: one arena (the search compares models, not placements)."""
-    return dataclasses.replace(board.budget(optimize=optimize), regions=None)
+def board_budget(board: Board, builds: Builds) -> Budget:
+    """A candidate's budget on `board`: one arena (the search compares models, not placements), in bands where
+    it does not fit the board's RAM or --max-arena (as `build` would run it; one that still does not is a
+    misfit, measure_cost says)."""
+    budget = board.budget(optimize=builds.optimize)
+    room = min((r for r in (budget.arena_room, builds.max_arena) if r is not None), default=None)
+    return dataclasses.replace(budget, regions=None, patches=builds.patches, arena_room=room)
 
 
-def optimize_for(cost: str, optimize: str) -> str:
-    """The --optimize a candidate is built at: its smallest build where flash is the cost."""
-    return "size" if cost == "flash" else optimize
+def builds_for(cost: str, builds: Builds) -> Builds:
+    """How a candidate is built: its smallest build (--optimize size) where flash is the cost."""
+    return replace(builds, optimize="size") if cost == "flash" else builds
 
 
 def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
@@ -120,9 +136,9 @@ class Searcher:
     by the lead shard (mcugen/quantize/shards.py)."""
 
     def __init__(self, model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, work: Path,
-                 check_samples, optimize: str, shards: Shards | None = None):
+                 check_samples, builds: Builds, shards: Shards | None = None):
         self.model, self.calibration, self.base, self.board = model, calibration, base, board
-        self.optimize = optimize
+        self.builds = builds
         self.samples, self.labels, self.work, self.check_samples = samples, labels, work, check_samples
         self.shards = shards
         self.reference = output_predictions(model.graph, samples)
@@ -177,15 +193,15 @@ class Searcher:
             c = self.shards.receive(key, "cost")
             return Cost(**{**c, "layers": tuple((op, t) for op, t in c["layers"])})
         with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
-            cost = measure_cost(content, self.board, Path(work), self.samples[0], self.optimize)
+            cost = measure_cost(content, self.board, Path(work), self.samples[0], self.builds)
         if self.shards is not None:
             self.shards.publish(key, "cost", asdict(cost))
         return cost
 
 
 def search(model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, max_drop: float,
-           cost: str, work: Path, check_samples, optimize: str = "balanced", shards: Shards | None = None) -> Search:
-    s = Searcher(model, calibration, base, board, samples, labels, work, check_samples, optimize_for(cost, optimize),
+           cost: str, work: Path, check_samples, builds: Builds = Builds(), shards: Shards | None = None) -> Search:
+    s = Searcher(model, calibration, base, board, samples, labels, work, check_samples, builds_for(cost, builds),
                  shards)
     layers = model.weighted
     if not layers:
