@@ -151,12 +151,22 @@ def test_bands_are_chosen_where_the_arena_does_not_fit_and_refused_when_off(tmp_
     whole = arena_bytes(compile_model(path))
     limit = whole // 2
     code = main(["build", str(path), "--board", "host", "--out", str(tmp_path / "b"), "--max-arena", str(limit),
-                 "--json", str(tmp_path / "b.json")])
+                 "--json", str(tmp_path / "b.json"), "--report"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "bands of rows" in out
     report = json.loads((tmp_path / "b.json").read_text())
     assert report["patches"]["whole_arena_bytes"] == whole and report["arena_bytes"] <= limit
+    # the picture of the bands, and the rows it draws: each band's rows of every stage layer within its height,
+    # together covering it; the last layer's bands one after another
+    assert (tmp_path / "b" / "report" / "patches.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    banding = compile_model(path, budget=Budget(arena_room=limit)).banded
+    assert banding is not None and len(banding.rows) == banding.last - banding.first + 1
+    for _, _, height, rows in banding.rows:
+        assert len(rows) == banding.bands and all(0 <= a < b <= height for a, b in rows)
+        assert set().union(*(range(a, b) for a, b in rows)) == set(range(height))
+    last = banding.rows[-1][3]
+    assert all(b == a2 for (_, b), (a2, _) in zip(last, last[1:])) and last[0][0] == 0
     code = main(["build", str(path), "--board", "host", "--out", str(tmp_path / "c"), "--max-arena", str(limit),
                  "--patches", "off"])
     _, err = capsys.readouterr()

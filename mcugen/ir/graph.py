@@ -124,6 +124,9 @@ class Banding:
     bands: int
     whole_macs: int
     whole_arena: int | None = None
+    # each stage layer's file index and opcode, its output's height, and the rows each band computes of it
+    # (overlapping where bands recompute what their neighbours' windows share)
+    rows: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -139,8 +139,8 @@ def split_patches(g: Graph, chosen: Stage | None) -> Graph:
                   if t >= 0 and not g.tensors[t].is_const and t not in {o.outputs[0] for o in stage})
     b = _Builder(g)
     parts = []
-    for k, rows in enumerate(band_rows(g.tensors[last].shape[1], bands)):
-        need = needed_rows(g, stage, rows)
+    needs = [needed_rows(g, stage, rows) for rows in band_rows(g.tensors[last].shape[1], bands)]
+    for k, need in enumerate(needs):
         tile = {source: b.rows_of(source, (0, g.tensors[source].shape[1]), need[source], f"band{k}",
                                   stage[0].origin)}
         for op in stage:
@@ -159,7 +159,9 @@ def split_patches(g: Graph, chosen: Stage | None) -> Graph:
         parts.append(tile[last][0])
     b.ops.append(Op(-1, "CONCATENATION", 1, tuple(parts), (last,), {"axis": 1, "fused_activation_function": "NONE"},
                     origin=stage[-1].origin, part="bands"))
-    banding = Banding(stage[0].origin, stage[-1].origin, bands, sum(ops.get(g, op).macs(g, op) for op in g.ops))
+    banding = Banding(stage[0].origin, stage[-1].origin, bands, sum(ops.get(g, op).macs(g, op) for op in g.ops),
+                      rows=tuple((op.origin, op.opcode, op.output(g).shape[1],
+                                  tuple(need[op.outputs[0]] for need in needs)) for op in stage))
     graph = dataclasses.replace(g, tensors=tuple(b.tensors), banded=banding).renumber(
         [*g.ops[:start], *b.ops, *g.ops[stage_end + 1:]])
     # the band layers prepared as TFLM would prepare them (their shapes and windows are their own)

@@ -89,7 +89,52 @@ def write_report(g: Compiled, out: OutDir) -> list[Path]:
         fig.savefig(png, format="png")
         plt.close(fig)
         written.append(out.write(f"report/arena_{name.lower()}.png" if k else "report/arena.png", png.getvalue()))
+    if g.banded is not None and g.banded.rows:
+        fig = bands_figure(g)
+        png = io.BytesIO()
+        fig.savefig(png, format="png")
+        plt.close(fig)
+        written.append(out.write("report/patches.png", png.getvalue()))
     return written
+
+
+def bands_figure(g: Compiled):
+    """Patch-based inference as a picture: a column per layer of the banded stage, its output's rows down
+    (each column its own height, drawn to one scale), each band's rows a translucent bar in the band's colour;
+    where bars overlap, a band recomputes rows its neighbour computed too. The title says the arena and MACs
+    against the whole-tensor run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mcugen.codegen.build import describe_banding
+
+    b = g.banded
+    assert b is not None
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.55 * len(b.rows) + 2), 5.2), dpi=110)
+    colors = plt.get_cmap("tab10")
+    for x, (_, _, height, rows) in enumerate(b.rows):
+        ax.add_patch(plt.Rectangle((x - 0.4, 0), 0.8, 1, fill=False, edgecolor="black", linewidth=0.5))
+        for k, (first, stop) in enumerate(rows):
+            ax.add_patch(plt.Rectangle((x - 0.4 + 0.8 * k / len(rows), first / height), 0.8 / len(rows),
+                                       (stop - first) / height, facecolor=colors(k % 10), alpha=0.75))
+    ax.set_xlim(-0.6, len(b.rows) - 0.4)
+    ax.set_ylim(1.02, -0.02)
+    ax.set_xticks(range(len(b.rows)), [f"{origin} {opcode}\n{height} rows" for origin, opcode, height, _ in b.rows],
+                  rotation=90, fontsize=7)
+    ax.set_yticks([0, 0.5, 1], ["top", "middle", "bottom"], fontsize=8)
+    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=colors(k % 10), alpha=0.75) for k in range(b.bands)],
+              labels=[f"band {k}" for k in range(b.bands)], loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    ax.set_title("\n".join(_wrapped(describe_banding(g), 110)), fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width)
 
 
 def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None, ms: Sequence[float] = ()) -> str:
