@@ -444,6 +444,33 @@ def test_fold_pads_makes_a_padv2_of_the_least_value_the_max_pools_own_padding(ir
                                     "     pads [[top, bottom], [left, right]] [[1, 1], [1, 1]] (a PAD's or a band's)")
 
 
+def test_fold_quantizes_moves_a_zero_point_into_the_layer_that_writes_it(ir_of):
+    """A RELU FULLY_CONNECTED writing zero point -1, then a QUANTIZE to zero point 5 of the same scale: the FC
+    writes y itself, its clamp [-1, 127] moved by 6 to [5, 127]."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 4], "int8", scale=0.5, zp=0)
+    w = m.const("w", np.ones((2, 4), np.int8), "int8", scale=0.25, zp=0)
+    mid = m.tensor("mid", [1, 2], "int8", scale=1.0, zp=-1)
+    y = m.tensor("y", [1, 2], "int8", scale=1.0, zp=5)
+    m.op("FULLY_CONNECTED", [x, w, -1], [mid], "FullyConnectedOptions", FusedActivationFunction="RELU")
+    m.op("QUANTIZE", [mid], [y])
+    m.inputs, m.outputs = [x], [y]
+    ir = ir_of(m)
+    tensors = ["graph model inputs=(t0) outputs=(t3)",
+               "tensors",
+               "  t0 int8[1, 4] scale 0.5 zp 0 input 'x'",
+               "  t1 int8[2, 4] scale 0.25 zp 0 const 'w' = [1, 1, 1, 1, 1, 1, 1, 1]",
+               "  t2 int8[1, 2] scale 1 zp -1 'mid'",
+               "  t3 int8[1, 2] scale 1 zp 5 output 'y'",
+               "ops"]
+    assert ir["fold_pads"] == _text(*tensors,
+                                    "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x2]",
+                                    "  1: t3 = QUANTIZE(t2) -> [1x2]")
+    assert ir["fold_quantizes"] == _text(*tensors,
+                                         "  0: t3 = FULLY_CONNECTED(t0, t1, -) -> [1x2]",
+                                         "     clamp [5, 127] (a folded QUANTIZE's zero point)")
+
+
 def test_place_views_writes_a_concatenations_inputs_in_their_places(ir_of):
     """Two RELUs of [1, 2, 4] concatenated on axis 1: each writes its 8 bytes where the [1, 4, 4] output
     holds them, and the concatenation loses its copy."""

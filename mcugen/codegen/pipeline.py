@@ -16,6 +16,7 @@ from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.flatten_biases import flatten_biases
 from mcugen.passes.fold_constants import fold_constants
 from mcugen.passes.fold_pads import fold_pads
+from mcugen.passes.fold_quantizes import fold_quantizes
 from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.lower_ops import lower_ops
@@ -51,6 +52,7 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
     graph = after("cut_outputs", cut_outputs(graph, outputs))  # --outputs: only the part the user asked for
     graph = after("check_support", check_support(graph))       # int8 layers, every op has a kernel
     graph = after("fold_pads", fold_pads(graph))               # a PAD before a conv as the conv's own padding
+    graph = after("fold_quantizes", fold_quantizes(graph))     # a zero-point-only QUANTIZE into its writer
     graph = after("prepare_ops", prepare_ops(graph))           # TFLM's Prepare, done at build time
     graph = after("check_undefined_reads", check_undefined_reads(graph))  # no layer computes on undefined values
     return graph

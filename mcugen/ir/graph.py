@@ -296,6 +296,8 @@ class Graph:
             lines += [f"     t{a.tensor} is t{a.whole}'s bytes from {a.offset}" for a in op.aliases]
             if "folded_pad" in op.attrs:
                 lines.append(f"     pads [[top, bottom], [left, right]] {op.attrs['folded_pad']} (a PAD's or a band's)")
+            if "clamp" in op.attrs:
+                lines.append(f"     clamp {op.attrs['clamp']} (a folded QUANTIZE's zero point)")
             for position, variable in sorted(op.attrs.get("state", {}).items()):
                 lines.append(f"     input {position} is variable {variable}")
         for k, v in enumerate(self.variables):
