@@ -184,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "default int8, int16 for 16x8, float32 for float16 and dynamic")
     p.add_argument("--per-tensor", action="store_true",
                    help="one weight scale per tensor instead of one per output channel")
+    p.add_argument("--plan", metavar="PLAN.yaml",
+                   help="each layer's precision from a file: `default: int8` and `layers: {0: 16x8, dense_1: fp32}` "
+                        "(layers by the index or output name `mcugen inspect` prints; int8, 16x8, w4a8, fp16, fp32, "
+                        "dynamic); --search writes its choice as one")
     p.add_argument("--signature", metavar="NAME", help="the entry point to quantize, of a file with several")
     p.add_argument("--search", action="store_true",
                    help="choose each layer's precision (int8, 16x8, INT4 weights, float32) by accuracy on --eval "

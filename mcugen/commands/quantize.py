@@ -22,12 +22,14 @@ def cmd_quantize(args) -> int:
     from mcugen.validation.dataset import load_samples
     from mcugen.quantize.measure import accuracy, layer_errors, output_predictions
     from mcugen.quantize.model import load_float_model
+    from mcugen.quantize.plan_file import load_plan
     from mcugen.quantize.recipe import Plan, calibrate, check, describe, model_ends, quantize
 
     source, out = Path(args.model), Path(args.out)
     _check_flags(args, source, out)
-    plan = Plan(args.precision, io=model_ends(args.precision, args.io), per_tensor=args.per_tensor)
     model = load_float_model(source, args.signature)
+    plan = load_plan(Path(args.plan), model) if args.plan else \
+        Plan(args.precision, io=model_ends(args.precision, args.io), per_tensor=args.per_tensor)
     samples = require_finite(load_samples(model.graph, Path(args.data)), args.data)
     if len(samples) < MIN_SAMPLES:
         raise McugenError(f"{args.data} holds {len(samples)} sample(s); calibration needs at least {MIN_SAMPLES}",
@@ -71,6 +73,9 @@ def _check_flags(args, source: Path, out: Path) -> None:
                                       ("--shard", args.shard), ("--shard-dir", args.shard_dir),
                                       ("--patches", None if args.patches == "auto" else args.patches),
                                       ("--max-arena", args.max_arena)) if value is not None]
+    if args.plan and (args.search or args.precision != "int8" or args.io or args.per_tensor):
+        raise McugenError("--plan gives every layer's precision, the inputs' and outputs' type and per-tensor "
+                          "scales", "drop --search, --precision, --io and --per-tensor (or drop --plan)")
     if not args.search and given:
         raise McugenError(f"{given[0]} is for --search", "add --search to choose each layer's precision")
     if args.search and (args.eval is None or args.board is None):
@@ -85,6 +90,7 @@ def _check_flags(args, source: Path, out: Path) -> None:
             refuse_overwrite(Path(args.json), args.force)
         if args.search:
             refuse_overwrite(picture_path(out), args.force)
+            refuse_overwrite(plan_path(out), args.force)
 
 
 def _db(value: float | None) -> str:
@@ -111,6 +117,11 @@ def picture_path(out: Path) -> Path:
     return out.with_suffix(".front.png")
 
 
+def plan_path(out: Path) -> Path:
+    """Where --search writes its choice as a plan --plan reads."""
+    return out.with_suffix(".plan.yaml")
+
+
 def require_finite(samples, path: str):
     """Float samples with a NaN or an infinity calibrate no range and measure no accuracy: refused at once."""
     for k, values in enumerate(samples.per_input):
@@ -129,6 +140,8 @@ def search_precisions(args, model, samples, plan) -> int:
     from mcugen.validation.dataset import load_samples
     from mcugen.quantize.recipe import calibrate
     from mcugen.targets.boards import HOST, emulated_twin
+    from mcugen.quantize.plan_file import plan_text
+    from mcugen.quantize.recipe import Plan
     from mcugen.quantize.search import Builds, builds_for, format_search, front_picture, search
 
     if args.board == HOST:
@@ -171,6 +184,11 @@ def search_precisions(args, model, samples, plan) -> int:
         validate_choice(result.chosen.content, board, twin, evaluation, Path(work), builds_for(args.cost, builds))
     write_atomically(out, lambda f: f.write(result.chosen.content), ".tflite")
     print(f"wrote {out}: {result.chosen.name}")
+    chosen_plan = result.chosen.plan or Plan("float32", io="float32")
+    text = plan_text(chosen_plan, model, Path(args.model).name)
+    write_atomically(plan_path(out), lambda f: f.write(text.encode()), ".yaml")
+    print(f"wrote {plan_path(out)}: the choice as a plan (`--plan {plan_path(out)}` makes it again; edit it to try "
+          "others)")
     return 0
 
 
@@ -222,6 +240,9 @@ def validate_choice(content: bytes, board, twin, samples, work: Path, builds) ->
 
 
 def search_report(args, result, model, board, twin) -> dict:
+    from mcugen.quantize.plan_file import plan_json
+    from mcugen.quantize.recipe import Plan
+
     names = [f"{layer.opcode} {layer.index} ({layer.output})" for layer in model.weighted]
     return dict(
         model=str(args.model), out=str(args.out), board=board.id, measured_on=twin.id, cost=result.cost,
@@ -234,5 +255,6 @@ def search_report(args, result, model, board, twin) -> dict:
                          layer_time=[dict(op=op, time=t) for op, t in c.cost.layers],
                          fits=not c.cost.misfit, misfit=c.cost.misfit or None,
                          reference=c.name in ("float model", "all int8", "all 16x8"),
+                         plan=plan_json(c.plan or Plan("float32", io="float32"), model),
                          chosen=result.chosen is not None and c.name == result.chosen.name)
                     for c in result.candidates])

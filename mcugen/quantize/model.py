@@ -36,6 +36,7 @@ ENTRY = "serving_default"
 @dataclass(frozen=True)
 class Layer:
     index: int  # the op's index in the float model's graph
+    origin: int  # its index in the file (what `mcugen inspect` prints, and a plan names it by)
     opcode: str
     scope: str  # the quantizer's name for it: its output tensors' names, each followed by ';'
     output: str  # the name of its (first) output tensor, which the quantized model keeps
@@ -73,7 +74,8 @@ def load_float_model(source: Path, signature: str | None = None) -> FloatModel:
     for op in graph.ops:
         names_out = [graph.tensors[i].name for i in op.outputs if i >= 0]
         weights = sum(int(data.size) for i in op.inputs[1:2] if i >= 0 and (data := graph.tensors[i].data) is not None)
-        layers.append(Layer(op.index, op.opcode, "".join(f"{n};" for n in names_out), names_out[0], weights))
+        layers.append(Layer(op.index, op.origin, op.opcode, "".join(f"{n};" for n in names_out), names_out[0],
+                            weights))
     return FloatModel(content, entry, names, graph, tuple(layers))
 
 

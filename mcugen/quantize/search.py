@@ -53,6 +53,7 @@ class Candidate:
     cost: Cost
     content: bytes  # the model (the float model's own where nothing is quantized)
     front: bool = False
+    plan: Plan | None = None  # what quantized it (None: the float model)
 
 
 @dataclass(frozen=True)
@@ -167,15 +168,15 @@ class Searcher:
         if key in self.done:
             return self.done[key]
         say(f"  candidate {len(self.done) + 1}: {name}")
-        if precisions is None:
+        plan = None if precisions is None else self.plan_of(precisions)
+        if plan is None:
             content, graph = self.model.content, self.model.graph
         else:
-            checked = check(quantize(self.model, self.calibration, self.plan_of(precisions)), "candidate",
-                            self.check_samples)
+            checked = check(quantize(self.model, self.calibration, plan), "candidate", self.check_samples)
             content, graph = checked.content, checked.graph
         acc = self._accuracy(key, graph)
         cost = self._cost(key, content)
-        found = Candidate(name, precisions or ("float32",) * len(self.model.weighted), acc, cost, content)
+        found = Candidate(name, precisions or ("float32",) * len(self.model.weighted), acc, cost, content, plan=plan)
         self.done[key] = found
         say(f"    top-1 {100 * acc.top1:.1f}%, {cost.time:,} {cost.unit}, {cost.flash:,} B flash, {cost.ram:,} B RAM"
             + (f"; does not fit: {cost.misfit}" if cost.misfit else ""))

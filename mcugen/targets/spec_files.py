@@ -27,12 +27,19 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
                               lambda loader, node: _mapping(loader, node, deep=True))
 
 
+def read_yaml(path: Path, fix: str) -> Any:
+    """A YAML file's data, read strictly; unreadable or invalid: one line, with `fix`."""
+    try:
+        return yaml.load(path.read_text(), Loader=_StrictLoader)
+    except OSError as exc:
+        raise McugenError(f"{path}: cannot read it ({exc.strerror})", fix) from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise McugenError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})", fix) from None
+
+
 def load_spec(path: Path, schema: dict[str, Any], fix: str) -> dict[str, Any]:
     """A YAML file checked against its schema, named after its id."""
-    try:
-        spec = yaml.load(path.read_text(), Loader=_StrictLoader)
-    except yaml.YAMLError as exc:
-        raise McugenError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})", fix) from None
+    spec = read_yaml(path, fix)
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(spec), key=lambda e: list(e.path))
     if errors:
         where = "/".join(map(str, errors[0].path)) or "top level"
