@@ -62,6 +62,13 @@ def check(tmp_path, m: ModelSpec, seed: int, oracles=("tflm", "litert"), referen
             assert differing == 0, f"{name}: {differing} differ, max {worst}"
 
 
+def opcodes_of(tmp_path, m: ModelSpec) -> list[str]:
+    """The ops of m as compiled for the host (what the folding passes left)."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(m.build())
+    return [op.opcode for op in compile_model(path).ops]
+
+
 def check_steps(tmp_path, m: ModelSpec, seed: int, steps: int = 6):
     """A stateful op over `steps` consecutive invocations, never reset: golden == TFLM at every step,
     and the generated C on the host == golden over the same sequence."""

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import bit_exact_on_board
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ops._window import pad_before, tflm_out_size
-from single_op import check
+from single_op import check, opcodes_of
 from tflite_writer import ModelSpec
 
 
@@ -68,12 +68,6 @@ def _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, pads=None, dtype
     return m
 
 
-def _opcodes(tmp_path, m) -> list[str]:
-    path = tmp_path / "m.tflite"
-    path.write_bytes(m.build())
-    return [op.opcode for op in compile_model(path).ops]
-
-
 def _folds(size: int, k: int, stride: int, dilation: int, lead: int, trail: int) -> bool:
     """Whether every window over this side, padded so, still touches the image (what the pass requires)."""
     span = (k - 1) * dilation + 1
@@ -97,7 +91,7 @@ def test_a_pad_before_a_conv_folds_bit_exact(tmp_path_factory, n, h, w, c, k, st
     m = _pad_conv(n, h, w, c, k, stride, dilation, depthwise, seed, pads=((top, bottom), (left, right)), dtype=dtype)
     folded = sum(amounts) > 0 and _folds(h, k, stride, dilation, top, bottom) and _folds(w, k, stride, dilation,
                                                                                            left, right)
-    assert ("PAD" in _opcodes(tmp, m)) != folded
+    assert ("PAD" in opcodes_of(tmp, m)) != folded
     check(tmp, m, seed, oracles=("tflm",))
 
 
@@ -126,7 +120,7 @@ def test_folded_pads_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board
 def test_a_pad_two_branches_read_folds_into_both(tmp_path):
     """MobileNet-like branches: a stride-2 conv and a stride-1 depthwise read one PAD; each pads for itself."""
     m = _pad_conv(1, 8, 6, 4, 3, 2, 1, False, seed=5, pads=((1, 1), (1, 1)), twice="conv")
-    assert _opcodes(tmp_path, m) == ["CONV_2D", "DEPTHWISE_CONV_2D"]
+    assert opcodes_of(tmp_path, m) == ["CONV_2D", "DEPTHWISE_CONV_2D"]
     check(tmp_path, m, 5, oracles=("tflm",))
 
 
@@ -141,7 +135,7 @@ def test_a_pad_that_cannot_fold_stays(tmp_path, case):
         m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, value=5)
     else:
         m = _pad_conv(1, 6, 6, 4, 3, 1, 1, False, seed=3, twice="relu")
-    assert "PAD" in _opcodes(tmp_path, m) or "PADV2" in _opcodes(tmp_path, m)
+    assert "PAD" in opcodes_of(tmp_path, m) or "PADV2" in opcodes_of(tmp_path, m)
     check(tmp_path, m, 3, oracles=("tflm",))
 
 
@@ -188,7 +182,7 @@ def test_a_pad_before_a_max_pool_folds_where_its_fill_never_wins(tmp_path_factor
     never_wins = value == -128 or (value is None and act != "NONE")
     folded = pool == "MAX_POOL_2D" and never_wins and sum(amounts) > 0 and \
         _folds(h, k, stride, 1, top, bottom) and _folds(w, k, stride, 1, left, right)
-    assert (_opcodes(tmp, m) == ["CONV_2D", pool]) == folded
+    assert (opcodes_of(tmp, m) == ["CONV_2D", pool]) == folded
     check(tmp, m, seed, oracles=("tflm",))
 
 
@@ -200,6 +194,6 @@ def test_a_pad_before_a_max_pool_folds_where_its_fill_never_wins(tmp_path_factor
 ])
 def test_folded_max_pool_pads_run_bit_exact_on_the_boards(tmp_path, board, shape, k, stride, pads, act, value):
     m = _conv_pad_pool(*shape, k, stride, pads, act, value, seed=4)
-    assert _opcodes(tmp_path, m) == ["CONV_2D", "MAX_POOL_2D"]
+    assert opcodes_of(tmp_path, m) == ["CONV_2D", "MAX_POOL_2D"]
     check(tmp_path / "host", m, 4, oracles=("tflm",))
     bit_exact_on_board(tmp_path / board, m, seed=4, samples=2, board=board)

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from conftest import bit_exact_on_board
-from mcugen.codegen.pipeline import compile_model
-from single_op import check
+from single_op import check, opcodes_of
 from tflite_writer import ModelSpec
 
 WRITERS = ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL"]
@@ -56,12 +55,6 @@ def _writer_then_quantize(opcode, act, zp_mid, zp_out, seed, dtype="int8", out_s
     return m
 
 
-def _opcodes(tmp_path, m) -> list[str]:
-    path = tmp_path / "m.tflite"
-    path.write_bytes(m.build())
-    return [op.opcode for op in compile_model(path).ops]
-
-
 @settings(max_examples=24, deadline=None)
 @given(st.sampled_from(WRITERS), st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(-128, 127),
        st.integers(-128, 127), st.sampled_from(["int8", "int8", "int16"]), st.integers(0, 999))
@@ -74,7 +67,7 @@ def test_a_zero_point_move_folds_into_its_writer_bit_exact(tmp_path_factory, opc
         dtype = "int8"  # not every writer has a 16x8 kernel in TFLM
     tmp = tmp_path_factory.mktemp("fold")
     m = _writer_then_quantize(opcode, act, zp_mid, zp_out, seed, dtype)
-    assert "QUANTIZE" not in _opcodes(tmp, m)
+    assert "QUANTIZE" not in opcodes_of(tmp, m)
     check(tmp, m, seed, oracles=("tflm",))
 
 
@@ -82,7 +75,7 @@ def test_a_zero_point_move_folds_into_its_writer_bit_exact(tmp_path_factory, opc
 def test_a_quantize_that_rescales_or_whose_input_lives_on_stays(tmp_path, case):
     m = _writer_then_quantize("CONV_2D", "RELU", -20, 30, 3, out_scale=0.09 if case == "another scale" else None,
                               also_read=case == "read twice")
-    assert "QUANTIZE" in _opcodes(tmp_path, m)
+    assert "QUANTIZE" in opcodes_of(tmp_path, m)
     check(tmp_path, m, 3, oracles=("tflm",))
 
 
@@ -95,6 +88,6 @@ def test_a_quantize_that_rescales_or_whose_input_lives_on_stays(tmp_path, case):
 ])
 def test_folded_quantizes_run_bit_exact_on_the_dsp_and_helium_kernels(tmp_path, board, opcode, act, zp_mid, zp_out):
     m = _writer_then_quantize(opcode, act, zp_mid, zp_out, seed=8)
-    assert "QUANTIZE" not in _opcodes(tmp_path, m)
+    assert "QUANTIZE" not in opcodes_of(tmp_path, m)
     check(tmp_path / "host", m, 8, oracles=("tflm",))
     bit_exact_on_board(tmp_path / board, m, seed=8, samples=2, board=board)
