@@ -416,32 +416,32 @@ def test_fold_pads_makes_a_pad_the_convs_own_padding(ir_of):
 
 
 def test_fold_pads_makes_a_padv2_of_the_least_value_the_max_pools_own_padding(ir_of):
-    """PADV2 filling -128 on each side, then a VALID 3x3 stride-2 max pool: -128 never wins a max, so the pool
-    pads for itself."""
+    """PADV2 filling -128 above and right of a 4x4 image, then a VALID 2x2 stride-2 max pool: -128 never wins a
+    max, so the pool pads for itself, unevenly."""
     m = ModelSpec()
-    x = m.tensor("x", [1, 3, 3, 1], "int8", scale=0.5, zp=-1)
-    p = m.tensor("p", [1, 5, 5, 1], "int8", scale=0.5, zp=-1)
-    m.op("PADV2", [x, m.const("paddings", np.array([[0, 0], [1, 1], [1, 1], [0, 0]]), "int32"),
-                   m.const("value", np.array([-128]), "int8", scale=0.5, zp=-1)], [p], "PadV2Options")
-    y = m.tensor("y", [1, 2, 2, 1], "int8", scale=0.5, zp=-1)
-    m.op("MAX_POOL_2D", [p], [y], "Pool2DOptions", Padding="VALID", StrideW=2, StrideH=2, FilterWidth=3,
-         FilterHeight=3)
+    x = m.tensor("x", [1, 4, 4, 2], "int8", scale=0.25, zp=2)
+    p = m.tensor("p", [1, 5, 5, 2], "int8", scale=0.25, zp=2)
+    m.op("PADV2", [x, m.const("amounts", np.array([[0, 0], [1, 0], [0, 1], [0, 0]]), "int32"),
+                   m.const("least", np.array([-128]), "int8", scale=0.25, zp=2)], [p], "PadV2Options")
+    y = m.tensor("y", [1, 2, 2, 2], "int8", scale=0.25, zp=2)
+    m.op("MAX_POOL_2D", [p], [y], "Pool2DOptions", Padding="VALID", StrideW=2, StrideH=2, FilterWidth=2,
+         FilterHeight=2)
     m.inputs, m.outputs = [x], [y]
     ir = ir_of(m)
     tensors = ["graph model inputs=(t0) outputs=(t4)",
                "tensors",
-               "  t0 int8[1, 3, 3, 1] scale 0.5 zp -1 input 'x'",
-               "  t1 int8[1, 5, 5, 1] scale 0.5 zp -1 'p'",
-               "  t2 int32[4, 2] const 'paddings' = [0, 0, 1, 1, 1, 1, 0, 0]",
-               "  t3 int8[1] scale 0.5 zp -1 const 'value' = [-128]",
-               "  t4 int8[1, 2, 2, 1] scale 0.5 zp -1 output 'y'",
+               "  t0 int8[1, 4, 4, 2] scale 0.25 zp 2 input 'x'",
+               "  t1 int8[1, 5, 5, 2] scale 0.25 zp 2 'p'",
+               "  t2 int32[4, 2] const 'amounts' = [0, 0, 1, 0, 0, 1, 0, 0]",
+               "  t3 int8[1] scale 0.25 zp 2 const 'least' = [-128]",
+               "  t4 int8[1, 2, 2, 2] scale 0.25 zp 2 output 'y'",
                "ops"]
     assert ir["check_support"] == _text(*tensors,
-                                        "  0: t1 = PADV2(t0, t2, t3) -> [1x5x5x1]",
-                                        "  1: t4 = MAX_POOL_2D(t1) -> [1x2x2x1]")
+                                        "  0: t1 = PADV2(t0, t2, t3) -> [1x5x5x2]",
+                                        "  1: t4 = MAX_POOL_2D(t1) -> [1x2x2x2]")
     assert ir["fold_pads"] == _text(*tensors,
-                                    "  0: t4 = MAX_POOL_2D(t0) -> [1x2x2x1]",
-                                    "     pads [[top, bottom], [left, right]] [[1, 1], [1, 1]] (a PAD's or a band's)")
+                                    "  0: t4 = MAX_POOL_2D(t0) -> [1x2x2x2]",
+                                    "     pads [[top, bottom], [left, right]] [[1, 0], [0, 1]] (a PAD's or a band's)")
 
 
 def test_fold_quantizes_moves_a_zero_point_into_the_layer_that_writes_it(ir_of):
