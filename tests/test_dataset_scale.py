@@ -25,6 +25,7 @@ def without_times(report: dict) -> dict:
     report.pop("estimated_cycles", None)
     for layer in report["layers"] or []:
         layer.pop("time")
+        layer.pop("ms")
     for key in ("data", "shard"):
         report["inputs"].pop(key)
     return report

@@ -17,7 +17,7 @@ MODEL = DIGITS / "digits_float.tflite"
 SIX = """default: int8
 layers:
   0: w4a8
-  1: 16x8
+  "1": 16x8
   sequential_1/flatten_1/Reshape: fp32
   "*dense_1/MatMul*": dynamic
   4: fp16

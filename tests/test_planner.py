@@ -92,14 +92,15 @@ def test_each_region_is_planned_on_its_own_and_drawn_so():
 
 
 def _chain_model(tmp_path, middle: str):
-    """x -> FULLY_CONNECTED -> t -> <middle> -> u -> FULLY_CONNECTED -> y, with 8-element tensors."""
+    """x -> FULLY_CONNECTED -> t -> <middle> -> u -> FULLY_CONNECTED -> y, with 8-element tensors (a QUANTIZE
+    rescales: one that only moved the zero point would fold into the FC)."""
     m = ModelSpec()
     q = dict(scale=0.05, zp=0)
     x = m.tensor("x", [1, 8], "int8", **q)
     w1 = m.const("w1", np.ones((8, 8)), "int8", scale=0.01, zp=0)
     t = m.tensor("t", [1, 8], "int8", **q)
     u_shape = [1, 2, 4] if middle == "RESHAPE" else [1, 8]
-    u = m.tensor("u", u_shape, "int8", **q)
+    u = m.tensor("u", u_shape, "int8", scale=0.1 if middle == "QUANTIZE" else 0.05, zp=0)
     w2 = m.const("w2", np.ones((8, 8)), "int8", scale=0.01, zp=0)
     y = m.tensor("y", [1, 8], "int8", **q)
     m.op("FULLY_CONNECTED", [x, w1, -1], [t], "FullyConnectedOptions")

@@ -107,7 +107,8 @@ def _named(path: Path, model: FloatModel, key: Any) -> list[Layer]:
         found = [layer for layer in model.layers if layer.origin == key]
     elif isinstance(key, str):
         found = [layer for layer in model.layers if layer.output == key] or \
-            [layer for layer in model.layers if fnmatch.fnmatchcase(layer.output, key)]
+            [layer for layer in model.layers if fnmatch.fnmatchcase(layer.output, key)] or \
+            [layer for layer in model.layers if key.isdigit() and layer.origin == int(key)]  # a quoted index
     else:
         found = []
     if not found:
