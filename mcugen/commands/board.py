@@ -25,7 +25,7 @@ def build_in(args, target, out_dir: Path, g):
     the board's external flash, or fewer filters widened), g compiled again with that room."""
     from mcugen.codegen.build import say
     from mcugen.codegen.outdir import OutDir
-    from mcugen.targets.firmware import FlashShort
+    from mcugen.targets.firmware import RegionOverflow
     from mcugen.targets.target import build_for
 
     harness = getattr(args, "harness", "mcugen")
@@ -40,13 +40,13 @@ def build_in(args, target, out_dir: Path, g):
 
     try:
         return build(g), out, g
-    except FlashShort as short:
-        if target.board is None or short.region != "FLASH":
+    except RegionOverflow as overflow:
+        if target.board is None or overflow.region != "FLASH":
             raise
-        tighter = compile_for(args, target, g.tuning, short.excess + FLASH_SLACK)
+        tighter = compile_for(args, target, g.tuning, overflow.excess + FLASH_SLACK)
         if _internal_const_bytes(tighter, args) >= _internal_const_bytes(g, args):
             raise
-        say(f"  the code took {short.excess:,} B more of the chip's flash than allowed for: compiling again with "
+        say(f"  the code took {overflow.excess:,} B more of the chip's flash than allowed for: compiling again with "
             "that much less room for constants")
         return build(tighter), out, tighter
 

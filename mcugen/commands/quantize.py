@@ -141,7 +141,6 @@ def search_precisions(args, model, samples, plan) -> int:
     from mcugen.quantize.recipe import calibrate
     from mcugen.targets.boards import HOST, emulated_twin
     from mcugen.quantize.plan_file import plan_text
-    from mcugen.quantize.recipe import Plan
     from mcugen.quantize.search import Builds, builds_for, format_search, front_picture, search
 
     if args.board == HOST:
@@ -184,8 +183,7 @@ def search_precisions(args, model, samples, plan) -> int:
         validate_choice(result.chosen.content, board, twin, evaluation, Path(work), builds_for(args.cost, builds))
     write_atomically(out, lambda f: f.write(result.chosen.content), ".tflite")
     print(f"wrote {out}: {result.chosen.name}")
-    chosen_plan = result.chosen.plan or Plan("float32", io="float32")
-    text = plan_text(chosen_plan, model, Path(args.model).name)
+    text = plan_text(result.chosen.plan, model, Path(args.model).name)
     write_atomically(plan_path(out), lambda f: f.write(text.encode()), ".yaml")
     print(f"wrote {plan_path(out)}: the choice as a plan (`--plan {plan_path(out)}` makes it again; edit it to try "
           "others)")
@@ -241,12 +239,12 @@ def validate_choice(content: bytes, board, twin, samples, work: Path, builds) ->
 
 def search_report(args, result, model, board, twin) -> dict:
     from mcugen.quantize.plan_file import plan_json
-    from mcugen.quantize.recipe import Plan
 
     names = [f"{layer.opcode} {layer.index} ({layer.output})" for layer in model.weighted]
     return dict(
         model=str(args.model), out=str(args.out), board=board.id, measured_on=twin.id, cost=result.cost,
-        optimize=args.optimize, patches=args.patches, max_arena=args.max_arena, max_drop_points=args.max_drop, target_top1=result.target, why=result.why,
+        optimize=args.optimize, patches=args.patches, max_arena=args.max_arena, max_drop_points=args.max_drop,
+        target_top1=result.target, why=result.why,
         against=result.candidates[0].accuracy.against, layers=names,
         chosen=None if result.chosen is None else result.chosen.name,
         candidates=[dict(name=c.name, precisions=dict(zip(names, c.precisions)), top1=c.accuracy.top1,
@@ -255,6 +253,6 @@ def search_report(args, result, model, board, twin) -> dict:
                          layer_time=[dict(op=op, time=t) for op, t in c.cost.layers],
                          fits=not c.cost.misfit, misfit=c.cost.misfit or None,
                          reference=c.name in ("float model", "all int8", "all 16x8"),
-                         plan=plan_json(c.plan or Plan("float32", io="float32"), model),
+                         plan=plan_json(c.plan, model),
                          chosen=result.chosen is not None and c.name == result.chosen.name)
                     for c in result.candidates])

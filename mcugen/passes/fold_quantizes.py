@@ -9,8 +9,7 @@ ops/_quant.py fused_range honours). Only for a writer that adds its output zero 
 clamps to fused_range (conv, depthwise, FULLY_CONNECTED, ADD, SUB, MUL; a pool's output is its input's
 values, a MEAN of equal quantizations takes another path), whose output nothing else reads and no graph
 output is (the moved range is never empty: an activation's range holds the zero point, so the moved one
-holds zp_out). Scales that differ round twice in TFLM and stay a
-QUANTIZE.
+holds zp_out). Scales that differ round twice in TFLM and stay a QUANTIZE.
 """
 from __future__ import annotations
 
@@ -31,7 +30,7 @@ def fold_quantizes(g: Graph) -> Graph:
     dropped = set()
     for op in g.ops:
         writer = _folds_into(g, op, readers)
-        if writer is None or writer.index in folded:
+        if writer is None:
             continue
         x, y = op.input(g, 0), op.output(g)
         lo, hi = fused_range(g, writer)
@@ -55,6 +54,6 @@ def _folds_into(g: Graph, op: Op, readers: dict[int, list[Op]]) -> Op | None:
         return None
     writer = next((w for w in g.ops if op.inputs[0] in w.outputs), None)
     if writer is None or writer.opcode not in WRITERS or len(writer.outputs) != 1 or \
-            readers.get(op.inputs[0], []) != [op] or "clamp" in writer.attrs:
+            readers.get(op.inputs[0], []) != [op]:
         return None
     return writer

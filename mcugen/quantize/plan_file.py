@@ -40,7 +40,8 @@ def load_plan(path: Path, model: FloatModel) -> Plan:
         raise McugenError(f"{path}: unknown key '{unknown[0]}'{_closest(str(unknown[0]), KEYS)}", fix)
     default = _precision(path, "default", data["default"], fix)
     io = data.get("io", model_ends(default, None))
-    ends = ("float32",) if default in ("float16", "dynamic") else (*IO_TYPES, "int16") if default == "16x8" else IO_TYPES
+    ends = ("float32",) if default in ("float16", "dynamic") else \
+        (*IO_TYPES, "int16") if default == "16x8" else IO_TYPES
     if io not in ends:
         raise McugenError(f"{path}: io '{io}' with default {_written(default)}: the inputs and outputs are "
                           f"{' or '.join(ends)}{_closest(str(io), ends)}", fix)

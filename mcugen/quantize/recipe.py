@@ -47,6 +47,10 @@ class Plan:
                     self.io, self.per_tensor)
 
 
+# the float model as a plan: nothing quantized (what --search writes when it chooses the float model)
+FLOAT_PLAN = Plan("float32", io="float32")
+
+
 def model_ends(precision: str, io: str | None) -> str:
     """The type of the model's inputs and outputs for `--precision` and `--io` (None: not given): a
     float16 or dynamic-range model's activations are float32, so are its ends; 16x8's are int16 unless float32."""

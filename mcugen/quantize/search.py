@@ -28,7 +28,7 @@ from mcugen.codegen.build import say
 from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, Tally, output_predictions, tally
 from mcugen.quantize.model import FloatModel, Layer
-from mcugen.quantize.recipe import Plan, check, quantize
+from mcugen.quantize.recipe import FLOAT_PLAN, Plan, check, quantize
 from mcugen.quantize.shards import Shards
 
 
@@ -53,7 +53,7 @@ class Candidate:
     cost: Cost
     content: bytes  # the model (the float model's own where nothing is quantized)
     front: bool = False
-    plan: Plan | None = None  # what quantized it (None: the float model)
+    plan: Plan = FLOAT_PLAN  # what quantized it
 
 
 @dataclass(frozen=True)
@@ -92,17 +92,17 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
     estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample), twin.cpu,
                                timeout=600, memory=board.memory_timing if twin.cpu.timing else None)
-    state = sum(v.nbytes for v in g.variables)
+    ram = arena_bytes(g)  # the arena and the variables, as the fit check and --max-arena count them
     try:  # built on the twin, held to the user's board
         check_fit(g, board, result.const_bytes, harness_ram=0)
         misfit = ""
     except McugenError as exc:
         misfit = exc.problem
-    if builds.max_arena is not None and arena_bytes(g) > builds.max_arena:
-        misfit = misfit or f"its arena needs {arena_bytes(g):,} B, more than --max-arena {builds.max_arena:,} B"
+    if builds.max_arena is not None and ram > builds.max_arena:
+        misfit = misfit or f"its arena needs {ram:,} B, more than --max-arena {builds.max_arena:,} B"
     per_layer = estimate.layers_with_memory
     return Cost(sum(per_layer), "cycles" if estimate.timing else "instructions",
-                result.model.flash + result.kernels.flash, result.arena_bytes + state,
+                result.model.flash + result.kernels.flash, ram,
                 tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)), misfit)
 
 
@@ -176,7 +176,8 @@ class Searcher:
             content, graph = checked.content, checked.graph
         acc = self._accuracy(key, graph)
         cost = self._cost(key, content)
-        found = Candidate(name, precisions or ("float32",) * len(self.model.weighted), acc, cost, content, plan=plan)
+        found = Candidate(name, precisions or ("float32",) * len(self.model.weighted), acc, cost, content,
+                          plan=plan or FLOAT_PLAN)
         self.done[key] = found
         say(f"    top-1 {100 * acc.top1:.1f}%, {cost.time:,} {cost.unit}, {cost.flash:,} B flash, {cost.ram:,} B RAM"
             + (f"; does not fit: {cost.misfit}" if cost.misfit else ""))

@@ -210,7 +210,7 @@ def build_board(g: Compiled, board: Board, out: OutDir, model_name: str, *, stoc
                        image=sizes(elf), stack_bytes=board.stack_bytes)
 
 
-class FlashShort(McugenError):
+class RegionOverflow(McugenError):
     """The linked firmware overflows a region of the board's memory by `excess` bytes: the code took more than
     CODE_ALLOWANCE, which the passes assumed (the command may compile again with that much less room)."""
 
@@ -225,7 +225,7 @@ def _pio_failure(log: list[str], board: Board, out: OutDir, user_files: tuple[st
     text = "\n".join(log)
     overflow = re.search(r"region [`']?(\w+)'? overflowed by (\d+) bytes", text)
     if overflow:
-        return FlashShort(board, overflow.group(1), int(overflow.group(2)))
+        return RegionOverflow(board, overflow.group(1), int(overflow.group(2)))
     if "HTTPClientError" in text or "Could not resolve" in text:
         return McugenError("PlatformIO tried to download a package and could not reach the internet",
                            "build offline (without --stock) or connect once to install the platform")

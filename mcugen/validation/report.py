@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -126,15 +127,9 @@ def bands_figure(g: Compiled):
     ax.set_yticks([0, 0.5, 1], ["top", "middle", "bottom"], fontsize=8)
     ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=colors(k % 10), alpha=0.75) for k in range(b.bands)],
               labels=[f"band {k}" for k in range(b.bands)], loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
-    ax.set_title("\n".join(_wrapped(describe_banding(g), 110)), fontsize=8)
+    ax.set_title("\n".join(textwrap.wrap(describe_banding(g), 110)), fontsize=8)
     fig.tight_layout()
     return fig
-
-
-def _wrapped(text: str, width: int) -> list[str]:
-    import textwrap
-
-    return textwrap.wrap(text, width)
 
 
 def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None, ms: Sequence[float] = ()) -> str:
