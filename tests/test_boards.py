@@ -244,7 +244,7 @@ def test_an_arena_too_big_for_any_bank_runs_split_across_them(tmp_path):
     symbols = subprocess.run(["arm-none-eabi-nm", "-S", str(result.program)], capture_output=True, text=True).stdout
     qspi = board.region("QSPI")
     filters = [(int(line.split()[0], 16), int(line.split()[1], 16)) for line in symbols.splitlines()
-               if line.endswith(("_filter", "_filter_pairs")) and int(line.split()[1], 16) >= 256]
+               if line.endswith(("_filter", "_filter_pairs", "_filter_twins")) and int(line.split()[1], 16) >= 256]
     assert len(filters) > 10 and all(qspi.origin <= at and at + n <= qspi.end for at, n in filters)
     placed = {line.split()[3]: (int(line.split()[0], 16), int(line.split()[1], 16))
               for line in symbols.splitlines() if len(line.split()) == 4 and line.split()[3].startswith("arena_")}
@@ -285,7 +285,7 @@ def test_weights_copied_into_ram_are_read_from_there(tmp_path):
     result = build_board(g, board, OutDir(tmp_path / "fw"), "kws")
     symbols = subprocess.run(["arm-none-eabi-nm", "-S", str(result.program)], capture_output=True, text=True).stdout
     filters = [int(line.split()[0], 16) for line in symbols.splitlines()
-               if line.endswith(("_filter", "_filter_pairs")) and int(line.split()[1], 16) >= 256]
+               if line.endswith(("_filter", "_filter_pairs", "_filter_twins")) and int(line.split()[1], 16) >= 256]
     assert len(filters) > 5 and all(board.ram.origin <= at < board.ram.end for at in filters)
     _, results = run_on_target(Target.of(board.id), result.program, g, random_inputs(g, 1, seed=4))
     assert results[0].passed

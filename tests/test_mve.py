@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import MODELS, bit_exact_on_board
+from conftest import bit_exact_on_board
 from mcugen.targets.boards import load_board
 from mcugen.validation.compare import random_inputs
 from mcugen.targets.firmware import build_board
@@ -18,7 +18,8 @@ from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
 from mcugen.validation.validate import run_on_target
 from single_op import binary_model, pool_model
-from test_dsp_kernels import _conv, _conv_into, _fc_model
+from test_dsp_fc import _fc_model
+from test_dsp_kernels import _conv, _conv_into
 from test_cli import checked_report, run_cli
 from test_ops_conv import FC16_CASES, fc16_model
 from tflite_writer import ModelSpec

@@ -36,11 +36,11 @@ def _text(*lines: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _fc_relu(filter_type: str = "int8") -> ModelSpec:
+def _fc_relu(filter_type: str = "int8", filter_zp: int = 0) -> ModelSpec:
     """x [1, 4] -> FULLY_CONNECTED (3 units, no bias) -> h -> RELU -> y."""
     m = ModelSpec()
     x = m.tensor("x", [1, 4], "int8", scale=0.5, zp=0)
-    w = m.const("w", np.ones((3, 4), np.int8), filter_type, scale=0.25, zp=0)
+    w = m.const("w", np.ones((3, 4), np.int8), filter_type, scale=0.25, zp=filter_zp)
     h = m.tensor("h", [1, 3], "int8", scale=1.0, zp=0)
     m.op("FULLY_CONNECTED", [x, w, -1], [h], "FullyConnectedOptions")
     y = m.tensor("y", [1, 3], "int8", scale=1.0, zp=0)
@@ -208,12 +208,25 @@ def test_lower_ops_gives_each_op_its_kernel_call(ir_of):
 def test_lower_ops_widens_weights_only_as_optimize_allows(ir_of, optimize, kernel, how):
     """On a DSP core, weights widened to int16 (twice their flash) are --optimize speed's; balanced widens only
     within 1.1x the model's weights and 8 B an output channel (here 12 B of weights: 1.1 x 12 + 3 x 8 = 37 B,
-    less than the RELU's table alone), size never."""
-    ir = ir_of(_fc_relu(), features=frozenset({"dsp"}), budget=Budget(optimize=optimize))
-    assert ir["lower_ops"] == FC_RELU.replace(
+    less than the RELU's table alone), size never. (A filter offset: without one the layer runs on twin words in
+    every mode, below.)"""
+    ir = ir_of(_fc_relu(filter_zp=1), features=frozenset({"dsp"}), budget=Budget(optimize=optimize))
+    assert ir["lower_ops"] == FC_RELU.replace("zp 0 const 'w'", "zp 1 const 'w'").replace(
         "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]\n",
         f"  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]\n     call {kernel} (1 row(s) of 4 -> 3 units, {how}, input "
         "offset folded into the bias)\n").replace("  1: t3 = RELU(t2) -> [1x3]\n", f"  1: t3 = RELU(t2) -> [1x3]\n{LOWERED[3]}\n")
+
+
+@pytest.mark.parametrize("optimize", ["speed", "balanced", "size"])
+def test_lower_ops_keeps_a_fully_connected_layers_weights_int8_in_every_mode(ir_of, optimize):
+    """Without a filter offset a FULLY_CONNECTED layer runs on twin words on a DSP core, its int8 weights two
+    units a halfword: at the weights' flash and as fast as their int16-widened copy, whatever --optimize says."""
+    ir = ir_of(_fc_relu(), features=frozenset({"dsp"}), budget=Budget(optimize=optimize))
+    assert ir["lower_ops"] == FC_RELU.replace(
+        "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]\n",
+        "  0: t2 = FULLY_CONNECTED(t0, t1, -) -> [1x3]\n     call mcu_fully_connected_s8_twin (1 row(s) of 4 -> 3 units, "
+        "two units a halfword by 4 units, input offset folded into the bias)\n").replace(
+        "  1: t3 = RELU(t2) -> [1x3]\n", f"  1: t3 = RELU(t2) -> [1x3]\n{LOWERED[3]}\n")
 
 
 def test_plan_memory_places_each_activation_and_sizes_the_arena(ir_of):
@@ -261,8 +274,8 @@ def test_fuse_strips_runs_a_conv_inside_the_fc_that_reads_it(ir_of):
         "     call mcu_conv2d_split_s8_w16 (kernel 3x3, stride 1x1, dilation 1x1, padding SAME (top 1, left 1), "
         "kernel rows split into whole words and tails, six positions at a time, weights widened to int16 pairs)",
         "  1: t5 = FULLY_CONNECTED(t3, t4, -) -> [1x4]",
-        "     call mcu_fully_connected_s8_w16 (1 row(s) of 512 -> 4 units, filter widened to int16 pairs by 4 "
-        "units, input offset folded into the bias)")
+        "     call mcu_fully_connected_s8_twin (1 row(s) of 512 -> 4 units, two units a halfword by 4 units, input "
+        "offset folded into the bias)")
     assert ir["fuse_strips"] == _text(
         *tensors,
         "  0: t3 = CONV_2D(t0, t1, t2) -> [1x8x8x8]",

@@ -12,8 +12,8 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, Slice, Struct, dims, reads, writes
-from mcugen.kernels.layouts import (interleave4, s4_blocks, s4_interleave4, s4_pairs, units4_blocks, w16_filter, widen4,
-                                    x6_filter)
+from mcugen.kernels.layouts import (interleave4, s4_blocks, s4_interleave4, s4_pairs, twin4, twin_fits, units4_blocks,
+                                    w16_filter, widen4, x6_filter)
 from mcugen.kernels.variant import Build, Variant, When, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._conv import ConvData, ConvLayer, conv_params, fc_params
 from mcugen.ops._quant import Rescale, channel_table, folded_bias, pruned_channels, settle_dead_channels
@@ -326,6 +326,12 @@ def as_rows(kernel: str, name: str, layout: Callable[[np.ndarray], np.ndarray], 
     return build
 
 
+@when
+def twins_fit(g: Graph, op: Op) -> bool:
+    w = op.input(g, 1)
+    return twin_fits(w.values.reshape(w.shape[0], -1))
+
+
 def _fc_sums_taps(g: Graph, op: Op) -> int:
     return int(np.prod(op.input(g, 1).shape[1:]))
 
@@ -344,6 +350,8 @@ TABLES = {"CONV_2D": (
                     "four units at a time, INT4 weights read packed")),
     Variant("mcu_conv2d_live_s4_x6", "dsp", s4 & s4_x6_fits & some_pruned, on(conv_s4_live_call)),
     Variant("mcu_conv2d_s4_x6", "dsp", s4 & s4_x6_fits, on(conv_s4_x6_call)),
+    Variant("mcu_fully_connected_s8_twin", "dsp", int8 & ~int4_weights & few_rows & twins_fit,
+            as_rows("mcu_fully_connected_s8_twin", "filter_twins", twin4, "four units at a time, two a halfword")),
     Variant("mcu_fully_connected_s8_w16", "dsp", int8 & few_rows,
             as_rows("mcu_fully_connected_s8_w16", "filter_pairs", widen4,
                     "four units at a time, weights widened to int16 pairs"), widens=True),

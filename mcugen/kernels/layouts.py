@@ -94,6 +94,23 @@ def widen4(w: np.ndarray) -> np.ndarray:
 
 
 
+def twin4(w: np.ndarray) -> np.ndarray:
+    """interleave4's groups as twin words (mcu_fully_connected_s8_twin): per four values, units 0-1's words for
+    values (0, 2) and (1, 3), then units 2-3's, each halfword the even unit's weight + 128 (low byte) and the odd
+    unit's weight (high byte); zero weights (128 low bytes) past the filter."""
+    groups = interleave4(w).astype(np.int16)  # [groups][K4/4][unit][value]
+    low = (groups[:, :, [0, 2]] + 128).astype(np.uint8)
+    high = groups[:, :, [1, 3]].astype(np.int8).view(np.uint8)
+    words = np.stack([low[..., [0, 2, 1, 3]], high[..., [0, 2, 1, 3]]], axis=-1)  # [g][K4/4][pair][value][lo/hi]
+    return words.reshape(groups.shape).view(np.int8).copy()
+
+
+def twin_fits(w: np.ndarray) -> bool:
+    """Whether twin4's high bytes hold units whose sums, 256 times over, stay apart from the low ones': every
+    odd unit's 128 * sum |w| below 2^23 (mcu_twin_high)."""
+    return bool(128 * np.abs(w[1::2].astype(np.int64)).sum(axis=1).max(initial=0) < 2 ** 23)
+
+
 def group4(w: np.ndarray) -> np.ndarray:
     """Filter [1, KH, KW, C] as int8 [ceil(C/4)][KH*KW][4], zero past C: mcu_depthwise_conv2d_s8_mve's."""
     taps = w.reshape(-1, w.shape[3])

@@ -76,6 +76,16 @@ void mcu_fully_connected_s8_w16(const mcu_fc_params *fc, const mcu_channel *chan
                                 const int16_t *filter_pairs, const int32_t *bias_folded,
                                 const mcu_dims *output_dims, int8_t *output);
 
+/* mcu_fully_connected_s8_x4 without a filter offset, on twin words: per group of 4 units and per 4 values
+ * (w0..w3), the words of units 0-1 for (w0, w2) and (w1, w3), then units 2-3's, each halfword unit u's weight
+ * + 128 in its low byte and unit u + 1's weight in its high byte ([ceil(Cout/4)][K4/4][4][4] int8, zero
+ * weights past the filter). Units 1 and 3 of each group: 128 * sum |w| < 2^23. Results equal
+ * mcu_fully_connected_s8's. */
+void mcu_fully_connected_s8_twin(const mcu_fc_params *fc, const mcu_channel *channels,
+                                 const mcu_dims *input_dims, const int8_t *input,
+                                 const int8_t *filter_twins, const int32_t *bias_folded,
+                                 const mcu_dims *output_dims, int8_t *output);
+
 /* 16x8 FULLY_CONNECTED: rows [N, depth] int16, filter [units, depth] int8, bias [units] int64 (see
  * mcu_conv2d_s16), output [N, units] int16. */
 void mcu_fully_connected_s16(const mcu_fc_params *fc, const mcu_per_channel_quant *quant, int32_t accumulator_bits,
