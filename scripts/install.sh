@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Install everything mcugen needs (idempotent): Debian's Arm toolchain and QEMU, then mcugen with its
-# test oracles into ./.venv. Sourced by demo.sh and test.sh.
+# test oracles into ./.venv. Sourced by demo.sh and test.sh; MCUGEN_APT_MORE names further Debian packages
+# (test.sh's) for the same apt transaction. The apt step runs beside pip's (one downloads .debs, the other
+# wheels), so the two together take about as long as the longer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+apt_packages="${MCUGEN_APT_MORE:-}"
 if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v qemu-system-arm >/dev/null \
    || [ ! -f /usr/lib/arm-none-eabi/newlib/libc_nano.a ] || ! command -v cmake >/dev/null \
    || ! command -v c++ >/dev/null || ! command -v cppcheck >/dev/null; then
-  echo "== installing the Arm toolchain, QEMU, CMake, a host C/C++ compiler and cppcheck (apt, ~135 MB download)"
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
   # --no-install-recommends: ~0.9 GB on disk instead of 3.3 GB (no C++ newlib, no QEMU GUI)
   # cmake and g++: the tests build exported libraries as a user would (CMake, C++); cppcheck: runtime_c/'s analyzer
-  $sudo apt-get install -y -qq --no-install-recommends gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm \
-    cmake g++ cppcheck
+  apt_packages=" gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake g++ cppcheck$apt_packages"
+fi
+apt_job=""
+if [ -n "${apt_packages// /}" ]; then
+  echo "== installing from apt:$apt_packages"
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  ( export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    # shellcheck disable=SC2086  # a list of package names
+    $sudo apt-get install -y -qq --no-install-recommends $apt_packages ) &
+  apt_job=$!
 fi
 if [ ! -x "$root/.venv/bin/python" ]; then
   echo "== creating $root/.venv"
@@ -25,5 +33,9 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
   "$root/.venv/bin/python" -m pip install --quiet --upgrade pip
   "$root/.venv/bin/python" -m pip install --quiet -e "$root[test]"
   touch "$stamp"
+fi
+if [ -n "$apt_job" ] && ! wait "$apt_job"; then
+  echo "error: installing${apt_packages} from apt failed (see above); install them by hand and run this again" >&2
+  exit 1
 fi
 export PATH="$root/.venv/bin:$PATH"
