@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from conftest import DSP, bit_exact_on_board
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget
+from mcugen.kernels.conv import TWIN_WORTH
 from mcugen.targets.boards import load_board
 from mcugen.targets.firmware import build_board
 from mcugen.targets.target import Target
@@ -19,7 +20,9 @@ from mcugen.validation.validate import run_on_target
 from tflite_writer import ModelSpec
 
 
-def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE", per_channel=False):
+def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE", per_channel=False, worth_twins=False):
+    """x [batch, depth] -> FULLY_CONNECTED -> y [batch, units]; `worth_twins`: then a second FULLY_CONNECTED with
+    TWIN_WORTH bytes of weights, the least a model needs for the first to run on twin words."""
     rng = np.random.default_rng(seed)
     m = ModelSpec()
     x = m.tensor("x", [batch, depth], "int8", scale=0.05, zp=-3)
@@ -30,6 +33,12 @@ def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE", per_channel=Fa
     b = m.const("b", rng.integers(-3000, 3000, units), "int32", scale=0.0005, zp=0)
     m.inputs, m.outputs = [x], [y]
     m.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions", version=4, FusedActivationFunction=act)
+    if worth_twins:
+        more = -(-TWIN_WORTH // units)
+        z = m.tensor("z", [batch, more], "int8", scale=0.5, zp=1)
+        w2 = m.const("w2", rng.integers(-128, 128, (more, units)), "int8", scale=0.01, zp=0)
+        m.op("FULLY_CONNECTED", [y, w2, -1], [z], "FullyConnectedOptions", version=4)
+        m.outputs = [z]
     return m
 
 
@@ -58,28 +67,33 @@ def test_a_per_tensor_fully_connected_keeps_one_group_of_channel_rows(tmp_path):
 @settings(max_examples=8, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 41), st.integers(1, 13), st.sampled_from([0, 0, 3]),
        st.sampled_from(["NONE", "RELU", "RELU6"]), st.booleans(), st.integers(0, 999))
+@example(2, 63, 9, 0, "RELU", False, 1)  # 15 whole words: every remainder of the twin loop's turns, and a tail
+@example(1, 64, 8, 0, "NONE", True, 2)  # 16 whole words: two of its turns of eight blocks
 def test_dsp_fully_connected_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, batch, depth, units, filter_zp, act,
                                                       per_channel, seed):
     """The DSP FULLY_CONNECTED kernels, on twin words (the default), int16-widened weights and int8 ones, bit-exact
-    on QEMU: depths off the fours and eights (an odd number of words, a last partial word, the twin loop's one, two
-    and four blocks a turn), units off the fours, batches, filter offsets (which the twin kernel does not take),
+    on QEMU: depths off the fours and eights (an odd number of words, a last partial word, the twin loop's blocks
+    before its turns of eight), units off the fours, batches, filter offsets (which the twin kernel does not take),
     per-channel scales (its general loop), int8 weights to -128, clamping activations."""
     filter_zp = 0 if per_channel or kernel == "mcu_fully_connected_s8_twin" else filter_zp
-    bit_exact_on_board(tmp_path_factory.mktemp("fc"), _fc_model(depth, units, filter_zp, seed, batch, act, per_channel),
-                       seed, samples=3, kernel=kernel, force=kernel != "mcu_fully_connected_s8_twin")
+    twin = kernel == "mcu_fully_connected_s8_twin"
+    bit_exact_on_board(tmp_path_factory.mktemp("fc"), _fc_model(depth, units, filter_zp, seed, batch, act, per_channel,
+                                                                worth_twins=twin),
+                       seed, samples=3, kernel=kernel, force=not twin)
 
 
 def test_twin_words_hold_two_units_exactly_up_to_their_bound(tmp_path):
     """The twin kernel's high byte holds the odd unit's sum times 256 apart from the even unit's only while
     128 * sum |w| < 2^23: a filter at -128 everywhere against inputs at -128 on 511 values (sums of 8,372,224,
-    which the input offset's share in the bias cancels) runs on twin words, bit-exact on QEMU at the edge; on 512
-    (2^23 exactly) the layer is not taken and runs on the next kernel, still bit-exact."""
+    which the input offset's share in the bias cancels; 17 units, 8 KB of weights: worth the kernel's code) runs on
+    twin words, bit-exact on QEMU at the edge; on 512 (2^23 exactly) the layer is not taken and runs on the next
+    kernel, still bit-exact."""
     board = load_board("mps2-an386")
     for depth, kernel in ((511, "mcu_fully_connected_s8_twin"), (512, "mcu_fully_connected_s8_w16")):
         m = ModelSpec()
         x = m.tensor("x", [1, depth], "int8", scale=0.05, zp=-128)
-        y = m.tensor("y", [1, 5], "int8", scale=0.2, zp=0)
-        w = m.const("w", np.full((5, depth), -128), "int8", scale=0.01, zp=0)
+        y = m.tensor("y", [1, 17], "int8", scale=0.2, zp=0)
+        w = m.const("w", np.full((17, depth), -128), "int8", scale=0.01, zp=0)
         m.inputs, m.outputs = [x], [y]
         m.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions", version=4)
         path = tmp_path / f"fc{depth}.tflite"

@@ -9,7 +9,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const
-from mcugen.kernels.conv import helium_filter, twins_fit
+from mcugen.kernels.conv import helium_filter, twins_pay
 from mcugen.kernels.layouts import interleave4, s4_interleave4, twin4, widen4
 from mcugen.kernels.variant import Build, Variant, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._conv import FullyConnectedData
@@ -93,7 +93,7 @@ TABLES = {"FULLY_CONNECTED": (
     Variant("mcu_fully_connected_s4_x4", "dsp", s4 & sums_fit(_depth, 128 * 128),
             on_dsp("mcu_fully_connected_s4_x4", "packed_filter", s4_interleave4,
                    "INT4 weights read packed by 4 units")),
-    Variant("mcu_fully_connected_s8_twin", "dsp", int8 & ~int4_weights & no_filter_offset & twins_fit,
+    Variant("mcu_fully_connected_s8_twin", "dsp", int8 & ~int4_weights & no_filter_offset & twins_pay,
             on_dsp("mcu_fully_connected_s8_twin", "filter_twins", twin4, "two units a halfword by 4 units")),
     Variant("mcu_fully_connected_s8_w16", "dsp", int8,
             on_dsp("mcu_fully_connected_s8_w16", "filter_pairs", widen4, "filter widened to int16 pairs by 4 units"),

@@ -3,7 +3,8 @@
 /* FULLY_CONNECTED on DSP cores on twin words (kernels/layouts.py twin4): int8 weights, two units' bytes in each
  * halfword, 12 ALU instructions per 16 MACs where the int8 layout's SXTB16 take 16 (MCU_DOT4_TWIN), at the int8
  * layout's flash; no filter offset (mcugen takes only layers without one). Layers requantized alike by a fast
- * row go through mcu_fc_twin_shared, the others a group of four units at a time through their channel rows. */
+ * row go through mcu_fc_twin_shared, the others (fewer: per-channel FULLY_CONNECTED layers are rare) a group of
+ * four units at a time through their channel rows, on the twin loop's short form. */
 void mcu_fully_connected_s8_twin(const mcu_fc_params *fc, const mcu_channel *channels,
                                  const mcu_dims *input_dims, const int8_t *input,
                                  const int8_t *filter_twins, const int32_t *bias_folded,
@@ -19,8 +20,8 @@ void mcu_fully_connected_s8_twin(const mcu_fc_params *fc, const mcu_channel *cha
         const int32_t lifted = 128 * mcu_row_sum(input, depth);
         const void *w = filter_twins;
         for (int32_t o = 0; o < units; o += 4) {
-            int32_t a0 = bias_folded[o], a1 = bias_folded[o + 1], a2 = bias_folded[o + 2], a3 = bias_folded[o + 3];
-            mcu_twin_row_of(input, depth, &w, lifted, &a0, &a1, &a2, &a3);
+            int32_t a0, a1, a2, a3;
+            mcu_twin_row_of(input, depth, &w, lifted, bias_folded + o, 1, &a0, &a1, &a2, &a3);
             mcu_fc_store4(a0, a1, a2, a3, fc->per_tensor ? channels : &channels[o], units - o, fc->output_offset,
                           fc->activation, output + o);
         }
