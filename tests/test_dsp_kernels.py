@@ -21,6 +21,7 @@ from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
 from mcugen.validation.validate import run_on_target
 from mcugen.ops._window import out_size
+from test_dsp_fc import _fc_model
 from test_ops_conv import _conv_model, conv_case
 from tflite_writer import ModelSpec
 
