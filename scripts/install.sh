@@ -17,6 +17,7 @@ apt_job=""
 if [ -n "${apt_packages// /}" ]; then
   echo "== installing from apt:$apt_packages"
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  [ -z "$sudo" ] || sudo -v  # a password is asked here, not in the background beside pip
   ( export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq
     # shellcheck disable=SC2086  # a list of package names

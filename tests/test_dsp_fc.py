@@ -45,7 +45,7 @@ def _fc_model(depth, units, filter_zp, seed, batch=2, act="NONE", per_channel=Fa
 def test_a_per_tensor_fully_connected_keeps_one_group_of_channel_rows(tmp_path):
     """Every unit requantized alike (one weight scale, as most FULLY_CONNECTED layers have): the DSP kernels read
     one group of four channel rows for every group (mcu_fc_params.per_tensor), not a row a unit; a per-channel
-    layer keeps a row a unit. The drawn cases above run both on QEMU."""
+    layer keeps a row a unit. The drawn cases below run both on QEMU."""
     for scales, shared in ((0.01, True), ([0.01 + 0.001 * u for u in range(13)], False)):
         rng = np.random.default_rng(1)
         m = ModelSpec()
@@ -71,12 +71,13 @@ def test_a_per_tensor_fully_connected_keeps_one_group_of_channel_rows(tmp_path):
 @example(1, 64, 8, 0, "NONE", True, 2)  # 16 whole words: two of its turns of eight blocks
 def test_dsp_fully_connected_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, batch, depth, units, filter_zp, act,
                                                       per_channel, seed):
-    """The DSP FULLY_CONNECTED kernels, on twin words (the default), int16-widened weights and int8 ones, bit-exact
-    on QEMU: depths off the fours and eights (an odd number of words, a last partial word, the twin loop's blocks
-    before its turns of eight), units off the fours, batches, filter offsets (which the twin kernel does not take),
+    """The DSP FULLY_CONNECTED kernels, on twin words (the default in a model with TWIN_WORTH bytes of them: a
+    second layer brings them), int16-widened weights and int8 ones, bit-exact on QEMU: depths off the fours and
+    eights (an odd number of words, a last partial word, the twin loop's blocks before its turns of eight), units
+    off the fours, batches, filter offsets (which the twin kernel does not take),
     per-channel scales (its general loop), int8 weights to -128, clamping activations."""
-    filter_zp = 0 if per_channel or kernel == "mcu_fully_connected_s8_twin" else filter_zp
     twin = kernel == "mcu_fully_connected_s8_twin"
+    filter_zp = 0 if per_channel or twin else filter_zp
     bit_exact_on_board(tmp_path_factory.mktemp("fc"), _fc_model(depth, units, filter_zp, seed, batch, act, per_channel,
                                                                 worth_twins=twin),
                        seed, samples=3, kernel=kernel, force=not twin)

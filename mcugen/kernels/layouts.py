@@ -93,7 +93,6 @@ def widen4(w: np.ndarray) -> np.ndarray:
     return interleave4(w)[..., [0, 2, 1, 3]].astype(np.int16)
 
 
-
 def twin4(w: np.ndarray) -> np.ndarray:
     """interleave4's groups as twin words (mcu_fully_connected_s8_twin): per four values, units 0-1's words for
     values (0, 2) and (1, 3), then units 2-3's, each halfword the even unit's weight + 128 (low byte) and the odd

@@ -1,8 +1,8 @@
 #include "mcu_nn_fc_twin_dsp.h"
 
 /* FULLY_CONNECTED on DSP cores on twin words (kernels/layouts.py twin4): int8 weights, two units' bytes in each
- * halfword, 12 ALU instructions per 16 MACs where the int8 layout's SXTB16 take 16 (MCU_DOT4_TWIN), at the int8
- * layout's flash; no filter offset (mcugen takes only layers without one). Layers requantized alike by a fast
+ * halfword, 14 ALU instructions per 16 MACs where the int8 layout takes 18 (MCU_DOT4_TWIN), at the int8 layout's
+ * flash; no filter offset (mcugen takes only layers without one). Layers requantized alike by a fast
  * row go through mcu_fc_twin_shared, the others (fewer: per-channel FULLY_CONNECTED layers are rare) a group of
  * four units at a time through their channel rows, on the twin loop's short form. */
 void mcu_fully_connected_s8_twin(const mcu_fc_params *fc, const mcu_channel *channels,
@@ -17,7 +17,7 @@ void mcu_fully_connected_s8_twin(const mcu_fc_params *fc, const mcu_channel *cha
         return;
     }
     for (int32_t n = 0; n < input_dims->n; ++n, input += depth, output += units) {
-        const int32_t lifted = 128 * mcu_row_sum(input, depth);
+        const int32_t lifted = (int32_t)(128u * (uint32_t)mcu_row_sum(input, depth));
         const void *w = filter_twins;
         for (int32_t o = 0; o < units; o += 4) {
             int32_t a0, a1, a2, a3;

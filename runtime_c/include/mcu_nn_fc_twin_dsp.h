@@ -120,7 +120,9 @@ static inline __attribute__((always_inline)) void mcu_twin_row_of(const int8_t *
                                                                  int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3)
 {
     const uint32_t *p = (const uint32_t *)*w;
-    int32_t m0, l0 = bias[0] - lifted, m2, l2 = bias[2] - lifted;
+    /* in uint32: lifted is a start of the loop's own, which TFLM's sums never hold, so its wrapping is ours */
+    int32_t m0, l0 = (int32_t)((uint32_t)bias[0] - (uint32_t)lifted), m2,
+            l2 = (int32_t)((uint32_t)bias[2] - (uint32_t)lifted);
     if (compact) {
         MCU_DOT4_TWIN(MCU_DOT4_TURNS_(MCU_FC_TWIN_FOUR_VALUES_), x, depth / 4, p, m0, l0, m2, l2);
     } else {
@@ -154,7 +156,7 @@ static inline __attribute__((always_inline)) void mcu_fc_twin_shared(const mcu_f
     const int32_t depth = input_dims->c, whole = units / 4 * 4;
     const uint32_t min4 = mcu_all_bytes(fc->activation.min), max4 = mcu_all_bytes(fc->activation.max);
     for (int32_t n = 0; n < input_dims->n; ++n, input += depth, output += units) {
-        const int32_t lifted = 128 * mcu_row_sum(input, depth);
+        const int32_t lifted = (int32_t)(128u * (uint32_t)mcu_row_sum(input, depth));
         const void *w = filter;
         const int32_t *bias = bias_folded;
         int8_t *out = output;
