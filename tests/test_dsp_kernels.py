@@ -15,6 +15,7 @@ from mcugen.validation.compare import random_inputs
 from mcugen.targets.firmware import build_board
 from mcugen.validation.oracle import Tflm
 from mcugen.codegen.outdir import OutDir
+from mcugen.kernels.strips import FILTER_TWIN
 from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.codegen.pipeline import compile_model
@@ -138,6 +139,8 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_x6", -4),  # int8 weights: a pair and an odd one
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_x6", -128),  # ... the pair in the int8 assembly loop
     ((6, 1, 1, 8), (1, 4), "mcu_conv2d_live_s8_x6", -128),  # 1x1 in place, two live pairs, int8 weights
+    ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_twin", -4),  # twin words: a pair and an odd one
+    ((6, 1, 1, 8), (1, 4), "mcu_conv2d_live_s8_twin", -128),  # ... two live pairs in the twin assembly loop
 ])
 def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp):
     """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
@@ -181,17 +184,50 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("dsp"), m, c["seed"])
 
 
-@settings(max_examples=8, deadline=None)
+@pytest.mark.parametrize("kernel", ["mcu_conv2d_s8_twin", "mcu_conv2d_s8_x6"])
+@settings(max_examples=6, deadline=None)
 @given(st.data())
-def test_the_int8_weight_conv_on_qemu_for_drawn_shapes(tmp_path_factory, data):
-    """mcu_conv2d_s8_x6, the conv on int8 weights (--optimize size's; --optimize speed's mcu_conv2d_s8_w16 runs
-    the cases above), forced: bit-exact on QEMU for drawn shapes, strides, dilations, padding, channel counts
-    and quantizations."""
+def test_the_int8_weight_convs_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, data):
+    """mcu_conv2d_s8_twin (a channel pair's int8 weights a halfword: --optimize balanced's where the widened
+    weights have no room) and mcu_conv2d_s8_x6 (where twin words do not hold a layer; --optimize speed's
+    mcu_conv2d_s8_w16 runs the cases above), forced: bit-exact on QEMU for drawn shapes, strides, dilations,
+    padding, channel counts and quantizations."""
     c = data.draw(conv_case(depthwise=False))
     m = _conv_model(c, False)
     if m is None:
         return
-    bit_exact_on_board(tmp_path_factory.mktemp("x6"), m, c["seed"], kernel="mcu_conv2d_s8_x6", force=True)
+    bit_exact_on_board(tmp_path_factory.mktemp("x6"), m, c["seed"], kernel=kernel, force=True)
+
+
+def test_twin_words_hold_a_channel_pair_exactly_up_to_their_bound(tmp_path):
+    """A twin pair's c1 sum is its halfwords' mixed sum less c0's, over 256: exact while bias1 plus any sum of
+    c1's products lies in [-2^23, 2^23). c0 at 127 and c1 at -128 on 256 taps (w1 = -128 beside w0 >= 0 is an
+    int16), input zero point -128 (its share of the bias 16384 a tap): c1's sums reach -32640 a tap at inputs of
+    127, -8,355,840. With a bias of -32768 (-2^23 in all) the layer runs on twin words, bit-exact on QEMU at the
+    edge, through the assembly's pairs (six positions) and the C remainder (a seventh); at -32769 it is refused
+    and runs on int8 words (--optimize size: no widened weights), still bit-exact."""
+    board = load_board("mps2-an386")
+    depth = 256
+    for bias, kernel in ((-32768, "mcu_conv2d_s8_twin"), (-32769, "mcu_conv2d_s8_x6")):
+        rng = np.random.default_rng(-bias)
+        m = ModelSpec()
+        x = m.tensor("x", [1, 1, 7, depth], "int8", scale=0.05, zp=-128)
+        taps = np.stack([np.full(depth, 127), np.full(depth, -128), rng.integers(-127, 128, depth)])
+        f = m.const("f", taps.reshape(3, 1, 1, depth), "int8", scale=[0.0001] * 3, zp=[0] * 3, axis=0)
+        b = m.const("b", [0, bias, 5], "int32", scale=[0.000005] * 3, zp=[0] * 3)
+        y = m.tensor("y", [1, 1, 7, 3], "int8", scale=2.0, zp=0)
+        m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding="VALID", StrideW=1, StrideH=1)
+        m.inputs, m.outputs = [x], [y]
+        path = tmp_path / f"conv{-bias}.tflite"
+        path.write_bytes(m.build())
+        g = compile_model(path, features=board.features, budget=Budget(optimize="size"))
+        assert g.ops[0].call.kernel == kernel
+        program = build_board(g, board, OutDir(tmp_path / f"fw{-bias}"), path.name).program
+        edges = [np.full((1, 1, 7, depth), v, dtype=np.int8) for v in (127, -128)]
+        _, results = run_on_target(Target.of(board.id), program, g, [[e] for e in edges] + random_inputs(g, 2, seed=1))
+        assert all(r.passed for r in results), [r.outputs for r in results]
+        golden_out = golden.run(g, [edges[0]])[0]
+        assert np.array_equal(golden_out, Tflm(m.build()).run([edges[0]], 1)[0])
 
 
 @settings(max_examples=16, deadline=None)
@@ -416,10 +452,10 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1, 
     ("conv 3x3 -> ADD with its own input (forced; not in place: the conv still reads it)",
      lambda: _conv_then_add(6, 5, 4, 1, True, True), False),
 ])
-@pytest.mark.parametrize("room, filter_bits", [(None, 16), (0, 8)])
+@pytest.mark.parametrize("room, filter_bits", [(None, 16), (0, FILTER_TWIN)])
 def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec, in_place, room, filter_bits):
     """A conv run a strip of rows at a time inside its consumer's call (passes/fuse_strips.py), on
-    widened weights or (no flash to spare) int8 ones: the intermediate has no buffer, the residual is
+    widened weights or (no flash to spare) twin words: the intermediate has no buffer, the residual is
     overwritten only when nothing else reads it, and the outputs on the emulated Cortex-M4 equal the
     golden model's, which equal TFLM's."""
     g = _fused_strips_bit_exact(tmp_path, spec(), room, forced="forced" in name)

@@ -1,5 +1,5 @@
-"""The conv kernels: six output positions at a time on the DSP extension (mcu_conv2d_*_x6, _w16: weights
-int8, INT4 packed, or widened to int16 pairs), patches through Helium (mcu_conv2d_*_mve), and a conv
+"""The conv kernels: six output positions at a time on the DSP extension (mcu_conv2d_*_x6, _twin, _w16: weights
+int8, twinned int8, INT4 packed, or widened to int16 pairs), patches through Helium (mcu_conv2d_*_mve), and a conv
 that is a FULLY_CONNECTED on the FC kernels. CONV_2D's table; a depthwise layer on one input channel
 runs these too (kernels/depthwise.py)."""
 from __future__ import annotations
@@ -7,13 +7,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, Slice, Struct, dims, reads, writes
-from mcugen.kernels.layouts import (interleave4, s4_blocks, s4_interleave4, s4_pairs, twin4, twin_fits, units4_blocks,
-                                    w16_filter, widen4, x6_filter)
+from mcugen.kernels.layouts import (interleave4, s4_blocks, s4_interleave4, s4_pairs, twin4, twin_filter, twin_fits,
+                                    twin_pairs_fit, units4_blocks, w16_filter, widen4, x6_filter)
 from mcugen.kernels.variant import Build, Variant, When, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._conv import ConvData, ConvLayer, conv_params, fc_params
 from mcugen.ops._quant import Rescale, channel_table, folded_bias, pruned_channels, settle_dead_channels
@@ -40,8 +41,8 @@ def pointwise_in_place(window: Window, filter_shape: tuple[int, ...]) -> bool:
 
 @dataclass(frozen=True)
 class X6Args:
-    """The arguments the six-positions family (mcu_conv2d_{s8_x6, s4_x6, s8_w16, split_s8_w16, live_s8_w16,
-    live_s4_x6}) starts with, in its prototypes' order; a fused kernel starts with them too (kernels/strips.py)."""
+    """The arguments the six-positions family (mcu_conv2d_{s8_x6, s8_twin, s4_x6, s8_w16, and their live and
+    split forms}) starts with, in its prototypes' order; a fused kernel starts with them too (kernels/strips.py)."""
 
     conv: Struct
     channels: Const
@@ -79,13 +80,18 @@ def _x6_family(layer: ConvLayer, kernel: str, args: X6Args, how: str, live: tupl
                 in_place=0 if pointwise_in_place(layer.p.window, layer.filter.shape) else None)
 
 
-def x6_args(layer: ConvLayer, split: bool = False) -> X6Args:
+def x6_args(layer: ConvLayer, split: bool = False, twin: bool = False) -> X6Args:
     """mcu_conv2d_s8_x6's: a channel table and the filter laid out for it (x6_filter); `split`:
-    mcu_conv2d_split_s8_x6's, its taps in patch_order."""
+    mcu_conv2d_split_s8_x6's, its taps in patch_order; `twin`: mcu_conv2d_s8_twin's (twin_filter)."""
     quant, bias = settle_dead_channels(layer.p.quant, layer.filter, layer.bias)
-    return _x6_args(layer, channel_table(quant, bias, layer.taps),
-                    Const("filter", x6_filter(layer.filter, split=split)),
+    filter_arg = (Const("filter_twins", twin_filter(layer.filter, split=split)) if twin
+                  else Const("filter", x6_filter(layer.filter, split=split)))
+    return _x6_args(layer, channel_table(quant, bias, layer.taps), filter_arg,
                     Const("bias", folded_bias(layer.filter, bias, quant.input_zp)))
+
+
+def twin_args(layer: ConvLayer) -> X6Args:
+    return x6_args(layer, twin=True)
 
 
 def w16_args(layer: ConvLayer, split: bool = False) -> X6Args:
@@ -102,28 +108,21 @@ def s4_x6_args(layer: ConvLayer) -> X6Args:
                     Const("bias", folded_bias(layer.filter, bias, layer.p.quant.input_zp)))
 
 
-def conv_x6_call(layer: ConvLayer, split: bool = False) -> Call:
-    if split:
-        layer = dataclasses.replace(layer, note=layer.note + SPLIT_NOTE)
-    return _x6_family(layer, "mcu_conv2d_split_s8_x6" if split else "mcu_conv2d_s8_x6", x6_args(layer, split), "")
+# the weights' forms of the dense and split convs: their args and the note's words
+_FORMS: dict[str, tuple[Callable[[ConvLayer, bool], X6Args], str]] = {
+    "s8_x6": (x6_args, ""), "s8_w16": (w16_args, ", weights widened to int16 pairs"),
+    "s8_twin": (partial(x6_args, twin=True), ", a channel pair's int8 weights in a halfword a tap")}
 
 
-def conv_w16_call(layer: ConvLayer, split: bool = False) -> Call:
+def conv_x6_call(layer: ConvLayer, weights: str = "s8_x6", split: bool = False) -> Call:
+    """mcu_conv2d_<weights> (s8_x6, s8_twin or s8_w16), or with `split` mcu_conv2d_split_<weights>."""
     if split:
         layer = dataclasses.replace(layer, note=layer.note + SPLIT_NOTE)
-    return _x6_family(layer, "mcu_conv2d_split_s8_w16" if split else "mcu_conv2d_s8_w16", w16_args(layer, split),
-                      ", weights widened to int16 pairs")
+    make, how = _FORMS[weights]
+    return _x6_family(layer, f"mcu_conv2d_{'split_' if split else ''}{weights}", make(layer, split), how)
 
 
 SPLIT_NOTE = ", kernel rows split into whole words and tails"
-
-
-def conv_split_call(layer: ConvLayer) -> Call:
-    return conv_w16_call(layer, split=True)
-
-
-def conv_split_x6_call(layer: ConvLayer) -> Call:
-    return conv_x6_call(layer, split=True)
 
 
 def w16_constants(quant: Rescale, filter_data: np.ndarray, bias: np.ndarray | None, taps: int,
@@ -158,7 +157,7 @@ def conv_s4_x6_call(layer: ConvLayer) -> Call:
 
 
 def conv_live_call(layer: ConvLayer, weights: str = "s8_w16") -> Call:
-    """mcu_conv2d_live_<weights> (s8_w16, s8_x6 or s4_x6) on the channels whose weights are not all zero, where
+    """mcu_conv2d_live_<weights> (s8_w16, s8_twin, s8_x6 or s4_x6) on the channels whose weights are not all zero, where
     some are (pruned: MLPerf's MobileNet has 4-234 of 64-256 in its last nine pointwise layers); the others'
     one value each is written from a row of them."""
     p = layer.p
@@ -172,22 +171,15 @@ def conv_live_call(layer: ConvLayer, weights: str = "s8_w16") -> Call:
         how = "weights widened to int16 pairs"
         channels, filter_arg, bias_arg = w16_constants(quant, kept, kept_bias, layer.taps)
     else:
-        how, filter_arg = (("INT4 weights read packed", Const("packed_filter", s4_x6_filter(kept)))
-                           if weights == "s4_x6" else ("int8 weights", Const("filter", x6_filter(kept))))
+        how, filter_arg = {"s4_x6": ("INT4 weights read packed", Const("packed_filter", s4_x6_filter(kept))),
+                           "s8_twin": (_FORMS["s8_twin"][1][2:], Const("filter_twins", twin_filter(kept))),
+                           "s8_x6": ("int8 weights", Const("filter", x6_filter(kept)))}[weights]
         channels = channel_table(quant, kept_bias, layer.taps)
         bias_arg = Const("bias", folded_bias(kept, kept_bias, quant.input_zp))
     tables = (Const("live", live.astype(np.int16)), Const("pruned", np.where(dead, values, 0).astype(np.int8)))
     return _x6_family(layer, kernel, _x6_args(layer, channels, filter_arg, bias_arg, kept.shape),
                       f", {how}, {len(live)} of {len(dead)} channels computed (the others' weights are all zero)",
                       tables)
-
-
-def conv_s4_live_call(layer: ConvLayer) -> Call:
-    return conv_live_call(layer, "s4_x6")
-
-
-def conv_live_x6_call(layer: ConvLayer) -> Call:
-    return conv_live_call(layer, "s8_x6")
 
 
 def conv_s16_x6_call(layer: ConvLayer) -> Call:
@@ -247,8 +239,8 @@ def conv_s4_mve_call(layer: ConvLayer) -> Call:
 LayerOf = Callable[[Graph, Op], ConvLayer]
 
 
-def conditions(layer_of: LayerOf) -> tuple[When, When, When, When]:
-    """(some_pruned, split_rows, s4_x6_fits, s16_fits) for the layers `layer_of` makes."""
+def conditions(layer_of: LayerOf) -> tuple[When, When, When, When, When]:
+    """(some_pruned, split_rows, s4_x6_fits, s16_fits, twins_hold) for the layers `layer_of` makes."""
     def some_pruned(g: Graph, op: Op) -> bool:
         """Some output channels' weights are all zero, not every channel's."""
         layer = layer_of(g, op)
@@ -266,12 +258,32 @@ def conditions(layer_of: LayerOf) -> tuple[When, When, When, When]:
     def packed_taps(g: Graph, op: Op) -> int:
         return -(-taps(g, op) // 8) * 8
 
-    return (when(some_pruned), when(split_rows), sums_fit(packed_taps, 255 * 8 * 16), sums_fit(taps, 32768 * 128))
+    def twins_hold(g: Graph, op: Op) -> bool:
+        """twin_filter holds the layer's channel pairs, all of them and its live ones (a live layer run in strips
+        computes every channel)."""
+        layer = layer_of(g, op)
+        quant, bias = settle_dead_channels(layer.p.quant, layer.filter, layer.bias)
+        rows, folded = layer.filter.reshape(layer.filter.shape[0], -1), folded_bias(layer.filter, bias, quant.input_zp)
+        live = ~pruned_channels(layer.p.quant, layer.filter, layer.bias)[0]
+        return twin_pairs_fit(rows, folded) and twin_pairs_fit(rows[live], folded[live])
+
+    return (when(some_pruned), when(split_rows), sums_fit(packed_taps, 255 * 8 * 16), sums_fit(taps, 32768 * 128),
+            when(twins_hold))
 
 
 def on(build: Callable[[ConvLayer], Call], layer_of: LayerOf = conv_layer) -> Build:
     """A row's build: `build` on the layer `layer_of` makes."""
     return lambda g, op: build(layer_of(g, op))
+
+
+def live_row(weights: str) -> Build:
+    """A live-channel row's build: conv_live_call on `weights`."""
+    return on(partial(conv_live_call, weights=weights))
+
+
+def x6_row(weights: str = "s8_x6", split: bool = False, layer_of: LayerOf = conv_layer) -> Build:
+    """A six-positions row's build: conv_x6_call on `weights` (and `split`) for the layer `layer_of` makes."""
+    return on(partial(conv_x6_call, weights=weights, split=split), layer_of)
 
 
 def pointwise_as_rows(g: Graph, op: Op, int4: bool) -> Call:
@@ -347,7 +359,7 @@ def _fc_sums_taps(g: Graph, op: Op) -> int:
     return int(np.prod(op.input(g, 1).shape[1:]))
 
 
-some_pruned, split_rows, s4_x6_fits, s16_fits = conditions(conv_layer)
+some_pruned, split_rows, s4_x6_fits, s16_fits, twins_hold = conditions(conv_layer)
 s4 = int8 & int4_weights
 
 TABLES = {"CONV_2D": (
@@ -359,7 +371,7 @@ TABLES = {"CONV_2D": (
     Variant("mcu_fully_connected_s4_x4", "dsp", s4 & few_rows & sums_fit(_fc_sums_taps, 128 * 128),
             as_rows("mcu_fully_connected_s4_x4", "packed_filter", s4_interleave4,
                     "four units at a time, INT4 weights read packed")),
-    Variant("mcu_conv2d_live_s4_x6", "dsp", s4 & s4_x6_fits & some_pruned, on(conv_s4_live_call)),
+    Variant("mcu_conv2d_live_s4_x6", "dsp", s4 & s4_x6_fits & some_pruned, live_row("s4_x6")),
     Variant("mcu_conv2d_s4_x6", "dsp", s4 & s4_x6_fits, on(conv_s4_x6_call)),
     Variant("mcu_fully_connected_s8_twin", "dsp", int8 & ~int4_weights & few_rows & twins_pay,
             as_rows("mcu_fully_connected_s8_twin", "filter_twins", twin4, "four units at a time, two a halfword")),
@@ -368,11 +380,14 @@ TABLES = {"CONV_2D": (
                     "four units at a time, weights widened to int16 pairs"), widens=True),
     Variant("mcu_fully_connected_s8_x4", "dsp", int8 & few_rows,
             as_rows("mcu_fully_connected_s8_x4", "filter", interleave4, "four units at a time")),
-    Variant("mcu_conv2d_live_s8_w16", "dsp", int8 & some_pruned, on(conv_live_call), widens=True),
-    Variant("mcu_conv2d_live_s8_x6", "dsp", int8 & some_pruned, on(conv_live_x6_call)),
-    Variant("mcu_conv2d_split_s8_w16", "dsp", int8 & split_rows, on(conv_split_call), widens=True),
-    Variant("mcu_conv2d_split_s8_x6", "dsp", int8 & split_rows, on(conv_split_x6_call)),
-    Variant("mcu_conv2d_s8_w16", "dsp", int8, on(conv_w16_call), widens=True),
-    Variant("mcu_conv2d_s8_x6", "dsp", int8, on(conv_x6_call)),
+    Variant("mcu_conv2d_live_s8_w16", "dsp", int8 & some_pruned, live_row("s8_w16"), widens=True),
+    Variant("mcu_conv2d_live_s8_twin", "dsp", int8 & some_pruned & twins_hold, live_row("s8_twin")),
+    Variant("mcu_conv2d_live_s8_x6", "dsp", int8 & some_pruned, live_row("s8_x6")),
+    Variant("mcu_conv2d_split_s8_w16", "dsp", int8 & split_rows, x6_row("s8_w16", split=True), widens=True),
+    Variant("mcu_conv2d_split_s8_twin", "dsp", int8 & split_rows & twins_hold, x6_row("s8_twin", split=True)),
+    Variant("mcu_conv2d_split_s8_x6", "dsp", int8 & split_rows, x6_row(split=True)),
+    Variant("mcu_conv2d_s8_w16", "dsp", int8, x6_row("s8_w16"), widens=True),
+    Variant("mcu_conv2d_s8_twin", "dsp", int8 & twins_hold, x6_row("s8_twin")),
+    Variant("mcu_conv2d_s8_x6", "dsp", int8, x6_row()),
     Variant("mcu_conv2d_s16_x6", "dsp", int16 & s16_fits, on(conv_s16_x6_call)),
 )}

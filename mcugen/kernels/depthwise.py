@@ -10,8 +10,7 @@ import numpy as np
 from mcugen.ir.calls import nibbles
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, reads, writes
-from mcugen.kernels.conv import (conditions, conv_mve_call, conv_s4_mve_call, conv_s4_x6_call, conv_w16_call,
-                                 conv_x6_call, on)
+from mcugen.kernels.conv import conditions, conv_mve_call, conv_s4_mve_call, conv_s4_x6_call, on, x6_row
 from mcugen.kernels.layouts import group4, pairs3x3, taps3x3, widen4_taps
 from mcugen.kernels.variant import Variant, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._quant import channel_table, fold_input_offset
@@ -219,7 +218,7 @@ def _window_taps(g: Graph, op: Op) -> int:
     return op.input(g, 1).shape[1] * op.input(g, 1).shape[2]
 
 
-_, _, s4_x6_fits, _ = conditions(one_channel_layer)
+_, _, s4_x6_fits, _, twins_hold = conditions(one_channel_layer)
 s4 = int8 & int4_weights
 
 TABLES = {"DEPTHWISE_CONV_2D": (
@@ -233,8 +232,10 @@ TABLES = {"DEPTHWISE_CONV_2D": (
             int16 & grouped & ~three_by_three & sums_fit(_window_taps, 32768 * 128),
             depthwise_s16_mve_call),
     Variant("mcu_conv2d_s4_x6", "dsp", s4 & one_channel & s4_x6_fits, on(conv_s4_x6_call, one_channel_layer)),
-    Variant("mcu_conv2d_s8_w16", "dsp", int8 & one_channel, on(conv_w16_call, one_channel_layer), widens=True),
-    Variant("mcu_conv2d_s8_x6", "dsp", int8 & one_channel, on(conv_x6_call, one_channel_layer)),
+    Variant("mcu_conv2d_s8_w16", "dsp", int8 & one_channel, x6_row("s8_w16", layer_of=one_channel_layer), widens=True),
+    Variant("mcu_conv2d_s8_twin", "dsp", int8 & one_channel & twins_hold,
+            x6_row("s8_twin", layer_of=one_channel_layer)),
+    Variant("mcu_conv2d_s8_x6", "dsp", int8 & one_channel, x6_row(layer_of=one_channel_layer)),
     Variant("mcu_depthwise_conv2d_s4_x4", "dsp", s4 & grouped & ~(x2_window & wide_output),
             lambda g, op: depthwise_x4_call(g, op, int4=True)),
     Variant("mcu_depthwise_conv2d_s8_x4", "dsp", int8 & grouped & ~(x2_window & wide_output),

@@ -33,6 +33,31 @@ def w16_filter(filter_data: np.ndarray, split: bool = False) -> np.ndarray:
     return x6_filter(filter_data, split=split).reshape(-1, 4)[:, [0, 2, 1, 3]].reshape(-1).astype(np.int16)
 
 
+def twin_filter(filter_data: np.ndarray, split: bool = False) -> np.ndarray:
+    """x6_filter as mcu_conv2d_s8_twin reads it: each channel pair's four taps as the int16 256 * w1 + w0, in the
+    order (w0, w2, w1, w3) that SXTB16 takes c0's weights out in; an odd last channel's words as x6_filter's.
+    Each halfword's bytes are w0 and w1 less w0's sign: int8 at their size (twin_pairs_fit holds them)."""
+    x6 = x6_filter(filter_data, split=split)
+    oc = filter_data.shape[0]
+    pairs = x6[:x6.size // oc * (oc // 2 * 2)].reshape(-1, 2, 4).astype(np.int32)  # [block][channel][tap]
+    halves = np.ascontiguousarray((pairs[:, 1] * 256 + pairs[:, 0])[:, [0, 2, 1, 3]], dtype="<i2")
+    return np.concatenate([halves.view(np.int8).reshape(-1), x6[halves.size * 2:]])
+
+
+def twin_pairs_fit(rows: np.ndarray, bias: np.ndarray) -> bool:
+    """Whether twin_filter holds the channel pairs of weights [channels, K] with their bias as the kernel gets it:
+    each tap's 256 * w1 + w0 an int16 (w1 = -128 with w0 < 0 is not), and c1's sums apart from c0's 256 times
+    over (mcu_twin_odd): bias1 plus any sum of products with int8 inputs within [-2^23, 2^23).
+    """
+    paired = rows.shape[0] // 2 * 2
+    w0, w1 = rows[:paired:2].astype(np.int64), rows[1:paired:2].astype(np.int64)
+    held = not ((w1 == -128) & (w0 < 0)).any()
+    b1 = bias[1:paired:2].astype(np.int64)
+    low = b1 + np.minimum(-128 * w1, 127 * w1).sum(axis=1)
+    high = b1 + np.maximum(-128 * w1, 127 * w1).sum(axis=1)
+    return held and bool(low.min(initial=0) >= -2 ** 23 and high.max(initial=0) < 2 ** 23)
+
+
 def patch_order(k_h: int, row: int) -> np.ndarray:
     """The order mcu_conv2d_split_s8_w16 widens a patch of k_h kernel rows of `row` values in
     (mcu_widen_rows): each row's whole words, row after row, then the values past them, row after row.

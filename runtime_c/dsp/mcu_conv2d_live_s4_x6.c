@@ -9,5 +9,5 @@ void mcu_conv2d_live_s4_x6(const mcu_conv_params *conv, const mcu_channel *chann
                            int16_t *scratch)
 {
     mcu_conv2d_s8_dsp(conv, channels, input_dims, input, filter_dims, filter, bias, live, pruned, output_dims, output,
-                      scratch, 2, 0);
+                      scratch, MCU_FORM_S4, 0);
 }

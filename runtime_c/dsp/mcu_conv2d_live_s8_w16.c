@@ -11,5 +11,5 @@ void mcu_conv2d_live_s8_w16(const mcu_conv_params *conv, const mcu_channel *chan
                             int16_t *scratch)
 {
     mcu_conv2d_s8_dsp(conv, channels, input_dims, input, filter_dims, filter_pairs, bias, live, pruned, output_dims,
-                      output, scratch, 1, 0);
+                      output, scratch, MCU_FORM_W16, 0);
 }

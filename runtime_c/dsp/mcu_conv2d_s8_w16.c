@@ -8,5 +8,5 @@ void mcu_conv2d_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
                        const mcu_dims *output_dims, int8_t *output, int16_t *scratch)
 {
     mcu_conv2d_s8_dsp(conv, channels, input_dims, input, filter_dims, filter_pairs, bias, NULL, NULL, output_dims, output,
-                      scratch, 1, 0);
+                      scratch, MCU_FORM_W16, 0);
 }

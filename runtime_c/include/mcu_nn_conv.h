@@ -97,6 +97,15 @@ void mcu_conv2d_s8_w16(const mcu_conv_params *conv, const mcu_channel *channels,
                        const mcu_dims *filter_dims, const int16_t *filter_pairs, const int32_t *bias,
                        const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
+/* mcu_conv2d_s8_x6 on twin words, int8 weights at their size: x6_filter's layout with each channel pair's
+ * four taps as the int16 256 * w1 + w0 in the order (w0, w2, w1, w3) (kernels/layouts.py twin_filter), an odd last
+ * channel's words as x6_filter's; every pair's bias1 + sum of c1's products within [-2^23, 2^23)
+ * (kernels/layouts.py twin_pairs_fit). */
+void mcu_conv2d_s8_twin(const mcu_conv_params *conv, const mcu_channel *channels,
+                        const mcu_dims *input_dims, const int8_t *input,
+                        const mcu_dims *filter_dims, const int8_t *filter_twins, const int32_t *bias,
+                        const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
 /* 16x8 CONV_2D on DSP cores (mcu_conv2d_s16's contract and results) for layers whose sums of products fit
  * int32 (KH*KW*Cin * 32768 * 128 < 2^31), on mcu_conv2d_s8_x6's loop: the filter laid out as its, each four
  * taps reordered (w0, w2, w1, w3) (kernels/layouts.py x6_filter); scratch (4-byte aligned) of MCU_CONV_BLOCK * K8
@@ -130,6 +139,13 @@ void mcu_conv2d_live_s8_x6(const mcu_conv_params *conv, const mcu_channel *chann
                            const int16_t *live, const int8_t *pruned, const mcu_dims *output_dims, int8_t *output,
                            int16_t *scratch);
 
+/* mcu_conv2d_live_s8_w16 on twin words (mcu_conv2d_s8_twin's layout of the live channels). */
+void mcu_conv2d_live_s8_twin(const mcu_conv_params *conv, const mcu_channel *channels,
+                             const mcu_dims *input_dims, const int8_t *input,
+                             const mcu_dims *filter_dims, const int8_t *filter_twins, const int32_t *bias,
+                             const int16_t *live, const int8_t *pruned, const mcu_dims *output_dims, int8_t *output,
+                             int16_t *scratch);
+
 /* mcu_conv2d_s8_w16 for kernels whose rows (KW*Cin bytes) are longer than a word and not whole words (a
  * first layer on a 3-channel image): each patch's rows split into their whole words, widened straight
  * from the image, and their tails, gathered; the filter's taps in that order (kernels/layouts.py patch_order). */
@@ -145,8 +161,18 @@ void mcu_conv2d_split_s8_x6(const mcu_conv_params *conv, const mcu_channel *chan
                             const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                             const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
-/* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8) or mcu_conv2d_s8_w16 (16) (one
- * image), written as an image of `rows` rows: how a fused call runs a conv strip by strip. */
+/* mcu_conv2d_split_s8_w16 on twin words (mcu_conv2d_s8_twin's layout, taps in patch_order). */
+void mcu_conv2d_split_s8_twin(const mcu_conv_params *conv, const mcu_channel *channels,
+                              const mcu_dims *input_dims, const int8_t *input,
+                              const mcu_dims *filter_dims, const int8_t *filter_twins, const int32_t *bias,
+                              const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
+/* filter_bits of mcu_conv2d_rows_s8_x6 for mcu_conv2d_s8_twin's weights: int8, twinned. */
+#define MCU_FILTER_TWIN (-8)
+
+/* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8), mcu_conv2d_s8_w16 (16), mcu_conv2d_s4_x6
+ * (4) or mcu_conv2d_s8_twin (MCU_FILTER_TWIN) (one image), written as an image of `rows` rows: how a fused call
+ * runs a conv strip by strip. */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *filter_dims, const void *filter, int32_t filter_bits, const int32_t *bias,

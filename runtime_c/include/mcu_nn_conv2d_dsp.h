@@ -32,16 +32,16 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const mcu_channel *ch = channels;
     const int16_t *lv = live;
     int8_t *o = out;
-    if (wide != 2 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
+    if (wide != MCU_FORM_S4 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
         const mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, out, out_c, filter, computed, live,
                                                      NULL, 0, 1, 0, wide);
         mcu_conv_pairs(&job, wide);
         o += computed / 2 * 2;  /* the loop below has nothing left */
     }
-    for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += (wide == 2 ? k8 : 2 * k8),
+    for (int8_t *const pairs_end = out + computed / 2 * 2; o < pairs_end; w += (wide == MCU_FORM_S4 ? k8 : 2 * k8),
                                                                           w16 += 2 * k8, b += 2, ch += 2, o += 2,
                                                                           lv += 2) {
-        if (wide == 2) {
+        if (wide == MCU_FORM_S4) {
             int32_t p0c0 = 0, p1c0 = 0, p2c0 = 0, p0c1 = 0, p1c1 = 0, p2c1 = 0;
             MCU_SUMS_2X3_S4(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
             mcu_conv_store_channel(ch[0], offset, act, full, mcu_s4_sum(b[0], p0c0), mcu_s4_sum(b[0], p1c0),
@@ -51,16 +51,21 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
             continue;
         }
         int32_t p0c0 = b[0], p1c0 = b[0], p2c0 = b[0], p0c1 = b[1], p1c1 = b[1], p2c1 = b[1];
-        if (wide && count == 1) {
+        const int w16s = wide == MCU_FORM_W16;
+        if (w16s && count == 1) {
             MCU_SUMS_2X1_W16(cols, end, w16, p0c0, p0c1);
-        } else if (wide && count == 2) {
+        } else if (w16s && count == 2) {
             MCU_SUMS_2X2_W16(cols, end, w16, p0c0, p0c1, p1c0, p1c1);
-        } else if (wide) {
+        } else if (w16s) {
             MCU_SUMS_2X3_W16(cols, end, odd, w16, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+        } else if (wide == MCU_FORM_TWIN) {
+            p0c1 = p1c1 = p2c1 = mcu_twin_start(b[0], b[1]);
+            MCU_SUMS_2X3_TWIN(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
+            p0c1 = mcu_twin_odd(p0c1, p0c0), p1c1 = mcu_twin_odd(p1c1, p1c0), p2c1 = mcu_twin_odd(p2c1, p2c0);
         } else {
             MCU_SUMS_2X3(cols, end, w, p0c0, p1c0, p2c0, p0c1, p1c1, p2c1);
         }
-        const int h0 = wide && ch[0].fast == 2, h1 = wide && ch[1].fast == 2;  /* doubled sums halved */
+        const int h0 = w16s && ch[0].fast == 2, h1 = w16s && ch[1].fast == 2;  /* doubled sums halved */
         mcu_conv_store_channel(ch[0], offset, act, full, p0c0 >> h0, p1c0 >> h0, p2c0 >> h0, count, out_c,
                                live ? out + lv[0] : o);
         mcu_conv_store_channel(ch[1], offset, act, full, p0c1 >> h1, p1c1 >> h1, p2c1 >> h1, count, out_c,
@@ -69,13 +74,15 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const int32_t c = computed / 2 * 2;
     if (c < computed) {  /* the last of an odd count: its weights alone, a word per four values */
         int32_t a0 = bias[c], a1 = bias[c], a2 = bias[c];
-        if (wide == 2) {
+        if (wide == MCU_FORM_S4) {
             int32_t s0 = 0, s1 = 0, s2 = 0;
-            mcu_sums_1x3(cols, end, (const int8_t *)filter + c / 2 * k8, 2, &s0, &s1, &s2);
+            mcu_sums_1x3(cols, end, (const int8_t *)filter + c / 2 * k8, MCU_FORM_S4, &s0, &s1, &s2);
             a0 = mcu_s4_sum(a0, s0), a1 = mcu_s4_sum(a1, s1), a2 = mcu_s4_sum(a2, s2);
-        } else {
-            mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8 * (wide ? 2 : 1), wide, &a0, &a1, &a2);
-            const int h = wide && channels[c].fast == 2;  /* doubled sums halved */
+        } else {  /* twin words' odd channel: int8 words, as x6_filter's */
+            const int form = wide == MCU_FORM_TWIN ? MCU_FORM_S8 : wide;
+            mcu_sums_1x3(cols, end, (const int8_t *)filter + c * k8 * (form == MCU_FORM_W16 ? 2 : 1), form, &a0, &a1,
+                         &a2);
+            const int h = form == MCU_FORM_W16 && channels[c].fast == 2;  /* doubled sums halved */
             a0 >>= h, a1 >>= h, a2 >>= h;
         }
         mcu_conv_store_channel(channels[c], offset, act, full, a0, a1, a2, count, out_c, out + (live ? live[c] : c));
@@ -114,7 +121,7 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     /* every channel the pairs cover fast (doubled, on widened weights): mcu_conv_pairs requantizes them all so */
     int fast_pairs = 1;
     for (int32_t c = 0; c < computed / 2 * 2; ++c) {
-        fast_pairs &= channels[c].fast == (wide ? 2 : 1);
+        fast_pairs &= channels[c].fast == (wide == MCU_FORM_W16 ? 2 : 1);
     }
     uint32_t *dsts[MCU_CONV_BLOCK];  /* each position's first pair: the division by MCU_HALF_BLOCK once */
     for (int32_t p = 0; p < MCU_CONV_BLOCK; ++p) {
@@ -125,7 +132,7 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     /* every channel in mcu_conv_pairs's pairs: whole half-blocks widened there too, where their inputs lie
      * in a row (VWW's K = 8..32 pointwise layers and its first layer spent more on the block loop's tests
      * and a call per half-block than in their sums) */
-    const int pairs = wide != 2 && fast_pairs && full && computed >= 2 && computed % 2 == 0;
+    const int pairs = wide != MCU_FORM_S4 && fast_pairs && full && computed >= 2 && computed % 2 == 0;
     if (contiguous && pairs) {
         const int32_t half_blocks = positions / MCU_HALF_BLOCK;
         mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output, out_c, filter, computed, live, pixels,

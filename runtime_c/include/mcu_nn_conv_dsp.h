@@ -83,8 +83,10 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
 }
 
 /*
- * The DSP CONV_2D kernels (mcu_conv2d_s8_x6; mcu_conv2d_s8_w16, `wide` 1: the weights widened to int16 pairs,
- * MCU_SUMS_2X3_W16; mcu_conv2d_s4_x6, `wide` 2: INT4 weights, MCU_SUMS_2X3_S4): the results of src/mcu_conv2d_s8.c, on constants mcugen lays out for them (the
+ * The DSP CONV_2D kernels (mcu_conv2d_s8_x6, its weights' form `wide` MCU_FORM_S8; mcu_conv2d_s8_w16,
+ * MCU_FORM_W16: widened to int16 pairs, MCU_SUMS_2X3_W16; mcu_conv2d_s4_x6, MCU_FORM_S4: INT4,
+ * MCU_SUMS_2X3_S4; mcu_conv2d_s8_twin, MCU_FORM_TWIN: a channel pair's int8 in one halfword a tap,
+ * MCU_SUMS_2X3_TWIN): the results of src/mcu_conv2d_s8.c, on constants mcugen lays out for them (the
  * filter, the channel table) and scratch.
  *
  * Output positions go MCU_CONV_BLOCK at a time, as two half-blocks of MCU_HALF_BLOCK. Each position's kernel
@@ -107,13 +109,32 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * each word of four taps as the int16 (w0, w2, w1, w3). The taps in the order of [KH][KW][C], or with
  * `split` (mcu_conv2d_split_s8_w16) in mcu_widen_rows' order.
  * bias: one per output channel, never NULL: bias + input_offset * sum of the channel's weights (wrapping as
- * int32; kernels/layouts.py folds it, zeros and all for a conv without a bias). On widened weights (`wide` 1) a
+ * int32; kernels/layouts.py folds it, zeros and all for a conv without a bias). On widened weights (MCU_FORM_W16) a
  * channel marked fast = 2 has its weights and bias doubled (kernels/conv.py w16_constants): its sums are twice
  * the accumulator, what the fast requantization's high multiply takes.
  * scratch: MCU_CONV_BLOCK * K8 int16, then K8 bytes (mcugen plans it: kernels/conv.py conv_scratch_bytes).
  * live, pruned: NULL, or mcu_conv2d_live_s8_w16's: the filter, bias and channels hold filter_dims->n channels,
  * live[i] the output channel of the i-th, and pruned the output row the other channels keep.
+ * Twin words (MCU_FORM_TWIN, kernels/layouts.py twin_filter): x6_filter's pairs with each tap of a pair as the
+ * int16 256 * w1 + w0, four taps a word pair as (w0, w2), (w1, w3): SXTB16 takes c0's alone out of a word, the
+ * word itself adds 256 times c1's products plus c0's, so c1's sum is the difference over 256 (mcu_twin_odd),
+ * exact while bias1 + sum lies in [-2^23, 2^23), which mcugen checks per pair (kernels/layouts.py twin_pairs_fit).
  */
+
+/* The forms of the DSP conv's weights: mcu_conv2d_s8_dsp's `wide`. */
+enum { MCU_FORM_S8 = 0, MCU_FORM_W16 = 1, MCU_FORM_S4 = 2, MCU_FORM_TWIN = 3 };
+
+/* A twin pair's c1 sums start from 256 * its bias over c0's (as c0's start from its bias), wrapping in uint32. */
+static inline int32_t mcu_twin_start(int32_t bias0, int32_t bias1)
+{
+    return (int32_t)((uint32_t)bias0 + ((uint32_t)bias1 << 8));
+}
+
+/* c1's sum of a twin pair: the mixed sum less c0's, over 256 (exact: the difference is 256 * c1's). */
+static inline int32_t mcu_twin_odd(int32_t mixed, int32_t low)
+{
+    return (int32_t)((uint32_t)mixed - (uint32_t)low) >> 8;
+}
 
 /* The widening's assembly steps: a word of four int8 widened in place into the pair (x0, x2) and `y` into
  * (x1, x3), and a pair stored as the block's interleaved patches hold it, `at` an assembler expression of

@@ -85,6 +85,28 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
     MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
 #endif
+/* mcu_conv_pairs_twin's four values: a pair's two twin words (mcu_nn_conv_dsp.h) into r10, r11, their c0 weights
+ * taken out by SXTB16 into r8, r9: the sums of c0 (r0-r2) are its own, c1's (r3-r5) mixed, 256 times its own
+ * plus c0's. Two SXTB16 a block where mcu_conv_pairs_s8 takes four, at the same flash. */
+#define MCU_PAIR_TWIN_WEIGHTS_ \
+    "sxtb16 r8, r10\n\t"       \
+    "sxtb16 r9, r11\n\t"
+#if defined(__ARM_ARCH_7EM__)
+#define MCU_PAIR_TWIN_BLOCK_BYTES 80
+#define MCU_PAIR_FOUR_VALUES_TWIN_                                                                             \
+    "ldr r10, [r7], #8\n\t"                                                                                    \
+    "ldr r12, [r6, #8]\n\t"                                                                                    \
+    "ldr r11, [r7, #-4]\n\t"                                                                                   \
+    "ldr lr, [r6, #12]\n\t" MCU_PAIR_TWIN_WEIGHTS_ MCU_PAIR_SUMS_("r1", "r4", "r12", "lr")                      \
+    "ldrd r12, lr, [r6], #16\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"        \
+    MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#else
+#define MCU_PAIR_TWIN_BLOCK_BYTES 72
+#define MCU_PAIR_FOUR_VALUES_TWIN_                                                                             \
+    "ldrd r10, r11, [r7], #8\n\t" MCU_PAIR_TWIN_WEIGHTS_                                                       \
+    "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
+    MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+#endif
 #define MCU_STR_(x) #x
 #define MCU_STR(x) MCU_STR_(x)
 
@@ -107,6 +129,19 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 
 /* The same for mcu_conv_pairs_s8, whose sums are the accumulator (fast = 1: below 2^30, so doubled it fits). */
 #define MCU_PAIR_REQUANTIZE_S8_(a) "add " a ", " a ", " a "\n\t" MCU_PAIR_REQUANTIZE_(a)
+
+/* A twin pair's c1 sums (r3-r5) start from 256 times its bias over c0's: r3 holds its bias, r0 c0's. */
+#define MCU_PAIR_TWIN_START_ "add r3, r0, r3, lsl #8\n\t"
+
+/* A twin pair's c1 sums made its own, doubled (mcu_twin_odd's difference over 128), before c0's are requantized:
+ * the mixed sums less c0's are exactly 256 times c1's. */
+#define MCU_PAIR_TWIN_FINISH_    \
+    "sub r3, r3, r0\n\t"         \
+    "sub r4, r4, r1\n\t"         \
+    "sub r5, r5, r2\n\t"         \
+    "asr r3, r3, #7\n\t"         \
+    "asr r4, r4, #7\n\t"         \
+    "asr r5, r5, #7\n\t"
 
 /* The widening's steps in mcu_conv_pairs_w16's registers: a word of four int8 widened in place into (x0, x2)
  * and `y` into (x1, x3); a pair stored at byte `at` of the half-block's patches (r3). */
@@ -155,9 +190,11 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
  * other, each one's inputs widened here: a pointwise conv's three pixels (1.6 cycles a value), or (pitch)
  * three 3x3 windows over 3 channels of a first layer's output row, not by a call per half-block from C
  * (~140 cycles of its tests and the call on VWW's K = 8 layer, ~200 on its first layer). `four`: a block of
- * four values (its bytes `block_bytes`), `requantize`: a sum's requantization, the weights' form's.
+ * four values (its bytes `block_bytes`), `start`: the sums' start past the biases, `finish`: the sums' end
+ * before c0's (`requantize0`: a sum's requantization) and c1's (`requantize1`) are requantized, the weights'
+ * form's.
  */
-#define MCU_CONV_PAIRS_ASM_(four, block_bytes, requantize) \
+#define MCU_CONV_PAIRS_ASM_(four, block_bytes, start, finish, requantize0, requantize1) \
     "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"                                                              \
     "sub sp, sp, #72\n\t"                                                                                          \
     "ldmia r0!, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"                                                     \
@@ -204,6 +241,7 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     /* the sums start from the pair's biases; the weights (r7) go on from the last pair's */                       \
     "ldr r12, [sp, #12]\n\t"                                                                                       \
     "ldrd r0, r3, [r12], #8\n\t"                                                                                   \
+    start                                                                                                          \
     "mov r1, r0\n\t"                                                                                               \
     "mov r2, r0\n\t"                                                                                               \
     "mov r4, r3\n\t"                                                                                               \
@@ -223,16 +261,17 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "ldr r12, [sp]\n\t"                                                                                            \
     "cmp r6, r12\n\t"                                                                                              \
     "bne 3b\n\t"                                                                                                   \
+    finish                                                                                                         \
     /* the six sums requantized in place, c0's constants then c1's (the channel pointer moved on by the            \
      * first load, stored by the next: single loads and stores pipeline) */                                        \
     "ldr lr, [sp, #16]\n\t"                                                                                        \
     "ldr r8, [lr], #16\n\t"                                                                                        \
     "str lr, [sp, #16]\n\t"                                                                                        \
     MCU_PAIR_CHANNEL_("-16")                                                                                       \
-    requantize("r0") requantize("r1") requantize("r2")                                                             \
+    requantize0("r0") requantize0("r1") requantize0("r2")                                                          \
     "ldr r8, [lr, #-8]\n\t"                                                                                        \
     MCU_PAIR_CHANNEL_("-8")                                                                                        \
-    requantize("r3") requantize("r4") requantize("r5")                                                             \
+    requantize1("r3") requantize1("r4") requantize1("r5")                                                          \
     /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores               \
      * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */       \
     "ldr r6, [sp, #32]\n\t"                                                                                        \
@@ -304,19 +343,29 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
 {
     /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's fourteen
      * words (skip made the loop's entry), then the half-block's first bias, channel, output and live */
-    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_, MCU_PAIR_BLOCK_BYTES, MCU_PAIR_REQUANTIZE_));
+    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_, MCU_PAIR_BLOCK_BYTES, "", "", MCU_PAIR_REQUANTIZE_,
+                                         MCU_PAIR_REQUANTIZE_));
 }
 
 /* On int8 weights (x6_filter's layout), widened in registers, every channel fast (fast = 1). */
 static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_s8(
     const mcu_pairs_job *job __attribute__((unused)))
 {
-    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_S8_, MCU_PAIR_S8_BLOCK_BYTES, MCU_PAIR_REQUANTIZE_S8_));
+    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_S8_, MCU_PAIR_S8_BLOCK_BYTES, "", "",
+                                         MCU_PAIR_REQUANTIZE_S8_, MCU_PAIR_REQUANTIZE_S8_));
+}
+
+/* On twin words (mcu_nn_conv_dsp.h), c0's weights widened in registers, every channel fast (fast = 1). */
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_twin(
+    const mcu_pairs_job *job __attribute__((unused)))
+{
+    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_TWIN_, MCU_PAIR_TWIN_BLOCK_BYTES, MCU_PAIR_TWIN_START_,
+                                         MCU_PAIR_TWIN_FINISH_, MCU_PAIR_REQUANTIZE_S8_, MCU_PAIR_REQUANTIZE_));
 }
 
 /* The job of every channel pair (computed / 2 of them) of the half-blocks from cols (K8 values each), their
- * weights `filter` (in pairs: int16 where `wide`, for mcu_conv_pairs_w16, else int8), from src as
- * mcu_pairs_job says. */
+ * weights `filter` in the form `wide` (MCU_FORM_W16: int16, for mcu_conv_pairs_w16; MCU_FORM_TWIN: twin words,
+ * for mcu_conv_pairs_twin; else int8), from src as mcu_pairs_job says. */
 static inline mcu_pairs_job mcu_conv_pairs_job(const uint32_t *cols, int32_t k8, const int32_t *bias,
                                                const mcu_channel *channels, int8_t *out, int32_t out_c,
                                                const void *filter, int32_t computed, const int16_t *live,
@@ -324,7 +373,10 @@ static inline mcu_pairs_job mcu_conv_pairs_job(const uint32_t *cols, int32_t k8,
                                                int wide)
 {
     const int8_t *const w = (const int8_t *)filter;
-    const int32_t block = wide ? MCU_PAIR_BLOCK_BYTES : MCU_PAIR_S8_BLOCK_BYTES, bytes = wide ? 2 : 1;
+    const int32_t block = wide == MCU_FORM_W16    ? MCU_PAIR_BLOCK_BYTES
+                          : wide == MCU_FORM_TWIN ? MCU_PAIR_TWIN_BLOCK_BYTES
+                                                  : MCU_PAIR_S8_BLOCK_BYTES;
+    const int32_t bytes = wide == MCU_FORM_W16 ? 2 : 1;
     const mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, (8 - k8 / 4 % 8) % 8 * block + 1, cols, bias,
                                channels, out, out_c, w + computed / 2 * 2 * k8 * bytes, live, w, src, in_c,
                                half_blocks, pitch};
@@ -334,8 +386,10 @@ static inline mcu_pairs_job mcu_conv_pairs_job(const uint32_t *cols, int32_t k8,
 /* The pairs of `job` on the loop for the weights' form. */
 static inline __attribute__((always_inline)) void mcu_conv_pairs(const mcu_pairs_job *job, int wide)
 {
-    if (wide) {
+    if (wide == MCU_FORM_W16) {
         mcu_conv_pairs_w16(job);
+    } else if (wide == MCU_FORM_TWIN) {
+        mcu_conv_pairs_twin(job);
     } else {
         mcu_conv_pairs_s8(job);
     }

@@ -71,6 +71,17 @@
                          : "cc", "memory");                                                              \
     } while (0)
 
+/* MCU_SUMS_2X3 on twin words (mcu_nn_conv_dsp.h): per four values a double load of the pair's two words, SXTB16
+ * of each for c0's weights; c1's sums come out mixed (256 times c1's plus c0's: mcu_twin_odd). */
+#define MCU_FOUR_VALUES_TWIN_                              \
+    "ldrd %[e1], %[o1], [%[w]], #8\n\t"                    \
+    "sxtb16 %[e0], %[e1]\n\t"                              \
+    "sxtb16 %[o0], %[o1]\n\t"                              \
+    MCU_POSITIONS_("%[e0]", "%[o0]", "%[e1]", "%[o1]")
+
+#define MCU_SUMS_2X3_TWIN(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_) \
+    MCU_SUMS_2X3_OF_(MCU_FOUR_VALUES_TWIN_, cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)
+
 /*
  * MCU_SUMS_2X3 on weights widened to int16 at build time (kernels/layouts.py w16_filter): per four values, c0's
  * pairs (w0, w2), (w1, w3) then c1's, which one LDM of four words loads (5 cycles on the M4, where a

@@ -1,0 +1,12 @@
+#include "mcu_nn_conv2d_dsp.h"
+
+/* CONV_2D on DSP cores, six positions at a time on twin words (int8 weights at their size, a channel pair's in
+ * one halfword a tap): mcu_conv2d_s8_dsp. */
+void mcu_conv2d_s8_twin(const mcu_conv_params *conv, const mcu_channel *channels,
+                        const mcu_dims *input_dims, const int8_t *input,
+                        const mcu_dims *filter_dims, const int8_t *filter_twins, const int32_t *bias,
+                        const mcu_dims *output_dims, int8_t *output, int16_t *scratch)
+{
+    mcu_conv2d_s8_dsp(conv, channels, input_dims, input, filter_dims, filter_twins, bias, NULL, NULL, output_dims,
+                      output, scratch, MCU_FORM_TWIN, 0);
+}
