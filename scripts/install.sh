@@ -32,7 +32,8 @@ stamp="$root/.venv/.mcugen-installed"
 if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
   echo "== installing mcugen with PlatformIO and its test oracles (tflite-micro, ai-edge-litert)"
   "$root/.venv/bin/python" -m pip install --quiet --upgrade pip
-  "$root/.venv/bin/python" -m pip install --quiet -e "$root[test]"
+  # --no-compile: Python compiles what it imports, not all of TensorFlow and torch at install (~1 min)
+  "$root/.venv/bin/python" -m pip install --quiet --no-compile -e "$root[test]"
   touch "$stamp"
 fi
 if [ -n "$apt_job" ] && ! wait "$apt_job"; then

@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 onnx2tf_job=""
 if [ ! -x "$root/.venv-onnx2tf/bin/onnx2tf" ]; then
   echo "== installing onnx2tf into .venv-onnx2tf (its own TensorFlow)"
-  ( python3 -m venv "$root/.venv-onnx2tf" && "$root/.venv-onnx2tf/bin/python" -m pip install --quiet onnx2tf ) &
+  ( python3 -m venv "$root/.venv-onnx2tf" && "$root/.venv-onnx2tf/bin/python" -m pip install --quiet --no-compile onnx2tf ) &
   onnx2tf_job=$!
 fi
 # Chromium renders the HTML report in tests/test_html_report.py; ccache: the suite builds hundreds of

@@ -14,6 +14,7 @@ from mcugen.codegen.pipeline import lower
 from test_cli import assert_one_error_line, checked_report, run_cli
 
 PERSON = MODELS / "tflm_person_detect.tflite"
+KWS = MODELS / "mlperf_kws_dscnn.tflite"
 
 
 def without_times(report: dict) -> dict:
@@ -31,12 +32,13 @@ def without_times(report: dict) -> dict:
     return report
 
 
-def dataset(tmp_path, n=12, compressed=False):
+def dataset(tmp_path, n=12, compressed=False, shape=(1, 96, 96, 1), classes=2):
+    """n random samples of `shape` (person_detect's input unless told) and labels of `classes` classes."""
     rng = np.random.default_rng(5)
     data, labels = tmp_path / "images.npz", tmp_path / "labels.npy"
-    (np.savez_compressed if compressed else np.savez)(data, input_0=rng.integers(-128, 128, (n, 1, 96, 96, 1),
+    (np.savez_compressed if compressed else np.savez)(data, input_0=rng.integers(-128, 128, (n, *shape),
                                                                                  dtype=np.int8))
-    np.save(labels, rng.integers(0, 2, n))
+    np.save(labels, rng.integers(0, classes, n))
     return data, labels
 
 
@@ -81,14 +83,15 @@ def test_jobs_give_the_report_one_target_gives(capsys, tmp_path):
 
 
 def test_shards_merge_into_the_report_of_the_whole_run(capsys, tmp_path):
-    data, labels = dataset(tmp_path, n=7)
+    """On the emulated M4 (KWS: a quarter of person_detect's instructions), per-layer times and all."""
+    data, labels = dataset(tmp_path, n=7, shape=(1, 49, 10, 1), classes=12)
     common = ("--board", "mps2-an386", "--data", data, "--labels", labels, "--profile")
-    code, _, _ = run_cli(capsys, "test", PERSON, *common, "--json", tmp_path / "whole.json")
+    code, _, _ = run_cli(capsys, "test", KWS, *common, "--json", tmp_path / "whole.json")
     assert code == 0
     shards = []
     for k in (3, 1, 2):
         shards.append(tmp_path / f"shard{k}.json")
-        code, out, _ = run_cli(capsys, "test", PERSON, *common, "--shard", f"{k}/3", "--json", shards[-1])
+        code, out, _ = run_cli(capsys, "test", KWS, *common, "--shard", f"{k}/3", "--json", shards[-1])
         assert code == 0 and "bit-exact on" in out
         assert checked_report(shards[-1], "test")["inputs"]["shard"] == {"index": k, "count": 3}
     code, out, _ = run_cli(capsys, "report", "merge", *shards, "--json", tmp_path / "merged.json")

@@ -1,9 +1,7 @@
 """`mcugen quantize --plan FILE`: each layer's precision as the user writes it (by index, output name or
-pattern), all six in one model bit-exact on the M4 and the M55 against its oracle; the search's choice
-written as a plan that makes the same model again; every bad plan one line, nothing written."""
+pattern), all six in one model bit-exact on the M4 and the M55 against its oracle (the search's choice written as a
+plan that makes the same model again: tests/test_search.py); every bad plan one line, nothing written."""
 from __future__ import annotations
-
-import json
 
 import pytest
 
@@ -41,21 +39,6 @@ def test_a_plan_of_all_six_precisions_runs_bit_exact_on_the_m4_and_the_m55(tmp_p
     for board in ("mps2-an386", "mps3-an547"):
         code, stdout, err = run_cli(capsys, "test", out, "--board", board, "--samples", "2")
         assert code == 0 and f"bit-exact on 2 sample(s) on {board}" in stdout, err
-
-
-def test_the_searchs_choice_as_a_plan_makes_the_same_model(tmp_path, capsys):
-    out = tmp_path / "chosen.tflite"
-    code, stdout, err = run_cli(capsys, "quantize", MODEL, "--data", DIGITS / "calibration.npz", "--search", "--eval",
-                                DIGITS / "evaluation.npz", "--labels", DIGITS / "labels.npy", "--board",
-                                "mps2-an386", "--max-drop", "0", "--out", out, "--json", tmp_path / "s.json")
-    assert code == 0, err
-    plan = tmp_path / "chosen.plan.yaml"
-    assert f"wrote {plan}" in stdout and "layers:" in plan.read_text()  # --max-drop 0 widens layers
-    report = json.loads((tmp_path / "s.json").read_text())
-    chosen = next(c for c in report["candidates"] if c["chosen"])
-    assert chosen["plan"]["layers"] and all(c["plan"]["default"] for c in report["candidates"])
-    again, _ = _quantize(capsys, tmp_path, plan.read_text(), "again")
-    assert again.read_bytes() == out.read_bytes()
 
 
 @pytest.mark.parametrize("plan, phrase", [

@@ -10,6 +10,7 @@ import pytest
 from conftest import ROOT
 from mcugen.codegen.pipeline import compile_model
 from test_cli import assert_one_error_line, refused, run_cli
+from test_plan import _quantize
 
 pytest.importorskip("ai_edge_quantizer")
 
@@ -47,26 +48,29 @@ def test_the_choice_is_within_the_drop_and_cheaper_than_all_16x8(tmp_path, capsy
     compile_model(out)  # mcugen runs what it wrote
 
 
-def test_a_tight_drop_widens_layers_until_it_is_met(tmp_path, capsys):
-    """All-int8 loses 0.2 points of top-1: no drop allowed makes the search widen layers."""
-    out, stdout, _, report = search(capsys, tmp_path, "--board", "mps2-an386", "--labels", DIGITS / "labels.npy",
-                                    "--max-drop", "0")
-    by_name = {c["name"]: c for c in report["candidates"]}
-    assert by_name["all int8"]["top1"] < report["target_top1"] == by_name["float model"]["top1"]
-    assert by_name[report["chosen"]]["top1"] >= report["target_top1"]
-    assert len(report["candidates"]) > 4 and "widened" in report["why"]
-    assert " at 16x8" in stdout
-
-
-def test_two_shards_search_as_one_process_does(tmp_path, capsys):
-    """Shard 1 and 2 of the tight-drop search run at once, each on half of the evaluation samples, meeting in
-    a shared folder: shard 1's report (every candidate's accuracy, SNR and cost, the choice) is the
-    unsharded one's, and only shard 1 writes."""
+def test_a_tight_drop_widens_layers_and_two_shards_search_as_one_process_does(tmp_path, capsys):
+    """All-int8 loses 0.2 points of top-1: no drop allowed makes the search widen layers, and the choice written
+    as a plan makes the same model again. Shard 1 and 2 of the
+    same search run at once, each on half of the evaluation samples, meeting in a shared folder: shard 1's
+    report (every candidate's accuracy, SNR and cost, the choice) is the unsharded one's, and only shard 1
+    writes."""
     import subprocess
     import sys
 
     options = ["--board", "mps2-an386", "--labels", DIGITS / "labels.npy", "--max-drop", "0"]
-    _, _, _, whole = search(capsys, tmp_path, *options)
+    _, stdout, _, whole = search(capsys, tmp_path, *options)
+    by_name = {c["name"]: c for c in whole["candidates"]}
+    assert by_name["all int8"]["top1"] < whole["target_top1"] == by_name["float model"]["top1"]
+    assert by_name[whole["chosen"]]["top1"] >= whole["target_top1"]
+    assert len(whole["candidates"]) > 4 and "widened" in whole["why"]
+    assert " at 16x8" in stdout
+    # the choice as a plan (--plan) makes the same model again
+    plan = tmp_path / "chosen.plan.yaml"
+    assert f"wrote {plan}" in stdout and "layers:" in plan.read_text()  # --max-drop 0 widens layers
+    chosen = next(c for c in whole["candidates"] if c["chosen"])
+    assert chosen["plan"]["layers"] and all(c["plan"]["default"] for c in whole["candidates"])
+    again, _ = _quantize(capsys, tmp_path, plan.read_text(), "again")
+    assert again.read_bytes() == (tmp_path / "chosen.tflite").read_bytes()
     runs = []
     for k in (1, 2):
         argv = ["quantize", DIGITS / "digits_float.tflite", "--data", DIGITS / "calibration.npz", "--search",

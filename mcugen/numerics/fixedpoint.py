@@ -123,27 +123,28 @@ def reciprocal(x, integer_bits: int):
     return one_over_one_plus_x_for_x_in_0_1(shifted_minus_one), num_bits_over_unit
 
 
-def inv_sqrt_multiplier(value: int) -> tuple[int, int]:
+def inv_sqrt_multiplier(value):
     """TFLM GetInvSqrtQuantizedMultiplierExp(value, kReverseShift): 1/sqrt(value) as the (multiplier,
-    shift) pair MultiplyByQuantizedMultiplier takes, for a Python int value >= 0 (0 and 1 give
-    (INT32_MAX, 0)). The value is normalised to [2^27, 2^29) by bit pairs, then five Newton-Raphson
+    shift) pair MultiplyByQuantizedMultiplier takes, for values >= 0 below 2^32 (an int or an array; 0 and 1
+    give (INT32_MAX, 0)). The value is normalised to [2^27, 2^29) by bit pairs, then five Newton-Raphson
     steps x <- 1.5x - (v/2)x^3 run in Q3.28, and x is scaled by sqrt(2)/2 in Q0.31."""
-    if value <= 1:
-        return INT32_MAX, 0
-    shift = 11
-    while value >= 1 << 29:
-        value //= 4
-        shift += 1
-    pairs = (count_leading_zeros_u32(value) - 1) // 2 - 1
-    shift -= pairs
-    value <<= 2 * pairs
-    half_input = rounding_divide_by_pot(value >> 1, 1)
+    v = int64(value)
+    bits = 32 - count_leading_zeros_u32(v)
+    down = np.maximum((bits - 28) // 2, 0)  # TFLM's loop: value /= 4 while value >= 2^29
+    v = v >> (2 * down)
+    pairs = np.maximum((count_leading_zeros_u32(v) - 1) // 2 - 1, 0)
+    shift = 11 + down - pairs
+    v = v << (2 * pairs)
+    half_input = rounding_divide_by_pot(v >> 1, 1)
     half_three = (1 << 28) + (1 << 27)
-    x = 1 << 28  # 1.0 in Q3.28
+    x = int64(where(v > -1, 1 << 28, 0))  # 1.0 in Q3.28, shaped as v
     for _ in range(5):
         x3 = rescale(srdhm(srdhm(x, x), x), 9, 3)
         x = rescale(wrap_int32(srdhm(half_three, x) - srdhm(half_input, x3)), 6, 3)
-    x = int(srdhm(x, 1518500250))  # sqrt(2)/2 in Q0.31
-    if shift < 0:
-        x, shift = int(wrap_int32(x << -shift)), 0
-    return x, -shift
+    x = srdhm(x, 1518500250)  # sqrt(2)/2 in Q0.31
+    x = where(shift < 0, wrap_int32(x << np.maximum(-shift, 0)), x)
+    small = int64(value) <= 1
+    multiplier, exponent = where(small, INT32_MAX, x), where(small, 0, -np.maximum(shift, 0))
+    if isinstance(value, int):
+        return int(multiplier), int(exponent)
+    return multiplier, exponent

@@ -42,17 +42,11 @@ def _rescale(g: Graph, op: Op) -> tuple[int, int]:
 
 
 def _rsqrt(values: np.ndarray, zp: int, multiplier: int, shift: int, high: int) -> np.ndarray:
-    """TFLM's RsqrtEvalQuantized of each value (its table of distinct ones); at or below zp: `high`."""
-    distinct, where = np.unique(values.astype(np.int64), return_inverse=True)
-    out = []
-    for value in (int(v) - zp for v in distinct):
-        if value <= 0:
-            out.append(high)
-            continue
-        inv_m, inv_s = inv_sqrt_multiplier(value)
-        data = int(requantize(1, inv_m, inv_s + RSQRT_SHIFT))
-        out.append(int(requantize(data, multiplier, shift - RSQRT_SHIFT)))
-    return np.array(out, dtype=np.int64)[where].reshape(values.shape)
+    """TFLM's RsqrtEvalQuantized of each value; at or below zp: `high`."""
+    value = values.astype(np.int64) - zp
+    inv_m, inv_s = inv_sqrt_multiplier(np.maximum(value, 0))
+    data = requantize(np.ones_like(value), inv_m, inv_s + RSQRT_SHIFT)
+    return np.where(value > 0, requantize(data, multiplier, shift - RSQRT_SHIFT), high)
 
 
 @register("RSQRT")
