@@ -18,6 +18,13 @@ settings.register_profile("fast", max_examples=12, deadline=None, derandomize=Tr
 settings.register_profile("long", max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
+
+
+def examples(n: int) -> int:
+    """CI's budget for a test whose drawn cases each cost a firmware build (or one per candidate kernel), ten
+    times it with HYPOTHESIS_PROFILE=long."""
+    return n * 10 if LONG else n
 
 
 @pytest.fixture(scope="session")

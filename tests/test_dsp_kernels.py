@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import DSP, ROOT, bit_exact_on_board
+from conftest import DSP, ROOT, bit_exact_on_board, examples
 from mcugen.validation import golden
 from mcugen.ir.budget import Budget
 from mcugen.targets.boards import load_board
@@ -170,7 +170,7 @@ def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, sha
         assert all(np.array_equal(a, b) for a, b in zip(golden.run(g, xs), tflm.run(xs, 1)))
 
 
-@settings(max_examples=16, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.booleans(), st.data())
 def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, data):
     """The randomized single-op cases (tests/test_ops_conv.py, whose golden model the oracles
@@ -185,7 +185,7 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
 
 
 @pytest.mark.parametrize("kernel", ["mcu_conv2d_s8_twin", "mcu_conv2d_s8_x6"])
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(st.data())
 def test_the_int8_weight_convs_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, data):
     """mcu_conv2d_s8_twin (a channel pair's int8 weights a halfword: --optimize balanced's where the widened
@@ -230,7 +230,7 @@ def test_twin_words_hold_a_channel_pair_exactly_up_to_their_bound(tmp_path):
         assert np.array_equal(golden_out, Tflm(m.build()).run([edges[0]], 1)[0])
 
 
-@settings(max_examples=16, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.booleans(), st.booleans(), st.sampled_from(["int32", "int64"]), st.data())
 def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, three, bias_type, data):
     """The 16x8 DSP variants (mcu_conv2d_s16_x6 on the register-blocked conv loop, the channel-at-a-time
@@ -249,7 +249,7 @@ def test_dsp_16x8_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("dsp16"), m, c["seed"], kernel=kernel)
 
 
-@settings(max_examples=16, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.booleans(), st.sampled_from(["int32", "int64"]), st.data())
 def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, bias_type, data):
     """mcu_conv2d_s16_mve (patches gathered with zeros, or read in place for unpadded 1x1 kernels; eight
@@ -269,7 +269,7 @@ def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("mve16"), m, c["seed"], kernel=kernel, board="mps3-an547")
 
 
-@settings(max_examples=14, deadline=None)
+@settings(max_examples=examples(9), deadline=None)
 @given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
        st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))
 @example(7, 3, 5, "SAME", "RELU", 1, False, 3)  # taller than wide: down the columns, an odd length of 7
@@ -290,7 +290,7 @@ def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, 
     bit_exact_on_board(tmp_path_factory.mktemp("dw3"), m, seed, kernel="mcu_depthwise_conv2d_s8_x2", force=True)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(st.sampled_from(["ADD", "SUB"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
        st.floats(1e-3, 1.0), st.integers(-128, 127), st.floats(1e-3, 1.0), st.integers(-128, 127),
        st.floats(1e-3, 2.0), st.integers(-128, 127), st.sampled_from(["NONE", "RELU", "RELU6"]))
@@ -306,7 +306,7 @@ def test_dsp_add_and_sub_on_qemu_for_drawn_shapes(tmp_path_factory, opcode, shap
     bit_exact_on_board(tmp_path_factory.mktemp("add_x4"), model, len(shape), samples=3, kernel="mcu_add_s8_x4")
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(7), deadline=None)
 @given(st.sampled_from([("int16", "int8"), ("int8", "int16"), ("int16", "int16")]), st.integers(1, 40),
        st.floats(1e-4, 1.0), st.integers(-128, 127), st.floats(2.5, 3000.0), st.integers(-128, 127))
 def test_dsp_requantize_on_qemu(tmp_path_factory, types, n, s_in, z_in, ratio, z_out):
@@ -320,7 +320,7 @@ def test_dsp_requantize_on_qemu(tmp_path_factory, types, n, s_in, z_in, ratio, z
     bit_exact_on_board(tmp_path_factory.mktemp("rq_x4"), m, n, samples=3, kernel="mcu_requantize_int_x4")
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(7), deadline=None)
 @given(st.integers(1, 9), st.integers(1, 9), st.integers(1, 4), st.integers(1, 4), st.integers(1, 3),
        st.sampled_from(["SAME", "VALID"]), st.integers(1, 11), st.integers(-128, 127),
        st.sampled_from(["NONE", "RELU", "RELU6"]))
@@ -466,7 +466,7 @@ def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec,
     assert any(out == g.arena.buffer_of[t] for t in (*g.inputs, *conv.inputs) if t in g.arena.buffer_of) == in_place
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(consumer=st.sampled_from(["ADD", "ADD of its input", "ADD of two convs", "DEPTHWISE_CONV_2D",
                                  "FULLY_CONNECTED"]),
        h=st.integers(1, 13), w=st.sampled_from([1, 1, 2, 3, 5]), c=st.sampled_from([1, 2, 3, 5, 8]),

@@ -11,12 +11,11 @@ tests/test_dsp_kernels.py.
 SVDF, LSTM and SOFTMAX's variants have theirs in tests/test_dsp_kernels.py and tests/test_mve.py."""
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget
@@ -33,12 +32,6 @@ from single_op import out_size
 from tflite_writer import ModelSpec
 
 BOARDS = ("mps2-an386", "mps3-an547")
-LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
-
-
-def examples(n: int) -> int:
-    """CI's budget per test (a drawn layer costs a firmware build per candidate kernel), ten times it long."""
-    return n * 10 if LONG else n
 
 
 def _front(m: ModelSpec, shape: list[int], dtype: str) -> tuple[int, int]:
