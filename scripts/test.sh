@@ -8,7 +8,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 onnx2tf_job=""
 if [ ! -x "$root/.venv-onnx2tf/bin/onnx2tf" ]; then
   echo "== installing onnx2tf into .venv-onnx2tf (its own TensorFlow)"
-  ( python3 -m venv "$root/.venv-onnx2tf" && "$root/.venv-onnx2tf/bin/python" -m pip install --quiet --no-compile onnx2tf ) &
+  ( python3 -m venv "$root/.venv-onnx2tf" && "$root/.venv-onnx2tf/bin/python" -m pip install --quiet --no-compile onnx2tf \
+    && { "$root/.venv-onnx2tf/bin/python" -m compileall -q -j 0 "$root/.venv-onnx2tf/lib" >/dev/null || true; } ) &
   onnx2tf_job=$!
 fi
 # Chromium renders the HTML report in tests/test_html_report.py; ccache: the suite builds hundreds of
@@ -26,5 +27,8 @@ ln -sf "$root/.venv-onnx2tf/bin/onnx2tf" "$root/.venv/bin/onnx2tf"
 # every build is a folder of its own: paths below the temporary folder are made relative, the folder not hashed
 export MCUGEN_CCACHE=1 CCACHE_DIR="$root/.ccache" CCACHE_BASEDIR="${TMPDIR:-/tmp}" CCACHE_NOHASHDIR=1
 cd "$root"
+# mcugen's own modules byte-compiled once: where PYTHONDONTWRITEBYTECODE is set, each of the suite's hundreds
+# of mcugen and PlatformIO processes would compile them again
+python -m compileall -q "$root/mcugen" >/dev/null
 # one worker per core: the suite is mostly compilers and QEMU, one process each
 python -m pytest -q -n auto "$@"

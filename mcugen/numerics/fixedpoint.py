@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcugen.numerics.requant import (INT32_MAX, INT32_MIN, int64, rounding_divide_by_pot, srdhm, trunc_div_pow2, where,
-                            wrap_int32)
+from mcugen.numerics.requant import (INT32_MAX, INT32_MIN, Ints, int64, rounding_divide_by_pot, srdhm, trunc_div_pow2,
+                                     where, wrap_int32)
 
 
 def saturating_shift_left(x, exponent: int):
@@ -123,7 +123,7 @@ def reciprocal(x, integer_bits: int):
     return one_over_one_plus_x_for_x_in_0_1(shifted_minus_one), num_bits_over_unit
 
 
-def inv_sqrt_multiplier(value):
+def inv_sqrt_multiplier(value: Ints) -> tuple[Ints, Ints]:
     """TFLM GetInvSqrtQuantizedMultiplierExp(value, kReverseShift): 1/sqrt(value) as the (multiplier,
     shift) pair MultiplyByQuantizedMultiplier takes, for values >= 0 below 2^32 (an int or an array; 0 and 1
     give (INT32_MAX, 0)). The value is normalised to [2^27, 2^29) by bit pairs, then five Newton-Raphson
