@@ -90,8 +90,9 @@ def x6_args(layer: ConvLayer, split: bool = False, twin: bool = False) -> X6Args
                     Const("bias", folded_bias(layer.filter, bias, quant.input_zp)))
 
 
-def twin_args(layer: ConvLayer) -> X6Args:
-    return x6_args(layer, twin=True)
+def twin_args(layer: ConvLayer, split: bool = False) -> X6Args:
+    """mcu_conv2d_s8_twin's: x6_args with the filter as twin words (twin_filter)."""
+    return x6_args(layer, split, twin=True)
 
 
 def w16_args(layer: ConvLayer, split: bool = False) -> X6Args:
@@ -108,10 +109,11 @@ def s4_x6_args(layer: ConvLayer) -> X6Args:
                     Const("bias", folded_bias(layer.filter, bias, layer.p.quant.input_zp)))
 
 
+TWIN_HOW = "a channel pair's int8 weights in a halfword a tap"
 # the weights' forms of the dense and split convs: their args and the note's words
 _FORMS: dict[str, tuple[Callable[[ConvLayer, bool], X6Args], str]] = {
     "s8_x6": (x6_args, ""), "s8_w16": (w16_args, ", weights widened to int16 pairs"),
-    "s8_twin": (partial(x6_args, twin=True), ", a channel pair's int8 weights in a halfword a tap")}
+    "s8_twin": (twin_args, ", " + TWIN_HOW)}
 
 
 def conv_x6_call(layer: ConvLayer, weights: str = "s8_x6", split: bool = False) -> Call:
@@ -172,7 +174,7 @@ def conv_live_call(layer: ConvLayer, weights: str = "s8_w16") -> Call:
         channels, filter_arg, bias_arg = w16_constants(quant, kept, kept_bias, layer.taps)
     else:
         how, filter_arg = {"s4_x6": ("INT4 weights read packed", Const("packed_filter", s4_x6_filter(kept))),
-                           "s8_twin": (_FORMS["s8_twin"][1][2:], Const("filter_twins", twin_filter(kept))),
+                           "s8_twin": (TWIN_HOW, Const("filter_twins", twin_filter(kept))),
                            "s8_x6": ("int8 weights", Const("filter", x6_filter(kept)))}[weights]
         channels = channel_table(quant, kept_bias, layer.taps)
         bias_arg = Const("bias", folded_bias(kept, kept_bias, quant.input_zp))
