@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Install everything mcugen needs (idempotent): Debian's Arm toolchain and QEMU, then mcugen with its
-# test oracles into ./.venv. Sourced by demo.sh and test.sh; MCUGEN_APT_MORE names further Debian packages
-# (test.sh's) for the same apt transaction. The apt step runs beside pip's (one downloads .debs, the other
+# Install what mcugen needs (idempotent): Debian's Arm toolchain and QEMU, then mcugen with the extras
+# MCUGEN_EXTRAS names (default test: everything) into ./.venv. Sourced by demo.sh (extras quantize: the
+# oracles and the quantizer, no TensorFlow or PyTorch) and test.sh; MCUGEN_APT_MORE names further Debian
+# packages (test.sh's) for the same apt transaction. The apt step runs beside pip's (one downloads .debs, the other
 # wheels), so the two together take about as long as the longer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 apt_packages="${MCUGEN_APT_MORE:-}"
+extras="${MCUGEN_EXTRAS:-test}"
 if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v qemu-system-arm >/dev/null \
-   || [ ! -f /usr/lib/arm-none-eabi/newlib/libc_nano.a ] || ! command -v cmake >/dev/null \
-   || ! command -v c++ >/dev/null || ! command -v cppcheck >/dev/null; then
+   || [ ! -f /usr/lib/arm-none-eabi/newlib/libc_nano.a ]; then
   # --no-install-recommends: ~0.9 GB on disk instead of 3.3 GB (no C++ newlib, no QEMU GUI)
-  # cmake and g++: the tests build exported libraries as a user would (CMake, C++); cppcheck: runtime_c/'s analyzer
-  apt_packages=" gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake g++ cppcheck$apt_packages"
+  apt_packages=" gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm$apt_packages"
 fi
 apt_job=""
 if [ -n "${apt_packages// /}" ]; then
@@ -28,13 +28,17 @@ if [ ! -x "$root/.venv/bin/python" ]; then
   echo "== creating $root/.venv"
   python3 -m venv "$root/.venv"
 fi
-stamp="$root/.venv/.mcugen-installed"
+# one stamp per set of extras; test's holds every other's
+stamp="$root/.venv/.mcugen-installed-$extras"
+if [ -f "$root/.venv/.mcugen-installed-test" ] && [ ! "$root/pyproject.toml" -nt "$root/.venv/.mcugen-installed-test" ]; then
+  stamp="$root/.venv/.mcugen-installed-test"
+fi
 if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
-  echo "== installing mcugen with PlatformIO and its test oracles (tflite-micro, ai-edge-litert)"
+  echo "== installing mcugen with PlatformIO and the extras [$extras]"
   "$root/.venv/bin/python" -m pip install --quiet --upgrade pip
   # pip byte-compiles a file at a time (~2 min here); compileall on every core takes half that. Files some
   # packages ship that no Python parses (templates, old test data) fail there as they do in pip: not an error
-  "$root/.venv/bin/python" -m pip install --quiet --no-compile -e "$root[test]"
+  "$root/.venv/bin/python" -m pip install --quiet --no-compile -e "$root[$extras]"
   "$root/.venv/bin/python" -m compileall -q -j 0 "$root/.venv/lib" >/dev/null || true
   touch "$stamp"
 fi

@@ -13,8 +13,11 @@ if [ ! -x "$root/.venv-onnx2tf/bin/onnx2tf" ]; then
   onnx2tf_job=$!
 fi
 # Chromium renders the HTML report in tests/test_html_report.py; ccache: the suite builds hundreds of
-# firmwares from the same kernels, each compiled once (Debian's packages, in install.sh's apt transaction)
+# firmwares from the same kernels, each compiled once; cmake and g++: the tests build exported libraries as a
+# user would; cppcheck: runtime_c/'s analyzer (Debian's packages, in install.sh's apt transaction)
 MCUGEN_APT_MORE=""
+for tool in cmake cppcheck; do command -v "$tool" >/dev/null || MCUGEN_APT_MORE+=" $tool"; done
+command -v c++ >/dev/null || MCUGEN_APT_MORE+=" g++"
 command -v chromium >/dev/null || MCUGEN_APT_MORE+=" chromium"
 command -v ccache >/dev/null || MCUGEN_APT_MORE+=" ccache"
 export MCUGEN_APT_MORE

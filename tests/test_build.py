@@ -131,6 +131,41 @@ def test_labels_give_top1_accuracy_confusion_and_metrics(capsys, tmp_path):
     assert 0 < acc["vs_labels"]["rmse"] and -1 <= acc["vs_labels"]["cos"] <= 1
 
 
+def test_reference_float_model_is_judged_as_tflm_runs_it(capsys, tmp_path):
+    """--reference: the float digits CNN beside its int8 quantization; the float model's top-1 on the labels and
+    the int8 model's agreement with it are what TFLM's own float outputs give; per-class figures from the matrix."""
+    from mcugen.validation.oracle import Tflm
+
+    digits, model, report = ROOT / "examples" / "digits", tmp_path / "int8.tflite", tmp_path / "r.json"
+    assert run_cli(capsys, "quantize", digits / "digits_float.tflite", "--data", digits / "calibration.npz",
+                   "--out", model)[0] == 0
+    code, out, err = run_cli(capsys, "test", model, "--board", "host", "--data", digits / "evaluation.npz",
+                             "--labels", digits / "labels.npy", "--reference", digits / "digits_float.tflite",
+                             "--json", report)
+    assert code == 0, err
+    images, labels = np.load(digits / "evaluation.npz")["input_0"], np.load(digits / "labels.npy")
+    tflm = Tflm(digits / "digits_float.tflite")
+    floats = [int(np.argmax(tflm.run([x[None]], 1)[0])) for x in images]
+    r = checked_report(report, "test")
+    targets = [s["judged"]["top1"] for s in r["per_sample"]]
+    reference = r["reference"]
+    assert reference["model"] == "digits_float.tflite" and reference["top1"] == float(np.mean(np.array(floats) == labels))
+    assert reference["metrics"][0]["acc"] == float(np.mean(np.array(floats) == np.array(targets)))
+    assert 0 < reference["metrics"][0]["rmse"] < 0.1 and r["metrics"][0]["rmse"] == 0
+    assert f"float model (digits_float.tflite) {reference['top1']:.2%}" in out and "vs float model" in out
+    confusion = np.array(r["accuracy"]["confusion"])
+    for c, m in enumerate(r["accuracy"]["per_class"]):
+        precision, recall = confusion[c, c] / confusion[:, c].sum(), confusion[c, c] / confusion[c].sum()
+        assert (m["precision"], m["recall"], m["support"]) == (precision, recall, confusion[c].sum())
+        assert m["f1"] == pytest.approx(2 * precision * recall / (precision + recall))
+    for args, phrase in (((tmp_path / "none.tflite",), "--reference"),
+                         ((PERSON / "person_detect.tflite",), "input 0 is [1, 96, 96, 1]"),
+                         ((digits / "digits_float.tflite", "--layers"), "--layers compares every layer")):
+        code, _, err = run_cli(capsys, "test", model, "--board", "host", "--out", tmp_path / "b", "--reference", *args)
+        assert_one_error_line(code, err, phrase)
+        assert not (tmp_path / "b").exists()
+
+
 def test_bad_labels_are_refused_before_building(capsys, tmp_path):
     model, data = PERSON / "person_detect.tflite", PERSON / "images.npz"
     cases = [((), "--labels needs --data"),

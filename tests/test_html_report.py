@@ -29,26 +29,44 @@ def rendered(page, tmp_path) -> str:
 
 
 def test_a_labelled_profiled_run_as_one_page(tmp_path, capsys):
-    page, report = tmp_path / "run.html", tmp_path / "run.json"
-    code, _, err = run_cli(capsys, "test", DIGITS / "digits_float.tflite", "--board", "mps2-an386", "--data",
-                           DIGITS / "evaluation.npz", "--labels", DIGITS / "labels.npy", "--profile", "--json",
-                           report, "--html", page)
+    """The digits CNN quantized to int8, validated on the emulated M4 against its labels and its float original."""
+    page, report, model = tmp_path / "run.html", tmp_path / "run.json", tmp_path / "digits_int8.tflite"
+    code, _, err = run_cli(capsys, "quantize", DIGITS / "digits_float.tflite", "--data", DIGITS / "calibration.npz",
+                           "--out", model)
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "test", model, "--board", "mps2-an386", "--data", DIGITS / "evaluation.npz",
+                             "--labels", DIGITS / "labels.npy", "--reference", DIGITS / "digits_float.tflite",
+                             "--profile", "--json", report, "--html", page)
     assert code == 0, err
     dom = rendered(page, tmp_path)
     data = json.loads(report.read_text())
     layers = len(data["layers"])
     assert "bit-exact" in dom and "597 sample(s)" in dom
+    card = dom.split('id="card"')[1].split('<p id="verdict"')[0]
+    for label in ("latency", "top-1 accuracy", "float model", "arena", "flash", "RAM"):
+        assert f"<span>{label}</span>" in card
+    assert card.count("of the board's 4,194,304 B") == 3  # arena, flash and RAM against the an386's 4 MB
     profile = dom.split('id="profile"')[1].split("</svg>")[0]
     assert profile.count("<rect") == layers and "estimated cycles" in dom  # a bar per layer
     latency = dom.split('id="latency">')[1].split("</span>")[0]
     assert latency == f"{data['inference']['ms']['median']:.3g} ms" and data["inference"]["ms_from"] in dom
-    assert dom.split('id="layers"')[1].count(f"<td>{data['layers'][0]['ms']:.3f}</td>") >= 1  # ms per layer
+    table = dom.split('id="layers"')[1].split("</table>")[0]
+    assert table.count(f"<td>{data['layers'][0]['ms']:.3f}</td>") >= 1  # ms per layer
+    assert "<th>ROM B</th><th>RAM B</th>" in table and f"<td>{data['layers'][0]['constants_bytes']:,}</td>" in table
     kernels = dom.split('id="kernels"')[1].split("</svg>")[0]
     assert kernels.count("<rect") == len({layer["kernel"] for layer in data["layers"]})
     arena = dom.split('class="arena-picture"')[1].split("</svg>")[0]
     assert arena.count('class="buffer"') >= layers - 1  # one rectangle per arena buffer
     confusion = dom.split('id="confusion"')[1].split("</table>")[0]
     assert confusion.count("<tr>") == 11 and f"{100 * data['accuracy']['top1_target']:.2f}%" in dom
+    per_class = dom.split('id="per-class"')[1].split("</table>")[0]
+    assert per_class.count("<tr>") == 11 and f"{100 * data['accuracy']['per_class'][0]['recall']:.2f}%" in per_class
+    metrics = dom.split('id="metrics"')[1].split("</table>")[0]
+    assert [row.split('<td class="name">')[2].split("<")[0] for row in metrics.split("<tr>")[2:]] == \
+        ["labels (one-hot)", "float model", "golden model"]
+    reference = data["reference"]
+    assert reference["model"] == "digits_float.tflite" and f"{100 * reference['top1']:.2f}%" in dom
+    assert f"{100 * reference['metrics'][0]['acc']:.2f}%" in metrics
     assert "<script" not in dom and "http" not in page.read_text().replace("http://www.w3.org/2000/svg", "")
 
 

@@ -297,9 +297,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", metavar="LABELS",
                    help=".npy of one class index per --data sample (or one-hot rows): report top-1 accuracy, "
                         "a confusion matrix and ACC/RMSE/MAE/L2r/COS per output")
+    p.add_argument("--reference", metavar="FLOAT.tflite",
+                   help="the float model this one was quantized from: run on the same samples (by the golden "
+                        "model), its outputs compared with the target's and its top-1 with --labels")
     p.add_argument("--json", metavar="REPORT", help="write a JSON report here")
-    p.add_argument("--html", metavar="PAGE", help="write one HTML page: per-layer time by kernel, the arena drawn, "
-                                                  "sizes, accuracy and confusion matrix (with --labels)")
+    p.add_argument("--html", metavar="PAGE", help="write one HTML page: latency, sizes against the board's, "
+                                                  "per-layer time by kernel, the arena drawn, accuracy, per-class "
+                                                  "precision/recall/F1 and confusion matrix (with --labels), the "
+                                                  "float model's (with --reference)")
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing JSON report or page, and generated files you changed since the build")
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")

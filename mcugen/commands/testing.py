@@ -29,6 +29,11 @@ def cmd_test(args) -> int:
         from mcugen.validation.accuracy import classes_of, load_labels
 
         labels = load_labels(Path(args.labels), len(samples), classes_of(g))
+    reference = None
+    if args.reference:
+        from mcugen.validation.reference import load_reference
+
+        reference = load_reference(Path(args.reference), g, args.signature)
     oracle = check_golden(g, Path(args.model), samples[chosen.start])
     with tempfile.TemporaryDirectory(prefix="mcugen-test-") as tmp:
         built = None
@@ -42,12 +47,17 @@ def cmd_test(args) -> int:
         else:
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
         results = _validate(args, target, program, g, samples, chosen, labels)
+        if reference is not None:
+            from mcugen.validation.reference import judge_against
+
+            judge_against(reference, g, samples, results, labels, args.reset_every)
         # a shard's estimate would be of another sample than the whole run's: only whole runs estimate
         estimate = estimated_cycles(target, program, g, samples, chosen.start, args) \
             if args.profile and not args.shard else None
     report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
                          seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
-                         oracle=oracle, estimate=estimate)
+                         oracle=oracle, estimate=estimate,
+                         reference_model=reference.identity if reference is not None else None)
     _show(args, g, report, results, built, estimate)
     return verdict(report)
 
@@ -61,9 +71,10 @@ def _test_target(args):
             refuse_overwrite(Path(page), args.force)
     if args.out:
         require_writable_folder(Path(args.out), f"--out {args.out}")
-    if args.layers and args.labels:
-        raise McugenError("--layers compares every layer's output, --labels scores the model's own",
-                          "run them apart")
+    for given, flag in ((args.labels, "--labels"), (args.reference, "--reference")):
+        if args.layers and given:
+            raise McugenError(f"--layers compares every layer's output, {flag} scores the model's own",
+                              "run them apart")
     if args.labels and not args.data:
         raise McugenError("--labels needs --data: labels name the classes of given inputs, not of random ones",
                           "pass --data inputs.npz --labels labels.npy")
@@ -172,8 +183,8 @@ def verdict(report: dict) -> int:
     from mcugen.validation.accuracy import format_accuracy
 
     total = report["passed"] + report["failed"]
-    if report["accuracy"] or report["failed"]:
-        print(format_accuracy(report["accuracy"], report["metrics"]))
+    if report["accuracy"] or report["failed"] or report.get("reference"):
+        print(format_accuracy(report["accuracy"], report["metrics"], report.get("reference")))
     spread = report["inference"]
     print(f"  time per inference: min {spread['min']:,.0f} / median {spread['median']:,.0f} / max {spread['max']:,.0f} "
           f"{report['time_unit']}, median {spread['ms']['median']:.3g} ms ({spread['ms_from']}); golden model "

@@ -8,6 +8,10 @@ Metrics are taken on real values (scale * (q - zero_point), float outputs as the
   COS   y.r / (||y|| ||r||)
 r is the golden model's output, or the one-hot labels for the labelled output.
 
+With a reference model (`test --reference`, the float model the quantized one came from), each
+output is also measured against the reference's real outputs on the same inputs, and the
+reference's own top-1 against the labels.
+
 Each sample is judged on its own (`judge`: its top-1 classes and the sums the metrics need), and the
 summary is computed from those per-sample records with exactly rounded sums (math.fsum), so it does
 not depend on the order or grouping of the samples: the shards of a run, merged, give the very
@@ -102,6 +106,19 @@ def judge(g: Graph, values: list[np.ndarray], expected: list[np.ndarray], label:
     return record
 
 
+def versus_reference(g: Graph, values: list[np.ndarray], reference: list[np.ndarray], label: int | None) -> dict:
+    """One sample's record against the reference model's real outputs (`reference`, one per output of g)."""
+    outputs = []
+    for t, got, want in zip(g.outputs, values, reference):
+        y, r = _real(g, t, got), np.asarray(want, dtype=np.float64).reshape(-1)
+        width = int(g.tensors[t].shape[-1]) if g.tensors[t].shape else 1
+        outputs.append(dict(_sums(y, r), agree=bool(width <= 1 or _top1(y, width) == _top1(r, width))))
+    record: dict[str, object] = dict(metrics=outputs)
+    if label is not None:
+        record["top1"] = _top1(np.asarray(reference[0], dtype=np.float64).reshape(-1), classes_of(g))
+    return record
+
+
 def _metrics(records: list[dict], agree: list[bool]) -> dict:
     total = {k: math.fsum(r[k] for r in records) for k in ("n", "sq", "abs", "yy", "rr", "yr")}
     n, norm = total["n"], math.sqrt(total["yy"]) * math.sqrt(total["rr"])
@@ -118,8 +135,37 @@ def output_metrics(judged: list[dict], names: list[str]) -> list[dict]:
             for k, name in enumerate(names)]
 
 
+def reference_summary(judged: list[dict], names: list[str], model: dict | None) -> dict | None:
+    """The target against the reference model (`model`: its name and sha256), per output, and the
+    reference's own top-1 accuracy where the samples are labelled; None without a reference."""
+    if model is None or not judged or "reference" not in judged[0]:
+        return None
+    records = [j["reference"] for j in judged]
+    labelled = "label" in judged[0]
+    return dict(model, top1=sum(r["top1"] == j["label"] for r, j in zip(records, judged)) / len(judged)
+                if labelled else None,
+                metrics=[dict(output=k, name=name, reference="float model",
+                              **_metrics([r["metrics"][k] for r in records], [r["metrics"][k]["agree"] for r in records]))
+                         for k, name in enumerate(names)])
+
+
+def per_class(confusion: np.ndarray) -> list[dict]:
+    """Precision, recall and F1 of each class (rows: label, columns: prediction); None where undefined."""
+    out = []
+    for c in range(len(confusion)):
+        hit, predicted, support = int(confusion[c, c]), int(confusion[:, c].sum()), int(confusion[c].sum())
+        precision = hit / predicted if predicted else None
+        recall = hit / support if support else None
+        f1 = None
+        if precision is not None and recall is not None:
+            f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        out.append(dict(precision=precision, recall=recall, f1=f1, support=support))
+    return out
+
+
 def accuracy(judged: list[dict], classes: int) -> dict | None:
-    """Top-1 accuracy and the confusion matrix of labelled samples (None without labels)."""
+    """Top-1 accuracy, the confusion matrix and each class's precision/recall/F1 of labelled samples (None
+    without labels)."""
     if not judged or "label" not in judged[0]:
         return None
     labels = [j["label"] for j in judged]
@@ -129,25 +175,37 @@ def accuracy(judged: list[dict], classes: int) -> dict | None:
     return dict(output=0, classes=classes, samples=n,
                 top1_target=sum(j["top1"] == j["label"] for j in judged) / n,
                 top1_golden=sum(j["golden_top1"] == j["label"] for j in judged) / n,
-                confusion=confusion.tolist(),
+                confusion=confusion.tolist(), per_class=per_class(confusion),
                 vs_labels=_metrics([j["vs_label"] for j in judged], [j["top1"] == j["label"] for j in judged]))
 
 
-def format_accuracy(acc: dict | None, metrics: list[dict]) -> str:
+def format_accuracy(acc: dict | None, metrics: list[dict], reference: dict | None = None) -> str:
     lines = []
     if acc:
         n = acc["samples"]
+        float_model = (f", float model ({reference['model']}) {reference['top1']:.2%}"
+                       if reference and reference["top1"] is not None else "")
         lines.append(f"top-1 accuracy on {n} labelled sample(s): target {acc['top1_target']:.2%} "
-                     f"({round(acc['top1_target'] * n)}/{n}), golden model {acc['top1_golden']:.2%}")
+                     f"({round(acc['top1_target'] * n)}/{n}), golden model {acc['top1_golden']:.2%}{float_model}")
         if acc["classes"] <= 20:
             c = acc["classes"]
             lines.append("confusion matrix (rows: label, columns: target's top-1):")
             lines.append("       " + "".join(f"{j:>6}" for j in range(c)))
             lines += [f"  {i:>4} " + "".join(f"{v:>6}" for v in row) for i, row in enumerate(acc["confusion"])]
+            lines.append(f"per class: {'precision':>9}  {'recall':>9}  {'F1':>9}  {'samples':>7}")
+            lines += [f"  {i:>4}     {_share(m['precision'])}  {_share(m['recall'])}  {_share(m['f1'])}  {m['support']:>7}"
+                      for i, m in enumerate(acc["per_class"])]
         m = acc["vs_labels"]
         lines.append(f"output 0 vs labels (one-hot): ACC {m['acc']:.2%}  RMSE {m['rmse']:.4g}  MAE {m['mae']:.4g}  "
                      f"L2r {m['l2r']:.4g}  COS {m['cos']:.6f}")
+    for m in (reference or {}).get("metrics", []):
+        lines.append(f"output {m['output']} vs float model: top-1 agreement {m['acc']:.2%}  RMSE {m['rmse']:.4g}  "
+                     f"MAE {m['mae']:.4g}  L2r {m['l2r']:.4g}  COS {m['cos']:.6f}")
     for m in metrics:
         lines.append(f"output {m['output']} vs golden model: ACC {m['acc']:.2%}  RMSE {m['rmse']:.4g}  "
                      f"MAE {m['mae']:.4g}  L2r {m['l2r']:.4g}  COS {m['cos']:.6f}")
     return "\n".join(lines)
+
+
+def _share(value: float | None) -> str:
+    return f"{'-':>9}" if value is None else f"{value:>9.2%}"

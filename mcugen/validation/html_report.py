@@ -41,7 +41,69 @@ def render(test: dict | None, build: dict | None) -> str:
         profile=profile, profile_svg=_bars_svg(profile[1], colours) if profile else "",
         kernel_svg=_bars_svg(_by_kernel(profile[1]), colours) if profile else "",
         colours=sorted(colours.items()), arena_svgs=_arena_svgs(build) if build else [],
-        layers=layers, confusion=_confusion(test) if test else None)
+        layers=_layer_rows(layers, build), confusion=_confusion(test) if test else None,
+        card=_card(test, build), metrics=_metric_rows(test) if test else [],
+        per_class=(test.get("accuracy") or {}).get("per_class") if test else None,
+        reference=test.get("reference") if test else None)
+
+
+def _card(test: dict | None, build: dict | None) -> list[tuple[str, str, str]]:
+    """The summary's (label, value, detail) cells: verdict, latency, arena, flash and RAM against the board's."""
+    from mcugen.errors import McugenError
+    from mcugen.targets.boards import load_board
+
+    cells = []
+    if test:
+        total = test["passed"] + test["failed"]
+        cells.append(("outputs", "bit-exact" if not test["failed"] else f"{test['failed']} of {total} differ",
+                      f"{total} sample(s), {test['oracle']}"))
+        cells.append(("latency", f"{test['inference']['ms']['median']:.3g} ms", test["inference"]["ms_from"]))
+    elif build and build.get("estimate"):
+        cells.append(("latency", f"{build['estimate']['ms']:.3g} ms", "estimated cycles at the board's clock"))
+    acc = (test or {}).get("accuracy")
+    if acc:
+        cells.append(("top-1 accuracy", f"{acc['top1_target']:.2%}", f"on {acc['samples']} labelled sample(s)"))
+    reference = (test or {}).get("reference")
+    if reference and reference["top1"] is not None:
+        cells.append(("float model", f"{reference['top1']:.2%}", reference["model"]))
+    try:
+        board = load_board(build["board"]) if build and build["board"] != "host" else None
+    except McugenError:  # a report of a board this installation does not know
+        board = None
+    if build:
+        cells.append(("arena", f"{build['arena_bytes']:,} B", _share_of(build["arena_bytes"], board.ram.bytes)
+                      if board else "activations and state"))
+    firmware = (build or {}).get("firmware")
+    if firmware and board:
+        cells.append(("flash", f"{firmware['flash_bytes']:,} B", _share_of(firmware["flash_bytes"], board.flash.bytes)))
+        cells.append(("RAM", f"{firmware['ram_bytes']:,} B", _share_of(firmware["ram_bytes"], board.ram.bytes)))
+    return cells
+
+
+def _share_of(used: int, size: int) -> str:
+    return f"{100 * used / size:.3g}% of the board's {size:,} B"
+
+
+def _metric_rows(test: dict) -> list[tuple[str, str, dict]]:
+    """(output, against, metrics) rows: output 0 against the labels, each output against the float model and
+    against the golden model."""
+    rows = []
+    acc = test.get("accuracy")
+    if acc:
+        rows.append((test["output_names"][0], "labels (one-hot)", acc["vs_labels"]))
+    for against, metrics in (("float model", (test.get("reference") or {}).get("metrics", [])),
+                             ("golden model", test.get("metrics", []))):
+        rows += [(m["name"], against, m) for m in metrics]
+    return rows
+
+
+def _layer_rows(layers: list[dict], build: dict | None) -> list[dict]:
+    """Each layer with the arena bytes live while it runs (its RAM), where the build's plan tells."""
+    buffers = ((build or {}).get("arena") or {}).get("buffers")
+    if not buffers:
+        return layers
+    return [dict(layer, ram=sum(b["bytes"] for b in buffers if b["first_step"] <= k <= b["last_step"]))
+            for k, layer in enumerate(layers)]
 
 
 def _kernel_colours(layers: list[dict]) -> dict[str, str]:

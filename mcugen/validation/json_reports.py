@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mcugen import __version__, ops
-from mcugen.validation.accuracy import accuracy, classes_of, output_metrics
+from mcugen.validation.accuracy import accuracy, classes_of, output_metrics, reference_summary
 from mcugen.codegen.build import BuildResult
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.ir.lowering import const_arrays, const_bytes, layer_name
@@ -37,7 +37,7 @@ def _sample(r) -> dict:
     return entry
 
 
-def _summary(per_sample: list[dict], names: list[str], classes: int) -> dict:
+def _summary(per_sample: list[dict], names: list[str], classes: int, reference_model: dict | None) -> dict:
     """Everything a test report says about its samples as a whole, from their entries alone (so that
     shard reports merge into exactly what one run reports)."""
     times = [s["time"] for s in per_sample]
@@ -45,7 +45,7 @@ def _summary(per_sample: list[dict], names: list[str], classes: int) -> dict:
     return dict(passed=sum(s["passed"] for s in per_sample), failed=sum(not s["passed"] for s in per_sample),
                 max_abs_diff=max((o["max_abs_diff"] for s in per_sample for o in s["outputs"]), default=0),
                 inference=_spread(times), accuracy=accuracy(judged, classes),
-                metrics=output_metrics(judged, names))
+                metrics=output_metrics(judged, names), reference=reference_summary(judged, names, reference_model))
 
 
 def _layers(g: Graph) -> list[dict]:
@@ -101,9 +101,11 @@ def _spread(values: list[float]) -> dict:
 
 
 def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data: str | None, seed: int | None,
-                samples: int, shard: tuple[int, int] | None, oracle: str, estimate=None) -> dict:
+                samples: int, shard: tuple[int, int] | None, oracle: str, estimate=None,
+                reference_model: dict | None = None) -> dict:
     """`samples`: how many the whole run has (a shard reports the slice `shard` = (K, N) of them);
-    `estimate`: the estimated cycles of the run's first sample (mcugen/validation/cycles.py), if made."""
+    `estimate`: the estimated cycles of the run's first sample (mcugen/validation/cycles.py), if made;
+    `reference_model`: the name and sha256 of the float model the samples were also run on (--reference)."""
     unit = results[0].unit
     per_sample = [_sample(r) for r in results]
     names = [g.tensors[t].name for t in g.outputs]
@@ -113,14 +115,14 @@ def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data:
         inputs=dict(data=data, seed=seed, samples=samples,
                     shard=dict(index=shard[0], count=shard[1]) if shard else None),
         oracle=oracle, sizes=sizes, time_unit=unit.name, ms_per_unit=unit.ms, classes=classes_of(g),
-        output_names=names, per_sample=per_sample, layers=layers,
+        output_names=names, reference_model=reference_model, per_sample=per_sample, layers=layers,
         **({"estimated_cycles": dict(estimate.as_json(), sample=results[0].index)} if estimate else {})))
 
 
 def _finish(report: dict) -> dict:
     """The summary fields, from the per-sample entries."""
     per_sample = report["per_sample"]
-    summary = _summary(per_sample, report["output_names"], report["classes"])
+    summary = _summary(per_sample, report["output_names"], report["classes"], report.get("reference_model"))
     ms_per, basis = ms_basis(report)
     summary["inference"]["ms"] = {k: v * ms_per for k, v in summary["inference"].items()}
     summary["inference"]["ms_from"] = basis
@@ -163,7 +165,7 @@ def ms_basis(report: dict) -> tuple[float, str]:
 
 # what every shard of one run shares; a report that differs in any of them is another run's
 SAME_RUN = ("schema_version", "mcugen_version", "model", "model_sha256", "board", "oracle", "sizes", "time_unit",
-            "ms_per_unit", "classes", "output_names")
+            "ms_per_unit", "classes", "output_names", "reference_model")
 
 
 def merge(reports: list[tuple[str, dict]]) -> dict:
