@@ -11,7 +11,7 @@ import pytest
 
 from mcugen.errors import McugenError
 from mcugen.validation.oracle import Tflm
-from test_cli import assert_one_error_line, run_cli
+from test_cli import assert_one_error_line, refused, run_cli
 from test_fuzz import _conv, _fc, _fc16, _softmax, _softmax16
 from tflite_writer import ModelSpec
 
@@ -344,8 +344,27 @@ def test_a_build_folder_is_kept_for_its_model_and_board(capsys, tmp_path, models
 def test_a_real_board_without_a_port_is_refused_before_any_work(capsys, models):
     start = time.monotonic()
     code, _, err = run_cli(capsys, "test", models / "mlperf_kws_dscnn.tflite", "--board", "nano33")
-    assert_one_error_line(code, err, "nano33 is a real board", "--port")
+    # the offline firmware talks on a UART, through a USB-serial adapter: its port, not the board's USB one
+    assert_one_error_line(code, err, "nano33 is a real board", "--port, e.g. /dev/ttyUSB0 (the adapter's port)")
+    assert "ttyACM" not in err
     assert time.monotonic() - start < 5
+    code, _, err = run_cli(capsys, "test", models / "mlperf_kws_dscnn.tflite", "--board", "nano33", "--stock")
+    assert_one_error_line(code, err, "Serial over USB CDC", "--port, e.g. /dev/ttyACM0")
+
+
+def test_bad_names_get_the_closest_and_float_models_the_quantize_command(capsys, tmp_path, models):
+    kws = models / "mlperf_kws_dscnn.tflite"
+    code, err = refused(capsys, "export", kws, "--format", "cmak", "--out", tmp_path / "x")
+    assert_one_error_line(code, err, "invalid choice: 'cmak'", "(did you mean cmake?)")
+    code, err = refused(capsys, "quantize", kws, "--precision", "in8", "--out", tmp_path / "y.tflite")
+    assert_one_error_line(code, err, "invalid choice: 'in8'", "(did you mean int8?)")
+    keras, saved = tmp_path / "model.keras", tmp_path / "exported"
+    keras.write_bytes(b"PK\x03\x04 a Keras zip")
+    saved.mkdir()
+    (saved / "saved_model.pb").write_bytes(b"\x08\x01")
+    for path, kind in ((keras, "a Keras model"), (saved, "a SavedModel")):
+        code, _, err = run_cli(capsys, "test", path, "--board", "host")
+        assert_one_error_line(code, err, f"it looks like {kind}: `mcugen quantize {path} --data CALIB.npz")
 
 
 def test_flashing_a_pico_without_its_drive_mounted_is_one_line(capsys, tmp_path, models):

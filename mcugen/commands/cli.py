@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -88,6 +90,11 @@ class _Parser(argparse.ArgumentParser):
     """Bad arguments are one line too, like every other error."""
 
     def error(self, message):
+        # argparse names a bad choice and lists the good ones: the nearest one said first
+        bad = re.match(r"argument .*: invalid choice: '(.*)' \(choose from (.*)\)$", message)
+        if bad:
+            close = difflib.get_close_matches(bad[1], re.findall(r"'([^']*)'", bad[2]), n=1, cutoff=0.5)
+            message += f" (did you mean {close[0]}?)" if close else ""
         self.exit(EXIT_ERROR, f"mcugen: error: {message}; see {self.prog} --help\n")
 
 

@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import inspect
 import re
+import shlex
 import struct
 from pathlib import Path
 
@@ -204,6 +205,20 @@ def _unpack_int4(payload: bytes, count: int, index: int) -> np.ndarray:
 MAX_FILE_BYTES = 1 << 30  # TFLite's own FlatBuffer limit is 2 GiB; no microcontroller model comes near
 
 
+# the float models `mcugen quantize` converts (quantize/front_end.py), by how their files are named
+_QUANTIZE_TAKES = {".keras": "a Keras model", ".h5": "a Keras model", ".pt2": "a PyTorch program (torch.export)",
+                   ".onnx": "an ONNX model"}
+
+
+def _quantize_first(path: Path) -> str:
+    """The advice for a float model of a kind `mcugen quantize` takes ("" for other files)."""
+    kind = "a SavedModel" if (path / "saved_model.pb").is_file() else _QUANTIZE_TAKES.get(path.suffix.lower())
+    if kind is None:
+        return ""
+    return (f"it looks like {kind}: `mcugen quantize {shlex.quote(str(path))} --data CALIB.npz --out model.tflite` "
+            "makes the int8 .tflite this command takes")
+
+
 def read_tflite(path: str | Path, signature: str | None = None) -> Graph:
     """The model's graph: `signature`'s subgraph where one is named (LiteRT 2.x writes one per entry point),
     else subgraph 0 as TFLM runs it, or the file's only signature's subgraph."""
@@ -218,12 +233,12 @@ def read_tflite(path: str | Path, signature: str | None = None) -> Graph:
     except FileNotFoundError:
         raise McugenError(f"{path}: no such file", "check the path to the .tflite model") from None
     except IsADirectoryError:
-        raise McugenError(f"{path}: is a directory", "pass the .tflite file itself") from None
+        raise McugenError(f"{path}: is a directory", _quantize_first(path) or "pass the .tflite file itself") from None
     except OSError as exc:
         raise McugenError(f"{path}: cannot read ({exc.strerror})", "check the file's permissions") from None
     if len(raw) < 8 or raw[4:8] != b"TFL3":
         raise McugenError(f"{path}: not a TFLite model (no 'TFL3' FlatBuffer identifier)",
-                          "pass a .tflite file produced by the TFLite converter")
+                          _quantize_first(path) or "pass a .tflite file produced by the TFLite converter")
     try:
         check_flatbuffer(raw)
         return _parse(raw, path.stem, signature, path)

@@ -93,9 +93,11 @@ def require_port(target: Target) -> None:
     """A real board is reached through a port the user names (never a board file)."""
     if target.port is None:
         wiring = target.wiring()
+        # a USB-serial adapter enumerates as ttyUSB; a board's own USB serial (CDC, a probe's VCP) as ttyACM
+        example = "/dev/ttyUSB0 (the adapter's port)" if "adapter" in wiring else "/dev/ttyACM0"
         raise McugenError(f"{target.id} is a real board: say where it is connected"
                           + (f" (its {'stock' if target.stock else 'offline'} firmware talks on {wiring})"
-                             if wiring else ""), "pass --port, e.g. /dev/ttyUSB0 or /dev/ttyACM0")
+                             if wiring else ""), f"pass --port, e.g. {example}")
 
 
 @contextlib.contextmanager

@@ -22,9 +22,11 @@ def check_inputs(g: Graph, inputs: Sequence[np.ndarray]) -> None:
         t = g.tensors[idx]
         x = np.asarray(x)
         if x.dtype != np.dtype(t.dtype) or tuple(x.shape) != t.shape:
+            fix = (f"reshape it to {list(t.shape)}" if x.dtype == np.dtype(t.dtype) else
+                   f"give {t.dtype} values" + (" (float data is quantized with the input's scale and zero point "
+                                               "where it is given as a file)" if t.quant is not None else ""))
             raise McugenError(f"input {k} ('{t.name}') expects {describe(t.dtype, t.shape)}, "
-                              f"got {describe(str(x.dtype), x.shape)}",
-                              "quantize with the input's scale and zero point and reshape to match")
+                              f"got {describe(str(x.dtype), x.shape)}", fix)
 
 
 class Runner:
