@@ -117,3 +117,74 @@ def test_an_exported_library_with_the_harness_runs_on_a_host_port(tmp_path, caps
     error = dequantized(g, golden.run(g, [x])[0]).reshape(-1) - np.float32(q.s) * (
         x.reshape(-1).astype(np.float32) - np.float32(q.zp))
     assert results == pytest.approx([printed(np.mean(error * error, dtype=np.float64))], rel=1e-5)
+
+
+FAKE_RUNNER = """
+# what the MLPerf Tiny runner's device manager does: find the DUT among USB serial ports by VID/PID, open it
+import serial
+from serial.tools import list_ports
+dut = next(p for p in list_ports.comports() if (p.vid, p.pid) == (0x0483, 0x374B))
+with serial.Serial(dut.device, 115200, timeout=10) as port:
+    port.reset_input_buffer()
+    port.write(b"name%")
+    answer = b""
+    while b"m-ready" not in answer:
+        answer += port.read(1)
+    print(answer.decode())
+"""
+
+
+def test_flash_serves_the_uart_on_a_pty_for_the_runner_and_stops_qemu(tmp_path, capsys):
+    """`mcugen flash --serial pty` as the documented MLPerf path: the printed pseudo-terminal driven by mcugen's own
+    protocol client through a whole inference, the printed runner command run against a stand-in runner; SIGTERM
+    stops it and its QEMU."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import serial
+
+    model, out = MODELS / "mlperf_kws_dscnn.tflite", tmp_path / "fw"
+    assert run_cli(capsys, "build", model, "--board", "lm3s6965evb", "--harness", "mlperf-tiny", "--out", out)[0] == 0
+    served = subprocess.Popen([sys.executable, "-m", "mcugen", "flash", "--board", "lm3s6965evb", "--out", str(out),
+                               "--serial", "pty"], stdout=subprocess.PIPE, text=True)
+    try:
+        first, runner = served.stdout.readline(), served.stdout.readline()
+        pty = first.split("its UART (115200 8N1) is ")[1].split()[0]
+        assert runner.strip().startswith("the MLPerf Tiny runner, with its own Python: python ")
+        with serial.Serial(pty, 115200, timeout=0.05) as port:
+            time.sleep(0.5)
+            port.reset_input_buffer()  # the banner, if QEMU kept it
+            g = compile_model(model, features=load_board("lm3s6965evb").features)
+            x = np.random.default_rng(9).integers(-128, 128, g.tensors[g.inputs[0]].shape).astype(np.int8)
+            dut = Dut(port, "the pty")
+            assert dut.profile()[1] == "kws01"
+            dut.load(x.tobytes())
+            results, _ = dut.infer(1, 0)
+            assert results == [printed(v) for v in dequantized(g, golden.run(g, [x])[0]).reshape(-1)]
+        (tmp_path / "runner").mkdir()
+        (tmp_path / "runner" / "main.py").write_text(FAKE_RUNNER)
+        argv = runner.split("with its own Python: ")[1].split()
+        argv[argv.index("--runner-dir") + 1] = str(tmp_path / "runner")
+        ran = subprocess.run([sys.executable, *argv[1:]], capture_output=True, text=True, timeout=60)
+        assert "m-name-dut-[mcugen]" in ran.stdout, ran.stderr
+    finally:
+        served.send_signal(signal.SIGTERM)
+        code = served.wait(timeout=20)
+    assert code == 0
+    qemus = subprocess.run(["pgrep", "-f", str(out)], capture_output=True, text=True).stdout
+    assert not qemus  # no QEMU left running the firmware
+
+
+def test_serial_is_refused_where_no_uart_can_be_served(tmp_path, capsys):
+    from test_cli import assert_one_error_line, refused
+
+    out = tmp_path / "fw"
+    assert run_cli(capsys, "build", MODELS / "mlperf_ad_autoencoder.tflite", "--board", BOARD, "--out", out)[0] == 0
+    code, err = refused(capsys, "flash", "--board", BOARD, "--out", out, "--serial", "pty")
+    assert_one_error_line(code, err, "semihosting console", "lm3s6965evb, mps2-an500, netduinoplus2")
+    code, err = refused(capsys, "flash", "--board", "nano33", "--out", out, "--serial", "pty")
+    assert_one_error_line(code, err, "--serial serves an emulated board's UART")
+    code, err = refused(capsys, "flash", "--board", BOARD, "--out", out, "--serial", "usb")
+    assert_one_error_line(code, err, "'usb' is not pty, tcp or tcp:PORT")

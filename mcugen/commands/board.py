@@ -272,4 +272,4 @@ def cmd_flash(args) -> int:
     from mcugen.targets.flash import flash
     from mcugen.targets.target import Target
 
-    return flash(Target.of(args.board, args.port, args.stock), Path(args.out) if args.out else None)
+    return flash(Target.of(args.board, args.port, args.stock), Path(args.out) if args.out else None, args.serial)

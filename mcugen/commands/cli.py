@@ -77,6 +77,15 @@ def _shard(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _serial(text: str) -> tuple[str, int | None]:
+    from mcugen.targets.serve import parse_serial
+
+    try:
+        return parse_serial(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 DATA_HELP = (".npz of inputs (input_0, … or input names), or .npy for a one-input model; "
              "each shaped like its input, optionally with a leading sample axis (for a stateful model: "
              "the time axis, one step per sample)")
@@ -346,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("flash", help="put a built firmware on the board (emulated boards: boot it in QEMU)")
     board_args(p, model=False)
     p.add_argument("--port", help="serial port of the board, e.g. /dev/ttyACM0")
+    p.add_argument("--serial", type=_serial, metavar="pty|tcp[:PORT]",
+                   help="emulated boards whose firmware talks on a UART: keep QEMU running with the UART on a "
+                        "pseudo-terminal (the MLPerf Tiny runner opens it; the command is printed) or a TCP "
+                        "port, until Ctrl-C")
     p.set_defaults(func=cmd_flash)
     return parser
 

@@ -8,9 +8,8 @@ environments use `pio run -t upload`.
 """
 from __future__ import annotations
 
-import shlex
-
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -75,10 +74,14 @@ def _alif_setools(elf: Path) -> list[str]:
     return [str(root / "app-write-mram"), "-p"]
 
 
-def flash(target: Target, out: Path | None) -> int:
+def flash(target: Target, out: Path | None, serial: tuple[str, int | None] | None = None) -> int:
+    """`serial`: --serial's (kind, port): an emulated board's UART served until stopped (mcugen/targets/serve.py)."""
     board, port, stock = target.board, target.port, target.stock
     if board is None:
         raise McugenError("the host build needs no flashing", "run mcugen test MODEL --board host")
+    if serial is not None and not target.emulated:
+        raise McugenError(f"--serial serves an emulated board's UART; {board.id}'s is wherever you connect it",
+                          "drop --serial and pass --port")
     board_id = board.id
     out = _find_build(board_id, out)
     held = stamp_of(out)
@@ -86,6 +89,10 @@ def flash(target: Target, out: Path | None) -> int:
         raise McugenError(f"{out} holds a build for {held.get('board')}, not {board_id}",
                           f"pass --board {held.get('board')}, or build for {board_id} into another folder")
     elf = firmware_of(target, out)
+    if serial is not None:
+        from mcugen.targets.serve import serve
+
+        return serve(target, elf, serial, (held or {}).get("harness", "mcugen"))
     if target.emulated:
         return _boot_emulated(target, elf, held)
     require_port(target)

@@ -46,12 +46,21 @@ class Trace:
                 "-D", str(self.path)]
 
 
+def qemu_command(machine: str, elf: Path) -> list[str]:
+    """QEMU booting `elf` on `machine`, no display or monitor, instructions counted (repeatable SysTick)."""
+    return [QEMU, "-M", machine, "-display", "none", "-monitor", "none", "-icount", "shift=0", "-kernel", str(elf)]
+
+
+def require_qemu() -> None:
+    if not shutil.which(QEMU):
+        raise McugenError(f"{QEMU} not found", "install QEMU: sudo apt-get install qemu-system-arm")
+
+
 class QemuTarget:
     """Context manager: a running QEMU and `stream`, a pyserial-like stream to the firmware's link."""
 
     def __init__(self, board: Board, elf: Path, boot_timeout: float = 15.0, trace: Trace | None = None):
-        if not shutil.which(QEMU):
-            raise McugenError(f"{QEMU} not found", "install QEMU: sudo apt-get install qemu-system-arm")
+        require_qemu()
         if board.qemu_machine is None:
             raise RuntimeError(f"{board.id} is not an emulated board")
         self.board, self.machine, self.elf, self.boot_timeout = board, board.qemu_machine, elf, boot_timeout
@@ -60,9 +69,7 @@ class QemuTarget:
         self.stream: Stream | None = None
 
     def _command(self) -> list[str]:
-        return [QEMU, "-M", self.machine, "-display", "none", "-monitor", "none",
-                "-icount", "shift=0", "-kernel", str(self.elf)] + \
-            (self.trace.arguments() if self.trace else [])
+        return qemu_command(self.machine, self.elf) + (self.trace.arguments() if self.trace else [])
 
     def __enter__(self) -> QemuTarget:
         if self.board.link == "semihosting":
