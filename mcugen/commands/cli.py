@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from mcugen import __version__
+from mcugen.commands import arguments
 from mcugen.commands.board import cmd_build, cmd_export, cmd_flash
 from mcugen.commands.boards import cmd_boards
 from mcugen.commands.host import cmd_compare, cmd_inspect, cmd_run
@@ -20,70 +21,6 @@ from mcugen.ir.dump import ENV as DUMP_ENV
 from mcugen.errors import EXIT_ERROR, EXIT_INTERNAL, McugenError
 from mcugen.codegen.export import FORMATS
 from mcugen.quantize.model import COSTS, IO_TYPES, PRECISIONS
-
-
-def _sample_count(text: str) -> int:
-    """Zero samples would make a validation that tests nothing pass."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a sample count >= 1")
-    return value
-
-
-def _patches(text: str) -> str:
-    """auto, off, or a number of bands from 2."""
-    if text in ("auto", "off") or (text.isdigit() and 2 <= int(text) <= 256):
-        return text
-    raise argparse.ArgumentTypeError(f"{text!r} is not auto, off or a number of bands from 2 to 256")
-
-
-def _bytes(text: str) -> int:
-    """A positive number of bytes."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of bytes (a whole number from 1)")
-    return int(text)
-
-
-def _points(text: str) -> float:
-    """An accuracy drop in percentage points: 0 to 100."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 100.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a drop in percentage points from 0 to 100")
-    return value
-
-
-def _job_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of jobs from 1 to 64")
-    return value
-
-
-def _shard(text: str) -> tuple[int, int]:
-    from mcugen.validation.dataset import parse_shard
-
-    try:
-        return parse_shard(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _serial(text: str) -> tuple[str, int | None]:
-    from mcugen.targets.serve import parse_serial
-
-    try:
-        return parse_serial(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 DATA_HELP = (".npz of inputs (input_0, … or input names), or .npy for a one-input model; "
@@ -159,19 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
                        description=STEPS_HELP + ", in TFLM as in the golden model, every layer compared at every step.")
     p.add_argument("model", help=MODEL_HELP)
     outputs_arg(p)
-    p.add_argument("--samples", type=_sample_count, default=3,
+    p.add_argument("--samples", type=arguments.sample_count, default=3,
                    help="how many random inputs to try when --data gives none (default 3)")
     p.add_argument("--seed", type=int, default=0, help="the random inputs' seed (default 0)")
     p.add_argument("--data", help=DATA_HELP)
     p.set_defaults(func=cmd_compare)
 
     def patches_args(p):
-        p.add_argument("--patches", type=_patches, default="auto", metavar="auto|off|N",
+        p.add_argument("--patches", type=arguments.patches, default="auto", metavar="auto|off|N",
                        help="run the model's first layers band by band over their output's rows, recomputing the "
                             "rows the bands share, so their intermediate tensors never exist whole: auto (default: "
                             "only where the arena does not fit the board's RAM or --max-arena, the fewest extra MACs "
                             "that fit), off, or N bands")
-        p.add_argument("--max-arena", type=_bytes, metavar="BYTES",
+        p.add_argument("--max-arena", type=arguments.byte_count, metavar="BYTES",
                        help="the arena (activations and variables) may take at most this many bytes of RAM: "
                             "past it, patch-based inference (--patches)")
 
@@ -213,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--search: .npy of one class index per --eval sample; without, accuracy is agreement "
                         "with the float model's top-1")
     p.add_argument("--board", help="--search: the board whose core measures each candidate's cycles, flash and RAM")
-    p.add_argument("--max-drop", type=_points, default=1.0, metavar="POINTS",
+    p.add_argument("--max-drop", type=arguments.points, default=1.0, metavar="POINTS",
                    help="--search: the top-1 accuracy (percentage points) the choice may lose against the float "
                         "model (default 1)")
     p.add_argument("--cost", choices=COSTS, default="time",
@@ -221,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "timing table), flash (each candidate's smallest build: --optimize size) or RAM")
     optimize_arg(p)
     patches_args(p)
-    p.add_argument("--shard", type=_shard, metavar="K/N",
+    p.add_argument("--shard", type=arguments.shard, metavar="K/N",
                    help="--search in N processes (machines sharing --shard-dir): this one measures accuracy on the "
                         "K-th of N slices of --eval; shard 1 builds the candidates and writes the outputs")
     p.add_argument("--shard-dir", metavar="DIR",
@@ -304,9 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="build, run on the board and compare with the golden model bit for bit",
                        description=STEPS_HELP + ", on the board as in the golden model.")
     board_args(p)
-    p.add_argument("--samples", type=_sample_count, default=3,
+    p.add_argument("--samples", type=arguments.sample_count, default=3,
                    help="how many random inputs to validate when --data gives none (default 3)")
-    p.add_argument("--reset-every", type=_sample_count, metavar="K",
+    p.add_argument("--reset-every", type=arguments.sample_count, metavar="K",
                    help="reset the model's state (on the board and in the golden model) before every K-th step")
     p.add_argument("--seed", type=int, default=0, help="the random inputs' seed (default 0)")
     p.add_argument("--data", help=DATA_HELP)
@@ -326,10 +263,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", action="store_true", help="also read per-layer timings")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds one inference may take")
     p.add_argument("--port", help="serial port of a real board (or socket://host:port)")
-    p.add_argument("--jobs", type=_job_count, default=1, metavar="N",
+    p.add_argument("--jobs", type=arguments.job_count, default=1, metavar="N",
                    help="run N targets at once (host processes or QEMU instances of the one firmware), each "
                         "taking a contiguous slice of the samples; the report is the one a single target gives")
-    p.add_argument("--shard", type=_shard, metavar="K/N",
+    p.add_argument("--shard", type=arguments.shard, metavar="K/N",
                    help="validate only the K-th of N slices of the samples (K = 1..N); `mcugen report merge` "
                         "joins the N reports (--json) into the report of the whole run")
     p.add_argument("--layers", action="store_true",
@@ -355,10 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("flash", help="put a built firmware on the board (emulated boards: boot it in QEMU)")
     board_args(p, model=False)
     p.add_argument("--port", help="serial port of the board, e.g. /dev/ttyACM0")
-    p.add_argument("--serial", type=_serial, metavar="pty|tcp[:PORT]",
-                   help="emulated boards whose firmware talks on a UART: keep QEMU running with the UART on a "
-                        "pseudo-terminal (the MLPerf Tiny runner opens it; the command is printed) or a TCP "
-                        "port, until Ctrl-C")
+    p.add_argument("--serial", type=arguments.serial, metavar="pty|tcp[:PORT]", help="emulated UART boards: QEMU keeps "
+                   "running, the UART on a pseudo-terminal (for the MLPerf Tiny runner) or a TCP port, until Ctrl-C")
     p.set_defaults(func=cmd_flash)
     return parser
 

@@ -220,7 +220,7 @@ def validate_choice(content: bytes, board, twin, samples, work: Path, builds) ->
     from mcugen.targets.firmware import build_board
     from mcugen.codegen.outdir import OutDir
     from mcugen.codegen.pipeline import compile_model
-    from mcugen.quantize.recipe import model_inputs
+    from mcugen.validation.golden import model_inputs
     from mcugen.targets.target import Target
     from mcugen.validation.validate import run_on_target
     from mcugen.quantize.search import board_budget

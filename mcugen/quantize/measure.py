@@ -17,7 +17,7 @@ import numpy as np
 from mcugen.validation import golden
 from mcugen.validation.inspect_model import precision
 from mcugen.ir.graph import Graph
-from mcugen.quantize.recipe import model_inputs, real_values
+from mcugen.validation.golden import model_inputs, real_values
 
 
 @dataclass(frozen=True)

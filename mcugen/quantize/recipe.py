@@ -172,6 +172,7 @@ def check(content: bytes, name: str, samples) -> Checked:
     float16 weights), the golden model equal to the oracle at every layer on `samples` (float samples:
     each converted to the quantized model's input type)."""
     from mcugen.validation.compare import compare_with_oracle
+    from mcugen.validation.golden import model_inputs
     from mcugen.codegen.pipeline import lower
 
     with tempfile.TemporaryDirectory(prefix="mcugen-quantize-") as work:
@@ -192,25 +193,6 @@ def check(content: bytes, name: str, samples) -> Checked:
         raise McugenError(f"internal error: the golden model differs from {oracle} on the quantized model "
                           f"({mismatch})", "report this model")
     return Checked(content, graph, oracle)
-
-
-def model_inputs(g: Graph, xs) -> list[np.ndarray]:
-    """Float inputs as the model takes them: quantized with each input's scale and zero point as
-    TFLM's QUANTIZE does, where the input is an integer."""
-    from mcugen.ops.quantize import affine_quantize
-
-    converted = []
-    for idx, x in zip(g.inputs, xs):
-        t = g.tensors[idx]
-        x = np.asarray(x, dtype=np.float32).reshape(t.shape)
-        converted.append(x if t.dtype == "float32" else affine_quantize(x, t.q.s, t.q.zp, t.dtype))
-    return converted
-
-
-def real_values(g: Graph, idx: int, values: np.ndarray) -> np.ndarray:
-    t = g.tensors[idx]
-    v = values.astype(np.float64)
-    return v if t.dtype == "float32" or t.quant is None else t.quant.s * (v - t.quant.zp)
 
 
 def retype_ends(content: bytes, dtype: str) -> bytes:

@@ -82,7 +82,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     from mcugen.codegen.outdir import OutDir
     from mcugen.codegen.patch_plan import arena_bytes
     from mcugen.codegen.pipeline import compile_model
-    from mcugen.quantize.recipe import model_inputs
+    from mcugen.validation.golden import model_inputs
     from mcugen.targets.target import Target
 
     path = work / "candidate.tflite"

@@ -70,6 +70,25 @@ class Runner:
         return [values[i] for i in g.outputs]  # type: ignore[misc]  # every output was written (verify)
 
 
+def model_inputs(g: Graph, xs) -> list[np.ndarray]:
+    """Float inputs as the model takes them: quantized with each input's scale and zero point as
+    TFLM's QUANTIZE does, where the input is an integer."""
+    from mcugen.ops.quantize import affine_quantize
+
+    converted = []
+    for idx, x in zip(g.inputs, xs):
+        t = g.tensors[idx]
+        x = np.asarray(x, dtype=np.float32).reshape(t.shape)
+        converted.append(x if t.dtype == "float32" else affine_quantize(x, t.q.s, t.q.zp, t.dtype))
+    return converted
+
+
+def real_values(g: Graph, idx: int, values: np.ndarray) -> np.ndarray:
+    t = g.tensors[idx]
+    v = values.astype(np.float64)
+    return v if t.dtype == "float32" or t.quant is None else t.quant.s * (v - t.quant.zp)
+
+
 def run(g: Graph, inputs: Sequence[np.ndarray],
         on_tensor: Callable[[int, np.ndarray], None] | None = None) -> list[np.ndarray]:
     """Run once: Runner(g).run(inputs, on_tensor)."""

@@ -51,7 +51,7 @@ def load_reference(path: Path, tested: Graph, signature: str | None) -> Referenc
 def judge_against(reference: Reference, tested: Graph, samples, results, labels, reset_every: int | None) -> None:
     """Each result's sample run on the reference (in sample order, its state reset where the target's was),
     its judgement extended with the tested model's outputs against the reference's."""
-    from mcugen.quantize.recipe import model_inputs, real_values
+    from mcugen.validation.golden import model_inputs, real_values
 
     ref = reference.graph
     runner = golden.Runner(ref)
@@ -65,7 +65,7 @@ def judge_against(reference: Reference, tested: Graph, samples, results, labels,
 
 def real_inputs(g: Graph, samples, s: int) -> list[np.ndarray]:
     """Sample s in real values: float data as given, integers as scale * (q - zero point)."""
-    from mcugen.quantize.recipe import real_values
+    from mcugen.validation.golden import real_values
 
     given = getattr(samples, "quantized", {})
     inputs = samples[s]
