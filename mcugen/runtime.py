@@ -16,13 +16,7 @@ from mcugen.errors import McugenError
 RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
 # ISA extensions a core may have, a board's chip says it has, and kernel variants need: each a folder of runtime_c/
 FEATURES = ("dsp", "mve")
-# the helpers of runtime_c/<feature>/'s kernels, named after the feature (mcu_nn_dsp.h, mcu_nn_dw_dsp.h ...):
-# only a build for a core with it has them
-FEATURE_HEADERS = {feature: tuple(sorted(f"include/{p.name}" for p in (RUNTIME / "include").glob(f"mcu_nn*_{feature}.h")))
-                   for feature in FEATURES}
-# mcu_nn.h, the headers of the kernel families it includes, and mcu_nn_support.h: every build's
-HEADERS = tuple(sorted(f"include/{p.name}" for p in (RUNTIME / "include").glob("mcu_nn*.h")
-                       if not any(f"include/{p.name}" in headers for headers in FEATURE_HEADERS.values())))
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 
 
 def runtime_file(relative: str) -> Path:
@@ -31,6 +25,20 @@ def runtime_file(relative: str) -> Path:
         raise McugenError(f"mcugen's C runtime is incomplete: {path} is missing",
                           "reinstall mcugen (pip install --force-reinstall mcugen, or pip install -e . in a checkout)")
     return path
+
+
+def included_headers(sources: list[str]) -> dict[str, str]:
+    """The runtime's headers (runtime_c/include) the C `sources` include, directly or through one another, by
+    name: what a build or an export of them needs and nothing else (a plain CNN's library carries no FFT or
+    LSTM header). Headers of other folders (generated ones, the harness's) are the caller's."""
+    found: dict[str, str] = {}
+    wanted = [name for text in sources for name in _INCLUDE.findall(text)]
+    while wanted:
+        name = wanted.pop()
+        if name not in found and (RUNTIME / "include" / name).is_file():
+            found[name] = runtime_file(f"include/{name}").read_text()
+            wanted += _INCLUDE.findall(found[name])
+    return found
 
 
 def kernel_file(kernel: str, features: frozenset[str]) -> str:
@@ -76,8 +84,8 @@ def _integer(expression: str) -> int:
 @functools.cache
 def c_define(name: str) -> int:
     """The value of `#define NAME <integer expression>` in the runtime's headers."""
-    for header in (*HEADERS, *(h for headers in FEATURE_HEADERS.values() for h in headers)):
-        found = re.search(rf"^#define {name}\s+(.+?)\s*(?:/\*.*)?$", runtime_file(header).read_text(), re.M)
+    for header in sorted((RUNTIME / "include").glob("mcu_nn*.h")):
+        found = re.search(rf"^#define {name}\s+(.+?)\s*(?:/\*.*)?$", header.read_text(), re.M)
         if found:
             return _integer(found.group(1))
     raise McugenError(f"mcugen's C runtime defines no {name}", "reinstall mcugen")

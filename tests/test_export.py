@@ -220,6 +220,37 @@ def test_cmake_library_cross_compiles_on_its_own(capsys, tmp_path):
     assert {"kws_init", "kws_input", "kws_output", "kws_invoke", "kws_inputs"} <= set(public)
 
 
+def test_an_export_carries_the_headers_its_files_include_and_says_where_it_compiles(capsys, tmp_path):
+    """Each library's headers are exactly those its .c files include, directly or through each other (a
+    keyword-spotting CNN carries no FFT, LSTM or Helium header); a DSP library compiled for the host stops
+    at one #error that says to export without --board."""
+    import re
+
+    def included(folder: Path) -> set[str]:
+        texts = {p.name: p.read_text() for p in folder.iterdir() if p.suffix in (".c", ".h")}
+        seen, todo = set(), [n for name, t in texts.items() if name.endswith(".c")
+                             for n in re.findall(r'#\s*include\s*"([^"]+)"', t)]
+        while todo:
+            name = todo.pop()
+            if name in texts and name not in seen:
+                seen.add(name)
+                todo += re.findall(r'#\s*include\s*"([^"]+)"', texts[name])
+        return seen
+
+    for board, absent in ((None, {"mcu_nn_dsp.h", "mcu_nn_mve.h"}), ("nano33", {"mcu_nn_mve.h"}),
+                          ("mps3-an547", set())):
+        lib = export(capsys, MODELS["kws"], "kws", tmp_path / f"kws-{board}", "--format", "plain",
+                     *(("--board", board) if board else ()))
+        headers = {p.name for p in lib.glob("*.h")}
+        assert headers == included(lib) | {"kws.h"}, headers ^ included(lib)
+        assert not headers & ({"mcu_nn_kissfft.h", "mcu_nn_lstm.h", "mcu_nn_lstm_dsp.h"} | absent)
+    done = subprocess.run(["cc", "-c", "kws.c", "-o", str(tmp_path / "kws.o")], cwd=tmp_path / "kws-nano33",
+                          capture_output=True, text=True)
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert done.returncode != 0 and len(errors) == 1
+    assert "generated for Arm cores with the DSP extension's kernels" in errors[0] and "without --board" in errors[0]
+
+
 ARDUINO_STUB = """/* Just enough of the Arduino core for the example sketch to compile (no core here). */
 #pragma once
 #include <stdint.h>

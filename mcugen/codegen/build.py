@@ -26,7 +26,7 @@ from mcugen.codegen.outdir import OutDir
 from mcugen.ir.lowering import const_bytes
 from mcugen.ir.planner import state_layout
 from mcugen.kernels import widens
-from mcugen.runtime import FEATURE_HEADERS, HEADERS, kernel_file, runtime_file
+from mcugen.runtime import included_headers, kernel_file, runtime_file
 
 HOST_CFLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-DMODEL_PROFILE", "-fno-asynchronous-unwind-tables")
 SANITIZE_CFLAGS = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
@@ -50,8 +50,8 @@ class BuildResult:
 
 
 def library_files(generated: GeneratedC, features: frozenset[str] = frozenset()) -> dict[str, str]:
-    """A model as a C library, by file name: NAME.h (the API), NAME.c, the kernels it calls and
-    their private headers. `mcugen build` and `mcugen export` both lay out these files.
+    """A model as a C library, by file name: NAME.h (the API), NAME.c, the kernels it calls and the
+    runtime's headers they include. `mcugen build` and `mcugen export` both lay out these files.
 
     features: the ISA features of the core it is built for, which must include those the model was
     lowered for (GeneratedC.features): some of its layers may call kernel variants of
@@ -62,11 +62,9 @@ def library_files(generated: GeneratedC, features: frozenset[str] = frozenset())
         # the lowering chose variants and filter layouts for another core: a bug in the caller, not bad input
         raise AssertionError(f"a model lowered for {sorted(generated.features)} is being built for {sorted(features)}")
     files = dict(generated.files)
-    for header in HEADERS + tuple(h for f in sorted(generated.features) for h in FEATURE_HEADERS.get(f, ())):
-        files[Path(header).name] = runtime_file(header).read_text()
     for k in (k for k in generated.kernels if k not in generated.custom_kernels):
         files[f"{k}.c"] = runtime_file(kernel_file(k, generated.features)).read_text()
-    return files
+    return {**files, **included_headers(list(files.values()))}
 
 
 @dataclass(frozen=True)

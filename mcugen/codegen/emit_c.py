@@ -353,6 +353,11 @@ def _state(g: Compiled) -> tuple[list[dict[str, object]], int, np.ndarray]:
     return state, offset, initial
 
 
+# what the compiler defines for a core with each ISA feature (Arm C Language Extensions): kernels of the
+# feature's variants compile nowhere else
+ISA_MACROS = {"dsp": "__ARM_FEATURE_DSP", "mve": "__ARM_FEATURE_MVE"}
+
+
 def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
     """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
 
@@ -391,6 +396,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
                            g.features)
     custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model
     context["custom_headers"] = sorted(f for f in custom if f.endswith(".h"))
+    context["isa"] = [(ISA_MACROS[f], f.upper()) for f in sorted(g.features)]
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
                              f"{n}.c": _ENV.get_template("model.c.j2").render(context),
                              "mcu_nn_names.h": _kernel_names(n, kernels), **custom},

@@ -9,15 +9,16 @@
 #ifndef MCU_NN_DSP_H
 #define MCU_NN_DSP_H
 
+/* first, so that a compiler for another core says this before it misses ACLE's header */
+#if !defined(__ARM_FEATURE_DSP)
+#error "runtime_c/dsp kernels need an Arm core with the DSP extension; export without --board for the reference kernels"
+#endif
+
 #include <arm_acle.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "mcu_nn_support.h"
-
-#if !defined(__ARM_FEATURE_DSP)
-#error "runtime_c/dsp kernels need a core with the DSP extension; boards without it use runtime_c/src"
-#endif
 
 /* Four int8 values from any address (memcpy compiles to one LDR: ARMv7-M allows unaligned words). */
 static inline uint32_t mcu_load4(const int8_t *p)

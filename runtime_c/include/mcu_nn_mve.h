@@ -5,6 +5,10 @@
 #ifndef MCU_NN_MVE_H
 #define MCU_NN_MVE_H
 
+#if !defined(__ARM_FEATURE_MVE)
+#error "runtime_c/mve kernels need an Arm core with Helium (MVE); export without --board for the reference kernels"
+#endif
+
 #include <arm_mve.h>
 
 #include "mcu_nn_support.h"
