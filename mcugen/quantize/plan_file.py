@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def plan_text(plan: Plan, model: FloatModel, source: str) -> str:
     """The plan as a file `--plan` reads back, each layer that differs named by its index, its op and output
     beside it."""
     by_scope = {layer.scope: layer for layer in model.layers}
-    lines = [f"# mcugen precision plan for {source}: mcugen quantize {source} --plan THIS_FILE --data ...",
+    lines = [f"# mcugen precision plan for {source}: mcugen quantize {shlex.quote(str(source))} --plan THIS_FILE --data ...",
              f"default: {_written(plan.default)}"]
     lines += [f"io: {plan.io}"] if plan.io != model_ends(plan.default, None) else []
     lines += [f"per_tensor: {str(plan.per_tensor).lower()}"]

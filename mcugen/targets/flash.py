@@ -60,7 +60,7 @@ def _alif_setools(elf: Path) -> list[str]:
     root = Path(os.environ.get("ALIF_SETOOLS", ""))
     if not os.environ.get("ALIF_SETOOLS") or not (root / "app-gen-toc").exists():
         raise McugenError("Alif's Security Toolkit not found (ALIF_SETOOLS is not set to a folder holding app-gen-toc)",
-                          "download SETOOLS from alifsemi.com and export ALIF_SETOOLS=<its folder>")
+                          "download SETOOLS from alifsemi.com and export ALIF_SETOOLS=FOLDER (the toolkit's)")
     config = Path("build") / "config" / ALIF_IMAGE.replace(".bin", ".json")
     try:
         shutil.copyfile(elf.with_suffix(".bin"), root / "build" / "images" / ALIF_IMAGE)
@@ -111,7 +111,7 @@ def flash(target: Target, out: Path | None, serial: tuple[str, int | None] | Non
         print(f"flashed {board.id}; check it with {shlex.join(command)}")
     else:  # the offline firmware may talk on another serial than the one it was flashed through
         print(f"flashed {board.id} through {port}; the offline firmware talks on {wiring}: check it with "
-              f"mcugen test MODEL --board {board.id} --port <that serial port>")
+              f"mcugen test MODEL --board {board.id} --port PORT (PORT: that serial port)")
     return 0
 
 

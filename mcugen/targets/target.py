@@ -4,6 +4,7 @@ boards on a serial port. A Target is resolved once from the command line; everyt
 from __future__ import annotations
 
 import contextlib
+import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,7 +86,7 @@ def firmware_of(target: Target, out_dir: Path) -> Path:
             else out_dir / ".pio" / "build" / ("stock" if target.stock else "offline") / "firmware.elf")
     if not path.exists():
         raise McugenError(f"no firmware for {target.id} in {out_dir}", f"run mcugen build MODEL --board {target.id} "
-                          f"--out {out_dir} first")
+                          f"--out {shlex.quote(str(out_dir))} first")
     return path
 
 
