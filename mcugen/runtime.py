@@ -16,6 +16,8 @@ from mcugen.errors import McugenError
 RUNTIME = Path(__file__).resolve().parent / "runtime_c"  # ../runtime_c in a checkout (a link), package data in a wheel
 # ISA extensions a core may have, a board's chip says it has, and kernel variants need: each a folder of runtime_c/
 FEATURES = ("dsp", "mve")
+# what the compiler defines for a core with each (Arm C Language Extensions): the variants compile nowhere else
+FEATURE_MACROS = {"dsp": "__ARM_FEATURE_DSP", "mve": "__ARM_FEATURE_MVE"}
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 
 

@@ -78,6 +78,8 @@ def test_jobs_give_the_report_one_target_gives(capsys, tmp_path):
                                "--jobs", jobs, "--json", path)
         assert code == 0 and "bit-exact on 12 sample(s) on host" in out
         reports[jobs] = checked_report(path, "test")
+    ran = reports[2].pop("cluster")  # --jobs 2: a local cluster of two processes, each taking parts of the samples
+    assert len(ran["workers"]) == 2 and sorted(s for w in ran["workers"] for s in w["samples"]) == list(range(12))
     assert without_times(reports[1]) == without_times(reports[2])
     assert reports[1]["oracle"] == "TFLM on the first sample" and reports[1]["accuracy"]["samples"] == 12
 

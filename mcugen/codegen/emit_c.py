@@ -18,7 +18,7 @@ from mcugen.ir.budget import RAM
 from mcugen.ir.calls import WEIGHTS_BYTES, ArrayKey, array_key
 from mcugen.ir.lowering import Call, Const, Packed, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
-from mcugen.runtime import with_callees
+from mcugen.runtime import FEATURE_MACROS, with_callees
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
@@ -353,11 +353,6 @@ def _state(g: Compiled) -> tuple[list[dict[str, object]], int, np.ndarray]:
     return state, offset, initial
 
 
-# what the compiler defines for a core with each ISA feature (Arm C Language Extensions): kernels of the
-# feature's variants compile nowhere else
-ISA_MACROS = {"dsp": "__ARM_FEATURE_DSP", "mve": "__ARM_FEATURE_MVE"}
-
-
 def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: bool = False) -> GeneratedC:
     """NAME.h and NAME.c for a Graph that went through lower_ops and plan_memory.
 
@@ -396,7 +391,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
                            g.features)
     custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model
     context["custom_headers"] = sorted(f for f in custom if f.endswith(".h"))
-    context["isa"] = [(ISA_MACROS[f], f.upper()) for f in sorted(g.features)]
+    context["isa"] = [(FEATURE_MACROS[f], f.upper()) for f in sorted(g.features)]
     return GeneratedC(name, {f"{n}.h": _ENV.get_template("model.h.j2").render(context),
                              f"{n}.c": _ENV.get_template("model.c.j2").render(context),
                              "mcu_nn_names.h": _kernel_names(n, kernels), **custom},

@@ -264,8 +264,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=120.0, help="seconds one inference may take")
     p.add_argument("--port", help="serial port of a real board (or socket://host:port)")
     p.add_argument("--jobs", type=arguments.job_count, default=1, metavar="N",
-                   help="run N targets at once (host processes or QEMU instances of the one firmware), each "
-                        "taking a contiguous slice of the samples; the report is the one a single target gives")
+                   help="run N targets at once (--cluster local:N: host processes or QEMU instances of the one "
+                        "firmware), each taking contiguous parts of the samples; the report is one target's")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="validate on a Dask cluster (the cluster extra): tcp://HOST:PORT of a scheduler you "
+                        "started, or local[:N]; a worker with --resources BOARD=1 (and MCUGEN_PORT) takes that "
+                        "board's samples")
     p.add_argument("--shard", type=arguments.shard, metavar="K/N",
                    help="validate only the K-th of N slices of the samples (K = 1..N); `mcugen report merge` "
                         "joins the N reports (--json) into the report of the whole run")

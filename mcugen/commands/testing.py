@@ -46,7 +46,7 @@ def cmd_test(args) -> int:
                 built = build_report(g, Path(args.model).name, args.board, result, args.optimize)
         else:
             program, sizes = None, {"arena_bytes": g.arena.plan.size}
-        results = _validate(args, target, program, g, samples, chosen, labels)
+        results, cluster = _validate(args, target, program, g, samples, chosen, labels)
         if reference is not None:
             from mcugen.validation.reference import judge_against
 
@@ -57,7 +57,7 @@ def cmd_test(args) -> int:
     report = test_report(g, Path(args.model).name, args.board, results, sizes, data=args.data,
                          seed=None if args.data else args.seed, samples=len(samples), shard=args.shard,
                          oracle=oracle, estimate=estimate,
-                         reference_model=reference.identity if reference is not None else None)
+                         reference_model=reference.identity if reference is not None else None, cluster=cluster)
     _show(args, g, report, results, built, estimate)
     return verdict(report)
 
@@ -79,8 +79,12 @@ def _test_target(args):
         raise McugenError("--labels needs --data: labels name the classes of given inputs, not of random ones",
                           "pass --data inputs.npz --labels labels.npy")
     target = Target.of(args.board, args.port, args.stock)
-    # a real board runs whatever was flashed, and the handshake checks it is this model
-    if not target.builds_here:
+    if args.cluster and args.jobs > 1:
+        raise McugenError(f"--jobs {args.jobs} is a cluster of {args.jobs} local processes, and --cluster names one",
+                          f"pass one of them (--cluster local:{args.jobs} is --jobs {args.jobs})")
+    # a real board runs whatever was flashed, and the handshake checks it is this model; on a cluster, the
+    # boards attached to its workers
+    if not target.builds_here and not args.cluster:
         require_port(target)
         if args.jobs > 1:
             raise McugenError(f"--jobs {args.jobs} needs as many targets, and a real board is one",
@@ -92,8 +96,10 @@ def _chosen(args, g, count: int) -> range:
     """The samples this run validates: all of them, or --shard's."""
     from mcugen.validation.dataset import require_independent, slices
 
-    if args.shard or args.jobs > 1:
-        require_independent(g, args.reset_every, f"--shard {args.shard}" if args.shard else f"--jobs {args.jobs}")
+    if args.shard or args.jobs > 1 or args.cluster:
+        split = f"--shard {args.shard}" if args.shard else f"--cluster {args.cluster}" if args.cluster \
+            else f"--jobs {args.jobs}"
+        require_independent(g, args.reset_every, split)
     chosen = range(count)
     if args.shard:
         k, n = args.shard
@@ -104,13 +110,15 @@ def _chosen(args, g, count: int) -> range:
 
 
 def _validate(args, target, program, g, samples, chosen: range, labels):
-    """The chosen samples run on the target and compared, a line each (or a progress bar past SAMPLE_LINES)."""
+    """The chosen samples run on the target (or on a cluster's) and compared, a line each (or a progress bar past
+    SAMPLE_LINES); and where they ran, on a cluster."""
     from mcugen.validation.validate import run_on_target
 
     where = f"samples {chosen.start + 1}..{chosen.stop} of {len(samples)}" if args.shard else \
         f"{len(samples)} sample(s)"
-    jobs = f" on {args.jobs} targets at once" if args.jobs > 1 else ""
-    print(f"validating {where} on {args.board}{jobs} ({args.data or f'random inputs, seed {args.seed}'})"
+    address = args.cluster or (f"local:{args.jobs}" if args.jobs > 1 else None)
+    on = f" on the Dask cluster {address}" if address else ""
+    print(f"validating {where} on {args.board}{on} ({args.data or f'random inputs, seed {args.seed}'})"
           f"{steps_note(g, args.reset_every)}", file=sys.stderr)
     with progress_bar(len(chosen)) as bar:
         done = [0]
@@ -123,10 +131,16 @@ def _validate(args, target, program, g, samples, chosen: range, labels):
             if len(chosen) <= SAMPLE_LINES or not r.passed:
                 bar.write(r.line(len(samples)))
 
-        _, results = run_on_target(target, program, g, samples, timeout=args.timeout,
-                                   reset_every=args.reset_every, profile=args.profile,
-                                   on_sample=on_sample, indices=chosen, jobs=args.jobs, labels=labels)
-    return results
+        if address is None:
+            _, results = run_on_target(target, program, g, samples, timeout=args.timeout,
+                                       reset_every=args.reset_every, profile=args.profile,
+                                       on_sample=on_sample, indices=chosen, labels=labels)
+            return results, None
+        from mcugen.validation.cluster import dask_client, run_on_cluster
+
+        with dask_client(address) as client:
+            return run_on_cluster(client, target, program, g, samples, chosen, labels, timeout=args.timeout,
+                                  reset_every=args.reset_every, profile=args.profile, on_sample=on_sample)
 
 
 def _show(args, g, report, results, built, estimate) -> None:

@@ -102,10 +102,11 @@ def _spread(values: list[float]) -> dict:
 
 def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data: str | None, seed: int | None,
                 samples: int, shard: tuple[int, int] | None, oracle: str, estimate=None,
-                reference_model: dict | None = None) -> dict:
+                reference_model: dict | None = None, cluster: dict | None = None) -> dict:
     """`samples`: how many the whole run has (a shard reports the slice `shard` = (K, N) of them);
     `estimate`: the estimated cycles of the run's first sample (mcugen/validation/cycles.py), if made;
-    `reference_model`: the name and sha256 of the float model the samples were also run on (--reference)."""
+    `reference_model`: the name and sha256 of the float model the samples were also run on (--reference);
+    `cluster`: where the samples ran on a Dask cluster (validation/cluster.py), if on one."""
     unit = results[0].unit
     per_sample = [_sample(r) for r in results]
     names = [g.tensors[t].name for t in g.outputs]
@@ -116,7 +117,8 @@ def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data:
                     shard=dict(index=shard[0], count=shard[1]) if shard else None),
         oracle=oracle, sizes=sizes, time_unit=unit.name, ms_per_unit=unit.ms, classes=classes_of(g),
         output_names=names, reference_model=reference_model, per_sample=per_sample, layers=layers,
-        **({"estimated_cycles": dict(estimate.as_json(), sample=results[0].index)} if estimate else {})))
+        **({"estimated_cycles": dict(estimate.as_json(), sample=results[0].index)} if estimate else {}),
+        **({"cluster": cluster} if cluster else {})))
 
 
 def _finish(report: dict) -> dict:

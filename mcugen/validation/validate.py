@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import math
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -14,7 +12,6 @@ from mcugen.ops.custom import UserOp
 from mcugen.validation import golden
 from mcugen.validation.accuracy import judge
 from mcugen.validation.compare import differences, differing
-from mcugen.validation.dataset import slices
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.targets.protocol import Link, TargetFault, TargetInfo
@@ -184,35 +181,18 @@ def _named(fault: TargetFault, g: Compiled) -> McugenError:
 
 
 def run_on_target(target: Target, program, g: Compiled, samples, *, timeout: float = 120.0, profile: bool = False,
-                  on_sample=None, reset_every: int | None = None, indices: range | None = None, jobs: int = 1,
+                  on_sample=None, reset_every: int | None = None, indices: range | None = None,
                   labels=None) -> tuple[TargetInfo, list[SampleResult]]:
     """Connect (starting the host process or QEMU when needed), check the handshake, validate
-    samples[s] for s in `indices` (all by default). `jobs`: that many targets at once (host
-    processes or QEMU instances of the same program), each taking a contiguous slice of the
-    samples (dataset.slices); the results come back in sample order, as one target gives them."""
+    samples[s] for s in `indices` (all by default), in order (several targets at once: cluster.py)."""
     indices = range(len(samples)) if indices is None else indices
-    lock = threading.Lock()
-
-    def run(part: range):
-        with connect(target, program) as link:
-            info = link.hello()
-            check_target(info, g, link.describe)
-            try:
-                return info, run_samples(link, g, samples, clock=info.clock, timeout=timeout,
-                                         seconds=expected_seconds(g, target), profile=profile,
-                                         on_sample=report, unit=TimeUnit.of(info.clock, target),
-                                         reset_every=reset_every, indices=part, labels=labels)
-            except TargetFault as fault:
-                raise _named(fault, g) from None
-
-    def report(result: SampleResult) -> None:
-        if on_sample:
-            with lock:
-                on_sample(result)
-
-    parts = [p for p in slices(indices, jobs, reset_every, bool(g.variables)) if len(p)] or [indices]
-    if len(parts) == 1:
-        return run(parts[0])
-    with ThreadPoolExecutor(len(parts)) as pool:
-        done = list(pool.map(run, parts))
-    return done[0][0], [r for _, results in done for r in results]
+    with connect(target, program) as link:
+        info = link.hello()
+        check_target(info, g, link.describe)
+        try:
+            return info, run_samples(link, g, samples, clock=info.clock, timeout=timeout,
+                                     seconds=expected_seconds(g, target), profile=profile, on_sample=on_sample,
+                                     unit=TimeUnit.of(info.clock, target), reset_every=reset_every,
+                                     indices=indices, labels=labels)
+        except TargetFault as fault:
+            raise _named(fault, g) from None
