@@ -143,7 +143,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
 
 def test_nan_in_the_model_or_the_data_is_one_line_before_any_work(tmp_path, capsys):
     """A float model with a NaN bias (a diverged training), calibration or evaluation data holding NaN or an
-    infinity: refused at once, naming the tensor or the file; a --shard-dir that is a file likewise."""
+    infinity: refused at once, naming the tensor or the file."""
     cnn = float_cnn()
     bias = next(t for t in cnn.tensors if t["name"] == "b")
     bias["data"] = np.array(bias["data"], np.float32)
@@ -158,14 +158,11 @@ def test_nan_in_the_model_or_the_data_is_one_line_before_any_work(tmp_path, caps
     nan_data = tmp_path / "inf.npz"
     np.savez(nan_data, input_0=values)
     out = tmp_path / "q.tflite"
-    (tmp_path / "a_file").write_text("")
     cases = [
         ((bad_model, good), ["constant 'b' holds 1 NaN or infinite value(s)", "finite weights"]),
         ((model, nan_data), ["inf.npz: input 0 holds 1 NaN or infinite value(s)", "clean the data"]),
         ((model, good, "--search", "--eval", nan_data, "--board", "mps2-an386"),
          ["inf.npz: input 0 holds 1 NaN or infinite value(s)"]),
-        ((model, good, "--search", "--eval", good, "--board", "mps2-an386", "--shard", "1/2", "--shard-dir",
-          tmp_path / "a_file"), ["--shard-dir", "cannot use it as a folder"]),
     ]
     for (source, data, *options), phrases in cases:
         code, err = refused(capsys, "quantize", source, "--data", data, "--out", out, *options)

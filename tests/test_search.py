@@ -48,15 +48,12 @@ def test_the_choice_is_within_the_drop_and_cheaper_than_all_16x8(tmp_path, capsy
     compile_model(out)  # mcugen runs what it wrote
 
 
-def test_a_tight_drop_widens_layers_and_two_shards_search_as_one_process_does(tmp_path, capsys):
+def test_a_tight_drop_widens_layers_and_a_cluster_searches_as_one_process_does(tmp_path, capsys):
     """All-int8 loses 0.2 points of top-1: no drop allowed makes the search widen layers, and the choice written
-    as a plan makes the same model again. Shard 1 and 2 of the
-    same search run at once, each on half of the evaluation samples, meeting in a shared folder: shard 1's
-    report (every candidate's accuracy, SNR and cost, the choice) is the unsharded one's, and only shard 1
-    writes."""
-    import subprocess
-    import sys
-
+    as a plan makes the same model again. The same search on a local Dask cluster of two workers (--jobs 2: each
+    candidate's quantizing, cost and accuracy per half of the evaluation samples as tasks, every layer's
+    candidate sent at once) reports every candidate's accuracy, SNR and cost, and the choice, as one process
+    does, and writes the same model."""
     options = ["--board", "mps2-an386", "--labels", DIGITS / "labels.npy", "--max-drop", "0"]
     _, stdout, _, whole = search(capsys, tmp_path, *options)
     by_name = {c["name"]: c for c in whole["candidates"]}
@@ -71,22 +68,13 @@ def test_a_tight_drop_widens_layers_and_two_shards_search_as_one_process_does(tm
     assert chosen["plan"]["layers"] and all(c["plan"]["default"] for c in whole["candidates"])
     again, _ = _quantize(capsys, tmp_path, plan.read_text(), "again")
     assert again.read_bytes() == (tmp_path / "chosen.tflite").read_bytes()
-    runs = []
-    for k in (1, 2):
-        argv = ["quantize", DIGITS / "digits_float.tflite", "--data", DIGITS / "calibration.npz", "--search",
-                "--eval", DIGITS / "evaluation.npz", "--out", tmp_path / f"shard{k}.tflite", "--json",
-                tmp_path / f"shard{k}.json", "--shard", f"{k}/2", "--shard-dir", tmp_path / "shared", *options]
-        runs.append(subprocess.Popen([sys.executable, "-m", "mcugen", *map(str, argv)], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True))
-    outcomes = [run.communicate(timeout=600) for run in runs]
-    assert [run.returncode for run in runs] == [0, 0], [err for _, err in outcomes]
-    assert "(shard 2/2)" in outcomes[1][1] and "shard 1 validates the choice" in outcomes[1][0]
-    assert not (tmp_path / "shard2.tflite").exists() and not (tmp_path / "shard2.json").exists()
-    sharded = json.loads((tmp_path / "shard1.json").read_text())
+    (tmp_path / "cluster").mkdir()
+    _, _, err, clustered = search(capsys, tmp_path / "cluster", *options, "--jobs", "2")
+    assert "on the Dask cluster local:2" in err
     keys = ("name", "precisions", "top1", "snr_db", "time", "flash_bytes", "ram_bytes", "front", "chosen")
-    assert [{k: c[k] for k in keys} for c in sharded["candidates"]] == \
+    assert [{k: c[k] for k in keys} for c in clustered["candidates"]] == \
         [{k: c[k] for k in keys} for c in whole["candidates"]]
-    assert sharded["chosen"] == whole["chosen"] and (tmp_path / "shard1.tflite").read_bytes() == \
+    assert clustered["chosen"] == whole["chosen"] and (tmp_path / "cluster" / "chosen.tflite").read_bytes() == \
         (tmp_path / "chosen.tflite").read_bytes()
 
 
@@ -127,13 +115,11 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "host"), "host is none"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--max-drop", "-1"),
          "not a drop in percentage points from 0 to 100"),
-        ((*base, "--shard", "1/2", "--shard-dir", tmp_path / "shared"), "--shard is for --search"),
+        ((*base, "--jobs", "2"), "--jobs is for --search"),
         ((*base, "--max-arena", "2000"), "--max-arena is for --search"),
         ((*base, "--patches", "off"), "--patches is for --search"),
-        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--shard", "1/2"),
-         "--shard and --shard-dir go together"),
-        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--shard", "3/2",
-          "--shard-dir", tmp_path / "shared"), "not K/N"),
+        ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--jobs", "2",
+          "--cluster", "local:2"), "--jobs 2 is a cluster of 2 local processes"),
     ]
     for argv, phrase in cases:
         code, err = refused(capsys, *argv)

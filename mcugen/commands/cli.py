@@ -158,13 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "timing table), flash (each candidate's smallest build: --optimize size) or RAM")
     optimize_arg(p)
     patches_args(p)
-    p.add_argument("--shard", type=arguments.shard, metavar="K/N",
-                   help="--search in N processes (machines sharing --shard-dir): this one measures accuracy on the "
-                        "K-th of N slices of --eval; shard 1 builds the candidates and writes the outputs")
-    p.add_argument("--shard-dir", metavar="DIR",
-                   help="--shard: a folder every shard of the run reads and writes (its own for each run)")
-    p.add_argument("--shard-timeout", type=float, default=3600.0, metavar="SECONDS",
-                   help="--shard: how long a shard waits for the others at one candidate (default 3600)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="--search on a Dask cluster (the cluster extra): each candidate's quantizing, cost and "
+                        "accuracy per part of --eval as tasks; tcp://HOST:PORT of a scheduler you started, or local[:N]")
+    p.add_argument("--jobs", type=arguments.job_count, default=1, metavar="N",
+                   help="--search in N local processes (--cluster local:N)")
     p.add_argument("--json", metavar="REPORT", help="write the per-layer errors and sizes (with --search: every "
                                                      "candidate, and a picture of the front beside it) here")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")

@@ -1,6 +1,7 @@
 """`mcugen quantize`: the user's float model to a checked integer one, per-layer error reported."""
 from __future__ import annotations
 
+import contextlib
 
 import math
 import tempfile
@@ -70,7 +71,7 @@ def _check_flags(args, source: Path, out: Path) -> None:
     if out.resolve() == source.resolve():
         raise McugenError(f"--out {out} is the float model itself", "write the quantized model to another file")
     given = [flag for flag, value in (("--eval", args.eval), ("--labels", args.labels), ("--board", args.board),
-                                      ("--shard", args.shard), ("--shard-dir", args.shard_dir),
+                                      ("--cluster", args.cluster), ("--jobs", None if args.jobs == 1 else args.jobs),
                                       ("--patches", None if args.patches == "auto" else args.patches),
                                       ("--max-arena", args.max_arena)) if value is not None]
     if args.plan and (args.search or args.precision != "int8" or args.io or args.per_tensor):
@@ -81,16 +82,15 @@ def _check_flags(args, source: Path, out: Path) -> None:
     if args.search and (args.eval is None or args.board is None):
         raise McugenError("--search needs --eval (samples to measure accuracy on) and --board (whose core measures "
                           "the cost)", "add both")
-    if (args.shard is None) != (args.shard_dir is None):
-        raise McugenError("--shard and --shard-dir go together", "give every shard of the run --shard K/N and the "
-                                                                 "same --shard-dir")
-    if args.shard is None or args.shard[0] == 1:  # only shard 1 writes
-        refuse_overwrite(out, args.force)
-        if args.json:
-            refuse_overwrite(Path(args.json), args.force)
-        if args.search:
-            refuse_overwrite(picture_path(out), args.force)
-            refuse_overwrite(plan_path(out), args.force)
+    if args.cluster and args.jobs > 1:
+        raise McugenError(f"--jobs {args.jobs} is a cluster of {args.jobs} local processes, and --cluster names one",
+                          f"pass one of them (--cluster local:{args.jobs} is --jobs {args.jobs})")
+    refuse_overwrite(out, args.force)
+    if args.json:
+        refuse_overwrite(Path(args.json), args.force)
+    if args.search:
+        refuse_overwrite(picture_path(out), args.force)
+        refuse_overwrite(plan_path(out), args.force)
 
 
 def _db(value: float | None) -> str:
@@ -155,21 +155,22 @@ def search_precisions(args, model, samples, plan) -> int:
         say(f"{twin.cpu.name} has no timing table: the candidates' time is their instructions")
     say(f"calibrating {Path(args.model).name} on {len(samples)} samples")
     ranges = calibrate(model, samples)
-    shards = None
-    if args.shard is not None:
-        shards, evaluation, labels = shard_of(args, model, samples, evaluation, labels)
-    say(f"searching each layer's precision: accuracy on {len(evaluation)} samples"
-        + (f" (shard {shards.k}/{shards.n})" if shards else "") + f", cost on {twin.id}"
-        + ("" if twin is board else f" ({board.id}'s {board.cpu.name})"))
+    address = args.cluster or (f"local:{args.jobs}" if args.jobs > 1 else None)
+    say(f"searching each layer's precision: accuracy on {len(evaluation)} samples, cost on {twin.id}"
+        + ("" if twin is board else f" ({board.id}'s {board.cpu.name})")
+        + (f", on the Dask cluster {address}" if address else ""))
     out = Path(args.out)
     builds = Builds(args.optimize, args.patches, args.max_arena)
     with tempfile.TemporaryDirectory(prefix="mcugen-search-") as work:
-        result = search(model, ranges, plan, board, evaluation, labels, args.max_drop, args.cost, Path(work),
-                        samples[:CHECK_SAMPLES], builds, shards)
+        with contextlib.ExitStack() as stack:
+            client = None
+            if address:
+                from mcugen.validation.cluster import dask_client
+
+                client = stack.enter_context(dask_client(address))
+            result = search(model, ranges, plan, board, evaluation, labels, args.max_drop, args.cost, Path(work),
+                            samples[:CHECK_SAMPLES], builds, client)
         print(format_search(result, model.weighted))
-        if shards is not None and not shards.leads:
-            print(f"shard {shards.k}/{shards.n} done: shard 1 validates the choice and writes the outputs")
-            return 0
         write_atomically(picture_path(out), lambda f: f.write(front_picture(result)), ".png")
         print(f"wrote {picture_path(out)}")
         if args.json:
@@ -188,33 +189,6 @@ def search_precisions(args, model, samples, plan) -> int:
     print(f"wrote {plan_path(out)}: the choice as a plan (`--plan {plan_path(out)}` makes it again; edit it to try "
           "others)")
     return 0
-
-
-def shard_of(args, model, samples, evaluation, labels):
-    """(Shards, this shard's evaluation samples, their labels): a contiguous slice, as `mcugen test --shard`."""
-    from mcugen.validation.dataset import require_independent, slices
-    from mcugen.quantize.shards import Shards, fingerprint
-
-    k, n = args.shard
-    require_independent(model.graph, None, f"--shard {k}/{n}")
-    chosen = slices(range(len(evaluation)), n, None, False)[k - 1]
-    if not chosen:
-        raise McugenError(f"shard {k}/{n} of {len(evaluation)} evaluation sample(s) is empty", "use fewer shards")
-    folder = Path(args.shard_dir)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a file of that name, a read-only parent
-        raise McugenError(f"--shard-dir {folder}: cannot use it as a folder ({exc.strerror})",
-                          "give every shard the same writable folder") from None
-    run = fingerprint([model.content, *(np.ascontiguousarray(a).tobytes() for a in samples.per_input),
-                       *(np.ascontiguousarray(a).tobytes() for a in evaluation.per_input),
-                       b"" if labels is None else np.asarray(labels).tobytes(), args.board, args.cost,
-                       str(args.max_drop), args.precision, str(args.io), str(args.per_tensor), str(n),
-                       args.optimize, args.patches, str(args.max_arena)])
-    return (Shards(k, n, folder, run, args.shard_timeout), evaluation[chosen.start:chosen.stop],
-            None if labels is None else labels[chosen.start:chosen.stop])
-
-
 def validate_choice(content: bytes, board, twin, samples, work: Path, builds) -> None:
     """The chosen model bit-exact on the board's emulator (or its emulated twin's) against the golden model."""
     from mcugen.targets.firmware import build_board

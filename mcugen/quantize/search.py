@@ -10,6 +10,11 @@ The search, each step a candidate model (quantized, checked with TFLM, built, me
    drop is met; past all-16x8, the same with float32 layers.
 The Pareto front is every candidate no other beats on both accuracy and cost; the choice is the cheapest
 candidate within the drop (ties: the more accurate).
+
+On a Dask cluster (`--cluster`, `--jobs`: mcugen/validation/cluster.py) each candidate is tasks: its quantizing
+and check, its cost (a build and an emulator run) and its accuracy on each part of the evaluation samples; the
+candidates the search knows it needs (the reference points, every layer alone) are all sent at once, and the
+results are the ones one process computes.
 """
 from __future__ import annotations
 
@@ -29,7 +34,6 @@ from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, Tally, output_predictions, tally
 from mcugen.quantize.model import FloatModel, Layer
 from mcugen.quantize.recipe import FLOAT_PLAN, Plan, check, quantize
-from mcugen.quantize.shards import Shards
 
 
 @dataclass(frozen=True)
@@ -132,18 +136,17 @@ def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
 
 
 class Searcher:
-    """Evaluates candidates once each (a plan's precisions name it), remembering every one. With `shards`,
-    `samples` (and `labels`) are this shard's slice: accuracy is joined from every shard's, cost measured
-    by the lead shard (mcugen/quantize/shards.py)."""
+    """Evaluates candidates once each (a plan's precisions name it), remembering every one; with `client` (a
+    Dask cluster's), as tasks there."""
 
     def __init__(self, model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, work: Path,
-                 check_samples, builds: Builds, shards: Shards | None = None):
+                 check_samples, builds: Builds, client=None):
         self.model, self.calibration, self.base, self.board = model, calibration, base, board
         self.builds = builds
         self.samples, self.labels, self.work, self.check_samples = samples, labels, work, check_samples
-        self.shards = shards
-        self.reference = output_predictions(model.graph, samples)
         self.done: dict[tuple[str, ...], Candidate] = {}
+        self.engine = None if client is None else Engine(client, self)
+        self.reference = output_predictions(model.graph, samples) if self.engine is None else self.engine.reference()
 
     def plan_of(self, precisions: tuple[str, ...]) -> Plan:
         """The quantizer's plan: each layer with weights at its precision, and each layer without (reshapes,
@@ -160,22 +163,37 @@ class Searcher:
                 plan = plan.with_layer(layer, flowing)
         return plan
 
+    @staticmethod
+    def key_of(precisions: tuple[str, ...] | None) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+        """(the candidate's name in `done`, its precisions: None for the float model, all float32 included)."""
+        if precisions is not None and set(precisions) == {"float32"}:
+            precisions = None
+        return precisions or ("float model",), precisions
+
+    def prefetch(self, wanted: list[tuple[str, ...] | None]) -> None:
+        """On a cluster, these candidates' tasks sent at once (evaluate then waits for each one's)."""
+        if self.engine is not None:
+            for precisions in wanted:
+                key, precisions = self.key_of(precisions)
+                if key not in self.done:
+                    self.engine.submit(key, None if precisions is None else self.plan_of(precisions))
+
     def evaluate(self, name: str, precisions: tuple[str, ...] | None) -> Candidate:
         """precisions None (or all float32): the float model."""
-        if precisions is not None and set(precisions) == {"float32"}:
-            precisions, name = None, "float model"
-        key = precisions or ("float model",)
+        key, precisions = self.key_of(precisions)
+        if precisions is None:
+            name = "float model"
         if key in self.done:
             return self.done[key]
         say(f"  candidate {len(self.done) + 1}: {name}")
         plan = None if precisions is None else self.plan_of(precisions)
-        if plan is None:
-            content, graph = self.model.content, self.model.graph
+        if self.engine is not None:
+            content, acc, cost = self.engine.result(key, plan)
         else:
-            checked = check(quantize(self.model, self.calibration, plan), "candidate", self.check_samples)
-            content, graph = checked.content, checked.graph
-        acc = self._accuracy(key, graph)
-        cost = self._cost(key, content)
+            content, graph = checked_candidate(self.model, self.calibration, plan, self.check_samples)
+            acc = tally(graph, self.samples, self.reference, self.labels).accuracy(self.against)
+            with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
+                cost = measure_cost(content, self.board, Path(work), self.samples[0], self.builds)
         found = Candidate(name, precisions or ("float32",) * len(self.model.weighted), acc, cost, content,
                           plan=plan or FLOAT_PLAN)
         self.done[key] = found
@@ -183,37 +201,92 @@ class Searcher:
             + (f"; does not fit: {cost.misfit}" if cost.misfit else ""))
         return found
 
-    def _accuracy(self, key: tuple[str, ...], graph) -> Accuracy:
-        mine = tally(graph, self.samples, self.reference, self.labels)
-        if self.shards is not None:
-            parts = self.shards.share(key, "accuracy", asdict(mine))
-            mine = Tally.joined([Tally(tuple(p["right"]), tuple(p["signal"]), tuple(p["noise"])) for p in parts])
-        return mine.accuracy("labels" if self.labels is not None else "float model")
+    @property
+    def against(self) -> str:
+        return "labels" if self.labels is not None else "float model"
 
-    def _cost(self, key: tuple[str, ...], content: bytes) -> Cost:
-        if self.shards is not None and not self.shards.leads:
-            c = self.shards.receive(key, "cost")
-            return Cost(**{**c, "layers": tuple((op, t) for op, t in c["layers"])})
-        with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
-            cost = measure_cost(content, self.board, Path(work), self.samples[0], self.builds)
-        if self.shards is not None:
-            self.shards.publish(key, "cost", asdict(cost))
-        return cost
+
+def checked_candidate(model: FloatModel, calibration: dict, plan: Plan | None, check_samples) -> tuple[bytes, object]:
+    """(the candidate's file, its graph): quantized with `plan` and checked against its oracle (None: the float
+    model as it is)."""
+    if plan is None:
+        return model.content, model.graph
+    checked = check(quantize(model, calibration, plan), "candidate", check_samples)
+    return checked.content, checked.graph
+
+
+class Engine:
+    """The Searcher's candidates as tasks of a Dask cluster: the model, calibration and evaluation samples sent to
+    the workers once, each candidate's tasks (checked_candidate, then measure_cost and a tally per part of the
+    samples) sent when first wanted."""
+
+    def __init__(self, client, searcher: Searcher):
+        from mcugen.validation.dataset import slices
+
+        self.client, self.s = client, searcher
+        workers = max(1, len(client.scheduler_info()["workers"]))
+        self.parts = [p for p in slices(range(len(searcher.samples)), 2 * workers, None, False) if len(p)]
+        self.shared = client.scatter([searcher.model, searcher.calibration, list(searcher.check_samples)],
+                                     broadcast=True)
+        self.inputs = client.scatter([[searcher.samples[k] for k in part] for part in self.parts])
+        self.pending: dict[tuple[str, ...], tuple] = {}
+        self.references: list | None = None
+
+    def reference(self) -> tuple[np.ndarray, list[np.ndarray]]:
+        """output_predictions of the float model over every part, joined in order."""
+        graph = self.client.submit(_graph_of, self.shared[0], pure=False)
+        parts = self.client.gather([self.client.submit(output_predictions, graph, inputs, pure=False)
+                                    for inputs in self.inputs])
+        self.references = [self.client.scatter(part) for part in parts]
+        return np.concatenate([top1 for top1, _ in parts]), [v for _, values in parts for v in values]
+
+    def submit(self, key: tuple[str, ...], plan: Plan | None) -> None:
+        if key in self.pending:
+            return
+        model, calibration, check_samples = self.shared
+        s = self.s
+        checked = self.client.submit(checked_candidate, model, calibration, plan, check_samples, pure=False)
+        cost = self.client.submit(_cost_on_worker, checked, s.board, s.samples[0], s.builds, pure=False)
+        labels = [None if s.labels is None else s.labels[part.start:part.stop] for part in self.parts]
+        tallies = [self.client.submit(_tally_on_worker, checked, inputs, reference, part_labels, pure=False)
+                   for inputs, reference, part_labels in zip(self.inputs, self.references or [], labels)]
+        self.pending[key] = (checked, cost, tallies)
+
+    def result(self, key: tuple[str, ...], plan: Plan | None) -> tuple[bytes, Accuracy, Cost]:
+        self.submit(key, plan)
+        checked, cost, tallies = self.pending.pop(key)
+        (content, _), measured, parts = self.client.gather([checked, cost, tallies])
+        return content, Tally.joined(parts).accuracy(self.s.against), measured
+
+
+def _graph_of(model: FloatModel):
+    return model.graph
+
+
+def _cost_on_worker(checked: tuple[bytes, object], board: Board, sample, builds: Builds) -> Cost:
+    with tempfile.TemporaryDirectory(prefix="mcugen-candidate-") as work:
+        return measure_cost(checked[0], board, Path(work), sample, builds)
+
+
+def _tally_on_worker(checked: tuple[bytes, object], inputs, reference, labels) -> Tally:
+    return tally(checked[1], inputs, reference, labels)
 
 
 def search(model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, max_drop: float,
-           cost: str, work: Path, check_samples, builds: Builds = Builds(), shards: Shards | None = None) -> Search:
+           cost: str, work: Path, check_samples, builds: Builds = Builds(), client=None) -> Search:
+    """`client`: a Dask cluster's, to evaluate candidates on (None: here, one at a time)."""
     s = Searcher(model, calibration, base, board, samples, labels, work, check_samples, builds_for(cost, builds),
-                 shards)
+                 client)
     layers = model.weighted
     if not layers:
         raise McugenError("the model has no layer with weights to choose a precision for",
                           "quantize it without --search")
     every = lambda precision: tuple(precision for _ in layers)  # noqa: E731
+    int4 = [layer for layer in layers if _takes_int4(layer, base)]
+    s.prefetch([None, every("int8"), every("16x8")] + ([_with(every("int8"), layers, int4, "w4a8")] if int4 else []))
     float_model = s.evaluate("float model", None)
     int8 = s.evaluate("all int8", every("int8"))
     wide = s.evaluate("all 16x8", every("16x8"))
-    int4 = [layer for layer in layers if _takes_int4(layer, base)]
     if int4:
         s.evaluate("INT4 weights where layers take them", _with(int8.precisions, layers, int4, "w4a8"))
     target = float_model.accuracy.top1 - max_drop / 100
@@ -250,10 +323,10 @@ def _with(precisions: tuple[str, ...], layers: tuple[Layer, ...], chosen: list[L
 def _widen(s: Searcher, start: Candidate, layers: tuple[Layer, ...], precision: str, target: float,
            cost: str) -> Candidate:
     """Layers to `precision` one more at a time, the best accuracy per cost first."""
+    alone_each = [layer for layer in layers if dict(zip(layers, start.precisions))[layer] != precision]
+    s.prefetch([_with(start.precisions, layers, [layer], precision) for layer in alone_each])
     gains = []
-    for layer in layers:
-        if dict(zip(layers, start.precisions))[layer] == precision:
-            continue
+    for layer in alone_each:
         alone = s.evaluate(f"{_name(layer)} at {precision}", _with(start.precisions, layers, [layer], precision))
         added = max(alone.cost.of(cost) - start.cost.of(cost), 1)
         gains.append(((alone.accuracy.top1 - start.accuracy.top1) / added, layer))
@@ -268,6 +341,7 @@ def _widen(s: Searcher, start: Candidate, layers: tuple[Layer, ...], precision: 
 
 
 def _downgrade(s: Searcher, start: Candidate, layers: tuple[Layer, ...], int4: list[Layer], target: float) -> None:
+    s.prefetch([_with(start.precisions, layers, [layer], "w4a8") for layer in int4])
     losses = []
     for layer in int4:
         alone = s.evaluate(f"{_name(layer)} with INT4 weights", _with(start.precisions, layers, [layer], "w4a8"))

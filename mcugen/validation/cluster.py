@@ -32,6 +32,7 @@ TASKS_PER_WORKER = 4  # parts a worker takes in turn: the slower ones' share goe
 def dask_client(address: str) -> Iterator:
     """A client of the cluster at `address` (local[:N]: one started here, closed after)."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise McugenError(f"--cluster {address} needs Dask's distributed package",
@@ -41,8 +42,10 @@ def dask_client(address: str) -> Iterator:
         workers = int(local[1]) if local[1] else os.cpu_count() or 1
         if workers < 1:
             raise McugenError(f"--cluster {address} starts no worker", "give local:N with N >= 1")
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        # non-daemonic workers: a task may start processes of its own (the oracles run in one)
+        with dask.config.set({"distributed.worker.daemon": False}), \
+                LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                             silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
             yield client
         return
     try:
