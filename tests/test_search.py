@@ -130,7 +130,8 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
 def test_the_front_and_the_choice_leave_out_what_does_not_fit_the_board():
     """Hand-checked: b beats c (as accurate, cheaper); d is the cheapest within 0.9 but does not fit."""
     from mcugen.quantize.measure import Accuracy
-    from mcugen.quantize.search import Candidate, Cost, pareto
+    from mcugen.quantize.cost import Cost
+    from mcugen.quantize.search import Candidate, pareto
 
     def candidate(name, top1, time, misfit=""):
         return Candidate(name, ("int8",), Accuracy(top1, "labels", 30.0), Cost(time, "cycles", 1000, 100, (), misfit),

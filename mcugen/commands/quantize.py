@@ -141,7 +141,8 @@ def search_precisions(args, model, samples, plan) -> int:
     from mcugen.quantize.recipe import calibrate
     from mcugen.targets.boards import HOST, emulated_twin
     from mcugen.quantize.plan_file import plan_text
-    from mcugen.quantize.search import Builds, builds_for, format_search, front_picture, search
+    from mcugen.quantize.cost import Builds, builds_for
+    from mcugen.quantize.search import format_search, front_picture, search
 
     if args.board == HOST:
         raise McugenError("--search measures each candidate on a board's core, and host is none",
@@ -197,7 +198,7 @@ def validate_choice(content: bytes, board, twin, samples, work: Path, builds) ->
     from mcugen.validation.golden import model_inputs
     from mcugen.targets.target import Target
     from mcugen.validation.validate import run_on_target
-    from mcugen.quantize.search import board_budget
+    from mcugen.quantize.cost import board_budget
 
     path = work / "chosen.tflite"
     path.write_bytes(content)

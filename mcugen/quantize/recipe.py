@@ -243,3 +243,12 @@ def retype_ends(content: bytes, dtype: str) -> bytes:
         for entry in [*(sig.inputs or []), *(sig.outputs or [])]:
             entry.tensorIndex = moved.get(entry.tensorIndex, entry.tensorIndex)
     return model_object.save(model)
+
+
+def checked_candidate(model: FloatModel, calibration: dict, plan: Plan | None, check_samples) -> tuple[bytes, Graph]:
+    """(the candidate's file, its graph): quantized with `plan` and checked against its oracle (None: the float
+    model as it is)."""
+    if plan is None:
+        return model.content, model.graph
+    checked = check(quantize(model, calibration, plan), "candidate", check_samples)
+    return checked.content, checked.graph

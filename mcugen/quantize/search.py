@@ -18,35 +18,18 @@ results are the ones one process computes.
 """
 from __future__ import annotations
 
-import dataclasses
-
 import math
 import tempfile
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
-
-from mcugen.ir.budget import Budget
-from mcugen.targets.boards import Board, emulated_twin
+from mcugen.targets.boards import Board
 from mcugen.codegen.build import say
 from mcugen.errors import McugenError
-from mcugen.quantize.measure import Accuracy, Tally, output_predictions, tally
+from mcugen.quantize.measure import Accuracy, output_predictions, tally
 from mcugen.quantize.model import FloatModel, Layer
-from mcugen.quantize.recipe import FLOAT_PLAN, Plan, check, quantize
-
-
-@dataclass(frozen=True)
-class Cost:
-    time: int  # one inference: estimated cycles, or instructions where the core has no timing table
-    unit: str  # "cycles" or "instructions"
-    flash: int  # the model's code and constants, and the kernels it calls (bytes)
-    ram: int  # the arena and the model's state (bytes)
-    layers: tuple[tuple[str, int], ...] = ()  # each op of the built model: (opcode, its time)
-    misfit: str = ""  # why it does not fit the user's board ("": it fits)
-
-    def of(self, kind: str) -> int:
-        return int(getattr(self, kind))
+from mcugen.quantize.cost import Builds, Cost, builds_for, measure_cost
+from mcugen.quantize.recipe import FLOAT_PLAN, Plan, checked_candidate
 
 
 @dataclass(frozen=True)
@@ -67,61 +50,6 @@ class Search:
     target: float  # the accuracy the choice had to reach
     cost: str  # what "cheapest" meant: model.COSTS
     why: str
-
-
-@dataclass(frozen=True)
-class Builds:
-    """What --optimize, --patches and --max-arena ask of every candidate's build (and the choice's)."""
-
-    optimize: str = "balanced"
-    patches: str = "auto"
-    max_arena: int | None = None
-
-
-def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarray], builds: Builds) -> Cost:
-    """Build the model for `board`'s core (as `builds` asks), run `sample` once on the emulator with every
-    instruction counted (mcugen/validation/cycles.py), and read the sizes from the build."""
-    from mcugen.validation.cycles import estimate_cycles
-    from mcugen.targets.firmware import build_board, check_fit
-    from mcugen.codegen.outdir import OutDir
-    from mcugen.codegen.patch_plan import arena_bytes
-    from mcugen.codegen.pipeline import compile_model
-    from mcugen.validation.golden import model_inputs
-    from mcugen.targets.target import Target
-
-    path = work / "candidate.tflite"
-    path.write_bytes(content)
-    twin = emulated_twin(board, "the search measures each candidate there")
-    g = compile_model(path, features=board.features, budget=board_budget(board, builds))
-    result = build_board(g, twin, OutDir(work / "fw"), path.name)
-    estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample), twin.cpu,
-                               timeout=600, memory=board.memory_timing if twin.cpu.timing else None)
-    ram = arena_bytes(g)  # the arena and the variables, as the fit check and --max-arena count them
-    try:  # built on the twin, held to the user's board
-        check_fit(g, board, result.const_bytes, harness_ram=0)
-        misfit = ""
-    except McugenError as exc:
-        misfit = exc.problem
-    if builds.max_arena is not None and ram > builds.max_arena:
-        misfit = misfit or f"its arena needs {ram:,} B, more than --max-arena {builds.max_arena:,} B"
-    per_layer = estimate.layers_with_memory
-    return Cost(sum(per_layer), "cycles" if estimate.timing else "instructions",
-                result.model.flash + result.kernels.flash, ram,
-                tuple((op.opcode, int(t)) for op, t in zip(g.ops, per_layer)), misfit)
-
-
-def board_budget(board: Board, builds: Builds) -> Budget:
-    """A candidate's budget on `board`: one arena (the search compares models, not placements), in bands where
-    it does not fit the board's RAM or --max-arena (as `build` would run it; one that still does not is a
-    misfit, measure_cost says)."""
-    budget = board.budget(optimize=builds.optimize)
-    room = min((r for r in (budget.arena_room, builds.max_arena) if r is not None), default=None)
-    return dataclasses.replace(budget, regions=None, patches=builds.patches, arena_room=room)
-
-
-def builds_for(cost: str, builds: Builds) -> Builds:
-    """How a candidate is built: its smallest build (--optimize size) where flash is the cost."""
-    return replace(builds, optimize="size") if cost == "flash" else builds
 
 
 def pareto(candidates: list[Candidate], cost: str) -> list[Candidate]:
@@ -145,7 +73,11 @@ class Searcher:
         self.builds = builds
         self.samples, self.labels, self.work, self.check_samples = samples, labels, work, check_samples
         self.done: dict[tuple[str, ...], Candidate] = {}
-        self.engine = None if client is None else Engine(client, self)
+        self.engine = None
+        if client is not None:
+            from mcugen.quantize.engine import Engine
+
+            self.engine = Engine(client, self)
         self.reference = output_predictions(model.graph, samples) if self.engine is None else self.engine.reference()
 
     def plan_of(self, precisions: tuple[str, ...]) -> Plan:
@@ -204,72 +136,6 @@ class Searcher:
     @property
     def against(self) -> str:
         return "labels" if self.labels is not None else "float model"
-
-
-def checked_candidate(model: FloatModel, calibration: dict, plan: Plan | None, check_samples) -> tuple[bytes, object]:
-    """(the candidate's file, its graph): quantized with `plan` and checked against its oracle (None: the float
-    model as it is)."""
-    if plan is None:
-        return model.content, model.graph
-    checked = check(quantize(model, calibration, plan), "candidate", check_samples)
-    return checked.content, checked.graph
-
-
-class Engine:
-    """The Searcher's candidates as tasks of a Dask cluster: the model, calibration and evaluation samples sent to
-    the workers once, each candidate's tasks (checked_candidate, then measure_cost and a tally per part of the
-    samples) sent when first wanted."""
-
-    def __init__(self, client, searcher: Searcher):
-        from mcugen.validation.dataset import slices
-
-        self.client, self.s = client, searcher
-        workers = max(1, len(client.scheduler_info()["workers"]))
-        self.parts = [p for p in slices(range(len(searcher.samples)), 2 * workers, None, False) if len(p)]
-        self.shared = client.scatter([searcher.model, searcher.calibration, list(searcher.check_samples)],
-                                     broadcast=True)
-        self.inputs = client.scatter([[searcher.samples[k] for k in part] for part in self.parts])
-        self.pending: dict[tuple[str, ...], tuple] = {}
-        self.references: list | None = None
-
-    def reference(self) -> tuple[np.ndarray, list[np.ndarray]]:
-        """output_predictions of the float model over every part, joined in order."""
-        graph = self.client.submit(_graph_of, self.shared[0], pure=False)
-        parts = self.client.gather([self.client.submit(output_predictions, graph, inputs, pure=False)
-                                    for inputs in self.inputs])
-        self.references = [self.client.scatter(part) for part in parts]
-        return np.concatenate([top1 for top1, _ in parts]), [v for _, values in parts for v in values]
-
-    def submit(self, key: tuple[str, ...], plan: Plan | None) -> None:
-        if key in self.pending:
-            return
-        model, calibration, check_samples = self.shared
-        s = self.s
-        checked = self.client.submit(checked_candidate, model, calibration, plan, check_samples, pure=False)
-        cost = self.client.submit(_cost_on_worker, checked, s.board, s.samples[0], s.builds, pure=False)
-        labels = [None if s.labels is None else s.labels[part.start:part.stop] for part in self.parts]
-        tallies = [self.client.submit(_tally_on_worker, checked, inputs, reference, part_labels, pure=False)
-                   for inputs, reference, part_labels in zip(self.inputs, self.references or [], labels)]
-        self.pending[key] = (checked, cost, tallies)
-
-    def result(self, key: tuple[str, ...], plan: Plan | None) -> tuple[bytes, Accuracy, Cost]:
-        self.submit(key, plan)
-        checked, cost, tallies = self.pending.pop(key)
-        (content, _), measured, parts = self.client.gather([checked, cost, tallies])
-        return content, Tally.joined(parts).accuracy(self.s.against), measured
-
-
-def _graph_of(model: FloatModel):
-    return model.graph
-
-
-def _cost_on_worker(checked: tuple[bytes, object], board: Board, sample, builds: Builds) -> Cost:
-    with tempfile.TemporaryDirectory(prefix="mcugen-candidate-") as work:
-        return measure_cost(checked[0], board, Path(work), sample, builds)
-
-
-def _tally_on_worker(checked: tuple[bytes, object], inputs, reference, labels) -> Tally:
-    return tally(checked[1], inputs, reference, labels)
 
 
 def search(model: FloatModel, calibration: dict, base: Plan, board: Board, samples, labels, max_drop: float,
