@@ -90,6 +90,10 @@ def test_reports_on_the_cluster_equal_one_target_s_and_a_board_goes_to_its_worke
         if board == BOARD:  # only the worker advertising the board took its samples
             (taker,) = [w for w in clustered["cluster"]["workers"] if w["samples"]]
             assert taker["resources"] == {BOARD: 1}
+            page = tmp_path / "page.html"
+            assert run_cli(capsys, "report", "html", tmp_path / f"cluster-{board}.json", "--out", page)[0] == 0
+            line = page.read_text().split('<p id="cluster">')[1].split("</p>")[0]
+            assert f"{taker['address']} ({BOARD}) {samples} sample(s)" in line
 
 
 def test_a_worker_killed_mid_run_has_its_samples_run_elsewhere(tmp_path, cluster):
