@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import MODELS
+from conftest import MODELS, ROOT
 from mcugen.validation.compare import compare_with_tflm, random_inputs
 from mcugen.codegen.pipeline import compile_model
 from test_cli import assert_one_error_line, refused, run_cli
@@ -113,6 +113,50 @@ def test_int4_resnet8_from_the_quantizer_on_the_m4_and_m55(tmp_path, capsys):
         code, stdout, err = run_cli(capsys, "test", tmp_path / "w4a8.tflite", "--board", board, "--samples", "1",
                                     "--out", tmp_path / board)
         assert code == 0 and f"bit-exact on 1 sample(s) on {board}" in stdout, err
+
+
+def test_clipping_per_layer_min_max_calibration_and_every_eval_sample(tmp_path, capsys):
+    """Each layer's clipped share is what TFLM's own float values (by tensor name) give against the quantized
+    tensor's range; min-max calibration clips none of the calibration samples (the fixed-range softmax output
+    aside) where the quantizer's moving average clips some; --eval with --labels scores both models on every
+    evaluation sample as TFLM's runs of them score."""
+    from mcugen.codegen.pipeline import read
+    from mcugen.ops.quantize import affine_quantize
+    from mcugen.validation.oracle import Tflm
+
+    digits = ROOT / "examples" / "digits"
+    float_model = digits / "digits_float.tflite"
+    calibration = np.load(digits / "calibration.npz")["input_0"][:32]
+    images, labels = np.load(digits / "evaluation.npz")["input_0"], np.load(digits / "labels.npy")
+    names = {t.name: k for k, t in enumerate(read(float_model).tensors)}
+    floats = Tflm(float_model, preserve_all_tensors=True)
+    shares = {}
+    for method in ("moving-average", "min-max"):
+        out, _ = quantize(capsys, tmp_path, float_model, digits / "calibration.npz", "--calibration", method,
+                          "--eval", digits / "evaluation.npz", "--labels", digits / "labels.npy", "--json",
+                          tmp_path / f"{method}.json", name=method)
+        report = json.loads((tmp_path / f"{method}.json").read_text())
+        tensors = {t.name: t for t in read(out).tensors}
+        for layer in report["layers"]:
+            t = tensors[layer["tensor"]]
+            low = float(t.q.s) * (-128 - t.q.zp) - float(t.q.s) / 2
+            high = float(t.q.s) * (127 - t.q.zp) + float(t.q.s) / 2
+            values = []
+            for x in calibration:
+                floats.run([x[None]], 1)
+                values.append(floats.tensors([names[layer["tensor"]]])[0].reshape(-1).astype(np.float64))
+            f = np.concatenate(values)
+            assert layer["clipped_share"] == np.count_nonzero((f < low) | (f > high)) / f.size
+        shares[method] = {layer["op"]: layer["clipped_share"] for layer in report["layers"] if layer["op"] != "SOFTMAX"}
+        output = report["output"]
+        assert output["samples"] == 597 and output["measured_on"] == "eval"
+        q = read(out).tensors[read(out).inputs[0]].q
+        ints = Tflm(out)
+        top1 = np.mean([np.argmax(ints.run([affine_quantize(x[None], q.s, q.zp, "int8")], 1)[0]) for x in images]
+                       == labels)
+        assert output["top1"] == top1 and output["float_top1"] == np.mean(
+            [np.argmax(floats.run([x[None]], 1)[0]) for x in images] == labels)
+    assert max(shares["moving-average"].values()) > 0 and set(shares["min-max"].values()) == {0.0}
 
 
 def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):

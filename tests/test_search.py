@@ -108,7 +108,8 @@ def test_bad_input_is_one_line_and_nothing_is_written(tmp_path, capsys):
     base = ["quantize", DIGITS / "digits_float.tflite", "--data", DIGITS / "calibration.npz", "--out", out]
     cases = [
         ((*base, "--search", "--board", "mps2-an386"), "--search needs --eval"),
-        ((*base, "--eval", DIGITS / "evaluation.npz"), "--eval is for --search"),
+        ((*base, "--labels", DIGITS / "labels.npy"), "--labels name the classes of the --eval samples"),
+        ((*base, "--board", "mps2-an386"), "--board is for --search"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "mps2-an386", "--labels",
           tmp_path / "short.npy"), "has 5 labels for 597 samples"),
         ((*base, "--search", "--eval", DIGITS / "evaluation.npz", "--board", "no-such-board"), "no-such-board"),

@@ -21,6 +21,7 @@ from mcugen.ir.dump import ENV as DUMP_ENV
 from mcugen.errors import EXIT_ERROR, EXIT_INTERNAL, McugenError
 from mcugen.codegen.export import FORMATS
 from mcugen.quantize.model import COSTS, IO_TYPES, PRECISIONS
+from mcugen.quantize.recipe import CALIBRATIONS
 
 
 DATA_HELP = (".npz of inputs (input_0, … or input names), or .npy for a one-input model; "
@@ -142,13 +143,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "(layers by the index or output name `mcugen inspect` prints; int8, 16x8, w4a8, fp16, fp32, "
                         "dynamic); --search writes its choice as one")
     p.add_argument("--signature", metavar="NAME", help="the entry point to quantize, of a file with several")
+    p.add_argument("--calibration", choices=CALIBRATIONS, default="moving-average",
+                   help="how each tensor's range is taken from the --data samples: the quantizer's moving average of "
+                        "their extremes (default; the per-layer table shows what it clips), or the extremes of all")
     p.add_argument("--search", action="store_true",
                    help="choose each layer's precision (int8, 16x8, INT4 weights, float32) by accuracy on --eval "
                         "and cost measured for --board; writes the cheapest model within --max-drop")
-    p.add_argument("--eval", metavar="EVAL", help="--search: evaluation samples (" + DATA_HELP + ")")
+    p.add_argument("--eval", metavar="EVAL", help="evaluation samples (" + DATA_HELP + "): the quantized "
+                   "model's outputs measured against the float model's on all of them (and --search's accuracy)")
     p.add_argument("--labels", metavar="LABELS",
-                   help="--search: .npy of one class index per --eval sample; without, accuracy is agreement "
-                        "with the float model's top-1")
+                   help=".npy of one class index per --eval sample: top-1 on them, the float model's beside it; "
+                        "without, accuracy is agreement with the float model's top-1")
     p.add_argument("--board", help="--search: the board whose core measures each candidate's cycles, flash and RAM")
     p.add_argument("--max-drop", type=arguments.points, default=1.0, metavar="POINTS",
                    help="--search: the top-1 accuracy (percentage points) the choice may lose against the float "

@@ -21,7 +21,7 @@ ERROR_SAMPLES = 32  # samples the per-layer error is measured on
 
 def cmd_quantize(args) -> int:
     from mcugen.validation.dataset import load_samples
-    from mcugen.quantize.measure import accuracy, layer_errors, output_predictions
+    from mcugen.quantize.measure import layer_errors
     from mcugen.quantize.model import load_float_model
     from mcugen.quantize.plan_file import load_plan
     from mcugen.quantize.recipe import Plan, calibrate, check, describe, model_ends, quantize
@@ -37,19 +37,16 @@ def cmd_quantize(args) -> int:
                           "give a few hundred samples like the data the model will see")
     if args.search:
         return search_precisions(args, model, samples, plan)
-    say(f"calibrating {source.name} on {len(samples)} samples")
-    ranges = calibrate(model, samples)
+    say(f"calibrating {source.name} on {len(samples)} samples ({args.calibration})")
+    ranges = calibrate(model, samples, args.calibration)
     say(f"quantizing: {describe(plan)}")
     checked = check(quantize(model, ranges, plan), out.stem, samples[:CHECK_SAMPLES])
     measured = samples[:ERROR_SAMPLES]
-    say(f"measuring each layer's error against the float model on {len(measured)} samples")
+    say(f"measuring each layer's error and clipping against the float model on {len(measured)} calibration samples")
     errors = layer_errors(model.graph, checked.graph, measured)
-    reference = output_predictions(model.graph, measured)
-    acc = accuracy(checked.graph, measured, reference, None)
     print(format_errors(errors))
+    evaluation, acc, on_labels = _outputs_measured(args, model, checked.graph, measured)
     weights = checked.graph.weight_bytes
-    print(f"output '{checked.graph.tensors[checked.graph.outputs[0]].name}': SNR {_db(acc.snr_db)} against the "
-          f"float model; top-1 agrees with it on {acc.top1:.1%} of {len(measured)} samples")
     print(f"size: {len(model.content):,} B float -> {len(checked.content):,} B ({weights:,} B of constants)")
     print(f"checked: {checked.oracle} runs it and the golden model equals it at every layer ({CHECK_SAMPLES} samples)")
     write_atomically(out, lambda f: f.write(checked.content), ".tflite")
@@ -59,18 +56,48 @@ def cmd_quantize(args) -> int:
             oracle=checked.oracle,
             samples=len(samples), bytes=dict(float=len(model.content), quantized=len(checked.content),
                                              constants=weights),
-            output=dict(snr_db=_finite(acc.snr_db), top1_agreement=acc.top1),
+            output=dict(snr_db=_finite(acc.snr_db), top1_agreement=acc.top1, samples=len(evaluation),
+                        measured_on="eval" if args.eval else "calibration",
+                        top1=None if on_labels is None else on_labels[0],
+                        float_top1=None if on_labels is None else on_labels[1]),
             layers=[dict(index=e.index, op=e.opcode, precision=e.precision, tensor=e.tensor,
-                         snr_db=_finite(e.snr_db), max_abs_error=e.max_abs) for e in errors]))
+                         snr_db=_finite(e.snr_db), max_abs_error=e.max_abs, clipped_share=e.clipped)
+                    for e in errors]))
     print(f"wrote {out}")
     return 0
+
+
+def _outputs_measured(args, model, quantized, measured):
+    """(the samples, the outputs' accuracy against the float model's on them, (top-1 on the labels, the float
+    model's) or None): on every --eval sample where given, else on the measured calibration samples."""
+    from mcugen.quantize.measure import accuracy, output_predictions
+    from mcugen.validation.accuracy import load_labels
+    from mcugen.validation.dataset import load_samples
+
+    evaluation, labels, what = measured, None, f"{len(measured)} calibration samples"
+    if args.eval:
+        evaluation = require_finite(load_samples(model.graph, Path(args.eval)), args.eval)
+        what = f"all {len(evaluation)} --eval samples"
+        if args.labels:
+            classes = int(np.prod(model.graph.tensors[model.graph.outputs[0]].shape))
+            labels = load_labels(Path(args.labels), len(evaluation), classes)
+    say(f"measuring the outputs against the float model on {what}")
+    reference = output_predictions(model.graph, evaluation)
+    acc = accuracy(quantized, evaluation, reference, None)
+    print(f"output '{quantized.tensors[quantized.outputs[0]].name}': SNR {_db(acc.snr_db)} against the float "
+          f"model; top-1 agrees with it on {acc.top1:.1%} of {what}")
+    if labels is None:
+        return evaluation, acc, None
+    on_labels = accuracy(quantized, evaluation, reference, labels).top1, float(np.mean(reference[0] == labels))
+    print(f"top-1 on the labels: {on_labels[0]:.2%}, the float model's {on_labels[1]:.2%}")
+    return evaluation, acc, on_labels
 
 
 def _check_flags(args, source: Path, out: Path) -> None:
     """The flags go together, and no file the run writes is there already (unless --force)."""
     if out.resolve() == source.resolve():
         raise McugenError(f"--out {out} is the float model itself", "write the quantized model to another file")
-    given = [flag for flag, value in (("--eval", args.eval), ("--labels", args.labels), ("--board", args.board),
+    given = [flag for flag, value in (("--board", args.board),
                                       ("--cluster", args.cluster), ("--jobs", None if args.jobs == 1 else args.jobs),
                                       ("--patches", None if args.patches == "auto" else args.patches),
                                       ("--max-arena", args.max_arena)) if value is not None]
@@ -79,6 +106,8 @@ def _check_flags(args, source: Path, out: Path) -> None:
                           "scales", "drop --search, --precision, --io and --per-tensor (or drop --plan)")
     if not args.search and given:
         raise McugenError(f"{given[0]} is for --search", "add --search to choose each layer's precision")
+    if args.labels and not args.eval:
+        raise McugenError("--labels name the classes of the --eval samples", "pass --eval with them")
     if args.search and (args.eval is None or args.board is None):
         raise McugenError("--search needs --eval (samples to measure accuracy on) and --board (whose core measures "
                           "the cost)", "add both")
@@ -105,11 +134,13 @@ def _finite(value: float | None) -> float | str | None:
 
 
 def format_errors(errors) -> str:
-    lines = [f"{'idx':>5}  {'op':<22} {'precision':<14} {'SNR':>9}  {'max abs err':>11}  tensor"]
+    """The per-layer table; `clipped`: the share of the float values past the quantized tensor's range."""
+    lines = [f"{'idx':>5}  {'op':<22} {'precision':<14} {'SNR':>9}  {'max abs err':>11}  {'clipped':>8}  tensor"]
     for e in errors:
         worst = "-" if e.max_abs is None else f"{e.max_abs:.4g}"
+        clipped = "-" if e.clipped is None else f"{e.clipped:.2%}"
         lines.append(f"{e.index:>5}  {e.opcode:<22} {e.precision:<14} {_db(e.snr_db):>9}  {worst:>11}  "
-                     f"{e.tensor[:60]}")
+                     f"{clipped:>8}  {e.tensor[:60]}")
     return "\n".join(lines)
 
 
@@ -154,8 +185,8 @@ def search_precisions(args, model, samples, plan) -> int:
     labels = load_labels(Path(args.labels), len(evaluation), classes) if args.labels else None
     if twin.cpu.timing is None:
         say(f"{twin.cpu.name} has no timing table: the candidates' time is their instructions")
-    say(f"calibrating {Path(args.model).name} on {len(samples)} samples")
-    ranges = calibrate(model, samples)
+    say(f"calibrating {Path(args.model).name} on {len(samples)} samples ({args.calibration})")
+    ranges = calibrate(model, samples, args.calibration)
     address = args.cluster or (f"local:{args.jobs}" if args.jobs > 1 else None)
     say(f"searching each layer's precision: accuracy on {len(evaluation)} samples, cost on {twin.id}"
         + ("" if twin is board else f" ({board.id}'s {board.cpu.name})")

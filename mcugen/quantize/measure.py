@@ -4,6 +4,9 @@ Per layer: the quantized model's output tensor, dequantized, against the float m
 same name (the quantizer keeps op outputs' names), over the samples:
   SNR      10 log10(sum f^2 / sum (f - q)^2) in dB (inf where they agree exactly)
   max abs  max |f - q|
+  clipped  the share of the float values beyond what the quantized tensor represents (more than half a step
+           past its least or greatest value): what the calibrated range cuts off, which no wider type of the
+           same range gets back
 On the model's outputs: top-1 accuracy on labels, or agreement with the float model's top-1 where
 there are none, and the output SNR.
 """
@@ -28,6 +31,7 @@ class LayerError:
     tensor: str
     snr_db: float | None  # None: the float model has no tensor of that name (QUANTIZE/DEQUANTIZE added)
     max_abs: float | None
+    clipped: float | None = None  # share of the float values past the quantized range (None: a float tensor)
 
 
 @dataclass(frozen=True)
@@ -43,47 +47,62 @@ def _snr(signal: float, noise: float) -> float:
     return 10 * math.log10(signal / noise) if signal > 0 else -math.inf
 
 
-def _run(g: Graph, samples, every_layer: bool) -> list[dict[str, np.ndarray]]:
-    """Per sample, real values by tensor name (every op's outputs, or the model's)."""
-    runner = golden.Runner(g)
-    wanted = {t for op in g.ops for t in op.outputs} if every_layer else set(g.outputs)
-    seen = []
-    for xs in samples:
-        values: dict[str, np.ndarray] = {}
-
-        def keep(idx: int, v: np.ndarray) -> None:
-            if idx in wanted:
-                values[g.tensors[idx].name] = real_values(g, idx, v)
-
-        outputs = runner.run(model_inputs(g, xs), on_tensor=keep if every_layer else None)
-        for idx, v in zip(g.outputs, outputs):
-            values[g.tensors[idx].name] = real_values(g, idx, v)
-        seen.append(values)
-    return seen
-
-
 def layer_errors(float_graph: Graph, quantized: Graph, samples) -> list[LayerError]:
-    reference = _run(float_graph, samples, every_layer=True)
-    ours = _run(quantized, samples, every_layer=True)
+    """Each layer's error and clipping over `samples`, the two models run side by side a sample at a time."""
+    names = {quantized.tensors[op.outputs[0]].name: op for op in quantized.ops}
+    sums = {name: [0.0, 0.0, 0.0, 0, 0, True] for name in names}  # signal, noise, worst, clipped, values, matched
+    runners = golden.Runner(float_graph), golden.Runner(quantized)
+    for xs in samples:
+        reference, ours = (_values(runner, xs, names) for runner in runners)
+        for name, total in sums.items():
+            f, q = reference.get(name), ours.get(name)
+            if f is None or q is None or f.size != q.size:
+                total[5] = False
+                continue
+            f, q = f.reshape(-1), q.reshape(-1)
+            total[0] += math.fsum(f * f)
+            total[1] += math.fsum((f - q) ** 2)
+            total[2] = max(total[2], float(np.max(np.abs(f - q))) if f.size else 0.0)
+            total[3] += _clipped(quantized, names[name].outputs[0], f)
+            total[4] += f.size
     errors = []
-    for op in quantized.ops:
-        name = quantized.tensors[op.outputs[0]].name
-        signal = noise = worst = 0.0
-        matched = all(name in r and r[name].size == o[name].size for r, o in zip(reference, ours))
-        if matched:
-            for r, o in zip(reference, ours):
-                f, q = r[name].reshape(-1), o[name].reshape(-1)
-                signal += math.fsum(f * f)
-                noise += math.fsum((f - q) ** 2)
-                worst = max(worst, float(np.max(np.abs(f - q))) if f.size else 0.0)
+    for name, (signal, noise, worst, clipped, count, matched) in sums.items():
+        op = names[name]
+        t = quantized.tensors[op.outputs[0]]
+        quantized_values = t.quant is not None and t.dtype in ("int8", "int16")
         errors.append(LayerError(op.index, op.opcode, precision(quantized, op), name,
-                                 _snr(signal, noise) if matched else None, worst if matched else None))
-    return errors
+                                 _snr(signal, noise) if matched else None, worst if matched else None,
+                                 clipped / count if matched and count and quantized_values else None))
+    return sorted(errors, key=lambda e: e.index)
+
+
+def _values(runner: golden.Runner, xs, wanted: dict) -> dict[str, np.ndarray]:
+    """One sample's real values of the op outputs named in `wanted`."""
+    g, values = runner.g, {}
+
+    def keep(idx: int, v: np.ndarray) -> None:
+        if g.tensors[idx].name in wanted:
+            values[g.tensors[idx].name] = real_values(g, idx, v)
+
+    runner.run(model_inputs(g, xs), on_tensor=keep)
+    return values
+
+
+def _clipped(g: Graph, t: int, f: np.ndarray) -> int:
+    """How many float values lie more than half a step past the range tensor t represents."""
+    tensor = g.tensors[t]
+    if tensor.quant is None or tensor.dtype not in ("int8", "int16"):
+        return 0
+    info = np.iinfo(tensor.dtype)
+    s, zp = float(tensor.quant.s), int(tensor.quant.zp)
+    low, high = s * (info.min - zp) - s / 2, s * (info.max - zp) + s / 2
+    return int(np.count_nonzero((f < low) | (f > high)))
 
 
 def output_predictions(g: Graph, samples) -> tuple[np.ndarray, list[np.ndarray]]:
     """(top-1 class of output 0 per sample, output 0's real values per sample)."""
-    values = [v[g.tensors[g.outputs[0]].name].reshape(-1) for v in _run(g, samples, every_layer=False)]
+    runner, idx = golden.Runner(g), g.outputs[0]
+    values = [real_values(g, idx, runner.run(model_inputs(g, xs))[0]).reshape(-1) for xs in samples]
     return np.array([int(np.argmax(v)) for v in values]), values
 
 

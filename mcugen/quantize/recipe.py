@@ -118,7 +118,12 @@ def _configure(q, qtyping, model: FloatModel, plan: Plan) -> None:
         q.update_quantization_recipe(".*", ops.OUTPUT, None, algorithm_key="no_quantize")
 
 
-def calibrate(model: FloatModel, samples) -> dict:
+# how the quantizer's calibration folds each sample's range into a tensor's: its own moving average of the
+# samples' extremes (the default), or the extremes over every sample (nothing of the calibration data clipped)
+CALIBRATIONS = ("moving-average", "min-max")
+
+
+def calibrate(model: FloatModel, samples, method: str = "moving-average") -> dict:
     """The float model's tensor ranges over the samples (what every plan's quantization reads)."""
     quantizer, qtyping = _quantizer()
     q = quantizer.Quantizer(model.content)
@@ -126,7 +131,16 @@ def calibrate(model: FloatModel, samples) -> dict:
     data = {model.signature: [dict(zip(model.input_names, xs)) for xs in samples]}
     try:
         with _quiet():
-            return q.calibrate(data, num_threads=os.cpu_count() or 1)
+            if method == "moving-average":
+                return q.calibrate(data, num_threads=os.cpu_count() or 1)
+            from ai_edge_quantizer import calibrator
+            from ai_edge_quantizer.utils import qsv_utils
+
+            # the quantizer's own calibration, told to keep the extremes (it offers no other way to)
+            calib = calibrator.Calibrator(model.content, num_threads=os.cpu_count() or 1,
+                                          qsv_update_func=qsv_utils.min_max_update)
+            calib.calibrate(data, q._recipe_manager)
+            return calib.get_model_qsvs()
     except (ValueError, RuntimeError) as exc:
         raise McugenError(f"the quantizer cannot calibrate this model ({_first_line(exc)})",
                           "check the model runs in LiteRT with these samples") from None
