@@ -101,8 +101,8 @@ def test_two_models_in_one_cpp_program_on_the_host(capsys, tmp_path, samples):
 
 
 def readme_examples() -> dict[str, str]:
-    """The fenced code blocks of README.md's "Using the model in your firmware", by language."""
-    section = (ROOT / "README.md").read_text().split("## Using the model in your firmware", 1)[1]
+    """The fenced code blocks of docs/firmware.md's "Using the model in your firmware", by language."""
+    section = (ROOT / "docs" / "firmware.md").read_text().split("# Using the model in your firmware", 1)[1]
     section = section.split("\n## ", 1)[0]
     blocks = section.split("```")[1::2]  # the text inside each pair of fences
     return {block.split("\n", 1)[0]: block.split("\n", 1)[1] for block in blocks}
