@@ -5,6 +5,7 @@ knows it needs run at once."""
 from __future__ import annotations
 
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,42 +46,42 @@ class Engine:
                                      broadcast=True)
         self.inputs = client.scatter([[searcher.samples[k] for k in part] for part in self.parts])
         self.pending: dict[tuple[str, ...], tuple] = {}
-        self.references: list | None = None
-
-    def reference(self) -> tuple[np.ndarray, list[np.ndarray]]:
-        """output_predictions of the float model over every part, joined in order."""
-        graph = self.client.submit(_graph_of, self.shared[0], pure=False)
-        parts = self.client.gather([self.client.submit(output_predictions, graph, inputs, pure=False)
-                                    for inputs in self.inputs])
-        self.references = [self.client.scatter(part) for part in parts]
-        return np.concatenate([top1 for top1, _ in parts]), [v for _, values in parts for v in values]
+        # the float model's predictions on every part: each candidate's tallies are against them
+        graph = client.submit(_graph_of, self.shared[0], pure=False)
+        parts = client.gather([client.submit(output_predictions, graph, inputs, pure=False) for inputs in self.inputs])
+        self.references = [client.scatter(part) for part in parts]
+        self.reference = np.concatenate([top1 for top1, _ in parts]), [v for _, values in parts for v in values]
 
     def submit(self, key: tuple[str, ...], plan: Plan | None) -> None:
         if key in self.pending:
             return
         model, calibration, check_samples = self.shared
-        s = self.s
-        checked = self.client.submit(checked_candidate, model, calibration, plan, check_samples, pure=False)
-        cost = self.client.submit(_cost_on_worker, checked, s.board, s.samples[0], s.builds, pure=False)
+        s, submit = self.s, partial(self.client.submit, pure=False, retries=2)
+        checked = submit(checked_candidate, model, calibration, plan, check_samples)
+        content = submit(_content_of, checked)
+        cost = submit(_cost_on_worker, content, s.board, s.samples[0], s.builds)
         labels = [None if s.labels is None else s.labels[part.start:part.stop] for part in self.parts]
-        tallies = [self.client.submit(_tally_on_worker, checked, inputs, reference, part_labels, pure=False)
-                   for inputs, reference, part_labels in zip(self.inputs, self.references or [], labels)]
-        self.pending[key] = (checked, cost, tallies)
+        tallies = [submit(_tally_on_worker, checked, inputs, reference, part_labels)
+                   for inputs, reference, part_labels in zip(self.inputs, self.references, labels)]
+        self.pending[key] = (content, cost, tallies)
 
     def result(self, key: tuple[str, ...], plan: Plan | None) -> tuple[bytes, Accuracy, Cost]:
         self.submit(key, plan)
-        checked, cost, tallies = self.pending.pop(key)
-        (content, _), measured, parts = self.client.gather([checked, cost, tallies])
-        return content, Tally.joined(parts).accuracy(self.s.against), measured
+        content, cost, tallies = self.client.gather(list(self.pending.pop(key)))
+        return content, Tally.joined(tallies).accuracy(self.s.against), cost
 
 
 def _graph_of(model: FloatModel):
     return model.graph
 
 
-def _cost_on_worker(checked: tuple[bytes, Graph], board: Board, sample, builds: Builds) -> Cost:
+def _content_of(checked: tuple[bytes, Graph]) -> bytes:
+    return checked[0]
+
+
+def _cost_on_worker(content: bytes, board: Board, sample, builds: Builds) -> Cost:
     with tempfile.TemporaryDirectory(prefix="mcugen-candidate-") as work:
-        return measure_cost(checked[0], board, Path(work), sample, builds)
+        return measure_cost(content, board, Path(work), sample, builds)
 
 
 def _tally_on_worker(checked: tuple[bytes, Graph], inputs, reference, labels) -> Tally:

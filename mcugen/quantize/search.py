@@ -78,7 +78,7 @@ class Searcher:
             from mcugen.quantize.engine import Engine
 
             self.engine = Engine(client, self)
-        self.reference = output_predictions(model.graph, samples) if self.engine is None else self.engine.reference()
+        self.reference = output_predictions(model.graph, samples) if self.engine is None else self.engine.reference
 
     def plan_of(self, precisions: tuple[str, ...]) -> Plan:
         """The quantizer's plan: each layer with weights at its precision, and each layer without (reshapes,
