@@ -78,19 +78,18 @@ def run_on_cluster(client, target, program: Path | None, g, samples, chosen: ran
     parts = [p for p in slices(chosen, max(1, len(takers or workers)) * TASKS_PER_WORKER, reset_every,
                                bool(g.variables)) if len(p)]
     shared = client.scatter([g, program.read_bytes() if program is not None else None], broadcast=True)
-    futures = {client.submit(_validate_part, target.board.id if target.board is not None else "host", target.stock,
-                             *shared, {s: samples[s] for s in part}, _labels_of(labels, part), part, timeout,
-                             reset_every, profile, resources={board: 1} if takers else None, retries=2, pure=False): part
-               for part in parts}
+    futures = [client.submit(_validate_part, board, target.stock, *shared, {s: samples[s] for s in part},
+                             _labels_of(labels, part), part, timeout, reset_every, profile,
+                             resources={board: 1} if takers else None, retries=2, pure=False)
+               for part in parts]
     results: list = []
     ran: dict[str, list[int]] = {a: [] for a in workers}
     for future in as_completed(futures):
         worker, done = future.result()
         ran.setdefault(worker, []).extend(r.index for r in done)
         results += done
-        for r in done:
-            if on_sample:
-                on_sample(r)
+        for r in done if on_sample else ():
+            on_sample(r)
     results.sort(key=lambda r: r.index)
     return results, dict(scheduler=client.scheduler.address, tasks=len(parts),
                          workers=[dict(address=a, resources=workers.get(a, {}), samples=sorted(ran[a]))
