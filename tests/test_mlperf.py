@@ -138,6 +138,7 @@ def test_flash_serves_the_uart_on_a_pty_for_the_runner_and_stops_qemu(tmp_path, 
     """`mcugen flash --serial pty` as the documented MLPerf path: the printed pseudo-terminal driven by mcugen's own
     protocol client through a whole inference, the printed runner command run against a stand-in runner; SIGTERM
     stops it and its QEMU."""
+    import shlex
     import signal
     import subprocess
     import sys
@@ -165,7 +166,7 @@ def test_flash_serves_the_uart_on_a_pty_for_the_runner_and_stops_qemu(tmp_path, 
             assert results == [printed(v) for v in dequantized(g, golden.run(g, [x])[0]).reshape(-1)]
         (tmp_path / "runner").mkdir()
         (tmp_path / "runner" / "main.py").write_text(FAKE_RUNNER)
-        argv = runner.split("with its own Python: ")[1].split()
+        argv = shlex.split(runner.split("with its own Python: ")[1])  # pastes into a shell as printed
         argv[argv.index("--runner-dir") + 1] = str(tmp_path / "runner")
         ran = subprocess.run([sys.executable, *argv[1:]], capture_output=True, text=True, timeout=60)
         assert "m-name-dut-[mcugen]" in ran.stdout, ran.stderr
