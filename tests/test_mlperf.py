@@ -189,3 +189,30 @@ def test_serial_is_refused_where_no_uart_can_be_served(tmp_path, capsys):
     assert_one_error_line(code, err, "--serial serves an emulated board's UART")
     code, err = refused(capsys, "flash", "--board", BOARD, "--out", out, "--serial", "usb")
     assert_one_error_line(code, err, "'usb' is not pty, tcp or tcp:PORT")
+
+
+def test_flash_serves_the_uart_on_a_tcp_port(tmp_path, capsys):
+    """--serial tcp:PORT: the same firmware's UART on 127.0.0.1:PORT, driven by the protocol client through a
+    socket; SIGTERM stops it."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    import serial
+
+    model, out = MODELS / "mlperf_kws_dscnn.tflite", tmp_path / "fw"
+    assert run_cli(capsys, "build", model, "--board", "lm3s6965evb", "--harness", "mlperf-tiny", "--out", out)[0] == 0
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    served = subprocess.Popen([sys.executable, "-m", "mcugen", "flash", "--board", "lm3s6965evb", "--out", str(out),
+                               "--serial", f"tcp:{port}"], stdout=subprocess.PIPE, text=True)
+    try:
+        first = served.stdout.readline()
+        assert f"its UART (115200 8N1) is socket://127.0.0.1:{port} " in first
+        with serial.serial_for_url(f"socket://127.0.0.1:{port}", timeout=0.05) as link:
+            assert Dut(link, "the TCP port").profile()[1] == "kws01"
+    finally:
+        served.send_signal(signal.SIGTERM)
+        assert served.wait(timeout=20) == 0

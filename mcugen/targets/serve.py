@@ -8,6 +8,7 @@ import re
 import select
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -52,7 +53,7 @@ def serve(target: Target, elf: Path, how: tuple[str, int | None], harness: str) 
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     stop = signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        where = _pty_of(proc) if kind == "pty" else f"socket://127.0.0.1:{port}"
+        where = _pty_of(proc) if kind == "pty" else _listening(proc, port or 0)
         print(f"{board.id}: QEMU runs {elf.resolve()}; its UART (115200 8N1) is {where} until Ctrl-C or SIGTERM stops it",
               flush=True)
         if harness == "mlperf-tiny" and kind == "pty":
@@ -68,6 +69,19 @@ def serve(target: Target, elf: Path, how: tuple[str, int | None], harness: str) 
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _listening(proc: subprocess.Popen[bytes], port: int, timeout: float = 15.0) -> str:
+    """The TCP address once QEMU accepts on it (a connection opened and closed: QEMU listens again)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return f"socket://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.05)
+    raise McugenError(f"QEMU did not listen on 127.0.0.1:{port} within {timeout:g} s",
+                      "check that the port is free (or pass another: --serial tcp:PORT)")
 
 
 def _pty_of(proc: subprocess.Popen[bytes], timeout: float = 15.0) -> str:
