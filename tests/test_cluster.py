@@ -128,3 +128,14 @@ def test_a_cluster_that_cannot_take_the_samples_is_one_line(capsys, tmp_path):
     assert_one_error_line(code, err, "--jobs 2 is a cluster of 2 local processes")
     code, _, err = run_cli(capsys, "test", kws, "--board", "nano33", "--cluster", "local:1")
     assert_one_error_line(code, err, "no worker of the cluster advertises a nano33", "--resources nano33=1")
+
+
+def test_a_large_run_goes_in_parts_of_at_most_256_samples_sent_as_workers_free(capsys, tmp_path):
+    """1,100 samples on one local worker: five parts (not the four a worker takes at least), two sent ahead at a
+    time and the rest as each finishes (its samples read then), the report one target's."""
+    model = MODELS / "tflm_hello_world.tflite"
+    single = report(capsys, tmp_path, "single", model, "--board", "host", "--samples", "1100")
+    clustered = report(capsys, tmp_path, "cluster", model, "--board", "host", "--samples", "1100", "--cluster",
+                       "local:1")
+    assert clustered["cluster"]["tasks"] == 5
+    same_run(single, clustered, host=True)

@@ -14,6 +14,7 @@ any worker unless some worker advertises it, then only to those.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import re
@@ -25,7 +26,9 @@ from mcugen.errors import McugenError
 from mcugen.validation.dataset import slices
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
-TASKS_PER_WORKER = 4  # parts a worker takes in turn: the slower ones' share goes to the others
+TASKS_PER_WORKER = 4  # parts a worker takes in turn at least: the slower ones' share goes to the others
+PART_SAMPLES = 256  # samples a part holds at most: what one task's inputs cost the client and the wire
+IN_FLIGHT = 2  # parts per worker sent ahead; the rest are read from the data only when one finishes
 
 
 @contextlib.contextmanager
@@ -75,17 +78,26 @@ def run_on_cluster(client, target, program: Path | None, g, samples, chosen: ran
         raise McugenError(f"no worker of the cluster advertises a {board}",
                           f"start one where the board is attached: MCUGEN_PORT=PORT dask worker ADDRESS "
                           f"--resources {board}=1")
-    parts = [p for p in slices(chosen, max(1, len(takers or workers)) * TASKS_PER_WORKER, reset_every,
+    count = max(1, len(takers or workers))
+    parts = [p for p in slices(chosen, max(count * TASKS_PER_WORKER, -(-len(chosen) // PART_SAMPLES)), reset_every,
                                bool(g.variables)) if len(p)]
     shared = client.scatter([g, program.read_bytes() if program is not None else None], broadcast=True)
-    futures = [client.submit(_validate_part, board, target.stock, *shared, {s: samples[s] for s in part},
+
+    def submit(part: range):
+        # the part's samples are read from --data here, as the task is sent: a data set is never in memory whole
+        return client.submit(_validate_part, board, target.stock, *shared, {s: samples[s] for s in part},
                              _labels_of(labels, part), part, timeout, reset_every, profile,
                              resources={board: 1} if takers else None, retries=2, pure=False)
-               for part in parts]
+
+    waiting = iter(parts)
+    running = as_completed([submit(part) for part in itertools.islice(waiting, count * IN_FLIGHT)])
     results: list = []
     ran: dict[str, list[int]] = {a: [] for a in workers}
-    for future in as_completed(futures):
+    for future in running:
         worker, done = future.result()
+        following = next(waiting, None)
+        if following is not None:
+            running.add(submit(following))
         ran.setdefault(worker, []).extend(r.index for r in done)
         results += done
         for r in done if on_sample else ():
