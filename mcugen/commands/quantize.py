@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-
 import math
 import tempfile
 from pathlib import Path
@@ -194,12 +193,9 @@ def search_precisions(args, model, samples, plan) -> int:
     out = Path(args.out)
     builds = Builds(args.optimize, args.patches, args.max_arena)
     with tempfile.TemporaryDirectory(prefix="mcugen-search-") as work:
-        with contextlib.ExitStack() as stack:
-            client = None
-            if address:
-                from mcugen.validation.cluster import dask_client
+        from mcugen.validation.cluster import dask_client
 
-                client = stack.enter_context(dask_client(address))
+        with dask_client(address) if address else contextlib.nullcontext() as client:
             result = search(model, ranges, plan, board, evaluation, labels, args.max_drop, args.cost, Path(work),
                             samples[:CHECK_SAMPLES], builds, client)
         print(format_search(result, model.weighted))
@@ -221,6 +217,8 @@ def search_precisions(args, model, samples, plan) -> int:
     print(f"wrote {plan_path(out)}: the choice as a plan (`--plan {plan_path(out)}` makes it again; edit it to try "
           "others)")
     return 0
+
+
 def validate_choice(content: bytes, board, twin, samples, work: Path, builds) -> None:
     """The chosen model bit-exact on the board's emulator (or its emulated twin's) against the golden model."""
     from mcugen.targets.firmware import build_board

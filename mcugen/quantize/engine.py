@@ -9,8 +9,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
-
 from mcugen.ir.graph import Graph
 from mcugen.quantize.measure import Accuracy, Tally, output_predictions, tally
 from mcugen.quantize.model import FloatModel
@@ -50,7 +48,6 @@ class Engine:
         graph = client.submit(_graph_of, self.shared[0], pure=False)
         parts = client.gather([client.submit(output_predictions, graph, inputs, pure=False) for inputs in self.inputs])
         self.references = [client.scatter(part) for part in parts]
-        self.reference = np.concatenate([top1 for top1, _ in parts]), [v for _, values in parts for v in values]
 
     def submit(self, key: tuple[str, ...], plan: Plan | None) -> None:
         if key in self.pending:

@@ -73,12 +73,14 @@ class Searcher:
         self.builds = builds
         self.samples, self.labels, self.work, self.check_samples = samples, labels, work, check_samples
         self.done: dict[tuple[str, ...], Candidate] = {}
-        self.engine = None
+        # the float model's predictions each candidate is measured against: here, or on the cluster's workers
+        self.engine, self.reference = None, None
         if client is not None:
             from mcugen.quantize.engine import Engine
 
             self.engine = Engine(client, self)
-        self.reference = output_predictions(model.graph, samples) if self.engine is None else self.engine.reference
+        else:
+            self.reference = output_predictions(model.graph, samples)
 
     def plan_of(self, precisions: tuple[str, ...]) -> Plan:
         """The quantizer's plan: each layer with weights at its precision, and each layer without (reshapes,
@@ -123,6 +125,7 @@ class Searcher:
             content, acc, cost = self.engine.result(key, plan)
         else:
             content, graph = checked_candidate(self.model, self.calibration, plan, self.check_samples)
+            assert self.reference is not None
             acc = tally(graph, self.samples, self.reference, self.labels).accuracy(self.against)
             with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
                 cost = measure_cost(content, self.board, Path(work), self.samples[0], self.builds)

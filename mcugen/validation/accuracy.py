@@ -91,12 +91,7 @@ def _top1(v: np.ndarray, classes: int) -> int:
 def judge(g: Graph, values: list[np.ndarray], expected: list[np.ndarray], label: int | None) -> dict:
     """One sample's record: per output the sums and whether the top-1 classes agree; with a label,
     the target's and the golden model's top-1 class of output 0 and the sums against its one-hot."""
-    outputs = []
-    for t, got, want in zip(g.outputs, values, expected):
-        y, r = _real(g, t, got), _real(g, t, want)
-        width = int(g.tensors[t].shape[-1]) if g.tensors[t].shape else 1
-        agree = width <= 1 or _top1(y, width) == _top1(r, width)
-        outputs.append(dict(_sums(y, r), agree=bool(agree)))
+    outputs = [_compared(g, t, _real(g, t, got), _real(g, t, want)) for t, got, want in zip(g.outputs, values, expected)]
     record: dict[str, object] = dict(metrics=outputs)
     if label is not None:
         classes = classes_of(g)
@@ -106,13 +101,16 @@ def judge(g: Graph, values: list[np.ndarray], expected: list[np.ndarray], label:
     return record
 
 
+def _compared(g: Graph, t: int, y: np.ndarray, r: np.ndarray) -> dict:
+    """Output t's sums (y the target's real values, r the reference's) and whether their top-1 classes agree."""
+    width = int(g.tensors[t].shape[-1]) if g.tensors[t].shape else 1
+    return dict(_sums(y, r), agree=bool(width <= 1 or _top1(y, width) == _top1(r, width)))
+
+
 def versus_reference(g: Graph, values: list[np.ndarray], reference: list[np.ndarray], label: int | None) -> dict:
     """One sample's record against the reference model's real outputs (`reference`, one per output of g)."""
-    outputs = []
-    for t, got, want in zip(g.outputs, values, reference):
-        y, r = _real(g, t, got), np.asarray(want, dtype=np.float64).reshape(-1)
-        width = int(g.tensors[t].shape[-1]) if g.tensors[t].shape else 1
-        outputs.append(dict(_sums(y, r), agree=bool(width <= 1 or _top1(y, width) == _top1(r, width))))
+    outputs = [_compared(g, t, _real(g, t, got), np.asarray(want, dtype=np.float64).reshape(-1))
+               for t, got, want in zip(g.outputs, values, reference)]
     record: dict[str, object] = dict(metrics=outputs)
     if label is not None:
         record["top1"] = _top1(np.asarray(reference[0], dtype=np.float64).reshape(-1), classes_of(g))

@@ -51,23 +51,19 @@ def load_reference(path: Path, tested: Graph, signature: str | None) -> Referenc
 def judge_against(reference: Reference, tested: Graph, samples, results, labels, reset_every: int | None) -> None:
     """Each result's sample run on the reference (in sample order, its state reset where the target's was),
     its judgement extended with the tested model's outputs against the reference's."""
-    from mcugen.validation.golden import model_inputs, real_values
-
     ref = reference.graph
     runner = golden.Runner(ref)
     for n, r in enumerate(results):
         if n and reset_every and r.index % reset_every == 0:
             runner.reset()
-        outputs = runner.run(model_inputs(ref, real_inputs(tested, samples, r.index)))
-        real = [real_values(ref, idx, v) for idx, v in zip(ref.outputs, outputs)]
+        outputs = runner.run(golden.model_inputs(ref, real_inputs(tested, samples, r.index)))
+        real = [golden.real_values(ref, idx, v) for idx, v in zip(ref.outputs, outputs)]
         r.judged["reference"] = versus_reference(tested, r.values, real, None if labels is None else labels[r.index])
 
 
 def real_inputs(g: Graph, samples, s: int) -> list[np.ndarray]:
     """Sample s in real values: float data as given, integers as scale * (q - zero point)."""
-    from mcugen.validation.golden import real_values
-
     given = getattr(samples, "quantized", {})
     inputs = samples[s]
-    return [np.asarray(samples.per_input[k][s], dtype=np.float64) if k in given else real_values(g, idx, x)
+    return [np.asarray(samples.per_input[k][s], dtype=np.float64) if k in given else golden.real_values(g, idx, x)
             for k, (idx, x) in enumerate(zip(g.inputs, inputs))]
