@@ -1,4 +1,4 @@
-"""The C runtime as files: where it is, one file of it, and the numbers its headers define.
+"""The C runtime as files: where it is, one file of it, the numbers its headers define, and a float as C reads it.
 
 The generators must agree with the C on a few numbers (the largest rank a copy walks, the output
 positions a blocked conv kernel computes at a time, the accumulator bound of the fast requantize).
@@ -10,6 +10,8 @@ import ast
 import functools
 import re
 from pathlib import Path
+
+import numpy as np
 
 from mcugen.errors import McugenError
 
@@ -91,3 +93,13 @@ def c_define(name: str) -> int:
         if found:
             return _integer(found.group(1))
     raise McugenError(f"mcugen's C runtime defines no {name}", "reinstall mcugen")
+
+
+def c_float(value: float) -> str:
+    """A C float literal that reads back as the same float32 (9 significant digits always do; the
+    infinities and NaN as math.h's macros)."""
+    value = float(np.float32(value))
+    if not np.isfinite(value):
+        return "NAN" if np.isnan(value) else ("INFINITY" if value > 0 else "-INFINITY")
+    text = f"{value:.9g}"
+    return text + ("f" if any(c in text for c in ".e") else ".0f")

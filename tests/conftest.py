@@ -33,6 +33,22 @@ def models() -> Path:
     return MODELS
 
 
+@pytest.fixture
+def ir_of(tmp_path, monkeypatch):
+    """ir_of(model, **compile options) -> {pass name: the IR after it, as text} (tests/test_passes.py)."""
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.ir.dump import ENV, PASSES
+
+    def run(m, **options) -> dict[str, str]:
+        path = tmp_path / "model.tflite"
+        path.write_bytes(m.build())
+        folder = tmp_path / "ir"
+        monkeypatch.setenv(ENV, str(folder))
+        compile_model(path, **options)
+        return {name: (folder / f"{k + 1:02d}_{name}.txt").read_text() for k, name in enumerate(PASSES)}
+    return run
+
+
 def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: str | None = None,
                        force: bool = False, board: str = "mps2-an386"):
     """`model` (a tflite_writer.ModelSpec) built for an emulated board (the Cortex-M4 with its DSP kernels

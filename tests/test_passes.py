@@ -13,23 +13,10 @@ from conftest import MODELS
 from mcugen.codegen.emit_c import emit_c
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget
-from mcugen.ir.dump import ENV, PASSES
+from mcugen.ir.dump import PASSES
 from mcugen.ir.lowering import layers_const_bytes
 from mcugen.ir.tuning import Tuning
 from tflite_writer import ModelSpec
-
-
-@pytest.fixture
-def ir_of(tmp_path, monkeypatch):
-    """ir_of(model, **compile options) -> {pass name: the IR after it, as text}."""
-    def run(m: ModelSpec, **options) -> dict[str, str]:
-        path = tmp_path / "model.tflite"
-        path.write_bytes(m.build())
-        folder = tmp_path / "ir"
-        monkeypatch.setenv(ENV, str(folder))
-        compile_model(path, **options)
-        return {name: (folder / f"{k + 1:02d}_{name}.txt").read_text() for k, name in enumerate(PASSES)}
-    return run
 
 
 def _text(*lines: str) -> str:

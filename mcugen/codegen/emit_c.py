@@ -18,7 +18,7 @@ from mcugen.ir.budget import RAM
 from mcugen.ir.calls import WEIGHTS_BYTES, ArrayKey, array_key
 from mcugen.ir.lowering import Call, Const, Packed, Scratch, Slice, State, Struct, layer_name
 from mcugen.ir.planner import ALIGN, state_layout
-from mcugen.runtime import FEATURE_MACROS, with_callees
+from mcugen.runtime import FEATURE_MACROS, c_float, with_callees
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("mcugen", "templates"), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
@@ -32,16 +32,6 @@ _SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16
                 "uint64": "(uint64_t *)"}
 # NAME_tensor_info.type: what the harness and applications read in each input/output
 DTYPE_CODES = {"int8": 0, "uint8": 1, "int16": 2, "int32": 3, "float32": 4, "uint32": 5, "uint64": 6}
-
-
-def c_float(value: float) -> str:
-    """A C float literal that reads back as the same float32 (9 significant digits always do; the
-    infinities and NaN as math.h's macros)."""
-    value = float(np.float32(value))
-    if not np.isfinite(value):
-        return "NAN" if np.isnan(value) else ("INFINITY" if value > 0 else "-INFINITY")
-    text = f"{value:.9g}"
-    return text + ("f" if any(c in text for c in ".e") else ".0f")
 
 
 @dataclass
@@ -194,10 +184,18 @@ class _LayerEmitter:
             return self.slice(a)
         return self.value(a)
 
-    def render(self, call: Call | None) -> str | None:
+    def staged(self, c: Const, at: str) -> str:
+        """The array copied from flash to `at` in the arena before the call (passes/stage_weights.py), which
+        the call then reads there."""
+        self.locals.append(f"memcpy({at}, {self.const(c)}, {c.data.nbytes});")
+        return f"(const {c.ctype or _CTYPES[np.asarray(c.data).dtype]} *)(const void *)({at})"
+
+    def render(self, call: Call | None, staged: dict[int, str]) -> str | None:
+        """The call's C; `staged`: the arena place of each argument (by position) copied there first."""
         if call is None:
             return None
-        return _wrap(call.kernel, [self.arg(a) for a in call.args])
+        return _wrap(call.kernel, [self.staged(a, staged[k]) if k in staged and isinstance(a, Const) else self.arg(a)
+                                   for k, a in enumerate(call.args)])
 
 
 def _wrap(function: str, args: list[str], width: int = 110) -> str:
@@ -321,7 +319,7 @@ def _layers(g: Compiled, names: dict[int, str], upper: str) -> list[_Layer]:
         weights_section = (f'__attribute__((section("{weights_section_of(g.weights_region)}")))'
                            if op.index in g.weights_out else "")
         emitter = _LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section, emitted)
-        call = emitter.render(op.call)
+        call = emitter.render(op.call, {at: f"{base(k)} + {names[k]}" for at, k in g.arena.staged.get(op.index, ())})
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.locals, emitter.const_bytes, emitter.external_bytes))
     return layers
@@ -379,7 +377,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
         weights_section=weights_section_of(g.weights_region), weights_in_ram=g.weights_region == RAM,
         dtype_codes=DTYPE_CODES,
         cut_at=[_comment(name) for name in g.cut_at], slices=slices, layers=layers,
-        state=state, state_bytes=state_bytes, state_initial=_values(initial),
+        state=state, state_bytes=state_bytes, state_initial=_values(initial), staged=bool(g.arena.staged),
         macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
         const_bytes=const_bytes,
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),

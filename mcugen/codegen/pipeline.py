@@ -28,6 +28,7 @@ from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.prepare_ops import prepare_ops
 from mcugen.passes.resolve_variables import resolve_variables
 from mcugen.passes.split_patches import Stage, split_patches
+from mcugen.passes.stage_weights import stage_weights
 from mcugen.passes.validate_model import validate_model
 from mcugen.frontend.read_tflite import read_tflite
 
@@ -89,4 +90,5 @@ def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budg
     graph = after("pack_float16", pack_float16(graph, budget.optimize))  # a float16 model's weights kept float16
     compiled = after("plan_memory", plan_memory(graph, budget.regions, budget.pins))  # lifetimes -> arena offsets
     compiled = after("place_weights", place_weights(compiled, budget))  # weights in the chip's flash or external
+    compiled = after("stage_weights", stage_weights(compiled, budget))  # re-read weights copied to free arena
     return compiled

@@ -7,6 +7,17 @@ from dataclasses import dataclass
 from mcugen.ir.planner import Region
 
 RAM = "RAM"  # the board's RAM region, where --weights ram copies weight arrays at start-up
+READ_BYTES = 8  # a flash line where the board has no data cache: one 64-bit flash read
+
+
+@dataclass(frozen=True)
+class FlashReads:
+    """What reading constants from the board's flash costs (its file's memory_timing): the cycles a read of a
+    line no cache holds waits, the line's bytes, and the bytes the data cache holds (0: none)."""
+
+    wait_states: int = 0
+    line_bytes: int = READ_BYTES
+    cached_bytes: int = 0
 
 
 @dataclass(frozen=True)
@@ -28,6 +39,9 @@ class Budget:
     arena_room: int | None = None
     patches: str = "auto"  # --patches: auto (bands only where the arena does not fit), off, or a number of bands
     max_arena: int | None = None  # --max-arena: a limit the arena may not pass (arena_room is at most it)
+    flash: FlashReads = FlashReads()  # what a data read from the board's flash costs (passes/stage_weights.py)
+
+
 
 
 OPTIMIZE = ("balanced", "speed", "size")

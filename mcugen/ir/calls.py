@@ -20,6 +20,9 @@ class Const:
     data: np.ndarray  # int8, int16 or int32 values
     ctype: str | None = None
     layer: str = ""  # the layer it is named after, when not the one whose call passes it (a fused conv's)
+    # how many times one inference reads the array through: a kernel that walks its weights once per block of
+    # positions reads them once a block (passes/stage_weights.py copies such arrays out of a slow flash)
+    passes: int = 1
 
 
 @dataclass(frozen=True)

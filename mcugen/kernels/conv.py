@@ -5,6 +5,7 @@ runs these too (kernels/depthwise.py)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -23,6 +24,7 @@ from mcugen.ops.conv_2d import conv_layer, conv_note
 from mcugen.runtime import c_define
 
 CONV_BLOCK = c_define("MCU_CONV_BLOCK")
+HALF_BLOCK = c_define("MCU_HALF_BLOCK")
 
 
 def conv_scratch_bytes(taps: int) -> int:
@@ -68,6 +70,9 @@ class X6Args:
 def _x6_args(layer: ConvLayer, channels: Const, filter_arg: Const, bias_arg: Const,
              filter_shape: tuple[int, ...] | None = None) -> X6Args:
     p = layer.p
+    # the channel pairs' loop reads every pair's weights, constants and bias once a half-block of positions
+    passes = -(-math.prod(layer.y_shape[:3]) // HALF_BLOCK)
+    channels, filter_arg, bias_arg = (dataclasses.replace(c, passes=passes) for c in (channels, filter_arg, bias_arg))
     return X6Args(conv_params(p.window, p.quant), channels, dims("input_dims", layer.x_shape), reads(layer.op),
                   dims("filter_dims", filter_shape or layer.filter.shape), filter_arg, bias_arg)
 

@@ -19,7 +19,7 @@ from typing import Any
 from pathlib import Path
 
 from mcugen.errors import McugenError
-from mcugen.ir.budget import RAM, Budget
+from mcugen.ir.budget import RAM, READ_BYTES, Budget, FlashReads
 from mcugen.ir.planner import Region
 from mcugen.runtime import FEATURES
 from mcugen.targets.spec_files import load_spec
@@ -240,13 +240,18 @@ class Board:
                               "external)")
         room = self.flash.bytes - CODE_ALLOWANCE
         arena = regions if regions is not None else self.arena_regions()
+        timing, flash = self.memory_timing, FlashReads()
+        if timing is not None:
+            cache = timing.data_cache
+            flash = FlashReads(timing.flash_wait_states, cache.line_bytes if cache else READ_BYTES,
+                               cache.lines * cache.line_bytes if cache else 0)
         if weights == "ram":
             return Budget(room, room, RAM, weights, arena, pins, self.ram.bytes - self.stack_bytes - HARNESS_RAM,
-                          optimize, arena_room=self.ram.bytes - self.stack_bytes - HARNESS_RAM)
+                          optimize, arena_room=self.ram.bytes - self.stack_bytes - HARNESS_RAM, flash=flash)
         out = external is not None and weights != "internal"
         return Budget(room + (external.bytes if out and external is not None else 0), room,
                       external.name if out and external is not None else "", weights, arena, pins, optimize=optimize,
-                      arena_room=self.ram.bytes - self.stack_bytes - HARNESS_RAM)
+                      arena_room=self.ram.bytes - self.stack_bytes - HARNESS_RAM, flash=flash)
 
     def wiring(self, stock: bool) -> str:
         """Which serial of the board the firmware talks on (the board file's words), "" if unsaid."""

@@ -25,10 +25,10 @@ from typing import BinaryIO
 
 import numpy as np
 
+from mcugen.ir.budget import READ_BYTES
 from mcugen.targets.boards import Cache, MemoryRegion, MemoryTiming
 from mcugen.validation.disassembly import CORE, Decoded, register_names
 
-READ_BYTES = 8  # a line where the board has no cache: one 64-bit flash read
 # QEMU's -d cpu prints R00-R15 as four lines of four "Rnn=xxxxxxxx", 13 characters apart, 52 to a line
 _FIELDS = np.array([52 * (r // 4) + 4 + 13 * (r % 4) for r in range(16)])[:, None] + np.arange(8)
 _DIGIT = np.zeros(256, dtype=np.uint32)

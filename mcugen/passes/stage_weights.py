@@ -1,0 +1,88 @@
+"""Copy a layer's weights into the arena for its own step, where the board's flash makes reading them again slow.
+
+A kernel that walks its weights once per block of positions (Const.passes: the six-positions conv reads every
+channel pair's weights, requantization constants and bias once a half-block of three) reads them from flash
+that many times. On a board whose flash waits (Budget.flash, from its file's memory_timing: the NUCLEO-L4R5ZI's
+5 wait states at 120 MHz behind an 8-line data cache), every line read past the cache waits; copied into RAM
+first, each line waits once, and the kernel reads RAM.
+
+An array is copied only where the waits it saves are at least twice what copying it costs (the waits of its
+lines once, COPY_CYCLES a word). Flash holds the same arrays either way. By default (--optimize balanced or
+size) a copy goes only into room the arena already has at that step (bytes no buffer live there holds, within
+the planned size): the arena does not grow, the price is the copy's cycles. --optimize speed also lets the
+arena grow for a copy, as far as the board's RAM for it allows (Budget.arena_room): RAM spent on cycles, which
+the build's arena figure shows. The copies are buffers of the plan live at their step alone (ArenaPlan.staged), named after
+the layer and the array; emit_c copies each just before its call and passes the copy. Layers whose weights
+--weights ram already keeps in RAM are left as they are.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from mcugen.ir.budget import RAM, Budget, FlashReads
+from mcugen.ir.calls import Const
+from mcugen.ir.graph import Compiled
+from mcugen.ir.lowering import layer_name
+from mcugen.ir.planner import ALIGN, Buffer, state_layout
+
+COPY_CYCLES = 2  # a word loaded and stored by memcpy's loop
+
+
+def stage_weights(g: Compiled, budget: Budget) -> Compiled:
+    flash = budget.flash
+    if not flash.wait_states:
+        return g
+    plan = g.arena.plan
+    # the main arena's end: where it is now, or (speed) the most it may take with the variables beside it
+    room = budget.regions[0].capacity if budget.regions else budget.arena_room
+    end = plan.size if budget.optimize != "speed" else \
+        max(plan.size, room - state_layout(g.variables)[1]) if room is not None else 2 ** 31
+    main = plan.region_sizes[0][0] if plan.region_sizes else ""
+    buffers, offsets = list(plan.buffers), list(plan.offsets)
+    regions = list(plan.region_of)
+    staged: dict[int, tuple[tuple[int, int], ...]] = {}
+    for op in g.ops:
+        if op.call is None or op.fused_into is not None or (g.weights_region == RAM and op.index in g.weights_out):
+            continue
+        arrays = [(k, a) for k, a in enumerate(op.call.args) if isinstance(a, Const) and _pays(a, flash)]
+        if sum(a.data.nbytes for _, a in arrays) <= flash.cached_bytes:
+            continue  # the data cache holds them from one pass to the next
+        busy = sorted((offsets[k], offsets[k] + b.size) for k, b in enumerate(buffers)
+                      if b.first <= op.index <= b.last and (regions[k] if regions else "") == main)
+        copies = []
+        for k, a in sorted(arrays, key=lambda ka: -ka[1].data.nbytes):
+            at = _room(busy, a.data.nbytes, end)
+            if at is None:
+                continue
+            busy = sorted([*busy, (at, at + a.data.nbytes)])
+            copies.append((k, len(buffers)))
+            buffers.append(Buffer(f"{a.layer or layer_name(g, op)}_{a.name}_staged", a.data.nbytes, op.index, op.index))
+            offsets.append(at)
+            if regions:
+                regions.append(main)
+        if copies:
+            staged[op.index] = tuple(sorted(copies))
+    if not staged:
+        return g
+    size = max([plan.size, *(at + b.size for at, b in zip(offsets, buffers))])
+    sizes = ((plan.region_sizes[0][0], size), *plan.region_sizes[1:]) if plan.region_sizes else ()
+    new_plan = dataclasses.replace(plan, buffers=tuple(buffers), offsets=tuple(offsets), region_of=tuple(regions),
+                                   size=size, region_sizes=sizes)
+    return dataclasses.replace(g, arena=dataclasses.replace(g.arena, plan=new_plan, staged=staged))
+
+
+def _pays(a: Const, flash: FlashReads) -> bool:
+    """Whether copying the array saves at least twice the cycles the copy takes."""
+    lines = -(-a.data.nbytes // flash.line_bytes)
+    saved = (a.passes - 1) * lines * flash.wait_states
+    return saved >= 2 * (lines * flash.wait_states + a.data.nbytes // 4 * COPY_CYCLES)
+
+
+def _room(busy: list[tuple[int, int]], size: int, end: int) -> int | None:
+    """The lowest word-aligned offset where `size` bytes meet none of the busy ranges and end by `end`."""
+    at = 0
+    for lo, hi in busy:
+        if at + size <= lo:
+            break
+        at = max(at, -(-hi // ALIGN) * ALIGN)
+    return at if at + size <= end else None

@@ -1,0 +1,131 @@
+"""passes/stage_weights.py: on a board whose flash waits, a layer that reads its weights once per block of
+positions reads them from a copy in the arena's free bytes. Stated as IR before and after the pass, then run:
+bit-exact on the emulated Cortex-M4 against the golden model, and costed with the NUCLEO-L4R5ZI's flash timing."""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+
+import numpy as np
+import pytest
+
+from conftest import MODELS
+from mcugen.codegen.outdir import OutDir
+from mcugen.codegen.pipeline import compile_model
+from mcugen.ir.budget import Budget, FlashReads
+from mcugen.targets.boards import load_board
+from mcugen.targets.firmware import build_board
+from mcugen.targets.target import Target
+from mcugen.validation.compare import random_inputs
+from mcugen.validation.cycles import estimate_cycles
+from mcugen.validation.validate import run_on_target
+from tflite_writer import ModelSpec
+
+DSP = frozenset({"dsp"})
+L4R5_FLASH = FlashReads(wait_states=5, line_bytes=32, cached_bytes=256)  # boards/nucleo-l4r5zi.yaml's
+
+
+def _two_pointwise() -> ModelSpec:
+    """x [1, 12, 12, 16] -> 1x1 CONV_2D (32 channels) -> h -> 1x1 CONV_2D (8 channels) -> y: each conv reads its
+    weights once per three of its 144 positions (48 times)."""
+    m = ModelSpec()
+    x = m.tensor("x", [1, 12, 12, 16], "int8", scale=0.5, zp=-3)
+    w = m.const("w", np.arange(32 * 16).reshape(32, 1, 1, 16) % 7 - 3, "int8", scale=0.05, zp=0)
+    h = m.tensor("h", [1, 12, 12, 32], "int8", scale=1.0, zp=2)
+    options = dict(version=3, Padding="VALID", StrideH=1, StrideW=1, DilationHFactor=1, DilationWFactor=1)
+    m.op("CONV_2D", [x, w, -1], [h], "Conv2DOptions", **options)
+    w2 = m.const("w2", np.arange(8 * 32).reshape(8, 1, 1, 32) % 5 - 2, "int8", scale=0.05, zp=0)
+    y = m.tensor("y", [1, 12, 12, 8], "int8", scale=1.0, zp=-1)
+    m.op("CONV_2D", [h, w2, -1], [y], "Conv2DOptions", **options)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def _added(before: str, after: str) -> list[str]:
+    """The lines the pass added or changed."""
+    return [line[2:] for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line.startswith("+ ")]
+
+
+def test_stage_weights_copies_a_layers_weights_into_room_the_arena_has(ir_of):
+    """Balanced (the default): op 0's step is the arena's peak (x, h and its scratch fill the 7,120 bytes), so
+    its weights stay where they are; at op 1's step x's 2,304 bytes are free, and op 1's weights (256 B of
+    twin words), channel table (64 B) and bias (32 B) go there, each read 48 times: 27 lines that would wait 5
+    cycles 48 times, copied once. The arena keeps its size."""
+    ir = ir_of(_two_pointwise(), features=DSP, budget=Budget(flash=L4R5_FLASH))
+    assert "  t0 int8[1, 12, 12, 16] scale 0.5 zp -3 @4608 input 'x'" in ir["place_weights"]
+    assert "arena 7120 B (largest first)" in ir["place_weights"]
+    assert _added(ir["place_weights"], ir["stage_weights"]) == [
+        "     copies its channels (64 B) to the arena @5280 first",
+        "     copies its filter_twins (256 B) to the arena @5024 first",
+        "     copies its bias (32 B) to the arena @5344 first"]
+    assert ir["stage_weights"].index("copies its channels") > ir["stage_weights"].index("  1: t4 = CONV_2D")
+
+
+def test_stage_weights_lets_speed_grow_the_arena_for_its_copies(ir_of):
+    """--optimize speed (weights widened to int16 pairs): op 0's copies go past the arena's end, which grows
+    from 7,120 to 8,528 bytes: RAM spent on cycles, and the arena's figure says so. Without room for them (the
+    board's RAM) they are not made."""
+    budget = Budget(flash=L4R5_FLASH, optimize="speed")
+    ir = ir_of(_two_pointwise(), features=DSP, budget=budget)
+    assert _added(ir["place_weights"], ir["stage_weights"]) == [
+        "     copies its channels (256 B) to the arena @8144 first",
+        "     copies its filter_pairs (1024 B) to the arena @7120 first",
+        "     copies its bias (128 B) to the arena @8400 first",
+        "     copies its channels (64 B) to the arena @5536 first",
+        "     copies its filter_pairs (512 B) to the arena @5024 first",
+        "     copies its bias (32 B) to the arena @5600 first",
+        "arena 8528 B (largest first)"]
+    tight = ir_of(_two_pointwise(), features=DSP, budget=dataclasses.replace(budget, arena_room=7120))
+    assert "arena 7120 B" in tight["stage_weights"] and tight["stage_weights"].count("copies its") == 3
+
+
+@pytest.mark.parametrize("budget", [Budget(), Budget(flash=dataclasses.replace(L4R5_FLASH, wait_states=0))])
+def test_stage_weights_copies_nothing_where_flash_does_not_wait(ir_of, budget):
+    ir = ir_of(_two_pointwise(), features=DSP, budget=budget)
+    assert ir["stage_weights"] == ir["place_weights"]
+
+
+def _run(g, tmp_path, samples: int = 2):
+    """g built for the emulated M4, its outputs for `samples` random inputs (all bit-exact with the golden
+    model asserted), and one inference's estimate with the L4R5's flash timing."""
+    board, l4r5 = load_board("mps2-an386"), load_board("nucleo-l4r5zi")
+    program = build_board(g, board, OutDir(tmp_path), "model.tflite").program
+    inputs = random_inputs(g, samples, seed=3)
+    _, results = run_on_target(Target.of(board.id), program, g, inputs)
+    assert all(r.passed for r in results), [r.outputs for r in results]
+    return estimate_cycles(Target.of(board.id), program, g, inputs[0], board.cpu, memory=l4r5.memory_timing)
+
+
+@pytest.mark.parametrize("optimize", ["balanced", "speed"])
+def test_staged_weights_run_bit_exact_and_wait_less(tmp_path, optimize):
+    """The copies change where the kernel reads, not what it computes: bit-exact on the emulated M4, the same
+    instructions' estimate at zero wait states within the copies' cost, and the layers that copy wait a
+    fraction of what they waited reading flash."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_two_pointwise().build())
+    l4r5 = load_board("nucleo-l4r5zi")
+    staged = compile_model(path, features=DSP, budget=l4r5.budget(optimize=optimize))
+    plain = compile_model(path, features=DSP, budget=dataclasses.replace(l4r5.budget(optimize=optimize),
+                                                                          flash=FlashReads()))
+    copying = sorted(staged.arena.staged)
+    assert copying == ([1] if optimize == "balanced" else [0, 1]) and not plain.arena.staged
+    with_copies, without = _run(staged, tmp_path / "staged"), _run(plain, tmp_path / "plain")
+    for k in copying:
+        copies = [staged.arena.plan.buffers[b].size for _, b in staged.arena.staged[k]]
+        assert with_copies.memory_stalls[k] < without.memory_stalls[k] / 4
+        assert with_copies.layers[k] - without.layers[k] < 3 * sum(copies) // 4 + 40 * len(copies)  # memcpy's
+
+
+def test_a_real_model_with_staged_weights_is_bit_exact(tmp_path):
+    """MLPerf Tiny's ResNet-8 as `build --board nucleo-l4r5zi` compiles it (every copy in room the arena has,
+    its fused ResNet blocks' two filters among them), on the emulated twin: bit-exact, and waiting less than
+    the same build reading flash."""
+    l4r5 = load_board("nucleo-l4r5zi")
+    budget = l4r5.budget()
+    g = compile_model(MODELS / "mlperf_ic_resnet8.tflite", features=l4r5.features, budget=budget)
+    plain = compile_model(MODELS / "mlperf_ic_resnet8.tflite", features=l4r5.features,
+                          budget=dataclasses.replace(budget, flash=FlashReads()))
+    assert g.arena.plan.size == plain.arena.plan.size and len(g.arena.staged) >= 5
+    assert any(len(copies) == 6 for copies in g.arena.staged.values())  # a ResNet block: two convs' three arrays
+    staged, unstaged = _run(g, tmp_path / "staged", samples=1), _run(plain, tmp_path / "plain", samples=1)
+    assert sum(staged.memory_stalls) < 0.7 * sum(unstaged.memory_stalls)
