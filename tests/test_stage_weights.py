@@ -111,21 +111,22 @@ def test_staged_weights_run_bit_exact_and_wait_less(tmp_path, optimize):
     assert copying == ([1] if optimize == "balanced" else [0, 1]) and not plain.arena.staged
     with_copies, without = _run(staged, tmp_path / "staged"), _run(plain, tmp_path / "plain")
     for k in copying:
-        copies = [staged.arena.plan.buffers[b].size for _, b in staged.arena.staged[k]]
-        assert with_copies.memory_stalls[k] < without.memory_stalls[k] / 4
+        copies = [staged.arena.plan.buffers[b].size for *_, b in staged.arena.staged[k]]
+        assert with_copies.memory_stalls[k] < without.memory_stalls[k] / 3  # what is left: instruction fetches
         assert with_copies.layers[k] - without.layers[k] < 3 * sum(copies) // 4 + 40 * len(copies)  # memcpy's
 
 
 def test_a_real_model_with_staged_weights_is_bit_exact(tmp_path):
     """MLPerf Tiny's ResNet-8 as `build --board nucleo-l4r5zi` compiles it (every copy in room the arena has,
-    its fused ResNet blocks' two filters among them), on the emulated twin: bit-exact, and waiting less than
-    the same build reading flash."""
+    its fused ResNet blocks' two filters and lookup table among them), on the emulated twin: bit-exact, and
+    waiting less than the same build reading flash."""
     l4r5 = load_board("nucleo-l4r5zi")
     budget = l4r5.budget()
     g = compile_model(MODELS / "mlperf_ic_resnet8.tflite", features=l4r5.features, budget=budget)
     plain = compile_model(MODELS / "mlperf_ic_resnet8.tflite", features=l4r5.features,
                           budget=dataclasses.replace(budget, flash=FlashReads()))
     assert g.arena.plan.size == plain.arena.plan.size and len(g.arena.staged) >= 5
-    assert any(len(copies) == 6 for copies in g.arena.staged.values())  # a ResNet block: two convs' three arrays
+    # a ResNet block: its two convs' three arrays and the ADD's table of rescaled inputs (a field of its parameters)
+    assert any(len(copies) == 7 and copies[-1][1] == "rescaled" for copies in g.arena.staged.values())
     staged, unstaged = _run(g, tmp_path / "staged", samples=1), _run(plain, tmp_path / "plain", samples=1)
     assert sum(staged.memory_stalls) < 0.7 * sum(unstaged.memory_stalls)

@@ -32,7 +32,7 @@ def as_one_run(kernel: str, params: Callable[[Op], Struct], how: str) -> Build:
 
 
 def _add_x4(g: Graph, op: Op) -> Call:
-    call = as_one_run("mcu_add_s8_x4", lambda op: add_params(op, lookup=True),
+    call = as_one_run("mcu_add_s8_x4", lambda op: add_params(op, lookups=int(np.prod(op.output(g).shape))),
                       "each input's rescale looked up by its byte, the output's in its SMMULR form")(g, op)
     return dataclasses.replace(call, extra_kernels=("mcu_add",))  # its fallback
 

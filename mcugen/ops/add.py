@@ -89,20 +89,22 @@ class AddSub(PairOp):
                                    writes(op)), in_place=0 if tuple(a.shape) == tuple(y.shape) else None)
 
 
-def add_params(op: Op, swap: bool = False, lookup: bool = False) -> Struct:
-    """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1); lookup: with the
-    inputs' rescaled values for every byte, which mcu_add_s8_x4 (DSP) looks up (int8 ADD and SUB)."""
+def add_params(op: Op, swap: bool = False, lookups: int = 0) -> Struct:
+    """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1); lookups: with the
+    inputs' rescaled values for every byte, which mcu_add_s8_x4 (DSP) looks up (int8 ADD and SUB) for that
+    many elements, two of the table's 512 entries each (its Const.passes: how often it is read through)."""
     p = op.prepared(AddData)
     one, two = (p.input2, p.input1) if swap else (p.input1, p.input2)
     rescaled = None
     # where mcu_add_s8_x4 rescales in its SMMULR form: an output left shift sends it to mcu_add
-    if lookup and p.operation in ("ADD", "SUB") and p.left_shift == LEFT_SHIFT[p.operation, "int8"] \
+    if lookups and p.operation in ("ADD", "SUB") and p.left_shift == LEFT_SHIFT[p.operation, "int8"] \
             and p.output_shift <= 0:
         x = np.arange(256, dtype=np.int64).astype(np.uint8).view(np.int8).astype(np.int64)  # byte b as int8
         sign = -1 if p.operation == "SUB" else 1
         rescaled = Const("add_rescaled", np.concatenate([
             requantize((x - one.zp) << p.left_shift, one.multiplier, one.shift),
-            sign * requantize((x - two.zp) << p.left_shift, two.multiplier, two.shift)]).astype(np.int32))
+            sign * requantize((x - two.zp) << p.left_shift, two.multiplier, two.shift)]).astype(np.int32),
+            passes=max(1, lookups // 256))
     return Struct("mcu_add_params", "params", dict(
         input1_offset=-one.zp, input2_offset=-two.zp, output_offset=p.output_zp, left_shift=p.left_shift,
         input1_multiplier=one.multiplier, input1_shift=one.shift, input2_multiplier=two.multiplier,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 
 from mcugen.ir.budget import RAM, Budget, FlashReads
-from mcugen.ir.calls import Const
+from mcugen.ir.calls import Const, Struct
 from mcugen.ir.graph import Compiled
 from mcugen.ir.lowering import layer_name
 from mcugen.ir.planner import ALIGN, Buffer, state_layout
@@ -40,23 +40,24 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
     main = plan.region_sizes[0][0] if plan.region_sizes else ""
     buffers, offsets = list(plan.buffers), list(plan.offsets)
     regions = list(plan.region_of)
-    staged: dict[int, tuple[tuple[int, int], ...]] = {}
+    staged: dict[int, tuple[tuple[int, str, int], ...]] = {}
     for op in g.ops:
         if op.call is None or op.fused_into is not None or (g.weights_region == RAM and op.index in g.weights_out):
             continue
-        arrays = [(k, a) for k, a in enumerate(op.call.args) if isinstance(a, Const) and _pays(a, flash)]
+        arrays = [(at, a) for at, a in _arrays(op.call.args) if _pays(a, flash)]
         if sum(a.data.nbytes for _, a in arrays) <= flash.cached_bytes:
             continue  # the data cache holds them from one pass to the next
         busy = sorted((offsets[k], offsets[k] + b.size) for k, b in enumerate(buffers)
                       if b.first <= op.index <= b.last and (regions[k] if regions else "") == main)
         copies = []
-        for k, a in sorted(arrays, key=lambda ka: -ka[1].data.nbytes):
+        for where, a in sorted(arrays, key=lambda wa: -wa[1].data.nbytes):
             at = _room(busy, a.data.nbytes, end)
             if at is None:
                 continue
             busy = sorted([*busy, (at, at + a.data.nbytes)])
-            copies.append((k, len(buffers)))
-            buffers.append(Buffer(f"{a.layer or layer_name(g, op)}_{a.name}_staged", a.data.nbytes, op.index, op.index))
+            copies.append((*where, len(buffers)))
+            buffers.append(Buffer(f"{a.layer or layer_name(g, op)}_{a.name}_staged", a.data.nbytes, op.index,
+                                  op.index))
             offsets.append(at)
             if regions:
                 regions.append(main)
@@ -69,6 +70,18 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
     new_plan = dataclasses.replace(plan, buffers=tuple(buffers), offsets=tuple(offsets), region_of=tuple(regions),
                                    size=size, region_sizes=sizes)
     return dataclasses.replace(g, arena=dataclasses.replace(g.arena, plan=new_plan, staged=staged))
+
+
+def _arrays(args: tuple[object, ...]) -> list[tuple[tuple[int, str], Const]]:
+    """A call's constant arrays by where they are: (argument position, "") for an argument, (position, field)
+    for a field of a struct argument (a lookup table the kernel finds through its parameters)."""
+    found: list[tuple[tuple[int, str], Const]] = []
+    for k, a in enumerate(args):
+        if isinstance(a, Const):
+            found.append(((k, ""), a))
+        elif isinstance(a, Struct):
+            found += [((k, name), v) for name, v in a.fields.items() if isinstance(v, Const)]
+    return found
 
 
 def _pays(a: Const, flash: FlashReads) -> bool:

@@ -185,7 +185,19 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
         const int32_t room = first3x3 && output_dims->w - at.x < MCU_CONV_BLOCK ? output_dims->w - at.x
                                                                                 : MCU_CONV_BLOCK;
         const int32_t count = positions - first < room ? positions - first : room;
-        for (int32_t p = 0; p < count; ++p, mcu_position_next(&at, output_dims)) {
+        const int32_t left = at.x * conv->stride.w - conv->padding.w;
+        int32_t done = 0;
+        if (windows && !split && at.x + count <= x_end && top >= 0 && top + last_row < in_h && left >= 0) {
+            /* the block's windows lie inside the image along one output row: one corner, no bounds a position
+             * (ResNet-8's 3x3 layers of 16 channels: ~40 cycles a position) */
+            const int8_t *corner = input + ((at.b * in_h + top) * in_w + left) * in_c;
+            for (; done < count; ++done, corner += conv->stride.w * in_c) {
+                mcu_widen_window(corner, pitch, filter_dims->h, row, k4, patch, dsts[done]);
+            }
+            at.x += count - 1;
+            mcu_position_next(&at, output_dims);
+        }
+        for (int32_t p = done; p < count; ++p, mcu_position_next(&at, output_dims)) {
             uint32_t *dst = dsts[p];
             if (contiguous) {
                 mcu_conv_widen_patch(pixels + (first + p) * in_c, k4, dst);

@@ -25,13 +25,15 @@ static inline uint32_t mcu_pack2(int32_t lo, int32_t hi)
 }
 
 /* A channel's nine int8 taps (three kernel rows, or columns, of three) as the six weight pairs the sums take:
- * each row's (w0, w1) and (w1, w2). Once a channel: a dozen instructions against its window's hundreds of
- * multiplies, where pairs laid out in flash cost 24 bytes a channel instead of 9. */
-static inline void mcu_dw3_pairs(const int8_t *taps, uint32_t w[6])
+ * each row's (w0, w1) and (w1, w2), shifted left by `doubled` (0 or 1: twice the taps, which int16 holds, give
+ * twice the sums, what the fast requantization's high multiply takes). Once a channel: a dozen instructions
+ * against its window's hundreds of multiplies, where pairs laid out in flash cost 24 bytes a channel instead
+ * of 9. */
+static inline void mcu_dw3_pairs(const int8_t *taps, int32_t doubled, uint32_t w[6])
 {
     for (int32_t r = 0; r < 3; ++r) {
-        w[2 * r] = mcu_pack2(taps[3 * r], taps[3 * r + 1]);
-        w[2 * r + 1] = mcu_pack2(taps[3 * r + 1], taps[3 * r + 2]);
+        w[2 * r] = mcu_pack2(taps[3 * r] << doubled, taps[3 * r + 1] << doubled);
+        w[2 * r + 1] = mcu_pack2(taps[3 * r + 1] << doubled, taps[3 * r + 2] << doubled);
     }
 }
 
