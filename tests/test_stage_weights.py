@@ -19,6 +19,7 @@ from mcugen.targets.target import Target
 from mcugen.validation.compare import random_inputs
 from mcugen.validation.cycles import estimate_cycles
 from mcugen.validation.validate import run_on_target
+from test_cli import checked_report, run_cli
 from tflite_writer import ModelSpec
 
 DSP = frozenset({"dsp"})
@@ -130,3 +131,15 @@ def test_a_real_model_with_staged_weights_is_bit_exact(tmp_path):
     assert any(len(copies) == 7 and copies[-1][1] == "rescaled" for copies in g.arena.staged.values())
     staged, unstaged = _run(g, tmp_path / "staged", samples=1), _run(plain, tmp_path / "plain", samples=1)
     assert sum(staged.memory_stalls) < 0.7 * sum(unstaged.memory_stalls)
+
+
+def test_the_build_report_says_what_each_layer_copies(capsys, tmp_path):
+    """`build --board nucleo-l4r5zi --estimate --json`: op 1's 352 bytes of copies in its layer's entry, op 0's
+    (at the arena's peak) none."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_two_pointwise().build())
+    code, _, err = run_cli(capsys, "build", path, "--board", "nucleo-l4r5zi", "--out", tmp_path / "b", "--estimate",
+                           "--json", tmp_path / "b.json")
+    assert code == 0, err
+    layers = checked_report(tmp_path / "b.json", "build")["layers"]
+    assert "staged_bytes" not in layers[0] and layers[1]["staged_bytes"] == 64 + 256 + 32

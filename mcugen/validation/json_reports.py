@@ -63,6 +63,8 @@ def _layers(g: Graph) -> list[dict]:
     for layer, op in zip(layers, g.ops):
         if op.fused_into is not None:
             layer["fused_into"] = op.fused_into
+        if isinstance(g, Compiled) and op.index in g.arena.staged:
+            layer["staged_bytes"] = sum(g.arena.plan.buffers[k].size for *_, k in g.arena.staged[op.index])
     if g.tuning is not None:  # what --tune measured, per kernel, on which board
         for k, measured in g.tuning.layers.items():
             layers[k]["tuned"] = dict(board=g.tuning.measured_on, unit=g.tuning.unit, time=measured.times)
