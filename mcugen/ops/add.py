@@ -91,8 +91,9 @@ class AddSub(PairOp):
 
 def add_params(op: Op, swap: bool = False, lookups: int = 0) -> Struct:
     """mcu_add_params; swap: the inputs' parts exchanged (input 2 passed as input 1); lookups: with the
-    inputs' rescaled values for every byte, which mcu_add_s8_x4 (DSP) looks up (int8 ADD and SUB) for that
-    many elements, two of the table's 512 entries each (its Const.passes: how often it is read through)."""
+    inputs' rescaled values for every byte, doubled (|2 x| < 2^29, the output rescale's high multiply takes the
+    doubled sum), which mcu_add_s8_x4 (DSP) looks up (int8 ADD and SUB) for that many elements, two of the
+    table's 512 entries each (its Const.passes: how often it is read through)."""
     p = op.prepared(AddData)
     one, two = (p.input2, p.input1) if swap else (p.input1, p.input2)
     rescaled = None
@@ -101,7 +102,7 @@ def add_params(op: Op, swap: bool = False, lookups: int = 0) -> Struct:
             and p.output_shift <= 0:
         x = np.arange(256, dtype=np.int64).astype(np.uint8).view(np.int8).astype(np.int64)  # byte b as int8
         sign = -1 if p.operation == "SUB" else 1
-        rescaled = Const("add_rescaled", np.concatenate([
+        rescaled = Const("add_rescaled", 2 * np.concatenate([
             requantize((x - one.zp) << p.left_shift, one.multiplier, one.shift),
             sign * requantize((x - two.zp) << p.left_shift, two.multiplier, two.shift)]).astype(np.int32),
             passes=max(1, lookups // 256))

@@ -37,8 +37,9 @@ typedef struct {
     int32_t output_shift;
     mcu_add_operation operation;
     mcu_activation activation;
-    /* NULL, or int8 ADD/SUB's inputs rescaled, [2][256] by the input byte read as unsigned: input 1's,
-     * then input 2's (negated for SUB), for the DSP kernel that looks them up (mcu_add_s8_x4) */
+    /* NULL, or int8 ADD/SUB's inputs rescaled and doubled (what the output rescale's high multiply takes),
+     * [2][256] by the input byte read as unsigned: input 1's, then input 2's (negated for SUB), for the DSP
+     * kernel that looks them up (mcu_add_s8_x4) */
     const int32_t *rescaled;
 } mcu_add_params;
 
