@@ -19,6 +19,7 @@ from mcugen.passes.fold_pads import fold_pads
 from mcugen.passes.fold_quantizes import fold_quantizes
 from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.fuse_strips import fuse_strips
+from mcugen.passes.grow_scratch import grow_scratch
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.pack_float16 import pack_float16
 from mcugen.passes.pack_int4 import pack_int4
@@ -89,6 +90,7 @@ def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budg
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
     graph = after("pack_float16", pack_float16(graph, budget.optimize))  # a float16 model's weights kept float16
     compiled = after("plan_memory", plan_memory(graph, budget.regions, budget.pins))  # lifetimes -> arena offsets
+    compiled = after("grow_scratch", grow_scratch(compiled))  # kernels' scratch widened into bytes free at its step
     compiled = after("place_weights", place_weights(compiled, budget))  # weights in the chip's flash or external
     compiled = after("stage_weights", stage_weights(compiled, budget))  # re-read weights copied to free arena
     return compiled

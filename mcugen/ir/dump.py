@@ -16,7 +16,7 @@ PASSES = ("read_tflite", "verify", "resolve_variables", "validate_model", "flatt
           "fold_constants", "cut_outputs", "check_support", "fold_pads", "fold_quantizes",
           "prepare_ops", "check_undefined_reads",
           "split_patches", "lower_ops", "place_views", "fuse_strips", "pack_int4", "pack_float16",
-          "plan_memory", "place_weights", "stage_weights")
+          "plan_memory", "grow_scratch", "place_weights", "stage_weights")
 
 
 def after(name: str, graph: G) -> G:

@@ -18,7 +18,9 @@ from mcugen.ops.depthwise_conv_2d import DepthwiseData, dw_note, dw_params, one_
 from mcugen.runtime import c_define
 
 DW3_CHUNK = c_define("MCU_DW3_CHUNK")  # int32 sums per pass of the x2 kernels, less the pairs they may add
-DW3_GROUP_BYTES = c_define("MCU_DW3_GROUP_BYTES")  # what four windows of mcu_depthwise_conv2d_s8_x2 may take
+# what four windows of mcu_depthwise_conv2d_s8_x2 may take of its scratch as the layer is lowered (passes/grow_scratch.py
+# gives it four past this where the planned arena has the bytes free at its step)
+DW3_GROUP_BYTES = 8192
 
 # Output width (or height, when taller: the kernel then runs down the columns) from which the channel-at-
 # a-time 3x3 kernel beats the four-channel one on the M4 (estimated cycles per layer, VWW and KWS: 6 x 6 3%
@@ -124,12 +126,19 @@ def transposed(p: DepthwiseData) -> bool:
     return out_h > out_w
 
 
-def _x2_scratch(p: DepthwiseData, channels: int, four: bool) -> Scratch:
-    """The channel-at-a-time kernels' scratch: the window (window rows x stride int16, then two words of
-    fill), or four where `four` (the int8 kernel fills four channels' at once where they fit
-    MCU_DW3_GROUP_BYTES), then the sums of a pass. Mirrors runtime_c/include/mcu_nn_dw3_dsp.h
-    (mcu_dw3_layout_of, mcu_dw3_window_int16, mcu_dw3_windows): the kernel lays out its scratch by the
-    same rule."""
+def x2_windows(p: DepthwiseData, channels: int, limit: int | None = DW3_GROUP_BYTES) -> int:
+    """The windows mcu_depthwise_conv2d_s8_x2 fills at once: four (four channels' from one pass over the
+    image) where there are four channels and their windows fit `limit` bytes (None: any), else one."""
+    return 4 if channels >= 4 and (limit is None or 4 * 2 * _x2_window(p) <= limit) else 1
+
+
+def _x2_window(p: DepthwiseData) -> int:
+    """A channel's window, in int16: window rows x stride, then two words of fill."""
+    return _x2_layout(p)[0]
+
+
+def _x2_layout(p: DepthwiseData) -> tuple[int, int, int]:
+    """(window int16, sums_stride, output rows) of mcu_dw3_layout_of."""
     (out_h, out_w), (pad_h, pad_w) = p.window.out_hw, p.window.pad
     rows, length, pad = (out_w, out_h, pad_h) if transposed(p) else (out_h, out_w, pad_w)
     if p.window.stride[0] == 1:
@@ -138,8 +147,14 @@ def _x2_scratch(p: DepthwiseData, channels: int, four: bool) -> Scratch:
     else:
         sums_stride = (length + 1) & ~1
         stride, window_rows = 2 * sums_stride + 2, 2 * rows + 1
-    window = window_rows * stride + 4
-    windows = 4 if four and channels >= 4 and 4 * 2 * window <= DW3_GROUP_BYTES else 1
+    return window_rows * stride + 4, sums_stride, rows
+
+
+def x2_scratch(p: DepthwiseData, windows: int) -> Scratch:
+    """The channel-at-a-time kernels' scratch: `windows` windows, then the int32 sums of a pass. Mirrors
+    runtime_c/include/mcu_nn_dw3_dsp.h (mcu_dw3_layout_of, mcu_dw3_window_int16): the kernel lays out its
+    scratch by the same rule."""
+    window, sums_stride, rows = _x2_layout(p)
     passes = min(max(DW3_CHUNK // sums_stride, 1), rows)  # rows of sums a pass
     return Scratch(windows * window * 2 + (passes * sums_stride + 8) * 4, "int16_t")
 
@@ -148,13 +163,19 @@ def depthwise_x2_call(g: Graph, op: Op) -> Call:
     """A channel at a time, two outputs per load (stride 1) or three loads (stride 2) of each window row."""
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     folded = Grouped.of(g, op).bias_folded[:w.shape[3]]
+    windows = x2_windows(p, x.shape[3])
     return Call("mcu_depthwise_conv2d_s8_x2", (
         dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
         dims("filter_dims", w.shape), Const("filter", taps3x3(w.values, transposed(p))),
-        Const("bias_folded", folded), dims("output_dims", y.shape), writes(op), _x2_scratch(p, x.shape[3], four=True)),
-        note=dw_note(op, w) + ", a channel at a time from its widened window (four channels' filled at once where "
-        "they fit), two outputs per load, int8 weights paired once a channel, input offset folded into the bias, "
-        "in place", in_place=0)
+        Const("bias_folded", folded), dims("output_dims", y.shape), writes(op), x2_scratch(p, windows), windows),
+        note=x2_note(op, w, windows), in_place=0)
+
+
+def x2_note(op: Op, w: Tensor, windows: int) -> str:
+    """mcu_depthwise_conv2d_s8_x2's layer comment, which says how many windows it fills at once."""
+    filled = "four channels' filled at once" if windows == 4 else "one filled at a time"
+    return (dw_note(op, w) + f", a channel at a time from its widened window ({filled}), two outputs per load, int8 "
+            "weights paired once a channel, input offset folded into the bias, in place")
 
 
 def depthwise_s16_x2_call(g: Graph, op: Op) -> Call:
@@ -164,7 +185,7 @@ def depthwise_s16_x2_call(g: Graph, op: Op) -> Call:
     return Call("mcu_depthwise_conv2d_s16_x2", (
         dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
         Const("filter_pairs", pairs3x3(w.values, transposed(p))), Const("bias", p.wide.bias),
-        dims("output_dims", y.shape), writes(op), _x2_scratch(p, x.shape[3], four=False)),
+        dims("output_dims", y.shape), writes(op), x2_scratch(p, 1)),
         note=dw_note(op, w) + ", int16 activations, a channel at a time from its window, two outputs per load, "
         "in place",
         in_place=0)

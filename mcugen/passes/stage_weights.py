@@ -7,11 +7,13 @@ that many times. On a board whose flash waits (Budget.flash, from its file's mem
 first, each line waits once, and the kernel reads RAM.
 
 An array is copied only where the waits it saves are at least twice what copying it costs (the waits of its
-lines once, COPY_CYCLES a word). Flash holds the same arrays either way. By default (--optimize balanced or
-size) a copy goes only into room the arena already has at that step (bytes no buffer live there holds, within
-the planned size): the arena does not grow, the price is the copy's cycles. --optimize speed also lets the
-arena grow for a copy, as far as the board's RAM for it allows (Budget.arena_room): RAM spent on cycles, which
-the build's arena figure shows. The copies are buffers of the plan live at their step alone (ArenaPlan.staged), named after
+lines once, COPY_CYCLES a word). Flash holds the same arrays either way. A copy goes into room the arena has
+at that step (bytes no buffer live there holds); past the planned size, the arena grows for it by at most
+GROWTH of itself with --optimize balanced, for copies that save GROWTH_WORTH cycles a byte or more (as balanced
+lets constants outgrow the weights by a tenth: VWW's first layer, whose step is the arena's peak, copies 608 B
+for 77 K cycles, 127 a byte), never with size, and as far as the
+board's RAM allows (Budget.arena_room) with speed. The build's arena figure and each layer's staged bytes
+(build --json) show what the copies take. The copies are buffers of the plan live at their step alone (ArenaPlan.staged), named after
 the layer and the array; emit_c copies each just before its call and passes the copy. Layers whose weights
 --weights ram already keeps in RAM are left as they are.
 """
@@ -26,6 +28,8 @@ from mcugen.ir.lowering import layer_name
 from mcugen.ir.planner import ALIGN, Buffer, state_layout
 
 COPY_CYCLES = 2  # a word loaded and stored by memcpy's loop
+GROWTH = 1 / 64  # the share of the arena balanced may add for copies,
+GROWTH_WORTH = 64  # ... each byte of which saves at least this many cycles an inference
 
 
 def stage_weights(g: Compiled, budget: Budget) -> Compiled:
@@ -35,8 +39,9 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
     plan = g.arena.plan
     # the main arena's end: where it is now, or (speed) the most it may take with the variables beside it
     room = budget.regions[0].capacity if budget.regions else budget.arena_room
-    end = plan.size if budget.optimize != "speed" else \
-        max(plan.size, room - state_layout(g.variables)[1]) if room is not None else 2 ** 31
+    most = None if room is None else max(plan.size, room - state_layout(g.variables)[1])
+    grown = {"size": plan.size, "balanced": plan.size + int(plan.size * GROWTH)}.get(budget.optimize, 2 ** 31)
+    end = grown if most is None else min(grown, most)
     main = plan.region_sizes[0][0] if plan.region_sizes else ""
     buffers, offsets = list(plan.buffers), list(plan.offsets)
     regions = list(plan.region_of)
@@ -52,7 +57,8 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
         copies = []
         for where, a in sorted(arrays, key=lambda wa: -wa[1].data.nbytes):
             at = _room(busy, a.data.nbytes, end)
-            if at is None:
+            if at is None or (at + a.data.nbytes > plan.size and budget.optimize == "balanced"
+                              and _saved(a, flash) < GROWTH_WORTH * a.data.nbytes):
                 continue
             busy = sorted([*busy, (at, at + a.data.nbytes)])
             copies.append((*where, len(buffers)))
@@ -84,11 +90,19 @@ def _arrays(args: tuple[object, ...]) -> list[tuple[tuple[int, str], Const]]:
     return found
 
 
+def _saved(a: Const, flash: FlashReads) -> int:
+    """The cycles an inference saves reading the array from its copy, less the copy's."""
+    lines = -(-a.data.nbytes // flash.line_bytes)
+    return (a.passes - 1) * lines * flash.wait_states - _copy(a, flash)
+
+
+def _copy(a: Const, flash: FlashReads) -> int:
+    return -(-a.data.nbytes // flash.line_bytes) * flash.wait_states + a.data.nbytes // 4 * COPY_CYCLES
+
+
 def _pays(a: Const, flash: FlashReads) -> bool:
     """Whether copying the array saves at least twice the cycles the copy takes."""
-    lines = -(-a.data.nbytes // flash.line_bytes)
-    saved = (a.passes - 1) * lines * flash.wait_states
-    return saved >= 2 * (lines * flash.wait_states + a.data.nbytes // 4 * COPY_CYCLES)
+    return _saved(a, flash) >= _copy(a, flash)
 
 
 def _room(busy: list[tuple[int, int]], size: int, end: int) -> int | None:

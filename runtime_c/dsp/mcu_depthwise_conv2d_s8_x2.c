@@ -11,7 +11,7 @@
  *                 window holds the raw inputs and pads with -input_offset;
  *   scratch:      the channel's padded window, win_rows x stride int16 (mcu_dw3_layout: stride = cols
  *                 rounded up to even, so that every pair of columns is one aligned word, or one less)
- *                 and 4 int16 of padding, or four such windows (mcu_dw3_windows), then the int32
+ *                 and 4 int16 of padding, or `windows` (4) such windows, then the int32
  *                 sums of a pass: min(MCU_DW3_CHUNK / sums_stride (at least 1), rows) * sums_stride + 8
  *                 (mcu_dw3_sums_x2, mcu_dw3_sums_stride2_x2).
  * Two horizontally adjacent outputs share their loads: with a = (x0, x1) and b = (x2, x3) of a
@@ -218,12 +218,12 @@ void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel 
                                  const mcu_dims *input_dims, const int8_t *input,
                                  const mcu_dims *filter_dims, const int8_t *filter,
                                  const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
-                                 int16_t *scratch)
+                                 int16_t *scratch, int32_t windows)
 {
     const int32_t step = dw->stride.h;
     const mcu_dw3_layout l = mcu_dw3_layout_of(input_dims, output_dims, dw->padding, step);
     const int32_t c = output_dims->c, rs = l.stride * 2, words = mcu_dw3_window_int16(&l);
-    const int32_t group = mcu_dw3_windows(&l, c);
+    const int32_t group = windows == 4 && c >= 4 ? 4 : 1;
     const int32_t chunk = MCU_DW3_CHUNK / l.sums_stride > 0 ? MCU_DW3_CHUNK / l.sums_stride : 1;  /* rows a pass */
     const int32_t offset = dw->output_offset, fill = -dw->input_offset;
     const mcu_activation act = dw->activation;

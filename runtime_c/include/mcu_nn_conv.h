@@ -307,13 +307,14 @@ void mcu_depthwise_conv2d_s4_x4(const mcu_dw_conv_params *dw, const mcu_channel 
 /* DEPTHWISE_CONV_2D 3x3, stride 1 or 2, no dilation, depth multiplier 1, on DSP cores, a channel at a time:
  * filter [C][3][3] int8 = each channel's kernel rows, its kernel columns where OH > OW;
  * bias_folded[c] = bias[c] + input_offset * sum of channel c's taps (wrapping as int32); channels: one per
- * output channel; scratch: one or four windows and a pass's sums, word-aligned (the kernel's file gives
- * its size). output may be input (in place). Results equal mcu_depthwise_conv2d_s8's. */
+ * output channel; scratch: `windows` windows (1, or 4: four channels' filled at once) and a pass's sums,
+ * word-aligned (the kernel's file gives its size). output may be input (in place). Results equal
+ * mcu_depthwise_conv2d_s8's. */
 void mcu_depthwise_conv2d_s8_x2(const mcu_dw_conv_params *dw, const mcu_channel *channels,
                                  const mcu_dims *input_dims, const int8_t *input,
                                  const mcu_dims *filter_dims, const int8_t *filter,
                                  const int32_t *bias_folded, const mcu_dims *output_dims, int8_t *output,
-                                 int16_t *scratch);
+                                 int16_t *scratch, int32_t windows);
 
 /* TRANSPOSE_CONV, int8 or 16x8 (bits; accumulator_bits 32 wraps as TFLM's int8 scratch): input
  * [N,H,W,IC], filter [OC,KH,KW,IC], bias [OC] as int64, output [N,OH,OW,OC]; dilation unused. */

@@ -91,16 +91,6 @@ static inline int32_t mcu_dw3_window_int16(const mcu_dw3_layout *l)
     return l->win_rows * l->stride + 4;
 }
 
-/* Bytes that four windows may take for mcu_depthwise_conv2d_s8_x2 to fill four channels' at once
- * (kernels/depthwise.py sizes the scratch by the same rule). */
-#define MCU_DW3_GROUP_BYTES 8192
-
-/* Windows mcu_depthwise_conv2d_s8_x2 fills at once: four where they fit MCU_DW3_GROUP_BYTES, else one. */
-static inline int32_t mcu_dw3_windows(const mcu_dw3_layout *l, int32_t channels)
-{
-    return channels >= 4 && 4 * 2 * mcu_dw3_window_int16(l) <= MCU_DW3_GROUP_BYTES ? 4 : 1;
-}
-
 /* The channel's window, a word (two columns) at a time: its rows from the image (values of `size`
  * bytes, 1 or 2), `fill` where a tap falls outside it, then two words of fill. A 3x3 window (stride 1
  * or 2) pads at most one column before a row (SAME), so a row is: the pad and the first pixel as one
