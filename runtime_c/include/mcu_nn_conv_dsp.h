@@ -142,6 +142,18 @@ static inline int32_t mcu_twin_odd(int32_t mixed, int32_t low)
 #define MCU_WIDEN_WORD_(x, y) "sxtb16 %[" y "], %[" x "], ror #8\n\t" "sxtb16 %[" x "], %[" x "]\n\t"
 #define MCU_STORE_PAIR_(x, y, at) "str %[" x "], [%[cols], #" at "]\n\t" "str %[" y "], [%[cols], #" at " + 4]\n\t"
 
+/* Sixteen values of mcu_widen16's loop widened into `cols`, which moves on past them: the four loads back to
+ * back, then the eight stores back to back. */
+#define MCU_WIDEN16_PASS_                                                                                       \
+    "ldr %[b], [%[src], #4]\n\t"                                                                                \
+    "ldr %[c], [%[src], #8]\n\t"                                                                                \
+    "ldr %[d], [%[src], #12]\n\t"                                                                               \
+    "ldr %[a], [%[src]], #16\n\t"                                                                               \
+    MCU_WIDEN_WORD_("a", "e") MCU_WIDEN_WORD_("b", "f") MCU_WIDEN_WORD_("c", "g") MCU_WIDEN_WORD_("d", "h")     \
+    MCU_STORE_PAIR_("a", "e", "0") MCU_STORE_PAIR_("b", "f", "%c[at]") MCU_STORE_PAIR_("c", "g", "2 * %c[at]")   \
+    MCU_STORE_PAIR_("d", "h", "3 * %c[at]")                                                                     \
+    "add %[cols], %[cols], #4 * %c[at]\n\t"
+
 /* Widens n values (a multiple of 16, at least 16) into the block's interleaved patches (`cols` as
  * mcu_conv_widen_patch's) in assembly, sixteen values a pass: the loads back to back, then the stores back to
  * back, single ones, which the M4 pipelines (a double store is 3 cycles, two single ones 2 or 1 each), the
@@ -153,14 +165,7 @@ static inline __attribute__((always_inline)) void mcu_widen16(const int8_t *src,
     const int8_t *const end = src + n;
     __asm__ volatile(
         "1:\n\t"
-        "ldr %[b], [%[src], #4]\n\t"
-        "ldr %[c], [%[src], #8]\n\t"
-        "ldr %[d], [%[src], #12]\n\t"
-        "ldr %[a], [%[src]], #16\n\t"
-        MCU_WIDEN_WORD_("a", "e") MCU_WIDEN_WORD_("b", "f") MCU_WIDEN_WORD_("c", "g") MCU_WIDEN_WORD_("d", "h")
-        MCU_STORE_PAIR_("a", "e", "0") MCU_STORE_PAIR_("b", "f", "%c[at]") MCU_STORE_PAIR_("c", "g", "2 * %c[at]")
-        MCU_STORE_PAIR_("d", "h", "3 * %c[at]")
-        "add %[cols], %[cols], #4 * %c[at]\n\t"
+        MCU_WIDEN16_PASS_
         "cmp %[src], %[end]\n\t"
         "bne 1b"
         : [src] "+r"(src), [cols] "+r"(cols), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e),
@@ -182,14 +187,7 @@ static inline __attribute__((always_inline)) void mcu_widen_rows16(const int8_t 
     const int32_t skip = pitch - row;
     __asm__ volatile(
         "1:\n\t"
-        "ldr %[b], [%[src], #4]\n\t"
-        "ldr %[c], [%[src], #8]\n\t"
-        "ldr %[d], [%[src], #12]\n\t"
-        "ldr %[a], [%[src]], #16\n\t"
-        MCU_WIDEN_WORD_("a", "e") MCU_WIDEN_WORD_("b", "f") MCU_WIDEN_WORD_("c", "g") MCU_WIDEN_WORD_("d", "h")
-        MCU_STORE_PAIR_("a", "e", "0") MCU_STORE_PAIR_("b", "f", "%c[at]") MCU_STORE_PAIR_("c", "g", "2 * %c[at]")
-        MCU_STORE_PAIR_("d", "h", "3 * %c[at]")
-        "add %[cols], %[cols], #4 * %c[at]\n\t"
+        MCU_WIDEN16_PASS_
         "cmp %[src], %[end]\n\t"
         "bne 1b\n\t"
         "ldr %[a], %[rows]\n\t"
