@@ -7,15 +7,16 @@ that many times. On a board whose flash waits (Budget.flash, from its file's mem
 first, each line waits once, and the kernel reads RAM.
 
 An array is copied only where the waits it saves are at least twice what copying it costs (the waits of its
-lines once, COPY_CYCLES a word). Flash holds the same arrays either way. A copy goes into room the arena has
-at that step (bytes no buffer live there holds); past the planned size, the arena grows for it by at most
-GROWTH of itself with --optimize balanced, for copies that save GROWTH_WORTH cycles a byte or more (as balanced
-lets constants outgrow the weights by a tenth: VWW's first layer, whose step is the arena's peak, copies 608 B
-for 77 K cycles, 127 a byte), never with size, and as far as the
-board's RAM allows (Budget.arena_room) with speed. The build's arena figure and each layer's staged bytes
-(build --json) show what the copies take. The copies are buffers of the plan live at their step alone (ArenaPlan.staged), named after
-the layer and the array; emit_c copies each just before its call and passes the copy. Layers whose weights
---weights ram already keeps in RAM are left as they are.
+lines once, COPY_CYCLES a word); flash holds the same arrays either way. A copy goes into room the arena has at
+that step (bytes no buffer live there holds). Past the planned size the arena grows for it: with --optimize
+balanced by at most GROWTH of itself, for copies that save GROWTH_WORTH cycles a byte or more (as balanced lets
+constants outgrow the weights by a tenth: VWW's first layer, whose step is the arena's peak, copies 608 B for
+77 K cycles, 127 a byte); with speed as far as the board's RAM allows (Budget.arena_room); with size never. The
+build's arena figure and each layer's staged bytes (build --json) show what the copies take.
+
+The copies are buffers of the plan live at their step alone (ArenaPlan.staged), named after the layer and the
+array; emit_c copies each just before its call and passes the copy. Layers whose weights --weights ram already
+keeps in RAM are left as they are.
 """
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
     if not flash.wait_states:
         return g
     plan = g.arena.plan
-    # the main arena's end: where it is now, or (speed) the most it may take with the variables beside it
+    # where the main arena may end: the most the board's RAM lets it take beside the variables, and no further
+    # than --optimize lets copies grow it
     room = budget.regions[0].capacity if budget.regions else budget.arena_room
     most = None if room is None else max(plan.size, room - state_layout(g.variables)[1])
     grown = {"size": plan.size, "balanced": plan.size + int(plan.size * GROWTH)}.get(budget.optimize, 2 ** 31)
@@ -71,7 +73,8 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
             staged[op.index] = tuple(sorted(copies))
     if not staged:
         return g
-    size = max([plan.size, *(at + b.size for at, b in zip(offsets, buffers))])
+    size = max([plan.size, *(at + b.size for k, (at, b) in enumerate(zip(offsets, buffers))
+                             if (regions[k] if regions else "") == main)])
     sizes = ((plan.region_sizes[0][0], size), *plan.region_sizes[1:]) if plan.region_sizes else ()
     new_plan = dataclasses.replace(plan, buffers=tuple(buffers), offsets=tuple(offsets), region_of=tuple(regions),
                                    size=size, region_sizes=sizes)
