@@ -42,8 +42,6 @@ class Budget:
     flash: FlashReads = FlashReads()  # what a data read from the board's flash costs (passes/stage_weights.py)
 
 
-
-
 OPTIMIZE = ("balanced", "speed", "size")
 # balanced's room for constants: this much of the model's weights, and per output channel its requantization
 # (TFLM keeps a multiplier and a shift, 8 B)

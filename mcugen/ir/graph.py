@@ -291,10 +291,10 @@ class Graph:
                 lines.append(f"     call {op.call.kernel}" + (f" ({op.call.note})" if op.call.note else ""))
                 lines += [f"     unpacks {a.const.name}: {a.const.data.size} {a.const.data.dtype} from "
                           f"{a.stored().nbytes} B ({a.kernel})" for a in op.call.args if isinstance(a, Packed)]
-            lines += [f"     copies its {field or getattr(op.call.args[at], 'name', at)} ({arena.plan.buffers[k].size} "
-                      f"B) to the arena @{arena.plan.offsets[k]} first"
-                      for at, field, k in (arena.staged.get(op.index, ()) if arena and op.call else ())
-                      if arena and op.call]
+            if arena is not None and op.call is not None:
+                lines += [f"     copies its {field or getattr(op.call.args[at], 'name', at)} "
+                          f"({arena.plan.buffers[k].size} B) to the arena @{arena.plan.offsets[k]} first"
+                          for at, field, k in arena.staged.get(op.index, ())]
             if op.fused_into is not None:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
             lines += [f"     t{a.tensor} is t{a.whole}'s bytes from {a.offset}" for a in op.aliases]

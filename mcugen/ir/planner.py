@@ -109,19 +109,23 @@ def _align(n: int) -> int:
     return (n + ALIGN - 1) // ALIGN * ALIGN
 
 
+def lowest_fit(busy: list[tuple[int, int]], size: int) -> int:
+    """The lowest aligned offset where `size` bytes meet none of the sorted busy [start, end) ranges."""
+    offset = 0
+    for lo, hi in busy:
+        if offset + size <= lo:
+            break
+        offset = max(offset, _align(hi))
+    return offset
+
+
 def _first_fit(buffers: list[Buffer], order: list[int]) -> list[int]:
     offsets = [0] * len(buffers)
     placed: list[int] = []
     for i in order:
         b = buffers[i]
-        busy = sorted((offsets[j], offsets[j] + buffers[j].size) for j in placed
-                      if buffers[j].overlaps_in_time(b))
-        offset = 0
-        for lo, hi in busy:
-            if offset + b.size <= lo:
-                break
-            offset = max(offset, _align(hi))
-        offsets[i] = offset
+        offsets[i] = lowest_fit(sorted((offsets[j], offsets[j] + buffers[j].size) for j in placed
+                                       if buffers[j].overlaps_in_time(b)), b.size)
         placed.append(i)
     return offsets
 

@@ -18,8 +18,8 @@ from mcugen.ops.depthwise_conv_2d import DepthwiseData, dw_note, dw_params, one_
 from mcugen.runtime import c_define
 
 DW3_CHUNK = c_define("MCU_DW3_CHUNK")  # int32 sums per pass of the x2 kernels, less the pairs they may add
-# what four windows of mcu_depthwise_conv2d_s8_x2 may take of its scratch as the layer is lowered (passes/grow_scratch.py
-# gives it four past this where the planned arena has the bytes free at its step)
+# what four windows of mcu_depthwise_conv2d_s8_x2 may take of its scratch as the layer is lowered
+# (passes/grow_scratch.py gives it four past this where the planned arena has the bytes free at its step)
 DW3_GROUP_BYTES = 8192
 
 # Output width (or height, when taller: the kernel then runs down the columns) from which the channel-at-
@@ -129,16 +129,12 @@ def transposed(p: DepthwiseData) -> bool:
 def x2_windows(p: DepthwiseData, channels: int, limit: int | None = DW3_GROUP_BYTES) -> int:
     """The windows mcu_depthwise_conv2d_s8_x2 fills at once: four (four channels' from one pass over the
     image) where there are four channels and their windows fit `limit` bytes (None: any), else one."""
-    return 4 if channels >= 4 and (limit is None or 4 * 2 * _x2_window(p) <= limit) else 1
-
-
-def _x2_window(p: DepthwiseData) -> int:
-    """A channel's window, in int16: window rows x stride, then two words of fill."""
-    return _x2_layout(p)[0]
+    return 4 if channels >= 4 and (limit is None or 4 * 2 * _x2_layout(p)[0] <= limit) else 1
 
 
 def _x2_layout(p: DepthwiseData) -> tuple[int, int, int]:
-    """(window int16, sums_stride, output rows) of mcu_dw3_layout_of."""
+    """(a channel's window in int16: window rows x stride, then two words of fill; sums_stride; output rows)
+    of mcu_dw3_layout_of."""
     (out_h, out_w), (pad_h, pad_w) = p.window.out_hw, p.window.pad
     rows, length, pad = (out_w, out_h, pad_h) if transposed(p) else (out_h, out_w, pad_w)
     if p.window.stride[0] == 1:

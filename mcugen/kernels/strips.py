@@ -162,8 +162,8 @@ def into_add(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
     if chain is not None:
         return _chain_call(g, op, conv, operand, strips, *chain)
     return Call("mcu_conv2d_add_s8_x6", (
-        *strips.args(), strips.rows, add_params(op, swap=operand == 1, lookups=math.prod(op.output(g).shape)), reads(op, residual), writes(op),
-        strips.scratch, Scratch(strips.tile_bytes, "int8_t")),
+        *strips.args(), strips.rows, add_params(op, swap=operand == 1, lookups=math.prod(op.output(g).shape)),
+        reads(op, residual), writes(op), strips.scratch, Scratch(strips.tile_bytes, "int8_t")),
         note=f"with layer {conv.index} ({conv.opcode}) run {strips.rows} rows at a time, each strip added "
              "to the residual's rows",
         in_place=None if op.input(g, residual).is_const else residual,
@@ -184,7 +184,8 @@ def _chain_call(g: Graph, op: Op, conv: Op, operand: int, second: Strips, first_
     behind = own and _written_behind(rows_read(g, first_op), (stride, pad, span), mid_h, out_h, second.rows)
     in_place = None if op.input(g, residual).is_const or (own and not behind) else residual
     return Call("mcu_conv2d_conv2d_add_s8_x6", (
-        *first.args(), *second.second(), second.rows, add_params(op, swap=operand == 1, lookups=math.prod(op.output(g).shape)),
+        *first.args(), *second.second(), second.rows,
+        add_params(op, swap=operand == 1, lookups=math.prod(op.output(g).shape)),
         None if behind else reads(op, residual), writes(op),
         Scratch(max(first.scratch.bytes, second.scratch.bytes)), Scratch(held * mid_w * mid_c, "int8_t"),
         Scratch(second.rows * out_w * out_c, "int8_t")),

@@ -46,6 +46,6 @@ def _free(plan: Plan, buffers: list[Buffer], k: int, size: int) -> bool:
     at, b, region = plan.offsets[k], buffers[k], plan.region(k)
     end = dict(plan.region_sizes).get(region, plan.size) if plan.region_sizes else plan.size
     return at + size <= end and not any(
-        j != k and plan.region(j) == region and other.first <= b.last and b.first <= other.last
+        j != k and plan.region(j) == region and other.overlaps_in_time(b)
         and plan.offsets[j] < at + size and at < plan.offsets[j] + other.size
         for j, other in enumerate(buffers))

@@ -26,7 +26,7 @@ from mcugen.ir.budget import RAM, Budget, FlashReads
 from mcugen.ir.calls import Const, Struct
 from mcugen.ir.graph import Compiled
 from mcugen.ir.lowering import layer_name
-from mcugen.ir.planner import ALIGN, Buffer, state_layout
+from mcugen.ir.planner import Buffer, lowest_fit, state_layout
 
 COPY_CYCLES = 2  # a word loaded and stored by memcpy's loop
 GROWTH = 1 / 64  # the share of the arena balanced may add for copies,
@@ -58,9 +58,9 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
                       if b.first <= op.index <= b.last and (regions[k] if regions else "") == main)
         copies = []
         for where, a in sorted(arrays, key=lambda wa: -wa[1].data.nbytes):
-            at = _room(busy, a.data.nbytes, end)
-            if at is None or (at + a.data.nbytes > plan.size and budget.optimize == "balanced"
-                              and _saved(a, flash) < GROWTH_WORTH * a.data.nbytes):
+            at = lowest_fit(busy, a.data.nbytes)
+            if at + a.data.nbytes > end or (at + a.data.nbytes > plan.size and budget.optimize == "balanced"
+                                            and _saved(a, flash) < GROWTH_WORTH * a.data.nbytes):
                 continue
             busy = sorted([*busy, (at, at + a.data.nbytes)])
             copies.append((*where, len(buffers)))
@@ -106,13 +106,3 @@ def _copy(a: Const, flash: FlashReads) -> int:
 def _pays(a: Const, flash: FlashReads) -> bool:
     """Whether copying the array saves at least twice the cycles the copy takes."""
     return _saved(a, flash) >= _copy(a, flash)
-
-
-def _room(busy: list[tuple[int, int]], size: int, end: int) -> int | None:
-    """The lowest word-aligned offset where `size` bytes meet none of the busy ranges and end by `end`."""
-    at = 0
-    for lo, hi in busy:
-        if at + size <= lo:
-            break
-        at = max(at, -(-hi // ALIGN) * ALIGN)
-    return at if at + size <= end else None

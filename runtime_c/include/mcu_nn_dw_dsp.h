@@ -46,39 +46,39 @@ static inline void mcu_dw_tap(const int8_t *x, const int16_t *w, mcu_acc4 *acc)
  * assembly because GCC spills the weight pointer and the row offsets under this register
  * pressure (12 live registers: 9 instructions per tap). The three loads of a tap are single LDRs,
  * which the M4 pipelines (4 cycles), where an LDRD is never pipelined (5). */
+#define MCU_DW_TAPS3X3_                                                             \
+    MCU_DW_TAP_(0, 0) MCU_DW_TAP_(4, 8) MCU_DW_TAP_(8, 16) "add %[x], %[x], %[rs]\n\t" \
+    MCU_DW_TAP_(0, 24) MCU_DW_TAP_(4, 32) MCU_DW_TAP_(8, 40) "add %[x], %[x], %[rs]\n\t" \
+    MCU_DW_TAP_(0, 48) MCU_DW_TAP_(4, 56) MCU_DW_TAP_(8, 64)
 static inline __attribute__((always_inline)) void mcu_dw_taps3x3(const int8_t *x, int32_t row_step, const int16_t *w, mcu_acc4 *acc)
 {
     uint32_t v, e, o, we, wo;
-    __asm__(MCU_DW_TAP_(0, 0) MCU_DW_TAP_(4, 8) MCU_DW_TAP_(8, 16)
-            "add %[x], %[x], %[rs]\n\t"
-            MCU_DW_TAP_(0, 24) MCU_DW_TAP_(4, 32) MCU_DW_TAP_(8, 40)
-            "add %[x], %[x], %[rs]\n\t"
-            MCU_DW_TAP_(0, 48) MCU_DW_TAP_(4, 56) MCU_DW_TAP_(8, 64)
+    __asm__(MCU_DW_TAPS3X3_
             : [a0] "+r"(acc->c0), [a1] "+r"(acc->c1), [a2] "+r"(acc->c2), [a3] "+r"(acc->c3), [x] "+r"(x),
               [v] "=&r"(v), [e] "=&r"(e), [o] "=&r"(o), [we] "=&r"(we), [wo] "=&r"(wo)
             : [rs] "r"(row_step), [w] "r"(w)
             : "memory");
 }
 
-/* Output channel k of mcu_dw_store4_fast: its sum `a` requantized in place with q[k]'s constants. */
-#define MCU_DW_REQUANTIZE_(a, k)                              \
-    "ldr %[m], [%[q], #" #k " * 12]\n\t"                      \
-    "ldrd %[r], %[sh], [%[q], #" #k " * 12 + 4]\n\t"          \
-    "lsl %[t], %[" a "], #1\n\t"                              \
-    "smmlar %[t], %[t], %[m], %[r]\n\t"                       \
-    "add %[t], %[t], %[" a "], asr #31\n\t"                   \
-    "asr %[" a "], %[t], %[sh]\n\t"                           \
+/* Output channel k requantized in place: its sum `a` with q[k]'s constants (mcu_fast_channel, 12 bytes: the
+ * multiplier, its rounding term and right shift), the operands named by the caller's assembly: the constants'
+ * pointer q, scratch m, r, sh and t. */
+#define MCU_DW_REQUANTIZE_(a, k, q, m, r, sh, t)                  \
+    "ldr %[" m "], [%[" q "], #" #k " * 12]\n\t"                  \
+    "ldrd %[" r "], %[" sh "], [%[" q "], #" #k " * 12 + 4]\n\t"   \
+    "lsl %[" t "], %[" a "], #1\n\t"                               \
+    "smmlar %[" t "], %[" t "], %[" m "], %[" r "]\n\t"             \
+    "add %[" t "], %[" t "], %[" a "], asr #31\n\t"                \
+    "asr %[" a "], %[" t "], %[" sh "]\n\t"                        \
     "ssat %[" a "], #8, %[" a "]\n\t"
 
-/* Output channel k of mcu_dw_row3x3_fast: its sum `a` requantized in place with q[k]'s constants (q in wo). */
-#define MCU_DW_ROW_REQUANTIZE_(a, k)                          \
-    "ldr %[v], [%[wo], #" #k " * 12]\n\t"                   \
-    "ldrd %[e], %[o], [%[wo], #" #k " * 12 + 4]\n\t"        \
-    "lsl %[we], %[" a "], #1\n\t"                           \
-    "smmlar %[we], %[we], %[v], %[e]\n\t"                   \
-    "add %[we], %[we], %[" a "], asr #31\n\t"               \
-    "asr %[" a "], %[we], %[o]\n\t"                         \
-    "ssat %[" a "], #8, %[" a "]\n\t"
+/* A group's four sums (a0-a3) requantized and packed into a0, a byte a channel. */
+#define MCU_DW_REQUANTIZE4_(q, m, r, sh, t)                                                                   \
+    MCU_DW_REQUANTIZE_("a0", 0, q, m, r, sh, t) MCU_DW_REQUANTIZE_("a1", 1, q, m, r, sh, t)                   \
+    MCU_DW_REQUANTIZE_("a2", 2, q, m, r, sh, t) MCU_DW_REQUANTIZE_("a3", 3, q, m, r, sh, t)                   \
+    "bfi %[a0], %[a1], #8, #8\n\t"                                                                          \
+    "bfi %[a0], %[a2], #16, #8\n\t"                                                                         \
+    "bfi %[a0], %[a3], #24, #8\n\t"
 
 /* A group's four outputs at one position, every channel fast (mcu_requantize_fast), as one word clamped
  * to [min4, max4] (mcu_pack4's bounds): in assembly, each channel's constants read with one load and one
@@ -89,11 +89,7 @@ static inline __attribute__((always_inline)) void mcu_dw_store4_fast(mcu_acc4 ac
 {
     uint32_t m, r, sh, t;
     __asm__ volatile(
-        MCU_DW_REQUANTIZE_("a0", 0) MCU_DW_REQUANTIZE_("a1", 1) MCU_DW_REQUANTIZE_("a2", 2)
-        MCU_DW_REQUANTIZE_("a3", 3)
-        "bfi %[a0], %[a1], #8, #8\n\t"
-        "bfi %[a0], %[a2], #16, #8\n\t"
-        "bfi %[a0], %[a3], #24, #8\n\t"
+        MCU_DW_REQUANTIZE4_("q", "m", "r", "sh", "t")
         "ssub8 %[t], %[a0], %[lo]\n\t"
         "sel %[a0], %[a0], %[lo]\n\t"
         "ssub8 %[t], %[hi], %[a0]\n\t"
@@ -128,18 +124,10 @@ static inline __attribute__((always_inline)) void mcu_dw_row3x3_fast(const int8_
         "ldr %[v], %[bias]\n\t"
         "ldrd %[a0], %[a1], [%[v]]\n\t"
         "ldrd %[a2], %[a3], [%[v], #8]\n\t"
-        MCU_DW_TAP_(0, 0) MCU_DW_TAP_(4, 8) MCU_DW_TAP_(8, 16)
-        "add %[x], %[x], %[rs]\n\t"
-        MCU_DW_TAP_(0, 24) MCU_DW_TAP_(4, 32) MCU_DW_TAP_(8, 40)
-        "add %[x], %[x], %[rs]\n\t"
-        MCU_DW_TAP_(0, 48) MCU_DW_TAP_(4, 56) MCU_DW_TAP_(8, 64)
+        MCU_DW_TAPS3X3_
         "sub %[x], %[x], %[rs], lsl #1\n\t"
         "ldr %[wo], %[q]\n\t"
-        MCU_DW_ROW_REQUANTIZE_("a0", 0) MCU_DW_ROW_REQUANTIZE_("a1", 1) MCU_DW_ROW_REQUANTIZE_("a2", 2)
-        MCU_DW_ROW_REQUANTIZE_("a3", 3)
-        "bfi %[a0], %[a1], #8, #8\n\t"
-        "bfi %[a0], %[a2], #16, #8\n\t"
-        "bfi %[a0], %[a3], #24, #8\n\t"
+        MCU_DW_REQUANTIZE4_("wo", "v", "e", "o", "we")
         "ldr %[v], %[lo]\n\t"
         "ssub8 %[e], %[a0], %[v]\n\t"
         "sel %[a0], %[a0], %[v]\n\t"
