@@ -1,5 +1,5 @@
 """Estimated cycles of the six anchor models on each core with a cycle model: the Cortex-M4 (mps2-an386),
-the M55 (mps3-an547, Helium) and the M7 (mps2-an500), each with the kernels its board's features allow;
+the M55 (mps3-an547, Helium), the M7 (mps2-an500) and the M33 (mps2-an505), each with the kernels its board's features allow;
 one inference of seeded random inputs traced under QEMU and costed by mcugen/validation/core_models/<core>.py
 (zero wait states).
 
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _tables import rewrite  # noqa: E402
 from bench_boards import ANCHORS, MODELS  # noqa: E402
 
-BOARDS = ("mps2-an386", "mps3-an547", "mps2-an500")
+BOARDS = ("mps2-an386", "mps3-an547", "mps2-an500", "mps2-an505")
 
 
 def main() -> int:

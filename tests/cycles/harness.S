@@ -1,9 +1,10 @@
 @ What every hand-timed file runs its cases in (tests/test_cycles.py): the vector table, a reset handler
 @ that turns the FPU (and Helium) on, calls model_invoke and exits through semihosting, an SVC handler,
-@ a function to call, and model_layer_done, whose calls separate the cases.
+@ a function to call, and model_layer_done, whose calls separate the cases. STACK_TOP: the top of the
+@ board's stack (tests/test_cycles.py defines it from the board's RAM).
     .section .text
 vectors:
-    .word 0x20010000
+    .word STACK_TOP
     .word Reset_Handler + 1
     .rept 9
     .word hang + 1
