@@ -130,7 +130,7 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     assert all(r.passed for r in results), (name, [r.outputs for r in results])
 
 
-@pytest.mark.parametrize("shape, dead, kernel, zp", [
+PRUNED = [
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16", -4),  # three live: a pair and an odd one
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_w16", -128),  # ... the pair in the assembly loop
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_s8_x6", -4),  # every channel computed, the pruned ones' requantization settled
@@ -141,8 +141,13 @@ def test_dsp_kernels_match_the_golden_model_on_awkward_shapes(tmp_path, name, sp
     ((6, 1, 1, 8), (1, 4), "mcu_conv2d_live_s8_x6", -128),  # 1x1 in place, two live pairs, int8 weights
     ((6, 3, 3, 4), (1, 3, 4), "mcu_conv2d_live_s8_twin", -4),  # twin words: a pair and an odd one
     ((6, 1, 1, 8), (1, 4), "mcu_conv2d_live_s8_twin", -128),  # ... two live pairs in the twin assembly loop
-])
-def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp):
+]
+
+
+# the assembly loops' cases also on the M33, whose blocks are scheduled for it (mcu_nn_conv_pairs_dsp.h)
+@pytest.mark.parametrize("shape, dead, kernel, zp, board", [(*case, "mps2-an386") for case in PRUNED] +
+                         [(*case, "mps2-an505") for case in PRUNED if case[3] == -128])
+def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp, board):
     """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
     one value each: mcu_conv2d_live_s8_w16 (and _s8_x6, on int8 weights) computes only the others and writes
     those values from a row; the dense int8-weight conv computes them all, their requantization made the fast one (ops/_quant.py
@@ -163,7 +168,8 @@ def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, sha
     m.op("CONV_2D", [x, f, b], [y], "Conv2DOptions", Padding="SAME", StrideW=1, StrideH=1,
          FusedActivationFunction="RELU")
     m.inputs, m.outputs = [x], [y]
-    bit_exact_on_board(tmp_path, m, 6, samples=3, kernel=kernel, force=kernel != "mcu_conv2d_live_s8_w16")
+    bit_exact_on_board(tmp_path, m, 6, samples=3, kernel=kernel, force=kernel != "mcu_conv2d_live_s8_w16",
+                       board=board)
     g = compile_model(tmp_path / "op.tflite", features=DSP)
     tflm = Tflm(m.build())
     for xs in random_inputs(g, 3, seed=6):
@@ -184,19 +190,20 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("dsp"), m, c["seed"])
 
 
+@pytest.mark.parametrize("board", ["mps2-an386", "mps2-an505"])
 @pytest.mark.parametrize("kernel", ["mcu_conv2d_s8_twin", "mcu_conv2d_s8_x6"])
 @settings(max_examples=examples(6), deadline=None)
 @given(st.data())
-def test_the_int8_weight_convs_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, data):
+def test_the_int8_weight_convs_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, board, data):
     """mcu_conv2d_s8_twin (a channel pair's int8 weights a halfword: --optimize balanced's where the widened
     weights have no room) and mcu_conv2d_s8_x6 (where twin words do not hold a layer; --optimize speed's
     mcu_conv2d_s8_w16 runs the cases above), forced: bit-exact on QEMU for drawn shapes, strides, dilations,
-    padding, channel counts and quantizations."""
+    padding, channel counts and quantizations; on the M4 and on the M33 (its own schedule of the pairs' loops)."""
     c = data.draw(conv_case(depthwise=False))
     m = _conv_model(c, False)
     if m is None:
         return
-    bit_exact_on_board(tmp_path_factory.mktemp("x6"), m, c["seed"], kernel=kernel, force=True)
+    bit_exact_on_board(tmp_path_factory.mktemp("x6"), m, c["seed"], kernel=kernel, force=True, board=board)
 
 
 def test_twin_words_hold_a_channel_pair_exactly_up_to_their_bound(tmp_path):

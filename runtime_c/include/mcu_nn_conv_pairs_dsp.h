@@ -38,8 +38,7 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
  * load right after another single load (not one whose base the load before wrote back: hence the weights
  * and position 1's inputs alternate), so those six words take 7 cycles where LDM and LDRD take 8; position 1
  * goes first, so that positions 0 and 2 walk the patches by post-increment and every block is the same
- * MCU_PAIR_BLOCK_BYTES. Elsewhere (the M33, judged by instructions: mcugen has no timing for it) LDM and
- * LDRD, 16 instructions a block, not 21. */
+ * MCU_PAIR_BLOCK_BYTES. Elsewhere (the M33, the M55) LDM for the weights and MCU_PAIR_SUMS_INTERLEAVED_. */
 #define MCU_PAIR_SUMS_(a0, a1, lo, hi)     \
     "smlad " a0 ", " lo ", r8, " a0 "\n\t"  \
     "smlad " a0 ", " hi ", r9, " a0 "\n\t"  \
@@ -56,11 +55,32 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "ldr r11, [r7, #-4]\n\t" MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #16\n\t"              \
     MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
 #else
-#define MCU_PAIR_BLOCK_BYTES 64
+/* The three positions' sums with position 0's first word in r12 and the patches (r6) already 24 bytes on,
+ * each input loaded two instructions before its first use: the M33 waits a cycle for a loaded value the
+ * very next instruction reads, and pipelines single loads where LDRD takes 2 (22 cycles a block where the
+ * LDRDs' took 26 on the M33; the M55 the same 21 either way). */
+#define MCU_PAIR_SUMS_INTERLEAVED_                                                                             \
+    "ldr lr, [r6, #-20]\n\t"                                                                                   \
+    "smlad r0, r12, r8, r0\n\t"                                                                                \
+    "smlad r3, r12, r10, r3\n\t"                                                                               \
+    "ldr r12, [r6, #-16]\n\t"                                                                                  \
+    "smlad r0, lr, r9, r0\n\t"                                                                                 \
+    "smlad r3, lr, r11, r3\n\t"                                                                                \
+    "ldr lr, [r6, #-12]\n\t"                                                                                   \
+    "smlad r1, r12, r8, r1\n\t"                                                                                \
+    "smlad r4, r12, r10, r4\n\t"                                                                               \
+    "ldr r12, [r6, #-8]\n\t"                                                                                   \
+    "smlad r1, lr, r9, r1\n\t"                                                                                 \
+    "smlad r4, lr, r11, r4\n\t"                                                                                \
+    "ldr lr, [r6, #-4]\n\t"                                                                                    \
+    "smlad r2, r12, r8, r2\n\t"                                                                                \
+    "smlad r5, r12, r10, r5\n\t"                                                                               \
+    "smlad r2, lr, r9, r2\n\t"                                                                                 \
+    "smlad r5, lr, r11, r5\n\t"
+#define MCU_PAIR_BLOCK_BYTES 76
 #define MCU_PAIR_FOUR_VALUES_                                                                                  \
     "ldmia r7!, {r8, r9, r10, r11}\n\t"                                                                        \
-    "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
-    MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+    "ldr r12, [r6], #24\n\t" MCU_PAIR_SUMS_INTERLEAVED_
 #endif
 /* mcu_conv_pairs_s8's four values: a word of four int8 weights per channel (kernels/layouts.py x6_filter),
  * widened into r8-r11 by SXTB16 (two instructions a word where mcu_conv_pairs_w16 loads two words). */
@@ -79,11 +99,11 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "ldrd r12, lr, [r6], #16\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"        \
     MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
 #else
-#define MCU_PAIR_S8_BLOCK_BYTES 80
+#define MCU_PAIR_S8_BLOCK_BYTES 96
 #define MCU_PAIR_FOUR_VALUES_S8_                                                                               \
-    "ldrd r8, r10, [r7], #8\n\t" MCU_PAIR_WIDEN_WEIGHTS_                                                        \
-    "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
-    MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+    "ldr r8, [r7], #8\n\t"                                                                                     \
+    "ldr r10, [r7, #-4]\n\t"                                                                                   \
+    "ldr r12, [r6], #24\n\t" MCU_PAIR_WIDEN_WEIGHTS_ MCU_PAIR_SUMS_INTERLEAVED_
 #endif
 /* mcu_conv_pairs_twin's four values: a pair's two twin words (mcu_nn_conv_dsp.h) into r10, r11, their c0 weights
  * taken out by SXTB16 into r8, r9: the sums of c0 (r0-r2) are its own, c1's (r3-r5) mixed, 256 times its own
@@ -101,11 +121,11 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "ldrd r12, lr, [r6], #16\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"        \
     MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
 #else
-#define MCU_PAIR_TWIN_BLOCK_BYTES 72
+#define MCU_PAIR_TWIN_BLOCK_BYTES 88
 #define MCU_PAIR_FOUR_VALUES_TWIN_                                                                             \
-    "ldrd r10, r11, [r7], #8\n\t" MCU_PAIR_TWIN_WEIGHTS_                                                       \
-    "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r0", "r3", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t"          \
-    MCU_PAIR_SUMS_("r1", "r4", "r12", "lr") "ldrd r12, lr, [r6], #8\n\t" MCU_PAIR_SUMS_("r2", "r5", "r12", "lr")
+    "ldr r10, [r7], #8\n\t"                                                                                    \
+    "ldr r11, [r7, #-4]\n\t"                                                                                   \
+    "ldr r12, [r6], #24\n\t" MCU_PAIR_TWIN_WEIGHTS_ MCU_PAIR_SUMS_INTERLEAVED_
 #endif
 #define MCU_STR_(x) #x
 #define MCU_STR(x) MCU_STR_(x)
@@ -118,17 +138,29 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "lsl r9, r9, r10\n\t"                       \
     "asr r9, r9, #1\n\t"
 
-/* Sum `a` of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8 multiplier, r9 round with
- * the output offset, r10 right; `a` is already the doubled accumulator its high multiply takes: the
- * channel's weights and bias are doubled, fast = 2) and saturated (the activation clamps nothing more). */
-#define MCU_PAIR_REQUANTIZE_(a)                 \
-    "smmlar r12, " a ", r8, r9\n\t"             \
-    "add r12, r12, " a ", asr #31\n\t"          \
-    "asr " a ", r12, r10\n\t"                   \
-    "ssat " a ", #8, " a "\n\t"
+/* A channel's three sums a, b, c of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8
+ * multiplier, r9 round with the output offset, r10 right; each is already the doubled accumulator its high
+ * multiply takes: the channel's weights and bias are doubled, fast = 2) and saturated (the activation clamps
+ * nothing more); step by step across the three (r12, r11, r6 their temporaries), so that no result is read
+ * by the instruction after the one that made it (the M33 and M7 wait a cycle there; the M4 takes the same). */
+#define MCU_PAIR_REQUANTIZE_(a, b, c)                                                                          \
+    "smmlar r12, " a ", r8, r9\n\t"                                                                            \
+    "smmlar r11, " b ", r8, r9\n\t"                                                                            \
+    "smmlar r6, " c ", r8, r9\n\t"                                                                             \
+    "add r12, r12, " a ", asr #31\n\t"                                                                         \
+    "add r11, r11, " b ", asr #31\n\t"                                                                         \
+    "add r6, r6, " c ", asr #31\n\t"                                                                           \
+    "asr " a ", r12, r10\n\t"                                                                                  \
+    "asr " b ", r11, r10\n\t"                                                                                  \
+    "asr " c ", r6, r10\n\t"                                                                                   \
+    "ssat " a ", #8, " a "\n\t"                                                                                \
+    "ssat " b ", #8, " b "\n\t"                                                                                \
+    "ssat " c ", #8, " c "\n\t"
 
 /* The same for mcu_conv_pairs_s8, whose sums are the accumulator (fast = 1: below 2^30, so doubled it fits). */
-#define MCU_PAIR_REQUANTIZE_S8_(a) "add " a ", " a ", " a "\n\t" MCU_PAIR_REQUANTIZE_(a)
+#define MCU_PAIR_REQUANTIZE_S8_(a, b, c) \
+    "add " a ", " a ", " a "\n\t" "add " b ", " b ", " b "\n\t" "add " c ", " c ", " c "\n\t" \
+    MCU_PAIR_REQUANTIZE_(a, b, c)
 
 /* A twin pair's c1 sums (r3-r5) start from 256 times its bias over c0's: r3 holds its bias, r0 c0's. */
 #define MCU_PAIR_TWIN_START_ "add r3, r0, r3, lsl #8\n\t"
@@ -268,10 +300,10 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "ldr r8, [lr], #16\n\t"                                                                                        \
     "str lr, [sp, #16]\n\t"                                                                                        \
     MCU_PAIR_CHANNEL_("-16")                                                                                       \
-    requantize0("r0") requantize0("r1") requantize0("r2")                                                          \
+    requantize0("r0", "r1", "r2")                                                                                  \
     "ldr r8, [lr, #-8]\n\t"                                                                                        \
     MCU_PAIR_CHANNEL_("-8")                                                                                        \
-    requantize1("r3") requantize1("r4") requantize1("r5")                                                          \
+    requantize1("r3", "r4", "r5")                                                                                  \
     /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores               \
      * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */       \
     "ldr r6, [sp, #32]\n\t"                                                                                        \
