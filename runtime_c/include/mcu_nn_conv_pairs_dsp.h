@@ -60,23 +60,12 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
  * very next instruction reads, and pipelines single loads where LDRD takes 2 (22 cycles a block where the
  * LDRDs' took 26 on the M33; the M55 the same 21 either way). */
 #define MCU_PAIR_SUMS_INTERLEAVED_                                                                             \
-    "ldr lr, [r6, #-20]\n\t"                                                                                   \
-    "smlad r0, r12, r8, r0\n\t"                                                                                \
-    "smlad r3, r12, r10, r3\n\t"                                                                               \
-    "ldr r12, [r6, #-16]\n\t"                                                                                  \
-    "smlad r0, lr, r9, r0\n\t"                                                                                 \
-    "smlad r3, lr, r11, r3\n\t"                                                                                \
-    "ldr lr, [r6, #-12]\n\t"                                                                                   \
-    "smlad r1, r12, r8, r1\n\t"                                                                                \
-    "smlad r4, r12, r10, r4\n\t"                                                                               \
-    "ldr r12, [r6, #-8]\n\t"                                                                                   \
-    "smlad r1, lr, r9, r1\n\t"                                                                                 \
-    "smlad r4, lr, r11, r4\n\t"                                                                                \
-    "ldr lr, [r6, #-4]\n\t"                                                                                    \
-    "smlad r2, r12, r8, r2\n\t"                                                                                \
-    "smlad r5, r12, r10, r5\n\t"                                                                               \
-    "smlad r2, lr, r9, r2\n\t"                                                                                 \
-    "smlad r5, lr, r11, r5\n\t"
+    "ldr lr, [r6, #-20]\n\t" "smlad r0, r12, r8, r0\n\t" "smlad r3, r12, r10, r3\n\t"                         \
+    "ldr r12, [r6, #-16]\n\t" "smlad r0, lr, r9, r0\n\t" "smlad r3, lr, r11, r3\n\t"                          \
+    "ldr lr, [r6, #-12]\n\t" "smlad r1, r12, r8, r1\n\t" "smlad r4, r12, r10, r4\n\t"                         \
+    "ldr r12, [r6, #-8]\n\t" "smlad r1, lr, r9, r1\n\t" "smlad r4, lr, r11, r4\n\t"                           \
+    "ldr lr, [r6, #-4]\n\t" "smlad r2, r12, r8, r2\n\t" "smlad r5, r12, r10, r5\n\t"                          \
+    "smlad r2, lr, r9, r2\n\t" "smlad r5, lr, r11, r5\n\t"
 #define MCU_PAIR_BLOCK_BYTES 76
 #define MCU_PAIR_FOUR_VALUES_                                                                                  \
     "ldmia r7!, {r8, r9, r10, r11}\n\t"                                                                        \
@@ -85,10 +74,7 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 /* mcu_conv_pairs_s8's four values: a word of four int8 weights per channel (kernels/layouts.py x6_filter),
  * widened into r8-r11 by SXTB16 (two instructions a word where mcu_conv_pairs_w16 loads two words). */
 #define MCU_PAIR_WIDEN_WEIGHTS_ \
-    "sxtb16 r9, r8, ror #8\n\t"   \
-    "sxtb16 r8, r8\n\t"           \
-    "sxtb16 r11, r10, ror #8\n\t" \
-    "sxtb16 r10, r10\n\t"
+    "sxtb16 r9, r8, ror #8\n\t" "sxtb16 r8, r8\n\t" "sxtb16 r11, r10, ror #8\n\t" "sxtb16 r10, r10\n\t"
 #if defined(__ARM_ARCH_7EM__)
 #define MCU_PAIR_S8_BLOCK_BYTES 88
 #define MCU_PAIR_FOUR_VALUES_S8_                                                                               \
@@ -101,9 +87,8 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 #else
 #define MCU_PAIR_S8_BLOCK_BYTES 96
 #define MCU_PAIR_FOUR_VALUES_S8_                                                                               \
-    "ldr r8, [r7], #8\n\t"                                                                                     \
-    "ldr r10, [r7, #-4]\n\t"                                                                                   \
-    "ldr r12, [r6], #24\n\t" MCU_PAIR_WIDEN_WEIGHTS_ MCU_PAIR_SUMS_INTERLEAVED_
+    "ldr r8, [r7], #8\n\t" "ldr r10, [r7, #-4]\n\t" "ldr r12, [r6], #24\n\t" MCU_PAIR_WIDEN_WEIGHTS_         \
+    MCU_PAIR_SUMS_INTERLEAVED_
 #endif
 /* mcu_conv_pairs_twin's four values: a pair's two twin words (mcu_nn_conv_dsp.h) into r10, r11, their c0 weights
  * taken out by SXTB16 into r8, r9: the sums of c0 (r0-r2) are its own, c1's (r3-r5) mixed, 256 times its own
@@ -123,20 +108,16 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 #else
 #define MCU_PAIR_TWIN_BLOCK_BYTES 88
 #define MCU_PAIR_FOUR_VALUES_TWIN_                                                                             \
-    "ldr r10, [r7], #8\n\t"                                                                                    \
-    "ldr r11, [r7, #-4]\n\t"                                                                                   \
-    "ldr r12, [r6], #24\n\t" MCU_PAIR_TWIN_WEIGHTS_ MCU_PAIR_SUMS_INTERLEAVED_
+    "ldr r10, [r7], #8\n\t" "ldr r11, [r7, #-4]\n\t" "ldr r12, [r6], #24\n\t" MCU_PAIR_TWIN_WEIGHTS_          \
+    MCU_PAIR_SUMS_INTERLEAVED_
 #endif
 #define MCU_STR_(x) #x
 #define MCU_STR(x) MCU_STR_(x)
 
 /* The channel at byte `at` from lr: r10 its right shift, r9 its rounding term (mcu_channel_round: two
  * instructions a channel, where a 20-byte row kept it ready at 12 more bytes a channel). */
-#define MCU_PAIR_CHANNEL_(at)                   \
-    "ldrsb r10, [lr, #" at " + 4]\n\t"          \
-    "ldrsh r9, [lr, #" at " + 6]\n\t"           \
-    "lsl r9, r9, r10\n\t"                       \
-    "asr r9, r9, #1\n\t"
+#define MCU_PAIR_CHANNEL_(at)                                                                    \
+    "ldrsb r10, [lr, #" at " + 4]\n\t" "ldrsh r9, [lr, #" at " + 6]\n\t" "lsl r9, r9, r10\n\t" "asr r9, r9, #1\n\t"
 
 /* A channel's three sums a, b, c of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8
  * multiplier, r9 round with the output offset, r10 right; each is already the doubled accumulator its high
@@ -144,18 +125,10 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
  * nothing more); step by step across the three (r12, r11, r6 their temporaries), so that no result is read
  * by the instruction after the one that made it (the M33 and M7 wait a cycle there; the M4 takes the same). */
 #define MCU_PAIR_REQUANTIZE_(a, b, c)                                                                          \
-    "smmlar r12, " a ", r8, r9\n\t"                                                                            \
-    "smmlar r11, " b ", r8, r9\n\t"                                                                            \
-    "smmlar r6, " c ", r8, r9\n\t"                                                                             \
-    "add r12, r12, " a ", asr #31\n\t"                                                                         \
-    "add r11, r11, " b ", asr #31\n\t"                                                                         \
-    "add r6, r6, " c ", asr #31\n\t"                                                                           \
-    "asr " a ", r12, r10\n\t"                                                                                  \
-    "asr " b ", r11, r10\n\t"                                                                                  \
-    "asr " c ", r6, r10\n\t"                                                                                   \
-    "ssat " a ", #8, " a "\n\t"                                                                                \
-    "ssat " b ", #8, " b "\n\t"                                                                                \
-    "ssat " c ", #8, " c "\n\t"
+    "smmlar r12, " a ", r8, r9\n\t" "smmlar r11, " b ", r8, r9\n\t" "smmlar r6, " c ", r8, r9\n\t"             \
+    "add r12, r12, " a ", asr #31\n\t" "add r11, r11, " b ", asr #31\n\t" "add r6, r6, " c ", asr #31\n\t"     \
+    "asr " a ", r12, r10\n\t" "asr " b ", r11, r10\n\t" "asr " c ", r6, r10\n\t"                               \
+    "ssat " a ", #8, " a "\n\t" "ssat " b ", #8, " b "\n\t" "ssat " c ", #8, " c "\n\t"
 
 /* The same for mcu_conv_pairs_s8, whose sums are the accumulator (fast = 1: below 2^30, so doubled it fits). */
 #define MCU_PAIR_REQUANTIZE_S8_(a, b, c) \
@@ -167,13 +140,9 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 
 /* A twin pair's c1 sums made its own, doubled (mcu_twin_odd's difference over 128), before c0's are requantized:
  * the mixed sums less c0's are exactly 256 times c1's. */
-#define MCU_PAIR_TWIN_FINISH_    \
-    "sub r3, r3, r0\n\t"         \
-    "sub r4, r4, r1\n\t"         \
-    "sub r5, r5, r2\n\t"         \
-    "asr r3, r3, #7\n\t"         \
-    "asr r4, r4, #7\n\t"         \
-    "asr r5, r5, #7\n\t"
+#define MCU_PAIR_TWIN_FINISH_                                                        \
+    "sub r3, r3, r0\n\t" "sub r4, r4, r1\n\t" "sub r5, r5, r2\n\t"                         \
+    "asr r3, r3, #7\n\t" "asr r4, r4, #7\n\t" "asr r5, r5, #7\n\t"
 
 /* The widening's steps in mcu_conv_pairs_w16's registers: a word of four int8 widened in place into (x0, x2)
  * and `y` into (x1, x3); a pair stored at byte `at` of the half-block's patches (r3). */
