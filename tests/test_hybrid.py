@@ -1,5 +1,5 @@
-"""Dynamic-range ("hybrid") FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D: int8 weights, float32
-activations, each input row (FC) or image (conv, depthwise) quantized on the fly, as LiteRT's reference kernels compute it (TFLM refuses such
+"""Dynamic-range ("hybrid") FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D and BATCH_MATMUL: int8 weights,
+float32 activations, each input row (FC, BATCH_MATMUL) or image (conv, depthwise) quantized on the fly, as LiteRT's reference kernels compute it (TFLM refuses such
 models; LiteRT BUILTIN_REF is the oracle): drawn geometries bit-exact with it in the golden model and the
 host C, then on the M4F, the M55 and a core without an FPU (soft float, the asymmetric zero point in soft
 double); a converter-made dynamic-range CNN end to end."""
@@ -65,6 +65,40 @@ def hybrid_depthwise(n: int, h: int, w: int, cin: int, multiplier: int, k: int, 
          FusedActivationFunction=act)
     m.inputs, m.outputs = [x], [y]
     return m
+
+
+def hybrid_matmul(lhs: list[int], rhs: list[int], adj_x: bool, adj_y: bool, per_channel: bool, asymmetric: bool,
+                  seed: int, peak: bool = False) -> ModelSpec:
+    """A float L by a constant int8 R (scales along R's output columns where per channel); `peak`: every
+    weight 127, so that the int32 dot products pass 2^24 and LiteRT's trip through float32 rounds them."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    cols = rhs[-2] if adj_y else rhs[-1]
+    x = m.tensor("x", lhs, "float32")
+    values = np.full(rhs, 127) if peak else rng.integers(-127, 128, rhs)
+    scales = list(rng.uniform(0.001, 0.05, cols)) if per_channel else [0.02]
+    w = m.const("w", values, "int8", scale=scales, zp=[0] * len(scales), axis=len(rhs) - (2 if adj_y else 1))
+    rows = lhs[-1] if adj_x else lhs[-2]
+    batches = np.broadcast_shapes(tuple(lhs[:-2]), tuple(rhs[:-2]))
+    y = m.tensor("y", [*batches, rows, cols], "float32")
+    m.op("BATCH_MATMUL", [x, w], [y], "BatchMatMulOptions", AdjX=adj_x, AdjY=adj_y,
+         AsymmetricQuantizeInputs=asymmetric)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def _drawn_matmul(seed: int) -> dict:
+    rng = np.random.default_rng(300 + seed)
+    rows, depth, cols = (int(v) for v in rng.integers(1, 12, 3))
+    adj_x, adj_y = bool(seed % 2), bool(seed // 2 % 2)
+    lead = [[], [2], [1, 3], [2, 3]][seed % 4]
+    rhs_lead = [[], [1], [3], [2, 1]][seed // 4 % 4][:len(lead)] if lead else []
+    lhs = [*lead, *((depth, rows) if adj_x else (rows, depth))]
+    rhs = [*rhs_lead, *((cols, depth) if adj_y else (depth, cols))]
+    if rhs_lead and any(a != b and 1 not in (a, b) for a, b in zip(lead[-len(rhs_lead):], rhs_lead)):
+        rhs = rhs[len(rhs_lead):]
+    return dict(lhs=lhs, rhs=rhs, adj_x=adj_x, adj_y=adj_y, per_channel=bool(seed // 3 % 2),
+                asymmetric=bool(seed // 5 % 2), seed=seed)
 
 
 def _drawn_depthwise(seed: int) -> dict:
@@ -135,12 +169,29 @@ def test_drawn_hybrid_depthwise_equals_litert_on_the_host(tmp_path, seed):
     check(tmp_path, hybrid_depthwise(**_drawn_depthwise(seed)), seed, oracles=("litert",))
 
 
+@pytest.mark.parametrize("seed", range(16))
+def test_drawn_hybrid_batch_matmul_equals_litert_on_the_host(tmp_path, seed):
+    """adj_x and adj_y, batches broadcast either way (R of rank 2 against L of rank 3 and 4), per-tensor and
+    per-column scales, symmetric and asymmetric rows."""
+    check(tmp_path, hybrid_matmul(**_drawn_matmul(seed)), seed, oracles=("litert",))
+
+
+@pytest.mark.parametrize("asymmetric", [False, True])
+def test_hybrid_batch_matmul_takes_its_dot_products_through_float32(tmp_path, asymmetric):
+    """1,100 values of 127 against rows whose largest is 127 once quantized: dot products past 2^24, which
+    LiteRT's kernel rounds to float32 and truncates back before scaling."""
+    x = np.linspace(0.5, 1.0, 2 * 1100, dtype=np.float32).reshape(2, 1100)
+    check(tmp_path, hybrid_matmul([2, 1100], [1100, 3], False, False, False, asymmetric, 4, peak=True), 4,
+          oracles=("litert",), xs=[x])
+
+
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "lm3s6965evb"])
 @pytest.mark.parametrize("seed", [3, 6, 13])
 def test_hybrid_layers_on_the_emulated_cores(tmp_path, board, seed):
     bit_exact_on_board(tmp_path / "fc", hybrid_fc(**_drawn(seed)), seed, samples=2, board=board)
     bit_exact_on_board(tmp_path / "conv", hybrid_conv(**_drawn_conv(seed)), seed, samples=2, board=board)
     bit_exact_on_board(tmp_path / "dw", hybrid_depthwise(**_drawn_depthwise(seed)), seed, samples=2, board=board)
+    bit_exact_on_board(tmp_path / "mm", hybrid_matmul(**_drawn_matmul(seed)), seed, samples=2, board=board)
 
 
 def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
@@ -167,11 +218,35 @@ def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
     assert source.count("mcu_depthwise_conv2d_hybrid_s8(") == 1
 
 
+def test_a_converter_made_dynamic_range_batch_matmul_runs_bit_exact(capsys, tmp_path):
+    """tf.matmul by a batched constant, converted with the default optimization: a BATCH_MATMUL with int8
+    weights and asymmetric rows (TFLM refuses it), bit-exact with LiteRT on the M4 and the M55."""
+    tf = pytest.importorskip("tensorflow")
+    weights = np.random.default_rng(5).standard_normal((3, 32, 24)).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 3, 5, 32], tf.float32)])
+    def attend(x):
+        return tf.nn.relu(tf.matmul(x, weights))
+
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([attend.get_concrete_function()], attend)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    path = tmp_path / "matmul.tflite"
+    path.write_bytes(converter.convert())
+    for board in ("mps2-an386", "mps3-an547"):
+        code, out, err = run_cli(capsys, "test", path, "--board", board, "--samples", "2", "--out", tmp_path / board)
+        assert code == 0 and f"bit-exact on 2 sample(s) on {board}" in out, err
+        assert "golden model checked against LiteRT BUILTIN_REF" in out
+        assert "mcu_batch_matmul_hybrid_s8(" in (tmp_path / board / "src" / "model.c").read_text()
+
+
 def test_hybrid_layers_mcugen_does_not_compute_are_one_line(capsys, tmp_path):
     dilated = hybrid_conv(1, 8, 8, 3, 4, 3, 1, "SAME", True, "NONE", 2)  # SAME: the same output shape dilated
     dilated.ops[-1]["fields"].update(DilationHFactor=2, DilationWFactor=2)
+    along_depth = hybrid_matmul([2, 6], [6, 4], False, False, True, False, 1)
+    along_depth.tensors[1].update(scale=[0.01] * 6, zp=[0] * 6, axis=0)
     cases = [(hybrid_fc(1, 8, 4, False, False, "TANH", True, 1), "dynamic-range layer with fused activation TANH"),
-             (dilated, "a dilated dynamic-range CONV_2D")]
+             (dilated, "a dilated dynamic-range CONV_2D"),
+             (along_depth, "a dynamic-range BATCH_MATMUL whose scales run along dimension 0")]
     for k, (m, phrase) in enumerate(cases):
         path = tmp_path / f"{k}.tflite"
         path.write_bytes(m.build())

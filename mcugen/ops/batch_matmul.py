@@ -108,6 +108,12 @@ class BatchMatmul(OpDef):
 
 def matmul_call(g: Graph, op: Op, kernel: str, arithmetic: dict[str, object]) -> Call:
     """The call of `kernel` on mcu_batch_matmul_params: the operands' geometry, and `arithmetic`."""
+    params, note = matmul_params(g, op, arithmetic)
+    return Call(kernel, (params, reads(op, 0), reads(op, 1), writes(op)), note=note)
+
+
+def matmul_params(g: Graph, op: Op, arithmetic: dict[str, object]) -> tuple[Struct, str]:
+    """mcu_batch_matmul_params of the layer (its operands' geometry, and `arithmetic`) and its note."""
     lhs, rhs, y = op.input(g, 0), op.input(g, 1), op.output(g)
     batches = tuple(y.shape[:-2])
     lhs_offsets, rhs_offsets = _offsets(lhs.shape, batches), _offsets(rhs.shape, batches)
@@ -122,5 +128,4 @@ def matmul_call(g: Graph, op: Op, kernel: str, arithmetic: dict[str, object]) ->
         rows=rows, cols=cols, depth=depth, lhs_row_stride=lhs_strides[0], lhs_depth_stride=lhs_strides[1],
         rhs_depth_stride=rhs_strides[0], rhs_col_stride=rhs_strides[1], **arithmetic))
     adjoint = "".join(f", adj_{a}" for a in "xy" if op.attrs.get(f"adj_{a}"))
-    return Call(kernel, (params, reads(op, 0), reads(op, 1), writes(op)),
-                note=f"{len(lhs_offsets)} x [{rows}, {depth}] x [{depth}, {cols}]{adjoint}")
+    return params, f"{len(lhs_offsets)} x [{rows}, {depth}] x [{depth}, {cols}]{adjoint}"

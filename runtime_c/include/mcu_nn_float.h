@@ -242,6 +242,15 @@ void mcu_lstm_f32(const mcu_lstm_f32_params *lstm, const float *input, float *hi
 /* BATCH_MATMUL, float32: the operands' geometry as mcu_batch_matmul's (mcu_nn_conv.h), no quantization. */
 void mcu_batch_matmul_f32(const mcu_batch_matmul_params *p, const float *lhs, const float *rhs, float *output);
 
+/* BATCH_MATMUL with int8 weights R (a dynamic-range model): L float32 and R as mcu_batch_matmul_f32 walks
+ * them; scales [cols] (per channel) or NULL (hybrid->filter_scale); column_sums [R's matrices, cols] (asymmetric
+ * rows) or NULL; factor_offsets and sum_offsets [batches]: where each batch's row factors (a matrix of L)
+ * and column sums are taken; scratch: depth floats then depth bytes; output float32 [..., rows, cols]. */
+void mcu_batch_matmul_hybrid_s8(const mcu_batch_matmul_params *p, const mcu_hybrid_params *hybrid, const float *lhs,
+                                const int8_t *rhs, const float *scales, const int32_t *column_sums,
+                                const int32_t *factor_offsets, const int32_t *sum_offsets, int8_t *scratch,
+                                float *output);
+
 /* SVDF, float32 (TFLM's EvalFloatSvdfReference): input [batches, input_size], feature weights [filters,
  * input_size], time weights [filters, memory], bias [filters / rank] (TFLM's kernel needs one), the state [batches, filters *
  * memory] updated in place; the fused activation as TFLM's ActivationValFloat applies it. */
