@@ -69,19 +69,22 @@ def opcodes_of(tmp_path, m: ModelSpec) -> list[str]:
     return [op.opcode for op in compile_model(path).ops]
 
 
-def check_steps(tmp_path, m: ModelSpec, seed: int, steps: int = 6):
-    """A stateful op over `steps` consecutive invocations, never reset: golden == TFLM at every step,
-    and the generated C on the host == golden over the same sequence."""
+def check_steps(tmp_path, m: ModelSpec, seed: int, steps: int = 6, oracle: str = "tflm", samples=None):
+    """A stateful op over `steps` consecutive invocations (or those of `samples`), never reset: golden ==
+    the oracle (TFLM, or "litert": LiteRT BUILTIN_REF) at every step, and the generated C on the host ==
+    golden over the same sequence."""
     blob = m.build()
     path = tmp_path / "op.tflite"
     path.write_bytes(blob)
     g = compile_model(path)
     rng = np.random.default_rng(seed)
-    samples = [[random_input(g, i, rng) for i in g.inputs] for _ in range(steps)]
-    runner, tflm = golden.Runner(g), Tflm(blob)
+    if samples is None:
+        samples = [[random_input(g, i, rng) for i in g.inputs] for _ in range(steps)]
+    runner, theirs = golden.Runner(g), (LiteRtRef(blob) if oracle == "litert" else Tflm(blob))
     for xs in samples:
-        for a, b in zip(runner.run(xs), tflm.run(xs, len(g.outputs))):
-            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), f"TFLM: {differences(a, b)}"
+        expected = theirs.run(xs) if oracle == "litert" else theirs.run(xs, len(g.outputs))
+        for a, b in zip(runner.run(xs), expected):
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), f"{oracle}: {differences(a, b)}"
     c_build = build_host(g, tmp_path / "c", "op.tflite", object_cache=OBJECT_CACHE)
     _, results = run_on_target(Target.of("host"), c_build.program, g, samples)
     assert all(r.passed for r in results), f"host C differs from golden: {[r.outputs for r in results]}"

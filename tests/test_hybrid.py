@@ -1,5 +1,6 @@
-"""Dynamic-range ("hybrid") FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D and BATCH_MATMUL: int8 weights,
-float32 activations, each input row (FC, BATCH_MATMUL) or image (conv, depthwise) quantized on the fly, as LiteRT's reference kernels compute it (TFLM refuses such
+"""Dynamic-range ("hybrid") FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, BATCH_MATMUL and SVDF: int8
+weights, float32 activations, each input row (FC, BATCH_MATMUL, SVDF) or image (conv, depthwise) quantized on
+the fly, as LiteRT's reference kernels compute it (TFLM refuses such
 models; LiteRT BUILTIN_REF is the oracle): drawn geometries bit-exact with it in the golden model and the
 host C, then on the M4F, the M55 and a core without an FPU (soft float, the asymmetric zero point in soft
 double); a converter-made dynamic-range CNN end to end."""
@@ -10,7 +11,7 @@ import pytest
 
 from conftest import bit_exact_on_board
 from mcugen.ops._window import out_size
-from single_op import check
+from single_op import check, check_steps
 from test_cli import assert_one_error_line, run_cli
 from tflite_writer import ModelSpec
 
@@ -101,6 +102,28 @@ def _drawn_matmul(seed: int) -> dict:
                 asymmetric=bool(seed // 5 % 2), seed=seed)
 
 
+def hybrid_svdf(batch: int, size: int, units: int, rank: int, memory: int, asymmetric: bool, act: str,
+                seed: int) -> ModelSpec:
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x, y = m.tensor("x", [batch, size], "float32"), m.tensor("y", [batch, units], "float32")
+    wf = m.const("wf", rng.integers(-127, 128, (units * rank, size)), "int8", scale=[0.02], zp=[0])
+    wt = m.const("wt", rng.integers(-127, 128, (units * rank, memory)), "int8", scale=[0.03], zp=[0])
+    b = m.const("b", rng.standard_normal(units).astype(np.float32), "float32")
+    state = m.tensor("state", [batch, units * rank * memory], "float32", variable=True)
+    m.op("SVDF", [x, wf, wt, b, state], [y], "SVDFOptions", Rank=rank, FusedActivationFunction=act,
+         AsymmetricQuantizeInputs=asymmetric)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def _drawn_svdf(seed: int) -> dict:
+    rng = np.random.default_rng(400 + seed)
+    return dict(batch=int(rng.integers(1, 3)), size=int(rng.integers(1, 20)), units=int(rng.integers(1, 5)),
+                rank=1 + seed % 6, memory=int(rng.integers(1, 11)), asymmetric=bool(seed % 2),
+                act=ACTIVATIONS[seed // 2 % 4], seed=seed)
+
+
 def _drawn_depthwise(seed: int) -> dict:
     rng = np.random.default_rng(200 + seed)
     return dict(n=int(rng.integers(1, 3)), h=int(rng.integers(4, 9)), w=int(rng.integers(4, 9)),
@@ -185,6 +208,18 @@ def test_hybrid_batch_matmul_takes_its_dot_products_through_float32(tmp_path, as
           oracles=("litert",), xs=[x])
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_drawn_hybrid_svdf_equals_litert_over_several_steps(tmp_path, seed):
+    """Ranks 1 to 6 and memories 1 to 10 (LiteRT sums a unit's filters and a filter's memory in four lanes
+    first), symmetric and asymmetric rows, the four activations; the third step's input all zeros (LiteRT
+    skips its products and the newest slots stay 0.0f)."""
+    geometry = _drawn_svdf(seed)
+    rng = np.random.default_rng(seed)
+    steps = [[(rng.standard_normal((geometry["batch"], geometry["size"])) * 2).astype(np.float32)] for _ in range(5)]
+    steps[2][0][:] = 0.0
+    check_steps(tmp_path, hybrid_svdf(**geometry), seed, oracle="litert", samples=steps)
+
+
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "lm3s6965evb"])
 @pytest.mark.parametrize("seed", [3, 6, 13])
 def test_hybrid_layers_on_the_emulated_cores(tmp_path, board, seed):
@@ -192,6 +227,7 @@ def test_hybrid_layers_on_the_emulated_cores(tmp_path, board, seed):
     bit_exact_on_board(tmp_path / "conv", hybrid_conv(**_drawn_conv(seed)), seed, samples=2, board=board)
     bit_exact_on_board(tmp_path / "dw", hybrid_depthwise(**_drawn_depthwise(seed)), seed, samples=2, board=board)
     bit_exact_on_board(tmp_path / "mm", hybrid_matmul(**_drawn_matmul(seed)), seed, samples=2, board=board)
+    bit_exact_on_board(tmp_path / "svdf", hybrid_svdf(**_drawn_svdf(seed)), seed, samples=3, board=board)
 
 
 def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
@@ -244,9 +280,12 @@ def test_hybrid_layers_mcugen_does_not_compute_are_one_line(capsys, tmp_path):
     dilated.ops[-1]["fields"].update(DilationHFactor=2, DilationWFactor=2)
     along_depth = hybrid_matmul([2, 6], [6, 4], False, False, True, False, 1)
     along_depth.tensors[1].update(scale=[0.01] * 6, zp=[0] * 6, axis=0)
+    float_time = hybrid_svdf(1, 4, 2, 1, 3, False, "NONE", 1)
+    float_time.tensors[3].update(dtype="float32", data=np.ones((2, 3), np.float32), scale=None, zp=None)
     cases = [(hybrid_fc(1, 8, 4, False, False, "TANH", True, 1), "dynamic-range layer with fused activation TANH"),
              (dilated, "a dilated dynamic-range CONV_2D"),
-             (along_depth, "a dynamic-range BATCH_MATMUL whose scales run along dimension 0")]
+             (along_depth, "a dynamic-range BATCH_MATMUL whose scales run along dimension 0"),
+             (float_time, "feature weights int8 and time weights float32")]
     for k, (m, phrase) in enumerate(cases):
         path = tmp_path / f"{k}.tflite"
         path.write_bytes(m.build())

@@ -275,6 +275,26 @@ typedef struct {
 void mcu_svdf_f32(const mcu_svdf_f32_params *p, const float *input, const float *weights_feature,
                   const float *weights_time, const float *bias, float *state, float *output);
 
+typedef struct {
+    int32_t batches;
+    int32_t input_size;
+    int32_t filters;
+    int32_t memory;
+    int32_t rank;
+    int32_t asymmetric;  /* the op's asymmetric_quantize_inputs */
+    int32_t activation;  /* mcu_hybrid_activation */
+    float feature_scale; /* the int8 feature weights' scale */
+    float time_scale;    /* the int8 time weights' scale */
+} mcu_svdf_hybrid_params;
+
+/* SVDF with int8 weights (a dynamic-range model, LiteRT's EvalHybridSVDF): input [batches, input_size]
+ * float32, feature weights [filters, input_size], row_sums [filters] (asymmetric inputs) or NULL, time
+ * weights [filters, memory], bias [filters / rank], the state [batches, filters * memory] float32 (LiteRT's:
+ * each filter's newest slot 0.0f between steps), scratch: input_size bytes. */
+void mcu_svdf_hybrid_s8(const mcu_svdf_hybrid_params *p, const float *input, const int8_t *weights_feature,
+                        const int32_t *row_sums, const int8_t *weights_time, const float *bias, float *state,
+                        int8_t *scratch, float *output);
+
 /* TFLite_Detection_PostProcess (SSD detectors' custom op, as TFLM's kernel): box encodings [1, boxes,
  * encoding_size >= 4] (y, x, h, w), scores [1, boxes, classes_with_background], anchors [boxes, 4]
  * -> boxes [rows, 4] (ymin, xmin, ymax, xmax), classes and scores [rows], the count [1]; rows past the
