@@ -155,11 +155,12 @@ def x2_scratch(p: DepthwiseData, windows: int) -> Scratch:
     return Scratch(windows * window * 2 + (passes * sums_stride + 8) * 4, "int16_t")
 
 
-def depthwise_x2_call(g: Graph, op: Op) -> Call:
-    """A channel at a time, two outputs per load (stride 1) or three loads (stride 2) of each window row."""
+def depthwise_x2_call(g: Graph, op: Op, windows: int | None = None) -> Call:
+    """A channel at a time, two outputs per load (stride 1) or three loads (stride 2) of each window row;
+    `windows` at once (x2_windows's choice unless told)."""
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     folded = Grouped.of(g, op).bias_folded[:w.shape[3]]
-    windows = x2_windows(p, x.shape[3])
+    windows = x2_windows(p, x.shape[3]) if windows is None else windows
     return Call("mcu_depthwise_conv2d_s8_x2", (
         dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
         dims("filter_dims", w.shape), Const("filter", taps3x3(w.values, transposed(p))),

@@ -13,7 +13,7 @@ import dataclasses
 
 from mcugen.ir.graph import Compiled
 from mcugen.ir.planner import Buffer, Plan
-from mcugen.kernels.depthwise import x2_note, x2_scratch, x2_windows
+from mcugen.kernels.depthwise import depthwise_x2_call, x2_windows
 from mcugen.ops.depthwise_conv_2d import DepthwiseData
 
 KERNEL = "mcu_depthwise_conv2d_s8_x2"
@@ -23,13 +23,12 @@ def grow_scratch(g: Compiled) -> Compiled:
     plan = g.arena.plan
     ops, buffers = list(g.ops), list(plan.buffers)
     for op in g.ops:
-        if op.call is None or op.call.kernel != KERNEL or op.call.args[-1] == 4 or op.index not in g.arena.scratch_of:
+        if op.call is None or op.call.kernel != KERNEL or op.index not in g.arena.scratch_of:
             continue
-        p = op.prepared(DepthwiseData)
-        if x2_windows(p, op.input(g, 0).shape[3], limit=None) != 4:
+        p, channels = op.prepared(DepthwiseData), op.input(g, 0).shape[3]
+        if x2_windows(p, channels) == 4 or x2_windows(p, channels, limit=None) != 4:
             continue
-        call = dataclasses.replace(op.call, args=(*op.call.args[:-2], x2_scratch(p, 4), 4),
-                                   note=x2_note(op, op.input(g, 1), 4))
+        call = depthwise_x2_call(g, op, windows=4)
         k = g.arena.scratch_of[op.index]
         if _free(plan, buffers, k, call.scratch):
             ops[op.index] = dataclasses.replace(op, call=call)
