@@ -158,22 +158,28 @@ static inline __attribute__((always_inline)) void mcu_dw3_fill(const mcu_dw3_lay
 #undef MCU_DW3_AT
 }
 
+/* A window row's two words of mcu_dw3_sums_x2 (d0 the first), its pointer a word on: the second loaded first on
+ * the M4, which pipelines a load after another single load unless that one wrote its base back; elsewhere (the
+ * M33) the first first, so that the SMUAD after them does not wait a cycle for the word just loaded. */
+#if defined(__ARM_ARCH_7EM__)
+#define MCU_DW3_ROW_WORDS_(x) "ldr %[d1], [" x ", #4]\n\t" "ldr %[d0], [" x "], #4\n\t"
+#else
+#define MCU_DW3_ROW_WORDS_(x) "ldr %[d0], [" x "], #4\n\t" "ldr %[d1], [" x "]\n\t"
+#endif
+
 /* One pair of outputs of mcu_dw3_sums_x2: three window rows' words against their weight pairs, both sums stored. */
 #define MCU_DW3_PAIR_ \
-    "ldr %[d1], [%[x0], #4]\n\t" \
-    "ldr %[d0], [%[x0]], #4\n\t" \
+    MCU_DW3_ROW_WORDS_("%[x0]") \
     "smuad %[a], %[d0], %[w0]\n\t" \
     "smultb %[b], %[d0], %[w0]\n\t" \
     "smlabt %[a], %[d1], %[w1], %[a]\n\t" \
     "smlad %[b], %[d1], %[w1], %[b]\n\t" \
-    "ldr %[d1], [%[x1], #4]\n\t" \
-    "ldr %[d0], [%[x1]], #4\n\t" \
+    MCU_DW3_ROW_WORDS_("%[x1]") \
     "smlad %[a], %[d0], %[w2], %[a]\n\t" \
     "smlatb %[b], %[d0], %[w2], %[b]\n\t" \
     "smlabt %[a], %[d1], %[w3], %[a]\n\t" \
     "smlad %[b], %[d1], %[w3], %[b]\n\t" \
-    "ldr %[d1], [%[x2], #4]\n\t" \
-    "ldr %[d0], [%[x2]], #4\n\t" \
+    MCU_DW3_ROW_WORDS_("%[x2]") \
     "smlad %[a], %[d0], %[w4], %[a]\n\t" \
     "smlatb %[b], %[d0], %[w4], %[b]\n\t" \
     "smlabt %[a], %[d1], %[w5], %[a]\n\t" \
