@@ -276,13 +276,15 @@ def test_helium_16x8_conv_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("mve16"), m, c["seed"], kernel=kernel, board="mps3-an547")
 
 
+@pytest.mark.parametrize("board", ["mps2-an386", "mps2-an505"])  # the M33: its own load order (mcu_nn_dw3_dsp.h)
 @settings(max_examples=examples(9), deadline=None)
 @given(st.integers(1, 7), st.integers(1, 13), st.integers(2, 9), st.sampled_from(["SAME", "VALID"]),
        st.sampled_from(["NONE", "RELU", "RELU6"]), st.integers(1, 2), st.booleans(), st.integers(0, 999))
 @example(7, 3, 5, "SAME", "RELU", 1, False, 3)  # taller than wide: down the columns, an odd length of 7
 @example(6, 5, 4, "VALID", "NONE", 2, True, 4)  # down the columns, an even length without pads
 @example(40, 30, 6, "SAME", "RELU6", 1, False, 5)  # four windows past MCU_DW3_GROUP_BYTES: one channel's at a time
-def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, pad, act, batch, exact, seed):
+def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, board, h, w, c, pad, act, batch, exact,
+                                                     seed):
     """mcu_depthwise_conv2d_s8_x2 (3x3, stride 1) bit-exact on QEMU at any width, forced where the
     default keeps the four-channel kernel (narrower than depthwise_conv_2d.WIDE): odd widths (a pair
     straddling each row's end), one to thirteen columns, SAME and VALID, batches, in place, the SSAT-only
@@ -294,7 +296,8 @@ def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, h, w, c, 
                          bias=True, seed=seed, batch=batch), True)
     if m is None:
         return
-    bit_exact_on_board(tmp_path_factory.mktemp("dw3"), m, seed, kernel="mcu_depthwise_conv2d_s8_x2", force=True)
+    bit_exact_on_board(tmp_path_factory.mktemp("dw3"), m, seed, kernel="mcu_depthwise_conv2d_s8_x2", force=True,
+                       board=board)
 
 
 @settings(max_examples=examples(8), deadline=None)
