@@ -243,3 +243,30 @@ def test_int4_where_tflm_refuses_it_is_one_line(capsys, tmp_path, kind, phrases)
     code, _, err = run_cli(capsys, "build", path, "--board", "host", "--out", tmp_path / "out")
     assert_one_error_line(code, err, *phrases)
     assert not (tmp_path / "out").exists()
+
+
+def pairs_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size: int, seed: int) -> ModelSpec:
+    """An INT4 conv whose activation clamps nothing SSAT does not (output zero point -128, no fused
+    activation): the DSP kernel runs its channel pairs in the assembly loop (mcu_conv_pairs_s4)."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [batch, size, size, cin], "int8", scale=0.05, zp=int(rng.integers(-20, 20)))
+    w = m.const("w", rng.integers(-8, 8, (cout, k, k, cin)), "int4", scale=list(rng.uniform(0.01, 0.05, cout)),
+                zp=[0] * cout)
+    b = m.const("b", rng.integers(-3000, 3000, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
+    y = m.tensor("y", [batch, -(-size // stride), -(-size // stride), cout], "int8", scale=0.15, zp=-128)
+    m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", Padding=0, StrideW=stride, StrideH=stride)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "mps2-an505"])  # the M4's and the M33's blocks
+@pytest.mark.parametrize("k, stride, cin, cout, batch, size", [
+    (3, 1, 16, 6, 1, 7),  # 3x3 windows, three channel pairs
+    (1, 1, 16, 7, 2, 6),  # pointwise, its pixels widened in the loop; an odd last channel; two images
+    (3, 1, 3, 8, 1, 10),  # a first layer's 3x3 windows over 3 channels, widened in the loop
+    (3, 2, 8, 5, 1, 9),  # stride 2, a pair and an odd one
+])
+def test_int4_channel_pairs_in_the_assembly_loop(tmp_path, board, k, stride, cin, cout, batch, size):
+    bit_exact_on_board(tmp_path, pairs_int4_model(k, stride, cin, cout, batch, size, cout), cout, samples=2,
+                       kernel="mcu_conv2d_s4_x6", board=board)

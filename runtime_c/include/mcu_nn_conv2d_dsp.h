@@ -8,7 +8,7 @@
 #ifndef MCU_NN_CONV2D_DSP_H
 #define MCU_NN_CONV2D_DSP_H
 
-#include "mcu_nn_conv_pairs_dsp.h"
+#include "mcu_nn_conv_pairs_forms_dsp.h"
 
 /*
  * All output channels of `count` <= MCU_HALF_BLOCK positions (a half-block), from their widened patches
@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) void mcu_conv_half_channels(
     const mcu_channel *ch = channels;
     const int16_t *lv = live;
     int8_t *o = out;
-    if (wide != MCU_FORM_S4 && fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
+    if (fast_pairs && full && count == MCU_HALF_BLOCK && computed >= 2) {
         const mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, out, out_c, filter, computed, live,
                                                      NULL, 0, 1, 0, wide);
         mcu_conv_pairs(&job, wide);
@@ -132,7 +132,7 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     /* every channel in mcu_conv_pairs's pairs: whole half-blocks widened there too, where their inputs lie
      * in a row (VWW's K = 8..32 pointwise layers and its first layer spent more on the block loop's tests
      * and a call per half-block than in their sums) */
-    const int pairs = wide != MCU_FORM_S4 && fast_pairs && full && computed >= 2 && computed % 2 == 0;
+    const int pairs = fast_pairs && full && computed >= 2 && computed % 2 == 0;
     if (contiguous && pairs) {
         const int32_t half_blocks = positions / MCU_HALF_BLOCK;
         mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output, out_c, filter, computed, live, pixels,

@@ -1,6 +1,6 @@
 /*
- * mcu_conv_pairs_w16 and mcu_conv_pairs_s8: the DSP conv's channel pairs of whole half-blocks in one loop of
- * assembly, on weights widened to int16 at build time or on int8 ones widened in registers
+ * The DSP conv's channel pairs of whole half-blocks in one loop of assembly (MCU_CONV_PAIRS_ASM_), its blocks
+ * of four values on each weight form; mcu_nn_conv_pairs_forms_dsp.h makes a function of each
  * (mcu_nn_conv2d_dsp.h calls them; mcu_nn_conv_dsp.h describes the blocking and the patches' layout).
  */
 #ifndef MCU_NN_CONV_PAIRS_DSP_H
@@ -337,63 +337,5 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     "str r4, [sp, #40]\n\t"                                                                                        \
     MCU_PAIR_FIRST3X3_("0") MCU_PAIR_FIRST3X3_("8") MCU_PAIR_FIRST3X3_("16")                                       \
     "b 5b"                                                                                                         \
-
-/* On weights widened to int16 at build time (MCU_SUMS_2X3_W16's loop), every channel doubled (fast = 2). */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
-    const mcu_pairs_job *job __attribute__((unused)))
-{
-    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's fourteen
-     * words (skip made the loop's entry), then the half-block's first bias, channel, output and live */
-    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_, MCU_PAIR_BLOCK_BYTES, "", "", MCU_PAIR_REQUANTIZE_,
-                                         MCU_PAIR_REQUANTIZE_));
-}
-
-/* On int8 weights (x6_filter's layout), widened in registers, every channel fast (fast = 1). */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_s8(
-    const mcu_pairs_job *job __attribute__((unused)))
-{
-    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_S8_, MCU_PAIR_S8_BLOCK_BYTES, "", "",
-                                         MCU_PAIR_REQUANTIZE_S8_, MCU_PAIR_REQUANTIZE_S8_));
-}
-
-/* On twin words (mcu_nn_conv_dsp.h), c0's weights widened in registers, every channel fast (fast = 1). */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_twin(
-    const mcu_pairs_job *job __attribute__((unused)))
-{
-    __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_TWIN_, MCU_PAIR_TWIN_BLOCK_BYTES, MCU_PAIR_TWIN_START_,
-                                         MCU_PAIR_TWIN_FINISH_, MCU_PAIR_REQUANTIZE_S8_, MCU_PAIR_REQUANTIZE_));
-}
-
-/* The job of every channel pair (computed / 2 of them) of the half-blocks from cols (K8 values each), their
- * weights `filter` in the form `wide` (MCU_FORM_W16: int16, for mcu_conv_pairs_w16; MCU_FORM_TWIN: twin words,
- * for mcu_conv_pairs_twin; else int8), from src as mcu_pairs_job says. */
-static inline mcu_pairs_job mcu_conv_pairs_job(const uint32_t *cols, int32_t k8, const int32_t *bias,
-                                               const mcu_channel *channels, int8_t *out, int32_t out_c,
-                                               const void *filter, int32_t computed, const int16_t *live,
-                                               const int8_t *src, int32_t in_c, int32_t half_blocks, int32_t pitch,
-                                               int wide)
-{
-    const int8_t *const w = (const int8_t *)filter;
-    const int32_t block = wide == MCU_FORM_W16    ? MCU_PAIR_BLOCK_BYTES
-                          : wide == MCU_FORM_TWIN ? MCU_PAIR_TWIN_BLOCK_BYTES
-                                                  : MCU_PAIR_S8_BLOCK_BYTES;
-    const int32_t bytes = wide == MCU_FORM_W16 ? 2 : 1;
-    const mcu_pairs_job job = {cols + (k8 / 4) * 2 * MCU_HALF_BLOCK, (8 - k8 / 4 % 8) % 8 * block + 1, cols, bias,
-                               channels, out, out_c, w + computed / 2 * 2 * k8 * bytes, live, w, src, in_c,
-                               half_blocks, pitch};
-    return job;
-}
-
-/* The pairs of `job` on the loop for the weights' form. */
-static inline __attribute__((always_inline)) void mcu_conv_pairs(const mcu_pairs_job *job, int wide)
-{
-    if (wide == MCU_FORM_W16) {
-        mcu_conv_pairs_w16(job);
-    } else if (wide == MCU_FORM_TWIN) {
-        mcu_conv_pairs_twin(job);
-    } else {
-        mcu_conv_pairs_s8(job);
-    }
-}
 
 #endif
