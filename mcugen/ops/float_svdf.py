@@ -29,7 +29,7 @@ from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, tanhf
 from mcugen.ops._hybrid import ACTIVATIONS as HYBRID_ACTIVATIONS, HybridQuant, quantize_rows
 from mcugen.ops.float_fully_connected import dense
-from mcugen.ops.svdf import STATE, Svdf
+from mcugen.ops.svdf import STATE, Svdf, svdf_shape
 from mcugen.numerics.requant import wrap_int32
 
 ZERO, ONE, SIX = F32(0.0), F32(1.0), F32(6.0)
@@ -120,10 +120,9 @@ class FloatSvdf(Svdf):
         if op.input(g, 1).dtype == "int8":
             return _hybrid_call(g, op)
         p = op.prepared(FloatSvdfData)
-        x, wf, wt, b = (op.input(g, k) for k in range(4))
+        wf, wt, b = (op.input(g, k) for k in range(1, 4))
         params = Struct("mcu_svdf_f32_params", "params", dict(
-            batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p.memory, rank=p.rank,
-            activation=f"MCU_F32_ACT_{p.activation}"))
+            shape=svdf_shape(g, op, p.memory, p.rank), activation=f"MCU_F32_ACT_{p.activation}"))
         return Call("mcu_svdf_f32", (params, reads(op), Const("weights_feature", wf.values),
                                      Const("weights_time", wt.values), Const("bias", b.values),
                                      State(op.attrs["state"][STATE], writable=True), writes(op)),
@@ -171,9 +170,9 @@ def _hybrid_call(g: Graph, op: Op) -> Call:
     p = op.prepared(HybridSvdfData)
     x, wf, wt, b = (op.input(g, k) for k in range(4))
     params = Struct("mcu_svdf_hybrid_params", "params", dict(
-        batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p.memory, rank=p.rank,
-        asymmetric=int(p.quant.asymmetric), activation=HYBRID_ACTIVATIONS[p.quant.activation],
-        feature_scale=float(p.quant.scales[0]), time_scale=p.time_scale))
+        shape=svdf_shape(g, op, p.memory, p.rank), asymmetric=int(p.quant.asymmetric),
+        activation=HYBRID_ACTIVATIONS[p.quant.activation], feature_scale=float(p.quant.scales[0]),
+        time_scale=p.time_scale))
     return Call("mcu_svdf_hybrid_s8", (
         params, reads(op), Const("weights_feature", wf.values),
         Const("row_sums", p.quant.row_sums) if p.quant.asymmetric else None, Const("weights_time", wt.values),

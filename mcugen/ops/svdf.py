@@ -113,11 +113,16 @@ class Svdf(OpDef):
 
 def svdf_params(g: Graph, op: Op) -> Struct:
     p = op.prepared(SvdfData)
-    x, wf = op.input(g, 0), op.input(g, 1)
     return Struct("mcu_svdf_params", "params", dict(
-        batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=p.memory, rank=p.rank,
-        state_bits=np.iinfo(op.input(g, STATE).dtype).bits, input_offset=-p.input_zp, state_zero_point=p.state_zp,
-        output_offset=p.output_zp, feature=p.feature.fields(), time=p.time.fields()))
+        shape=svdf_shape(g, op, p.memory, p.rank), state_bits=np.iinfo(op.input(g, STATE).dtype).bits,
+        input_offset=-p.input_zp, state_zero_point=p.state_zp, output_offset=p.output_zp, feature=p.feature.fields(),
+        time=p.time.fields()))
+
+
+def svdf_shape(g: Graph, op: Op, memory: int, rank: int) -> dict[str, int]:
+    """mcu_svdf_shape: the layer's geometry, every SVDF kernel's."""
+    x, wf = op.input(g, 0), op.input(g, 1)
+    return dict(batches=x.shape[0], input_size=x.shape[1], filters=wf.shape[0], memory=memory, rank=rank)
 
 
 def svdf_note(g: Graph, op: Op) -> str:

@@ -15,8 +15,8 @@ void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8
                     const int32_t *feature_bias, const int8_t *weights_time, const int32_t *bias_folded,
                     int8_t *state, int8_t *output)
 {
-    const int32_t size = svdf->input_size, filters = svdf->filters, memory = svdf->memory;
-    const int32_t cells = svdf->batches * filters * memory;
+    const int32_t size = svdf->shape.input_size, filters = svdf->shape.filters, memory = svdf->shape.memory;
+    const int32_t cells = svdf->shape.batches * filters * memory;
     /* one slot left, a word at a time (unaligned words are allowed on ARMv7-M): forward, each word is
      * read before any of its bytes is written */
     int32_t i = 0;
@@ -27,7 +27,7 @@ void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8
     for (; i < cells - 1; ++i) {
         state[i] = state[i + 1];
     }
-    for (int32_t b = 0; b < svdf->batches; ++b) {
+    for (int32_t b = 0; b < svdf->shape.batches; ++b) {
         const int8_t *x = input + b * size, *w = weights_feature;
         uint32_t last = 0; /* the row's last size % 4 values, zero-filled */
         memcpy(&last, x + size / 4 * 4, (size_t)(size % 4));
@@ -46,8 +46,8 @@ void mcu_svdf_s8_x4(const mcu_svdf_params *svdf, const int8_t *input, const int8
         }
     }
     /* a unit's filters are consecutive rows of the time weights and of the state: one dot product */
-    const int32_t units = filters / svdf->rank, span = svdf->rank * memory;
-    for (int32_t b = 0; b < svdf->batches; ++b) {
+    const int32_t units = filters / svdf->shape.rank, span = svdf->shape.rank * memory;
+    for (int32_t b = 0; b < svdf->shape.batches; ++b) {
         const int8_t *row = state + b * filters * memory;
         for (int32_t u = 0; u < units; ++u) {
             const int32_t acc = mcu_dot_s8(bias_folded[u], row + u * span, weights_time + u * span, span);

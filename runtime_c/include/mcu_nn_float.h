@@ -21,6 +21,7 @@
 #include "mcu_nn_fc.h"          /* mcu_batch_matmul_params */
 #include "mcu_nn_elementwise.h" /* mcu_broadcast */
 #include "mcu_nn_pool.h"        /* mcu_reduce_params */
+#include "mcu_nn_recurrent.h"   /* mcu_svdf_shape */
 #include "mcu_nn_types.h"
 
 typedef struct {
@@ -264,11 +265,7 @@ typedef enum {
 } mcu_f32_activation;
 
 typedef struct {
-    int32_t batches;
-    int32_t input_size;
-    int32_t filters;
-    int32_t memory;
-    int32_t rank;
+    mcu_svdf_shape shape;
     mcu_f32_activation activation;
 } mcu_svdf_f32_params;
 
@@ -276,11 +273,7 @@ void mcu_svdf_f32(const mcu_svdf_f32_params *p, const float *input, const float 
                   const float *weights_time, const float *bias, float *state, float *output);
 
 typedef struct {
-    int32_t batches;
-    int32_t input_size;
-    int32_t filters;
-    int32_t memory;
-    int32_t rank;
+    mcu_svdf_shape shape;
     int32_t asymmetric;  /* the op's asymmetric_quantize_inputs */
     int32_t activation;  /* mcu_hybrid_activation */
     float feature_scale; /* the int8 feature weights' scale */

@@ -4,15 +4,19 @@
 
 #include "mcu_nn_types.h"
 
-/* SVDF: input [batches, input_size], feature weights [filters, input_size], time weights and state
- * [batches, filters, memory] (state_bits 8: int8, 16: int16), bias [filters / rank] (int32),
- * output [batches, filters / rank]. */
+/* An SVDF layer's geometry (every SVDF kernel's): input [batches, input_size], feature weights [filters,
+ * input_size], time weights and state [batches, filters, memory], output [batches, filters / rank]. */
 typedef struct {
     int32_t batches;
     int32_t input_size;
     int32_t filters;
     int32_t memory;
     int32_t rank;
+} mcu_svdf_shape;
+
+/* SVDF, int8: the state int8 or int16 (state_bits 8 or 16), bias [filters / rank] (int32). */
+typedef struct {
+    mcu_svdf_shape shape;
     int32_t state_bits;
     int32_t input_offset;
     int32_t state_zero_point;

@@ -12,15 +12,15 @@ void mcu_svdf_s8_mve(const mcu_svdf_params *svdf, const int8_t *input, const int
                      const int32_t *feature_bias, const int8_t *weights_time, const int32_t *bias_folded,
                      int8_t *state, int8_t *output)
 {
-    const int32_t size = svdf->input_size, filters = svdf->filters, memory = svdf->memory;
+    const int32_t size = svdf->shape.input_size, filters = svdf->shape.filters, memory = svdf->shape.memory;
     /* one slot left, sixteen bytes at a time: each vector is loaded before the store below it */
-    const int32_t cells = svdf->batches * filters * memory;
+    const int32_t cells = svdf->shape.batches * filters * memory;
     for (int32_t i = 0; i < cells - 1; i += 16) {
         const mve_pred16_t p = vctp8q((uint32_t)(cells - 1 - i));
         vstrbq_p_s8(state + i, vldrbq_z_s8(state + i + 1, p), p);
     }
     const int32x4_t low = vdupq_n_s32(-128), high = vdupq_n_s32(127);
-    for (int32_t b = 0; b < svdf->batches; ++b) {
+    for (int32_t b = 0; b < svdf->shape.batches; ++b) {
         const int8_t *x = input + b * size;
         for (int32_t f = 0; f < filters; f += 4) {
             int32_t v[4];
@@ -33,8 +33,8 @@ void mcu_svdf_s8_mve(const mcu_svdf_params *svdf, const int8_t *input, const int
         }
     }
     /* a unit's filters are consecutive rows of the time weights and of the state: one dot product */
-    const int32_t units = filters / svdf->rank, span = svdf->rank * memory;
-    for (int32_t b = 0; b < svdf->batches; ++b) {
+    const int32_t units = filters / svdf->shape.rank, span = svdf->shape.rank * memory;
+    for (int32_t b = 0; b < svdf->shape.batches; ++b) {
         const int8_t *row = state + b * filters * memory;
         for (int32_t u = 0; u < units; u += 4) {  /* requantized four at a time */
             int32_t acc[4] = {0, 0, 0, 0};

@@ -26,12 +26,12 @@ static float activate(mcu_f32_activation kind, float x)
 void mcu_svdf_f32(const mcu_svdf_f32_params *p, const float *input, const float *weights_feature,
                   const float *weights_time, const float *bias, float *state, float *output)
 {
-    const int32_t filters = p->filters, memory = p->memory, size = p->input_size;
+    const int32_t filters = p->shape.filters, memory = p->shape.memory, size = p->shape.input_size;
     /* the whole buffer one place to the left, as TFLM moves it: each filter's oldest value leaves */
-    for (int32_t i = 0; i + 1 < p->batches * filters * memory; ++i) {
+    for (int32_t i = 0; i + 1 < p->shape.batches * filters * memory; ++i) {
         state[i] = state[i + 1];
     }
-    for (int32_t b = 0; b < p->batches; ++b, input += size) {
+    for (int32_t b = 0; b < p->shape.batches; ++b, input += size) {
         float *rows = state + b * filters * memory;
         for (int32_t f = 0; f < filters; ++f) {
             const float *w = weights_feature + f * size;
@@ -41,10 +41,10 @@ void mcu_svdf_f32(const mcu_svdf_f32_params *p, const float *input, const float 
             }
             rows[f * memory + memory - 1] = total;
         }
-        for (int32_t u = 0; u < filters / p->rank; ++u) {
+        for (int32_t u = 0; u < filters / p->shape.rank; ++u) {
             float out = bias[u];
-            for (int32_t r = 0; r < p->rank; ++r) {
-                const int32_t f = u * p->rank + r;
+            for (int32_t r = 0; r < p->shape.rank; ++r) {
+                const int32_t f = u * p->shape.rank + r;
                 float total = 0.0f;
                 for (int32_t j = 0; j < memory; ++j) {
                     total += weights_time[f * memory + j] * rows[f * memory + j];

@@ -46,12 +46,13 @@ void mcu_svdf_hybrid_s8(const mcu_svdf_hybrid_params *p, const float *input, con
                         const int32_t *row_sums, const int8_t *weights_time, const float *bias, float *state,
                         int8_t *scratch, float *output)
 {
-    const int32_t filters = p->filters, memory = p->memory, size = p->input_size, units = filters / p->rank;
+    const int32_t filters = p->shape.filters, memory = p->shape.memory, size = p->shape.input_size;
+    const int32_t units = filters / p->shape.rank;
     int32_t zero = 1;
-    for (int32_t i = 0; i < p->batches * size; ++i) {
+    for (int32_t i = 0; i < p->shape.batches * size; ++i) {
         zero &= input[i] == 0.0f;
     }
-    for (int32_t b = 0; b < p->batches; ++b, input += size) {
+    for (int32_t b = 0; b < p->shape.batches; ++b, input += size) {
         float *rows = state + b * filters * memory;
         int32_t offset = 0;
         float factor = 0.0f;
@@ -74,9 +75,9 @@ void mcu_svdf_hybrid_s8(const mcu_svdf_hybrid_params *p, const float *input, con
             rows[f * memory + memory - 1] = slot;
         }
         for (int32_t u = 0; u < units; ++u) {
-            lanes unit = lanes_of(p->rank);
-            for (int32_t r = 0; r < p->rank; ++r) {
-                const int32_t f = u * p->rank + r;
+            lanes unit = lanes_of(p->shape.rank);
+            for (int32_t r = 0; r < p->shape.rank; ++r) {
+                const int32_t f = u * p->shape.rank + r;
                 lanes time = lanes_of(memory);
                 for (int32_t j = 0; j < memory; ++j) {
                     lanes_add(&time, (float)weights_time[f * memory + j] * p->time_scale * rows[f * memory + j]);

@@ -13,32 +13,32 @@ void mcu_svdf_s8(const mcu_svdf_params *svdf, const int8_t *input, const int8_t 
 {
     const int32_t bits = svdf->state_bits;
     const int32_t low = mcu_min_of(bits), high = mcu_max_of(bits);
-    const int32_t cells = svdf->batches * svdf->filters * svdf->memory;
+    const int32_t cells = svdf->shape.batches * svdf->shape.filters * svdf->shape.memory;
     const int32_t size = bits / 8;
     memmove(state, (const int8_t *)state + size, (size_t)(cells - 1) * (size_t)size); /* one slot left */
-    for (int32_t b = 0; b < svdf->batches; ++b) {
-        const int8_t *x = input + b * svdf->input_size;
-        for (int32_t f = 0; f < svdf->filters; ++f) {
-            const int8_t *w = weights_feature + f * svdf->input_size;
+    for (int32_t b = 0; b < svdf->shape.batches; ++b) {
+        const int8_t *x = input + b * svdf->shape.input_size;
+        for (int32_t f = 0; f < svdf->shape.filters; ++f) {
+            const int8_t *w = weights_feature + f * svdf->shape.input_size;
             int32_t acc = 0;
-            for (int32_t c = 0; c < svdf->input_size; ++c) {
+            for (int32_t c = 0; c < svdf->shape.input_size; ++c) {
                 acc += w[c] * (x[c] + svdf->input_offset);
             }
             acc = mcu_requantize(acc, svdf->feature.multiplier, svdf->feature.shift);
             acc = acc < low ? low : acc > high ? high : acc;
-            mcu_store(state, (b * svdf->filters + f) * svdf->memory + svdf->memory - 1, bits,
+            mcu_store(state, (b * svdf->shape.filters + f) * svdf->shape.memory + svdf->shape.memory - 1, bits,
                       svdf->state_zero_point + acc);
         }
     }
-    const int32_t units = svdf->filters / svdf->rank;
-    for (int32_t b = 0; b < svdf->batches; ++b) {
+    const int32_t units = svdf->shape.filters / svdf->shape.rank;
+    for (int32_t b = 0; b < svdf->shape.batches; ++b) {
         for (int32_t u = 0; u < units; ++u) {
             int32_t acc = bias[u];
-            for (int32_t f = u * svdf->rank; f < (u + 1) * svdf->rank; ++f) {
-                const int32_t row = b * svdf->filters + f;
-                for (int32_t m = 0; m < svdf->memory; ++m) {
-                    acc += mcu_load(weights_time, f * svdf->memory + m, bits)
-                           * (mcu_load(state, row * svdf->memory + m, bits) - svdf->state_zero_point);
+            for (int32_t f = u * svdf->shape.rank; f < (u + 1) * svdf->shape.rank; ++f) {
+                const int32_t row = b * svdf->shape.filters + f;
+                for (int32_t m = 0; m < svdf->shape.memory; ++m) {
+                    acc += mcu_load(weights_time, f * svdf->shape.memory + m, bits)
+                           * (mcu_load(state, row * svdf->shape.memory + m, bits) - svdf->state_zero_point);
                 }
             }
             int32_t y = mcu_requantize(acc, svdf->time.multiplier, svdf->time.shift) + svdf->output_offset;
