@@ -280,12 +280,16 @@ def test_hybrid_layers_mcugen_does_not_compute_are_one_line(capsys, tmp_path):
     dilated.ops[-1]["fields"].update(DilationHFactor=2, DilationWFactor=2)
     along_depth = hybrid_matmul([2, 6], [6, 4], False, False, True, False, 1)
     along_depth.tensors[1].update(scale=[0.01] * 6, zp=[0] * 6, axis=0)
+    computed = hybrid_matmul([2, 6], [6, 4], False, False, False, False, 1)
+    computed.tensors[1].update(data=None)
+    computed.inputs = [0, 1]
     float_time = hybrid_svdf(1, 4, 2, 1, 3, False, "NONE", 1)
     float_time.tensors[3].update(dtype="float32", data=np.ones((2, 3), np.float32), scale=None, zp=None)
     cases = [(hybrid_fc(1, 8, 4, False, False, "TANH", True, 1), "dynamic-range layer with fused activation TANH"),
              (dilated, "a dilated dynamic-range CONV_2D"),
              (along_depth, "a dynamic-range BATCH_MATMUL whose scales run along dimension 0"),
-             (float_time, "feature weights int8 and time weights float32")]
+             (float_time, "feature weights int8 and time weights float32"),
+             (computed, "of a dynamic-range BATCH_MATMUL is not a constant")]
     for k, (m, phrase) in enumerate(cases):
         path = tmp_path / f"{k}.tflite"
         path.write_bytes(m.build())
