@@ -22,15 +22,25 @@ FLT_MAX = float(np.finfo(np.float32).max)
 RANGES = {"RELU": (0.0, FLT_MAX), "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}
 
 
+def _x86_int32(whole: np.ndarray) -> np.ndarray:
+    """Whole float64 values as x86's cvttss2si makes them int32 (int64 values): NaN and values outside int32
+    give INT32_MIN."""
+    with np.errstate(invalid="ignore"):
+        inside = (whole >= -2.0 ** 31) & (whole < 2.0 ** 31)  # False for NaN
+    return np.where(inside, np.nan_to_num(whole), -2.0 ** 31).astype(np.int64)
+
+
 def round_to_int32_x86(r: np.ndarray) -> np.ndarray:
     """static_cast<int32_t>(std::round(r)) on float32 values as the x86 oracle computes it (int64 values):
-    half away from zero, in float64 where adding 0.5 is exact (in float32 0.49999997 + 0.5 rounds up to 1);
-    NaN and values outside int32 give INT32_MIN (cvttss2si)."""
+    half away from zero, in float64 where adding 0.5 is exact (in float32 0.49999997 + 0.5 rounds up to 1)."""
+    r = np.asarray(r, dtype=np.float32).astype(np.float64)
     with np.errstate(invalid="ignore"):
-        r = np.asarray(r, dtype=np.float32).astype(np.float64)
-        rounded = np.copysign(np.floor(np.abs(r) + 0.5), r)
-        inside = (rounded >= -2.0 ** 31) & (rounded < 2.0 ** 31)  # False for NaN
-    return np.where(inside, np.nan_to_num(rounded), -2.0 ** 31).astype(np.int64)
+        return _x86_int32(np.copysign(np.floor(np.abs(r) + 0.5), r))
+
+
+def truncate_to_int32_x86(r: np.ndarray) -> np.ndarray:
+    """static_cast<int32_t>(r) on float32 values as the x86 oracle computes it (int64 values): toward zero."""
+    return _x86_int32(np.trunc(np.asarray(r, dtype=np.float32).astype(np.float64)))
 
 
 @dataclass(frozen=True)

@@ -39,11 +39,15 @@ def _batches(lhs: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(max(x, y) for x, y in zip(a, b))
 
 
+def matrix_index(lead: tuple[int, ...], batches: tuple[int, ...]) -> np.ndarray:
+    """Which of an operand's matrices (its batch dimensions `lead`, broadcast to `batches`) each output batch
+    reads."""
+    return np.broadcast_to(np.arange(int(np.prod(lead, dtype=np.int64))).reshape(lead), batches).reshape(-1)
+
+
 def _offsets(shape: tuple[int, ...], batches: tuple[int, ...]) -> tuple[int, ...]:
     """The first element of each output batch's matrix in a tensor broadcast to `batches`."""
-    lead = (1,) * (len(batches) - (len(shape) - 2)) + shape[:-2]
-    index = np.arange(int(np.prod(lead)), dtype=np.int64).reshape(lead) * shape[-2] * shape[-1]
-    return tuple(int(v) for v in np.broadcast_to(index, batches).reshape(-1))
+    return tuple(int(v) for v in matrix_index(tuple(shape[:-2]), batches) * shape[-2] * shape[-1])
 
 
 @register("BATCH_MATMUL")

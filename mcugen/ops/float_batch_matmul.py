@@ -19,9 +19,9 @@ import numpy as np
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, reads, writes
 from mcugen.ops import Outputs, register
-from mcugen.ops._float import F32
+from mcugen.ops._float import F32, truncate_to_int32_x86
 from mcugen.ops._hybrid import quantize_rows
-from mcugen.ops.batch_matmul import BatchMatmul, matmul_call, matmul_params
+from mcugen.ops.batch_matmul import BatchMatmul, matmul_call, matmul_params, matrix_index
 from mcugen.numerics.requant import wrap_int32
 
 
@@ -40,23 +40,11 @@ def _columns(op: Op, rhs: np.ndarray) -> np.ndarray:
     return rhs if op.attrs.get("adj_y") else np.swapaxes(rhs, -1, -2)
 
 
-def _truncated(v: np.ndarray) -> np.ndarray:
-    """static_cast<int32_t> of float32 values on x86: toward zero, INT32_MIN outside int32 and for NaN."""
-    with np.errstate(invalid="ignore"):
-        t = np.trunc(v.astype(np.float64))
-        return np.where((t >= -2.0 ** 31) & (t < 2.0 ** 31), np.nan_to_num(t), -2.0 ** 31).astype(np.int64)
-
-
-def _index(lead: tuple[int, ...], batches: tuple[int, ...]) -> np.ndarray:
-    """Which of an operand's matrices (its batch dimensions `lead`, broadcast) each output batch reads."""
-    return np.broadcast_to(np.arange(int(np.prod(lead, dtype=np.int64))).reshape(lead), batches).reshape(-1)
-
-
 def _blocks(lead: tuple[int, ...], batches: tuple[int, ...]) -> np.ndarray:
     """The matrix whose row factors (the left operand's) or column sums (the right's) LiteRT's kernel takes
     for each output batch: it steps them by one matrix along every batch dimension the operand does not
-    broadcast, not by that dimension's stride (the same matrix as _index's where at most one such
-    dimension exceeds 1)."""
+    broadcast, not by that dimension's stride (matrix_index's matrix where at most one such dimension
+    exceeds 1)."""
     if not batches:
         return np.zeros(1, np.int64)
     steps = np.array([d != 1 for d in (1,) * (len(batches) - len(lead)) + tuple(lead)], np.int64)
@@ -114,12 +102,13 @@ class FloatBatchMatmul(BatchMatmul):
         cols = _columns(op, rhs.astype(np.int64))
         matrices = cols.reshape(-1, *cols.shape[-2:])
         out = np.empty((int(np.prod(batches, dtype=np.int64)), rows, cols.shape[-2]), F32)
-        for k, (li, ri, fb, sb) in enumerate(zip(_index(lhs.shape[:-2], batches), _index(cols.shape[:-2], batches),
+        for k, (li, ri, fb, sb) in enumerate(zip(matrix_index(lhs.shape[:-2], batches),
+                                                 matrix_index(cols.shape[:-2], batches),
                                                  _blocks(lhs.shape[:-2], batches), _blocks(cols.shape[:-2], batches))):
             dots = wrap_int32(values[li] @ matrices[ri].T)  # [rows, cols]
             factor, offset = factors[fb * rows:(fb + 1) * rows, None], offsets[fb * rows:(fb + 1) * rows, None]
             with np.errstate(all="ignore"):
-                total = _truncated(dots.astype(F32) - q.column_sums[sb][None, :].astype(F32) * offset.astype(F32))
+                total = truncate_to_int32_x86(dots.astype(F32) - q.column_sums[sb][None, :].astype(F32) * offset.astype(F32))
                 scale = factor * q.scales[None, :] if q.scales.size > 1 else factor
                 out[k] = F32(0.0) + scale * total.astype(F32)
         return out.reshape(y.shape)
@@ -129,10 +118,10 @@ class FloatBatchMatmul(BatchMatmul):
             return matmul_call(g, op, "mcu_batch_matmul_f32", {})
         q, rhs = op.prepared(HybridMatmul), op.input(g, 1)
         params, note = matmul_params(g, op, {})
-        y = op.output(g)
+        lhs, y = op.input(g, 0), op.output(g)
         batches, rows, cols = tuple(y.shape[:-2]), y.shape[-2], y.shape[-1]
-        depth = int(params.fields["depth"])  # type: ignore[call-overload]
-        lhs_lead, rhs_lead = tuple(op.input(g, 0).shape[:-2]), tuple(rhs.shape[:-2])
+        depth = lhs.shape[-2] if op.attrs.get("adj_x") else lhs.shape[-1]
+        lhs_lead, rhs_lead = tuple(lhs.shape[:-2]), tuple(rhs.shape[:-2])
         return Call("mcu_batch_matmul_hybrid_s8", (
             params, Struct("mcu_hybrid_params", "hybrid", dict(asymmetric=int(q.asymmetric), activation=0,
                                                                 filter_scale=float(q.scales[0]))),

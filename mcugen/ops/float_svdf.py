@@ -19,6 +19,7 @@ buffer: the state between steps is LiteRT's).
 from __future__ import annotations
 
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,10 +28,9 @@ from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, State, Struct, reads, writes
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, tanhf
-from mcugen.ops._hybrid import ACTIVATIONS as HYBRID_ACTIVATIONS, HybridQuant, quantize_rows
-from mcugen.ops.float_fully_connected import dense
+from mcugen.ops._hybrid import ACTIVATIONS as HYBRID_ACTIVATIONS, HybridQuant
+from mcugen.ops.float_fully_connected import dense, hybrid_dense
 from mcugen.ops.svdf import STATE, Svdf, svdf_shape
-from mcugen.numerics.requant import wrap_int32
 
 ZERO, ONE, SIX = F32(0.0), F32(1.0), F32(6.0)
 
@@ -150,14 +150,9 @@ def _hybrid(op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> np.ndarray
     k = op.attrs["state"][STATE]
     batch, filters = x.shape[0], wf.shape[0]
     s = state[k].reshape(batch, filters, p.memory).copy()
-    s[:, :, -1] = F32(0.0)
+    # the newest slots: 0.0f, plus the feature weights' hybrid product unless the input is all zeros
+    s[:, :, -1] = hybrid_dense(dataclasses.replace(p.quant, activation="NONE"), x, wf, None)
     with np.errstate(all="ignore"):
-        if x.any():
-            values, factors, offsets = quantize_rows(x, p.quant.asymmetric)
-            factors = (factors * p.quant.scales[0]).astype(F32)
-            dots = wrap_int32(values.astype(np.int64) @ wf.astype(np.int64).T
-                              - p.quant.row_sums[None, :].astype(np.int64) * offsets[:, None])
-            s[:, :, -1] = F32(0.0) + dots.astype(F32) * factors[:, None]
         weights = wt.astype(F32) * F32(p.time_scale)
         sums = _lanes_sum(weights[None] * s)  # [batch, filters]
         out = b.astype(F32) + _lanes_sum(sums.reshape(batch, -1, p.rank))

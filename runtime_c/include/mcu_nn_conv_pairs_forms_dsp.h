@@ -7,9 +7,9 @@
 
 #include "mcu_nn_conv_pairs_dsp.h"
 
-/* mcu_conv_pairs_s4's four values: the pair's INT4 word into r8-r11 (MCU_S4_PAIRS_: seven instructions where
- * the int8 form's two loads take one; 29 cycles a block on the M4 where the C loop's MCU_SUMS_2X3_S4 takes 30
- * and a call and the stores' tests a pair). */
+/* mcu_conv_pairs_s4's four values: the pair's INT4 word, one load and seven instructions (MCU_S4_PAIRS_) into
+ * r8-r11 where the int8 form takes two loads and four SXTB16 (29 cycles a block on the M4, where the C loop's
+ * MCU_SUMS_2X3_S4 takes 30 and a call and the stores' tests a pair). */
 #if defined(__ARM_ARCH_7EM__)
 #define MCU_PAIR_S4_BLOCK_BYTES 96
 #define MCU_PAIR_FOUR_VALUES_S4_                                                                               \

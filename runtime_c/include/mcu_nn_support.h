@@ -254,14 +254,20 @@ static inline int8_t mcu_clamp_s8(int32_t x, mcu_activation act)
 }
 
 /* TFLM's ActivationFunctionWithMinMax on a float: std::min(std::max(x, lo), hi), so a NaN passes through. */
-/* int32(round(r)), half away from zero, as the x86 oracle converts it: NaN and values outside int32 give
- * INT32_MIN (cvttss2si), where C leaves the conversion undefined and an Arm core would saturate. */
+/* (int32_t)r as the x86 oracle converts it: toward zero; NaN and values outside int32 give INT32_MIN
+ * (cvttss2si), where C leaves the conversion undefined and an Arm core would saturate. */
+static inline int32_t mcu_truncate_f32_x86(float r)
+{
+    return r >= -2147483648.0f && r < 2147483648.0f ? (int32_t)r : INT32_MIN;
+}
+
+/* int32(round(r)), half away from zero, as the x86 oracle converts it (mcu_truncate_f32_x86's INT32_MIN). */
 static inline int32_t mcu_round_f32_x86(float r)
 {
-    if (!(r >= -2147483648.0f && r < 2147483648.0f)) {
+    const int32_t q = mcu_truncate_f32_x86(r);
+    if (q == INT32_MIN) { /* outside int32, NaN, or -2^31 itself, which rounds to itself */
         return INT32_MIN;
     }
-    const int32_t q = (int32_t)r; /* toward zero, exact in range; then half away from zero */
     const float fraction = r - (float)q;
     return q + (fraction >= 0.5f) - (fraction <= -0.5f);
 }

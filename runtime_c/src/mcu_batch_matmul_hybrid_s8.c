@@ -3,12 +3,6 @@
 #include "mcu_nn_float.h"
 #include "mcu_nn_support.h"
 
-/* static_cast<int32_t> of a float as the x86 oracle converts it: toward zero, INT32_MIN outside int32. */
-static int32_t truncate_x86(float v)
-{
-    return v >= -2147483648.0f && v < 2147483648.0f ? (int32_t)v : INT32_MIN;
-}
-
 /* L's row i of the matrix at `at` quantized into `quantized` (gathered into `row` first where adj_x strides
  * it): its factor, and its zero point in *offset. */
 static float quantize(const mcu_batch_matmul_params *p, int32_t asymmetric, const float *at, int32_t i, float *row,
@@ -60,7 +54,7 @@ void mcu_batch_matmul_hybrid_s8(const mcu_batch_matmul_params *p, const mcu_hybr
                     dot += (uint32_t)(quantized[k] * *r);
                 }
                 const float sum = sums != NULL ? (float)sums[j] : 0.0f;
-                const int32_t total = truncate_x86((float)(int32_t)dot - sum * (float)offset);
+                const int32_t total = mcu_truncate_f32_x86((float)(int32_t)dot - sum * (float)offset);
                 *output++ = 0.0f + (scales != NULL ? factor * scales[j] : factor) * (float)total;
             }
         }

@@ -17,22 +17,18 @@ static lanes lanes_of(int32_t n)
     return sum;
 }
 
+/* `total` is the sum so far once the lanes are added (0.0f, as four zero lanes add, before any term). */
 static void lanes_add(lanes *sum, float v)
 {
     if (sum->added < sum->whole) {
         sum->lane[sum->added % 4] += v;
-    } else {
-        if (sum->added == sum->whole) {
+        if (sum->added + 1 == sum->whole) {
             sum->total = ((sum->lane[0] + sum->lane[1]) + sum->lane[2]) + sum->lane[3];
         }
+    } else {
         sum->total += v;
     }
     ++sum->added;
-}
-
-static float lanes_total(const lanes *sum)
-{
-    return sum->added > sum->whole ? sum->total : ((sum->lane[0] + sum->lane[1]) + sum->lane[2]) + sum->lane[3];
 }
 
 /*
@@ -82,9 +78,9 @@ void mcu_svdf_hybrid_s8(const mcu_svdf_hybrid_params *p, const float *input, con
                 for (int32_t j = 0; j < memory; ++j) {
                     lanes_add(&time, (float)weights_time[f * memory + j] * p->time_scale * rows[f * memory + j]);
                 }
-                lanes_add(&unit, lanes_total(&time));
+                lanes_add(&unit, time.total);
             }
-            *output++ = mcu_hybrid_activate(bias[u] + lanes_total(&unit), p->activation);
+            *output++ = mcu_hybrid_activate(bias[u] + unit.total, p->activation);
         }
         for (int32_t f = 0; f < filters; ++f) {
             float *row = rows + f * memory;

@@ -45,6 +45,7 @@ PLAIN, TAKES_PC, FLOATS, FLOAT_MAC = range(4)  # kinds
 SETS_FLAGS = 8  # kind bit
 
 _DATA = frozenset("add adc sub sbc rsb and orr orn eor bic mov mvn".split())
+_FLAG_SETTING = _DATA | {"mul", "lsl", "lsr", "asr", "ror", "neg"}  # with an s: ADDS, MULS, LSLS ...
 _COMPARES = frozenset("cmp cmn tst teq".split())
 _SHIFT = re.compile(r"^((lsl|lsr|asr|ror) #\d+|rrx)$")
 _EXTEND_ADD = frozenset("sxtab sxtah sxtab16 uxtab uxtah uxtab16".split())
@@ -65,7 +66,7 @@ def _shifted_constant(insn: Decoded, op: str) -> bool:
 
 def describe(insn: Decoded, timing: Timing) -> tuple[int, ...]:
     op = insn.operation
-    base = op[:-1] if op.endswith("s") and op[:-1] in _DATA | {"mul", "lsl", "lsr", "asr", "ror", "neg"} else op
+    base = op[:-1] if op.endswith("s") and op[:-1] in _FLAG_SETTING else op
     flags = SETS_FLAGS if base != op or op in _COMPARES else 0
     kind = TAKES_PC if insn.writes_pc else PLAIN
     cost, latency, made, takes, acc, dual = 1, 1, OTHER, NOTHING, 0, LONE
