@@ -1,8 +1,9 @@
 """Emulated boards: boot firmware in QEMU and talk to it.
 
-The firmware's link is the board's (`Board.link`): its UART, which QEMU puts on a TCP socket that
-pyserial opens (a server that waits for us, `wait=on`, so no boot output is lost), or QEMU's
-semihosting console, which is QEMU's own stdin/stdout. QEMU runs with -icount shift=0, which makes
+The firmware's link is the board's (`Board.link`): its UART, which QEMU connects to a TCP socket we
+listen on before it starts (it connects before the firmware runs, so no boot output is lost; QEMU as the
+server instead left a window in which our connection attempt could take the port first and connect to
+itself), or QEMU's semihosting console, which is QEMU's own stdin/stdout. QEMU runs with -icount shift=0, which makes
 SysTick counts repeat exactly run after run. QEMU is always killed.
 """
 from __future__ import annotations
@@ -15,11 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
-import serial
-
 from mcugen.targets.boards import Board
 from mcugen.errors import McugenError
-from mcugen.targets.transport import ProcessStream, Stream
+from mcugen.targets.transport import ProcessStream, SocketStream, Stream
 
 QEMU = "qemu-system-arm"
 
@@ -77,27 +76,28 @@ class QemuTarget:
                                                        "-serial", "null"])
             self.stream, self.proc = process, process.proc
             return self
-        port = _free_port()
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.settimeout(0.05)
         # nodelay: the target writes a reply a byte at a time, and Nagle's algorithm held all but the
         # first byte back until our delayed ACK (40 ms per reply)
-        cmd = self._command() + ["-chardev", f"socket,id=uart,host=127.0.0.1,port={port},server=on,wait=on,"
-                                 "nodelay=on", "-serial", "chardev:uart"]
-        self.proc = proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.PIPE)
-        deadline = time.monotonic() + self.boot_timeout
-        while self.stream is None:
-            if proc.poll() is not None:
-                err = cast(IO[bytes], proc.stderr).read().decode(errors="replace").strip().splitlines()
-                raise McugenError(f"QEMU ({self.machine}) exited at start"
-                                  + (f": {err[-1]}" if err else ""), "check the firmware ELF (mcugen build)")
-            try:
-                self.stream = serial.serial_for_url(f"socket://127.0.0.1:{port}", timeout=0.05)
-            except serial.SerialException:
-                if time.monotonic() > deadline:
-                    self.close()
-                    raise McugenError(f"QEMU did not open its serial socket within {self.boot_timeout:.0f} s",
-                                      "check that qemu-system-arm runs on this machine") from None
-                time.sleep(0.05)
+        cmd = self._command() + ["-chardev", f"socket,id=uart,host=127.0.0.1,port={listener.getsockname()[1]},"
+                                 "server=off,nodelay=on", "-serial", "chardev:uart"]
+        with listener:
+            self.proc = proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                stderr=subprocess.PIPE)
+            deadline = time.monotonic() + self.boot_timeout
+            while self.stream is None:
+                if proc.poll() is not None:
+                    err = cast(IO[bytes], proc.stderr).read().decode(errors="replace").strip().splitlines()
+                    raise McugenError(f"QEMU ({self.machine}) exited at start"
+                                      + (f": {err[-1]}" if err else ""), "check the firmware ELF (mcugen build)")
+                try:
+                    self.stream = SocketStream(listener.accept()[0], f"QEMU ({self.machine})")
+                except TimeoutError:
+                    if time.monotonic() > deadline:
+                        self.close()
+                        raise McugenError(f"QEMU did not connect its UART within {self.boot_timeout:.0f} s",
+                                          "check that qemu-system-arm runs on this machine") from None
         return self
 
     def close(self) -> None:

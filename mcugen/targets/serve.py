@@ -76,10 +76,13 @@ def _listening(proc: subprocess.Popen[bytes], port: int, timeout: float = 15.0) 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return f"socket://127.0.0.1:{port}"
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+                # before QEMU listens, a probe given `port` as its own local port connects to itself
+                if probe.getsockname() != probe.getpeername():
+                    return f"socket://127.0.0.1:{port}"
         except OSError:
-            time.sleep(0.05)
+            pass
+        time.sleep(0.05)
     raise McugenError(f"QEMU did not listen on 127.0.0.1:{port} within {timeout:g} s",
                       "check that the port is free (or pass another: --serial tcp:PORT)")
 

@@ -2,14 +2,15 @@
 
 - ProcessStream: a child process talking the protocol on its stdin/stdout: the host build, or QEMU
   for a board whose link is semihosting (the firmware's console is QEMU's stdin/stdout).
-- serial ports and QEMU's TCP socket (boards whose link is their UART) are opened with pyserial
-  itself (serial_for_url).
+- SocketStream: a connected TCP socket, QEMU's UART (boards whose link is their UART) connecting to us.
+- serial ports are opened with pyserial itself (serial_for_url).
 """
 from __future__ import annotations
 
 import os
 import selectors
 import signal
+import socket
 import subprocess
 from pathlib import Path
 from collections.abc import Sequence
@@ -93,3 +94,29 @@ class ProcessStream:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class SocketStream:
+    """A connected socket as a stream; the peer closing it is an OSError, as pyserial's socket:// reports it."""
+
+    def __init__(self, sock: socket.socket, peer: str):
+        self.sock, self.peer = sock, peer
+        self.sock.settimeout(None)  # reads wait in the selector; writes block until sent
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.sock, selectors.EVENT_READ)
+
+    def read(self, n: int) -> bytes:
+        if not self._selector.select(POLL):
+            return b""
+        data = self.sock.recv(n)
+        if not data:
+            raise ConnectionResetError(f"{self.peer} closed the connection")
+        return data
+
+    def write(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def close(self) -> None:
+        self._selector.close()
+        self.sock.close()
