@@ -31,6 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 ALIGN = 4  # word alignment: the Cortex-M's natural access size
 
 
@@ -120,14 +122,19 @@ def lowest_fit(busy: list[tuple[int, int]], size: int) -> int:
 
 
 def _first_fit(buffers: list[Buffer], order: list[int]) -> list[int]:
-    offsets = [0] * len(buffers)
-    placed: list[int] = []
+    # the buffers placed so far that are live beside the next one, found as arrays: a banded model has
+    # thousands of buffers, and fuse_strips plans each candidate fusion
+    first, last, size = (np.array([getattr(b, f) for b in buffers], np.int64) for f in ("first", "last", "size"))
+    offsets = np.zeros(len(buffers), np.int64)
+    placed = np.zeros(len(buffers), bool)
     for i in order:
-        b = buffers[i]
-        offsets[i] = lowest_fit(sorted((offsets[j], offsets[j] + buffers[j].size) for j in placed
-                                       if buffers[j].overlaps_in_time(b)), b.size)
-        placed.append(i)
-    return offsets
+        beside = placed & (first <= last[i]) & (first[i] <= last)
+        lo = offsets[beside]
+        hi = lo + size[beside]
+        by = np.lexsort((hi, lo))
+        offsets[i] = lowest_fit(list(zip(lo[by].tolist(), hi[by].tolist())), int(size[i]))
+        placed[i] = True
+    return offsets.tolist()
 
 
 ORDERS: dict[str, Callable[[Buffer], tuple[int, int]]] = {

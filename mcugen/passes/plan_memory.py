@@ -84,11 +84,15 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
     # a concatenation's inputs written in place: tensor -> (its Alias, the concatenation)
     part_of = {a.tensor: (a, op) for op in g.ops for a in op.aliases if a.whole in op.outputs}
 
-    for k, t in enumerate(g.inputs):
-        root[t], born[t], names[t] = t, 0, f"input_{k}"
+    reach: dict[int, int] = {}  # each root's last step: the last read of any tensor in its buffer
 
-    def group_last(r: int) -> int:
-        return max(last_read.get(t, born[r]) for t, rt in root.items() if rt == r)
+    def attach(t: int, r: int) -> None:
+        root[t] = r
+        reach[r] = max(reach.get(r, born[r]), last_read.get(t, born[r]))
+
+    for k, t in enumerate(g.inputs):
+        born[t], names[t] = 0, f"input_{k}"
+        attach(t, t)
 
     for op in g.ops:
         if not op.outputs:  # ASSIGN_VARIABLE writes a variable, which lives outside the arena
@@ -98,33 +102,38 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
         if out in part_of:  # written in its place in a concatenation's output
             alias, concat = part_of[out]
             if alias.whole not in root:
-                root[alias.whole], born[alias.whole] = alias.whole, op.index
-                names[alias.whole] = f"{layer_name(g, concat)}_out"
-            root[out], within[out] = alias.whole, alias.offset
+                born[alias.whole], names[alias.whole] = op.index, f"{layer_name(g, concat)}_out"
+                attach(alias.whole, alias.whole)
+            attach(out, alias.whole)
+            within[out] = alias.offset
             continue
         if out in root:  # a concatenation whose inputs were written in place
             continue
         views = [a for a in op.aliases if a.tensor in op.outputs]
         if views and all(a.whole in root for a in views):  # a slice's or split's outputs: bytes of their input
             for a in views:
-                root[a.tensor], within[a.tensor] = root[a.whole], within.get(a.whole, 0) + a.offset
+                attach(a.tensor, root[a.whole])
+                within[a.tensor] = within.get(a.whole, 0) + a.offset
             continue
         if op.fused_into is not None or (op.call is None and first not in root):
             continue  # never exists whole: computed strip by strip inside a later call
         src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None else None)
         shares = src is not None and src in root and (
             op.call is None
-            or (group_last(root[src]) == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
+            or (reach[root[src]] == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
                 and _read_once(op.call, src, root)))
         if shares and src is not None:
-            root[out], within[out] = root[src], within.get(src, 0)
+            attach(out, root[src])
+            within[out] = within.get(src, 0)
         else:
-            root[out], born[out], names[out] = out, op.index, f"{layer_name(g, op)}_out"
+            born[out], names[out] = op.index, f"{layer_name(g, op)}_out"
+            attach(out, out)
         for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
-            root[extra], born[extra], names[extra] = extra, op.index, f"{layer_name(g, op)}_out{k}"
+            born[extra], names[extra] = op.index, f"{layer_name(g, op)}_out{k}"
+            attach(extra, extra)
 
     roots = sorted(set(root.values()), key=lambda r: (born[r], r))
-    buffers = [Buffer(names[r], g.tensors[r].nbytes, born[r], group_last(r)) for r in roots]
+    buffers = [Buffer(names[r], g.tensors[r].nbytes, born[r], reach[r]) for r in roots]
     position = {r: k for k, r in enumerate(roots)}
     scratch_of = {}
     for op in g.ops:
