@@ -1,11 +1,13 @@
-"""Which stage of a model runs in bands (passes/split_patches.py), and in how many: none where the whole-tensor
-arena fits Budget.arena_room (or --patches off), else the stage and band count of the fewest MACs whose arena
-fits (recomputed rows cost MACs, counted without building: banded_macs). Candidates are compiled and planned
-as the build would be, the cheapest first, at most TRIES of them. --patches N: N bands, at the cheapest stage
-end that fits (with no room to fit, the one of the smallest arena)."""
+"""Which stage of a model runs in patches (passes/split_patches.py), and in how many: none where the
+whole-tensor arena fits Budget.arena_room (or --patches off), else the stage and band count of the fewest MACs
+whose arena fits (recomputed rows cost MACs, counted without building: banded_macs); where no bands of whole
+rows fit, a square grid of patches. Candidates are compiled and planned as the build would be, the cheapest
+first, at most TRIES of them for bands and as many for grids. --patches N: N bands, RxC: R bands of C patches,
+at the cheapest stage end that fits (with no room to fit, the one of the smallest arena)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 from typing import Callable
 
@@ -14,10 +16,11 @@ from mcugen.errors import McugenError
 from mcugen.ir.budget import Budget
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.ir.planner import state_layout
-from mcugen.passes.split_patches import Stage, band_rows, needed_rows, split_patches, stage_ends, stage_start
+from mcugen.passes.split_patches import Stage, band_rows, needed_spans, split_patches, stage_ends, stage_start
 
 BANDS = (2, 3, 4, 6, 8, 12, 16)
-TRIES = 16  # candidates compiled at most (a MobileNetV2-224's take 1-5 s each, more bands longer)
+GRIDS = (2, 3, 4, 6, 8)  # patches of a square grid, where no bands fit
+TRIES = 16  # candidates compiled at most (a MobileNetV2-224's take 1-7 s each, more patches longer)
 
 
 def arena_bytes(g: Compiled) -> int:
@@ -32,47 +35,81 @@ def macs(g: Graph) -> int:
 
 def choose_stage(graph: Graph, whole: Compiled | None, budget: Budget, back_end: Callable[[Graph], Compiled],
                  tried: dict[Stage, int | None] | None = None) -> Stage | None:
-    """The stage to run in bands, or None. `whole`: the graph compiled as it is (None: it did not plan);
+    """The stage to run in patches, or None. `whole`: the graph compiled as it is (None: it did not plan);
     `tried`: filled with each candidate compiled and its arena."""
     if budget.patches == "off":
         return None
-    forced = int(budget.patches) if budget.patches.isdigit() else None
+    forced = grid(budget.patches)
     room = budget.arena_room
     if forced is None and (room is None or (whole is not None and arena_bytes(whole) <= room)):
         return None
     search = _Search(graph, back_end, room, {} if tried is None else tried)
     ends = [end for end in stage_ends(graph) if room is None or _at_least(graph, end) <= room]
     if forced is not None:
-        tall = [end for end in stage_ends(graph) if _height(graph, end) >= forced]
-        if not tall:
-            tallest = max((_height(graph, end) for end in stage_ends(graph)), default=0)
-            raise McugenError(f"--patches {forced}: no leading layers of the model make {forced} rows to band "
-                              + (f"(the most: {tallest})" if tallest else "(none of its first layers is an integer "
-                                 "conv, depthwise, pool or element-wise op on a batch-1 image)"),
-                              "use --patches auto, or fewer bands")
-        sized = [(search.arena(Stage(end, forced)), end) for end in ends if _height(graph, end) >= forced]
-        fitting = sorted((banded_macs(graph, Stage(end, forced)), end) for size, end in sized
-                         if size is not None and (room is None or size <= room))
-        if room is None:  # nothing to fit: the smallest arena
-            return min(((size, Stage(end, forced)) for size, end in sized if size is not None), default=(0, None))[1]
-        return Stage(fitting[0][1], forced) if fitting else None
-    # ends from the cheapest (at 2 bands): an end whose floor (its most bands) fits gets the fewest bands that
-    # fit (the arena falls as the bands grow); an end costing more at 2 bands than the best found is passed
+        return _forced(graph, search, ends, *forced)
+    # bands of whole rows first (a band's output rows are written in place: no copies); where none fits, patches
+    # of a square grid at the ends whose bands came closest
+    best = _cheapest(graph, search, ends, [(b, 1) for b in BANDS])
+    if best is None:
+        search.limit = len(search.sizes) + TRIES
+        closest = sorted((size, stage.end) for stage, size in search.sizes.items() if size is not None)
+        best = _cheapest(graph, search, list(dict.fromkeys(end for _, end in closest)), [(n, n) for n in GRIDS],
+                         first=True)
+    return best
+
+
+def grid(patches: str) -> tuple[int, int] | None:
+    """--patches N (bands) or RxC (bands of columns) as (bands, columns); None for auto or off."""
+    rows, _, columns = patches.partition("x")
+    return (int(rows), int(columns or 1)) if rows.isdigit() else None
+
+
+def _forced(graph: Graph, search: _Search, ends: list[int], bands: int, columns: int) -> Stage | None:
+    """--patches: the cheapest end that fits in that grid (with no room to fit, the one of the smallest arena)."""
+    tall = [end for end in stage_ends(graph) if _fits_grid(graph, end, bands, columns)]
+    if not tall:
+        tallest = max((_height(graph, end) for end in stage_ends(graph)), default=0)
+        raise McugenError(f"--patches {bands}" + (f"x{columns}" if columns > 1 else "") + ": no leading layers of the model make "
+                          f"{bands} rows" + (f" and {columns} columns" if columns > 1 else "") + " to cut "
+                          + (f"(the most rows: {tallest})" if tallest else "(none of its first layers is an integer "
+                             "conv, depthwise, pool or element-wise op on a batch-1 image)"),
+                          "use --patches auto, or fewer patches")
+    sized = [(search.arena(Stage(end, bands, columns)), end) for end in ends if end in tall]
+    if search.room is None:  # nothing to fit: the smallest arena
+        return min(((size, Stage(end, bands, columns)) for size, end in sized if size is not None),
+                   default=(0, None))[1]
+    fitting = sorted((banded_macs(graph, Stage(end, bands, columns)), end) for size, end in sized
+                     if size is not None and size <= search.room)
+    return Stage(fitting[0][1], bands, columns) if fitting else None
+
+
+def _cheapest(graph: Graph, search: _Search, ends: list[int], shapes: list[tuple[int, int]],
+              first: bool = False) -> Stage | None:
+    """The fewest MACs that fit among `shapes` (bands, columns: the arena falls along the list) at `ends`, the
+    cheapest end first (at the first shape): an end whose floor (its last shape) fits gets the first shape that
+    fits; an end costing more at the first shape than the best found is passed. `first`: the first end found."""
     best: tuple[int, Stage] | None = None
-    for end in sorted(ends, key=lambda e: banded_macs(graph, Stage(e, 2))):
-        bands = [b for b in BANDS if b <= _height(graph, end)]
-        if not bands or (best is not None and banded_macs(graph, Stage(end, 2)) >= best[0]):
+    for end in sorted(ends, key=lambda e: banded_macs(graph, Stage(e, *shapes[0]))):
+        fit = [Stage(end, *shape) for shape in shapes if _fits_grid(graph, end, *shape)]
+        if not fit or (best is not None and banded_macs(graph, fit[0]) >= best[0]):
             continue
-        if not search.fits(Stage(end, bands[-1])):
+        if not search.fits(fit[-1]):
             continue
-        low, high = 0, len(bands) - 1  # bands[high] fits
+        low, high = 0, len(fit) - 1  # fit[high] fits
         while low < high:
             mid = (low + high) // 2
-            low, high = (low, mid) if search.fits(Stage(end, bands[mid])) else (mid + 1, high)
-        cost = banded_macs(graph, Stage(end, bands[high]))
+            low, high = (low, mid) if search.fits(fit[mid]) else (mid + 1, high)
+        cost = banded_macs(graph, fit[high])
         if best is None or cost < best[0]:
-            best = (cost, Stage(end, bands[high]))
+            best = (cost, fit[high])
+        if first:
+            break
     return best[1] if best is not None else None
+
+
+def _fits_grid(graph: Graph, end: int, bands: int, columns: int) -> bool:
+    height, width = graph.tensors[graph.ops[end].outputs[0]].shape[1:3]
+    return bands <= height and columns <= width
 
 
 def _height(graph: Graph, end: int) -> int:
@@ -85,12 +122,13 @@ class _Search:
     def __init__(self, graph: Graph, back_end: Callable[[Graph], Compiled], room: int | None,
                  sizes: dict[Stage, int | None]):
         self.graph, self.back_end, self.room, self.sizes = graph, back_end, room, sizes
+        self.limit = TRIES
 
     def arena(self, stage: Stage) -> int | None:
         if stage not in self.sizes:
-            if len(self.sizes) >= TRIES:
+            if len(self.sizes) >= self.limit:
                 return None
-            print(f"patch-based inference: trying the layers to {stage.end} in {stage.bands} bands",
+            print(f"patch-based inference: trying the layers to {stage.end} in {stage.describe()}",
                   file=sys.stderr, flush=True)
             try:
                 self.sizes[stage] = arena_bytes(self.back_end(split_patches(self.graph, stage)))
@@ -104,18 +142,17 @@ class _Search:
 
 
 def banded_macs(graph: Graph, stage: Stage) -> int:
-    """The MACs of the graph with `stage` in bands: each stage layer's in proportion to the output rows its
-    bands compute together (their overlap recomputed), the rest as they are."""
+    """The MACs of the graph with `stage` in patches: each stage layer's in proportion to the output rows and
+    columns its patches compute together (their overlap recomputed), the rest as they are."""
     layers = list(graph.ops[stage_start(graph):stage.end + 1])
-    height = graph.tensors[layers[-1].outputs[0]].shape[1]
-    rows = {op.index: 0 for op in layers}
-    for band in band_rows(height, stage.bands):
-        need = needed_rows(graph, layers, band)
+    height, width = graph.tensors[layers[-1].outputs[0]].shape[1:3]
+    computed = {op.index: 1 for op in layers}  # rows times columns its patches compute
+    for axis, (size, parts) in enumerate(((height, stage.bands), (width, stage.columns))):
+        spans = [needed_spans(graph, layers, span, axis) for span in band_rows(size, parts)]
         for op in layers:
-            a, b = need[op.outputs[0]]
-            rows[op.index] += b - a
-    return sum(ops.get(graph, op).macs(graph, op) * rows.get(op.index, 1) //
-               (graph.tensors[op.outputs[0]].shape[1] if op.index in rows else 1) for op in graph.ops)
+            computed[op.index] *= sum(need[op.outputs[0]][1] - need[op.outputs[0]][0] for need in spans)
+    return sum(ops.get(graph, op).macs(graph, op) * computed[op.index] // math.prod(op.output(graph).shape[1:3])
+               if op.index in computed else ops.get(graph, op).macs(graph, op) for op in graph.ops)
 
 
 def _at_least(graph: Graph, end: int) -> int:
@@ -133,13 +170,13 @@ def fit_hint(graph: Graph, whole: Compiled | None, budget: Budget, back_end: Cal
         stage = choose_stage(graph, whole, dataclasses.replace(budget, patches="auto"), back_end, tried)
         if stage is None:
             return ""
-        return (f"patch-based inference would make it fit: {stage.bands} bands to layer {stage.end}, arena "
+        return (f"patch-based inference would make it fit: {stage.describe()} to layer {stage.end}, arena "
                 f"{tried[stage]:,} B, {banded_macs(graph, stage) / macs(graph) - 1:+.1%} MACs (drop --patches off)")
     sized = [(size, stage) for stage, size in tried.items() if size is not None]
     if not sized:
         return ""
     size, stage = min(sized)
-    return f"in bands it still needs {size:,} B at least ({stage.bands} bands to layer {stage.end})"
+    return f"in patches it still needs {size:,} B at least ({stage.describe()} to layer {stage.end})"
 
 
 def settle_fit(graph: Graph, whole: Compiled | None, compiled: Compiled, budget: Budget,

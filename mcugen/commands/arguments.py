@@ -17,10 +17,14 @@ def sample_count(text: str) -> int:
 
 
 def patches(text: str) -> str:
-    """auto, off, or a number of bands from 2."""
-    if text in ("auto", "off") or (text.isdigit() and 2 <= int(text) <= 256):
+    """auto, off, a number of bands from 2, or bands x columns (RxC, 1 to 256 each, two patches at least)."""
+    rows, cross, columns = text.partition("x")
+    if text in ("auto", "off") or (rows.isdigit() and (not cross or columns.isdigit()) and
+                                   1 <= int(rows) <= 256 and 1 <= int(columns or 1) <= 256 and
+                                   int(rows) * int(columns or 1) >= 2 and int(rows) >= (1 if cross else 2)):
         return text
-    raise argparse.ArgumentTypeError(f"{text!r} is not auto, off or a number of bands from 2 to 256")
+    raise argparse.ArgumentTypeError(f"{text!r} is not auto, off, a number of bands from 2 to 256 or a grid RxC "
+                                     "(bands by columns, e.g. 6x6)")
 
 
 def byte_count(text: str) -> int:

@@ -104,11 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     def patches_args(p):
-        p.add_argument("--patches", type=arguments.patches, default="auto", metavar="auto|off|N",
-                       help="run the model's first layers band by band over their output's rows, recomputing the "
-                            "rows the bands share, so their intermediate tensors never exist whole: auto (default: "
-                            "only where the arena does not fit the board's RAM or --max-arena, the fewest extra MACs "
-                            "that fit), off, or N bands")
+        p.add_argument("--patches", type=arguments.patches, default="auto", metavar="auto|off|N|RxC",
+                       help="run the model's first layers band by band over their output's rows (or patch by patch "
+                            "over a grid of rows and columns), recomputing what the patches share, so their "
+                            "intermediate tensors never exist whole: auto (default: only where the arena does not "
+                            "fit the board's RAM or --max-arena, the fewest extra MACs that fit), off, N bands, or "
+                            "R bands of C patches (e.g. 6x6)")
         p.add_argument("--max-arena", type=arguments.byte_count, metavar="BYTES",
                        help="the arena (activations and variables) may take at most this many bytes of RAM: "
                             "past it, patch-based inference (--patches)")

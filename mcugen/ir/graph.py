@@ -117,7 +117,7 @@ class Alias:
 @dataclass(frozen=True)
 class Banding:
     """What patch-based inference did (passes/split_patches.py): the file's layers `first` to `last` run in
-    `bands` bands; the whole-tensor plan's arena (None: it fitted no RAM) and MACs beside."""
+    `bands` bands of `columns` patches; the whole-tensor plan's arena (None: it fitted no RAM) and MACs beside."""
 
     first: int
     last: int
@@ -127,6 +127,7 @@ class Banding:
     # each stage layer's file index and opcode, its output's height, and the rows each band computes of it
     # (overlapping where bands recompute what their neighbours' windows share)
     rows: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()
+    columns: int = 1  # each band cut into that many patches of its columns
 
 
 @dataclass(frozen=True)

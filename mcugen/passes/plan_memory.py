@@ -73,27 +73,38 @@ def _last_reads(g: Graph) -> dict[int, int]:
     return last_read
 
 
+class _Roots:
+    """Which buffer (named after its root tensor) each tensor lives in and at which byte offset, and each
+    buffer's first step and last: the last read of any tensor in it, kept as tensors join it."""
+
+    def __init__(self, last_read: dict[int, int]):
+        self.last_read = last_read
+        self.root: dict[int, int] = {}
+        self.born: dict[int, int] = {}
+        self.names: dict[int, str] = {}
+        self.within: dict[int, int] = {}
+        self.reach: dict[int, int] = {}
+
+    def new(self, t: int, step: int, name: str) -> None:
+        self.born[t], self.names[t] = step, name
+        self.join(t, t)
+
+    def join(self, t: int, r: int, offset: int = 0) -> None:
+        self.root[t] = r
+        if offset:
+            self.within[t] = offset
+        self.reach[r] = max(self.reach.get(r, self.born[r]), self.last_read.get(t, self.born[r]))
+
+
 def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], int, dict[int, int]]:
     """The buffers (the activations' then the scratch), each tensor's and each op's scratch buffer, how
     many of the buffers are activations', and the offset within its buffer of each tensor not at its start."""
-    last_read = _last_reads(g)
-    root: dict[int, int] = {}
-    born: dict[int, int] = {}
-    names: dict[int, str] = {}
-    within: dict[int, int] = {}  # byte offset of a tensor inside its root's buffer
+    r = _Roots(_last_reads(g))
+    root, within = r.root, r.within
     # a concatenation's inputs written in place: tensor -> (its Alias, the concatenation)
     part_of = {a.tensor: (a, op) for op in g.ops for a in op.aliases if a.whole in op.outputs}
-
-    reach: dict[int, int] = {}  # each root's last step: the last read of any tensor in its buffer
-
-    def attach(t: int, r: int) -> None:
-        root[t] = r
-        reach[r] = max(reach.get(r, born[r]), last_read.get(t, born[r]))
-
     for k, t in enumerate(g.inputs):
-        born[t], names[t] = 0, f"input_{k}"
-        attach(t, t)
-
+        r.new(t, 0, f"input_{k}")
     for op in g.ops:
         if not op.outputs:  # ASSIGN_VARIABLE writes a variable, which lives outside the arena
             continue
@@ -102,46 +113,38 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
         if out in part_of:  # written in its place in a concatenation's output
             alias, concat = part_of[out]
             if alias.whole not in root:
-                born[alias.whole], names[alias.whole] = op.index, f"{layer_name(g, concat)}_out"
-                attach(alias.whole, alias.whole)
-            attach(out, alias.whole)
-            within[out] = alias.offset
+                r.new(alias.whole, op.index, f"{layer_name(g, concat)}_out")
+            r.join(out, alias.whole, alias.offset)
             continue
         if out in root:  # a concatenation whose inputs were written in place
             continue
         views = [a for a in op.aliases if a.tensor in op.outputs]
         if views and all(a.whole in root for a in views):  # a slice's or split's outputs: bytes of their input
             for a in views:
-                attach(a.tensor, root[a.whole])
-                within[a.tensor] = within.get(a.whole, 0) + a.offset
+                r.join(a.tensor, root[a.whole], within.get(a.whole, 0) + a.offset)
             continue
         if op.fused_into is not None or (op.call is None and first not in root):
             continue  # never exists whole: computed strip by strip inside a later call
         src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None else None)
         shares = src is not None and src in root and (
             op.call is None
-            or (reach[root[src]] == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
+            or (r.reach[root[src]] == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
                 and _read_once(op.call, src, root)))
         if shares and src is not None:
-            attach(out, root[src])
-            within[out] = within.get(src, 0)
+            r.join(out, root[src], within.get(src, 0))
         else:
-            born[out], names[out] = op.index, f"{layer_name(g, op)}_out"
-            attach(out, out)
+            r.new(out, op.index, f"{layer_name(g, op)}_out")
         for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
-            born[extra], names[extra] = op.index, f"{layer_name(g, op)}_out{k}"
-            attach(extra, extra)
-
-    roots = sorted(set(root.values()), key=lambda r: (born[r], r))
-    buffers = [Buffer(names[r], g.tensors[r].nbytes, born[r], reach[r]) for r in roots]
-    position = {r: k for k, r in enumerate(roots)}
+            r.new(extra, op.index, f"{layer_name(g, op)}_out{k}")
+    roots = sorted(set(root.values()), key=lambda t: (r.born[t], t))
+    buffers = [Buffer(r.names[t], g.tensors[t].nbytes, r.born[t], r.reach[t]) for t in roots]
+    position = {t: k for k, t in enumerate(roots)}
     scratch_of = {}
     for op in g.ops:
         if op.call is not None and op.call.scratch:
             scratch_of[op.index] = len(buffers)
             buffers.append(Buffer(f"{layer_name(g, op)}_scratch", op.call.scratch, op.index, op.index))
-    return buffers, {t: position[r] for t, r in root.items()}, scratch_of, len(roots), \
-        {t: at for t, at in within.items() if at}
+    return buffers, {t: position[t_root] for t, t_root in root.items()}, scratch_of, len(roots), dict(within)
 
 
 def _placed(g: Graph, buffers: list[Buffer], buffer_of: dict[int, int], scratch_of: dict[int, int],

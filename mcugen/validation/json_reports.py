@@ -88,7 +88,7 @@ def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: 
         kernels=sorted({k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)}),
         macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
         patches=None if g.banded is None else dict(
-            first_layer=g.banded.first, last_layer=g.banded.last, bands=g.banded.bands,
+            first_layer=g.banded.first, last_layer=g.banded.last, bands=g.banded.bands, columns=g.banded.columns,
             whole_arena_bytes=g.banded.whole_arena, whole_macs=g.banded.whole_macs),
         layers=_layers(g),
         arena=dict(strategy=plan.strategy,
