@@ -28,6 +28,7 @@ from mcugen.validation import golden
 from mcugen.validation.compare import random_inputs
 from mcugen.validation.oracle import Tflm
 from mcugen.validation.validate import run_on_target
+from conftest import MODELS
 from tflite_writer import ModelSpec
 
 LAYER = st.fixed_dictionaries(dict(kind=st.sampled_from(["conv", "depthwise", "depthwise", "pool", "residual"]),
@@ -283,3 +284,17 @@ def test_a_layer_reading_one_band_tensor_twice_reads_one_slice_of_it(tmp_path):
     _, results = run_on_target(Target.of("host"), build_host(compiled, tmp_path / "c", "m.tflite").program, compiled,
                                samples)
     assert all(r.passed for r in results)
+
+
+def test_mobilenet_v2_224_runs_bit_exact_in_a_256_kb_arena(tmp_path, capsys):
+    """The TFLM examples' MobileNetV2-224 (PyTorch's: an NCHW image and its TRANSPOSE; 761,264 B of arena on the M4
+    whole-tensor, after its PADs are folded): `test --max-arena 262144` finds a grid of patches that fits by itself
+    and runs bit-exact with TFLM on the emulated M4."""
+    report = tmp_path / "t.json"
+    code = main(["test", str(MODELS / "tflm_xtensa_mobilenet_v2_224.tflite"), "--board", "mps2-an386",
+                 "--max-arena", "262144", "--samples", "1", "--json", str(report)])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(report.read_text())
+    assert result["passed"] == 1 and result["failed"] == 0 and result["oracle"].startswith("TFLM")
+    assert result["sizes"]["arena_bytes"] <= 262144
