@@ -46,7 +46,7 @@ def test_dump_ir_writes_the_ir_after_every_pass(models, tmp_path, capsys):
                                                                    for k, name in enumerate(PASSES)]
     lowered = (tmp_path / "ir" / "15_lower_ops.txt").read_text()
     assert "call mcu_fully_connected_s8" in lowered and "arena" not in lowered
-    assert (tmp_path / "ir" / "20_plan_memory.txt").read_text().splitlines()[-1].startswith("arena 5960 B")
+    assert (tmp_path / "ir" / "21_plan_memory.txt").read_text().splitlines()[-1].startswith("arena 5960 B")
     assert "MCUGEN_DUMP_IR" not in __import__("os").environ  # as it was before the command
 
 

@@ -72,7 +72,10 @@ def _detail(g: Compiled, op: Op, slice_name: Callable[[int], str]) -> list[str]:
     activation = op.attrs.get("fused_activation_function", "NONE")
     if activation != "NONE":
         lines.append(f"fused {activation}")
-    if op.fused_into is not None:
+    if op.fused_into is not None and op.opcode == "STRIDED_SLICE":
+        lines.append(f"no code here: layer {op.fused_into}'s copy reads these elements where they are "
+                     "(the output never exists)")
+    elif op.fused_into is not None:
         lines.append(f"no code here: layer {op.fused_into} runs it, a strip of rows at a time "
                      "(the output never exists whole)")
     elif op.call is None and op.outputs[0] not in g.arena.buffer_of:

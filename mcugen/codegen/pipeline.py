@@ -17,6 +17,7 @@ from mcugen.passes.flatten_biases import flatten_biases
 from mcugen.passes.fold_constants import fold_constants
 from mcugen.passes.fold_pads import fold_pads
 from mcugen.passes.fold_quantizes import fold_quantizes
+from mcugen.passes.fold_slices import fold_slices
 from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.fuse_strips import fuse_strips
 from mcugen.passes.grow_scratch import grow_scratch
@@ -86,6 +87,7 @@ def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budg
     """Kernels, fusion, packing, the arena and the weights' places, for a prepared Graph."""
     graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room, budget.optimize))  # calls
     graph = after("place_views", place_views(graph))      # slices and concatenations that copy nothing
+    graph = after("fold_slices", fold_slices(graph))      # a slice only a transpose reads, read in its copy
     graph = after("fuse_strips", fuse_strips(graph, budget.regions, budget.pins))  # convs in their consumers
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
     graph = after("pack_float16", pack_float16(graph, budget.optimize))  # a float16 model's weights kept float16

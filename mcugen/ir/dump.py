@@ -15,7 +15,7 @@ ENV = "MCUGEN_DUMP_IR"
 PASSES = ("read_tflite", "verify", "resolve_variables", "validate_model", "flatten_biases", "expand_groups",
           "fold_constants", "cut_outputs", "check_support", "fold_pads", "fold_quantizes",
           "prepare_ops", "check_undefined_reads",
-          "split_patches", "lower_ops", "place_views", "fuse_strips", "pack_int4", "pack_float16",
+          "split_patches", "lower_ops", "place_views", "fold_slices", "fuse_strips", "pack_int4", "pack_float16",
           "plan_memory", "grow_scratch", "place_weights", "stage_weights")
 
 
