@@ -144,9 +144,10 @@ PRUNED = [
 ]
 
 
-# the assembly loops' cases also on the M33, whose blocks are scheduled for it (mcu_nn_conv_pairs_dsp.h)
+# the assembly loops' cases also on the M33 and the M7, whose blocks are scheduled for them
+# (mcu_nn_conv_pairs_dsp.h)
 @pytest.mark.parametrize("shape, dead, kernel, zp, board", [(*case, "mps2-an386") for case in PRUNED] +
-                         [(*case, "mps2-an505") for case in PRUNED if case[3] == -128])
+                         [(*case, board) for case in PRUNED if case[3] == -128 for board in ("mps2-an505", "mps2-an500")])
 def test_pruned_channels_are_skipped_or_settled_and_stay_bit_exact(tmp_path, shape, dead, kernel, zp, board):
     """Channels whose weights are all zero (pruned; MLPerf's MobileNet keeps biases near 2^30 on them) output
     one value each: mcu_conv2d_live_s8_w16 (and _s8_x6, on int8 weights) computes only the others and writes
@@ -190,15 +191,17 @@ def test_dsp_conv_kernels_on_qemu_for_drawn_shapes(tmp_path_factory, depthwise, 
     bit_exact_on_board(tmp_path_factory.mktemp("dsp"), m, c["seed"])
 
 
-@pytest.mark.parametrize("board", ["mps2-an386", "mps2-an505"])
-@pytest.mark.parametrize("kernel", ["mcu_conv2d_s8_twin", "mcu_conv2d_s8_x6"])
+@pytest.mark.parametrize("board, kernel", [(board, kernel) for board in ("mps2-an386", "mps2-an505") for kernel in
+                                           ("mcu_conv2d_s8_twin", "mcu_conv2d_s8_x6")] +
+                         [("mps2-an500", "mcu_conv2d_s8_twin"), ("mps2-an500", "mcu_conv2d_s8_w16")])
 @settings(max_examples=examples(6), deadline=None)
 @given(st.data())
 def test_the_int8_weight_convs_on_qemu_for_drawn_shapes(tmp_path_factory, kernel, board, data):
     """mcu_conv2d_s8_twin (a channel pair's int8 weights a halfword: --optimize balanced's where the widened
     weights have no room) and mcu_conv2d_s8_x6 (where twin words do not hold a layer; --optimize speed's
     mcu_conv2d_s8_w16 runs the cases above), forced: bit-exact on QEMU for drawn shapes, strides, dilations,
-    padding, channel counts and quantizations; on the M4 and on the M33 (its own schedule of the pairs' loops)."""
+    padding, channel counts and quantizations; on the M4, on the M33 and on the M7 (each its own schedule of
+    the pairs' loops; the M7's int8-word loop is the M4's)."""
     c = data.draw(conv_case(depthwise=False))
     m = _conv_model(c, False)
     if m is None:
