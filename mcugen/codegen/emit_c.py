@@ -165,9 +165,9 @@ def _layers(g: Compiled, names: dict[int, str], upper: str) -> list[_Layer]:
         weights_section = (f'__attribute__((section("{weights_section_of(g.weights_region)}")))'
                            if op.index in g.weights_out else "")
         emitter = LayerEmitter(g, op, slice_name, scratch_name, f"{upper}_CONST", weights_section, emitted)
-        staged: dict[int, dict[str, str]] = {}
-        for at, field, k in g.arena.staged.get(op.index, ()):
-            staged.setdefault(at, {})[field] = f"{base(k)} + {names[k]}"
+        staged: dict[tuple[str, str], dict[str, str]] = {}
+        for key, field, k in g.arena.staged.get(op.index, ()):
+            staged.setdefault(key, {})[field] = f"{base(k)} + {names[k]}"
         call = emitter.render(op.call, staged)
         layers.append(_Layer(_title(g, op), _detail(g, op, slice_name), call, emitter.data,
                              emitter.locals, emitter.const_bytes, emitter.external_bytes))

@@ -160,13 +160,14 @@ class LayerEmitter:
         self.locals += [f"{original}_staged.{field} = {pointer(c, at)};" for field, (c, at) in copies.items()]
         return f"&{original}_staged"
 
-    def render(self, call: Call | None, staged: dict[int, dict[str, str]]) -> str | None:
+    def render(self, call: Call | None, staged: dict[tuple[str, str], dict[str, str]]) -> str | None:
         """The call's C; `staged`: the arena place of each constant array copied there first, by argument
-        position and struct field ("": the argument)."""
+        (Const.key) and struct field ("": the argument)."""
         if call is None:
             return None
-        return wrap_call(call.kernel, [self.staged(a, staged[k]) if k in staged else self.arg(a)
-                                   for k, a in enumerate(call.args)])
+        copied = [isinstance(a, (Const, Struct)) and a.key in staged for a in call.args]
+        return wrap_call(call.kernel, [self.staged(a, staged[cast(Const, a).key]) if c else self.arg(a)
+                                       for a, c in zip(call.args, copied)])
 
 
 def wrap_call(function: str, args: list[str], width: int = 110) -> str:

@@ -24,6 +24,11 @@ class Const:
     # positions reads them once a block (passes/stage_weights.py copies such arrays out of a slow flash)
     passes: int = 1
 
+    @property
+    def key(self) -> tuple[str, str]:
+        """The argument among its call's: its layer and name, as its C name is made of them."""
+        return self.layer, self.name
+
 
 @dataclass(frozen=True)
 class Struct:
@@ -33,6 +38,11 @@ class Struct:
     name: str
     fields: dict[str, object]  # values: int, list of ints, str (an enumerator of mcu_nn.h), Const, or a nested dict
     layer: str = ""  # as Const.layer
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """As Const.key."""
+        return self.layer, self.name
 
 
 @dataclass(frozen=True)

@@ -293,9 +293,9 @@ class Graph:
                 lines += [f"     unpacks {a.const.name}: {a.const.data.size} {a.const.data.dtype} from "
                           f"{a.stored().nbytes} B ({a.kernel})" for a in op.call.args if isinstance(a, Packed)]
             if arena is not None and op.call is not None:
-                lines += [f"     copies its {field or getattr(op.call.args[at], 'name', at)} "
+                lines += [f"     copies its {field or name} "
                           f"({arena.plan.buffers[k].size} B) to the arena @{arena.plan.offsets[k]} first"
-                          for at, field, k in arena.staged.get(op.index, ())]
+                          for (_, name), field, k in arena.staged.get(op.index, ())]
             if op.fused_into is not None:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
             lines += [f"     t{a.tensor} is t{a.whole}'s bytes from {a.offset}" for a in op.aliases]

@@ -272,9 +272,9 @@ class ArenaPlan:
     scratch_of: dict[int, int] = field(default_factory=dict)  # op index -> index into plan.buffers
     accesses: tuple[int, ...] = ()  # with regions: each buffer's bytes accessed per inference (the placement's proxy)
     within: dict[int, int] = field(default_factory=dict)  # tensor -> its offset inside its buffer, where not 0
-    # op index -> (its call's argument position, the struct field holding it or "", index into plan.buffers) of
-    # each constant array copied into the arena for that step (passes/stage_weights.py)
-    staged: dict[int, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
+    # op index -> (its call's argument (Const.key), the struct field holding it or "", index into plan.buffers)
+    # of each constant array copied into the arena for that step (passes/stage_weights.py)
+    staged: dict[int, tuple[tuple[tuple[str, str], str, int], ...]] = field(default_factory=dict)
 
     def offset(self, tensor: int) -> int:
         return self.plan.offsets[self.buffer_of[tensor]] + self.within.get(tensor, 0)

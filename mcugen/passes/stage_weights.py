@@ -47,7 +47,7 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
     main = plan.region_sizes[0][0] if plan.region_sizes else ""
     buffers, offsets = list(plan.buffers), list(plan.offsets)
     regions = list(plan.region_of)
-    staged: dict[int, tuple[tuple[int, str, int], ...]] = {}
+    staged: dict[int, tuple[tuple[tuple[str, str], str, int], ...]] = {}
     for op in g.ops:
         if op.call is None or op.fused_into is not None or (g.weights_region == RAM and op.index in g.weights_out):
             continue
@@ -69,8 +69,9 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
             offsets.append(at)
             if regions:
                 regions.append(main)
-        if copies:
-            staged[op.index] = tuple(sorted(copies))
+        if copies:  # in the call's order, as the C copies them
+            order = {a.key: k for k, a in enumerate(op.call.args) if isinstance(a, (Const, Struct))}
+            staged[op.index] = tuple(sorted(copies, key=lambda c: (order[c[0]], c[1])))
     if not staged:
         return g
     size = max([plan.size, *(at + b.size for k, (at, b) in enumerate(zip(offsets, buffers))
@@ -81,15 +82,15 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
     return dataclasses.replace(g, arena=dataclasses.replace(g.arena, plan=new_plan, staged=staged))
 
 
-def _arrays(args: tuple[object, ...]) -> list[tuple[tuple[int, str], Const]]:
-    """A call's constant arrays by where they are: (argument position, "") for an argument, (position, field)
-    for a field of a struct argument (a lookup table the kernel finds through its parameters)."""
-    found: list[tuple[tuple[int, str], Const]] = []
-    for k, a in enumerate(args):
+def _arrays(args: tuple[object, ...]) -> list[tuple[tuple[tuple[str, str], str], Const]]:
+    """A call's constant arrays by where they are: (the argument's key, "") for an argument, (key, field) for
+    a field of a struct argument (a lookup table the kernel finds through its parameters)."""
+    found: list[tuple[tuple[tuple[str, str], str], Const]] = []
+    for a in args:
         if isinstance(a, Const):
-            found.append(((k, ""), a))
+            found.append(((a.key, ""), a))
         elif isinstance(a, Struct):
-            found += [((k, name), v) for name, v in a.fields.items() if isinstance(v, Const)]
+            found += [((a.key, name), v) for name, v in a.fields.items() if isinstance(v, Const)]
     return found
 
 
