@@ -225,7 +225,8 @@ def test_bands_are_chosen_where_the_arena_does_not_fit_and_refused_when_off(tmp_
     assert code == 1 and [line for line in lines if line.startswith("mcugen: error:")] == lines[-1:]
     assert "--max-arena" in lines[-1] and "patch-based inference would make it fit" in lines[-1]
     assert "drop --patches off" in lines[-1] and "Traceback" not in err
-    for bad in (["--patches", "1"], ["--patches", "some"], ["--max-arena", "0"], ["--max-arena", "-5"]):
+    for bad in (["--patches", "1"], ["--patches", "some"], ["--patches", "2x0"], ["--patches", "1x1"],
+                ["--max-arena", "0"], ["--max-arena", "-5"]):
         with pytest.raises(SystemExit) as exc:  # the argument parser's one line
             main(["build", str(path), "--board", "host", "--out", str(tmp_path / "d"), *bad])
         err = capsys.readouterr().err
