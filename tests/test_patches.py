@@ -191,6 +191,26 @@ def test_a_channels_first_image_is_transposed_a_patch_at_a_time(tmp_path, board)
     assert all(r.passed for r in results)
 
 
+def test_a_grid_of_patches_is_reported_in_the_json_and_drawn(tmp_path, capsys):
+    """--patches RxC on build: the report line names the grid, the JSON its columns, the picture has a panel
+    for a band's patches; each layer's patches cover its columns, the last layer's one after another."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_channels_first().build())
+    code = main(["build", str(path), "--board", "host", "--out", str(tmp_path / "b"), "--patches", "3x2",
+                 "--json", str(tmp_path / "b.json"), "--report"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "3x2 patches" in out
+    assert json.loads((tmp_path / "b.json").read_text())["patches"]["columns"] == 2
+    assert (tmp_path / "b" / "report" / "patches.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    banding = compile_model(path, budget=Budget(patches="3x2")).banded
+    assert banding is not None and len(banding.cols) == len(banding.rows)
+    for _, _, width, spans in banding.cols:
+        assert len(spans) == 2 and set().union(*(range(a, b) for a, b in spans)) == set(range(width))
+    last = banding.cols[-1][3]
+    assert last[0][0] == 0 and last[0][1] == last[1][0]
+
+
 def test_bands_are_chosen_where_the_arena_does_not_fit_and_refused_when_off(tmp_path, capsys):
     """--max-arena below the whole-tensor arena: the build runs the first layers in bands, fits, and says so
     (report and JSON); with --patches off the same limit is refused in one line."""

@@ -259,7 +259,8 @@ def describe_banding(g: Compiled) -> str:
     assert b is not None
     grown = macs(g) - b.whole_macs
     whole = (f"{b.whole_arena:,} B whole-tensor" if b.whole_arena is not None else "the whole-tensor plan fits no RAM")
-    grid = f"{b.bands} bands of rows" if b.columns == 1 else f"{b.bands}x{b.columns} patches (bands of columns)"
+    grid = (f"{b.bands} bands of rows" if b.columns == 1 else
+            f"{b.bands}x{b.columns} patches ({b.bands} bands of rows, each {b.columns} patches of columns)")
     return (f"layers {b.first} to {b.last} run in {grid}: arena {g.arena.plan.size:,} B ({whole}), "
             f"+{grown:,} MACs recomputed ({grown / max(b.whole_macs, 1):+.1%}); --patches off runs them whole")
 

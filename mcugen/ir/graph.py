@@ -128,6 +128,8 @@ class Banding:
     # (overlapping where bands recompute what their neighbours' windows share)
     rows: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()
     columns: int = 1  # each band cut into that many patches of its columns
+    # as `rows`, the columns of each layer's output each patch of a band computes (empty: bands of whole rows)
+    cols: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -175,13 +175,21 @@ def split_patches(g: Graph, chosen: Stage | None) -> Graph:
     b.ops.append(Op(-1, "CONCATENATION", 1, tuple(parts), (last,), {"axis": 1, "fused_activation_function": "NONE"},
                     origin=stage[-1].origin, part="bands"))
     banding = Banding(stage[0].origin, stage[-1].origin, bands, sum(ops.get(g, op).macs(g, op) for op in g.ops),
-                      rows=tuple((op.origin, op.opcode, op.output(g).shape[1],
-                                  tuple(need[op.outputs[0]] for need in needs)) for op in stage), columns=columns)
+                      rows=_spans(g, stage, needs, 1), columns=columns,
+                      cols=_spans(g, stage, across, 2) if columns > 1 else ())
     graph = dataclasses.replace(g, tensors=tuple(b.tensors), banded=banding).renumber(
         [*g.ops[:start], *b.ops, *g.ops[stage_end + 1:]])
     # the patch layers prepared as TFLM would prepare them (their shapes and windows are their own)
     return graph.replace_ops(dataclasses.replace(op, params=ops.get(graph, op).prepare(graph, op))
                              if start <= op.index < start + len(b.ops) else op for op in graph.ops)
+
+
+def _spans(g: Graph, stage: list[Op], needs: list[dict[int, Rows]], axis: int
+           ) -> tuple[tuple[int, str, int, tuple[Rows, ...]], ...]:
+    """Each stage layer's file index, opcode, output height (axis 1) or width (axis 2) and the span of it each
+    band (or each patch of a band) computes."""
+    return tuple((op.origin, op.opcode, op.output(g).shape[axis], tuple(need[op.outputs[0]] for need in needs))
+                 for op in stage)
 
 
 def _band_attrs(g: Graph, op: Op, region: Region) -> dict[str, Any]:

@@ -100,10 +100,11 @@ def write_report(g: Compiled, out: OutDir) -> list[Path]:
 
 
 def bands_figure(g: Compiled):
-    """Patch-based inference as a picture: a column per layer of the banded stage, its output's rows down
-    (each column its own height, drawn to one scale), each band's rows a translucent bar in the band's colour;
-    where bars overlap, a band recomputes rows its neighbour computed too. The title says the arena and MACs
-    against the whole-tensor run."""
+    """Patch-based inference as a picture: a column per layer of the stage, its output's rows down (each column
+    its own height, drawn to one scale), each band's rows a translucent bar in the band's colour; where bars
+    overlap, a band recomputes rows its neighbour computed too. With patches of columns, a second panel draws
+    a band's patches over each layer's columns the same way. The title says the arena and MACs against the
+    whole-tensor run."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -113,23 +114,33 @@ def bands_figure(g: Compiled):
 
     b = g.banded
     assert b is not None
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.55 * len(b.rows) + 2), 5.2), dpi=110)
-    colors = plt.get_cmap("tab10")
-    for x, (_, _, height, rows) in enumerate(b.rows):
-        ax.add_patch(plt.Rectangle((x - 0.4, 0), 0.8, 1, fill=False, edgecolor="black", linewidth=0.5))
-        for k, (first, stop) in enumerate(rows):
-            ax.add_patch(plt.Rectangle((x - 0.4 + 0.8 * k / len(rows), first / height), 0.8 / len(rows),
-                                       (stop - first) / height, facecolor=colors(k % 10), alpha=0.75))
-    ax.set_xlim(-0.6, len(b.rows) - 0.4)
-    ax.set_ylim(1.02, -0.02)
-    ax.set_xticks(range(len(b.rows)), [f"{origin} {opcode}\n{height} rows" for origin, opcode, height, _ in b.rows],
-                  rotation=90, fontsize=7)
-    ax.set_yticks([0, 0.5, 1], ["top", "middle", "bottom"], fontsize=8)
-    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=colors(k % 10), alpha=0.75) for k in range(b.bands)],
-              labels=[f"band {k}" for k in range(b.bands)], loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
-    ax.set_title("\n".join(textwrap.wrap(describe_banding(g), 110)), fontsize=8)
+    panels = [(b.rows, "band", "rows")] + ([(b.cols, "patch", "columns")] if b.cols else [])
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(6.0, 0.55 * len(b.rows) + 2) * len(panels), 5.2),
+                             dpi=110, squeeze=False)
+    for ax, (spans, part, what) in zip(axes[0], panels):
+        _spans_panel(ax, plt, spans, part, what)
+    fig.suptitle("\n".join(textwrap.wrap(describe_banding(g), 110 * len(panels))), fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def _spans_panel(ax, plt, spans, part: str, what: str) -> None:
+    """One axis of the patches: each layer's output extent down, each part's span a bar in its colour."""
+    colors = plt.get_cmap("tab10")
+    count = len(spans[0][3]) if spans else 0
+    for x, (_, _, size, parts) in enumerate(spans):
+        ax.add_patch(plt.Rectangle((x - 0.4, 0), 0.8, 1, fill=False, edgecolor="black", linewidth=0.5))
+        for k, (first, stop) in enumerate(parts):
+            ax.add_patch(plt.Rectangle((x - 0.4 + 0.8 * k / len(parts), first / size), 0.8 / len(parts),
+                                       (stop - first) / size, facecolor=colors(k % 10), alpha=0.75))
+    ax.set_xlim(-0.6, len(spans) - 0.4)
+    ax.set_ylim(1.02, -0.02)
+    ax.set_xticks(range(len(spans)), [f"{origin} {opcode}\n{size} {what}" for origin, opcode, size, _ in spans],
+                  rotation=90, fontsize=7)
+    ax.set_yticks([0, 0.5, 1], ["first", "middle", "last"], fontsize=8)
+    ax.set_title(f"{what}: each {part}'s", fontsize=8)
+    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=colors(k % 10), alpha=0.75) for k in range(count)],
+              labels=[f"{part} {k}" for k in range(count)], loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
 
 
 def layer_table(g: Graph, layer_cycles: list[list[int]], clock: str, estimate=None, ms: Sequence[float] = ()) -> str:
