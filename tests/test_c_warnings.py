@@ -29,7 +29,7 @@ MODELS_ = [MODELS / "mlperf_ic_resnet8.tflite", MODELS / "real" / "mlzoo_ds_cnn_
 
 def _machine(board) -> list[str]:
     fpu = ["-mfpu=" + board.cpu.fpu, "-mfloat-abi=hard"] if board.fpu else ["-mfloat-abi=soft"]
-    return ["-mthumb", f"-mcpu={board.core}", *fpu]
+    return ["-mthumb", f"-mcpu={board.core}", *fpu, f"-D{board.core_macro}"]
 
 
 def _compile(flags: list[str], sources: list[Path], cwd: Path) -> None:

@@ -161,7 +161,7 @@ def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, mo
     sources = write_sources(out, generated, ports, features=board.features, harness=harness)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
                    default_env=env_name, profile=harness.profiles,
-                   core_flag="-DMCU_CORE_" + board.core.upper().replace("-", "_"))
+                   core_flag=f"-D{board.core_macro}")
     if board.offline is not None:
         context["uart_flags"] = write_offline_board(board, out)
     out.write("platformio.ini", _ENV.get_template("platformio.ini.j2").render(context))
