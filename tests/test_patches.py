@@ -96,6 +96,7 @@ def test_every_stage_in_patches_equals_tflm_on_the_host(tmp_path_factory, layers
     samples = random_inputs(g, 2, seed=seed)
     tflm = Tflm(blob)
     expected = [tflm.run(xs, 1)[0] for xs in samples]
+    drawn = None
     for end in stage_ends(g):
         height, width = g.tensors[g.ops[end].outputs[0]].shape[1:3]
         stage = Stage(end, data.draw(st.integers(1, height)), data.draw(st.integers(1, width)))
@@ -105,13 +106,12 @@ def test_every_stage_in_patches_equals_tflm_on_the_host(tmp_path_factory, layers
         assert macs(banded) == banded_macs(g, stage) >= macs(g)
         for xs, want in zip(samples, expected):
             assert np.array_equal(golden.run(banded, xs)[0], want), stage
-    ends = [e for e in stage_ends(g) if g.tensors[g.ops[e].outputs[0]].shape[1] >= 2]
-    if ends:  # the generated C of one forced banding
-        compiled = compile_model(path, budget=Budget(patches="2"))
-        assert compiled.banded is not None and compiled.banded.bands == 2
+        drawn = stage
+    if drawn is not None:  # the generated C of the last stage drawn (views of views refused: a one-row band's
+        compiled = back_end(split_patches(g, drawn), frozenset(), None, Budget())  # patches, then the bands)
         program = build_host(compiled, tmp / "c", "m.tflite").program
         _, results = run_on_target(Target.of("host"), program, compiled, samples)
-        assert all(r.passed for r in results)
+        assert all(r.passed for r in results), drawn
 
 
 def _residual_stack() -> ModelSpec:

@@ -160,3 +160,27 @@ def test_a_split_along_the_rows_is_its_inputs_bytes(tmp_path, axis, view):
         mid = split.inputs[1]
         assert [g.arena.offset(t) - g.arena.offset(mid) for t in split.outputs] == [0, 64]
     check(tmp_path / "host", m, 9, oracles=("tflm",))
+
+
+def test_a_concatenation_of_parts_in_their_places_is_no_part_in_place_of_another(tmp_path):
+    """conv, conv -> CONCATENATION on the width of one-row tensors (contiguous: its parts are written in their
+    places) -> CONCATENATION on the height with a third conv's rows: the outer one's input is made by no call
+    now, so it is copied (a view of a view would leave the outer output's rows unwritten); bit-exact."""
+    rng = np.random.default_rng(7)
+    m = ModelSpec()
+    x = m.tensor("x", [1, 1, 4, 3], "int8", scale=0.05, zp=2)
+    z = m.tensor("z", [1, 1, 8, 3], "int8", scale=0.05, zp=2)
+    a = _conv(m, rng, x, (1, 1, 4, 3), 1, 8, "a")
+    b = _conv(m, rng, x, (1, 1, 4, 3), 1, 8, "b")
+    c = _conv(m, rng, z, (1, 1, 8, 3), 1, 8, "c")
+    row = m.tensor("row", [1, 1, 8, 8], "int8", scale=0.1, zp=-3)
+    m.op("CONCATENATION", [a, b], [row], "ConcatenationOptions", Axis=2)
+    both = m.tensor("both", [1, 2, 8, 8], "int8", scale=0.1, zp=-3)
+    m.op("CONCATENATION", [row, c], [both], "ConcatenationOptions", Axis=1)
+    y = m.tensor("y", [1, 2, 8, 8], "int8", scale=0.1, zp=-3)
+    m.op("RELU", [both], [y])
+    m.inputs, m.outputs = [x, z], [y]
+    g = _compiled(tmp_path, m)
+    inner, outer = [op for op in g.ops if op.opcode == "CONCATENATION"]
+    assert inner.call is None and outer.call is not None
+    check(tmp_path / "host", m, 7, oracles=("tflm",))

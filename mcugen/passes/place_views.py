@@ -37,6 +37,9 @@ def place_views(g: Graph) -> Graph:
         if aliases:
             taken |= {a.tensor for a in aliases}
             placed[op.index] = dataclasses.replace(op, call=None, aliases=aliases)
+            # no call writes its output now: a concatenation whose inputs are in their places is no input
+            # another concatenation can take in its place too (patches of a one-row band, then the bands)
+            made_by.update({t: placed[op.index] for t in op.outputs[:1]})
     return g.replace_ops(placed.get(op.index, op) for op in g.ops) if placed else g
 
 
