@@ -13,7 +13,7 @@ import pytest
 from conftest import MODELS, ROOT
 from mcugen.targets.boards import all_boards, load_board
 from mcugen.codegen.emit_c import emit_c
-from mcugen.targets.firmware import write_project
+from mcugen.targets.firmware import core_macro, write_project
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 
@@ -29,7 +29,7 @@ MODELS_ = [MODELS / "mlperf_ic_resnet8.tflite", MODELS / "real" / "mlzoo_ds_cnn_
 
 def _machine(board) -> list[str]:
     fpu = ["-mfpu=" + board.cpu.fpu, "-mfloat-abi=hard"] if board.fpu else ["-mfloat-abi=soft"]
-    return ["-mthumb", f"-mcpu={board.core}", *fpu, f"-D{board.core_macro}"]
+    return ["-mthumb", f"-mcpu={board.core}", *fpu, f"-D{core_macro(board)}"]
 
 
 def _compile(flags: list[str], sources: list[Path], cwd: Path) -> None:

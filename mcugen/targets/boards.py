@@ -196,12 +196,6 @@ class Board:
         return self.chip.core.id
 
     @property
-    def core_macro(self) -> str:
-        """The macro a build defines to name the core (MCU_CORE_CORTEX_M7): the kernels pick a schedule by it
-        where GCC's own macros do not tell two cores apart."""
-        return "MCU_CORE_" + self.core.upper().replace("-", "_")
-
-    @property
     def fpu(self) -> bool:
         return self.chip.fpu
 

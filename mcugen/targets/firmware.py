@@ -113,6 +113,12 @@ def _stock_platform_reachable(board: Board) -> None:
                           if board.offline is not None else "connect to the internet once to install it") from None
 
 
+def core_macro(board: Board) -> str:
+    """The macro a build defines to name the board's core (MCU_CORE_CORTEX_M7): the kernels pick a schedule by
+    it where GCC's own macros do not tell two cores apart."""
+    return "MCU_CORE_" + board.core.upper().replace("-", "_")
+
+
 def write_offline_board(board: Board, out: OutDir) -> str:
     """What the offline platform needs in a PlatformIO project for `board`: a copy of the platform
     (so the folder can be moved or committed), the board's JSON and link.ld. Returns the build
@@ -161,7 +167,7 @@ def write_project(g: Graph, board: Board, out: OutDir, generated: GeneratedC, mo
     sources = write_sources(out, generated, ports, features=board.features, harness=harness)
     context = dict(version=__version__, board=board, model_name=model_name, sha256=g.sha256,
                    default_env=env_name, profile=harness.profiles,
-                   core_flag=f"-D{board.core_macro}")
+                   core_flag=f"-D{core_macro(board)}")
     if board.offline is not None:
         context["uart_flags"] = write_offline_board(board, out)
     out.write("platformio.ini", _ENV.get_template("platformio.ini.j2").render(context))
