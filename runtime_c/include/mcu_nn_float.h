@@ -64,6 +64,18 @@ typedef struct {
 float mcu_hybrid_quantize_row(int32_t asymmetric, int32_t depth, const float *input, int8_t *quantized,
                               int32_t *offset);
 
+/* A row of int8 weights dotted with a quantized input row, less the row's weight sum times the input's zero
+ * point, wrapping as LiteRT's int32 sums do. */
+static inline int32_t mcu_hybrid_dot(const int8_t *w, const int8_t *quantized, int32_t depth, int32_t row_sum,
+                                     int32_t offset)
+{
+    uint32_t dot = 0;
+    for (int32_t k = 0; k < depth; ++k) {
+        dot += (uint32_t)(w[k] * quantized[k]);
+    }
+    return (int32_t)(dot - (uint32_t)row_sum * (uint32_t)offset);
+}
+
 /* FULLY_CONNECTED with int8 weights [units, depth]: input [batches, depth] float32; scales [units] (per
  * channel) or NULL (params->filter_scale); row_sums [units] (each unit's weight sum, asymmetric inputs)
  * or NULL; bias [units] or NULL; scratch: depth bytes; output [batches, units]. */

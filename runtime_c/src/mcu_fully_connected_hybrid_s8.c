@@ -28,15 +28,9 @@ void mcu_fully_connected_hybrid_s8(const mcu_hybrid_params *params, int32_t batc
         for (int32_t u = 0; u < units; ++u) {
             float v = bias != NULL ? bias[u] : 0.0f;
             if (!zero) {
-                const int8_t *w = filter + u * depth;
-                uint32_t dot = 0;
-                for (int32_t d = 0; d < depth; ++d) {
-                    dot += (uint32_t)(w[d] * scratch[d]);
-                }
-                if (row_sums != NULL) {
-                    dot -= (uint32_t)row_sums[u] * (uint32_t)offset;
-                }
-                v = v + (float)(int32_t)dot * (scales != NULL ? factor * scales[u] : factor);
+                const int32_t dot = mcu_hybrid_dot(filter + u * depth, scratch, depth,
+                                                   row_sums != NULL ? row_sums[u] : 0, offset);
+                v = v + (float)dot * (scales != NULL ? factor * scales[u] : factor);
             }
             output[u] = mcu_hybrid_activate(v, params->activation);
         }

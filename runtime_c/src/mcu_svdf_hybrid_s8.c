@@ -58,15 +58,9 @@ void mcu_svdf_hybrid_s8(const mcu_svdf_hybrid_params *p, const float *input, con
         for (int32_t f = 0; f < filters; ++f) {
             float slot = 0.0f;
             if (!zero) {
-                const int8_t *w = weights_feature + f * size;
-                uint32_t dot = 0;
-                for (int32_t k = 0; k < size; ++k) {
-                    dot += (uint32_t)(w[k] * scratch[k]);
-                }
-                if (row_sums != NULL) {
-                    dot -= (uint32_t)row_sums[f] * (uint32_t)offset;
-                }
-                slot = slot + (float)(int32_t)dot * factor;
+                const int32_t dot = mcu_hybrid_dot(weights_feature + f * size, scratch, size,
+                                                   row_sums != NULL ? row_sums[f] : 0, offset);
+                slot = slot + (float)dot * factor;
             }
             rows[f * memory + memory - 1] = slot;
         }
