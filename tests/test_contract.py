@@ -169,7 +169,7 @@ def _parameter_names(kernel: str) -> list[str]:
 SIX_POSITIONS = ("mcu_conv2d_s8_x6", "mcu_conv2d_s4_x6", "mcu_conv2d_s8_w16", "mcu_conv2d_split_s8_w16",
                  "mcu_conv2d_split_s8_x6", "mcu_conv2d_live_s8_w16", "mcu_conv2d_live_s8_x6", "mcu_conv2d_live_s4_x6")
 FUSED = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_fc_s8_x6", "mcu_conv2d_add_s8_x6", "mcu_conv2d_depthwise_s8_x4",
-         "mcu_conv2d_depthwise_s4_x4", "mcu_conv2d_conv2d_add_s8_x6")
+         "mcu_conv2d_depthwise_s4_x4", "mcu_conv2d_conv2d_add_s8_x6", "mcu_conv2d_conv2d_add_shortcut_s8_x6")
 
 
 @pytest.mark.parametrize("kernel", SIX_POSITIONS + FUSED)

@@ -398,17 +398,24 @@ def _conv_then_add(h, w, c, stride, conv_first, residual_is_input, pruned=(), k=
     return m
 
 
-def _conv_conv_add(h, w, cin, c, k1, stride, residual_is_input, act="RELU"):
-    """ADD(conv(conv(z)), r): a ResNet block, whose residual r is a second input or z itself."""
-    rng = np.random.default_rng(h * w * c + k1 + stride)
+def _conv_conv_add(h, w, cin, c, k1, stride, residual_is_input, act="RELU", shortcut=None, shortcut_first=False):
+    """ADD(conv(conv(z)), r): a ResNet block, whose residual r is a second input or z itself, or with
+    `shortcut` k, a k x k conv of z with the first conv's stride (a projection shortcut; shortcut_first: before
+    the main path in the file, and the ADD's first input)."""
+    rng = np.random.default_rng(h * w * c + k1 + stride + (shortcut or 0))
     m = ModelSpec()
     z = m.tensor("z", [1, h, w, cin], "int8", scale=0.05, zp=-2)
+    if shortcut and shortcut_first:
+        r, _ = _conv_into(m, rng, z, (1, h, w, cin), shortcut, stride, c, act="NONE")
     t, shape = _conv_into(m, rng, z, (1, h, w, cin), k1, stride, c, act=act)
     u, shape = _conv_into(m, rng, t, shape, 3, 1, c, act=act)
-    r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
+    if shortcut and not shortcut_first:
+        r, _ = _conv_into(m, rng, z, (1, h, w, cin), shortcut, stride, c, act="NONE")
+    elif not shortcut:
+        r = z if residual_is_input else m.tensor("r", list(shape), "int8", scale=0.07, zp=4)
     y = m.tensor("y", list(shape), "int8", scale=0.3, zp=-1)
-    m.op("ADD", [u, r], [y], "AddOptions", FusedActivationFunction="RELU")
-    m.inputs, m.outputs = ([z] if residual_is_input else [z, r]), [y]
+    m.op("ADD", [r, u] if shortcut_first else [u, r], [y], "AddOptions", FusedActivationFunction="RELU")
+    m.inputs, m.outputs = ([z] if residual_is_input or shortcut else [z, r]), [y]
     return m
 
 
@@ -458,6 +465,14 @@ def _conv_then_depthwise(h, w, cin, k, cout, dw_k, stride, padding, dilation=1, 
      lambda: _conv_conv_add(11, 8, 4, 7, 3, 2, False), True),
     ("conv 5x5 -> conv 3x3 -> ADD with the first conv's input (forced; not in place: it reads a row behind)",
      lambda: _conv_conv_add(8, 6, 3, 3, 5, 1, True), False),
+    # and a projection shortcut's conv too, strip by strip: the output over the block's input behind both
+    # convs' reads where its rows are no larger
+    ("conv 3x3 stride 2 -> conv 3x3 -> ADD with a 1x1 stride-2 conv of the block's input (forced; in place)",
+     lambda: _conv_conv_add(12, 10, 5, 7, 3, 2, False, shortcut=1), True),
+    ("8 -> 4 channels, 3x3 shortcut first in the file: output rows half the input's (forced; in place)",
+     lambda: _conv_conv_add(9, 7, 8, 4, 3, 1, False, shortcut=3, shortcut_first=True), True),
+    ("3 -> 5 channels, 3x3 convs and shortcut: output rows larger than the input's (forced; not in place)",
+     lambda: _conv_conv_add(7, 5, 3, 5, 3, 1, False, shortcut=3), False),
     # a conv run on its live channels alone runs its strips on all of them
     ("conv 3x3 with pruned channels -> ADD with a second input (in place over it)",
      lambda: _conv_then_add(5, 4, 6, 1, True, False, pruned=(1, 4)), True),
@@ -480,8 +495,8 @@ def test_fused_strip_plans_are_bit_exact_with_tflm_on_qemu(tmp_path, name, spec,
 
 
 @settings(max_examples=examples(6), deadline=None)
-@given(consumer=st.sampled_from(["ADD", "ADD of its input", "ADD of two convs", "DEPTHWISE_CONV_2D",
-                                 "FULLY_CONNECTED"]),
+@given(consumer=st.sampled_from(["ADD", "ADD of its input", "ADD of two convs", "ADD of a block and its shortcut",
+                                 "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"]),
        h=st.integers(1, 13), w=st.sampled_from([1, 1, 2, 3, 5]), c=st.sampled_from([1, 2, 3, 5, 8]),
        k=st.sampled_from([1, 1, 3]), stride=st.sampled_from([1, 2]), act=st.sampled_from(["NONE", "RELU"]),
        room=st.sampled_from([None, 0]))
@@ -494,6 +509,9 @@ def test_fused_strips_on_qemu_for_drawn_shapes(tmp_path_factory, consumer, h, w,
     spec = {"ADD": lambda: _conv_then_add(h, w, c, stride, True, False, k=k, act=act),
             "ADD of its input": lambda: _conv_then_add(h, w, c, 1, False, True, k=k, act=act),
             "ADD of two convs": lambda: _conv_conv_add(h, w, c, c, k, stride, False, act=act),
+            "ADD of a block and its shortcut": lambda: _conv_conv_add(h * stride, w, c, c + 1, k, stride, False,
+                                                                      act=act, shortcut=1 + 2 * (h % 2),
+                                                                      shortcut_first=w % 2 == 0),
             "DEPTHWISE_CONV_2D": lambda: _conv_then_depthwise(h, w, c, k, c + 1, 3, stride, "SAME", act=act),
             "FULLY_CONNECTED": lambda: _conv_then_fc(h, w, c, k, 1, c, 3, act=act)}[consumer]
     _fused_strips_bit_exact(tmp_path_factory.mktemp("strips"), spec(), room, forced=None)

@@ -9,7 +9,7 @@ from mcugen.passes.fuse_strips import fuse_all
 from mcugen.passes.lower_ops import lower_ops
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.codegen.pipeline import compile_model, lower
-from mcugen.ir.planner import Buffer, PlacementError, Region, place, plan
+from mcugen.ir.planner import Buffer, PlacementError, Plan, Region, place, plan
 from test_dsp_kernels import _conv_then_add, _conv_then_fc
 from tflite_writer import ModelSpec
 
@@ -250,18 +250,38 @@ def test_a_resnet_block_runs_whole_inside_its_add_where_the_peak_needs_it():
     of two convs and a residual. With only the second conv of each fused, the first block held its
     input and the first conv's output (2 * 32 * 32 * 16 B). As chains, the first conv's output is the
     rows a strip of the second reads: three output rows (48 positions, whole blocks of 6) read five.
-    The peak is then ADD 7's step: the block's input (32x32x16), its residual from the 1x1 stride-2 conv
-    (layer 6, 16x16x32, overwritten by the output), five rows of layer 4's 16x16x32 output, the larger
-    conv scratch (layer 5's: 6 * 288 int16 + 288 B) and three output rows. Block 1's ADD writes over its
-    input, which the first conv has read past by then."""
+    Block 1's ADD writes over its input, which the first conv has read past by then. Block 2's residual is
+    a 1x1 stride-2 conv of its input (layer 6): it runs strip by strip in the same call, and the block's
+    16x16x32 output goes over its 32x32x16 input behind both convs' reads, so the peak, ADD 7's step, is
+    that input and the call's scratch alone: the larger conv scratch (layer 5's: 6 * 288 int16 + 288 B),
+    five rows of layer 4's output and three output rows of each of layer 5 and layer 6. The buffer those
+    outputs share holds 8 KB from step 8 on (Buffer.shrinks): block 3, whose peak is no higher, stays
+    unfused, its layers in the freed half."""
     g = compile_model(MODELS / "mlperf_ic_resnet8.tflite", features=DSP)
-    assert [(op.index, op.fused_into) for op in g.ops if op.fused_into is not None] == [(1, 3), (2, 3), (4, 7), (5, 7)]
-    assert g.ops[3].call.kernel == g.ops[7].call.kernel == "mcu_conv2d_conv2d_add_s8_x6"
+    assert [(op.index, op.fused_into) for op in g.ops if op.fused_into is not None] == [
+        (1, 3), (2, 3), (4, 7), (5, 7), (6, 7)]
+    assert g.ops[3].call.kernel == "mcu_conv2d_conv2d_add_s8_x6"
+    assert g.ops[7].call.kernel == "mcu_conv2d_conv2d_add_shortcut_s8_x6"
     assert g.ops[3].call.args[-5] is None  # the residual is the first conv's input: passed once
     assert g.arena.buffer_of[g.ops[3].outputs[0]] == g.arena.buffer_of[g.ops[1].inputs[0]]
-    assert g.arena.buffer_of[g.ops[7].outputs[0]] == g.arena.buffer_of[g.ops[6].outputs[0]]
-    assert g.arena.plan.size == 32 * 32 * 16 + 16 * 16 * 32 + 5 * 16 * 32 + (6 * 288 * 2 + 288) + 3 * 16 * 32
+    assert g.arena.buffer_of[g.ops[7].outputs[0]] == g.arena.buffer_of[g.ops[4].inputs[0]]
+    assert g.arena.buffer(g.ops[7].outputs[0]).shrinks == ((8, 16 * 16 * 32),)
+    assert g.arena.plan.size == 32 * 32 * 16 + (6 * 288 * 2 + 288) + 5 * 16 * 32 + 2 * 3 * 16 * 32
     assert g.arena.plan.conflicts() == []
+
+
+def test_a_buffer_that_shrinks_lends_its_tail():
+    """A smaller tensor written in place over a larger one leaves the buffer's tail free once the larger dies:
+    first fit places a buffer there, and the plan's conflicts are judged with the bytes each holds while both
+    are live."""
+    big = Buffer("big", 1000, 0, 9, ((5, 400),))
+    late, early = Buffer("late", 600, 6, 8), Buffer("early", 600, 2, 6)
+    p = plan([big, late, early])
+    assert dict(zip((b.name for b in p.buffers), p.offsets)) == {"big": 0, "late": 400, "early": 1000}
+    assert p.size == 1600 and p.conflicts() == []
+    assert big.size_at(4) == 1000 and big.size_at(5) == big.size_at(9) == 400
+    clash = Plan((big, early), (0, 400), 1000)
+    assert clash.conflicts() == [("big", "early")]  # early lives at step 2, while big holds 1000 B
 
 
 def test_fusion_is_judged_in_the_regions_the_arena_will_be_placed_in():

@@ -114,6 +114,7 @@ class Call:
     in_place: int | None = None  # the op input (position) whose bytes the output may share, when no smaller
     extra_kernels: tuple[str, ...] = ()  # kernels this kernel calls
     fuses: tuple[int, ...] = ()  # ops besides the fused conv whose work a fused call does (a chain of convs)
+    over: int | None = None  # a tensor a fused op reads (not an op input) whose bytes the output may share
     widened: bool = False  # it reads int8 weights widened to int16 in flash (kernels/: a `widens` row's)
 
     @property

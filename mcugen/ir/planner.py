@@ -42,9 +42,25 @@ class Buffer:
     size: int
     first: int
     last: int
+    # (step, bytes), steps rising and bytes falling: from that step on only the buffer's first bytes are live (a
+    # smaller tensor written in place over a larger one that has died); the rest may hold other buffers
+    shrinks: tuple[tuple[int, int], ...] = ()
 
     def overlaps_in_time(self, other: "Buffer") -> bool:
         return self.first <= other.last and other.first <= self.last
+
+    def size_at(self, step: int) -> int:
+        """The bytes live at `step` and at every later step of the buffer's life at most."""
+        size = self.size
+        for at, bytes_ in self.shrinks:
+            if at <= step:
+                size = bytes_
+        return size
+
+    def sizes_beside(self, other: "Buffer") -> tuple[int, int]:
+        """This buffer's bytes and other's while both are live (the most of each over the steps they share)."""
+        start = max(self.first, other.first)
+        return self.size_at(start), other.size_at(start)
 
 
 @dataclass(frozen=True)
@@ -71,8 +87,10 @@ class Plan:
         items = [(b, o, self.region(k)) for k, (b, o) in enumerate(zip(self.buffers, self.offsets))]
         for i, (a, oa, ra) in enumerate(items):
             for b, ob, rb in items[i + 1:]:
-                if ra == rb and a.overlaps_in_time(b) and oa < ob + b.size and ob < oa + a.size:
-                    bad.append((a.name, b.name))
+                if ra == rb and a.overlaps_in_time(b):
+                    size_a, size_b = a.sizes_beside(b)
+                    if oa < ob + size_b and ob < oa + size_a:
+                        bad.append((a.name, b.name))
         return bad
 
     def timeline(self, width: int = 64) -> str:
@@ -95,8 +113,8 @@ class Plan:
             live = 0
             for k, (b, off) in enumerate(zip(self.buffers, self.offsets)):
                 if b.first <= step <= b.last:
-                    live += b.size
-                    lo, hi = int(off / scale), max(int(off / scale) + 1, int((off + b.size) / scale))
+                    live += b.size_at(step)
+                    lo, hi = int(off / scale), max(int(off / scale) + 1, int((off + b.size_at(step)) / scale))
                     for c in range(lo, min(hi, width)):
                         row[c] = letters[k % len(letters)]
             lines.append(f"{step:4d} |{''.join(row)}| {live:>8} B live")
@@ -121,18 +139,31 @@ def lowest_fit(busy: list[tuple[int, int]], size: int) -> int:
     return offset
 
 
+def _lowest_fit_each(lo: np.ndarray, hi: np.ndarray, need: np.ndarray) -> int:
+    """The lowest aligned offset o where, for each busy range [lo, hi), o + its need <= lo or o >= hi: what this
+    buffer needs beside each one differs where either shrinks."""
+    candidates = np.unique(np.concatenate(([0], (hi + ALIGN - 1) // ALIGN * ALIGN)))
+    fits = ((candidates[:, None] + need[None, :] <= lo[None, :]) | (candidates[:, None] >= hi[None, :])).all(axis=1)
+    return int(candidates[np.argmax(fits)])
+
+
 def _first_fit(buffers: list[Buffer], order: list[int]) -> list[int]:
     # the buffers placed so far that are live beside the next one, found as arrays: a banded model has
     # thousands of buffers, and fuse_strips plans each candidate fusion
     first, last, size = (np.array([getattr(b, f) for b in buffers], np.int64) for f in ("first", "last", "size"))
     offsets = np.zeros(len(buffers), np.int64)
     placed = np.zeros(len(buffers), bool)
+    shrinking = any(b.shrinks for b in buffers)
     for i in order:
-        beside = placed & (first <= last[i]) & (first[i] <= last)
+        beside = np.flatnonzero(placed & (first <= last[i]) & (first[i] <= last))
         lo = offsets[beside]
-        hi = lo + size[beside]
-        by = np.lexsort((hi, lo))
-        offsets[i] = lowest_fit(list(zip(lo[by].tolist(), hi[by].tolist())), int(size[i]))
+        if shrinking:
+            pairs = np.array([buffers[i].sizes_beside(buffers[j]) for j in beside.tolist()], np.int64).reshape(-1, 2)
+            offsets[i] = _lowest_fit_each(lo, lo + pairs[:, 1], pairs[:, 0])
+        else:
+            hi = lo + size[beside]
+            by = np.lexsort((hi, lo))
+            offsets[i] = lowest_fit(list(zip(lo[by].tolist(), hi[by].tolist())), int(size[i]))
         placed[i] = True
     return offsets.tolist()
 
@@ -195,8 +226,13 @@ def _live(buffers: list[Buffer], where: list[int], regions: int, steps: int) -> 
     for b, r in zip(buffers, where):
         if r >= 0:
             for s in range(b.first, b.last + 1):
-                live[r][s] += _align(b.size)
+                live[r][s] += _align(b.size_at(s))
     return live
+
+
+def _room(live: list[int], b: Buffer) -> int:
+    """The most bytes live in a region at a step of b's life with b added."""
+    return max(live[s] + _align(b.size_at(s)) for s in range(b.first, b.last + 1))
 
 
 def _ranked(regions: tuple[Region, ...]) -> list[int]:
@@ -211,10 +247,10 @@ def _assign(buffers: list[Buffer], regions: tuple[Region, ...], order: list[int]
     for i in [k for k in order if k in pinned] + [k for k in order if k not in pinned]:
         b = buffers[i]
         for r in ([pinned[i]] if i in pinned else _ranked(regions)):
-            if max(live[r][b.first:b.last + 1]) + _align(b.size) <= regions[r].capacity:
+            if _room(live[r], b) <= regions[r].capacity:
                 where[i] = r
                 for s in range(b.first, b.last + 1):
-                    live[r][s] += _align(b.size)
+                    live[r][s] += _align(b.size_at(s))
                 break
         else:
             return None
@@ -228,7 +264,7 @@ def _move(buffers: list[Buffer], regions: tuple[Region, ...], where: list[int], 
     live = _live(buffers, rest, len(regions), steps)
     b = buffers[moved]
     for r in _ranked(regions):
-        if r != away and max(live[r][b.first:b.last + 1]) + _align(b.size) <= regions[r].capacity:
+        if r != away and _room(live[r], b) <= regions[r].capacity:
             rest[moved] = r
             return rest
     return None
@@ -258,7 +294,7 @@ def place(buffers: list[Buffer], regions: tuple[Region, ...], accesses: list[int
             # fragmentation: the region's least accessed movable buffer goes elsewhere
             movable = [i for i in density if where[i] == over and i not in pinned]
             where = _move(buffers, regions, where, movable[-1], over, steps) if movable else None
-    live = [sum(_align(b.size) for b in buffers if b.first <= s <= b.last) for s in range(steps)]
+    live = [sum(_align(b.size_at(s)) for b in buffers if b.first <= s <= b.last) for s in range(steps)]
     peak = max(range(steps), key=lambda s: live[s])
     raise PlacementError(peak, live[peak])
 

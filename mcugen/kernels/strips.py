@@ -83,12 +83,12 @@ def strips_of(g: Graph, conv_op: Op) -> Strips | None:
                   rows * out_w * out_c, Scratch(conv_scratch_bytes(layer.taps)), kernels)
 
 
-def feeding_strips(g: Graph, conv_op: Op) -> tuple[Op, Strips] | None:
-    """The conv that writes conv_op's input, when only conv_op reads it (no view between) and it runs in
-    strips: a consumer of conv_op may run both (a chain, Call.fuses)."""
-    t = conv_op.inputs[0]
-    writer = next((op for op in g.ops if t in op.outputs), None)
-    if writer is None or t in g.outputs or sum(op.inputs.count(t) for op in g.ops) != 1:
+def written_in_strips(g: Graph, op: Op, k: int) -> tuple[Op, Strips] | None:
+    """The conv that writes op's input k, when only op reads it (no view between) and it runs in strips: op
+    may run it inside its own call (a conv's input: a chain, Call.fuses)."""
+    t = op.inputs[k]
+    writer = next((w for w in g.ops if t in w.outputs), None)
+    if writer is None or t in g.outputs or sum(o.inputs.count(t) for o in g.ops) != 1:
         return None
     strips = strips_of(g, writer)
     return None if strips is None else (writer, strips)
@@ -158,9 +158,14 @@ def into_add(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
     if strips is None or op.opcode != "ADD" or not tuple(a.shape) == tuple(b.shape) == tuple(y.shape):
         return None
     residual = 1 - operand
-    chain = feeding_strips(g, conv)
+    chain = written_in_strips(g, conv, 0)
     if chain is not None:
         return _chain_call(g, op, conv, operand, strips, *chain)
+    # a block whose shortcut conv comes first in the file: the other side, a chain, takes this conv along
+    other = written_in_strips(g, op, residual)
+    other_chain = None if other is None else written_in_strips(g, other[0], 0)
+    if other is not None and other_chain is not None and _shortcut(g, op, other_chain[0], operand):
+        return into_add(g, op, other[0], residual)
     return Call("mcu_conv2d_add_s8_x6", (
         *strips.args(), strips.rows, add_params(op, swap=operand == 1, lookups=math.prod(op.output(g).shape)),
         reads(op, residual), writes(op), strips.scratch, Scratch(strips.tile_bytes, "int8_t")),
@@ -170,44 +175,74 @@ def into_add(g: Graph, op: Op, conv: Op, operand: int) -> Call | None:
         extra_kernels=(*strips.kernels, "mcu_add_s8_x4", "mcu_add"), widened=strips.filter_bits == 16)
 
 
+def _shortcut(g: Graph, op: Op, first_op: Op, k: int) -> tuple[Op, Strips] | None:
+    """The conv writing the ADD's input k (a projection shortcut) when it runs in strips on the block's input,
+    the first conv's, and only the ADD reads it: the chain's call computes it strip by strip too."""
+    found = written_in_strips(g, op, k)
+    return found if found is not None and found[0].inputs[0] == first_op.inputs[0] else None
+
+
 def _chain_call(g: Graph, op: Op, conv: Op, operand: int, second: Strips, first_op: Op, first: Strips) -> Call:
     """A ResNet block whole: the first conv's rows held as the second's input, the second's strips (the
     fewest output rows that fill whole blocks of its positions) computed from them, each added to the
     residual's rows. Where the residual is the first conv's own input it is passed once (NULL) and
-    overwritten in place only if no row the first conv reads later has been written over by then."""
+    overwritten in place only if no row the first conv reads later has been written over by then; where it
+    is a conv of that input (a projection shortcut), that conv runs strip by strip too."""
     _, mid_h, mid_w, mid_c = first_op.output(g).shape
     _, out_h, out_w, out_c = op.output(g).shape
     stride, pad, span = rows_read(g, conv)
     held = min((second.rows - 1) * stride + span, mid_h)
     residual = 1 - operand
+    block = (first.args(), second.second(), second.rows,
+             add_params(op, swap=operand == 1, lookups=math.prod(op.output(g).shape)))
+    scratch = (Scratch(held * mid_w * mid_c, "int8_t"), Scratch(second.rows * out_w * out_c, "int8_t"))
+    note = (f"with layers {first_op.index} and {conv.index} ({first_op.opcode}, {conv.opcode}): the first's "
+            f"output held {held} rows at a time, the second's {second.rows} rows at a time, each strip added to ")
+    kernels = (*first.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_add_s8_x4", "mcu_add")
+    x = g.tensors[first_op.inputs[0]]
+    shortcut = _shortcut(g, op, first_op, residual)
+    if shortcut is not None:
+        short_op, short = shortcut
+        over = _written_behind(rows_read(g, first_op), (stride, pad, span), mid_h, out_h, second.rows,
+                               rows_read(g, short_op), x.nbytes // x.shape[1], out_w * out_c)
+        return Call("mcu_conv2d_conv2d_add_shortcut_s8_x6", (
+            *block[0], *block[1], block[2], *short.second()[:-1], block[3], writes(op),
+            Scratch(max(first.scratch.bytes, second.scratch.bytes, short.scratch.bytes)), *scratch,
+            Scratch(short.tile_bytes, "int8_t")),
+            note=note + f"layer {short_op.index}'s ({short_op.opcode}, the shortcut: {short.rows} rows at a time"
+                        + (", the output written over the block's input behind its reads)" if over else ")"),
+            over=first_op.inputs[0] if over and not x.is_const else None,
+            fuses=(first_op.index, conv.index, short_op.index),
+            extra_kernels=(*kernels, *short.kernels), widened=16 in (first.filter_bits, second.filter_bits,
+                                                                     short.filter_bits))
     own = op.inputs[residual] == first_op.inputs[0]
     behind = own and _written_behind(rows_read(g, first_op), (stride, pad, span), mid_h, out_h, second.rows)
     in_place = None if op.input(g, residual).is_const or (own and not behind) else residual
     return Call("mcu_conv2d_conv2d_add_s8_x6", (
-        *first.args(), *second.second(), second.rows,
-        add_params(op, swap=operand == 1, lookups=math.prod(op.output(g).shape)),
-        None if behind else reads(op, residual), writes(op),
-        Scratch(max(first.scratch.bytes, second.scratch.bytes)), Scratch(held * mid_w * mid_c, "int8_t"),
-        Scratch(second.rows * out_w * out_c, "int8_t")),
-        note=f"with layers {first_op.index} and {conv.index} ({first_op.opcode}, {conv.opcode}): the first's "
-             f"output held {held} rows at a time, the second's {second.rows} rows at a time, each strip added to "
-             "the residual's rows" + (" (the first conv's input, overwritten behind its reads)" if behind else ""),
-        in_place=in_place, fuses=(first_op.index,),
-        extra_kernels=(*first.kernels, "mcu_conv2d_hold_rows_s8_x6", "mcu_add_s8_x4", "mcu_add"),
+        *block[0], *block[1], block[2], block[3], None if behind else reads(op, residual), writes(op),
+        Scratch(max(first.scratch.bytes, second.scratch.bytes)), *scratch),
+        note=note + "the residual's rows" + (" (the first conv's input, overwritten behind its reads)" if behind
+                                             else ""),
+        in_place=in_place, fuses=(first_op.index,), extra_kernels=kernels,
         widened=16 in (first.filter_bits, second.filter_bits))
 
 
 def _written_behind(first: tuple[int, int, int], second: tuple[int, int, int], mid_h: int, out_h: int,
-                    strip: int) -> bool:
-    """Whether mcu_conv2d_conv2d_add_s8_x6, writing output rows [r, r + strip) over the same input rows, has
-    by then read every input row up to them that it reads: after the strip, the first conv's next row (the
-    first not held) reads from input row next * stride - pad."""
+                    strip: int, shortcut: tuple[int, int, int] | None = None, in_row: int = 1,
+                    out_row: int = 1) -> bool:
+    """Whether a fused block writing its output strips [r, r + strip) over its input (in_row and out_row bytes
+    a row) has by then read every input byte it writes over: after the strip, the first conv's next row (the
+    first not held) reads from input row next * stride - pad, and the shortcut conv's next strip from its
+    first row times its stride less its pad."""
     (s1, p1, _), (s2, p2, span2) = first, second
     held = 0
     for r in range(0, out_h, strip):
         last = min(r + strip, out_h) - 1
         held = max(held, min(last * s2 - p2 + span2, mid_h))
-        if held < mid_h and held * s1 - p1 <= last:
+        written = (last + 1) * out_row
+        if held < mid_h and (held * s1 - p1) * in_row < written:
+            return False
+        if shortcut is not None and last + 1 < out_h and ((last + 1) * shortcut[0] - shortcut[1]) * in_row < written:
             return False
     return True
 

@@ -7,8 +7,9 @@ them). Some tensors share a buffer instead of getting their own, and some get no
 - the output of an op with no kernel call (RESHAPE, SQUEEZE, EXPAND_DIMS) is its input's bytes;
 - the output of an op that may run in place (Call.in_place names the input: elementwise ops; the
   DSP depthwise kernel, which copies each group of channels out before overwriting it; a fused
-  conv + ADD, which adds each strip into the residual it has just read) takes that input's buffer
-  when the input dies at this op, is no smaller, and no other argument of the call reads it;
+  conv + ADD, which adds each strip into the residual it has just read; Call.over: a fused ResNet block
+  writing behind its reads of the first conv's input) takes that input's buffer when the input dies at
+  this op, is no smaller, and no other argument of the call reads it;
 - the output of an op fused into a later op's call (Op.fused_into, passes/fuse_strips.py) never
   exists whole: it has no buffer, nor do views of it, and the fused call reads the fused op's
   inputs, so they live until it runs;
@@ -125,7 +126,8 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
             continue
         if op.fused_into is not None or (op.call is None and first not in root):
             continue  # never exists whole: computed strip by strip inside a later call
-        src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None else None)
+        src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None
+                                             else op.call.over)
         shares = src is not None and src in root and (
             op.call is None
             or (r.reach[root[src]] == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
@@ -137,7 +139,8 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
         for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
             r.new(extra, op.index, f"{layer_name(g, op)}_out{k}")
     roots = sorted(set(root.values()), key=lambda t: (r.born[t], t))
-    buffers = [Buffer(r.names[t], g.tensors[t].nbytes, r.born[t], r.reach[t]) for t in roots]
+    shrinks = _shrinks(g, r)
+    buffers = [Buffer(r.names[t], g.tensors[t].nbytes, r.born[t], r.reach[t], shrinks.get(t, ())) for t in roots]
     position = {t: k for k, t in enumerate(roots)}
     scratch_of = {}
     for op in g.ops:
@@ -145,6 +148,33 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
             scratch_of[op.index] = len(buffers)
             buffers.append(Buffer(f"{layer_name(g, op)}_scratch", op.call.scratch, op.index, op.index))
     return buffers, {t: position[t_root] for t, t_root in root.items()}, scratch_of, len(roots), dict(within)
+
+
+def _shrinks(g: Graph, r: _Roots) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Where a buffer's live bytes fall for good (Buffer.shrinks): a tensor written in place over a larger one
+    that then dies leaves the buffer's tail free. A tensor holds its bytes from its writer's step (its
+    buffer's first, for the root) to its last read."""
+    born = {t: op.index for op in g.ops for t in op.outputs}
+    ends: dict[int, list[tuple[int, int]]] = {}  # root -> (last step, the end of its bytes) of each tensor in it
+    for t, root in r.root.items():
+        ends.setdefault(root, []).append((r.last_read.get(t, born.get(t, r.born[root])),
+                                          r.within.get(t, 0) + g.tensors[t].nbytes))
+    shrinks = {}
+    for root, spans in ends.items():
+        steps, falls = sorted(spans, reverse=True), []
+        size = 0  # the bytes live from a step on: the largest end of a tensor not dead before it
+        for k, (last, end) in enumerate(steps):
+            size = max(size, end)
+            if k + 1 < len(steps) and steps[k + 1][0] < last:
+                falls.append((steps[k + 1][0] + 1, size))
+        kept, bytes_ = [], g.tensors[root].nbytes
+        for step, size in sorted(falls):
+            if size < bytes_ and step > r.born[root]:
+                kept.append((step, size))
+                bytes_ = size
+        if kept:
+            shrinks[root] = tuple(kept)
+    return shrinks
 
 
 def _placed(g: Graph, buffers: list[Buffer], buffer_of: dict[int, int], scratch_of: dict[int, int],

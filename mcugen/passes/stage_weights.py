@@ -54,7 +54,7 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
         arrays = [(at, a) for at, a in _arrays(op.call.args) if _pays(a, flash)]
         if sum(a.data.nbytes for _, a in arrays) <= flash.cached_bytes:
             continue  # the data cache holds them from one pass to the next
-        busy = sorted((offsets[k], offsets[k] + b.size) for k, b in enumerate(buffers)
+        busy = sorted((offsets[k], offsets[k] + b.size_at(op.index)) for k, b in enumerate(buffers)
                       if b.first <= op.index <= b.last and (regions[k] if regions else "") == main)
         copies = []
         for where, a in sorted(arrays, key=lambda wa: -wa[1].data.nbytes):

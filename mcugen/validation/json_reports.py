@@ -94,7 +94,9 @@ def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: 
         arena=dict(strategy=plan.strategy,
                    regions=[dict(name=name, bytes=size) for name, size in plan.region_sizes or (("RAM", plan.size),)],
                    buffers=[dict(name=b.name, offset=off, bytes=b.size, first_step=b.first, last_step=b.last,
-                                 region=plan.region(k) or "RAM")
+                                 region=plan.region(k) or "RAM",
+                                 **({"shrinks": [dict(first_step=at, bytes=n) for at, n in b.shrinks]}
+                                    if b.shrinks else {}))
                             for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets))]))
 
 

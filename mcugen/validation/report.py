@@ -39,21 +39,27 @@ def arena_figure(g: Compiled, plan: Plan | None = None, region: str = ""):
     char_w, char_h = 0.62 * font * fig.dpi / 72, 1.25 * font * fig.dpi / 72
     legend = []
     for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets)):
-        x0, width = b.first - 0.45, b.last - b.first + 0.9
-        height = max(b.size, top * 0.008)
-        ax.broken_barh([(x0, width)], (off, height), facecolors=colors(k % 20), edgecolor="black", linewidth=0.4)
+        # a buffer that shrinks (a smaller tensor in place over a larger one) drawn as the bytes it holds, step
+        # by step; its name goes in its first part
+        x0, height = b.first - 0.45, max(b.size, top * 0.008)
+        ends = [at - 0.5 for at, _ in b.shrinks] + [b.last + 0.45]
+        for start, end, size in zip([x0] + ends[:-1], ends, [b.size] + [n for _, n in b.shrinks]):
+            ax.broken_barh([(start, end - start)], (off, max(size, top * 0.008)), facecolors=colors(k % 20),
+                           edgecolor="black", linewidth=0.4)
+        width = ends[0] - x0
         w_px, h_px = _pixels(ax, x0, x0 + width, off, off + height)
         for text in (b.name, str(k)):
             if h_px >= char_h and w_px >= char_w * (len(text) + 1):
                 ax.text(x0 + width / 2, off + height / 2, text, ha="center", va="center", fontsize=font, clip_on=True)
                 break
-        legend.append(f"{k:>3} {b.name[:28]:<28} {b.size:>9,} B  {b.first}..{b.last}")
+        legend.append(f"{k:>3} {b.name[:28]:<28} {b.size:>9,} B  {b.first}..{b.last}"
+                      + "".join(f", {n:,} B from {at}" for at, n in b.shrinks))
     live = [0] * steps
     extent = [0] * steps
     for b, off in zip(plan.buffers, plan.offsets):
         for step in range(max(b.first, 0), min(b.last, steps - 1) + 1):
-            live[step] += b.size
-            extent[step] = max(extent[step], off + b.size)
+            live[step] += b.size_at(step)
+            extent[step] = max(extent[step], off + b.size_at(step))
     peak = max(range(steps), key=lambda s: (extent[s], live[s])) if steps else 0
     if steps:
         ax.axvline(peak, color="black", linestyle="--", linewidth=0.8)

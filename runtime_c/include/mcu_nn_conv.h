@@ -254,6 +254,23 @@ void mcu_conv2d_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel 
                                  const mcu_add_params *add, const int8_t *residual, int8_t *output,
                                  int16_t *scratch, int8_t *rows, int8_t *tile);
 
+/* mcu_conv2d_conv2d_add_s8_x6 where the residual is a third conv (conv3, filter3, ...: a ResNet block's
+ * projection shortcut) of the first conv's input, output output_dims: its strips go into `shortcut`
+ * (strip_rows * OW * C bytes) and are added to the second conv's (input 1); no conv's output exists whole.
+ * scratch: the largest of the three convs'. output may be input when no input byte is read after an output
+ * strip written over it (mcugen checks). */
+void mcu_conv2d_conv2d_add_shortcut_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
+                                          const mcu_dims *input_dims, const int8_t *input,
+                                          const mcu_dims *filter_dims, const void *filter, int32_t filter_bits,
+                                          const int32_t *bias, const mcu_dims *mid_dims,
+                                          const mcu_conv_params *conv2, const mcu_channel *channels2,
+                                          const mcu_dims *filter2_dims, const void *filter2, int32_t filter2_bits,
+                                          const int32_t *bias2, const mcu_dims *output_dims, int32_t strip_rows,
+                                          const mcu_conv_params *conv3, const mcu_channel *channels3,
+                                          const mcu_dims *filter3_dims, const void *filter3, int32_t filter3_bits,
+                                          const int32_t *bias3, const mcu_add_params *add, int8_t *output,
+                                          int16_t *scratch, int8_t *rows, int8_t *tile, int8_t *shortcut);
+
 /* DEPTHWISE_CONV_2D. input [N,H,W,Cin], filter [1,KH,KW,Cout] (Cout = Cin * depth_multiplier),
  * bias [Cout] or NULL, output [N,OH,OW,Cout]. */
 void mcu_depthwise_conv2d_s8(const mcu_dw_conv_params *dw, const mcu_per_channel_quant *quant,
