@@ -276,7 +276,7 @@ def test_code_past_its_allowance_moves_weights_to_the_external_flash(tmp_path, m
     g = compile_for(args, Target(board))
     constants = emit_c(g, model.name).const_bytes
     assert not g.weights_out  # everything fits the chip's flash, as far as the allowance says
-    short = dataclasses.replace(board, flash=dataclasses.replace(board.flash, bytes=constants + CODE_ALLOWANCE + 1024))
+    short = dataclasses.replace(board, flash=dataclasses.replace(board.flash, bytes=constants + CODE_ALLOWANCE))
     target = Target(short)
     result, _, built = build_in(args, target, tmp_path / "fw", compile_for(args, target))
     assert built.weights_region == "QSPI" and built.weights_out

@@ -93,9 +93,9 @@ def _parameters(kernel: str) -> list[tuple[list[str], str]]:
 
 def _named_alike(const: str, parameter: str) -> bool:
     """A constant array and the parameter it is passed as: the same name, but for the layout a widened filter's
-    name says (filter_pairs, filter_twins) and the second layer's prefix or suffix in a fused call (dw_, fc_, 2)."""
+    name says (filter_pairs, filter_twins) and the other layers' prefix or suffix in a fused call (dw_, fc_, 2, 3)."""
     base = const.removesuffix("_pairs").removesuffix("_twins")
-    return parameter in (const, base, base + "2", "dw_" + base, "fc_" + base)
+    return parameter in (const, base, base + "2", base + "3", "dw_" + base, "fc_" + base)
 
 
 def _arguments_match_their_prototype(call: Call) -> list[str]:

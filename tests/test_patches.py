@@ -308,7 +308,7 @@ def test_a_layer_reading_one_band_tensor_twice_reads_one_slice_of_it(tmp_path):
 
 
 def test_mobilenet_v2_224_runs_bit_exact_in_a_256_kb_arena(tmp_path, capsys):
-    """The TFLM examples' MobileNetV2-224 (PyTorch's: an NCHW image and its TRANSPOSE; 761,264 B of arena on the M4
+    """The TFLM examples' MobileNetV2-224 (PyTorch's: an NCHW image and its TRANSPOSE; 702,464 B of arena on the M4
     whole-tensor, after its PADs are folded): `test --max-arena 262144` finds a grid of patches that fits by itself
     and runs bit-exact with TFLM on the emulated M4."""
     report = tmp_path / "t.json"

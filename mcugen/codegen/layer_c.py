@@ -36,7 +36,8 @@ class LayerEmitter:
                  scratch_name: Callable[[Op, str, int], str], section: str, weights_section: str = "",
                  emitted: dict[ArrayKey, str] | None = None):
         self.g, self.op, self.slice_name, self.section = g, op, slice_name, section
-        self.emitted = {} if emitted is None else emitted  # array_key and section -> the name an earlier layer gave
+        # array_key and section (a struct: its type, values and section) -> the name an earlier layer gave
+        self.emitted = {} if emitted is None else emitted
         self.weights_section = weights_section  # where the layer's weight arrays go, when not with the rest
         self.scratch_name, self.prefix = scratch_name, layer_name(g, op)
         self.scratches = 0  # Scratch arguments rendered so far
@@ -105,6 +106,10 @@ class LayerEmitter:
     def struct(self, s: Struct) -> str:
         name = f"{s.layer or self.prefix}_{s.name}"
         fields = "\n".join(f"    .{k} = {self.value(v)}," for k, v in s.fields.items())
+        key = ("struct", s.ctype, fields, self.section)
+        if key in self.emitted:  # the same values an earlier call passes (a patch's dims, a layer's twin): one copy
+            return f"&{self.emitted[key]}"
+        self.emitted[key] = name
         self.data.append(f"static const {s.ctype} {name} {self.section} = {{\n{fields}\n}};")
         return f"&{name}"
 
@@ -155,10 +160,11 @@ class LayerEmitter:
             return f"(const {data.ctype or CTYPES[np.asarray(data.data).dtype]} *)(const void *)({at})"
         if isinstance(a, Const):
             return pointer(*copies[""])
-        original = self.struct(cast(Struct, a))[1:]
-        self.locals.append(f"{cast(Struct, a).ctype} {original}_staged = {original};")
-        self.locals += [f"{original}_staged.{field} = {pointer(c, at)};" for field, (c, at) in copies.items()]
-        return f"&{original}_staged"
+        struct = cast(Struct, a)
+        original, local = self.struct(struct)[1:], f"{struct.layer or self.prefix}_{struct.name}_staged"
+        self.locals.append(f"{struct.ctype} {local} = {original};")
+        self.locals += [f"{local}.{field} = {pointer(c, at)};" for field, (c, at) in copies.items()]
+        return f"&{local}"
 
     def render(self, call: Call | None, staged: dict[tuple[str, str], dict[str, str]]) -> str | None:
         """The call's C; `staged`: the arena place of each constant array copied there first, by argument

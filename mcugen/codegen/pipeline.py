@@ -88,7 +88,7 @@ def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budg
     graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room, budget.optimize))  # calls
     graph = after("place_views", place_views(graph))      # slices and concatenations that copy nothing
     graph = after("fold_slices", fold_slices(graph))      # a slice only a transpose reads, read in its copy
-    graph = after("fuse_strips", fuse_strips(graph, budget.regions, budget.pins))  # convs in their consumers
+    graph = after("fuse_strips", fuse_strips(graph, budget))  # convs in their consumers
     graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
     graph = after("pack_float16", pack_float16(graph, budget.optimize))  # a float16 model's weights kept float16
     compiled = after("plan_memory", plan_memory(graph, budget.regions, budget.pins))  # lifetimes -> arena offsets

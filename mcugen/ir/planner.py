@@ -121,7 +121,7 @@ class Plan:
         lines.append("")
         for k, (b, off) in enumerate(zip(self.buffers, self.offsets)):
             lines.append(f"  {letters[k % len(letters)]} {b.name}: {b.size} B at {off}, "
-                         f"steps {b.first}..{b.last}")
+                         f"steps {b.first}..{b.last}" + "".join(f", {n} B from {at}" for at, n in b.shrinks))
         return "\n".join(lines)
 
 

@@ -82,6 +82,17 @@ def stage_weights(g: Compiled, budget: Budget) -> Compiled:
     return dataclasses.replace(g, arena=dataclasses.replace(g.arena, plan=new_plan, staged=staged))
 
 
+def staged_savings(g: Compiled, budget: Budget) -> int:
+    """The waits an inference saves with g's weights staged as stage_weights stages them."""
+    staged = stage_weights(g, budget)
+    found = 0
+    for k, copies in staged.arena.staged.items():
+        call = staged.ops[k].call
+        arrays = dict(_arrays(call.args)) if call is not None else {}
+        found += sum(_saved(arrays[(key, field)], budget.flash) for key, field, _ in copies)
+    return found
+
+
 def _arrays(args: tuple[object, ...]) -> list[tuple[tuple[tuple[str, str], str], Const]]:
     """A call's constant arrays by where they are: (the argument's key, "") for an argument, (key, field) for
     a field of a struct argument (a lookup table the kernel finds through its parameters)."""

@@ -8,12 +8,30 @@ from pathlib import Path
 
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
-from mcugen.ir.planner import Plan
+from mcugen.ir.planner import Buffer, Plan
 
 
 def _pixels(ax, x0: float, x1: float, y0: float, y1: float) -> tuple[float, float]:
     (px0, py0), (px1, py1) = ax.transData.transform([(x0, y0), (x1, y1)])
     return abs(px1 - px0), abs(py1 - py0)
+
+
+def _draw_buffer(ax, b: Buffer, off: int, k: int, top: int, color, dpi: float) -> None:
+    """One buffer's bar (a buffer that shrinks, a smaller tensor in place over a larger one, as the bytes it
+    holds step by step), named inside its first part when the name fits, else by its number, else not at all."""
+    font = 7
+    char_w, char_h = 0.62 * font * dpi / 72, 1.25 * font * dpi / 72
+    x0, height = b.first - 0.45, max(b.size, top * 0.008)
+    ends = [at - 0.5 for at, _ in b.shrinks] + [b.last + 0.45]
+    for start, end, size in zip([x0] + ends[:-1], ends, [b.size] + [n for _, n in b.shrinks]):
+        ax.broken_barh([(start, end - start)], (off, max(size, top * 0.008)), facecolors=color, edgecolor="black",
+                       linewidth=0.4)
+    width = ends[0] - x0
+    w_px, h_px = _pixels(ax, x0, x0 + width, off, off + height)
+    for text in (b.name, str(k)):
+        if h_px >= char_h and w_px >= char_w * (len(text) + 1):
+            ax.text(x0 + width / 2, off + height / 2, text, ha="center", va="center", fontsize=font, clip_on=True)
+            return
 
 
 def arena_figure(g: Compiled, plan: Plan | None = None, region: str = ""):
@@ -35,23 +53,9 @@ def arena_figure(g: Compiled, plan: Plan | None = None, region: str = ""):
     ax.set_xlim(-0.6, steps - 0.4)
     ax.set_ylim(0, top)
     colors = plt.get_cmap("tab20")
-    font = 7
-    char_w, char_h = 0.62 * font * fig.dpi / 72, 1.25 * font * fig.dpi / 72
     legend = []
     for k, (b, off) in enumerate(zip(plan.buffers, plan.offsets)):
-        # a buffer that shrinks (a smaller tensor in place over a larger one) drawn as the bytes it holds, step
-        # by step; its name goes in its first part
-        x0, height = b.first - 0.45, max(b.size, top * 0.008)
-        ends = [at - 0.5 for at, _ in b.shrinks] + [b.last + 0.45]
-        for start, end, size in zip([x0] + ends[:-1], ends, [b.size] + [n for _, n in b.shrinks]):
-            ax.broken_barh([(start, end - start)], (off, max(size, top * 0.008)), facecolors=colors(k % 20),
-                           edgecolor="black", linewidth=0.4)
-        width = ends[0] - x0
-        w_px, h_px = _pixels(ax, x0, x0 + width, off, off + height)
-        for text in (b.name, str(k)):
-            if h_px >= char_h and w_px >= char_w * (len(text) + 1):
-                ax.text(x0 + width / 2, off + height / 2, text, ha="center", va="center", fontsize=font, clip_on=True)
-                break
+        _draw_buffer(ax, b, off, k, top, colors(k % 20), fig.dpi)
         legend.append(f"{k:>3} {b.name[:28]:<28} {b.size:>9,} B  {b.first}..{b.last}"
                       + "".join(f", {n:,} B from {at}" for at, n in b.shrinks))
     live = [0] * steps

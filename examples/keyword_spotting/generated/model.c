@@ -354,12 +354,6 @@ static const mcu_per_channel_quant depthwise_conv_2d_1_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_1_multiplier,
     .shift = depthwise_conv_2d_1_shift,
 };
-static const mcu_dims depthwise_conv_2d_1_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 static const mcu_dims depthwise_conv_2d_1_filter_dims MODEL_CONST = {
     .n = 1,
     .h = 3,
@@ -414,12 +408,6 @@ static const int32_t depthwise_conv_2d_1_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     -155, 162, 302, 2, 363, 170, -70, 68,
     174, 346, 8, 695, 528, 791, 390, -10,
 };
-static const mcu_dims depthwise_conv_2d_1_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 2: CONV_2D (conv_2d_2) */
@@ -454,12 +442,6 @@ static const int32_t conv_2d_2_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_2_quant MODEL_CONST = {
     .multiplier = conv_2d_2_multiplier,
     .shift = conv_2d_2_shift,
-};
-static const mcu_dims conv_2d_2_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
 };
 static const mcu_dims conv_2d_2_filter_dims MODEL_CONST = {
     .n = 64,
@@ -735,24 +717,9 @@ static const int32_t conv_2d_2_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     1891, 1279, 2721, 3924, 1879, -515, 618, 316,
     1145, 2838, 2195, 1386, 581, -2077, -113, -71,
 };
-static const mcu_dims conv_2d_2_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 3: DEPTHWISE_CONV_2D (depthwise_conv_2d_3) */
-static const mcu_dw_conv_params depthwise_conv_2d_3_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_3_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1714133752, 1698805621, 1693693347, 1216969937, 1735814305, 1879620052, 1554176332, 1477316785,
     1624124963, 1738267546, 1951688197, 1963805900, 1856832425, 1796474680, 1162897160, 1139020700,
@@ -776,18 +743,6 @@ static const int32_t depthwise_conv_2d_3_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant depthwise_conv_2d_3_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_3_multiplier,
     .shift = depthwise_conv_2d_3_shift,
-};
-static const mcu_dims depthwise_conv_2d_3_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
-static const mcu_dims depthwise_conv_2d_3_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 64,
 };
 static const int8_t depthwise_conv_2d_3_filter[576] MCU_ALIGN(4) MODEL_CONST = {
     88, -73, -67, 63, -52, -33, -3, 118, 8, -103, 78, 55, -26, 80, 127, -94,
@@ -837,23 +792,9 @@ static const int32_t depthwise_conv_2d_3_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     -897, -1152, 1702, -383, 2357, 2805, 2356, -497,
     -1255, 600, 255, 3030, -1217, 1745, -604, 2423,
 };
-static const mcu_dims depthwise_conv_2d_3_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 4: CONV_2D (conv_2d_4) */
-static const mcu_conv_params conv_2d_4_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_4_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1352513846, 1489513224, 1379458316, 1477987624, 1639906495, 1084564680, 1893259625, 1414921633,
     1590248680, 1261327875, 2121746637, 1291550477, 1193854958, 1700510853, 1354542153, 1237655415,
@@ -877,18 +818,6 @@ static const int32_t conv_2d_4_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_4_quant MODEL_CONST = {
     .multiplier = conv_2d_4_multiplier,
     .shift = conv_2d_4_shift,
-};
-static const mcu_dims conv_2d_4_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
-static const mcu_dims conv_2d_4_filter_dims MODEL_CONST = {
-    .n = 64,
-    .h = 1,
-    .w = 1,
-    .c = 64,
 };
 static const int8_t conv_2d_4_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     -60, 12, -4, -59, 41, -74, -31, 1, -62, -5, -37, 37, -26, 38, 45, -8,
@@ -1158,24 +1087,9 @@ static const int32_t conv_2d_4_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     3769, 301, -270, 2441, -1966, 3602, 1843, -3268,
     -3412, -2171, -2984, -843, 50, -776, 2696, -1538,
 };
-static const mcu_dims conv_2d_4_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 5: DEPTHWISE_CONV_2D (depthwise_conv_2d_5) */
-static const mcu_dw_conv_params depthwise_conv_2d_5_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_5_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1175859562, 1325308050, 1807069200, 1420124271, 1188850090, 1182411826, 1831798253, 1649441596,
     1897229520, 1960284024, 1088449917, 1672116795, 1343192385, 1487293887, 1672031270, 1674544455,
@@ -1199,18 +1113,6 @@ static const int32_t depthwise_conv_2d_5_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant depthwise_conv_2d_5_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_5_multiplier,
     .shift = depthwise_conv_2d_5_shift,
-};
-static const mcu_dims depthwise_conv_2d_5_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
-static const mcu_dims depthwise_conv_2d_5_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 64,
 };
 static const int8_t depthwise_conv_2d_5_filter[576] MCU_ALIGN(4) MODEL_CONST = {
     -127, 58, -17, -41, -127, -104, -93, -29, 127, 103, 17, -7, 114, 12, -80, -7,
@@ -1260,23 +1162,9 @@ static const int32_t depthwise_conv_2d_5_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     2939, -1270, -3062, -2249, -4745, -2934, -949, -2132,
     2827, 4074, -1473, 1411, -1383, 2562, 3340, -2837,
 };
-static const mcu_dims depthwise_conv_2d_5_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 6: CONV_2D (conv_2d_6) */
-static const mcu_conv_params conv_2d_6_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_6_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1297315277, 1468492804, 1365389636, 1663912971, 1704283098, 1164680631, 1425183295, 1308370971,
     1174422468, 1814191572, 1255544155, 1354838867, 1430538958, 1276332331, 1133893032, 1279299779,
@@ -1300,18 +1188,6 @@ static const int32_t conv_2d_6_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_6_quant MODEL_CONST = {
     .multiplier = conv_2d_6_multiplier,
     .shift = conv_2d_6_shift,
-};
-static const mcu_dims conv_2d_6_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
-static const mcu_dims conv_2d_6_filter_dims MODEL_CONST = {
-    .n = 64,
-    .h = 1,
-    .w = 1,
-    .c = 64,
 };
 static const int8_t conv_2d_6_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     6, 25, 14, 49, -29, 38, -93, 15, -38, -78, 115, -14, 50, -127, -3, -74,
@@ -1581,24 +1457,9 @@ static const int32_t conv_2d_6_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     4721, 4375, 1136, 3746, -1267, -3157, 708, -749,
     3354, 4271, 1923, -5101, 5839, 2871, 206, 1832,
 };
-static const mcu_dims conv_2d_6_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 7: DEPTHWISE_CONV_2D (depthwise_conv_2d_7) */
-static const mcu_dw_conv_params depthwise_conv_2d_7_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_7_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1245499324, 2021708468, 1876208089, 1325188464, 1598729909, 1605918323, 1305633077, 2141131275,
     1171759477, 1746719341, 2003695361, 1574723363, 2145427927, 1725225812, 1519686186, 2016259725,
@@ -1622,18 +1483,6 @@ static const int32_t depthwise_conv_2d_7_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant depthwise_conv_2d_7_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_7_multiplier,
     .shift = depthwise_conv_2d_7_shift,
-};
-static const mcu_dims depthwise_conv_2d_7_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
-static const mcu_dims depthwise_conv_2d_7_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 64,
 };
 static const int8_t depthwise_conv_2d_7_filter[576] MCU_ALIGN(4) MODEL_CONST = {
     102, 127, 118, -120, -107, -127, 99, -127, 127, -52, 57, -31, -110, -121, -41, -108,
@@ -1683,23 +1532,9 @@ static const int32_t depthwise_conv_2d_7_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     -2389, -4506, -1055, 8403, -3350, 951, -3446, -1376,
     -4756, 5490, 7559, 6331, 5207, -1963, -1266, -2868,
 };
-static const mcu_dims depthwise_conv_2d_7_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 8: CONV_2D (conv_2d_8) */
-static const mcu_conv_params conv_2d_8_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_8_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1288495350, 1272000227, 1133757147, 1325196533, 1544132175, 1576280665, 1250884107, 1416885595,
     1257225235, 1398192069, 1182829336, 1322080746, 1344902500, 2033833852, 1719064480, 1135625170,
@@ -1723,18 +1558,6 @@ static const int32_t conv_2d_8_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_8_quant MODEL_CONST = {
     .multiplier = conv_2d_8_multiplier,
     .shift = conv_2d_8_shift,
-};
-static const mcu_dims conv_2d_8_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
-static const mcu_dims conv_2d_8_filter_dims MODEL_CONST = {
-    .n = 64,
-    .h = 1,
-    .w = 1,
-    .c = 64,
 };
 static const int8_t conv_2d_8_filter[4096] MCU_ALIGN(4) MODEL_CONST = {
     80, -27, -1, 36, -87, -21, 101, 57, -37, 94, 36, -1, -18, 20, -16, 10,
@@ -2004,12 +1827,6 @@ static const int32_t conv_2d_8_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     774, -585, 2195, 447, 1743, 2316, 3304, 388,
     2386, 3316, 1540, 1486, 1064, 4623, -799, 5472,
 };
-static const mcu_dims conv_2d_8_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
-};
 
 
 /* layer 9: AVERAGE_POOL_2D (average_pool_2d_9) */
@@ -2019,12 +1836,6 @@ static const mcu_pool_params average_pool_2d_9_params MODEL_CONST = {
     .filter = {.h = 25, .w = 5},
     .activation = {.min = -128, .max = 127},
     .bits = 8,
-};
-static const mcu_dims average_pool_2d_9_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 25,
-    .w = 5,
-    .c = 64,
 };
 static const mcu_dims average_pool_2d_9_output_dims MODEL_CONST = {
     .n = 1,
@@ -2053,12 +1864,6 @@ static const int32_t fully_connected_11_shift[12] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant fully_connected_11_quant MODEL_CONST = {
     .multiplier = fully_connected_11_multiplier,
     .shift = fully_connected_11_shift,
-};
-static const mcu_dims fully_connected_11_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 1,
-    .w = 1,
-    .c = 64,
 };
 static const int8_t fully_connected_11_filter[768] MCU_ALIGN(4) MODEL_CONST = {
     -80, -38, -39, 43, 6, 5, -15, 35, -6, 40, -71, 66, -30, -41, 37, 37,
@@ -2186,10 +1991,9 @@ int model_invoke(void)
      * fused RELU
      * 72,000 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_1_quant,
-                            &depthwise_conv_2d_1_input_dims, arena + CONV_2D_0_OUT,
-                            &depthwise_conv_2d_1_filter_dims, depthwise_conv_2d_1_filter,
-                            depthwise_conv_2d_1_bias, &depthwise_conv_2d_1_output_dims,
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_1_quant, &conv_2d_0_output_dims,
+                            arena + CONV_2D_0_OUT, &depthwise_conv_2d_1_filter_dims,
+                            depthwise_conv_2d_1_filter, depthwise_conv_2d_1_bias, &conv_2d_0_output_dims,
                             arena + DEPTHWISE_CONV_2D_1_OUT);
     LAYER_DONE(1);
 
@@ -2199,9 +2003,9 @@ int model_invoke(void)
      * fused RELU
      * 512,000 MACs
      */
-    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_2_quant, &conv_2d_2_input_dims, arena + DEPTHWISE_CONV_2D_1_OUT,
-                  &conv_2d_2_filter_dims, conv_2d_2_filter, conv_2d_2_bias, &conv_2d_2_output_dims,
-                  arena + CONV_2D_2_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_2_quant, &conv_2d_0_output_dims,
+                  arena + DEPTHWISE_CONV_2D_1_OUT, &conv_2d_2_filter_dims, conv_2d_2_filter,
+                  conv_2d_2_bias, &conv_2d_0_output_dims, arena + CONV_2D_2_OUT);
     LAYER_DONE(2);
 
     /* layer 3: DEPTHWISE_CONV_2D (depthwise_conv_2d_3)
@@ -2210,10 +2014,9 @@ int model_invoke(void)
      * fused RELU
      * 72,000 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_3_params, &depthwise_conv_2d_3_quant,
-                            &depthwise_conv_2d_3_input_dims, arena + CONV_2D_2_OUT,
-                            &depthwise_conv_2d_3_filter_dims, depthwise_conv_2d_3_filter,
-                            depthwise_conv_2d_3_bias, &depthwise_conv_2d_3_output_dims,
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_3_quant, &conv_2d_0_output_dims,
+                            arena + CONV_2D_2_OUT, &depthwise_conv_2d_1_filter_dims,
+                            depthwise_conv_2d_3_filter, depthwise_conv_2d_3_bias, &conv_2d_0_output_dims,
                             arena + DEPTHWISE_CONV_2D_3_OUT);
     LAYER_DONE(3);
 
@@ -2223,9 +2026,9 @@ int model_invoke(void)
      * fused RELU
      * 512,000 MACs
      */
-    mcu_conv2d_s8(&conv_2d_4_params, &conv_2d_4_quant, &conv_2d_4_input_dims, arena + DEPTHWISE_CONV_2D_3_OUT,
-                  &conv_2d_4_filter_dims, conv_2d_4_filter, conv_2d_4_bias, &conv_2d_4_output_dims,
-                  arena + CONV_2D_4_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_4_quant, &conv_2d_0_output_dims,
+                  arena + DEPTHWISE_CONV_2D_3_OUT, &conv_2d_2_filter_dims, conv_2d_4_filter,
+                  conv_2d_4_bias, &conv_2d_0_output_dims, arena + CONV_2D_4_OUT);
     LAYER_DONE(4);
 
     /* layer 5: DEPTHWISE_CONV_2D (depthwise_conv_2d_5)
@@ -2234,10 +2037,9 @@ int model_invoke(void)
      * fused RELU
      * 72,000 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_5_params, &depthwise_conv_2d_5_quant,
-                            &depthwise_conv_2d_5_input_dims, arena + CONV_2D_4_OUT,
-                            &depthwise_conv_2d_5_filter_dims, depthwise_conv_2d_5_filter,
-                            depthwise_conv_2d_5_bias, &depthwise_conv_2d_5_output_dims,
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_5_quant, &conv_2d_0_output_dims,
+                            arena + CONV_2D_4_OUT, &depthwise_conv_2d_1_filter_dims,
+                            depthwise_conv_2d_5_filter, depthwise_conv_2d_5_bias, &conv_2d_0_output_dims,
                             arena + DEPTHWISE_CONV_2D_5_OUT);
     LAYER_DONE(5);
 
@@ -2247,9 +2049,9 @@ int model_invoke(void)
      * fused RELU
      * 512,000 MACs
      */
-    mcu_conv2d_s8(&conv_2d_6_params, &conv_2d_6_quant, &conv_2d_6_input_dims, arena + DEPTHWISE_CONV_2D_5_OUT,
-                  &conv_2d_6_filter_dims, conv_2d_6_filter, conv_2d_6_bias, &conv_2d_6_output_dims,
-                  arena + CONV_2D_6_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_6_quant, &conv_2d_0_output_dims,
+                  arena + DEPTHWISE_CONV_2D_5_OUT, &conv_2d_2_filter_dims, conv_2d_6_filter,
+                  conv_2d_6_bias, &conv_2d_0_output_dims, arena + CONV_2D_6_OUT);
     LAYER_DONE(6);
 
     /* layer 7: DEPTHWISE_CONV_2D (depthwise_conv_2d_7)
@@ -2258,10 +2060,9 @@ int model_invoke(void)
      * fused RELU
      * 72,000 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_7_params, &depthwise_conv_2d_7_quant,
-                            &depthwise_conv_2d_7_input_dims, arena + CONV_2D_6_OUT,
-                            &depthwise_conv_2d_7_filter_dims, depthwise_conv_2d_7_filter,
-                            depthwise_conv_2d_7_bias, &depthwise_conv_2d_7_output_dims,
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_7_quant, &conv_2d_0_output_dims,
+                            arena + CONV_2D_6_OUT, &depthwise_conv_2d_1_filter_dims,
+                            depthwise_conv_2d_7_filter, depthwise_conv_2d_7_bias, &conv_2d_0_output_dims,
                             arena + DEPTHWISE_CONV_2D_7_OUT);
     LAYER_DONE(7);
 
@@ -2271,16 +2072,16 @@ int model_invoke(void)
      * fused RELU
      * 512,000 MACs
      */
-    mcu_conv2d_s8(&conv_2d_8_params, &conv_2d_8_quant, &conv_2d_8_input_dims, arena + DEPTHWISE_CONV_2D_7_OUT,
-                  &conv_2d_8_filter_dims, conv_2d_8_filter, conv_2d_8_bias, &conv_2d_8_output_dims,
-                  arena + CONV_2D_8_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_8_quant, &conv_2d_0_output_dims,
+                  arena + DEPTHWISE_CONV_2D_7_OUT, &conv_2d_2_filter_dims, conv_2d_8_filter,
+                  conv_2d_8_bias, &conv_2d_0_output_dims, arena + CONV_2D_8_OUT);
     LAYER_DONE(8);
 
     /* layer 9: AVERAGE_POOL_2D (average_pool_2d_9)
      * int8[1,25,5,64] zp -128 -> int8[1,1,1,64] zp -128
      * kernel 25x5, stride 25x5, dilation 1x1, padding VALID (top 0, left 0)
      */
-    mcu_avgpool(&average_pool_2d_9_params, &average_pool_2d_9_input_dims, arena + CONV_2D_8_OUT,
+    mcu_avgpool(&average_pool_2d_9_params, &conv_2d_0_output_dims, arena + CONV_2D_8_OUT,
                 &average_pool_2d_9_output_dims, arena + AVERAGE_POOL_2D_9_OUT);
     LAYER_DONE(9);
 
@@ -2296,7 +2097,7 @@ int model_invoke(void)
      * 768 MACs
      */
     mcu_fully_connected_s8(&fully_connected_11_params, &fully_connected_11_quant,
-                           &fully_connected_11_input_dims, arena + AVERAGE_POOL_2D_9_OUT,
+                           &average_pool_2d_9_output_dims, arena + AVERAGE_POOL_2D_9_OUT,
                            fully_connected_11_filter, fully_connected_11_bias,
                            &fully_connected_11_output_dims, arena + FULLY_CONNECTED_11_OUT);
     LAYER_DONE(11);

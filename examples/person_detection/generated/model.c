@@ -182,12 +182,6 @@ static const mcu_per_channel_quant depthwise_conv_2d_1_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_1_multiplier,
     .shift = depthwise_conv_2d_1_shift,
 };
-static const mcu_dims depthwise_conv_2d_1_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 48,
-    .w = 48,
-    .c = 8,
-};
 static const mcu_dims depthwise_conv_2d_1_filter_dims MODEL_CONST = {
     .n = 1,
     .h = 3,
@@ -203,12 +197,6 @@ static const int8_t depthwise_conv_2d_1_filter[72] MCU_ALIGN(4) MODEL_CONST = {
 };
 static const int32_t depthwise_conv_2d_1_bias[8] MCU_ALIGN(4) MODEL_CONST = {
     31132, 28, 273, -2692, 7409, 15820, 731, -62,
-};
-static const mcu_dims depthwise_conv_2d_1_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 48,
-    .w = 48,
-    .c = 8,
 };
 
 
@@ -232,12 +220,6 @@ static const int32_t conv_2d_2_shift[16] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_2_quant MODEL_CONST = {
     .multiplier = conv_2d_2_multiplier,
     .shift = conv_2d_2_shift,
-};
-static const mcu_dims conv_2d_2_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 48,
-    .w = 48,
-    .c = 8,
 };
 static const mcu_dims conv_2d_2_filter_dims MODEL_CONST = {
     .n = 16,
@@ -289,12 +271,6 @@ static const mcu_per_channel_quant depthwise_conv_2d_3_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_3_multiplier,
     .shift = depthwise_conv_2d_3_shift,
 };
-static const mcu_dims depthwise_conv_2d_3_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 48,
-    .w = 48,
-    .c = 16,
-};
 static const mcu_dims depthwise_conv_2d_3_filter_dims MODEL_CONST = {
     .n = 1,
     .h = 3,
@@ -325,14 +301,6 @@ static const mcu_dims depthwise_conv_2d_3_output_dims MODEL_CONST = {
 
 
 /* layer 4: CONV_2D (conv_2d_4) */
-static const mcu_conv_params conv_2d_4_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_4_multiplier[32] MCU_ALIGN(4) MODEL_CONST = {
     1583590912, 1103508224, 1720805888, 1756832768, 1367633408, 1753755776, 1468382336, 1891572992,
     2067142656, 1867316608, 1927444480, 1415712256, 1746753664, 1401472000, 1350202880, 1575645568,
@@ -348,12 +316,6 @@ static const int32_t conv_2d_4_shift[32] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_4_quant MODEL_CONST = {
     .multiplier = conv_2d_4_multiplier,
     .shift = conv_2d_4_shift,
-};
-static const mcu_dims conv_2d_4_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 24,
-    .w = 24,
-    .c = 16,
 };
 static const mcu_dims conv_2d_4_filter_dims MODEL_CONST = {
     .n = 32,
@@ -410,15 +372,6 @@ static const mcu_dims conv_2d_4_output_dims MODEL_CONST = {
 
 
 /* layer 5: DEPTHWISE_CONV_2D (depthwise_conv_2d_5) */
-static const mcu_dw_conv_params depthwise_conv_2d_5_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_5_multiplier[32] MCU_ALIGN(4) MODEL_CONST = {
     1111802752, 1323842688, 1926345728, 1360223360, 1751469056, 1658984448, 1203901312, 1971656320,
     2004573952, 1166440448, 1491788288, 1847747968, 1511330176, 1804723712, 1161480832, 1131343360,
@@ -434,12 +387,6 @@ static const int32_t depthwise_conv_2d_5_shift[32] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant depthwise_conv_2d_5_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_5_multiplier,
     .shift = depthwise_conv_2d_5_shift,
-};
-static const mcu_dims depthwise_conv_2d_5_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 24,
-    .w = 24,
-    .c = 32,
 };
 static const mcu_dims depthwise_conv_2d_5_filter_dims MODEL_CONST = {
     .n = 1,
@@ -473,23 +420,9 @@ static const int32_t depthwise_conv_2d_5_bias[32] MCU_ALIGN(4) MODEL_CONST = {
     1817, -153, -140, -201, 12438, -845, 23890, 818,
     1243, 1343, -348, 14017, 31, 6948, 12931, -1527,
 };
-static const mcu_dims depthwise_conv_2d_5_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 24,
-    .w = 24,
-    .c = 32,
-};
 
 
 /* layer 6: CONV_2D (conv_2d_6) */
-static const mcu_conv_params conv_2d_6_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_6_multiplier[32] MCU_ALIGN(4) MODEL_CONST = {
     1189646208, 1667376384, 1365331712, 1100195840, 1155155840, 1573868032, 2045789824, 1871129088,
     1357632512, 2059222912, 1584695040, 1879276800, 1436911872, 1474054784, 1784748928, 2106973952,
@@ -505,12 +438,6 @@ static const int32_t conv_2d_6_shift[32] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_6_quant MODEL_CONST = {
     .multiplier = conv_2d_6_multiplier,
     .shift = conv_2d_6_shift,
-};
-static const mcu_dims conv_2d_6_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 24,
-    .w = 24,
-    .c = 32,
 };
 static const mcu_dims conv_2d_6_filter_dims MODEL_CONST = {
     .n = 32,
@@ -590,24 +517,9 @@ static const int32_t conv_2d_6_bias[32] MCU_ALIGN(4) MODEL_CONST = {
     -9965, 12130, -12935, -10362, 2713, 8575, -3033, -4926,
     -3135, -252, -2801, -4783, 10812, -5908, -15580, 12953,
 };
-static const mcu_dims conv_2d_6_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 24,
-    .w = 24,
-    .c = 32,
-};
 
 
 /* layer 7: DEPTHWISE_CONV_2D (depthwise_conv_2d_7) */
-static const mcu_dw_conv_params depthwise_conv_2d_7_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 2, .w = 2},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_7_multiplier[32] MCU_ALIGN(4) MODEL_CONST = {
     1567885056, 1886225152, 1448446592, 1957093632, 1106343552, 1134328704, 1667572096, 1680816768,
     1674841472, 1293126912, 1918205184, 1665854336, 1186600064, 1872571136, 1240464896, 1827411200,
@@ -623,18 +535,6 @@ static const int32_t depthwise_conv_2d_7_shift[32] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant depthwise_conv_2d_7_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_7_multiplier,
     .shift = depthwise_conv_2d_7_shift,
-};
-static const mcu_dims depthwise_conv_2d_7_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 24,
-    .w = 24,
-    .c = 32,
-};
-static const mcu_dims depthwise_conv_2d_7_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 32,
 };
 static const int8_t depthwise_conv_2d_7_filter[288] MCU_ALIGN(4) MODEL_CONST = {
     -78, 59, -66, -58, 127, -28, 32, 41, -89, 24, -27, -2, 60, -49, 100, 67,
@@ -671,14 +571,6 @@ static const mcu_dims depthwise_conv_2d_7_output_dims MODEL_CONST = {
 
 
 /* layer 8: CONV_2D (conv_2d_8) */
-static const mcu_conv_params conv_2d_8_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_8_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1162759936, 1476251776, 1384416256, 1163590784, 1794186112, 2031233920, 1341621376, 1106334848,
     1518619264, 1178995328, 1252121472, 1341739392, 1509553792, 1157711104, 1459283456, 1100552320,
@@ -702,12 +594,6 @@ static const int32_t conv_2d_8_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_8_quant MODEL_CONST = {
     .multiplier = conv_2d_8_multiplier,
     .shift = conv_2d_8_shift,
-};
-static const mcu_dims conv_2d_8_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 12,
-    .w = 12,
-    .c = 32,
 };
 static const mcu_dims conv_2d_8_filter_dims MODEL_CONST = {
     .n = 64,
@@ -864,15 +750,6 @@ static const mcu_dims conv_2d_8_output_dims MODEL_CONST = {
 
 
 /* layer 9: DEPTHWISE_CONV_2D (depthwise_conv_2d_9) */
-static const mcu_dw_conv_params depthwise_conv_2d_9_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_9_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1404491648, 1300084608, 2016585600, 2066625024, 1282926720, 1205372288, 1489758208, 1685496960,
     1747640960, 1988099968, 1185973376, 1273358720, 1246374016, 2120965248, 1795156608, 1074803840,
@@ -896,12 +773,6 @@ static const int32_t depthwise_conv_2d_9_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant depthwise_conv_2d_9_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_9_multiplier,
     .shift = depthwise_conv_2d_9_shift,
-};
-static const mcu_dims depthwise_conv_2d_9_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 12,
-    .w = 12,
-    .c = 64,
 };
 static const mcu_dims depthwise_conv_2d_9_filter_dims MODEL_CONST = {
     .n = 1,
@@ -957,23 +828,9 @@ static const int32_t depthwise_conv_2d_9_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     -3357, -2207, -1, -2830, -42, -4250, 15483, 11938,
     4787, 8025, 13119, -452, 5404, 13332, 9737, 8292,
 };
-static const mcu_dims depthwise_conv_2d_9_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 12,
-    .w = 12,
-    .c = 64,
-};
 
 
 /* layer 10: CONV_2D (conv_2d_10) */
-static const mcu_conv_params conv_2d_10_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_10_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1441026560, 2100635392, 1185817984, 1380125952, 1895845504, 1554189184, 1969578496, 1825086592,
     1190108160, 1083815296, 2135113472, 1890115072, 1081416832, 1335763328, 1415292672, 1202237952,
@@ -997,12 +854,6 @@ static const int32_t conv_2d_10_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_10_quant MODEL_CONST = {
     .multiplier = conv_2d_10_multiplier,
     .shift = conv_2d_10_shift,
-};
-static const mcu_dims conv_2d_10_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 12,
-    .w = 12,
-    .c = 64,
 };
 static const mcu_dims conv_2d_10_filter_dims MODEL_CONST = {
     .n = 64,
@@ -1278,24 +1129,9 @@ static const int32_t conv_2d_10_bias[64] MCU_ALIGN(4) MODEL_CONST = {
     4977, 31500, 1010, 131, 10526, 1036, 22930, -11225,
     3120, -1030, -13801, -11374, 4460, -55, 120, 17231,
 };
-static const mcu_dims conv_2d_10_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 12,
-    .w = 12,
-    .c = 64,
-};
 
 
 /* layer 11: DEPTHWISE_CONV_2D (depthwise_conv_2d_11) */
-static const mcu_dw_conv_params depthwise_conv_2d_11_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 2, .w = 2},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_11_multiplier[64] MCU_ALIGN(4) MODEL_CONST = {
     1213726848, 1144714112, 1920691456, 2085747072, 1583372032, 1626983424, 1357986432, 2105484416,
     2076883072, 1491604224, 2071775616, 1134728320, 1149422848, 2147063296, 2112540032, 2039802112,
@@ -1319,18 +1155,6 @@ static const int32_t depthwise_conv_2d_11_shift[64] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant depthwise_conv_2d_11_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_11_multiplier,
     .shift = depthwise_conv_2d_11_shift,
-};
-static const mcu_dims depthwise_conv_2d_11_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 12,
-    .w = 12,
-    .c = 64,
-};
-static const mcu_dims depthwise_conv_2d_11_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 64,
 };
 static const int8_t depthwise_conv_2d_11_filter[576] MCU_ALIGN(4) MODEL_CONST = {
     -40, 49, 122, -65, 85, 60, 73, 104, -77, -67, 86, -24, -88, -21, 72, -127,
@@ -1389,14 +1213,6 @@ static const mcu_dims depthwise_conv_2d_11_output_dims MODEL_CONST = {
 
 
 /* layer 12: CONV_2D (conv_2d_12) */
-static const mcu_conv_params conv_2d_12_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_12_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     2072735104, 1714602112, 1578659840, 2127370752, 1705858688, 1322758656, 1323675648, 1769557632,
     1219753856, 1868600832, 1707558528, 1186799360, 1497313792, 2059836032, 1413749888, 1552168064,
@@ -1436,12 +1252,6 @@ static const int32_t conv_2d_12_shift[128] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_12_quant MODEL_CONST = {
     .multiplier = conv_2d_12_multiplier,
     .shift = conv_2d_12_shift,
-};
-static const mcu_dims conv_2d_12_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 64,
 };
 static const mcu_dims conv_2d_12_filter_dims MODEL_CONST = {
     .n = 128,
@@ -1990,15 +1800,6 @@ static const mcu_dims conv_2d_12_output_dims MODEL_CONST = {
 
 
 /* layer 13: DEPTHWISE_CONV_2D (depthwise_conv_2d_13) */
-static const mcu_dw_conv_params depthwise_conv_2d_13_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_13_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1275933056, 1877309440, 1847276800, 1262861568, 2053597952, 2051864448, 1510958720, 1265144960,
     1600039552, 1559875968, 1163436416, 1150996224, 1491690624, 1165413504, 1631820032, 1998628864,
@@ -2038,12 +1839,6 @@ static const int32_t depthwise_conv_2d_13_shift[128] MCU_ALIGN(4) MODEL_CONST = 
 static const mcu_per_channel_quant depthwise_conv_2d_13_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_13_multiplier,
     .shift = depthwise_conv_2d_13_shift,
-};
-static const mcu_dims depthwise_conv_2d_13_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
 };
 static const mcu_dims depthwise_conv_2d_13_filter_dims MODEL_CONST = {
     .n = 1,
@@ -2143,23 +1938,9 @@ static const int32_t depthwise_conv_2d_13_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     10571, -640, 8780, 2007, 10419, -223, -2061, -489,
     -2909, 14413, -726, 14395, -902, -648, 350, 17334,
 };
-static const mcu_dims depthwise_conv_2d_13_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 14: CONV_2D (conv_2d_14) */
-static const mcu_conv_params conv_2d_14_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_14_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1253651584, 1997913472, 1581090560, 1501380864, 1251002112, 1226496896, 1262436864, 2013218944,
     1247965568, 1247026176, 1167732224, 1761201536, 1206996992, 1544000256, 1571050752, 1495976832,
@@ -2199,12 +1980,6 @@ static const int32_t conv_2d_14_shift[128] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_14_quant MODEL_CONST = {
     .multiplier = conv_2d_14_multiplier,
     .shift = conv_2d_14_shift,
-};
-static const mcu_dims conv_2d_14_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
 };
 static const mcu_dims conv_2d_14_filter_dims MODEL_CONST = {
     .n = 128,
@@ -3256,24 +3031,9 @@ static const int32_t conv_2d_14_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     2831, 16084, 6500, -6132, 1228, -18484, 15850, 6448,
     1648, 12052, -11061, -4398, 9806, 9172, 21920, 5422,
 };
-static const mcu_dims conv_2d_14_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 15: DEPTHWISE_CONV_2D (depthwise_conv_2d_15) */
-static const mcu_dw_conv_params depthwise_conv_2d_15_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_15_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1558469504, 1132668032, 1427868032, 1142728320, 1563962240, 1241123712, 1232521344, 1846272896,
     1246442368, 1443355008, 1366815488, 1342192128, 1413230208, 1271471488, 1160251776, 1233187968,
@@ -3313,18 +3073,6 @@ static const int32_t depthwise_conv_2d_15_shift[128] MCU_ALIGN(4) MODEL_CONST = 
 static const mcu_per_channel_quant depthwise_conv_2d_15_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_15_multiplier,
     .shift = depthwise_conv_2d_15_shift,
-};
-static const mcu_dims depthwise_conv_2d_15_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims depthwise_conv_2d_15_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 128,
 };
 static const int8_t depthwise_conv_2d_15_filter[1152] MCU_ALIGN(4) MODEL_CONST = {
     -127, -39, -79, -127, 81, 13, 86, 66, -92, 114, -26, -45, 14, 94, -82, 35,
@@ -3418,23 +3166,9 @@ static const int32_t depthwise_conv_2d_15_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -5385, 2690, 3709, -4504, 9996, 12011, -311, 14810,
     13012, 798, -8419, -1048, 1929, 10445, 7714, -1819,
 };
-static const mcu_dims depthwise_conv_2d_15_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 16: CONV_2D (conv_2d_16) */
-static const mcu_conv_params conv_2d_16_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_16_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1178342016, 1412890240, 1368932352, 1343302016, 1975354368, 1948701952, 1355048320, 1284518400,
     1308842368, 1714029568, 1504335488, 1458216704, 1457014272, 1505368832, 1161413376, 1210196992,
@@ -3474,18 +3208,6 @@ static const int32_t conv_2d_16_shift[128] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_16_quant MODEL_CONST = {
     .multiplier = conv_2d_16_multiplier,
     .shift = conv_2d_16_shift,
-};
-static const mcu_dims conv_2d_16_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims conv_2d_16_filter_dims MODEL_CONST = {
-    .n = 128,
-    .h = 1,
-    .w = 1,
-    .c = 128,
 };
 static const int8_t conv_2d_16_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     64, -64, 50, -9, 56, -20, -13, -32, -103, -56, 10, 5, -78, 47, 28, -55,
@@ -4531,24 +4253,9 @@ static const int32_t conv_2d_16_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     13450, -6536, 10153, 1195, -6810, -23952, -6109, -6817,
     -6328, 2110, 15782, 4365, 12261, 21820, -1831, 200,
 };
-static const mcu_dims conv_2d_16_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 17: DEPTHWISE_CONV_2D (depthwise_conv_2d_17) */
-static const mcu_dw_conv_params depthwise_conv_2d_17_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_17_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1824861440, 1155968896, 1231387136, 1543555840, 1393033728, 1497810688, 1424810240, 1752661120,
     1275029248, 1220321792, 1724454784, 2134197888, 1253412992, 1184437376, 1186700160, 1963705600,
@@ -4588,18 +4295,6 @@ static const int32_t depthwise_conv_2d_17_shift[128] MCU_ALIGN(4) MODEL_CONST = 
 static const mcu_per_channel_quant depthwise_conv_2d_17_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_17_multiplier,
     .shift = depthwise_conv_2d_17_shift,
-};
-static const mcu_dims depthwise_conv_2d_17_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims depthwise_conv_2d_17_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 128,
 };
 static const int8_t depthwise_conv_2d_17_filter[1152] MCU_ALIGN(4) MODEL_CONST = {
     94, -84, 126, 127, -36, -14, -52, 57, -116, -127, 94, -91, -89, 127, -67, 55,
@@ -4693,23 +4388,9 @@ static const int32_t depthwise_conv_2d_17_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     9593, -5457, -2928, 8524, -4035, -1706, -4298, -5513,
     -905, -10000, 10520, 3229, 9743, 12449, -5516, -3769,
 };
-static const mcu_dims depthwise_conv_2d_17_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 18: CONV_2D (conv_2d_18) */
-static const mcu_conv_params conv_2d_18_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_18_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1196300288, 1545762432, 1227585408, 1415344768, 1152718720, 1985755264, 1465729664, 1671866624,
     1212580096, 1693242496, 1578491648, 1544229504, 1146056192, 1415272320, 1436700288, 1954198528,
@@ -4749,18 +4430,6 @@ static const int32_t conv_2d_18_shift[128] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_18_quant MODEL_CONST = {
     .multiplier = conv_2d_18_multiplier,
     .shift = conv_2d_18_shift,
-};
-static const mcu_dims conv_2d_18_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims conv_2d_18_filter_dims MODEL_CONST = {
-    .n = 128,
-    .h = 1,
-    .w = 1,
-    .c = 128,
 };
 static const int8_t conv_2d_18_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     -37, 2, 32, -102, 37, 20, 25, 127, -59, 108, -2, -41, 39, -48, 5, -17,
@@ -5806,24 +5475,9 @@ static const int32_t conv_2d_18_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -2037, -2468, 2519, 9876, 10154, 3392, -3113, 6817,
     -1385, -7730, 7262, 4918, 14241, 13054, 9882, -3822,
 };
-static const mcu_dims conv_2d_18_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 19: DEPTHWISE_CONV_2D (depthwise_conv_2d_19) */
-static const mcu_dw_conv_params depthwise_conv_2d_19_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_19_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1545332096, 1635459456, 1954095616, 1700874112, 1746821632, 2039703296, 1521992320, 1816318464,
     1746260864, 1346031360, 1843416576, 1136757888, 1973898112, 1117671808, 1394184448, 1196966784,
@@ -5863,18 +5517,6 @@ static const int32_t depthwise_conv_2d_19_shift[128] MCU_ALIGN(4) MODEL_CONST = 
 static const mcu_per_channel_quant depthwise_conv_2d_19_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_19_multiplier,
     .shift = depthwise_conv_2d_19_shift,
-};
-static const mcu_dims depthwise_conv_2d_19_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims depthwise_conv_2d_19_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 128,
 };
 static const int8_t depthwise_conv_2d_19_filter[1152] MCU_ALIGN(4) MODEL_CONST = {
     87, -61, 100, 127, 9, -103, -121, -8, 19, 86, 13, -69, -27, 29, -20, 28,
@@ -5968,23 +5610,9 @@ static const int32_t depthwise_conv_2d_19_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     8733, -2979, 2825, -10539, -3238, -404, -132, 9579,
     -9718, -1923, -3156, -1679, -3271, -11219, -973, -3329,
 };
-static const mcu_dims depthwise_conv_2d_19_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 20: CONV_2D (conv_2d_20) */
-static const mcu_conv_params conv_2d_20_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_20_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1446737920, 1326654976, 1321374976, 1227477888, 1199171328, 1107986304, 2135516928, 1895026048,
     1298631552, 1486353792, 1936755328, 1543646464, 1285023872, 1308383488, 1195127168, 1622261760,
@@ -6024,18 +5652,6 @@ static const int32_t conv_2d_20_shift[128] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_20_quant MODEL_CONST = {
     .multiplier = conv_2d_20_multiplier,
     .shift = conv_2d_20_shift,
-};
-static const mcu_dims conv_2d_20_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims conv_2d_20_filter_dims MODEL_CONST = {
-    .n = 128,
-    .h = 1,
-    .w = 1,
-    .c = 128,
 };
 static const int8_t conv_2d_20_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     12, -79, 10, 127, 12, -2, -10, -1, -102, -43, -55, 0, -8, -68, -28, -32,
@@ -7081,24 +6697,9 @@ static const int32_t conv_2d_20_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -4407, 5599, 11792, 5369, -14951, 5959, 7717, 16433,
     -767, 3230, 8272, 20666, -3266, -421, -7658, -955,
 };
-static const mcu_dims conv_2d_20_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 21: DEPTHWISE_CONV_2D (depthwise_conv_2d_21) */
-static const mcu_dw_conv_params depthwise_conv_2d_21_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_21_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1675243520, 1858238720, 1148756352, 1582801408, 1346388608, 1389547648, 1813041792, 1164214656,
     1897761536, 1273730048, 1245210752, 1627730944, 1106592768, 1407985024, 1838545152, 1233948032,
@@ -7138,18 +6739,6 @@ static const int32_t depthwise_conv_2d_21_shift[128] MCU_ALIGN(4) MODEL_CONST = 
 static const mcu_per_channel_quant depthwise_conv_2d_21_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_21_multiplier,
     .shift = depthwise_conv_2d_21_shift,
-};
-static const mcu_dims depthwise_conv_2d_21_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims depthwise_conv_2d_21_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 128,
 };
 static const int8_t depthwise_conv_2d_21_filter[1152] MCU_ALIGN(4) MODEL_CONST = {
     -127, 96, -20, 58, -20, -50, -23, -54, 6, -52, -30, 63, -18, 127, -127, 109,
@@ -7243,23 +6832,9 @@ static const int32_t depthwise_conv_2d_21_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -3027, 2556, 6057, 1114, -4200, -4940, 640, -316,
     1284, 2483, 7873, 4633, -2187, 770, 2587, 2964,
 };
-static const mcu_dims depthwise_conv_2d_21_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 22: CONV_2D (conv_2d_22) */
-static const mcu_conv_params conv_2d_22_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_22_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1774545792, 1559075840, 1724683008, 1231730176, 1386440192, 1951212928, 1409280128, 1135633024,
     1196765952, 1126601984, 1145847552, 1419929856, 1555940864, 1089370880, 1358237568, 1092249600,
@@ -7299,18 +6874,6 @@ static const int32_t conv_2d_22_shift[128] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_22_quant MODEL_CONST = {
     .multiplier = conv_2d_22_multiplier,
     .shift = conv_2d_22_shift,
-};
-static const mcu_dims conv_2d_22_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims conv_2d_22_filter_dims MODEL_CONST = {
-    .n = 128,
-    .h = 1,
-    .w = 1,
-    .c = 128,
 };
 static const int8_t conv_2d_22_filter[16384] MCU_ALIGN(4) MODEL_CONST = {
     18, -45, -3, -28, 12, 31, 0, 32, -48, -46, -65, 2, 38, 5, 39, -33,
@@ -8356,24 +7919,9 @@ static const int32_t conv_2d_22_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     2965, -2042, 17268, 10865, 5770, -2715, 547, 454,
     -10929, 2654, 12936, 6266, -11183, 9671, 12232, 2817,
 };
-static const mcu_dims conv_2d_22_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
 
 
 /* layer 23: DEPTHWISE_CONV_2D (depthwise_conv_2d_23) */
-static const mcu_dw_conv_params depthwise_conv_2d_23_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 2, .w = 2},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_23_multiplier[128] MCU_ALIGN(4) MODEL_CONST = {
     1481015296, 1254357376, 1127272448, 1816421120, 1267653632, 1203771136, 1449708160, 1841660160,
     1265272576, 1168288512, 1610126464, 1329600896, 1819197952, 1491407104, 1407908352, 1727482240,
@@ -8413,18 +7961,6 @@ static const int32_t depthwise_conv_2d_23_shift[128] MCU_ALIGN(4) MODEL_CONST = 
 static const mcu_per_channel_quant depthwise_conv_2d_23_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_23_multiplier,
     .shift = depthwise_conv_2d_23_shift,
-};
-static const mcu_dims depthwise_conv_2d_23_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 6,
-    .w = 6,
-    .c = 128,
-};
-static const mcu_dims depthwise_conv_2d_23_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 128,
 };
 static const int8_t depthwise_conv_2d_23_filter[1152] MCU_ALIGN(4) MODEL_CONST = {
     122, -120, -70, 63, -53, -75, 29, -83, -127, -71, -63, 119, 24, -89, -48, 118,
@@ -8518,23 +8054,9 @@ static const int32_t depthwise_conv_2d_23_bias[128] MCU_ALIGN(4) MODEL_CONST = {
     -6063, -4771, 5213, 6839, -547, -5130, 6156, 7969,
     4350, 9949, 6633, -2443, -7663, -6810, -3235, -3272,
 };
-static const mcu_dims depthwise_conv_2d_23_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 128,
-};
 
 
 /* layer 24: CONV_2D (conv_2d_24) */
-static const mcu_conv_params conv_2d_24_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_24_multiplier[256] MCU_ALIGN(4) MODEL_CONST = {
     1206969856, 1604717440, 1963033088, 1870259712, 1733396480, 1881964544, 1424961152, 1447039104,
     1966767104, 1123123456, 1104735232, 2125052800, 1690585856, 1177299968, 1837661568, 1274680576,
@@ -8606,12 +8128,6 @@ static const int32_t conv_2d_24_shift[256] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_24_quant MODEL_CONST = {
     .multiplier = conv_2d_24_multiplier,
     .shift = conv_2d_24_shift,
-};
-static const mcu_dims conv_2d_24_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 128,
 };
 static const mcu_dims conv_2d_24_filter_dims MODEL_CONST = {
     .n = 256,
@@ -10712,15 +10228,6 @@ static const mcu_dims conv_2d_24_output_dims MODEL_CONST = {
 
 
 /* layer 25: DEPTHWISE_CONV_2D (depthwise_conv_2d_25) */
-static const mcu_dw_conv_params depthwise_conv_2d_25_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .depth_multiplier = 1,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 1, .w = 1},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t depthwise_conv_2d_25_multiplier[256] MCU_ALIGN(4) MODEL_CONST = {
     1614317312, 1944941568, 1801253376, 2092247552, 1602630528, 1166938624, 1489483008, 1376022016,
     1597921536, 1381416960, 1843308672, 1635768704, 2002666240, 1994763392, 1447026048, 1264297088,
@@ -10792,18 +10299,6 @@ static const int32_t depthwise_conv_2d_25_shift[256] MCU_ALIGN(4) MODEL_CONST = 
 static const mcu_per_channel_quant depthwise_conv_2d_25_quant MODEL_CONST = {
     .multiplier = depthwise_conv_2d_25_multiplier,
     .shift = depthwise_conv_2d_25_shift,
-};
-static const mcu_dims depthwise_conv_2d_25_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 256,
-};
-static const mcu_dims depthwise_conv_2d_25_filter_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 256,
 };
 static const int8_t depthwise_conv_2d_25_filter[2304] MCU_ALIGN(4) MODEL_CONST = {
     -107, -29, 119, -12, 127, -127, -99, -26, 21, -90, -62, -70, -11, -13, -24, 3,
@@ -10985,23 +10480,9 @@ static const int32_t depthwise_conv_2d_25_bias[256] MCU_ALIGN(4) MODEL_CONST = {
     -1853, 4503, 3628, 3809, 190, 4, 2842, -1809,
     -3477, -1404, 1012, -3424, -3063, 485, 1999, 2819,
 };
-static const mcu_dims depthwise_conv_2d_25_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 256,
-};
 
 
 /* layer 26: CONV_2D (conv_2d_26) */
-static const mcu_conv_params conv_2d_26_params MODEL_CONST = {
-    .input_offset = 128,
-    .output_offset = -128,
-    .stride = {.h = 1, .w = 1},
-    .padding = {.h = 0, .w = 0},
-    .dilation = {.h = 1, .w = 1},
-    .activation = {.min = -128, .max = 127},
-};
 static const int32_t conv_2d_26_multiplier[256] MCU_ALIGN(4) MODEL_CONST = {
     1170712438, 1813036475, 1582101057, 1458007836, 1631637389, 1859797546, 2059056182, 1584459090,
     1180713362, 1437025389, 1172301885, 1882131370, 1496319154, 1961462103, 1914571073, 1137584423,
@@ -11073,12 +10554,6 @@ static const int32_t conv_2d_26_shift[256] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_26_quant MODEL_CONST = {
     .multiplier = conv_2d_26_multiplier,
     .shift = conv_2d_26_shift,
-};
-static const mcu_dims conv_2d_26_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 256,
 };
 static const mcu_dims conv_2d_26_filter_dims MODEL_CONST = {
     .n = 256,
@@ -15218,12 +14693,6 @@ static const int32_t conv_2d_26_bias[256] MCU_ALIGN(4) MODEL_CONST = {
     -1624, 3392, 4672, 1818, 9010, 3135, 2261, 316,
     30179, 8099, 10145, 9168, -8981, 1433, 3623, -3369,
 };
-static const mcu_dims conv_2d_26_output_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 256,
-};
 
 
 /* layer 27: AVERAGE_POOL_2D (average_pool_2d_27) */
@@ -15233,12 +14702,6 @@ static const mcu_pool_params average_pool_2d_27_params MODEL_CONST = {
     .filter = {.h = 3, .w = 3},
     .activation = {.min = -128, .max = 127},
     .bits = 8,
-};
-static const mcu_dims average_pool_2d_27_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 3,
-    .w = 3,
-    .c = 256,
 };
 static const mcu_dims average_pool_2d_27_output_dims MODEL_CONST = {
     .n = 1,
@@ -15266,12 +14729,6 @@ static const int32_t conv_2d_28_shift[2] MCU_ALIGN(4) MODEL_CONST = {
 static const mcu_per_channel_quant conv_2d_28_quant MODEL_CONST = {
     .multiplier = conv_2d_28_multiplier,
     .shift = conv_2d_28_shift,
-};
-static const mcu_dims conv_2d_28_input_dims MODEL_CONST = {
-    .n = 1,
-    .h = 1,
-    .w = 1,
-    .c = 256,
 };
 static const mcu_dims conv_2d_28_filter_dims MODEL_CONST = {
     .n = 2,
@@ -15390,9 +14847,9 @@ int model_invoke(void)
      * 165,888 MACs
      */
     mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_1_quant,
-                            &depthwise_conv_2d_1_input_dims, arena + DEPTHWISE_CONV_2D_0_OUT,
+                            &depthwise_conv_2d_0_output_dims, arena + DEPTHWISE_CONV_2D_0_OUT,
                             &depthwise_conv_2d_1_filter_dims, depthwise_conv_2d_1_filter,
-                            depthwise_conv_2d_1_bias, &depthwise_conv_2d_1_output_dims,
+                            depthwise_conv_2d_1_bias, &depthwise_conv_2d_0_output_dims,
                             arena + DEPTHWISE_CONV_2D_1_OUT);
     LAYER_DONE(1);
 
@@ -15402,9 +14859,9 @@ int model_invoke(void)
      * fused RELU6
      * 294,912 MACs
      */
-    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_2_quant, &conv_2d_2_input_dims, arena + DEPTHWISE_CONV_2D_1_OUT,
-                  &conv_2d_2_filter_dims, conv_2d_2_filter, conv_2d_2_bias, &conv_2d_2_output_dims,
-                  arena + CONV_2D_2_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_2_quant, &depthwise_conv_2d_0_output_dims,
+                  arena + DEPTHWISE_CONV_2D_1_OUT, &conv_2d_2_filter_dims, conv_2d_2_filter,
+                  conv_2d_2_bias, &conv_2d_2_output_dims, arena + CONV_2D_2_OUT);
     LAYER_DONE(2);
 
     /* layer 3: DEPTHWISE_CONV_2D (depthwise_conv_2d_3)
@@ -15413,11 +14870,10 @@ int model_invoke(void)
      * fused RELU6
      * 82,944 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_3_params, &depthwise_conv_2d_3_quant,
-                            &depthwise_conv_2d_3_input_dims, arena + CONV_2D_2_OUT,
-                            &depthwise_conv_2d_3_filter_dims, depthwise_conv_2d_3_filter,
-                            depthwise_conv_2d_3_bias, &depthwise_conv_2d_3_output_dims,
-                            arena + DEPTHWISE_CONV_2D_3_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_3_params, &depthwise_conv_2d_3_quant, &conv_2d_2_output_dims,
+                            arena + CONV_2D_2_OUT, &depthwise_conv_2d_3_filter_dims,
+                            depthwise_conv_2d_3_filter, depthwise_conv_2d_3_bias,
+                            &depthwise_conv_2d_3_output_dims, arena + DEPTHWISE_CONV_2D_3_OUT);
     LAYER_DONE(3);
 
     /* layer 4: CONV_2D (conv_2d_4)
@@ -15426,9 +14882,9 @@ int model_invoke(void)
      * fused RELU6
      * 294,912 MACs
      */
-    mcu_conv2d_s8(&conv_2d_4_params, &conv_2d_4_quant, &conv_2d_4_input_dims, arena + DEPTHWISE_CONV_2D_3_OUT,
-                  &conv_2d_4_filter_dims, conv_2d_4_filter, conv_2d_4_bias, &conv_2d_4_output_dims,
-                  arena + CONV_2D_4_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_4_quant, &depthwise_conv_2d_3_output_dims,
+                  arena + DEPTHWISE_CONV_2D_3_OUT, &conv_2d_4_filter_dims, conv_2d_4_filter,
+                  conv_2d_4_bias, &conv_2d_4_output_dims, arena + CONV_2D_4_OUT);
     LAYER_DONE(4);
 
     /* layer 5: DEPTHWISE_CONV_2D (depthwise_conv_2d_5)
@@ -15437,10 +14893,9 @@ int model_invoke(void)
      * fused RELU6
      * 165,888 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_5_params, &depthwise_conv_2d_5_quant,
-                            &depthwise_conv_2d_5_input_dims, arena + CONV_2D_4_OUT,
-                            &depthwise_conv_2d_5_filter_dims, depthwise_conv_2d_5_filter,
-                            depthwise_conv_2d_5_bias, &depthwise_conv_2d_5_output_dims,
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_5_quant, &conv_2d_4_output_dims,
+                            arena + CONV_2D_4_OUT, &depthwise_conv_2d_5_filter_dims,
+                            depthwise_conv_2d_5_filter, depthwise_conv_2d_5_bias, &conv_2d_4_output_dims,
                             arena + DEPTHWISE_CONV_2D_5_OUT);
     LAYER_DONE(5);
 
@@ -15450,9 +14905,9 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_6_params, &conv_2d_6_quant, &conv_2d_6_input_dims, arena + DEPTHWISE_CONV_2D_5_OUT,
-                  &conv_2d_6_filter_dims, conv_2d_6_filter, conv_2d_6_bias, &conv_2d_6_output_dims,
-                  arena + CONV_2D_6_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_6_quant, &conv_2d_4_output_dims,
+                  arena + DEPTHWISE_CONV_2D_5_OUT, &conv_2d_6_filter_dims, conv_2d_6_filter,
+                  conv_2d_6_bias, &conv_2d_4_output_dims, arena + CONV_2D_6_OUT);
     LAYER_DONE(6);
 
     /* layer 7: DEPTHWISE_CONV_2D (depthwise_conv_2d_7)
@@ -15461,11 +14916,10 @@ int model_invoke(void)
      * fused RELU6
      * 41,472 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_7_params, &depthwise_conv_2d_7_quant,
-                            &depthwise_conv_2d_7_input_dims, arena + CONV_2D_6_OUT,
-                            &depthwise_conv_2d_7_filter_dims, depthwise_conv_2d_7_filter,
-                            depthwise_conv_2d_7_bias, &depthwise_conv_2d_7_output_dims,
-                            arena + DEPTHWISE_CONV_2D_7_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_3_params, &depthwise_conv_2d_7_quant, &conv_2d_4_output_dims,
+                            arena + CONV_2D_6_OUT, &depthwise_conv_2d_5_filter_dims,
+                            depthwise_conv_2d_7_filter, depthwise_conv_2d_7_bias,
+                            &depthwise_conv_2d_7_output_dims, arena + DEPTHWISE_CONV_2D_7_OUT);
     LAYER_DONE(7);
 
     /* layer 8: CONV_2D (conv_2d_8)
@@ -15474,9 +14928,9 @@ int model_invoke(void)
      * fused RELU6
      * 294,912 MACs
      */
-    mcu_conv2d_s8(&conv_2d_8_params, &conv_2d_8_quant, &conv_2d_8_input_dims, arena + DEPTHWISE_CONV_2D_7_OUT,
-                  &conv_2d_8_filter_dims, conv_2d_8_filter, conv_2d_8_bias, &conv_2d_8_output_dims,
-                  arena + CONV_2D_8_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_8_quant, &depthwise_conv_2d_7_output_dims,
+                  arena + DEPTHWISE_CONV_2D_7_OUT, &conv_2d_8_filter_dims, conv_2d_8_filter,
+                  conv_2d_8_bias, &conv_2d_8_output_dims, arena + CONV_2D_8_OUT);
     LAYER_DONE(8);
 
     /* layer 9: DEPTHWISE_CONV_2D (depthwise_conv_2d_9)
@@ -15485,10 +14939,9 @@ int model_invoke(void)
      * fused RELU6
      * 82,944 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_9_params, &depthwise_conv_2d_9_quant,
-                            &depthwise_conv_2d_9_input_dims, arena + CONV_2D_8_OUT,
-                            &depthwise_conv_2d_9_filter_dims, depthwise_conv_2d_9_filter,
-                            depthwise_conv_2d_9_bias, &depthwise_conv_2d_9_output_dims,
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_9_quant, &conv_2d_8_output_dims,
+                            arena + CONV_2D_8_OUT, &depthwise_conv_2d_9_filter_dims,
+                            depthwise_conv_2d_9_filter, depthwise_conv_2d_9_bias, &conv_2d_8_output_dims,
                             arena + DEPTHWISE_CONV_2D_9_OUT);
     LAYER_DONE(9);
 
@@ -15498,9 +14951,9 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_10_params, &conv_2d_10_quant, &conv_2d_10_input_dims,
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_10_quant, &conv_2d_8_output_dims,
                   arena + DEPTHWISE_CONV_2D_9_OUT, &conv_2d_10_filter_dims, conv_2d_10_filter,
-                  conv_2d_10_bias, &conv_2d_10_output_dims, arena + CONV_2D_10_OUT);
+                  conv_2d_10_bias, &conv_2d_8_output_dims, arena + CONV_2D_10_OUT);
     LAYER_DONE(10);
 
     /* layer 11: DEPTHWISE_CONV_2D (depthwise_conv_2d_11)
@@ -15509,11 +14962,10 @@ int model_invoke(void)
      * fused RELU6
      * 20,736 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_11_params, &depthwise_conv_2d_11_quant,
-                            &depthwise_conv_2d_11_input_dims, arena + CONV_2D_10_OUT,
-                            &depthwise_conv_2d_11_filter_dims, depthwise_conv_2d_11_filter,
-                            depthwise_conv_2d_11_bias, &depthwise_conv_2d_11_output_dims,
-                            arena + DEPTHWISE_CONV_2D_11_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_3_params, &depthwise_conv_2d_11_quant, &conv_2d_8_output_dims,
+                            arena + CONV_2D_10_OUT, &depthwise_conv_2d_9_filter_dims,
+                            depthwise_conv_2d_11_filter, depthwise_conv_2d_11_bias,
+                            &depthwise_conv_2d_11_output_dims, arena + DEPTHWISE_CONV_2D_11_OUT);
     LAYER_DONE(11);
 
     /* layer 12: CONV_2D (conv_2d_12)
@@ -15522,7 +14974,7 @@ int model_invoke(void)
      * fused RELU6
      * 294,912 MACs
      */
-    mcu_conv2d_s8(&conv_2d_12_params, &conv_2d_12_quant, &conv_2d_12_input_dims,
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_12_quant, &depthwise_conv_2d_11_output_dims,
                   arena + DEPTHWISE_CONV_2D_11_OUT, &conv_2d_12_filter_dims, conv_2d_12_filter,
                   conv_2d_12_bias, &conv_2d_12_output_dims, arena + CONV_2D_12_OUT);
     LAYER_DONE(12);
@@ -15533,11 +14985,10 @@ int model_invoke(void)
      * fused RELU6
      * 41,472 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_13_params, &depthwise_conv_2d_13_quant,
-                            &depthwise_conv_2d_13_input_dims, arena + CONV_2D_12_OUT,
-                            &depthwise_conv_2d_13_filter_dims, depthwise_conv_2d_13_filter,
-                            depthwise_conv_2d_13_bias, &depthwise_conv_2d_13_output_dims,
-                            arena + DEPTHWISE_CONV_2D_13_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_13_quant, &conv_2d_12_output_dims,
+                            arena + CONV_2D_12_OUT, &depthwise_conv_2d_13_filter_dims,
+                            depthwise_conv_2d_13_filter, depthwise_conv_2d_13_bias,
+                            &conv_2d_12_output_dims, arena + DEPTHWISE_CONV_2D_13_OUT);
     LAYER_DONE(13);
 
     /* layer 14: CONV_2D (conv_2d_14)
@@ -15546,9 +14997,9 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_14_params, &conv_2d_14_quant, &conv_2d_14_input_dims,
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_14_quant, &conv_2d_12_output_dims,
                   arena + DEPTHWISE_CONV_2D_13_OUT, &conv_2d_14_filter_dims, conv_2d_14_filter,
-                  conv_2d_14_bias, &conv_2d_14_output_dims, arena + CONV_2D_14_OUT);
+                  conv_2d_14_bias, &conv_2d_12_output_dims, arena + CONV_2D_14_OUT);
     LAYER_DONE(14);
 
     /* layer 15: DEPTHWISE_CONV_2D (depthwise_conv_2d_15)
@@ -15557,11 +15008,10 @@ int model_invoke(void)
      * fused RELU6
      * 41,472 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_15_params, &depthwise_conv_2d_15_quant,
-                            &depthwise_conv_2d_15_input_dims, arena + CONV_2D_14_OUT,
-                            &depthwise_conv_2d_15_filter_dims, depthwise_conv_2d_15_filter,
-                            depthwise_conv_2d_15_bias, &depthwise_conv_2d_15_output_dims,
-                            arena + DEPTHWISE_CONV_2D_15_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_15_quant, &conv_2d_12_output_dims,
+                            arena + CONV_2D_14_OUT, &depthwise_conv_2d_13_filter_dims,
+                            depthwise_conv_2d_15_filter, depthwise_conv_2d_15_bias,
+                            &conv_2d_12_output_dims, arena + DEPTHWISE_CONV_2D_15_OUT);
     LAYER_DONE(15);
 
     /* layer 16: CONV_2D (conv_2d_16)
@@ -15570,9 +15020,9 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_16_params, &conv_2d_16_quant, &conv_2d_16_input_dims,
-                  arena + DEPTHWISE_CONV_2D_15_OUT, &conv_2d_16_filter_dims, conv_2d_16_filter,
-                  conv_2d_16_bias, &conv_2d_16_output_dims, arena + CONV_2D_16_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_16_quant, &conv_2d_12_output_dims,
+                  arena + DEPTHWISE_CONV_2D_15_OUT, &conv_2d_14_filter_dims, conv_2d_16_filter,
+                  conv_2d_16_bias, &conv_2d_12_output_dims, arena + CONV_2D_16_OUT);
     LAYER_DONE(16);
 
     /* layer 17: DEPTHWISE_CONV_2D (depthwise_conv_2d_17)
@@ -15581,11 +15031,10 @@ int model_invoke(void)
      * fused RELU6
      * 41,472 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_17_params, &depthwise_conv_2d_17_quant,
-                            &depthwise_conv_2d_17_input_dims, arena + CONV_2D_16_OUT,
-                            &depthwise_conv_2d_17_filter_dims, depthwise_conv_2d_17_filter,
-                            depthwise_conv_2d_17_bias, &depthwise_conv_2d_17_output_dims,
-                            arena + DEPTHWISE_CONV_2D_17_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_17_quant, &conv_2d_12_output_dims,
+                            arena + CONV_2D_16_OUT, &depthwise_conv_2d_13_filter_dims,
+                            depthwise_conv_2d_17_filter, depthwise_conv_2d_17_bias,
+                            &conv_2d_12_output_dims, arena + DEPTHWISE_CONV_2D_17_OUT);
     LAYER_DONE(17);
 
     /* layer 18: CONV_2D (conv_2d_18)
@@ -15594,9 +15043,9 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_18_params, &conv_2d_18_quant, &conv_2d_18_input_dims,
-                  arena + DEPTHWISE_CONV_2D_17_OUT, &conv_2d_18_filter_dims, conv_2d_18_filter,
-                  conv_2d_18_bias, &conv_2d_18_output_dims, arena + CONV_2D_18_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_18_quant, &conv_2d_12_output_dims,
+                  arena + DEPTHWISE_CONV_2D_17_OUT, &conv_2d_14_filter_dims, conv_2d_18_filter,
+                  conv_2d_18_bias, &conv_2d_12_output_dims, arena + CONV_2D_18_OUT);
     LAYER_DONE(18);
 
     /* layer 19: DEPTHWISE_CONV_2D (depthwise_conv_2d_19)
@@ -15605,11 +15054,10 @@ int model_invoke(void)
      * fused RELU6
      * 41,472 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_19_params, &depthwise_conv_2d_19_quant,
-                            &depthwise_conv_2d_19_input_dims, arena + CONV_2D_18_OUT,
-                            &depthwise_conv_2d_19_filter_dims, depthwise_conv_2d_19_filter,
-                            depthwise_conv_2d_19_bias, &depthwise_conv_2d_19_output_dims,
-                            arena + DEPTHWISE_CONV_2D_19_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_19_quant, &conv_2d_12_output_dims,
+                            arena + CONV_2D_18_OUT, &depthwise_conv_2d_13_filter_dims,
+                            depthwise_conv_2d_19_filter, depthwise_conv_2d_19_bias,
+                            &conv_2d_12_output_dims, arena + DEPTHWISE_CONV_2D_19_OUT);
     LAYER_DONE(19);
 
     /* layer 20: CONV_2D (conv_2d_20)
@@ -15618,9 +15066,9 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_20_params, &conv_2d_20_quant, &conv_2d_20_input_dims,
-                  arena + DEPTHWISE_CONV_2D_19_OUT, &conv_2d_20_filter_dims, conv_2d_20_filter,
-                  conv_2d_20_bias, &conv_2d_20_output_dims, arena + CONV_2D_20_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_20_quant, &conv_2d_12_output_dims,
+                  arena + DEPTHWISE_CONV_2D_19_OUT, &conv_2d_14_filter_dims, conv_2d_20_filter,
+                  conv_2d_20_bias, &conv_2d_12_output_dims, arena + CONV_2D_20_OUT);
     LAYER_DONE(20);
 
     /* layer 21: DEPTHWISE_CONV_2D (depthwise_conv_2d_21)
@@ -15629,11 +15077,10 @@ int model_invoke(void)
      * fused RELU6
      * 41,472 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_21_params, &depthwise_conv_2d_21_quant,
-                            &depthwise_conv_2d_21_input_dims, arena + CONV_2D_20_OUT,
-                            &depthwise_conv_2d_21_filter_dims, depthwise_conv_2d_21_filter,
-                            depthwise_conv_2d_21_bias, &depthwise_conv_2d_21_output_dims,
-                            arena + DEPTHWISE_CONV_2D_21_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_21_quant, &conv_2d_12_output_dims,
+                            arena + CONV_2D_20_OUT, &depthwise_conv_2d_13_filter_dims,
+                            depthwise_conv_2d_21_filter, depthwise_conv_2d_21_bias,
+                            &conv_2d_12_output_dims, arena + DEPTHWISE_CONV_2D_21_OUT);
     LAYER_DONE(21);
 
     /* layer 22: CONV_2D (conv_2d_22)
@@ -15642,9 +15089,9 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_22_params, &conv_2d_22_quant, &conv_2d_22_input_dims,
-                  arena + DEPTHWISE_CONV_2D_21_OUT, &conv_2d_22_filter_dims, conv_2d_22_filter,
-                  conv_2d_22_bias, &conv_2d_22_output_dims, arena + CONV_2D_22_OUT);
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_22_quant, &conv_2d_12_output_dims,
+                  arena + DEPTHWISE_CONV_2D_21_OUT, &conv_2d_14_filter_dims, conv_2d_22_filter,
+                  conv_2d_22_bias, &conv_2d_12_output_dims, arena + CONV_2D_22_OUT);
     LAYER_DONE(22);
 
     /* layer 23: DEPTHWISE_CONV_2D (depthwise_conv_2d_23)
@@ -15653,11 +15100,10 @@ int model_invoke(void)
      * fused RELU6
      * 10,368 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_23_params, &depthwise_conv_2d_23_quant,
-                            &depthwise_conv_2d_23_input_dims, arena + CONV_2D_22_OUT,
-                            &depthwise_conv_2d_23_filter_dims, depthwise_conv_2d_23_filter,
-                            depthwise_conv_2d_23_bias, &depthwise_conv_2d_23_output_dims,
-                            arena + DEPTHWISE_CONV_2D_23_OUT);
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_3_params, &depthwise_conv_2d_23_quant, &conv_2d_12_output_dims,
+                            arena + CONV_2D_22_OUT, &depthwise_conv_2d_13_filter_dims,
+                            depthwise_conv_2d_23_filter, depthwise_conv_2d_23_bias,
+                            &depthwise_conv_2d_13_filter_dims, arena + DEPTHWISE_CONV_2D_23_OUT);
     LAYER_DONE(23);
 
     /* layer 24: CONV_2D (conv_2d_24)
@@ -15666,7 +15112,7 @@ int model_invoke(void)
      * fused RELU6
      * 294,912 MACs
      */
-    mcu_conv2d_s8(&conv_2d_24_params, &conv_2d_24_quant, &conv_2d_24_input_dims,
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_24_quant, &depthwise_conv_2d_13_filter_dims,
                   arena + DEPTHWISE_CONV_2D_23_OUT, &conv_2d_24_filter_dims, conv_2d_24_filter,
                   conv_2d_24_bias, &conv_2d_24_output_dims, arena + CONV_2D_24_OUT);
     LAYER_DONE(24);
@@ -15677,10 +15123,9 @@ int model_invoke(void)
      * fused RELU6
      * 20,736 MACs
      */
-    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_25_params, &depthwise_conv_2d_25_quant,
-                            &depthwise_conv_2d_25_input_dims, arena + CONV_2D_24_OUT,
-                            &depthwise_conv_2d_25_filter_dims, depthwise_conv_2d_25_filter,
-                            depthwise_conv_2d_25_bias, &depthwise_conv_2d_25_output_dims,
+    mcu_depthwise_conv2d_s8(&depthwise_conv_2d_1_params, &depthwise_conv_2d_25_quant, &conv_2d_24_output_dims,
+                            arena + CONV_2D_24_OUT, &conv_2d_24_output_dims, depthwise_conv_2d_25_filter,
+                            depthwise_conv_2d_25_bias, &conv_2d_24_output_dims,
                             arena + DEPTHWISE_CONV_2D_25_OUT);
     LAYER_DONE(25);
 
@@ -15690,16 +15135,16 @@ int model_invoke(void)
      * fused RELU6
      * 589,824 MACs
      */
-    mcu_conv2d_s8(&conv_2d_26_params, &conv_2d_26_quant, &conv_2d_26_input_dims,
+    mcu_conv2d_s8(&conv_2d_2_params, &conv_2d_26_quant, &conv_2d_24_output_dims,
                   arena + DEPTHWISE_CONV_2D_25_OUT, &conv_2d_26_filter_dims, conv_2d_26_filter,
-                  conv_2d_26_bias, &conv_2d_26_output_dims, arena + CONV_2D_26_OUT);
+                  conv_2d_26_bias, &conv_2d_24_output_dims, arena + CONV_2D_26_OUT);
     LAYER_DONE(26);
 
     /* layer 27: AVERAGE_POOL_2D (average_pool_2d_27)
      * int8[1,3,3,256] zp -128 -> int8[1,1,1,256] zp -128
      * kernel 3x3, stride 2x2, dilation 1x1, padding VALID (top 0, left 0)
      */
-    mcu_avgpool(&average_pool_2d_27_params, &average_pool_2d_27_input_dims, arena + CONV_2D_26_OUT,
+    mcu_avgpool(&average_pool_2d_27_params, &conv_2d_24_output_dims, arena + CONV_2D_26_OUT,
                 &average_pool_2d_27_output_dims, arena + AVERAGE_POOL_2D_27_OUT);
     LAYER_DONE(27);
 
@@ -15708,7 +15153,7 @@ int model_invoke(void)
      * kernel 1x1, stride 1x1, dilation 1x1, padding SAME (top 0, left 0)
      * 512 MACs
      */
-    mcu_conv2d_s8(&conv_2d_28_params, &conv_2d_28_quant, &conv_2d_28_input_dims,
+    mcu_conv2d_s8(&conv_2d_28_params, &conv_2d_28_quant, &average_pool_2d_27_output_dims,
                   arena + AVERAGE_POOL_2D_27_OUT, &conv_2d_28_filter_dims, conv_2d_28_filter,
                   conv_2d_28_bias, &conv_2d_28_output_dims, arena + CONV_2D_28_OUT);
     LAYER_DONE(28);
