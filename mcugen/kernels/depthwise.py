@@ -227,6 +227,18 @@ def x2_window(g: Graph, op: Op) -> bool:
 
 
 @when
+def dw3_rows_fit(g: Graph, op: Op) -> bool:
+    """Whether mcu_dw3_layout_of's window rows hold the layer's padding (the channel-at-a-time 3x3 kernels'): at
+    most one pad before a row, and at stride 1 with one pad before a row of odd length, one after it too (such
+    a row's last pad is the next row's first, so a folded PAD's 1-before-0-after would lay a pixel on it)."""
+    window, (in_h, in_w) = op.prepared(DepthwiseData).window, op.input(g, 0).shape[1:3]
+    along = 0 if window.out_hw[0] > window.out_hw[1] else 1  # the window's rows run down the longer side
+    length, lead, pixels = window.out_hw[along], window.pad[along], (in_h, in_w)[along]
+    shared = window.stride[along] == 1 and lead == 1 and length % 2 == 1
+    return lead <= 1 and not (shared and pixels > length)
+
+
+@when
 def wide_output(g: Graph, op: Op) -> bool:
     """An output at least WIDE wide (or tall), where the channel-at-a-time kernel beats the four-channel one."""
     return max(op.output(g).shape[1:3]) >= WIDE
@@ -254,10 +266,11 @@ TABLES = {"DEPTHWISE_CONV_2D": (
     Variant("mcu_conv2d_s8_twin", "dsp", int8 & one_channel & twins_hold,
             x6_row("s8_twin", layer_of=one_channel_layer)),
     Variant("mcu_conv2d_s8_x6", "dsp", int8 & one_channel, x6_row(layer_of=one_channel_layer)),
-    Variant("mcu_depthwise_conv2d_s4_x4", "dsp", s4 & grouped & ~(x2_window & wide_output),
+    Variant("mcu_depthwise_conv2d_s4_x4", "dsp", s4 & grouped & ~(x2_window & dw3_rows_fit & wide_output),
             lambda g, op: depthwise_x4_call(g, op, int4=True)),
-    Variant("mcu_depthwise_conv2d_s8_x4", "dsp", int8 & grouped & ~(x2_window & wide_output),
+    Variant("mcu_depthwise_conv2d_s8_x4", "dsp", int8 & grouped & ~(x2_window & dw3_rows_fit & wide_output),
             lambda g, op: depthwise_x4_call(g, op, int4=False)),
-    Variant("mcu_depthwise_conv2d_s16_x2", "dsp", int16 & grouped & three_by_three, depthwise_s16_x2_call),
-    Variant("mcu_depthwise_conv2d_s8_x2", "dsp", int8 & grouped & x2_window, depthwise_x2_call),
+    Variant("mcu_depthwise_conv2d_s16_x2", "dsp", int16 & grouped & three_by_three & dw3_rows_fit,
+            depthwise_s16_x2_call),
+    Variant("mcu_depthwise_conv2d_s8_x2", "dsp", int8 & grouped & x2_window & dw3_rows_fit, depthwise_x2_call),
 )}
