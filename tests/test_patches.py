@@ -252,6 +252,15 @@ def test_bands_are_chosen_where_the_arena_does_not_fit_and_refused_when_off(tmp_
         err = capsys.readouterr().err
         assert exc.value.code == 1 and err.count("\n") == 1 and bad[0] in err and bad[1] in err
     assert not (tmp_path / "d").exists()
+    # test --layers keeps every layer's output whole: no patches (it ran into an internal error), one line where
+    # that does not fit --max-arena, and the layers compared where it does
+    code = main(["test", str(path), "--board", "host", "--max-arena", str(limit), "--layers", "--samples", "1"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.splitlines()[-1].startswith("mcugen: error:") and "--max-arena" in err.splitlines()[-1]
+    assert "internal error" not in err
+    code = main(["test", str(path), "--board", "host", "--max-arena", str(8 * whole), "--layers", "--samples", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
 
 
 def test_float_and_dynamic_range_layers_are_never_banded(tmp_path):

@@ -75,6 +75,8 @@ def compile_for(args, target, tuning=None, less_room: int = 0):
                                                 for f in ("const_room", "internal_room")
                                                 if getattr(budget, f) is not None})
     outputs = every_layer(args) if getattr(args, "layers", False) else tuple(args.outputs)
+    if getattr(args, "layers", False):  # every layer's output kept whole: no layer runs in patches either
+        budget = dataclasses.replace(budget, patches="off")
     if tuning is None and args.tune:
         if target.board is None or not target.features:
             raise McugenError(f"--tune chooses among a layer's kernel variants, and {target.id} "
