@@ -23,18 +23,14 @@ void mcu_conv2d_conv2d_add_s8_x6(const mcu_conv_params *conv, const mcu_channel 
                                  const mcu_add_params *add, const int8_t *residual, int8_t *output,
                                  int16_t *scratch, int8_t *rows, int8_t *tile)
 {
-    const int32_t span = (filter2_dims->h - 1) * conv2->dilation.h + 1, row_values = output_dims->w * output_dims->c;
+    const int32_t row_values = output_dims->w * output_dims->c;
     const int8_t *skip = residual != NULL ? residual : input;
     int32_t held[2] = {0, 0};
     for (int32_t oy = 0; oy < output_dims->h; oy += strip_rows) {
         const int32_t n = output_dims->h - oy < strip_rows ? output_dims->h - oy : strip_rows;
-        mcu_conv_params one = *conv2;
-        mcu_dims in;
-        one.padding.h = mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits,
-                                                   bias, mid_dims, oy * conv2->stride.h - conv2->padding.h,
-                                                   (n - 1) * conv2->stride.h + span, held, rows, scratch, &in);
-        mcu_conv2d_rows_s8_x6(&one, channels2, &in, rows, filter2_dims, filter2, filter2_bits, bias2, output_dims, 0, n,
-                              tile, scratch);
+        mcu_chain_strip(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias, mid_dims, conv2,
+                        channels2, filter2_dims, filter2, filter2_bits, bias2, output_dims, oy, n, held, scratch, rows,
+                        tile);
         mcu_add_s8_x4(add, n * row_values, tile, skip + oy * row_values, output + oy * row_values);
     }
 }

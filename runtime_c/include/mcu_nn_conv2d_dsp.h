@@ -236,4 +236,25 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     }
 }
 
+/* A ResNet chain's strip (mcu_conv2d_conv2d_add_s8_x6 and its shortcut form): the second conv's output rows
+ * [oy, oy + n) into tile, from the first conv's rows they read, held in `rows` (held: what it holds). */
+static inline void mcu_chain_strip(const mcu_conv_params *conv, const mcu_channel *channels,
+                                   const mcu_dims *input_dims, const int8_t *input, const mcu_dims *filter_dims,
+                                   const void *filter, int32_t filter_bits, const int32_t *bias,
+                                   const mcu_dims *mid_dims, const mcu_conv_params *conv2,
+                                   const mcu_channel *channels2, const mcu_dims *filter2_dims, const void *filter2,
+                                   int32_t filter2_bits, const int32_t *bias2, const mcu_dims *output_dims,
+                                   int32_t oy, int32_t n, int32_t *held, int16_t *scratch, int8_t *rows,
+                                   int8_t *tile)
+{
+    const int32_t span = (filter2_dims->h - 1) * conv2->dilation.h + 1;
+    mcu_conv_params one = *conv2;
+    mcu_dims in;
+    one.padding.h = mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias,
+                                               mid_dims, oy * conv2->stride.h - conv2->padding.h,
+                                               (n - 1) * conv2->stride.h + span, held, rows, scratch, &in);
+    mcu_conv2d_rows_s8_x6(&one, channels2, &in, rows, filter2_dims, filter2, filter2_bits, bias2, output_dims, 0, n,
+                          tile, scratch);
+}
+
 #endif
