@@ -84,7 +84,8 @@ REAL = sorted(p.name for p in MODELS.glob("*.tflite"))
 def _parameters(kernel: str) -> list[tuple[list[str], str]]:
     """Each parameter of kernel's prototype, in order: its type's words and its name."""
     for text in HEADERS.values():
-        match = re.search(rf"\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S)
+        # a declaration starts its line with its type (a call in an inline helper is indented)
+        match = re.search(rf"^[A-Za-z_][\w \*]*?\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S | re.M)
         if match:
             words = [re.findall(r"\w+", p) for p in match.group(1).split(",")]
             return [(w[:-1], w[-1]) for w in words]
@@ -160,7 +161,8 @@ def test_the_shared_numbers_come_from_the_headers():
 def _parameter_names(kernel: str) -> list[str]:
     """The parameter names of kernel's prototype, in order."""
     for text in HEADERS.values():
-        match = re.search(rf"\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S)
+        # a declaration starts its line with its type (a call in an inline helper is indented)
+        match = re.search(rf"^[A-Za-z_][\w \*]*?\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S | re.M)
         if match:
             return [re.findall(r"\w+", p)[-1] for p in match.group(1).split(",")]
     raise AssertionError(f"{kernel} has no prototype")

@@ -303,46 +303,6 @@ def test_the_channel_at_a_time_3x3_depthwise_on_qemu(tmp_path_factory, board, h,
                        board=board)
 
 
-def _padded_depthwise(h, w, c, pads):
-    """PAD (top, bottom, left, right) then a VALID 3x3 depthwise on it: one layer with the PAD folded in, as a
-    patch at an image's edge has its padding (passes/split_patches.py)."""
-    top, bottom, left, right = pads
-    rng = np.random.default_rng(h * w * c + sum(pads))
-    m = ModelSpec()
-    x = m.tensor("x", [1, h, w, c], "int8", scale=0.05, zp=3)
-    p = m.tensor("p", [1, h + top + bottom, w + left + right, c], "int8", scale=0.05, zp=3)
-    m.op("PAD", [x, m.const("pads", [[0, 0], [top, bottom], [left, right], [0, 0]], "int32")], [p], "PadOptions")
-    f = m.const("f", rng.integers(-127, 128, (1, 3, 3, c)), "int8", scale=[0.02] * c, zp=[0] * c, axis=3)
-    b = m.const("b", rng.integers(-900, 900, c), "int32", scale=[0.001] * c, zp=[0] * c)
-    y = m.tensor("y", [1, h + top + bottom - 2, w + left + right - 2, c], "int8", scale=0.1, zp=-2)
-    m.op("DEPTHWISE_CONV_2D", [p, f, b], [y], "DepthwiseConv2DOptions", Padding="VALID", StrideW=1, StrideH=1,
-         DepthMultiplier=1, FusedActivationFunction="RELU6")
-    m.inputs, m.outputs = [x], [y]
-    return m
-
-
-@pytest.mark.parametrize("h, w, c, pads, x2", [
-    (8, 8, 144, (1, 0, 1, 0), False),  # MobileNetV2's 8x8 grid's corner patch: 7 x 7, one pad before, none after
-    (8, 8, 4, (1, 0, 0, 0), False),  # down the columns (7 x 6): the pad along them
-    (8, 8, 4, (0, 0, 1, 0), False),
-    (9, 8, 6, (2, 0, 2, 1), False),  # two pads before a row
-    (5, 9, 4, (1, 0, 1, 0), True),  # an even length (8): the row has room for its last pixel
-    (8, 8, 4, (1, 1, 1, 1), True),  # SAME's
-])
-def test_the_channel_at_a_time_depthwise_takes_only_the_padding_its_rows_hold(tmp_path, h, w, c, pads, x2):
-    """A folded PAD's amounts (a patch's: one before, none after) on the 3x3 depthwise: the channel-at-a-time
-    kernel's window rows share a pad between rows of odd length, which a pixel would overwrite (a wrong answer
-    in MobileNetV2's 8x8 patches), and hold one pad before a row at most; those layers take the four-channel
-    kernel. Bit-exact on the emulated M4 either way."""
-    m = _padded_depthwise(h, w, c, pads)
-    path = tmp_path / "dw.tflite"
-    path.write_bytes(m.build())
-    g = compile_model(path, features=DSP)
-    depthwise = next(op for op in g.ops if op.opcode == "DEPTHWISE_CONV_2D")
-    assert (depthwise.call.kernel == "mcu_depthwise_conv2d_s8_x2") == x2
-    bit_exact_on_board(tmp_path / "board", m, 1)
-
-
 @settings(max_examples=examples(8), deadline=None)
 @given(st.sampled_from(["ADD", "SUB"]), st.lists(st.integers(1, 7), min_size=1, max_size=4),
        st.floats(1e-3, 1.0), st.integers(-128, 127), st.floats(1e-3, 1.0), st.integers(-128, 127),

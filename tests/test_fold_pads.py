@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import bit_exact_on_board
+from conftest import DSP, bit_exact_on_board
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ops._window import pad_before, tflm_out_size
 from single_op import check, opcodes_of
@@ -197,3 +197,43 @@ def test_folded_max_pool_pads_run_bit_exact_on_the_boards(tmp_path, board, shape
     assert opcodes_of(tmp_path, m) == ["CONV_2D", "MAX_POOL_2D"]
     check(tmp_path / "host", m, 4, oracles=("tflm",))
     bit_exact_on_board(tmp_path / board, m, seed=4, samples=2, board=board)
+
+
+def _padded_depthwise(h, w, c, pads):
+    """PAD (top, bottom, left, right) then a VALID 3x3 depthwise on it: one layer with the PAD folded in, as a
+    patch at an image's edge has its padding (passes/split_patches.py)."""
+    top, bottom, left, right = pads
+    rng = np.random.default_rng(h * w * c + sum(pads))
+    m = ModelSpec()
+    x = m.tensor("x", [1, h, w, c], "int8", scale=0.05, zp=3)
+    p = m.tensor("p", [1, h + top + bottom, w + left + right, c], "int8", scale=0.05, zp=3)
+    m.op("PAD", [x, m.const("pads", [[0, 0], [top, bottom], [left, right], [0, 0]], "int32")], [p], "PadOptions")
+    f = m.const("f", rng.integers(-127, 128, (1, 3, 3, c)), "int8", scale=[0.02] * c, zp=[0] * c, axis=3)
+    b = m.const("b", rng.integers(-900, 900, c), "int32", scale=[0.001] * c, zp=[0] * c)
+    y = m.tensor("y", [1, h + top + bottom - 2, w + left + right - 2, c], "int8", scale=0.1, zp=-2)
+    m.op("DEPTHWISE_CONV_2D", [p, f, b], [y], "DepthwiseConv2DOptions", Padding="VALID", StrideW=1, StrideH=1,
+         DepthMultiplier=1, FusedActivationFunction="RELU6")
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+@pytest.mark.parametrize("h, w, c, pads, x2", [
+    (8, 8, 144, (1, 0, 1, 0), False),  # MobileNetV2's 8x8 grid's corner patch: 7 x 7, one pad before, none after
+    (8, 8, 4, (1, 0, 0, 0), False),  # down the columns (7 x 6): the pad along them
+    (8, 8, 4, (0, 0, 1, 0), False),
+    (9, 8, 6, (2, 0, 2, 1), False),  # two pads before a row
+    (5, 9, 4, (1, 0, 1, 0), True),  # an even length (8): the row has room for its last pixel
+    (8, 8, 4, (1, 1, 1, 1), True),  # SAME's
+])
+def test_the_channel_at_a_time_depthwise_takes_only_the_padding_its_rows_hold(tmp_path, h, w, c, pads, x2):
+    """A folded PAD's amounts (a patch's: one before, none after) on the 3x3 depthwise: the channel-at-a-time
+    kernel's window rows share a pad between rows of odd length, which a pixel would overwrite (a wrong answer
+    in MobileNetV2's 8x8 patches), and hold one pad before a row at most; those layers take the four-channel
+    kernel. Bit-exact on the emulated M4 either way."""
+    m = _padded_depthwise(h, w, c, pads)
+    path = tmp_path / "dw.tflite"
+    path.write_bytes(m.build())
+    g = compile_model(path, features=DSP)
+    depthwise = next(op for op in g.ops if op.opcode == "DEPTHWISE_CONV_2D")
+    assert (depthwise.call.kernel == "mcu_depthwise_conv2d_s8_x2") == x2
+    bit_exact_on_board(tmp_path / "board", m, 1)
