@@ -38,39 +38,34 @@ def fuse_strips(g: Graph, budget: Budget = Budget()) -> Graph:
     # Moving a conv to its consumer's step keeps the conv's input alive until then, and the tile
     # and scratch come on top: where that outweighs the intermediate (tiny layers) or the graph
     # peaks elsewhere, fusing would cost RAM. It must never.
-    if fused is g or _peak(fused, budget) > _peak(g, budget):
+    if fused is g or _plan(fused, budget)[0] > _plan(g, budget)[0]:
         return g
     # A fusion also costs time (a call per strip or row): each is undone, in order, where the arena
     # stays as small without it, so those left are the ones the peak needs; where the flash waits, also
     # where the arena still fits without it and the weights copied into its bytes save more waits.
-    least, saved = _peak(fused, budget), _saved(fused, budget)
+    least, saved = _plan(fused, budget)
     for consumer in sorted({op.fused_into for op in fused.ops if op.fused_into is not None}):
         undone = fused.replace_ops(g.ops[op.index] if consumer in (op.index, op.fused_into) else op
                                    for op in fused.ops)
-        peak = _peak(undone, budget)
-        if peak <= least:
-            fused, saved = undone, _saved(undone, budget)
-        elif peak <= (budget.arena_room or math.inf) and _saved(undone, budget) > saved:
-            fused, least, saved = undone, peak, _saved(undone, budget)
+        peak, more = _plan(undone, budget)
+        if peak <= least or (peak <= (budget.arena_room or math.inf) and more > saved):
+            fused, least, saved = undone, max(least, peak), more
     return fused
 
 
-def _peak(g: Graph, budget: Budget) -> float:
+def _plan(g: Graph, budget: Budget) -> tuple[float, int]:
     """The arena's bytes as plan_memory places it: in all the regions where there are several (inf: not
-    placed in them; plan_memory says why when it runs)."""
+    placed in them; plan_memory says why when it runs); and the waits the board's flash saves with g's re-read
+    weights copied into that arena (0 where it never waits, and with --optimize size, which grows the arena for
+    no copy)."""
     try:
-        plan = plan_memory(g, budget.regions, budget.pins).arena.plan
+        compiled = plan_memory(g, budget.regions, budget.pins)
     except McugenError:
-        return math.inf
-    return sum(size for _, size in plan.region_sizes) if plan.region_sizes else plan.size
-
-
-def _saved(g: Graph, budget: Budget) -> int:
-    """The waits the board's flash saves g with its re-read weights copied into the arena (0 where it never waits,
-    and with --optimize size, which grows the arena for no copy)."""
-    if not budget.flash.wait_states or budget.optimize == "size":
-        return 0
-    return staged_savings(plan_memory(g, budget.regions, budget.pins), budget)
+        return math.inf, 0
+    plan = compiled.arena.plan
+    peak = sum(size for _, size in plan.region_sizes) if plan.region_sizes else plan.size
+    waits = budget.flash.wait_states and budget.optimize != "size"
+    return peak, staged_savings(compiled, budget) if waits else 0
 
 
 def fuse_all(g: Graph) -> Graph:
