@@ -72,10 +72,10 @@ def test_a_source_file_defines_the_function_it_is_named_after(name):
     defined = re.findall(r"^[A-Za-z_][\w \*]*?\b(mcu_\w+)\s*\([^;{]*\)\s*\{", code, re.M | re.S)
     assert defined == [name], f"{C_FILES[name].relative_to(RUNTIME)} defines {defined}"
     assert name in _prototypes(), f"{name} has no prototype in runtime_c/include/"
-    folder = "dsp" if re.search(r"_(x\d+|w16|twin|dsp)$", name) else "mve" if name.endswith("_mve") else "src"
+    folder = "dsp" if re.search(r"_(x\d+|w16|twin|quads|dsp)$", name) else "mve" if name.endswith("_mve") else "src"
     assert C_FILES[name].parent.name == folder, \
-        "DSP variants (blocked _xN, widened weights _w16, twin words _twin) and the bodies they share (_dsp) live in " \
-        "dsp/, Helium ones (_mve) in mve/, reference kernels in src/"
+        "DSP variants (blocked _xN, widened weights _w16, twin words _twin, channel quads _quads) and the bodies they " \
+        "share (_dsp) live in dsp/, Helium ones (_mve) in mve/, reference kernels in src/"
 
 
 REAL = sorted(p.name for p in MODELS.glob("*.tflite"))

@@ -264,9 +264,47 @@ def pairs_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size:
 @pytest.mark.parametrize("k, stride, cin, cout, batch, size", [
     (3, 1, 16, 6, 1, 7),  # 3x3 windows, three channel pairs
     (1, 1, 16, 7, 2, 6),  # pointwise, its pixels widened in the loop; an odd last channel; two images
-    (3, 1, 3, 8, 1, 10),  # a first layer's 3x3 windows over 3 channels, widened in the loop
+    (3, 1, 3, 10, 1, 10),  # a first layer's 3x3 windows over 3 channels, widened in the loop
     (3, 2, 8, 5, 1, 9),  # stride 2, a pair and an odd one
 ])
 def test_int4_channel_pairs_in_the_assembly_loop(tmp_path, board, k, stride, cin, cout, batch, size):
     bit_exact_on_board(tmp_path, pairs_int4_model(k, stride, cin, cout, batch, size, cout), cout, samples=2,
                        kernel="mcu_conv2d_s4_x6", board=board)
+
+
+def quads_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size: int, act: str,
+                     seed: int) -> ModelSpec:
+    """An INT4 conv of `cout` (a multiple of 4) output channels, weights drawn over all of [-8, 7], SAME padding,
+    the activation `act` with a drawn output zero point (RELU6 clamps inside int8)."""
+    rng = np.random.default_rng(seed)
+    m = ModelSpec()
+    x = m.tensor("x", [batch, size, size, cin], "int8", scale=0.05, zp=int(rng.integers(-20, 20)))
+    w = m.const("w", rng.integers(-8, 8, (cout, k, k, cin)), "int4", scale=list(rng.uniform(0.01, 0.05, cout)),
+                zp=[0] * cout)
+    b = m.const("b", rng.integers(-3000, 3000, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
+    y = m.tensor("y", [batch, -(-size // stride), -(-size // stride), cout], "int8", scale=0.05,
+                 zp=int(rng.integers(-100, 0)))
+    m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", Padding=0, StrideW=stride, StrideH=stride,
+         FusedActivationFunction=act)
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+@pytest.mark.parametrize("board", ["mps2-an386", "mps2-an505", "mps2-an500"])  # the M4, the M33, the M7
+@pytest.mark.parametrize("k, stride, cin, cout, batch, size, act", [
+    (3, 1, 16, 8, 1, 7, "NONE"),  # 3x3 windows, two quads, 49 positions: a block of one, paired with itself
+    (1, 1, 32, 12, 2, 5, "RELU6"),  # pointwise over two images, three quads, an activation that clamps
+    (3, 1, 3, 16, 1, 10, "RELU"),  # a first layer's 3x3 windows over 3 channels (K = 27)
+    (3, 2, 40, 4, 1, 9, "NONE"),  # stride 2, one quad, K8 = 360: the loop entered part-way
+])
+def test_int4_channel_quads(tmp_path, board, k, stride, cin, cout, batch, size, act):
+    bit_exact_on_board(tmp_path, quads_int4_model(k, stride, cin, cout, batch, size, act, cout), cout, samples=2,
+                       kernel="mcu_conv2d_s4_quads", board=board)
+
+
+def test_int4_quads_only_where_their_sums_stay_apart(tmp_path):
+    """A quad whose fourth channel's weights are all -8 over K8 = 1152 (4096 * its sum of products may pass
+    int32) takes the channel pairs' kernel, and stays bit-exact on the M4."""
+    m = quads_int4_model(3, 1, 128, 4, 1, 4, "NONE", 1)
+    next(t for t in m.tensors if t["name"] == "w")["data"][3] = -8
+    bit_exact_on_board(tmp_path, m, 1, samples=2, kernel="mcu_conv2d_s4_x6")

@@ -174,11 +174,13 @@ def test_every_conv_kernel_on_qemu(tmp_path_factory, c_in, c_out, transpose, bat
        channels=st.sampled_from([1, 3, 4, 5, 8, 9]), transpose=st.booleans(), **GEOMETRY)
 def test_every_16x8_and_int4_conv_kernel_on_qemu(tmp_path_factory, kind, dtype, channels, transpose, batch, h, w, kh,
                                                  kw, stride, dilation, pad, out_scale, act, seed):
-    """16x8 (int16 activations, int64 bias) and INT4 weights (read packed) likewise."""
+    """16x8 (int16 activations, int64 bias) and INT4 weights (read packed) likewise; an INT4 conv's output channels
+    in quads where the drawn count is 1, 5 or 9 (mcu_conv2d_s4_quads)."""
     if transpose:
         h, w, kh, kw = w, h, kw, kh
-    m = _layer_model(kind, batch, h, w, channels, channels if kind == "depthwise" else channels + 2, kh, kw, stride,
-                     dilation, pad, out_scale, act, seed, dtype=dtype, weights="int8" if dtype == "int16" else "int4")
+    c_out = channels if kind == "depthwise" else channels + (2 if dtype == "int16" else 3)
+    m = _layer_model(kind, batch, h, w, channels, c_out, kh, kw, stride, dilation, pad, out_scale, act, seed,
+                     dtype=dtype, weights="int8" if dtype == "int16" else "int4")
     if m is not None:
         _every_kernel_bit_exact(tmp_path_factory.mktemp("wide"), m, seed)
 

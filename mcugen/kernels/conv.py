@@ -14,8 +14,9 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, Slice, Struct, dims, reads, writes
-from mcugen.kernels.layouts import (interleave4, s4_blocks, s4_interleave4, s4_pairs, twin4, twin_filter, twin_fits,
-                                    twin_pairs_fit, units4_blocks, w16_filter, widen4, x6_filter)
+from mcugen.kernels.conv_mve import conv_mve_call, conv_s4_mve_call, conv_s16_mve_call, pointwise_as_rows
+from mcugen.kernels.layouts import (interleave4, s4_interleave4, s4_pairs, s4_quads_filter, s4_quads_fit, twin4,
+                                    twin_filter, twin_fits, twin_pairs_fit, w16_filter, widen4, x6_filter)
 from mcugen.kernels.variant import Build, Variant, When, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._conv import ConvData, ConvLayer, conv_params, fc_params
 from mcugen.ops._quant import Rescale, channel_table, folded_bias, pruned_channels, settle_dead_channels
@@ -107,11 +108,16 @@ def w16_args(layer: ConvLayer, split: bool = False) -> X6Args:
     return _x6_args(layer, *w16_constants(quant, layer.filter, bias, layer.taps, split))
 
 
-def s4_x6_args(layer: ConvLayer) -> X6Args:
-    """mcu_conv2d_s4_x6's: its weights packed (s4_x6_filter)."""
+def s4_x6_args(layer: ConvLayer, quads: bool = False) -> X6Args:
+    """mcu_conv2d_s4_x6's: its weights packed (s4_x6_filter); `quads`: mcu_conv2d_s4_quads' (s4_quads_filter)."""
     quant, bias = settle_dead_channels(layer.p.quant, layer.filter, layer.bias)
-    return _x6_args(layer, channel_table(quant, bias, layer.taps), Const("packed_filter", s4_x6_filter(layer.filter)),
+    packed = s4_quads_filter(layer.filter) if quads else s4_x6_filter(layer.filter)
+    return _x6_args(layer, channel_table(quant, bias, layer.taps), Const("packed_filter", packed),
                     Const("bias", folded_bias(layer.filter, bias, layer.p.quant.input_zp)))
+
+
+def s4_quads_args(layer: ConvLayer) -> X6Args:
+    return s4_x6_args(layer, quads=True)
 
 
 TWIN_HOW = "a channel pair's int8 weights in a halfword a tap"
@@ -159,7 +165,9 @@ def s4_x6_filter(filter_data: np.ndarray) -> np.ndarray:
     return s4_pairs(x6_filter(even))
 
 
-def conv_s4_x6_call(layer: ConvLayer) -> Call:
+def conv_s4_x6_call(layer: ConvLayer, quads: bool = False) -> Call:
+    if quads:
+        return _x6_family(layer, "mcu_conv2d_s4_quads", s4_quads_args(layer), ", INT4 weights four channels a word")
     return _x6_family(layer, "mcu_conv2d_s4_x6", s4_x6_args(layer), ", INT4 weights read packed")
 
 
@@ -201,45 +209,6 @@ def conv_s16_x6_call(layer: ConvLayer) -> Call:
         dims("output_dims", layer.y_shape), writes(layer.op), Scratch(CONV_BLOCK * k8 * 2 + k8 * 2)),
         note=layer.note + f", int16 activations, int{p.wide.bits} accumulator, six positions at a time",
         in_place=0 if pointwise_in_place(p.window, layer.filter.shape) else None)
-
-
-def conv_s16_mve_call(layer: ConvLayer) -> Call:
-    """A 16x8 layer on mcu_conv2d_s16_mve (Helium)."""
-    p = layer.p
-    assert p.wide is not None
-    return Call("mcu_conv2d_s16_mve", (
-        conv_params(p.window, p.quant), p.quant.per_channel(), p.wide.bits, dims("input_dims", layer.x_shape),
-        reads(layer.op), dims("filter_dims", layer.filter.shape), Const("filter", layer.filter),
-        Const("bias", p.wide.bias), dims("output_dims", layer.y_shape), writes(layer.op),
-        Scratch(layer.taps * 2, "int16_t")),
-        note=layer.note + f", int16 activations, int{p.wide.bits} accumulator, Helium: eight products per instruction")
-
-
-def helium_filter(kernel: str, rows: np.ndarray, int4: bool) -> tuple[str, Const, str]:
-    """A Helium row kernel (`kernel`, the int8 one), its filter argument for weights [units, depth] and the
-    note's words: with `int4`, the _s4 twin on s4_blocks."""
-    if int4:
-        return kernel.replace("_s8", "_s4"), Const("packed_filter", s4_blocks(rows)), ", INT4 weights read packed"
-    return kernel, Const("filter", units4_blocks(rows)), ""
-
-
-def conv_mve_call(layer: ConvLayer, int4: bool = False) -> Call:
-    """mcu_conv2d_s8_mve (Helium), or with `int4` mcu_conv2d_s4_mve, its weights packed (s4_blocks): the input
-    offset folded into the bias, and scratch for two patches, each rounded up to whole chunks of 16 values."""
-    p = layer.p
-    folded = folded_bias(layer.filter, layer.bias, p.quant.input_zp)
-    rows = layer.filter.reshape(layer.filter.shape[0], -1)
-    kernel, filter_arg, how = helium_filter("mcu_conv2d_s8_mve", rows, int4)
-    return Call(kernel, (
-        conv_params(p.window, p.quant), p.quant.per_channel(), dims("input_dims", layer.x_shape), reads(layer.op),
-        dims("filter_dims", layer.filter.shape), filter_arg, Const("bias_folded", folded),
-        dims("output_dims", layer.y_shape), writes(layer.op), Scratch(2 * -(-rows.shape[1] // 16) * 16, "int8_t")),
-        note=layer.note + f", Helium: patches gathered two at a time, then 16 products per instruction{how}, input "
-        "offset folded into the bias")
-
-
-def conv_s4_mve_call(layer: ConvLayer) -> Call:
-    return conv_mve_call(layer, int4=True)
 
 
 # What the rows of the conv tables ask of a layer, as a ConvLayer sees it (a conv's, or a one-channel depthwise's)
@@ -291,22 +260,6 @@ def live_row(weights: str) -> Build:
 def x6_row(weights: str = "s8_x6", split: bool = False, layer_of: LayerOf = conv_layer) -> Build:
     """A six-positions row's build: conv_x6_call on `weights` (and `split`) for the layer `layer_of` makes."""
     return on(partial(conv_x6_call, weights=weights, split=split), layer_of)
-
-
-def pointwise_as_rows(g: Graph, op: Op, int4: bool) -> Call:
-    """A 1x1 conv at stride 1 without padding as a FULLY_CONNECTED over its N*H*W positions on Helium."""
-    w, b, y = op.input(g, 1), op.optional_input(g, 2), op.output(g)
-    p = op.prepared(ConvData)
-    units, depth = w.shape[0], w.shape[3]
-    rows = int(np.prod(y.shape[:3]))
-    folded = folded_bias(w.values, b.values if b is not None else None, p.quant.input_zp)
-    kernel, filter_arg, how = helium_filter("mcu_fully_connected_s8_mve", w.values.reshape(units, depth), int4)
-    return Call(kernel, (
-        fc_params(p.quant, 0), p.quant.per_channel(), Struct("mcu_dims", "input_dims", dict(n=rows, h=1, w=1, c=depth)),
-        reads(op), filter_arg, Const("bias_folded", folded),
-        Struct("mcu_dims", "output_dims", dict(n=rows, h=1, w=1, c=units)), writes(op)),
-        note=conv_note(op, w.shape) + f", {rows} positions as the rows of a FULLY_CONNECTED on Helium{how}, input "
-        "offset folded into the bias")
 
 
 @when
@@ -368,6 +321,21 @@ def _fc_sums_taps(g: Graph, op: Op) -> int:
 
 some_pruned, split_rows, s4_x6_fits, s16_fits, twins_hold = conditions(conv_layer)
 s4 = int8 & int4_weights
+# The taps under which the channel pairs' loop runs a pointwise conv at stride 1 faster than quads, widening its
+# pixels itself: VWW's layers of 8 taps took 18% more cycles in quads on the M4, those of 32 the same
+QUADS_TAPS = 24
+
+
+@when
+def quads_hold(g: Graph, op: Op) -> bool:
+    """s4_quads_filter holds the layer's channels (s4_quads_fit), every one fast (the loop requantizes them so), and
+    it is not a pointwise conv at stride 1 of fewer than QUADS_TAPS taps."""
+    layer = conv_layer(g, op)
+    if layer.taps < QUADS_TAPS and pointwise(g, op) or not s4_quads_fit(layer.filter):
+        return False
+    quant, bias = settle_dead_channels(layer.p.quant, layer.filter, layer.bias)
+    return bool((channel_table(quant, bias, layer.taps).data["fast"] == 1).all())
+
 
 TABLES = {"CONV_2D": (
     Variant("mcu_fully_connected_s4_mve", "mve", s4 & pointwise, lambda g, op: pointwise_as_rows(g, op, int4=True)),
@@ -379,6 +347,7 @@ TABLES = {"CONV_2D": (
             as_rows("mcu_fully_connected_s4_x4", "packed_filter", s4_interleave4,
                     "four units at a time, INT4 weights read packed")),
     Variant("mcu_conv2d_live_s4_x6", "dsp", s4 & s4_x6_fits & some_pruned, live_row("s4_x6")),
+    Variant("mcu_conv2d_s4_quads", "dsp", s4 & quads_hold, on(partial(conv_s4_x6_call, quads=True))),
     Variant("mcu_conv2d_s4_x6", "dsp", s4 & s4_x6_fits, on(conv_s4_x6_call)),
     Variant("mcu_fully_connected_s8_twin", "dsp", int8 & ~int4_weights & few_rows & twins_pay,
             as_rows("mcu_fully_connected_s8_twin", "filter_twins", twin4, "four units at a time, two a halfword")),

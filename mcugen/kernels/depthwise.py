@@ -10,7 +10,8 @@ import numpy as np
 from mcugen.ir.calls import nibbles
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, reads, writes
-from mcugen.kernels.conv import conditions, conv_mve_call, conv_s4_mve_call, conv_s4_x6_call, on, x6_row
+from mcugen.kernels.conv import conditions, conv_s4_x6_call, on, x6_row
+from mcugen.kernels.conv_mve import conv_mve_call, conv_s4_mve_call
 from mcugen.kernels.layouts import group4, pairs3x3, taps3x3, widen4_taps
 from mcugen.kernels.variant import Variant, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._quant import channel_table, fold_input_offset

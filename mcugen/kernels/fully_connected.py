@@ -9,7 +9,8 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const
-from mcugen.kernels.conv import helium_filter, twins_pay
+from mcugen.kernels.conv import twins_pay
+from mcugen.kernels.conv_mve import helium_filter
 from mcugen.kernels.layouts import interleave4, s4_interleave4, twin4, widen4
 from mcugen.kernels.variant import Build, Variant, int4_weights, int8, int16, sums_fit, when
 from mcugen.ops._conv import FullyConnectedData

@@ -165,3 +165,34 @@ def pairs3x3(w: np.ndarray, transposed: bool) -> np.ndarray:
     rows = taps3x3(w, transposed).astype(np.int16)
     return np.stack([rows[:, :, 0], rows[:, :, 1], rows[:, :, 1], rows[:, :, 2]], axis=2).copy()
 
+
+
+def s4_quads_filter(filter_data: np.ndarray) -> np.ndarray:
+    """mcu_conv2d_s4_quads' filter (mcu_nn_conv_quads_dsp.h) of an INT4 filter [OC, KH, KW, IC], OC a multiple of 4:
+    per quad of output channels (c0..c3) and four taps of each channel's K padded with zeros to K8, two words,
+    taps (v0, v2) then (v1, v3), each tap as byte0 = 16 (c1 + 8) + c0 + 8 and byte1 = 16 c3 + c2 + 8 (c3's
+    nibble signed)."""
+    oc = filter_data.shape[0]
+    rows = filter_data.reshape(oc, -1).astype(np.int32)
+    k8 = -(-rows.shape[1] // 8) * 8
+    padded = np.zeros((oc, k8), np.int32)
+    padded[:, :rows.shape[1]] = rows
+    q = padded.reshape(oc // 4, 4, k8 // 4, 4)  # [quad][channel][four taps][tap]
+    low = ((q[:, 1] + 8) << 4) | (q[:, 0] + 8)
+    high = ((q[:, 3] & 0xF) << 4) | (q[:, 2] + 8)
+    taps = [0, 2, 1, 3]
+    return np.stack([low[..., taps], high[..., taps]], axis=-1).astype(np.uint8).view(np.int8).reshape(-1)
+
+
+def s4_quads_fit(filter_data: np.ndarray) -> bool:
+    """Whether mcu_conv2d_s4_quads takes an INT4 filter: output channels in quads whose sums it tells apart
+    exactly with int8 inputs: 4096 times c3's, 256 times c2's and 16 times c1's (each offset by 8 but c3's, over the
+    K8 values) within int32."""
+    oc = filter_data.shape[0]
+    if oc % 4:
+        return False
+    rows = filter_data.reshape(oc, -1).astype(np.int64)
+    k8 = -(-rows.shape[1] // 8) * 8
+    q = np.pad(rows, ((0, 0), (0, k8 - rows.shape[1]))).reshape(oc // 4, 4, k8)
+    return bool((128 * np.abs(q[:, 3]).sum(axis=1) < 2 ** 19).all() and
+                (128 * (q[:, 2] + 8).sum(axis=1) < 2 ** 23).all() and (128 * (q[:, 1] + 8).sum(axis=1) < 2 ** 27).all())

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from mcugen import ops
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, layer_name, reads, writes
-from mcugen.kernels.conv import (CONV_BLOCK, LayerOf, X6Args, conv_scratch_bytes, s4_x6_args, twin_args, w16_args,
-                                 x6_args)
+from mcugen.kernels.conv import (CONV_BLOCK, LayerOf, X6Args, conv_scratch_bytes, s4_quads_args, s4_x6_args, twin_args,
+                                 w16_args, x6_args)
 from mcugen.kernels.depthwise import X4Parts, window_bytes
 from mcugen.kernels.fully_connected import folded_bias_and_channels
 from mcugen.ops._conv import ConvData, ConvLayer, FullyConnectedData
@@ -30,14 +30,15 @@ from mcugen.runtime import c_define
 
 # the layer's kernel -> the args its strips run on (a layer on its live channels alone, or on split kernel rows,
 # runs its strips as the dense conv: the rows kernel computes every channel with taps in their own order), and
-# the filter's bits mcu_conv2d_rows_s8_x6 takes (FILTER_TWIN: twin words)
-FILTER_TWIN = c_define("MCU_FILTER_TWIN")
+# the filter's bits mcu_conv2d_rows_s8_x6 takes (FILTER_TWIN: twin words, FILTER_S4_QUADS: INT4 quads)
+FILTER_TWIN, FILTER_S4_QUADS = c_define("MCU_FILTER_TWIN"), c_define("MCU_FILTER_S4_QUADS")
 _STRIP_ARGS: dict[str, tuple[Callable[[ConvLayer], X6Args], int]] = {
     "mcu_conv2d_s8_x6": (x6_args, 8), "mcu_conv2d_s8_w16": (w16_args, 16), "mcu_conv2d_live_s8_w16": (w16_args, 16),
     "mcu_conv2d_split_s8_w16": (w16_args, 16), "mcu_conv2d_live_s8_x6": (x6_args, 8),
     "mcu_conv2d_split_s8_x6": (x6_args, 8), "mcu_conv2d_s4_x6": (s4_x6_args, 4),
     "mcu_conv2d_live_s4_x6": (s4_x6_args, 4), "mcu_conv2d_s8_twin": (twin_args, FILTER_TWIN),
-    "mcu_conv2d_live_s8_twin": (twin_args, FILTER_TWIN), "mcu_conv2d_split_s8_twin": (twin_args, FILTER_TWIN)}
+    "mcu_conv2d_live_s8_twin": (twin_args, FILTER_TWIN), "mcu_conv2d_split_s8_twin": (twin_args, FILTER_TWIN),
+    "mcu_conv2d_s4_quads": (s4_quads_args, FILTER_S4_QUADS)}
 _LAYER_OF: dict[str, LayerOf] = {"CONV_2D": conv_layer, "DEPTHWISE_CONV_2D": one_channel_layer}
 
 
@@ -77,7 +78,8 @@ def strips_of(g: Graph, conv_op: Op) -> Strips | None:
     _, out_h, out_w, out_c = y.shape
     rows = min(CONV_BLOCK // math.gcd(out_w, CONV_BLOCK), out_h)
     # the rows kernel's references are weak: the kernel of the filter's form, linked by naming it
-    form = {4: "mcu_conv2d_s4_x6", 8: "mcu_conv2d_s8_x6", 16: "mcu_conv2d_s8_w16", FILTER_TWIN: "mcu_conv2d_s8_twin"}
+    form = {4: "mcu_conv2d_s4_x6", 8: "mcu_conv2d_s8_x6", 16: "mcu_conv2d_s8_w16", FILTER_TWIN: "mcu_conv2d_s8_twin",
+            FILTER_S4_QUADS: "mcu_conv2d_s4_quads"}
     kernels = ("mcu_conv2d_rows_s8_x6", form[bits])
     return Strips(named, bits, dataclasses.replace(dims("output_dims", y.shape), layer=layer_name(g, conv_op)), rows,
                   rows * out_w * out_c, Scratch(conv_scratch_bytes(layer.taps)), kernels)

@@ -7,8 +7,8 @@
  * the strip is past the top padding) and `rows` as the output height computes exactly those rows;
  * the input's own height still bounds the window, so the bottom padding is as before. filter_bits: 8
  * for mcu_conv2d_s8_x6's filter, 16 for mcu_conv2d_s8_w16's, 4 for mcu_conv2d_s4_x6's, MCU_FILTER_TWIN for
- * mcu_conv2d_s8_twin's (the conv's own call decides). The references are weak: a build links the kernel of the
- * form its calls name, not all four (kernels/strips.py names it).
+ * mcu_conv2d_s8_twin's, MCU_FILTER_S4_QUADS for mcu_conv2d_s4_quads' (the conv's own call decides). The references are weak: a build links the kernel of the
+ * form its calls name, not all five (kernels/strips.py names it).
  */
 
 /* Weak: firmware without an INT4 conv in strips links no INT4 kernel (the reference resolves to 0 there,
@@ -17,6 +17,7 @@
 #pragma weak mcu_conv2d_s8_w16
 #pragma weak mcu_conv2d_s4_x6
 #pragma weak mcu_conv2d_s8_twin
+#pragma weak mcu_conv2d_s4_quads
 
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
@@ -31,6 +32,9 @@ void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *chann
     if (filter_bits == 4) {
         mcu_conv2d_s4_x6(&strip, channels, input_dims, input, filter_dims, (const int8_t *)filter, bias, &strip_dims,
                          output, scratch);
+    } else if (filter_bits == MCU_FILTER_S4_QUADS) {
+        mcu_conv2d_s4_quads(&strip, channels, input_dims, input, filter_dims, (const int8_t *)filter, bias,
+                            &strip_dims, output, scratch);
     } else if (filter_bits == MCU_FILTER_TWIN) {
         mcu_conv2d_s8_twin(&strip, channels, input_dims, input, filter_dims, (const int8_t *)filter, bias, &strip_dims,
                            output, scratch);

@@ -89,6 +89,13 @@ void mcu_conv2d_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
+/* mcu_conv2d_s8_x6 on INT4 weights four output channels a word (mcu_nn_conv_quads_dsp.h; kernels/layouts.py
+ * s4_quads_filter): output channels a multiple of 4, each quad's sums within s4_quads_fit's bounds. */
+void mcu_conv2d_s4_quads(const mcu_conv_params *conv, const mcu_channel *channels,
+                         const mcu_dims *input_dims, const int8_t *input,
+                         const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,
+                         const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
+
 /* mcu_conv2d_s8_x6 on weights widened to int16 at build time: x6_filter's layout with each word of four
  * taps as the int16 (w0, w2, w1, w3) (kernels/layouts.py w16_filter, word-aligned); a channel whose
  * mcu_channel.fast is 2 has its weights and bias doubled (kernels/conv.py w16_constants). */
@@ -167,11 +174,13 @@ void mcu_conv2d_split_s8_twin(const mcu_conv_params *conv, const mcu_channel *ch
                               const mcu_dims *filter_dims, const int8_t *filter_twins, const int32_t *bias,
                               const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
-/* filter_bits of mcu_conv2d_rows_s8_x6 for mcu_conv2d_s8_twin's weights: int8, twinned. */
+/* filter_bits of mcu_conv2d_rows_s8_x6 for mcu_conv2d_s8_twin's weights (int8, twinned) and
+ * mcu_conv2d_s4_quads' (INT4, four channels a word). */
 #define MCU_FILTER_TWIN (-8)
+#define MCU_FILTER_S4_QUADS (-4)
 
 /* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8), mcu_conv2d_s8_w16 (16), mcu_conv2d_s4_x6
- * (4) or mcu_conv2d_s8_twin (MCU_FILTER_TWIN) (one image), written as an image of `rows` rows: how a fused call
+ * (4), mcu_conv2d_s8_twin (MCU_FILTER_TWIN) or mcu_conv2d_s4_quads (MCU_FILTER_S4_QUADS) (one image), written as an image of `rows` rows: how a fused call
  * runs a conv strip by strip. */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,

@@ -9,6 +9,7 @@
 #define MCU_NN_CONV2D_DSP_H
 
 #include "mcu_nn_conv_pairs_forms_dsp.h"
+#include "mcu_nn_conv_quads_dsp.h"
 
 /*
  * All output channels of `count` <= MCU_HALF_BLOCK positions (a half-block), from their widened patches
@@ -132,7 +133,8 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
     /* every channel in mcu_conv_pairs's pairs: whole half-blocks widened there too, where their inputs lie
      * in a row (VWW's K = 8..32 pointwise layers and its first layer spent more on the block loop's tests
      * and a call per half-block than in their sums) */
-    const int pairs = fast_pairs && full && computed >= 2 && computed % 2 == 0;
+    const int quads = wide == MCU_FORM_S4_QUADS;
+    const int pairs = !quads && fast_pairs && full && computed >= 2 && computed % 2 == 0;
     if (contiguous && pairs) {
         const int32_t half_blocks = positions / MCU_HALF_BLOCK;
         mcu_pairs_job job = mcu_conv_pairs_job(cols, k8, bias, channels, output, out_c, filter, computed, live, pixels,
@@ -227,7 +229,11 @@ static inline __attribute__((always_inline)) void mcu_conv2d_s8_dsp(
         for (int32_t p = 0; live != NULL && p < count; ++p) {
             memcpy(output + (first + p) * out_c, pruned, (size_t)out_c);
         }
-        for (int32_t h = 0; h * MCU_HALF_BLOCK < count; ++h) {
+        if (quads) {
+            mcu_conv_block_quads(dsts, count, k8, out_c, (const uint32_t *)filter, bias, channels, conv->activation,
+                                 output + first * out_c);
+        }
+        for (int32_t h = 0; !quads && h * MCU_HALF_BLOCK < count; ++h) {
             const int32_t n = count - h * MCU_HALF_BLOCK < MCU_HALF_BLOCK ? count - h * MCU_HALF_BLOCK : MCU_HALF_BLOCK;
             mcu_conv_half_channels(conv, channels, cols + h * (k8 / 4) * 2 * MCU_HALF_BLOCK, n, k8, out_c, computed,
                                    live, filter, bias, output + (first + h * MCU_HALF_BLOCK) * out_c, wide, fast_pairs);

@@ -121,8 +121,8 @@ static inline const void *mcu_patch_of(const mcu_conv_params *conv, const mcu_di
  * exact while bias1 + sum lies in [-2^23, 2^23), which mcugen checks per pair (kernels/layouts.py twin_pairs_fit).
  */
 
-/* The forms of the DSP conv's weights: mcu_conv2d_s8_dsp's `wide`. */
-enum { MCU_FORM_S8 = 0, MCU_FORM_W16 = 1, MCU_FORM_S4 = 2, MCU_FORM_TWIN = 3 };
+/* The forms of the DSP conv's weights: mcu_conv2d_s8_dsp's `wide` (MCU_FORM_S4_QUADS: mcu_nn_conv_quads_dsp.h). */
+enum { MCU_FORM_S8 = 0, MCU_FORM_W16 = 1, MCU_FORM_S4 = 2, MCU_FORM_TWIN = 3, MCU_FORM_S4_QUADS = 4 };
 
 /* A twin pair's c1 sums start from 256 * its bias over c0's (as c0's start from its bias), wrapping in uint32. */
 static inline int32_t mcu_twin_start(int32_t bias0, int32_t bias1)
