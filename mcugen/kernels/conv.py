@@ -109,11 +109,13 @@ def w16_args(layer: ConvLayer, split: bool = False) -> X6Args:
 
 
 def s4_x6_args(layer: ConvLayer, quads: bool = False) -> X6Args:
-    """mcu_conv2d_s4_x6's: its weights packed (s4_x6_filter); `quads`: mcu_conv2d_s4_quads' (s4_quads_filter)."""
+    """mcu_conv2d_s4_x6's: its weights packed (s4_x6_filter); `quads`: mcu_conv2d_s4_quads' (s4_quads_filter, the
+    bias doubled: every channel is fast, its folded bias under 2^30)."""
     quant, bias = settle_dead_channels(layer.p.quant, layer.filter, layer.bias)
     packed = s4_quads_filter(layer.filter) if quads else s4_x6_filter(layer.filter)
+    folded = folded_bias(layer.filter, bias, layer.p.quant.input_zp)
     return _x6_args(layer, channel_table(quant, bias, layer.taps), Const("packed_filter", packed),
-                    Const("bias", folded_bias(layer.filter, bias, layer.p.quant.input_zp)))
+                    Const("bias", (folded.astype(np.int64) * (2 if quads else 1)).astype(np.int32)))
 
 
 def s4_quads_args(layer: ConvLayer) -> X6Args:

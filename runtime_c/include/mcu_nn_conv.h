@@ -90,7 +90,8 @@ void mcu_conv2d_s4_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                       const mcu_dims *output_dims, int8_t *output, int16_t *scratch);
 
 /* mcu_conv2d_s8_x6 on INT4 weights four output channels a word (mcu_nn_conv_quads_dsp.h; kernels/layouts.py
- * s4_quads_filter): output channels a multiple of 4, each quad's sums within s4_quads_fit's bounds. */
+ * s4_quads_filter): output channels a multiple of 4, each quad's sums within s4_quads_fit's bounds, every
+ * channel fast, its bias doubled. */
 void mcu_conv2d_s4_quads(const mcu_conv_params *conv, const mcu_channel *channels,
                          const mcu_dims *input_dims, const int8_t *input,
                          const mcu_dims *filter_dims, const int8_t *filter, const int32_t *bias,

@@ -37,13 +37,14 @@
 
 /* Four values: (v1, v3) then (v0, v2), whose loads move the patches (r11, r12: a half-block's positions are
  * interleaved, 24 bytes a four values) and the weights (lr) on. Each step's three loads back to back, none on
- * a base the load before it wrote back: the M4 pipelines them (4 cycles). */
+ * a base the load before it wrote back: the M4 pipelines them (4 cycles); the weight word first, so that the
+ * M33 does not wait for the last load's result at the first SMLAD. */
 #define MCU_QUAD_BLOCK_BYTES 112
 #define MCU_QUAD_FOUR_VALUES_                                                                                  \
-    "ldr r9, [r11, #4]\n\t" "ldr r10, [r12, #4]\n\t" "ldr r8, [lr, #4]\n\t" MCU_QUAD_STEP_                     \
-    "ldr r9, [r11], #24\n\t" "ldr r10, [r12], #24\n\t" "ldr r8, [lr], #8\n\t" MCU_QUAD_STEP_
+    "ldr r8, [lr, #4]\n\t" "ldr r9, [r11, #4]\n\t" "ldr r10, [r12, #4]\n\t" MCU_QUAD_STEP_                     \
+    "ldr r8, [lr], #8\n\t" "ldr r9, [r11], #24\n\t" "ldr r10, [r12], #24\n\t" MCU_QUAD_STEP_
 
-/* Two positions' 8X (r4 P's, r5 Q's) from their widened patches at r0, r1 (K8 / 4 words a position, two fours of
+/* Two positions' 16X (r4 P's, r5 Q's) from their widened patches at r0, r1 (K8 / 4 words a position, two fours of
  * values a pass: K8 is a multiple of 8), into the frame; r6 the ones SMLAD adds the halves with. */
 #define MCU_QUAD_INPUT_SUMS_                                                                                   \
     "mov r4, #0\n\t" "mov r5, #0\n\t" "mov r6, #0x00010001\n\t" "mov r7, r0\n\t" "mov r8, r1\n\t"             \
@@ -55,38 +56,37 @@
     "ldr r11, [r8, #4]\n\t" "ldr lr, [r8], #24\n\t" "sadd16 r12, r12, r11\n\t" "sadd16 r12, r12, lr\n\t"       \
     "smlad r4, r10, r6, r4\n\t" "smlad r5, r12, r6, r5\n\t"                                                    \
     "cmp r7, r9\n\t" "bne 7b\n\t"                                                                              \
-    "lsl r4, r4, #3\n\t" "lsl r5, r5, #3\n\t" "strd r4, r5, [sp, #24]\n\t"
+    "lsl r4, r4, #4\n\t" "lsl r5, r5, #4\n\t" "strd r4, r5, [sp, #24]\n\t"
 
-/* A position's four sums R, A, B, Z (r, a, b, z) made its channels' accumulators c3, c2, c1, c0 in place (the
- * header's differences), the quad's biases r8-r11 and its 8X x8 added. */
-#define MCU_QUAD_CHANNELS_(r, a, b, z, x8)                                                                     \
+/* A position's four sums R, A, B, Z (r, a, b, z) made its channels' accumulators c3, c2, c1, c0 in place, doubled
+ * (what the fast requantization's high multiply takes: the header's differences shifted one place less), the
+ * quad's biases r8-r11 (doubled by mcugen) and its 16X x16 added. */
+#define MCU_QUAD_CHANNELS_(r, a, b, z, x16)                                                                    \
     "sub " r ", " r ", " a "\n\t" "sub " a ", " a ", " b "\n\t" "sub " b ", " b ", " z "\n\t"                 \
-    "sub " z ", " z ", " x8 "\n\t" "add " z ", " z ", r8\n\t"                                                  \
-    "rsb " b ", " x8 ", " b ", asr #4\n\t" "add " b ", " b ", r9\n\t"                                          \
-    "rsb " a ", " x8 ", " a ", asr #8\n\t" "add " a ", " a ", r10\n\t"                                         \
-    "add " r ", r11, " r ", asr #12\n\t"
+    "rsb " z ", " x16 ", " z ", lsl #1\n\t" "add " z ", " z ", r8\n\t"                                       \
+    "rsb " b ", " x16 ", " b ", asr #3\n\t" "add " b ", " b ", r9\n\t"                                       \
+    "rsb " a ", " x16 ", " a ", asr #7\n\t" "add " a ", " a ", r10\n\t"                                      \
+    "add " r ", r11, " r ", asr #11\n\t"
 
 /* Channel `at` (its byte offset from lr) requantized at both positions (p, q: mcu_requantize_fast of the
  * doubled accumulators, r8 multiplier, r9 round with the output offset, r10 right, r11 and r12 scratch). */
 #define MCU_QUAD_REQUANTIZE_(at, p, q)                                                                         \
     "ldr r8, [lr, #" at "]\n\t" "ldrsb r10, [lr, #" at " + 4]\n\t" "ldrsh r9, [lr, #" at " + 6]\n\t"          \
-    "lsl r9, r9, r10\n\t" "asr r9, r9, #1\n\t" "add " p ", " p ", " p "\n\t" "add " q ", " q ", " q "\n\t"    \
+    "lsl r9, r9, r10\n\t" "asr r9, r9, #1\n\t"                                                                  \
     "smmlar r11, " p ", r8, r9\n\t" "smmlar r12, " q ", r8, r9\n\t"                                           \
     "add r11, r11, " p ", asr #31\n\t" "add r12, r12, " q ", asr #31\n\t"                                     \
     "asr " p ", r11, r10\n\t" "asr " q ", r12, r10\n\t" "ssat " p ", #8, " p "\n\t" "ssat " q ", #8, " q "\n\t"
 
-/* A position's four outputs (c0 in w, then c1, c2, c3) packed into w, clamped to the bounds r9, r10
- * (mcu_pack4's SSUB8 and SEL) and stored at the output pointer at frame offset `at` (none where it is NULL),
- * which moves on four bytes. */
-#define MCU_QUAD_STORE_(w, c1, c2, c3, at)                                                                     \
+/* A position's four outputs (c0 in w, then c1, c2, c3) packed into w and clamped to the bounds r9, r10
+ * (mcu_pack4's SSUB8 and SEL). */
+#define MCU_QUAD_PACK_(w, c1, c2, c3)                                                                          \
     "bfi " w ", " c1 ", #8, #8\n\t" "bfi " w ", " c2 ", #16, #8\n\t" "bfi " w ", " c3 ", #24, #8\n\t"         \
-    "ssub8 r11, " w ", r9\n\t" "sel " w ", " w ", r9\n\t" "ssub8 r11, r10, " w "\n\t" "sel " w ", " w ", r10\n\t" \
-    "ldr r8, [sp, #" at "]\n\t" "cmp r8, #0\n\t" "it ne\n\t" "strne " w ", [r8], #4\n\t" "str r8, [sp, #" at "]\n\t"
+    "ssub8 r11, " w ", r9\n\t" "sel " w ", " w ", r9\n\t" "ssub8 r11, r10, " w "\n\t" "sel " w ", " w ", r10\n\t"
 
 /*
  * The outputs of `quads` quads of output channels at positions P (xa: its widened patch) and Q (xb), their
- * weights one after another from w (K8 / 2 words each), bias and channels (every one fast) a quad's four on,
- * stored four bytes a quad from out_p and out_q (NULL: not stored), clamped to the activation's min4, max4
+ * weights one after another from w (K8 / 2 words each), bias (doubled) and channels (every one fast) a quad's
+ * four on, stored four bytes a quad from out_p and out_q, clamped to the activation's min4, max4
  * (mcu_all_bytes). The quad's loop is eight blocks of four values, entered part-way where K8 / 4 is not a
  * multiple of eight (Duff's device); its fourteen registers hold the sums, the words and the pointers, so
  * the loop's end and everything after is read from the frame.
@@ -100,7 +100,7 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_quads_s4(
     uint32_t max4 __attribute__((unused)))
 {
     /* The frame: xa, xb, a quad's weight bytes, the loop's entry, this quad's weights' end, the weights
-     * pointer while the outputs are made, 8X of P and Q; the stack arguments from quads (68) to max4 (92) above
+     * pointer while the outputs are made, 16X of P and Q; the stack arguments from quads (68) to max4 (92) above
      * the nine saved registers */
     __asm__ volatile(
         "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
@@ -156,8 +156,12 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_quads_s4(
         "add lr, lr, #32\n\t"
         "str lr, [sp, #76]\n\t"
         "ldrd r9, r10, [sp, #88]\n\t"
-        MCU_QUAD_STORE_("r3", "r2", "r1", "r0", "80")
-        MCU_QUAD_STORE_("r7", "r6", "r5", "r4", "84")
+        MCU_QUAD_PACK_("r3", "r2", "r1", "r0")
+        MCU_QUAD_PACK_("r7", "r6", "r5", "r4")
+        "ldrd r8, r12, [sp, #80]\n\t"
+        "str r3, [r8], #4\n\t"
+        "str r7, [r12], #4\n\t"
+        "strd r8, r12, [sp, #80]\n\t"
         "ldr lr, [sp, #20]\n\t"
         "ldr r8, [sp, #68]\n\t"
         "subs r8, r8, #1\n\t"
@@ -169,7 +173,7 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_quads_s4(
 
 /*
  * Every output channel of the block's `count` positions (their widened patches at dsts) to out (position p's
- * at out + p * out_c), two positions a call: an odd last one pairs with itself, its second outputs not stored.
+ * at out + p * out_c), two positions a call: an odd last one pairs with itself, its outputs stored twice.
  */
 static inline __attribute__((always_inline)) void mcu_conv_block_quads(
     uint32_t *const *dsts, int32_t count, int32_t k8, int32_t out_c, const uint32_t *filter, const int32_t *bias,
@@ -179,7 +183,7 @@ static inline __attribute__((always_inline)) void mcu_conv_block_quads(
     for (int32_t p = 0; p < count; p += 2) {
         const int two = p + 1 < count;
         mcu_conv_quads_s4(dsts[p], dsts[two ? p + 1 : p], filter, k8, out_c / 4, bias, channels, out + p * out_c,
-                          two ? out + (p + 1) * out_c : NULL, min4, max4);
+                          out + (two ? p + 1 : p) * out_c, min4, max4);
     }
 }
 
