@@ -45,7 +45,8 @@
     "ldr r8, [lr], #8\n\t" "ldr r9, [r11], #24\n\t" "ldr r10, [r12], #24\n\t" MCU_QUAD_STEP_
 
 /* Two positions' 16X (r4 P's, r5 Q's) from their widened patches at r0, r1 (K8 / 4 words a position, two fours of
- * values a pass: K8 is a multiple of 8), into the frame; r6 the ones SMLAD adds the halves with. */
+ * values a pass: K8 is a multiple of 8), into the frame, and the end of P's patch (r9), every quad's loop's end;
+ * r6 the ones SMLAD adds the halves with. */
 #define MCU_QUAD_INPUT_SUMS_                                                                                   \
     "mov r4, #0\n\t" "mov r5, #0\n\t" "mov r6, #0x00010001\n\t" "mov r7, r0\n\t" "mov r8, r1\n\t"             \
     "add r9, r3, r3, lsl #1\n\t" "add r9, r0, r9, lsl #1\n\t"                                                  \
@@ -56,7 +57,7 @@
     "ldr r11, [r8, #4]\n\t" "ldr lr, [r8], #24\n\t" "sadd16 r12, r12, r11\n\t" "sadd16 r12, r12, lr\n\t"       \
     "smlad r4, r10, r6, r4\n\t" "smlad r5, r12, r6, r5\n\t"                                                    \
     "cmp r7, r9\n\t" "bne 7b\n\t"                                                                              \
-    "lsl r4, r4, #4\n\t" "lsl r5, r5, #4\n\t" "strd r4, r5, [sp, #24]\n\t"
+    "lsl r4, r4, #4\n\t" "lsl r5, r5, #4\n\t" "strd r4, r5, [sp, #20]\n\t" "str r9, [sp, #12]\n\t"
 
 /* A position's four sums R, A, B, Z (r, a, b, z) made its channels' accumulators c3, c2, c1, c0 in place, doubled
  * (what the fast requantization's high multiply takes: the header's differences shifted one place less), the
@@ -99,15 +100,12 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_quads_s4(
     int8_t *out_q __attribute__((unused)), uint32_t min4 __attribute__((unused)),
     uint32_t max4 __attribute__((unused)))
 {
-    /* The frame: xa, xb, a quad's weight bytes, the loop's entry, this quad's weights' end, the weights
-     * pointer while the outputs are made, 16X of P and Q; the stack arguments from quads (68) to max4 (92) above
-     * the nine saved registers */
+    /* The frame: xa, xb, the loop's entry, the end of P's patch, the weights pointer while the outputs are
+     * made, 16X of P and Q; the stack arguments from quads (64) to max4 (88) above the nine saved registers */
     __asm__ volatile(
         "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
-        "sub sp, sp, #32\n\t"
+        "sub sp, sp, #28\n\t"
         "strd r0, r1, [sp]\n\t"
-        "lsl r4, r3, #1\n\t"
-        "str r4, [sp, #8]\n\t"
         /* the blocks the first pass skips: (8 - K8 / 4 % 8) % 8, Thumb bit set */
         "lsr r5, r3, #2\n\t"
         "and r5, r5, #7\n\t"
@@ -117,17 +115,14 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_quads_s4(
         "adr r7, 3f\n\t"
         "mla r5, r5, r6, r7\n\t"
         "orr r5, r5, #1\n\t"
-        "str r5, [sp, #12]\n\t"
+        "str r5, [sp, #8]\n\t"
         MCU_QUAD_INPUT_SUMS_
         "mov lr, r2\n\t"
         "1:\n\t"
-        "ldr r8, [sp, #8]\n\t"
-        "add r8, lr, r8\n\t"
-        "str r8, [sp, #16]\n\t"
         "ldrd r11, r12, [sp]\n\t"
         "mov r0, #0\n\t" "mov r1, #0\n\t" "mov r2, #0\n\t" "mov r3, #0\n\t"
         "mov r4, #0\n\t" "mov r5, #0\n\t" "mov r6, #0\n\t" "mov r7, #0\n\t"
-        "ldr r8, [sp, #12]\n\t"
+        "ldr r8, [sp, #8]\n\t"
         "bx r8\n\t"
         "3:\n\t"
         MCU_QUAD_FOUR_VALUES_
@@ -137,37 +132,37 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_quads_s4(
         ".endif\n\t"
         MCU_QUAD_FOUR_VALUES_ MCU_QUAD_FOUR_VALUES_ MCU_QUAD_FOUR_VALUES_
         MCU_QUAD_FOUR_VALUES_ MCU_QUAD_FOUR_VALUES_ MCU_QUAD_FOUR_VALUES_ MCU_QUAD_FOUR_VALUES_
-        "ldr r8, [sp, #16]\n\t"
-        "cmp lr, r8\n\t"
+        "ldr r8, [sp, #12]\n\t"
+        "cmp r11, r8\n\t"
         "bne 3b\n\t"
         /* the quad's eight outputs: biases, then each channel's constants once for both positions */
-        "str lr, [sp, #20]\n\t"
-        "ldr lr, [sp, #72]\n\t"
+        "str lr, [sp, #16]\n\t"
+        "ldr lr, [sp, #68]\n\t"
         "ldmia lr!, {r8, r9, r10, r11}\n\t"
-        "str lr, [sp, #72]\n\t"
-        "ldrd r12, lr, [sp, #24]\n\t"
+        "str lr, [sp, #68]\n\t"
+        "ldrd r12, lr, [sp, #20]\n\t"
         MCU_QUAD_CHANNELS_("r0", "r1", "r2", "r3", "r12")
         MCU_QUAD_CHANNELS_("r4", "r5", "r6", "r7", "lr")
-        "ldr lr, [sp, #76]\n\t"
+        "ldr lr, [sp, #72]\n\t"
         MCU_QUAD_REQUANTIZE_("0", "r3", "r7")
         MCU_QUAD_REQUANTIZE_("8", "r2", "r6")
         MCU_QUAD_REQUANTIZE_("16", "r1", "r5")
         MCU_QUAD_REQUANTIZE_("24", "r0", "r4")
         "add lr, lr, #32\n\t"
-        "str lr, [sp, #76]\n\t"
-        "ldrd r9, r10, [sp, #88]\n\t"
+        "str lr, [sp, #72]\n\t"
+        "ldrd r9, r10, [sp, #84]\n\t"
         MCU_QUAD_PACK_("r3", "r2", "r1", "r0")
         MCU_QUAD_PACK_("r7", "r6", "r5", "r4")
-        "ldrd r8, r12, [sp, #80]\n\t"
+        "ldrd r8, r12, [sp, #76]\n\t"
         "str r3, [r8], #4\n\t"
         "str r7, [r12], #4\n\t"
-        "strd r8, r12, [sp, #80]\n\t"
-        "ldr lr, [sp, #20]\n\t"
-        "ldr r8, [sp, #68]\n\t"
+        "strd r8, r12, [sp, #76]\n\t"
+        "ldr lr, [sp, #16]\n\t"
+        "ldr r8, [sp, #64]\n\t"
         "subs r8, r8, #1\n\t"
-        "str r8, [sp, #68]\n\t"
+        "str r8, [sp, #64]\n\t"
         "bne 1b\n\t"
-        "add sp, sp, #32\n\t"
+        "add sp, sp, #28\n\t"
         "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}");
 }
 
