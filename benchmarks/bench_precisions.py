@@ -32,7 +32,6 @@ from mcugen.targets.boards import load_board
 from mcugen.validation.compare import random_inputs
 from mcugen.validation.cycles import estimate_cycles
 from mcugen.targets.firmware import build_board
-from mcugen.ir.lowering import Const, Packed
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.targets.target import Target
@@ -42,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from _tables import rewrite  # noqa: E402
 from bench_boards import ANCHORS, MODELS  # noqa: E402
-from model_edit import load, opcode, pack  # noqa: E402
+from model_edit import with_int4_filters  # noqa: E402
 
 BOARD = "mps2-an386"
 FLOAT_MODELS = ("mlperf_ic_resnet8_float", "mlperf_vww_mobilenet_float", "mlperf_ad_autoencoder_float")
@@ -69,29 +68,6 @@ def measure(path: Path, cycles: bool = False) -> tuple[int, int, int, int]:
         raise SystemExit(f"{path.name}: not bit-exact on {BOARD}")
     # ticks of -icount shift=0
     return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata, estimate, g.arena.plan.size
-
-
-def with_int4_filters(path: Path, out: Path) -> Path:
-    """The model with each CONV_2D's and DEPTHWISE_CONV_2D's int8 filter re-quantized to INT4."""
-    model = load(path)
-    sub = model.subgraphs[0]
-    for op in sub.operators:
-        if opcode(model, op) not in ("CONV_2D", "DEPTHWISE_CONV_2D"):
-            continue
-        t = sub.tensors[op.inputs[1]]
-        q = t.quantization
-        values = np.frombuffer(model.buffers[t.buffer].data, np.int8).reshape(t.shape).astype(np.float64)
-        axis = q.quantizedDimension
-        real = values * np.expand_dims(np.asarray(q.scale), [d for d in range(values.ndim) if d != axis])
-        peak = np.max(np.abs(real), axis=tuple(d for d in range(values.ndim) if d != axis))
-        scale = np.where(peak > 0, peak / 7, 1.0).astype(np.float32)
-        w4 = np.clip(np.round(real / np.expand_dims(scale, [d for d in range(values.ndim) if d != axis])), -8, 7)
-        model.buffers[t.buffer].data = Packed(Const("filter", w4.astype(np.int8))).stored().tobytes()
-        q.scale = [float(s) for s in scale]
-        t.type = 17  # INT4
-        # the bias keeps its int32 values: TFLM reads them as they are (scale input x filter only in Prepare's check)
-    out.write_bytes(pack(model))
-    return out
 
 
 def float_rows() -> list[str]:

@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import flatbuffers
+import numpy as np
 from ai_edge_litert import schema_py_generated as schema
+
+from mcugen.ir.calls import nibbles
 
 OPCODE_NAMES = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
 
@@ -75,3 +78,27 @@ def _tensor_map(sub, index: int):
     entry = schema.TensorMapT()
     entry.name, entry.tensorIndex = sub.tensors[index].name, int(index)
     return entry
+
+
+def with_int4_filters(path: Path, out: Path) -> Path:
+    """The model with each CONV_2D's and DEPTHWISE_CONV_2D's int8 filter re-quantized to INT4 (per channel, scale
+    max |w| / 7: a size and speed study's model, not an accurate one), written to `out`."""
+    model = load(path)
+    sub = model.subgraphs[0]
+    for op in sub.operators:
+        if opcode(model, op) not in ("CONV_2D", "DEPTHWISE_CONV_2D"):
+            continue
+        t = sub.tensors[op.inputs[1]]
+        q = t.quantization
+        values = np.frombuffer(model.buffers[t.buffer].data, np.int8).reshape(t.shape).astype(np.float64)
+        others = [d for d in range(values.ndim) if d != q.quantizedDimension]
+        real = values * np.expand_dims(np.asarray(q.scale), others)
+        peak = np.max(np.abs(real), axis=tuple(others))
+        scale = np.where(peak > 0, peak / 7, 1.0).astype(np.float32)
+        w4 = np.clip(np.round(real / np.expand_dims(scale, others)), -8, 7)
+        model.buffers[t.buffer].data = nibbles(w4).tobytes()
+        q.scale = [float(s) for s in scale]
+        t.type = schema.TensorType.INT4
+        # the bias keeps its int32 values: TFLM reads them as they are (scale input x filter only in Prepare's check)
+    out.write_bytes(pack(model))
+    return out

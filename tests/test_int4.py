@@ -308,3 +308,42 @@ def test_int4_quads_only_where_their_sums_stay_apart(tmp_path):
     m = quads_int4_model(3, 1, 128, 4, 1, 4, "NONE", 1)
     next(t for t in m.tensors if t["name"] == "w")["data"][3] = -8
     bit_exact_on_board(tmp_path, m, 1, samples=2, kernel="mcu_conv2d_s4_x6")
+
+
+def test_int4_resnet8_in_quads_on_the_m4(tmp_path, models, capsys):
+    """ResNet-8 with every filter INT4: its blocks' chained convs, the projection shortcut and the 64-channel
+    layers on the quads, bit-exact on the emulated M4 (the golden model checked against TFLM on the first
+    sample)."""
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.targets.boards import load_board
+    from model_edit import with_int4_filters
+    path = with_int4_filters(models / "mlperf_ic_resnet8.tflite", tmp_path / "resnet8_int4.tflite")
+    g = compile_model(path, features=load_board("mps2-an386").features)
+    kernels = [k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)]
+    assert "mcu_conv2d_s4_quads" in kernels and "mcu_conv2d_s4_x6" not in kernels, kernels
+    code, out, _ = run_cli(capsys, "test", path, "--board", "mps2-an386", "--samples", 2, "--out", tmp_path / "fw")
+    assert code == 0 and "bit-exact on 2 sample(s)" in out, out
+
+
+def test_int4_quads_in_place(tmp_path):
+    """A pointwise INT4 conv of 32 -> 28 channels whose input dies at it (a QUANTIZE wrote it) writes its output over
+    its input on the quads, bit-exact on the M4: a block's patches are widened before its outputs are stored."""
+    from mcugen.codegen.pipeline import compile_model
+    from mcugen.targets.boards import load_board
+    rng = np.random.default_rng(3)
+    m = ModelSpec()
+    x = m.tensor("x", [2, 5, 7, 32], "int8", scale=0.05, zp=-3)
+    mid = m.tensor("mid", [2, 5, 7, 32], "int8", scale=0.06, zp=4)
+    m.op("QUANTIZE", [x], [mid])
+    w = m.const("w", rng.integers(-8, 8, (28, 1, 1, 32)), "int4", scale=list(rng.uniform(0.01, 0.05, 28)),
+                zp=[0] * 28)
+    b = m.const("b", rng.integers(-3000, 3000, 28), "int32", scale=[0.001] * 28, zp=[0] * 28)
+    y = m.tensor("y", [2, 5, 7, 28], "int8", scale=0.1, zp=-20)
+    m.op("CONV_2D", [mid, w, b], [y], "Conv2DOptions", Padding=0, StrideW=1, StrideH=1, FusedActivationFunction="RELU")
+    m.inputs, m.outputs = [x], [y]
+    bit_exact_on_board(tmp_path / "m4", m, 3, samples=2)
+    path = tmp_path / "m4" / "op.tflite"
+    g = compile_model(path, features=load_board("mps2-an386").features)
+    conv = g.ops[1]
+    assert conv.call.kernel == "mcu_conv2d_s4_quads"
+    assert g.arena.buffer_of[conv.inputs[0]] == g.arena.buffer_of[conv.outputs[0]]
