@@ -245,17 +245,21 @@ def test_int4_where_tflm_refuses_it_is_one_line(capsys, tmp_path, kind, phrases)
     assert not (tmp_path / "out").exists()
 
 
-def pairs_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size: int, seed: int) -> ModelSpec:
-    """An INT4 conv whose activation clamps nothing SSAT does not (output zero point -128, no fused
-    activation): the DSP kernel runs its channel pairs in the assembly loop (mcu_conv_pairs_s4)."""
+def conv_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size: int, seed: int,
+                    act: str | None = None) -> ModelSpec:
+    """An INT4 conv, weights drawn over all of [-8, 7], SAME padding. Without `act`, no fused activation and the
+    output zero point -128: it clamps nothing SSAT does not (the pairs run in their assembly loop,
+    mcu_conv_pairs_s4); with it, that activation and a drawn output zero point (RELU6 clamps inside int8)."""
     rng = np.random.default_rng(seed)
     m = ModelSpec()
     x = m.tensor("x", [batch, size, size, cin], "int8", scale=0.05, zp=int(rng.integers(-20, 20)))
     w = m.const("w", rng.integers(-8, 8, (cout, k, k, cin)), "int4", scale=list(rng.uniform(0.01, 0.05, cout)),
                 zp=[0] * cout)
     b = m.const("b", rng.integers(-3000, 3000, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
-    y = m.tensor("y", [batch, -(-size // stride), -(-size // stride), cout], "int8", scale=0.15, zp=-128)
-    m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", Padding=0, StrideW=stride, StrideH=stride)
+    y = m.tensor("y", [batch, -(-size // stride), -(-size // stride), cout], "int8", scale=0.15 if act is None else 0.05,
+                 zp=-128 if act is None else int(rng.integers(-100, 0)))
+    m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", Padding=0, StrideW=stride, StrideH=stride,
+         FusedActivationFunction=act or "NONE")
     m.inputs, m.outputs = [x], [y]
     return m
 
@@ -268,26 +272,8 @@ def pairs_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size:
     (3, 2, 8, 5, 1, 9),  # stride 2, a pair and an odd one
 ])
 def test_int4_channel_pairs_in_the_assembly_loop(tmp_path, board, k, stride, cin, cout, batch, size):
-    bit_exact_on_board(tmp_path, pairs_int4_model(k, stride, cin, cout, batch, size, cout), cout, samples=2,
+    bit_exact_on_board(tmp_path, conv_int4_model(k, stride, cin, cout, batch, size, cout), cout, samples=2,
                        kernel="mcu_conv2d_s4_x6", board=board)
-
-
-def quads_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size: int, act: str,
-                     seed: int) -> ModelSpec:
-    """An INT4 conv of `cout` (a multiple of 4) output channels, weights drawn over all of [-8, 7], SAME padding,
-    the activation `act` with a drawn output zero point (RELU6 clamps inside int8)."""
-    rng = np.random.default_rng(seed)
-    m = ModelSpec()
-    x = m.tensor("x", [batch, size, size, cin], "int8", scale=0.05, zp=int(rng.integers(-20, 20)))
-    w = m.const("w", rng.integers(-8, 8, (cout, k, k, cin)), "int4", scale=list(rng.uniform(0.01, 0.05, cout)),
-                zp=[0] * cout)
-    b = m.const("b", rng.integers(-3000, 3000, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
-    y = m.tensor("y", [batch, -(-size // stride), -(-size // stride), cout], "int8", scale=0.05,
-                 zp=int(rng.integers(-100, 0)))
-    m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", Padding=0, StrideW=stride, StrideH=stride,
-         FusedActivationFunction=act)
-    m.inputs, m.outputs = [x], [y]
-    return m
 
 
 @pytest.mark.parametrize("board", ["mps2-an386", "mps2-an505", "mps2-an500"])  # the M4, the M33, the M7
@@ -298,14 +284,14 @@ def quads_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size:
     (3, 2, 40, 4, 1, 9, "NONE"),  # stride 2, one quad, K8 = 360: the loop entered part-way
 ])
 def test_int4_channel_quads(tmp_path, board, k, stride, cin, cout, batch, size, act):
-    bit_exact_on_board(tmp_path, quads_int4_model(k, stride, cin, cout, batch, size, act, cout), cout, samples=2,
+    bit_exact_on_board(tmp_path, conv_int4_model(k, stride, cin, cout, batch, size, cout, act), cout, samples=2,
                        kernel="mcu_conv2d_s4_quads", board=board)
 
 
 def test_int4_quads_only_where_their_sums_stay_apart(tmp_path):
     """A quad whose fourth channel's weights are all -8 over K8 = 1152 (4096 * its sum of products may pass
     int32) takes the channel pairs' kernel, and stays bit-exact on the M4."""
-    m = quads_int4_model(3, 1, 128, 4, 1, 4, "NONE", 1)
+    m = conv_int4_model(3, 1, 128, 4, 1, 4, 1, "NONE")
     next(t for t in m.tensors if t["name"] == "w")["data"][3] = -8
     bit_exact_on_board(tmp_path, m, 1, samples=2, kernel="mcu_conv2d_s4_x6")
 
