@@ -256,8 +256,8 @@ def conv_int4_model(k: int, stride: int, cin: int, cout: int, batch: int, size: 
     w = m.const("w", rng.integers(-8, 8, (cout, k, k, cin)), "int4", scale=list(rng.uniform(0.01, 0.05, cout)),
                 zp=[0] * cout)
     b = m.const("b", rng.integers(-3000, 3000, cout), "int32", scale=[0.001] * cout, zp=[0] * cout)
-    y = m.tensor("y", [batch, -(-size // stride), -(-size // stride), cout], "int8", scale=0.15 if act is None else 0.05,
-                 zp=-128 if act is None else int(rng.integers(-100, 0)))
+    y = m.tensor("y", [batch, -(-size // stride), -(-size // stride), cout], "int8",
+                 scale=0.15 if act is None else 0.05, zp=-128 if act is None else int(rng.integers(-100, 0)))
     m.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", Padding=0, StrideW=stride, StrideH=stride,
          FusedActivationFunction=act or "NONE")
     m.inputs, m.outputs = [x], [y]
