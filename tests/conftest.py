@@ -37,7 +37,7 @@ def models() -> Path:
 def ir_of(tmp_path, monkeypatch):
     """ir_of(model, **compile options) -> {pass name: the IR after it, as text} (tests/test_passes.py)."""
     from mcugen.codegen.pipeline import compile_model
-    from mcugen.ir.dump import ENV, PASSES
+    from mcugen.ir.dump import ENV, passes
 
     def run(m, **options) -> dict[str, str]:
         path = tmp_path / "model.tflite"
@@ -45,7 +45,7 @@ def ir_of(tmp_path, monkeypatch):
         folder = tmp_path / "ir"
         monkeypatch.setenv(ENV, str(folder))
         compile_model(path, **options)
-        return {name: (folder / f"{k + 1:02d}_{name}.txt").read_text() for k, name in enumerate(PASSES)}
+        return {name: (folder / f"{k + 1:02d}_{name}.txt").read_text() for k, name in enumerate(passes())}
     return run
 
 

@@ -38,13 +38,13 @@ from mcugen.frontend.read_tflite import read_tflite
 def read(model_path: str | Path, signature: str | None = None) -> Graph:
     """The model as mcugen judges it (what `inspect` describes): parsed, checked, constants folded.
     `signature`: the entry point of a file with several (--signature)."""
-    graph = after("read_tflite", read_tflite(model_path, signature))  # parse the FlatBuffer
-    graph = after("verify", graph.verify())                        # structural invariants
-    graph = after("resolve_variables", resolve_variables(graph))  # resource variables: state, initialised at build time
-    graph = after("validate_model", validate_model(graph))        # every field a kernel relies on, as TFLM accepts it
-    graph = after("flatten_biases", flatten_biases(graph))        # a bias is its values, whatever shape the file gives
-    graph = after("expand_groups", expand_groups(graph))          # a grouped conv as the plain one it equals
-    graph = after("fold_constants", fold_constants(graph))        # shape arithmetic on static shapes, at build time
+    graph = after(read_tflite, model_path, signature)  # parse the FlatBuffer
+    graph = after(graph.verify)                        # structural invariants
+    graph = after(resolve_variables, graph)            # resource variables: state, initialised at build time
+    graph = after(validate_model, graph)               # every field a kernel relies on, as TFLM accepts it
+    graph = after(flatten_biases, graph)               # a bias is its values, whatever shape the file gives
+    graph = after(expand_groups, graph)                # a grouped conv as the plain one it equals
+    graph = after(fold_constants, graph)               # shape arithmetic on static shapes, at build time
     return graph
 
 
@@ -52,12 +52,12 @@ def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str 
     """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs).
     `outputs`: tensor names to make the outputs, leaving out the layers after them."""
     graph = read(model_path, signature)
-    graph = after("cut_outputs", cut_outputs(graph, outputs))  # --outputs: only the part the user asked for
-    graph = after("check_support", check_support(graph))       # int8 layers, every op has a kernel
-    graph = after("fold_pads", fold_pads(graph))               # a PAD before a conv as the conv's own padding
-    graph = after("fold_quantizes", fold_quantizes(graph))     # a zero-point-only QUANTIZE into its writer
-    graph = after("prepare_ops", prepare_ops(graph))           # TFLM's Prepare, done at build time
-    graph = after("check_undefined_reads", check_undefined_reads(graph))  # no layer computes on undefined values
+    graph = after(cut_outputs, graph, outputs)   # --outputs: only the part the user asked for
+    graph = after(check_support, graph)          # int8 layers, every op has a kernel
+    graph = after(fold_pads, graph)              # a PAD before a conv as the conv's own padding
+    graph = after(fold_quantizes, graph)         # a zero-point-only QUANTIZE into its writer
+    graph = after(prepare_ops, graph)            # TFLM's Prepare, done at build time
+    graph = after(check_undefined_reads, graph)  # no layer computes on undefined values
     return graph
 
 
@@ -78,21 +78,21 @@ def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), feature
         whole = None
     tried: dict[Stage, int | None] = {}
     stage = choose_stage(graph, whole, budget, build, tried)
-    banded = after("split_patches", split_patches(graph, stage))  # the first stage band by band, where it must
+    banded = after(split_patches, graph, stage)  # the first stage band by band, where it must
     compiled = whole if stage is None and whole is not None else build(banded)
     return settle_fit(graph, whole, compiled, budget, build, tried)  # what the bands did, or what they would
 
 
 def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budget: Budget) -> Compiled:
     """Kernels, fusion, packing, the arena and the weights' places, for a prepared Graph."""
-    graph = after("lower_ops", lower_ops(graph, features, tuning, budget.const_room, budget.optimize))  # calls
-    graph = after("place_views", place_views(graph))      # slices and concatenations that copy nothing
-    graph = after("fold_slices", fold_slices(graph))      # a slice only a transpose reads, read in its copy
-    graph = after("fuse_strips", fuse_strips(graph, budget))  # convs in their consumers
-    graph = after("pack_int4", pack_int4(graph))          # INT4 filters two to a byte, unpacked before their call
-    graph = after("pack_float16", pack_float16(graph, budget.optimize))  # a float16 model's weights kept float16
-    compiled = after("plan_memory", plan_memory(graph, budget.regions, budget.pins))  # lifetimes -> arena offsets
-    compiled = after("grow_scratch", grow_scratch(compiled))  # kernels' scratch widened into bytes free at its step
-    compiled = after("place_weights", place_weights(compiled, budget))  # weights in the chip's flash or external
-    compiled = after("stage_weights", stage_weights(compiled, budget))  # re-read weights copied to free arena
+    graph = after(lower_ops, graph, features, tuning, budget.const_room, budget.optimize)  # each op's kernel call
+    graph = after(place_views, graph)                    # slices and concatenations that copy nothing
+    graph = after(fold_slices, graph)                    # a slice only a transpose reads, read in its copy
+    graph = after(fuse_strips, graph, budget)            # convs in their consumers
+    graph = after(pack_int4, graph)                      # INT4 filters two to a byte, unpacked before their call
+    graph = after(pack_float16, graph, budget.optimize)  # a float16 model's weights kept float16
+    compiled = after(plan_memory, graph, budget.regions, budget.pins)  # lifetimes -> arena offsets
+    compiled = after(grow_scratch, compiled)             # kernels' scratch widened into bytes free at its step
+    compiled = after(place_weights, compiled, budget)    # weights in the chip's flash or external
+    compiled = after(stage_weights, compiled, budget)    # re-read weights copied to free arena
     return compiled
