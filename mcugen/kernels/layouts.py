@@ -17,14 +17,18 @@ def x6_filter(filter_data: np.ndarray, int16_inputs: bool = False, split: bool =
     rows = filter_data.reshape(oc, -1)
     if split:
         rows = rows[:, patch_order(k_h, k_w * in_c)]
-    k8 = -(-rows.shape[1] // 8) * 8
-    words = np.zeros((oc, k8), dtype=filter_data.dtype)
-    words[:, :rows.shape[1]] = rows
+    words = padded_k8(rows)
+    k8 = words.shape[1]
     if int16_inputs:
         words = words.reshape(oc, k8 // 4, 4)[:, :, [0, 2, 1, 3]].reshape(oc, k8)
     paired = oc // 2 * 2
     interleaved = words[:paired].reshape(oc // 2, 2, k8 // 4, 4).transpose(0, 2, 1, 3)
     return np.concatenate([interleaved.reshape(-1), words[paired:].reshape(-1)])
+
+
+def padded_k8(rows: np.ndarray) -> np.ndarray:
+    """Weights [channels, K] padded with zeros to K8, K rounded up to 8 (the DSP convs' patches' length)."""
+    return np.pad(rows, ((0, 0), (0, -rows.shape[1] % 8)))
 
 
 def w16_filter(filter_data: np.ndarray, split: bool = False) -> np.ndarray:
@@ -166,18 +170,14 @@ def pairs3x3(w: np.ndarray, transposed: bool) -> np.ndarray:
     return np.stack([rows[:, :, 0], rows[:, :, 1], rows[:, :, 1], rows[:, :, 2]], axis=2).copy()
 
 
-
 def s4_quads_filter(filter_data: np.ndarray) -> np.ndarray:
     """mcu_conv2d_s4_quads' filter (mcu_nn_conv_quads_dsp.h) of an INT4 filter [OC, KH, KW, IC], OC a multiple of 4:
     per quad of output channels (c0..c3) and four taps of each channel's K padded with zeros to K8, two words,
     taps (v0, v2) then (v1, v3), each tap as byte0 = 16 (c1 + 8) + c0 + 8 and byte1 = 16 c3 + c2 + 8 (c3's
     nibble signed)."""
     oc = filter_data.shape[0]
-    rows = filter_data.reshape(oc, -1).astype(np.int32)
-    k8 = -(-rows.shape[1] // 8) * 8
-    padded = np.zeros((oc, k8), np.int32)
-    padded[:, :rows.shape[1]] = rows
-    q = padded.reshape(oc // 4, 4, k8 // 4, 4)  # [quad][channel][four taps][tap]
+    padded = padded_k8(filter_data.reshape(oc, -1).astype(np.int32))
+    q = padded.reshape(oc // 4, 4, -1, 4)  # [quad][channel][four taps][tap]
     low = ((q[:, 1] + 8) << 4) | (q[:, 0] + 8)
     high = ((q[:, 3] & 0xF) << 4) | (q[:, 2] + 8)
     taps = [0, 2, 1, 3]
@@ -191,8 +191,6 @@ def s4_quads_fit(filter_data: np.ndarray) -> bool:
     oc = filter_data.shape[0]
     if oc % 4:
         return False
-    rows = filter_data.reshape(oc, -1).astype(np.int64)
-    k8 = -(-rows.shape[1] // 8) * 8
-    q = np.pad(rows, ((0, 0), (0, k8 - rows.shape[1]))).reshape(oc // 4, 4, k8)
+    q = padded_k8(filter_data.reshape(oc, -1).astype(np.int64)).reshape(oc // 4, 4, -1)
     return bool((128 * np.abs(q[:, 3]).sum(axis=1) < 2 ** 19).all() and
                 (128 * (q[:, 2] + 8).sum(axis=1) < 2 ** 23).all() and (128 * (q[:, 1] + 8).sum(axis=1) < 2 ** 27).all())

@@ -7,8 +7,9 @@
  * the strip is past the top padding) and `rows` as the output height computes exactly those rows;
  * the input's own height still bounds the window, so the bottom padding is as before. filter_bits: 8
  * for mcu_conv2d_s8_x6's filter, 16 for mcu_conv2d_s8_w16's, 4 for mcu_conv2d_s4_x6's, MCU_FILTER_TWIN for
- * mcu_conv2d_s8_twin's, MCU_FILTER_S4_QUADS for mcu_conv2d_s4_quads' (the conv's own call decides). The references are weak: a build links the kernel of the
- * form its calls name, not all five (kernels/strips.py names it).
+ * mcu_conv2d_s8_twin's, MCU_FILTER_S4_QUADS for mcu_conv2d_s4_quads' (the conv's own call decides). The
+ * references are weak: a build links the kernel of the form its calls name, not all five (kernels/strips.py
+ * names it).
  */
 
 /* Weak: firmware without an INT4 conv in strips links no INT4 kernel (the reference resolves to 0 there,

@@ -181,8 +181,8 @@ void mcu_conv2d_split_s8_twin(const mcu_conv_params *conv, const mcu_channel *ch
 #define MCU_FILTER_S4_QUADS (-4)
 
 /* Output rows [first, first + rows) of mcu_conv2d_s8_x6 (filter_bits 8), mcu_conv2d_s8_w16 (16), mcu_conv2d_s4_x6
- * (4), mcu_conv2d_s8_twin (MCU_FILTER_TWIN) or mcu_conv2d_s4_quads (MCU_FILTER_S4_QUADS) (one image), written as an image of `rows` rows: how a fused call
- * runs a conv strip by strip. */
+ * (4), mcu_conv2d_s8_twin (MCU_FILTER_TWIN) or mcu_conv2d_s4_quads (MCU_FILTER_S4_QUADS) (one image), written
+ * as an image of `rows` rows: how a fused call runs a conv strip by strip. */
 void mcu_conv2d_rows_s8_x6(const mcu_conv_params *conv, const mcu_channel *channels,
                            const mcu_dims *input_dims, const int8_t *input,
                            const mcu_dims *filter_dims, const void *filter, int32_t filter_bits, const int32_t *bias,

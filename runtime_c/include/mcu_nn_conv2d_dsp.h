@@ -1,5 +1,5 @@
 /*
- * The DSP CONV_2D kernels' shared body (mcu_conv2d_s8_x6, _s8_w16, _s4_x6, the live and split forms: each
+ * The DSP CONV_2D kernels' shared body (mcu_conv2d_s8_x6, _s8_w16, _s4_x6, _s4_quads, the live and split forms: each
  * is mcu_conv2d_s8_dsp with its constant `wide` and `split`; mcu_nn_conv_dsp.h describes the blocking), a
  * template each kernel specialises: out of line, with `wide` and `split` variables, VWW's convs took 5.8%
  * more cycles on the M4 (measured), and one function holding every specialisation would put the flash of
@@ -256,8 +256,8 @@ static inline void mcu_chain_strip(const mcu_conv_params *conv, const mcu_channe
     const int32_t span = (filter2_dims->h - 1) * conv2->dilation.h + 1;
     mcu_conv_params one = *conv2;
     mcu_dims in;
-    one.padding.h = mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits, bias,
-                                               mid_dims, oy * conv2->stride.h - conv2->padding.h,
+    one.padding.h = mcu_conv2d_hold_rows_s8_x6(conv, channels, input_dims, input, filter_dims, filter, filter_bits,
+                                               bias, mid_dims, oy * conv2->stride.h - conv2->padding.h,
                                                (n - 1) * conv2->stride.h + span, held, rows, scratch, &in);
     mcu_conv2d_rows_s8_x6(&one, channels2, &in, rows, filter2_dims, filter2, filter2_bits, bias2, output_dims, 0, n,
                           tile, scratch);
