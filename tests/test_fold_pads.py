@@ -218,18 +218,19 @@ def _padded_depthwise(h, w, c, pads):
 
 
 @pytest.mark.parametrize("h, w, c, pads, x2", [
-    (8, 8, 144, (1, 0, 1, 0), False),  # MobileNetV2's 8x8 grid's corner patch: 7 x 7, one pad before, none after
-    (8, 8, 4, (1, 0, 0, 0), False),  # down the columns (7 x 6): the pad along them
-    (8, 8, 4, (0, 0, 1, 0), False),
+    (8, 8, 144, (1, 0, 1, 0), True),  # MobileNetV2's 8x8 grid's corner patch: 7 x 7, one pad before, none after
+    (8, 8, 4, (1, 0, 0, 0), True),  # down the columns (7 x 6): the pad along them
+    (8, 8, 4, (0, 0, 1, 0), True),
+    (8, 8, 4, (0, 1, 0, 1), True),  # the other corner: a pad after, none before
     (9, 8, 6, (2, 0, 2, 1), False),  # two pads before a row
-    (5, 9, 4, (1, 0, 1, 0), True),  # an even length (8): the row has room for its last pixel
+    (5, 9, 4, (1, 0, 1, 0), True),  # an even length (8)
     (8, 8, 4, (1, 1, 1, 1), True),  # SAME's
 ])
-def test_the_channel_at_a_time_depthwise_takes_only_the_padding_its_rows_hold(tmp_path, h, w, c, pads, x2):
+def test_the_channel_at_a_time_depthwise_takes_the_padding_its_rows_hold(tmp_path, h, w, c, pads, x2):
     """A folded PAD's amounts (a patch's: one before, none after) on the 3x3 depthwise: the channel-at-a-time
-    kernel's window rows share a pad between rows of odd length, which a pixel would overwrite (a wrong answer
-    in MobileNetV2's 8x8 patches), and hold one pad before a row at most; those layers take the four-channel
-    kernel. Bit-exact on the emulated M4 either way."""
+    kernel's window rows share a pad between rows of odd length only where a pad follows the pixels (a pixel
+    laid on the shared pad was a wrong answer in MobileNetV2's 8x8 patches), and hold one pad before a row at
+    most; two pads before take the four-channel kernel. Bit-exact on the emulated M4 either way."""
     m = _padded_depthwise(h, w, c, pads)
     path = tmp_path / "dw.tflite"
     path.write_bytes(m.build())

@@ -23,6 +23,16 @@ def test_buffers_apart_in_time_share_bytes():
     assert p.conflicts() == []
 
 
+def test_a_buffer_lies_in_another_ones_hole_while_it_holds_nothing():
+    # S (a patch stage's input and output, 100 B, steps 0..4) holds nothing in bytes 0..40 over steps 1..2: T
+    # (40 B, steps 1..2) lies there; U (40 B, steps 2..3) outlives the hole and goes above S.
+    buffers = [Buffer("S", 100, 0, 4, holes=((1, 2, 0, 40),)), Buffer("T", 40, 1, 2), Buffer("U", 40, 2, 3)]
+    p = plan(buffers)
+    assert dict(zip("STU", p.offsets)) == {"S": 0, "T": 0, "U": 100}
+    assert p.size == 140 and p.conflicts() == []
+    assert Plan(p.buffers, (0, 0, 40), 140).conflicts() == [("S", "U")]
+
+
 def test_offsets_are_word_aligned():
     p = plan([Buffer("a", 3, 0, 2), Buffer("b", 5, 0, 2), Buffer("c", 1, 1, 1)])
     assert all(o % 4 == 0 for o in p.offsets)

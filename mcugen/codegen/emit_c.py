@@ -47,6 +47,13 @@ def _typed(dtype: str, shape: Sequence[int]) -> str:
     return f"{dtype}[{','.join(map(str, shape))}]"
 
 
+def _at(g: Compiled, names: dict[int, str], t: int) -> str:
+    """A graph input's or output's offset in the main arena: its buffer's named offset, and where in it it lies
+    (a patch stage's input lies behind its output's start, passes/plan_memory.py)."""
+    within = g.arena.within.get(t, 0)
+    return names[g.arena.buffer_of[t]] + (f" + {within}" if within else "")
+
+
 def _comment(text: str) -> str:
     """Text from the model file (tensor and variable names) made safe inside a C comment."""
     return text.replace("*/", "* /")
@@ -232,8 +239,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
         inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],
         outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
-        input_slices=[names[g.arena.buffer_of[t]] for t in g.inputs],
-        output_slices=[names[g.arena.buffer_of[t]] for t in g.outputs])
+        input_slices=[_at(g, names, t) for t in g.inputs], output_slices=[_at(g, names, t) for t in g.outputs])
     kernels = with_callees(frozenset(k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)),
                            g.features)
     custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model

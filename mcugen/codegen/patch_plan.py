@@ -1,9 +1,10 @@
 """Which stage of a model runs in patches (passes/split_patches.py), and in how many: none where the
 whole-tensor arena fits Budget.arena_room (or --patches off), else the stage and band count of the fewest MACs
-whose arena fits (recomputed rows cost MACs, counted without building: banded_macs); where no bands of whole
-rows fit, a square grid of patches. Candidates are compiled and planned as the build would be, the cheapest
+whose arena fits (recomputed rows cost MACs, counted without building: banded_macs), in bands of whole rows
+or, where none fits or for fewer MACs, a square grid of patches. Candidates are compiled and planned as the build would be, the cheapest
 first, at most TRIES of them for bands and as many for grids. --patches N: N bands, RxC: R bands of C patches,
-at the cheapest stage end that fits (with no room to fit, the one of the smallest arena)."""
+at the cheapest stage end that fits (with no room to fit, the one of the smallest arena). A cut that does not
+fit evenly is tried with its first patch a row and a column short (Stage.lead)."""
 from __future__ import annotations
 
 import dataclasses
@@ -47,15 +48,14 @@ def choose_stage(graph: Graph, whole: Compiled | None, budget: Budget, back_end:
     ends = [end for end in stage_ends(graph) if room is None or _at_least(graph, end) <= room]
     if forced is not None:
         return _forced(graph, search, ends, *forced)
-    # bands of whole rows first (a band's output rows are written in place: no copies); where none fits, patches
-    # of a square grid at the ends whose bands came closest
+    # bands of whole rows first (a band's output rows are written in place: no copies); then patches of a square
+    # grid at the ends whose bands came closest, where none fits or for fewer MACs than the bands found
     best = _cheapest(graph, search, ends, [(b, 1) for b in BANDS])
-    if best is None:
-        search.limit = len(search.sizes) + TRIES
-        closest = sorted((size, stage.end) for stage, size in search.sizes.items() if size is not None)
-        best = _cheapest(graph, search, list(dict.fromkeys(end for _, end in closest)), [(n, n) for n in GRIDS],
-                         first=True)
-    return best
+    search.limit = len(search.sizes) + TRIES
+    closest = sorted((size, stage.end) for stage, size in search.sizes.items() if size is not None)
+    patches = _cheapest(graph, search, list(dict.fromkeys(end for _, end in closest)), [(n, n) for n in GRIDS],
+                        first=True, bound=None if best is None else banded_macs(graph, best))
+    return patches if patches is not None else best
 
 
 def grid(patches: str) -> tuple[int, int] | None:
@@ -84,13 +84,15 @@ def _forced(graph: Graph, search: _Search, ends: list[int], bands: int, columns:
 
 
 def _cheapest(graph: Graph, search: _Search, ends: list[int], shapes: list[tuple[int, int]],
-              first: bool = False) -> Stage | None:
+              first: bool = False, bound: int | None = None) -> Stage | None:
     """The fewest MACs that fit among `shapes` (bands, columns: the arena falls along the list) at `ends`, the
     cheapest end first (at the first shape): an end whose floor (its last shape) fits gets the first shape that
-    fits; an end costing more at the first shape than the best found is passed. `first`: the first end found."""
+    fits; an end costing more at the first shape than the best found (or `bound`) is passed. `first`: the first
+    end found."""
     best: tuple[int, Stage] | None = None
     for end in sorted(ends, key=lambda e: banded_macs(graph, Stage(e, *shapes[0]))):
-        fit = [Stage(end, *shape) for shape in shapes if _fits_grid(graph, end, *shape)]
+        fit = [Stage(end, *shape) for shape in shapes if _fits_grid(graph, end, *shape)
+               if bound is None or banded_macs(graph, Stage(end, *shape)) < bound]
         if not fit or (best is not None and banded_macs(graph, fit[0]) >= best[0]):
             continue
         if not search.fits(fit[-1]):
@@ -99,9 +101,10 @@ def _cheapest(graph: Graph, search: _Search, ends: list[int], shapes: list[tuple
         while low < high:
             mid = (low + high) // 2
             low, high = (low, mid) if search.fits(fit[mid]) else (mid + 1, high)
-        cost = banded_macs(graph, fit[high])
+        chosen = search.fitted.get(fit[high], fit[high])
+        cost = banded_macs(graph, chosen)
         if best is None or cost < best[0]:
-            best = (cost, fit[high])
+            best = (cost, chosen)
         if first:
             break
     return best[1] if best is not None else None
@@ -123,6 +126,7 @@ class _Search:
                  sizes: dict[Stage, int | None]):
         self.graph, self.back_end, self.room, self.sizes = graph, back_end, room, sizes
         self.limit = TRIES
+        self.fitted: dict[Stage, Stage] = {}  # an even cut that did not fit -> its variant with a first one short
 
     def arena(self, stage: Stage) -> int | None:
         if stage not in self.sizes:
@@ -137,8 +141,13 @@ class _Search:
         return self.sizes[stage]
 
     def fits(self, stage: Stage) -> bool:
-        size = self.arena(stage)
-        return size is not None and (self.room is None or size <= self.room)
+        """Whether the stage fits the room, cut evenly or else with its first patch short (Stage.lead)."""
+        for variant in (stage, stage._replace(lead=1)) if stage.bands * stage.columns > 1 else (stage,):
+            size = self.arena(variant)
+            if size is not None and (self.room is None or size <= self.room):
+                self.fitted[stage] = variant
+                return True
+        return False
 
 
 def banded_macs(graph: Graph, stage: Stage) -> int:
@@ -148,7 +157,7 @@ def banded_macs(graph: Graph, stage: Stage) -> int:
     height, width = graph.tensors[layers[-1].outputs[0]].shape[1:3]
     computed = {op.index: 1 for op in layers}  # rows times columns its patches compute
     for axis, (size, parts) in enumerate(((height, stage.bands), (width, stage.columns))):
-        spans = [needed_spans(graph, layers, span, axis) for span in band_rows(size, parts)]
+        spans = [needed_spans(graph, layers, span, axis) for span in band_rows(size, parts, stage.lead)]
         for op in layers:
             computed[op.index] *= sum(need[op.outputs[0]][1] - need[op.outputs[0]][0] for need in spans)
     return sum(ops.get(graph, op).macs(graph, op) * computed[op.index] // math.prod(op.output(graph).shape[1:3])

@@ -130,6 +130,10 @@ class Banding:
     columns: int = 1  # each band cut into that many patches of its columns
     # as `rows`, the columns of each layer's output each patch of a band computes (empty: bands of whole rows)
     cols: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()
+    # the stage's input and output tensors: the planner may write the output over the input behind the
+    # patches' reads (passes/plan_memory.py)
+    source: int = -1
+    output: int = -1
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,9 @@ class Buffer:
     # (step, bytes), steps rising and bytes falling: from that step on only the buffer's first bytes are live (a
     # smaller tensor written in place over a larger one that has died); the rest may hold other buffers
     shrinks: tuple[tuple[int, int], ...] = ()
+    # (first step, last step, start, end): bytes [start, end) that hold nothing over those steps (a patch stage's
+    # input read and its output not yet written there, passes/plan_memory.py); another buffer may lie there
+    holes: tuple[tuple[int, int, int, int], ...] = ()
 
     def overlaps_in_time(self, other: "Buffer") -> bool:
         return self.first <= other.last and other.first <= self.last
@@ -56,6 +59,28 @@ class Buffer:
             if at <= step:
                 size = bytes_
         return size
+
+    def free_runs(self, first: int, last: int) -> list[tuple[int, int]]:
+        """The runs of bytes (start, end) that hold nothing from step `first` to `last`: holes spanning them,
+        adjacent ones joined."""
+        runs: list[tuple[int, int]] = []
+        for start, end in sorted((a, b) for s0, s1, a, b in self.holes if s0 <= first and last <= s1):
+            if runs and start <= runs[-1][1]:
+                runs[-1] = (runs[-1][0], max(runs[-1][1], end))
+            else:
+                runs.append((start, end))
+        return runs
+
+    def clashes(self, at: int, other: "Buffer", other_at: int) -> bool:
+        """Whether this buffer at byte `at` and other at `other_at`, live at a same step, share a byte: neither
+        apart nor one inside a run of the other's bytes that holds nothing over its life."""
+        size, other_size = self.sizes_beside(other)
+        if at + size <= other_at or other_at + other_size <= at:
+            return False
+        return not (any(other_at + a <= at and at + size <= other_at + b
+                        for a, b in other.free_runs(self.first, self.last))
+                    or any(at + a <= other_at and other_at + other_size <= at + b
+                           for a, b in self.free_runs(other.first, other.last)))
 
     def sizes_beside(self, other: "Buffer") -> tuple[int, int]:
         """This buffer's bytes and other's while both are live (the most of each over the steps they share)."""
@@ -87,10 +112,8 @@ class Plan:
         items = [(b, o, self.region(k)) for k, (b, o) in enumerate(zip(self.buffers, self.offsets))]
         for i, (a, oa, ra) in enumerate(items):
             for b, ob, rb in items[i + 1:]:
-                if ra == rb and a.overlaps_in_time(b):
-                    size_a, size_b = a.sizes_beside(b)
-                    if oa < ob + size_b and ob < oa + size_a:
-                        bad.append((a.name, b.name))
+                if ra == rb and a.overlaps_in_time(b) and a.clashes(oa, b, ob):
+                    bad.append((a.name, b.name))
         return bad
 
     def timeline(self, width: int = 64) -> str:
@@ -147,6 +170,17 @@ def _lowest_fit_each(lo: np.ndarray, hi: np.ndarray, need: np.ndarray) -> int:
     return int(candidates[np.argmax(fits)])
 
 
+def _lowest_fit_holed(buffers: list[Buffer], i: int, beside: list[int], at: list[int]) -> int:
+    """The lowest aligned offset for buffer i beside the placed buffers `beside` (at their offsets `at`), some of
+    them with holes i may lie in."""
+    b = buffers[i]
+    candidates = {0}
+    for j, o in zip(beside, at):
+        candidates.add(_align(o + b.sizes_beside(buffers[j])[1]))
+        candidates.update(_align(o + start) for start, _ in buffers[j].free_runs(b.first, b.last))
+    return next(c for c in sorted(candidates) if not any(b.clashes(c, buffers[j], o) for j, o in zip(beside, at)))
+
+
 def _first_fit(buffers: list[Buffer], order: list[int]) -> list[int]:
     # the buffers placed so far that are live beside the next one, found as arrays: a banded model has
     # thousands of buffers, and fuse_strips plans each candidate fusion
@@ -154,10 +188,13 @@ def _first_fit(buffers: list[Buffer], order: list[int]) -> list[int]:
     offsets = np.zeros(len(buffers), np.int64)
     placed = np.zeros(len(buffers), bool)
     shrinking = any(b.shrinks for b in buffers)
+    holed = np.array([bool(b.holes) for b in buffers])
     for i in order:
         beside = np.flatnonzero(placed & (first <= last[i]) & (first[i] <= last))
         lo = offsets[beside]
-        if shrinking:
+        if holed[beside].any():
+            offsets[i] = _lowest_fit_holed(buffers, i, beside.tolist(), lo.tolist())
+        elif shrinking:
             pairs = np.array([buffers[i].sizes_beside(buffers[j]) for j in beside.tolist()], np.int64).reshape(-1, 2)
             offsets[i] = _lowest_fit_each(lo, lo + pairs[:, 1], pairs[:, 0])
         else:

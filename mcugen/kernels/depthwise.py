@@ -127,19 +127,22 @@ def transposed(p: DepthwiseData) -> bool:
     return out_h > out_w
 
 
-def x2_windows(p: DepthwiseData, channels: int, limit: int | None = DW3_GROUP_BYTES) -> int:
-    """The windows mcu_depthwise_conv2d_s8_x2 fills at once: four (four channels' from one pass over the
-    image) where there are four channels and their windows fit `limit` bytes (None: any), else one."""
-    return 4 if channels >= 4 and (limit is None or 4 * 2 * _x2_layout(p)[0] <= limit) else 1
+def x2_windows(p: DepthwiseData, x_shape: tuple[int, ...], limit: int | None = DW3_GROUP_BYTES) -> int:
+    """The windows mcu_depthwise_conv2d_s8_x2 fills at once (x_shape: the input's): four (four channels' from
+    one pass over the image) where there are four channels and their windows fit `limit` bytes (None: any),
+    else one."""
+    return 4 if x_shape[3] >= 4 and (limit is None or 4 * 2 * _x2_layout(p, x_shape)[0] <= limit) else 1
 
 
-def _x2_layout(p: DepthwiseData) -> tuple[int, int, int]:
+def _x2_layout(p: DepthwiseData, x_shape: tuple[int, ...]) -> tuple[int, int, int]:
     """(a channel's window in int16: window rows x stride, then two words of fill; sums_stride; output rows)
     of mcu_dw3_layout_of."""
     (out_h, out_w), (pad_h, pad_w) = p.window.out_hw, p.window.pad
-    rows, length, pad = (out_w, out_h, pad_h) if transposed(p) else (out_h, out_w, pad_w)
+    rows, length, pad, pixels = (out_w, out_h, pad_h, x_shape[1]) if transposed(p) else (out_h, out_w, pad_w,
+                                                                                         x_shape[2])
     if p.window.stride[0] == 1:
-        stride = length + 1 if pad == 1 and length % 2 else (length + 3) & ~1
+        # a row's last pad is the next one's first where there is one after its pixels (pixels + pad < length + 2)
+        stride = length + 1 if pad == 1 and length % 2 and pixels + pad < length + 2 else (length + 3) & ~1
         window_rows, sums_stride = rows + 2, stride
     else:
         sums_stride = (length + 1) & ~1
@@ -147,25 +150,27 @@ def _x2_layout(p: DepthwiseData) -> tuple[int, int, int]:
     return window_rows * stride + 4, sums_stride, rows
 
 
-def x2_scratch(p: DepthwiseData, windows: int) -> Scratch:
+def x2_scratch(p: DepthwiseData, x_shape: tuple[int, ...], windows: int) -> Scratch:
     """The channel-at-a-time kernels' scratch: `windows` windows, then the int32 sums of a pass. Mirrors
     runtime_c/include/mcu_nn_dw3_dsp.h (mcu_dw3_layout_of, mcu_dw3_window_int16): the kernel lays out its
     scratch by the same rule."""
-    window, sums_stride, rows = _x2_layout(p)
+    window, sums_stride, rows = _x2_layout(p, x_shape)
     passes = min(max(DW3_CHUNK // sums_stride, 1), rows)  # rows of sums a pass
     return Scratch(windows * window * 2 + (passes * sums_stride + 8) * 4, "int16_t")
 
 
 def depthwise_x2_call(g: Graph, op: Op, windows: int | None = None) -> Call:
     """A channel at a time, two outputs per load (stride 1) or three loads (stride 2) of each window row;
-    `windows` at once (x2_windows's choice unless told)."""
+    `windows` at once (unless told, x2_windows's choice, or one in a patch stage's layer)."""
     x, w, y, p = op.input(g, 0), op.input(g, 1), op.output(g), op.prepared(DepthwiseData)
     folded = Grouped.of(g, op).bias_folded[:w.shape[3]]
-    windows = x2_windows(p, x.shape[3]) if windows is None else windows
+    if windows is None:  # a patch's layer (patches are run for the arena) one: grow_scratch widens it in room
+        windows = 1 if op.part else x2_windows(p, x.shape)
     return Call("mcu_depthwise_conv2d_s8_x2", (
         dw_params(p), channel_table(p.quant, folded, 9), dims("input_dims", x.shape), reads(op),
         dims("filter_dims", w.shape), Const("filter", taps3x3(w.values, transposed(p))),
-        Const("bias_folded", folded), dims("output_dims", y.shape), writes(op), x2_scratch(p, windows), windows),
+        Const("bias_folded", folded), dims("output_dims", y.shape), writes(op), x2_scratch(p, x.shape, windows),
+        windows),
         note=x2_note(op, w, windows), in_place=0)
 
 
@@ -183,7 +188,7 @@ def depthwise_s16_x2_call(g: Graph, op: Op) -> Call:
     return Call("mcu_depthwise_conv2d_s16_x2", (
         dw_params(p), p.quant.per_channel(), dims("input_dims", x.shape), reads(op), dims("filter_dims", w.shape),
         Const("filter_pairs", pairs3x3(w.values, transposed(p))), Const("bias", p.wide.bias),
-        dims("output_dims", y.shape), writes(op), x2_scratch(p, 1)),
+        dims("output_dims", y.shape), writes(op), x2_scratch(p, x.shape, 1)),
         note=dw_note(op, w) + ", int16 activations, a channel at a time from its window, two outputs per load, "
         "in place",
         in_place=0)
@@ -230,13 +235,9 @@ def x2_window(g: Graph, op: Op) -> bool:
 @when
 def dw3_rows_fit(g: Graph, op: Op) -> bool:
     """Whether mcu_dw3_layout_of's window rows hold the layer's padding (the channel-at-a-time 3x3 kernels'): at
-    most one pad before a row, and at stride 1 with one pad before a row of odd length, one after it too (such
-    a row's last pad is the next row's first, so a folded PAD's 1-before-0-after would lay a pixel on it)."""
-    window, (in_h, in_w) = op.prepared(DepthwiseData).window, op.input(g, 0).shape[1:3]
-    along = 0 if window.out_hw[0] > window.out_hw[1] else 1  # the window's rows run down the longer side
-    length, lead, pixels = window.out_hw[along], window.pad[along], (in_h, in_w)[along]
-    shared = window.stride[along] == 1 and lead == 1 and length % 2 == 1
-    return lead <= 1 and not (shared and pixels > length)
+    most one pad before a row."""
+    window = op.prepared(DepthwiseData).window
+    return window.pad[0 if window.out_hw[0] > window.out_hw[1] else 1] <= 1  # rows run down the longer side
 
 
 @when

@@ -15,7 +15,12 @@ them). Some tensors share a buffer instead of getting their own, and some get no
   inputs, so they live until it runs;
 - a tensor another's bytes hold (Op.aliases, passes/place_views.py) lies inside that one's buffer at
   its offset (ArenaPlan.within): a contiguous slice's or split's outputs in its input's, a concatenation's
-  inputs in its output's, which is then born with the first of them.
+  inputs in its output's, which is then born with the first of them;
+- a patch stage's output (passes/split_patches.py) shares one buffer with the stage's input, lying
+  `shift` bytes before it: each patch writes its part of the output behind what the later patches still
+  read of the input (_stage_shift finds the least such shift in bytes), so the two take max(output,
+  shift + input) bytes, not their sum; and the bytes of the input no later step reads, until the output is
+  written over them, may hold other buffers (Buffer.holes: a later patch's intermediates).
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 
 With `regions` (a board whose RAM is several regions, mcugen/ir/planner.py place), each buffer also gets a
@@ -27,11 +32,14 @@ buffers, not a count of loads.
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
+
+import numpy as np
 
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph, Op
 from mcugen.ir.lowering import Call, Slice, layer_name
-from mcugen.ir.planner import ArenaPlan, Buffer, PlacementError, Region, place, plan, state_layout
+from mcugen.ir.planner import ALIGN, ArenaPlan, Buffer, PlacementError, Region, place, plan, state_layout
 
 
 def _reads(op: Op) -> set[int]:
@@ -76,15 +84,16 @@ def _last_reads(g: Graph) -> dict[int, int]:
 
 class _Roots:
     """Which buffer (named after its root tensor) each tensor lives in and at which byte offset, and each
-    buffer's first step and last: the last read of any tensor in it, kept as tensors join it."""
+    buffer's first step and last (the last read of any tensor in it) and bytes, kept as tensors join it."""
 
-    def __init__(self, last_read: dict[int, int]):
-        self.last_read = last_read
+    def __init__(self, g: Graph, last_read: dict[int, int]):
+        self.g, self.last_read = g, last_read
         self.root: dict[int, int] = {}
         self.born: dict[int, int] = {}
         self.names: dict[int, str] = {}
         self.within: dict[int, int] = {}
         self.reach: dict[int, int] = {}
+        self.size: dict[int, int] = {}
 
     def new(self, t: int, step: int, name: str) -> None:
         self.born[t], self.names[t] = step, name
@@ -95,17 +104,31 @@ class _Roots:
         if offset:
             self.within[t] = offset
         self.reach[r] = max(self.reach.get(r, self.born[r]), self.last_read.get(t, self.born[r]))
+        self.size[r] = max(self.size.get(r, 0), offset + self.g.tensors[t].nbytes)
 
 
 def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], int, dict[int, int]]:
     """The buffers (the activations' then the scratch), each tensor's and each op's scratch buffer, how
     many of the buffers are activations', and the offset within its buffer of each tensor not at its start."""
-    r = _Roots(_last_reads(g))
+    r = _Roots(g, _last_reads(g))
     root, within = r.root, r.within
     # a concatenation's inputs written in place: tensor -> (its Alias, the concatenation)
     part_of = {a.tensor: (a, op) for op in g.ops for a in op.aliases if a.whole in op.outputs}
+    behind = _stage_shift(g)
+    holed: dict[int, tuple[tuple[int, int, int, int], ...]] = {}  # root -> Buffer.holes
+
+    def new(t: int, step: int, name: str) -> None:
+        """A buffer for t; for a patch stage's input, the stage output's, t `shift` bytes into it."""
+        if behind is None or t != behind.source:
+            r.new(t, step, name)
+            return
+        out = g.tensors[behind.output]
+        r.new(out.index, step, f"{layer_name(g, next(op for op in g.ops if out.index in op.outputs))}_out")
+        r.join(t, out.index, behind.shift)
+        holed[out.index] = behind.holes
+
     for k, t in enumerate(g.inputs):
-        r.new(t, 0, f"input_{k}")
+        new(t, 0, f"input_{k}")
     for op in g.ops:
         if not op.outputs:  # ASSIGN_VARIABLE writes a variable, which lives outside the arena
             continue
@@ -128,19 +151,21 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
             continue  # never exists whole: computed strip by strip inside a later call
         src = first if op.call is None else (op.inputs[op.call.in_place] if op.call.in_place is not None
                                              else op.call.over)
-        shares = src is not None and src in root and (
+        # nothing is written in place over the stage's input: _stage_shift counts the reads of its bytes it knows
+        shares = src is not None and src in root and (behind is None or src not in behind.inside) and (
             op.call is None
             or (r.reach[root[src]] == op.index and g.tensors[src].nbytes >= g.tensors[out].nbytes
                 and _read_once(op.call, src, root)))
         if shares and src is not None:
             r.join(out, root[src], within.get(src, 0))
         else:
-            r.new(out, op.index, f"{layer_name(g, op)}_out")
+            new(out, op.index, f"{layer_name(g, op)}_out")
         for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
             r.new(extra, op.index, f"{layer_name(g, op)}_out{k}")
     roots = sorted(set(root.values()), key=lambda t: (r.born[t], t))
     shrinks = _shrinks(g, r)
-    buffers = [Buffer(r.names[t], g.tensors[t].nbytes, r.born[t], r.reach[t], shrinks.get(t, ())) for t in roots]
+    buffers = [Buffer(r.names[t], r.size[t], r.born[t], r.reach[t], shrinks.get(t, ()), holed.get(t, ()))
+               for t in roots]
     position = {t: k for k, t in enumerate(roots)}
     scratch_of = {}
     for op in g.ops:
@@ -167,7 +192,7 @@ def _shrinks(g: Graph, r: _Roots) -> dict[int, tuple[tuple[int, int], ...]]:
             size = max(size, end)
             if k + 1 < len(steps) and steps[k + 1][0] < last:
                 falls.append((steps[k + 1][0] + 1, size))
-        kept, bytes_ = [], g.tensors[root].nbytes
+        kept, bytes_ = [], r.size[root]
         for step, size in sorted(falls):
             if size < bytes_ and step > r.born[root]:
                 kept.append((step, size))
@@ -175,6 +200,104 @@ def _shrinks(g: Graph, r: _Roots) -> dict[int, tuple[tuple[int, int], ...]]:
         if kept:
             shrinks[root] = tuple(kept)
     return shrinks
+
+
+class _Behind(NamedTuple):
+    """A patch stage's output and input in one buffer: the output at its start, the input `shift` bytes on;
+    `holes` as Buffer.holes; `inside`: the tensors whose bytes are the input's."""
+
+    source: int
+    output: int
+    shift: int
+    holes: tuple[tuple[int, int, int, int], ...]
+    inside: frozenset[int]
+
+
+def _stage_shift(g: Graph) -> _Behind | None:
+    """Where a patch stage's output written `shift` bytes before its input (the least, word-aligned) overwrites
+    no input byte a later step reads (nor one its own step reads), and takes fewer bytes than the two apart;
+    None elsewhere."""
+    b = g.banded
+    if b is None or b.source < 0 or b.source in g.outputs or b.output in g.inputs:
+        return None
+    # each tensor's bytes in another's: a view's where it lies; an op without a call (RESHAPE, a slice read in its
+    # reader's copy, a layer run inside a later call) read as its first input's bytes it spans
+    links = {a.tensor: (a.whole, a.offset, a.offset + g.tensors[a.tensor].nbytes) for op in g.ops for a in op.aliases}
+    links.update({op.outputs[0]: (op.inputs[0], *_slice_span(g, op)) for op in g.ops
+                  if op.call is None and not op.aliases and op.inputs and op.inputs[0] >= 0 and op.outputs})
+
+    def place(t: int, home: int) -> tuple[int, int] | None:
+        """The bytes of home's that t's are (at most; None: none of them)."""
+        lo, hi = 0, g.tensors[t].nbytes
+        while t != home:
+            if t not in links:
+                return None
+            t, start, end = links[t]
+            lo, hi = (start + lo, start + hi) if end - start == hi - lo else (start, end)
+        return lo, hi
+
+    writes, reads = [], []  # (step, start, end): the output's bytes written, the input's read
+    for op in g.ops:
+        if op.fused_into is not None:
+            continue
+        for t in op.outputs:
+            at = place(t, b.output)
+            if at is not None and (op.call is not None or t == b.output):
+                writes.append((op.index, *at))
+        for t in _reads(op) if op.call is not None else ():  # a view's op reads nothing: its readers do
+            at = place(t, b.source) if t >= 0 else None
+            if at is not None:
+                reads.append((op.index, *(_slice_span(g, op) if t == b.source else at)))
+    shift = 0
+    for step, _, end in writes:
+        first = min((start for k, start, _ in reads if k >= step), default=None)
+        if first is not None:
+            shift = max(shift, end - first)
+    shift = -(-shift // ALIGN) * ALIGN
+    if shift >= g.tensors[b.output].nbytes:
+        return None
+    born = next((op.index for op in g.ops if b.source in op.outputs), 0)
+    holes = _holes(born, len(g.ops), (shift, shift + g.tensors[b.source].nbytes),
+                   [(k, shift + start, shift + end) for k, start, end in reads], writes)
+    return _Behind(b.source, b.output, shift, holes,
+                   frozenset(t for t in range(len(g.tensors)) if place(t, b.source) is not None))
+
+
+def _holes(born: int, end: int, source: tuple[int, int], reads: list[tuple[int, int, int]],
+           writes: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int, int], ...]:
+    """Buffer.holes of the shared buffer: a byte of the input is free after its last read, one outside it from
+    the buffer's first step, until the output's first write there."""
+    cuts = sorted({0, *source, *(x for _, a, z in (*reads, *writes) for x in (a, z))})
+    holes: list[tuple[int, int, int, int]] = []
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        inside = source[0] <= lo and hi <= source[1]
+        last_read = max((k for k, a, z in reads if a <= lo and hi <= z), default=born)
+        free_from = last_read + 1 if inside else born
+        free_to = min((k for k, a, z in writes if a <= lo and hi <= z), default=end) - 1
+        if free_from > free_to:
+            continue
+        if holes and holes[-1][:2] == (free_from, free_to) and holes[-1][3] == lo:
+            holes[-1] = (free_from, free_to, holes[-1][2], hi)
+        else:
+            holes.append((free_from, free_to, lo, hi))
+    return tuple(holes)
+
+
+def _slice_span(g: Graph, op: Op) -> tuple[int, int]:
+    """The bytes of its input from the first a STRIDED_SLICE reads to the last (any other op: all of them)."""
+    x = op.input(g, 0)
+    if op.opcode != "STRIDED_SLICE":
+        return 0, x.nbytes
+    begin, end, strides = op.input(g, 1), op.input(g, 2), op.input(g, 3)
+    masks = any(op.attrs.get(k, 0) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                                             "shrink_axis_mask"))
+    if begin.data is None or end.data is None or strides.data is None or masks or (strides.data != 1).any() \
+            or (begin.data < 0).any() or (end.data <= begin.data).any():
+        return 0, x.nbytes
+    steps = np.cumprod((*x.shape[1:], 1)[::-1])[::-1]  # elements a step along each axis
+    size = x.nbytes // max(1, int(np.prod(x.shape)))
+    return (int(np.dot(begin.data.astype(np.int64), steps)) * size,
+            (int(np.dot(end.data.astype(np.int64) - 1, steps)) + 1) * size)
 
 
 def _placed(g: Graph, buffers: list[Buffer], buffer_of: dict[int, int], scratch_of: dict[int, int],

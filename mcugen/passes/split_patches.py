@@ -45,9 +45,14 @@ class Stage(NamedTuple):
     end: int
     bands: int
     columns: int = 1
+    # the first band (and the first patch of each band) that many rows (columns) short of an even cut: the
+    # first patch's intermediates sit beside all of the stage's input, a later one's beside what is left of
+    # it (passes/plan_memory.py), so a smaller first patch may fit where even ones do not
+    lead: int = 0
 
     def describe(self) -> str:
-        return f"{self.bands} bands" if self.columns == 1 else f"{self.bands}x{self.columns} patches"
+        grid = f"{self.bands} bands" if self.columns == 1 else f"{self.bands}x{self.columns} patches"
+        return grid + (f", the first {self.lead} short" if self.lead else "")
 
 
 def stage_start(g: Graph) -> int:
@@ -128,10 +133,19 @@ def _read(g: Graph, op: Op, span: Rows, axis: int) -> Rows:
     return max(0, start), min(size, stop)
 
 
-def band_rows(height: int, bands: int) -> list[Rows]:
-    """`bands` runs of whole rows over `height`, as even as they come (the first ones the longer)."""
-    cuts = np.cumsum([0] + [height // bands + (k < height % bands) for k in range(bands)])
+def band_rows(height: int, bands: int, lead: int = 0) -> list[Rows]:
+    """`bands` runs of whole rows over `height`, as even as they come (the first ones the longer), the first
+    `lead` rows shorter where there are two runs or more (Stage.lead)."""
+    first = max(1, height // bands + (height % bands > 0) - lead) if bands > 1 else height
+    rest = height - first
+    cuts = np.cumsum([0, first] + [rest // (bands - 1) + (k < rest % (bands - 1)) for k in range(bands - 1)])
     return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def _source(g: Graph, stage: list[Op]) -> int:
+    """The tensor the stage reads from outside."""
+    made = {op.outputs[0] for op in stage}
+    return next(t for op in stage for t in op.inputs if t >= 0 and not g.tensors[t].is_const and t not in made)
 
 
 def needed_spans(g: Graph, stage: list[Op], span: Rows, axis: int = 0) -> dict[int, Rows]:
@@ -155,17 +169,16 @@ def split_patches(g: Graph, chosen: Stage | None) -> Graph:
     """The chosen stage run patch by patch (None: g as it is)."""
     if chosen is None:
         return g
-    stage_end, bands, columns = chosen
+    stage_end, bands, columns, _ = chosen
     start = stage_start(g)
     stage = list(g.ops[start:stage_end + 1])
     last = stage[-1].outputs[0]
-    source = next(t for op in stage for t in op.inputs
-                  if t >= 0 and not g.tensors[t].is_const and t not in {o.outputs[0] for o in stage})
+    source = _source(g, stage)
     # the stage's input is NCHW where an input TRANSPOSE opens the stage: its rows and columns are axes 2 and 3
     b = _Builder(g, {source: (2, 3)} if stage[0].opcode == "TRANSPOSE" else {})
     height, width = g.tensors[last].shape[1:3]
-    across = [needed_spans(g, stage, span, 1) for span in band_rows(width, columns)]
-    needs = [needed_spans(g, stage, rows) for rows in band_rows(height, bands)]
+    across = [needed_spans(g, stage, span, 1) for span in band_rows(width, columns, chosen.lead)]
+    needs = [needed_spans(g, stage, rows) for rows in band_rows(height, bands, chosen.lead)]
     parts = []
     for k, need in enumerate(needs):
         patches = [b.patch(stage, source, {t: (need[t], cols[t]) for t in need}, f"band{k}" if columns == 1
@@ -176,7 +189,7 @@ def split_patches(g: Graph, chosen: Stage | None) -> Graph:
                     origin=stage[-1].origin, part="bands"))
     banding = Banding(stage[0].origin, stage[-1].origin, bands, sum(ops.get(g, op).macs(g, op) for op in g.ops),
                       rows=_spans(g, stage, needs, 1), columns=columns,
-                      cols=_spans(g, stage, across, 2) if columns > 1 else ())
+                      cols=_spans(g, stage, across, 2) if columns > 1 else (), source=source, output=last)
     graph = dataclasses.replace(g, tensors=tuple(b.tensors), banded=banding).renumber(
         [*g.ops[:start], *b.ops, *g.ops[stage_end + 1:]])
     # the patch layers prepared as TFLM would prepare them (their shapes and windows are their own)

@@ -44,7 +44,9 @@ static inline void mcu_dw3_pairs(const int8_t *taps, int32_t doubled, uint32_t w
  * rows, each paying its set-up once and wasting its pad outputs once (a 25 x 5 keyword-spotting layer:
  * 5 rows of 26 instead of 25 of 6). A row is `len` outputs and `stride` int16: the pad columns and the
  * row rounded up to even, or, with one pad column a side and an odd length, len + 1: a row's right pad
- * is the next one's left pad (the last row's lies after the window: two words of it). With stride 2 a
+ * is the next one's left pad (the last row's lies after the window: two words of it). A row with a pad
+ * before it and none after (a folded PAD's, a patch's at the image's left edge) fills len + 2 values: no
+ * pad to share. With stride 2 a
  * window row is the inputs of len rounded up to even outputs (2 len + 1, rounded up to even), and the
  * pass's sums are that even length a row.
  */
@@ -74,7 +76,7 @@ static inline mcu_dw3_layout mcu_dw3_layout_of(const mcu_dims *input_dims, const
     l.out_row_step = t ? c : output_dims->w * c;
     l.out_step = t ? output_dims->w * c : c;
     if (step == 1) {
-        l.stride = l.pad_len == 1 && (l.len & 1) ? l.len + 1 : (l.len + 3) & ~1;
+        l.stride = l.pad_len == 1 && (l.len & 1) && l.in_len + 1 < l.len + 2 ? l.len + 1 : (l.len + 3) & ~1;
         l.win_rows = l.rows + 2;
         l.sums_stride = l.stride;
     } else {
