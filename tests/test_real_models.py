@@ -118,9 +118,9 @@ def test_streaming_state_resolves_to_variables():
     assert not g.subgraphs and not {"VAR_HANDLE", "CALL_ONCE"} & {op.opcode for op in g.ops}
     g = lower(SVDF)
     svdfs = [op for op in g.ops if op.opcode == "SVDF"]
-    assert [op.attrs["state"] for op in svdfs] == [{4: k} for k in range(7)]
+    assert [op.facts.state for op in svdfs] == [{4: k} for k in range(7)]
     for op in svdfs:
-        state = g.variables[op.attrs["state"][4]]
+        state = g.variables[op.facts.state[4]]
         assert set(state.initial.ravel()) == {op.input(g, 4).quant.zp} and not op.input(g, 4).is_const
 
 

@@ -1,6 +1,7 @@
 """The compiler as a table of contents: every pass, in order."""
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 from pathlib import Path
 
@@ -88,11 +89,11 @@ def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budg
     graph = after(lower_ops, graph, features, tuning, budget.const_room, budget.optimize)  # each op's kernel call
     graph = after(place_views, graph)                    # slices and concatenations that copy nothing
     graph = after(fold_slices, graph)                    # a slice only a transpose reads, read in its copy
-    graph = after(fuse_strips, graph, budget)            # convs in their consumers
+    graph = after(fuse_strips, graph, budget, tuning)    # convs in their consumers
     graph = after(pack_int4, graph)                      # INT4 filters two to a byte, unpacked before their call
     graph = after(pack_float16, graph, budget.optimize)  # a float16 model's weights kept float16
     compiled = after(plan_memory, graph, budget.regions, budget.pins)  # lifetimes -> arena offsets
     compiled = after(grow_scratch, compiled)             # kernels' scratch widened into bytes free at its step
     compiled = after(place_weights, compiled, budget)    # weights in the chip's flash or external
     compiled = after(stage_weights, compiled, budget)    # re-read weights copied to free arena
-    return compiled
+    return dataclasses.replace(compiled, features=frozenset(features), tuning=tuning)  # what it was compiled for

@@ -137,6 +137,19 @@ class Banding:
 
 
 @dataclass(frozen=True)
+class Facts:
+    """What the passes learned of an op, apart from the file's options (Op.attrs)."""
+
+    # input position (OWN_STATE: the kernel's own state) -> its Graph.variables index (resolve_variables)
+    state: dict[int, int] = field(default_factory=dict)
+    variable: int | None = None  # READ_VARIABLE's or ASSIGN_VARIABLE's Graph.variables index (resolve_variables)
+    groups: int | None = None  # a grouped conv run as the plain one it equals: the file's group count (expand_groups)
+    # a window over the unpadded input padded [[top, bottom], [left, right]] (fold_pads, split_patches)
+    folded_pad: tuple[tuple[int, int], tuple[int, int]] | None = None
+    clamp: tuple[int, int] | None = None  # a folded QUANTIZE's output range, its zero point's (fold_quantizes)
+
+
+@dataclass(frozen=True)
 class Op:
     index: int  # position in Graph.ops (the execution step)
     opcode: str  # BuiltinOperator name, e.g. CONV_2D; CUSTOM:<name> for custom ops
@@ -152,6 +165,7 @@ class Op:
     intermediates: tuple[int, ...] = ()  # tensors the converter names for a kernel's scratch (LSTM's): TFLM gives none bytes
     aliases: tuple[Alias, ...] = ()  # a view op's output in its input, a concatenation's inputs in its output
     part: str = ""  # which of several ops the compiler made of the file's op this is (a band: band0)
+    facts: Facts = field(default_factory=Facts)  # what the passes learned of it
 
     def prepared(self, kind: type[R]) -> R:
         """The op's prepared data, as the record type its op module makes (another is mcugen's bug)."""
@@ -203,10 +217,8 @@ class Graph:
     subgraph_index: int = 0  # this subgraph's index in the file (its signature's)
     signature: str = ""  # the signature the user picked (--signature), if any
     signatures: tuple[str, ...] = ()  # every signature the file names, in file order
-    variables: tuple[Variable, ...] = ()  # state, indexed by READ/ASSIGN_VARIABLE's attrs["variable"]
+    variables: tuple[Variable, ...] = ()  # state, indexed by Facts.variable and Facts.state
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
-    features: frozenset[str] = frozenset()  # ISA features the lowering could use (mcugen/kernels/)
-    tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
     banded: Banding | None = None  # its first layers run band by band (patch-based inference)
 
     def file_subgraphs(self) -> tuple["Graph", ...]:
@@ -305,11 +317,12 @@ class Graph:
             if op.fused_into is not None:
                 lines.append(f"     runs inside op {op.fused_into}'s call")
             lines += [f"     t{a.tensor} is t{a.whole}'s bytes from {a.offset}" for a in op.aliases]
-            if "folded_pad" in op.attrs:
-                lines.append(f"     pads [[top, bottom], [left, right]] {op.attrs['folded_pad']} (a PAD's or a band's)")
-            if "clamp" in op.attrs:
-                lines.append(f"     clamp {op.attrs['clamp']} (a folded QUANTIZE's zero point)")
-            for position, variable in sorted(op.attrs.get("state", {}).items()):
+            if op.facts.folded_pad is not None:
+                pads = [list(p) for p in op.facts.folded_pad]
+                lines.append(f"     pads [[top, bottom], [left, right]] {pads} (a PAD's or a band's)")
+            if op.facts.clamp is not None:
+                lines.append(f"     clamp {list(op.facts.clamp)} (a folded QUANTIZE's zero point)")
+            for position, variable in sorted(op.facts.state.items()):
                 lines.append(f"     input {position} is variable {variable}")
         for k, v in enumerate(self.variables):
             lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]")
@@ -325,10 +338,13 @@ class Graph:
 @dataclass(frozen=True, kw_only=True)
 class Compiled(Graph):
     """A Graph the whole pipeline has run on (codegen/pipeline.py compile_model): every op lowered to its
-    kernel call (features and tuning say what chose them) and the arena planned (plan_memory). What emitting
-    C, building, validating and the reports take; nothing in it is left for a later pass to fill in."""
+    kernel call and the arena planned (plan_memory). What emitting C, building, validating and the reports
+    take; nothing in it is left for a later pass to fill in. The target it was compiled for (features,
+    tuning) is the back end's input (codegen/pipeline.py back_end), never read by the passes from the graph."""
 
     arena: ArenaPlan  # where activations live
+    features: frozenset[str] = frozenset()  # the ISA features its kernel variants were chosen for (mcugen/kernels/)
+    tuning: Tuning | None = None  # per-layer kernel choices measured by --tune
     weights_region: str = ""  # the external flash region place_weights put some layers' weights in
     weights_out: frozenset[int] = frozenset()  # those layers (op indices)
     fit_hint: str = ""  # where the arena does not fit the board's RAM: what bands would make of it (patch_plan)

@@ -23,7 +23,7 @@ def rows4(w: np.ndarray) -> np.ndarray:
 def lstm_dsp(kernel: str, layout: Callable[[np.ndarray], np.ndarray], how: str) -> Build:
     def build(g: Graph, op: Op) -> Call:
         units = lstm_sizes(g, op)[3]
-        hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+        hk, ck = op.facts.state[HIDDEN], op.facts.state[CELL]
         return Call(kernel, (lstm_params(g, op, layout, units_of=4), reads(op), State(hk, writable=True),
                              State(ck, writable=True), writes(op), Scratch(4 * ((units + 3) // 4 * 4) * 2)),
                     note=lstm_note(g, op) + ", gates four units at a time" + how)
@@ -31,7 +31,7 @@ def lstm_dsp(kernel: str, layout: Callable[[np.ndarray], np.ndarray], how: str) 
 
 
 def lstm_mve(g: Graph, op: Op) -> Call:
-    hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+    hk, ck = op.facts.state[HIDDEN], op.facts.state[CELL]
     return Call("mcu_lstm_s8_mve", (lstm_params(g, op, rows4, units_of=4), reads(op), State(hk, writable=True),
                                     State(ck, writable=True), writes(op)),
                 note=lstm_note(g, op) + ", Helium: four units per vector")
@@ -49,7 +49,7 @@ def svdf_folded(kernel: str, layout: Callable[[np.ndarray], np.ndarray], how: st
             svdf_params(g, op), reads(op), Const("weights_feature", layout(wf.values)),
             Const("feature_bias", np.pad(folded_bias(wf.values, None, p.input_zp), (0, -filters % 4))),
             Const("weights_time", wt.values), Const("bias_folded", fold_input_offset(b.values, time_sums, p.state_zp)),
-            State(op.attrs["state"][STATE], writable=True), writes(op)),
+            State(op.facts.state[STATE], writable=True), writes(op)),
             note=svdf_note(g, op) + f", {how}, offsets folded into the biases")
     return build
 

@@ -45,7 +45,7 @@ Shape = tuple[int, ...]
 Shapes = Shape | list[Shape] | None  # one per output where a list; None: not checked
 Outputs = np.ndarray | list[np.ndarray]  # a list for ops with several outputs
 Arity = tuple[tuple[int, int], tuple[int, int]]
-OWN_STATE = -1  # op.attrs["state"]'s key for the kernel's own state (OpDef.own_state)
+OWN_STATE = -1  # op.facts.state's key for the kernel's own state (OpDef.own_state)
 
 _REGISTRY: dict[str, "OpDef"] = {}
 # Kernels of a whole-layer type, chosen for layers whose first data input and first output are of it:
@@ -103,7 +103,7 @@ class OpDef:
     # the golden kernel reads or writes Graph.variables: run_state(g, op, xs, state) instead of run
     stateful = False
     # inputs where TFLM's kernel keeps state in a variable tensor (is_variable) it updates in place:
-    # passes/resolve_variables.py makes each a Graph.variables entry, op.attrs["state"][position]
+    # passes/resolve_variables.py makes each a Graph.variables entry, op.facts.state[position]
     state_inputs: tuple[int, ...] = ()
 
     def counts(self, opcode: str) -> Arity:
@@ -153,7 +153,7 @@ class OpDef:
     def own_state(self, g: Graph, op: Op) -> np.ndarray | None:
         """State TFLM's kernel keeps in a persistent buffer of its own (no tensor), as it holds at boot
         and after a reset: passes/resolve_variables.py makes it a Graph.variables entry,
-        op.attrs["state"][OWN_STATE]."""
+        op.facts.state[OWN_STATE]."""
         return None
 
     def macs(self, g: Graph, op: Op) -> int:

@@ -71,9 +71,8 @@ def float_bias(b: Tensor | None, channels: int) -> np.ndarray:
 def fused_range(g: Graph, op: Op) -> tuple[int, int]:
     """The output's clamp: the fused activation's range (TFLM CalculateActivationRangeQuantized), or where a
     QUANTIZE was folded into op (passes/fold_quantizes.py), that range moved to its zero point."""
-    if "clamp" in op.attrs:
-        lo, hi = op.attrs["clamp"]
-        return int(lo), int(hi)
+    if op.facts.clamp is not None:
+        return op.facts.clamp
     y = op.output(g)
     info = np.iinfo(y.dtype)
     return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.q.s, y.q.zp,

@@ -84,15 +84,16 @@ class Window:
 
 
 def geometry(attrs: dict[str, Any], in_hw: tuple[int, ...], kernel_hw: tuple[int, ...],
-             declared: tuple[int, int] | None = None) -> Window:
+             declared: tuple[int, int] | None = None,
+             folded_pad: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Window:
     """The Window of a 2-D window op with these options, input size and kernel size. `declared`: the output
     tensor's height and width, which TFLM's conv, depthwise and pooling kernels loop over whatever the options
-    compute (a model saved with placeholder input shapes), padding as the options say. A conv that a PAD was
-    folded into (passes/fold_pads.py) carries the PAD's amounts, `folded_pad` [[top, bottom], [left, right]]."""
+    compute (a model saved with placeholder input shapes), padding as the options say. `folded_pad`: a
+    window a PAD was folded into (passes/fold_pads.py) pads as the PAD did (Facts.folded_pad)."""
     sh, sw = attrs.get("stride_h", 1), attrs.get("stride_w", 1)
     dh, dw = attrs.get("dilation_hfactor", 1), attrs.get("dilation_wfactor", 1)
-    if "folded_pad" in attrs:  # a VALID window over the input as a folded PAD padded it
-        (top, bottom), (left, right) = attrs["folded_pad"]
+    if folded_pad is not None:  # a VALID window over the input as a folded PAD padded it
+        (top, bottom), (left, right) = folded_pad
         oh = tflm_out_size("VALID", in_hw[0] + top + bottom, kernel_hw[0], sh, dh)
         ow = tflm_out_size("VALID", in_hw[1] + left + right, kernel_hw[1], sw, dw)
         lead = (top, left)

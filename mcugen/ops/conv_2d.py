@@ -48,7 +48,7 @@ class Conv2D(OpDef):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide)
-        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape))
+        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape), op.facts.folded_pad)
         wide_data = Wide.of(g, op, 2, w.shape[0]) if wide else None
         weights = w.values.reshape(w.shape[0], -1).astype(np.float64).T.copy()
         return ConvData(window, q, wide_data, Golden.of(g, op, weights, Taps.of(window, x.shape[1:3], w.shape[1:3]),
@@ -68,7 +68,7 @@ class Conv2D(OpDef):
 
     def macs(self, g: Graph, op: Op) -> int:
         w, y = op.input(g, 1), op.output(g)  # a grouped conv's: its filter's own depth, not the widened one
-        return int(np.prod(y.shape)) * int(np.prod(w.shape[1:])) // op.attrs.get("groups", 1)
+        return int(np.prod(y.shape)) * int(np.prod(w.shape[1:])) // (op.facts.groups or 1)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         return conv_call(g, conv_layer(g, op))

@@ -68,7 +68,7 @@ class DepthwiseConv2D(OpDef):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[3], zero_points=not wide)
-        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape))
+        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape), op.facts.folded_pad)
         depth_multiplier = w.shape[3] // x.shape[3]
         _, kh, kw, _ = w.shape
         # the golden model's batched matmul operand: [IC, KH*KW, depth multiplier]

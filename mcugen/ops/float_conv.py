@@ -43,7 +43,7 @@ class FloatConvData:
 
 def _prepare(g: Graph, op: Op, kernel_hw: tuple[int, ...], depth_multiplier: int) -> FloatConvData:
     x, w = op.input(g, 0), op.input(g, 1)
-    window = geometry(op.attrs, x.shape[1:3], kernel_hw, declared_hw(op.output(g).shape))
+    window = geometry(op.attrs, x.shape[1:3], kernel_hw, declared_hw(op.output(g).shape), op.facts.folded_pad)
     depthwise = op.opcode == "DEPTHWISE_CONV_2D"
     weights = np.moveaxis(w.values, 3, 0) if depthwise else w.values
     hybrid = (HybridQuant.of(op, w.q.scale, weights, asymmetric=depthwise or w.q.scale.size > 1)

@@ -52,7 +52,7 @@ class FloatLstm(Lstm):
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(FloatLstmData)
         batches, steps, _, units, major = lstm_sizes(g, op)
-        hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+        hk, ck = op.facts.state[HIDDEN], op.facts.state[CELL]
         h, c = state[hk].reshape(batches, units), state[ck].reshape(batches, units)
         sequence = xs[0] if major else xs[0].transpose(1, 0, 2)  # [steps, batches, size]
         clip = F32(p.cell_clip)
@@ -79,7 +79,7 @@ class FloatLstm(Lstm):
     def lower(self, g: Graph, op: Op) -> Call | None:
         p = op.prepared(FloatLstmData)
         batches, steps, size, units, major = lstm_sizes(g, op)
-        hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+        hk, ck = op.facts.state[HIDDEN], op.facts.state[CELL]
 
         def gate(k: int, name: str) -> dict[str, object]:
             return dict(input_weights=Const(f"{name}_input_weights", op.input(g, INPUT_WEIGHTS + k).values),

@@ -35,7 +35,7 @@ class _FloatPool:
     def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
         kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
-        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape))
+        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape), op.facts.folded_pad)
         return FloatPoolData(window, kernel, FloatActivation.of(op), Taps.of(window, x.shape[1:3], kernel))
 
     def taps(self, g: Graph, op: Op, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -73,7 +73,7 @@ class FloatSvdf(Svdf):
     parameters = {1: ("float32", "int8"), 2: ("float32", "int8"), 3: ("float32",), STATE: ("float32",)}
 
     def check(self, g: Graph, op: Op) -> list[str]:
-        if STATE not in op.attrs.get("state", {}):
+        if STATE not in op.facts.state:
             return ["its state (input 4) is not a variable tensor: TFLM's Prepare requires one"]
         wf, wt = op.input(g, 1), op.input(g, 2)
         if wf.dtype != wt.dtype:
@@ -102,7 +102,7 @@ class FloatSvdf(Svdf):
             return _hybrid(op, xs, state)
         p = op.prepared(FloatSvdfData)
         x, wf, wt, b = xs[:4]
-        k = op.attrs["state"][STATE]
+        k = op.facts.state[STATE]
         batch, filters = x.shape[0], wf.shape[0]
         with np.errstate(all="ignore"):
             shifted = np.roll(state[k].reshape(-1), -1).reshape(batch, filters, p.memory)
@@ -125,7 +125,7 @@ class FloatSvdf(Svdf):
             shape=svdf_shape(g, op, p.memory, p.rank), activation=f"MCU_F32_ACT_{p.activation}"))
         return Call("mcu_svdf_f32", (params, reads(op), Const("weights_feature", wf.values),
                                      Const("weights_time", wt.values), Const("bias", b.values),
-                                     State(op.attrs["state"][STATE], writable=True), writes(op)),
+                                     State(op.facts.state[STATE], writable=True), writes(op)),
                     note=f"rank {p.rank}, memory {p.memory}, {p.activation}", extra_kernels=("mcu_expm1f", "mcu_tanhf"))
 
 
@@ -147,7 +147,7 @@ def _hybrid(op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> np.ndarray
     """LiteRT's EvalHybridSVDF, one step (the module's docstring)."""
     p = op.prepared(HybridSvdfData)
     x, wf, wt, b = xs[:4]
-    k = op.attrs["state"][STATE]
+    k = op.facts.state[STATE]
     batch, filters = x.shape[0], wf.shape[0]
     s = state[k].reshape(batch, filters, p.memory).copy()
     # the newest slots: 0.0f, plus the feature weights' hybrid product unless the input is all zeros
@@ -171,7 +171,7 @@ def _hybrid_call(g: Graph, op: Op) -> Call:
     return Call("mcu_svdf_hybrid_s8", (
         params, reads(op), Const("weights_feature", wf.values),
         Const("row_sums", p.quant.row_sums) if p.quant.asymmetric else None, Const("weights_time", wt.values),
-        Const("bias", b.values), State(op.attrs["state"][STATE], writable=True), Scratch(x.shape[1], "int8_t"),
+        Const("bias", b.values), State(op.facts.state[STATE], writable=True), Scratch(x.shape[1], "int8_t"),
         writes(op)), extra_kernels=("mcu_hybrid_quantize_row",),
         note=f"rank {p.rank}, memory {p.memory}, {p.quant.activation}, int8 weights, inputs quantized "
              + ("asymmetrically" if p.quant.asymmetric else "symmetrically") + " per batch")

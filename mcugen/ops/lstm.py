@@ -89,7 +89,7 @@ def structure_problems(g: Graph, op: Op) -> list[str]:
     used = [k for k in ABSENT if op.optional_input(g, k) is not None]
     if used:
         problems.append(f"uses inputs {used} (peepholes, projection or layer norm): TFLM's LSTM has none")
-    missing = [k for k in (HIDDEN, CELL) if k not in op.attrs.get("state", {})]
+    missing = [k for k in (HIDDEN, CELL) if k not in op.facts.state]
     if missing:
         problems.append(f"input {missing[0]} is not a variable tensor: TFLM's Prepare requires one")
     if op.attrs.get("fused_activation_function", "NONE") != "TANH":
@@ -170,7 +170,7 @@ class Lstm(OpDef):
         batches, steps, size, units, major = lstm_sizes(g, op)
         weights = [(xs[INPUT_WEIGHTS + k].astype(np.int64), xs[RECURRENT_WEIGHTS + k].astype(np.int64),
                     xs[BIASES + k].astype(np.int64)) for k in range(4)]
-        hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+        hk, ck = op.facts.state[HIDDEN], op.facts.state[CELL]
         h = state[hk].reshape(batches, units).astype(np.int64)
         c = state[ck].reshape(batches, units).astype(np.int64)
         x = xs[0].astype(np.int64)
@@ -196,7 +196,7 @@ class Lstm(OpDef):
         return batches * steps * 4 * units * (size + units)
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        hk, ck = op.attrs["state"][HIDDEN], op.attrs["state"][CELL]
+        hk, ck = op.facts.state[HIDDEN], op.facts.state[CELL]
         return Call("mcu_lstm_s8", (lstm_params(g, op, lambda w: w), reads(op), State(hk, writable=True),
                                     State(ck, writable=True), writes(op)), note=lstm_note(g, op))
 

@@ -52,7 +52,7 @@ class _Pool(OpDef):
     def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
         kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
-        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape))
+        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape), op.facts.folded_pad)
         return PoolData(window, kernel, *fused_range(g, op), PoolGolden(Taps.of(window, x.shape[1:3], kernel)))
 
     def lower(self, g: Graph, op: Op) -> Call | None:

@@ -173,7 +173,7 @@ class SpectralSubtraction(OpDef):
 
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(Subtraction)
-        k = op.attrs["state"][OWN_STATE]
+        k = op.facts.state[OWN_STATE]
         x = xs[0].astype(U64)
         odd = np.arange(p.channels) % 2 == 1
         smoothing = np.where(odd, p.alternate_smoothing, p.smoothing).astype(U64)
@@ -198,7 +198,7 @@ class SpectralSubtraction(OpDef):
             spectral_subtraction_bits=p.spectral_subtraction_bits, clamping=p.clamping))
         return Call("mcu_spectral_subtraction_u32", (
             params, reads(op), writes(op), Slice((op.outputs[1],), writable=True),
-            State(op.attrs["state"][OWN_STATE], writable=True)))
+            State(op.facts.state[OWN_STATE], writable=True)))
 
 
 @dataclass(frozen=True)

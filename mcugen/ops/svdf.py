@@ -63,7 +63,7 @@ class Svdf(OpDef):
 
     def check(self, g: Graph, op: Op) -> list[str]:
         wt, b, s = op.input(g, 2), op.optional_input(g, 3), op.input(g, STATE)
-        if STATE not in op.attrs.get("state", {}):
+        if STATE not in op.facts.state:
             return ["its state (input 4) is not a variable tensor: TFLM's Prepare requires one"]
         if b is None:
             return ["has no bias: TFLM's Prepare reads the bias's scale (and would crash)"]
@@ -90,7 +90,7 @@ class Svdf(OpDef):
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(SvdfData)
         x, wf, wt, b = (np.asarray(a, np.int64) for a in xs[:4])
-        k = op.attrs["state"][STATE]
+        k = op.facts.state[STATE]
         batch, filters, memory = x.shape[0], wf.shape[0], p.memory
         info = np.iinfo(state[k].dtype)
         shifted = np.roll(state[k].reshape(-1), -1).reshape(batch, filters, memory).astype(np.int64)
@@ -107,7 +107,7 @@ class Svdf(OpDef):
         wf, wt, b = (op.input(g, k) for k in range(1, 4))
         return Call("mcu_svdf_s8", (svdf_params(g, op), reads(op), Const("weights_feature", wf.values),
                                     Const("weights_time", wt.values), Const("bias", b.values.astype(np.int32)),
-                                    State(op.attrs["state"][STATE], writable=True), writes(op)),
+                                    State(op.facts.state[STATE], writable=True), writes(op)),
                     note=svdf_note(g, op))
 
 

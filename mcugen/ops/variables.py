@@ -17,13 +17,14 @@ class Variables(OpDef):
     stateful = True
 
     def check(self, g: Graph, op: Op) -> list[str]:
-        if "variable" not in op.attrs:
+        if op.facts.variable is None:
             return ["its resource variable is not one mcugen can keep (a VAR_HANDLE of this subgraph, "
                     "initialised by constants in a CALL_ONCE before any read)"]
         return []
 
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
-        k = op.attrs["variable"]
+        k = op.facts.variable
+        assert k is not None  # check() refused it
         if op.opcode == "READ_VARIABLE":
             y = op.output(g)
             return np.frombuffer(state[k].tobytes(), np.dtype(y.dtype)).reshape(y.shape).copy()
@@ -31,7 +32,8 @@ class Variables(OpDef):
         return []
 
     def lower(self, g: Graph, op: Op) -> Call | None:
-        k = op.attrs["variable"]
+        k = op.facts.variable
+        assert k is not None  # check() refused it
         n = g.variables[k].nbytes
         params = Struct("mcu_copy_params", "params", copy([n], [1], [1]))
         name = g.variables[k].name

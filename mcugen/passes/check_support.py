@@ -106,7 +106,7 @@ def diagnose(g: Graph) -> tuple[list[str], dict[int, list[str]]]:
     for op in g.ops:
         where = f"{op.opcode} at index {op.origin}"
         problems = []
-        kept = op.attrs.get("state", {})
+        kept = op.facts.state
         state = [g.tensors[t].name for k, t in enumerate(op.inputs)
                  if t >= 0 and g.tensors[t].variable and k not in kept]
         if state:

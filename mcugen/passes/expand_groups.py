@@ -2,7 +2,7 @@
 filter depth) as the plain convolution it equals: each output channel's filter widened to the whole
 input depth with zeros outside its group's channels. Zeros add nothing to a sum (nor to the weight
 sums the zero points fold into), so every kernel, reference and optimized, gives TFLM's answer; the
-cost is groups times the weights and MACs, and `attrs["groups"]` keeps the file's count (for MACs).
+cost is groups times the weights and MACs, and Facts.groups keeps the file's count (for MACs).
 
 Only what TFLM defines is widened: groups dividing the output channels too (TFLM only DCHECKs both),
 and a filter no other op reads; check() refuses the rest. A float32 conv is left grouped: its
@@ -34,9 +34,9 @@ def expand_groups(g: Graph) -> Graph:
                 if w.shape[3] < depth and depth % w.shape[3] == 0 and cout % (depth // w.shape[3]) == 0:
                     groups = depth // w.shape[3]
                     tensors[w.index] = dataclasses.replace(w, shape=(*w.shape[:3], depth), data=_widened(w.data, groups))
-                    op = dataclasses.replace(op, attrs={**op.attrs, "groups": groups})
+                    op = dataclasses.replace(op, facts=dataclasses.replace(op.facts, groups=groups))
         ops.append(op)
-    if all(op.attrs.get("groups") is None for op in ops):
+    if all(op.facts.groups is None for op in ops):
         return g
     return dataclasses.replace(g.replace_ops(ops), tensors=tuple(tensors))
 

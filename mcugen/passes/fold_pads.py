@@ -3,7 +3,7 @@
 Converters from PyTorch and ONNX (onnx2tf, litert-torch) and Keras' ZeroPadding2D write an explicit PAD
 (or PADV2) before a VALID CONV_2D or DEPTHWISE_CONV_2D, which TFLM runs as a copy of the whole input,
 padded, beside it in the arena. The conv reads the PAD's input instead, its windows placed as on the padded
-one (attrs `folded_pad`: the amounts, whatever they are, SAME's or PyTorch's symmetric ones), and the PAD
+one (Facts.folded_pad: the amounts, whatever they are, SAME's or PyTorch's symmetric ones), and the PAD
 goes. Bit for bit the same: an int8 PAD fills with the zero point, which a quantized conv's input offset
 makes a zero term, as a window's skipped taps are; an int16 one fills with 0 (its zero point). Only where
 every layer reading the padded tensor is such a conv (each then pads for itself), it is no graph output, the
@@ -39,9 +39,9 @@ def fold_pads(g: Graph) -> Graph:
     for op in g.ops:
         layers = _folds_into(g, op, readers)
         for layer in layers:
-            pads = np.asarray(op.input(g, 1).values, np.int64).reshape(4, 2)[1:3].tolist()
-            attrs = dict(layer.attrs, folded_pad=pads)
-            folded[layer.index] = dataclasses.replace(layer, inputs=(op.inputs[0], *layer.inputs[1:]), attrs=attrs)
+            (top, bottom), (left, right) = np.asarray(op.input(g, 1).values, np.int64).reshape(4, 2)[1:3].tolist()
+            facts = dataclasses.replace(layer.facts, folded_pad=((top, bottom), (left, right)))
+            folded[layer.index] = dataclasses.replace(layer, inputs=(op.inputs[0], *layer.inputs[1:]), facts=facts)
         if layers:
             dropped.add(op.index)
     if not dropped:

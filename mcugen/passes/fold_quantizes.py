@@ -36,8 +36,9 @@ def fold_quantizes(g: Graph) -> Graph:
         lo, hi = fused_range(g, writer)
         shift = int(y.q.zp) - int(x.q.zp)
         info = np.iinfo(y.dtype)
-        clamp = [max(lo + shift, int(info.min)), min(hi + shift, int(info.max))]
-        folded[writer.index] = dataclasses.replace(writer, outputs=op.outputs, attrs=dict(writer.attrs, clamp=clamp))
+        clamp = (max(lo + shift, int(info.min)), min(hi + shift, int(info.max)))
+        folded[writer.index] = dataclasses.replace(writer, outputs=op.outputs,
+                                                   facts=dataclasses.replace(writer.facts, clamp=clamp))
         dropped.add(op.index)
     if not dropped:
         return g

@@ -28,13 +28,15 @@ import math
 from mcugen.errors import McugenError
 from mcugen.ir.budget import Budget
 from mcugen.ir.graph import Graph, Op
+from mcugen.ir.tuning import Tuning
 from mcugen.kernels.strips import fused_call
 from mcugen.passes.plan_memory import plan_memory
 from mcugen.passes.stage_weights import staged_savings
 
 
-def fuse_strips(g: Graph, budget: Budget = Budget()) -> Graph:
-    fused = fuse_all(g)
+def fuse_strips(g: Graph, budget: Budget = Budget(), tuning: Tuning | None = None) -> Graph:
+    """`tuning`: --tune's measurements, which say where a fusion measured slower (Tuning.may_fuse)."""
+    fused = fuse_all(g, tuning)
     # Moving a conv to its consumer's step keeps the conv's input alive until then, and the tile
     # and scratch come on top: where that outweighs the intermediate (tiny layers) or the graph
     # peaks elsewhere, fusing would cost RAM. It must never.
@@ -68,11 +70,10 @@ def _plan(g: Graph, budget: Budget) -> tuple[float, int]:
     return peak, staged_savings(compiled, budget) if waits else 0
 
 
-def fuse_all(g: Graph) -> Graph:
-    """Every fusion a consumer takes, whatever it saves."""
+def fuse_all(g: Graph, tuning: Tuning | None = None) -> Graph:
+    """Every fusion a consumer takes, whatever it saves (but those --tune measured slower)."""
     readers = g.readers()
     fused: dict[int, Op] = {}
-    tuning = g.tuning
     for op in g.ops:
         if op.call is None or len(op.outputs) != 1 or op.index in fused:
             continue

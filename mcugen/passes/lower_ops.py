@@ -1,6 +1,6 @@
 """Decide each op's C kernel call (Op.call); RESHAPE-like ops get none and alias their input.
 
-features: the ISA features of the target's core (Graph.features): each layer gets the first kernel
+features: the ISA features of the target's core (Board.features): each layer gets the first kernel
 row of its opcode's table they allow and that takes it, else its reference kernel (mcugen/kernels/).
 tuning (mcugen.validation.tune): each measured layer gets the candidate that measured fastest.
 const_room: the bytes of flash the constants may take (None: no limit); optimize (--optimize): speed takes
@@ -26,9 +26,8 @@ if TYPE_CHECKING:  # tune.py builds and measures through the pipeline, which run
 
 def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning | None = None,
               const_room: int | None = None, optimize: str = "balanced") -> Graph:
-    g = dataclasses.replace(g, features=frozenset(features), tuning=tuning)
     ranks = {op.index: tuning.rank_of(op.index) if tuning is not None else 0 for op in g.ops}
-    calls = {op.index: lower_layer(g, op, g.features, ranks[op.index]) for op in g.ops}
+    calls = {op.index: lower_layer(g, op, features, ranks[op.index]) for op in g.ops}
     rooms = [r for r in (const_room, {"size": 0, "balanced": balanced_room(g)}.get(optimize)) if r is not None]
     if rooms:
         const_room = min(rooms)
@@ -40,7 +39,7 @@ def lower_ops(g: Graph, features: frozenset[str] = frozenset(), tuning: Tuning |
             narrow = calls[op.index]
             while widens(narrow):  # past every widening variant (the live-channel conv's next is the dense one)
                 ranks[op.index] += 1
-                narrow = lower_layer(g, op, g.features, ranks[op.index])
+                narrow = lower_layer(g, op, features, ranks[op.index])
             calls[op.index], arrays[op.index] = narrow, keyed_arrays(narrow)
     return g.replace_ops(dataclasses.replace(op, call=calls[op.index]) for op in g.ops)
 

@@ -84,20 +84,29 @@ def _last_reads(g: Graph) -> dict[int, int]:
 
 class _Roots:
     """Which buffer (named after its root tensor) each tensor lives in and at which byte offset, and each
-    buffer's first step and last (the last read of any tensor in it) and bytes, kept as tensors join it."""
+    buffer's first step and last (the last read of any tensor in it) and bytes, kept as tensors join it.
+    `behind`: a patch stage's input and output that share a buffer (_stage_shift)."""
 
-    def __init__(self, g: Graph, last_read: dict[int, int]):
-        self.g, self.last_read = g, last_read
+    def __init__(self, g: Graph, last_read: dict[int, int], behind: _Behind | None):
+        self.g, self.last_read, self.behind = g, last_read, behind
         self.root: dict[int, int] = {}
         self.born: dict[int, int] = {}
         self.names: dict[int, str] = {}
         self.within: dict[int, int] = {}
         self.reach: dict[int, int] = {}
         self.size: dict[int, int] = {}
+        self.holes: dict[int, tuple[tuple[int, int, int, int], ...]] = {}  # root -> Buffer.holes
 
     def new(self, t: int, step: int, name: str) -> None:
-        self.born[t], self.names[t] = step, name
-        self.join(t, t)
+        """A buffer for t; for a patch stage's input, the stage output's, t `shift` bytes into it."""
+        if self.behind is None or t != self.behind.source:
+            self.born[t], self.names[t] = step, name
+            self.join(t, t)
+            return
+        out = self.behind.output
+        self.new(out, step, f"{layer_name(self.g, next(op for op in self.g.ops if out in op.outputs))}_out")
+        self.join(t, out, self.behind.shift)
+        self.holes[out] = self.behind.holes
 
     def join(self, t: int, r: int, offset: int = 0) -> None:
         self.root[t] = r
@@ -110,25 +119,13 @@ class _Roots:
 def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], int, dict[int, int]]:
     """The buffers (the activations' then the scratch), each tensor's and each op's scratch buffer, how
     many of the buffers are activations', and the offset within its buffer of each tensor not at its start."""
-    r = _Roots(g, _last_reads(g))
+    behind = _stage_shift(g)
+    r = _Roots(g, _last_reads(g), behind)
     root, within = r.root, r.within
     # a concatenation's inputs written in place: tensor -> (its Alias, the concatenation)
     part_of = {a.tensor: (a, op) for op in g.ops for a in op.aliases if a.whole in op.outputs}
-    behind = _stage_shift(g)
-    holed: dict[int, tuple[tuple[int, int, int, int], ...]] = {}  # root -> Buffer.holes
-
-    def new(t: int, step: int, name: str) -> None:
-        """A buffer for t; for a patch stage's input, the stage output's, t `shift` bytes into it."""
-        if behind is None or t != behind.source:
-            r.new(t, step, name)
-            return
-        out = g.tensors[behind.output]
-        r.new(out.index, step, f"{layer_name(g, next(op for op in g.ops if out.index in op.outputs))}_out")
-        r.join(t, out.index, behind.shift)
-        holed[out.index] = behind.holes
-
     for k, t in enumerate(g.inputs):
-        new(t, 0, f"input_{k}")
+        r.new(t, 0, f"input_{k}")
     for op in g.ops:
         if not op.outputs:  # ASSIGN_VARIABLE writes a variable, which lives outside the arena
             continue
@@ -159,12 +156,12 @@ def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], in
         if shares and src is not None:
             r.join(out, root[src], within.get(src, 0))
         else:
-            new(out, op.index, f"{layer_name(g, op)}_out")
+            r.new(out, op.index, f"{layer_name(g, op)}_out")
         for k, extra in enumerate(op.outputs[1:], start=1):  # SPLIT's other outputs: their own bytes
             r.new(extra, op.index, f"{layer_name(g, op)}_out{k}")
     roots = sorted(set(root.values()), key=lambda t: (r.born[t], t))
     shrinks = _shrinks(g, r)
-    buffers = [Buffer(r.names[t], r.size[t], r.born[t], r.reach[t], shrinks.get(t, ()), holed.get(t, ()))
+    buffers = [Buffer(r.names[t], r.size[t], r.born[t], r.reach[t], shrinks.get(t, ()), r.holes.get(t, ()))
                for t in roots]
     position = {t: k for k, t in enumerate(roots)}
     scratch_of = {}

@@ -1,13 +1,13 @@
 """State kept across invocations becomes Graph.variables: resource variables and variable tensors.
 
 A kernel's own state (OpDef.own_state: TFLM's spectral subtraction keeps its noise estimate in a
-persistent buffer, no tensor) becomes a Variable too, attrs["state"][OWN_STATE].
+persistent buffer, no tensor) becomes a Variable too, Facts.state[OWN_STATE].
 
 Variable tensors (is_variable: SVDF's activation state, LSTM's output and cell state) are inputs
 the op's kernel updates in place (OpDef.state_inputs). TFLM gives each its own persistent buffer
 and fills it, at boot and on reset, with its zero point as a byte when it is int8, else with zeros
 (MicroInterpreterGraph::ResetTensorData; a buffer in the file is ignored). Each becomes a Variable
-with that value; the op names it in attrs["state"] (input position -> variable), and the tensor
+with that value; the op names it in Facts.state (input position -> variable), and the tensor
 loses any data, so that no pass mistakes it for a constant. A variable tensor an op reads anywhere
 else stays, and check_support refuses it.
 
@@ -23,7 +23,7 @@ a handle without a shared_name; one line each). The CALL_ONCE op runs an initial
 on the first invoke. That subgraph assigns constants, so it is run here, at build time: each
 Variable's `initial` value is what a freshly booted target holds after it, and what `reset`
 restores. VAR_HANDLE and CALL_ONCE leave the graph; READ_VARIABLE keeps only its output and
-ASSIGN_VARIABLE only its value, each naming its variable in attrs["variable"].
+ASSIGN_VARIABLE only its value, each naming its variable in Facts.variable.
 
 A graph that uses them otherwise (an initialisation that computes, a handle from elsewhere, a
 read before CALL_ONCE) is left as it is, and check_support names what it can't run.
@@ -70,7 +70,7 @@ def _variable_tensors(g: Graph) -> Graph:
         if own is not None:
             state[ops.OWN_STATE] = len(variables)
             variables.append(Variable(f"{op.opcode.removeprefix('CUSTOM:')}_{op.origin}_state", own))
-        new_ops.append(dataclasses.replace(op, attrs={**op.attrs, "state": state}) if state else op)
+        new_ops.append(dataclasses.replace(op, facts=dataclasses.replace(op.facts, state=state)) if state else op)
     if len(variables) == len(g.variables):
         return g
     tensors = tuple(dataclasses.replace(t, data=None) if t.index in number else t for t in g.tensors)
@@ -123,7 +123,8 @@ def _resource_variables(g: Graph) -> Graph:
         if op.opcode in ("VAR_HANDLE", "CALL_ONCE"):
             continue
         if op.opcode in ("READ_VARIABLE", "ASSIGN_VARIABLE"):
-            op = dataclasses.replace(op, inputs=op.inputs[1:], attrs={"variable": number[ids[(main, op.inputs[0])]]})
+            op = dataclasses.replace(op, inputs=op.inputs[1:], attrs={},
+                                     facts=dataclasses.replace(op.facts, variable=number[ids[(main, op.inputs[0])]]))
         ops.append(op)
     return dataclasses.replace(g.renumber(ops), variables=variables, subgraphs=rest)
 

@@ -11,7 +11,7 @@ below, columns left and right), so only one patch's intermediate tensors are eve
 falls by about the number of patches, for the recomputed MACs. Rows and columns are independent (a window's
 rows depend on its output's rows only), so a patch's extent on each axis is worked out on its own. Bit for
 bit the whole-tensor run: every patch layer reads exactly the rows and columns the whole layer would, padding
-only at the image's own edges (its windows placed by `folded_pad`, as passes/fold_pads.py places a folded
+only at the image's own edges (its windows placed by Facts.folded_pad, as passes/fold_pads.py places a folded
 PAD's).
 
 Each patch reads its part of the stage's input through a STRIDED_SLICE; a band's patches meet in a
@@ -116,7 +116,8 @@ def _kernel(g: Graph, op: Op) -> tuple[int, int]:
 
 
 def _window(g: Graph, op: Op) -> Window:
-    return geometry(op.attrs, op.input(g, 0).shape[1:3], _kernel(g, op), declared_hw(op.output(g).shape))
+    return geometry(op.attrs, op.input(g, 0).shape[1:3], _kernel(g, op), declared_hw(op.output(g).shape),
+                    op.facts.folded_pad)
 
 
 def _read(g: Graph, op: Op, span: Rows, axis: int) -> Rows:
@@ -205,22 +206,24 @@ def _spans(g: Graph, stage: list[Op], needs: list[dict[int, Rows]], axis: int
                  for op in stage)
 
 
-def _band_attrs(g: Graph, op: Op, region: Region) -> dict[str, Any]:
-    """op's options for computing its output's `region` from the input rows and columns _read gives: a VALID
-    window padded where the image's edges are (at the top only for the first band, at the left only for a
-    band's first patch, and so on)."""
+def _band_op(g: Graph, op: Op, region: Region) -> Op:
+    """op computing its output's `region` from the input rows and columns _read gives: a VALID window padded
+    where the image's edges are (at the top only for the first band, at the left only for a band's first
+    patch, and so on)."""
     if op.opcode not in WINDOWED:
-        return op.attrs
-    return dict(op.attrs, padding="VALID", folded_pad=[_edges(g, op, span, axis) for axis, span in enumerate(region)])
+        return op
+    (top, bottom), (left, right) = (_edges(g, op, span, axis) for axis, span in enumerate(region))
+    return dataclasses.replace(op, attrs=dict(op.attrs, padding="VALID"),
+                               facts=dataclasses.replace(op.facts, folded_pad=((top, bottom), (left, right))))
 
 
-def _edges(g: Graph, op: Op, span: Rows, axis: int) -> list[int]:
+def _edges(g: Graph, op: Op, span: Rows, axis: int) -> tuple[int, int]:
     """The padding before and after the input `_read` gives for the output's `span` on `axis`."""
     w, kernel = _window(g, op), _kernel(g, op)
     start, stop = _read(g, op, span, axis)
     before = start - (span[0] * w.stride[axis] - w.pad[axis])
     covered = (span[1] - span[0] - 1) * w.stride[axis] + (kernel[axis] - 1) * w.dilation[axis] + 1
-    return [before, max(0, covered - (stop - start) - before)]
+    return before, max(0, covered - (stop - start) - before)
 
 
 class _Builder:
@@ -248,8 +251,8 @@ class _Builder:
                 read = (_read(self.g, op, out[0], 0), _read(self.g, op, out[1], 1))
                 inputs.append(self.region_of(tile_t, held, read, name, op.origin)[0])
             y = self.tensor(self.g.tensors[op.outputs[0]], out, name)
-            self.ops.append(dataclasses.replace(op, inputs=tuple(inputs), outputs=(y,),
-                                                attrs=_band_attrs(self.g, op, out), part=name))
+            self.ops.append(dataclasses.replace(_band_op(self.g, op, out), inputs=tuple(inputs), outputs=(y,),
+                                                part=name))
             tile[op.outputs[0]] = (y, out)
         return tile[stage[-1].outputs[0]][0]
 

@@ -65,9 +65,10 @@ def _layers(g: Graph) -> list[dict]:
             layer["fused_into"] = op.fused_into
         if isinstance(g, Compiled) and op.index in g.arena.staged:
             layer["staged_bytes"] = sum(g.arena.plan.buffers[k].size for *_, k in g.arena.staged[op.index])
-    if g.tuning is not None:  # what --tune measured, per kernel, on which board
-        for k, measured in g.tuning.layers.items():
-            layers[k]["tuned"] = dict(board=g.tuning.measured_on, unit=g.tuning.unit, time=measured.times)
+    tuning = g.tuning if isinstance(g, Compiled) else None
+    if tuning is not None:  # what --tune measured, per kernel, on which board
+        for k, measured in tuning.layers.items():
+            layers[k]["tuned"] = dict(board=tuning.measured_on, unit=tuning.unit, time=measured.times)
     return layers
 
 
@@ -114,7 +115,8 @@ def test_report(g: Graph, model: str, board: str, results, sizes: dict, *, data:
     unit = results[0].unit
     per_sample = [_sample(r) for r in results]
     names = [g.tensors[t].name for t in g.outputs]
-    layers = _layers(g) if g.tuning is not None or results[0].layer_cycles else None
+    tuned = isinstance(g, Compiled) and g.tuning is not None
+    layers = _layers(g) if tuned or results[0].layer_cycles else None
     return _finish(dict(
         _header("test", g, model, board),
         inputs=dict(data=data, seed=seed, samples=samples,
