@@ -351,7 +351,11 @@ class Compiled(Graph):
 
     @classmethod
     def of(cls, g: Graph, arena: ArenaPlan) -> Compiled:
-        return cls(**{f.name: getattr(g, f.name) for f in dataclasses.fields(Graph)}, arena=arena)
+        """g with `arena`; a compiled graph planned again keeps the target it was compiled for."""
+        compiled = cls(**{f.name: getattr(g, f.name) for f in dataclasses.fields(Graph)}, arena=arena)
+        if isinstance(g, Compiled):
+            return dataclasses.replace(compiled, features=g.features, tuning=g.tuning)
+        return compiled
 
 
 
