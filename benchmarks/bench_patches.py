@@ -45,7 +45,7 @@ def main() -> int:
         sized += [_sized(g, board, budget, Stage(end, n, n)) for n in GRIDS for end in closest]
         cells = []
         for shape in [(b, 1) for b in BANDS] + [(n, n) for n in GRIDS]:
-            found = [cell for cell in sized if cell and cell[2][1:] == shape]
+            found = [cell for cell in sized if cell and (cell[2].bands, cell[2].columns) == shape]
             size, cost, _ = min(found, default=(0, 0, None))
             cells.append(f"{size:,} ({cost / macs(g) - 1:+.1%})" if found else "")
         smallest = min([whole] + [cell[0] for cell in sized if cell])
