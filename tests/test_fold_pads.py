@@ -238,3 +238,12 @@ def test_the_channel_at_a_time_depthwise_takes_the_padding_its_rows_hold(tmp_pat
     depthwise = next(op for op in g.ops if op.opcode == "DEPTHWISE_CONV_2D")
     assert (depthwise.call.kernel == "mcu_depthwise_conv2d_s8_x2") == x2
     bit_exact_on_board(tmp_path / "board", m, 1)
+
+
+@pytest.mark.parametrize("board", ["mps2-an505", "mps2-an500"])
+@pytest.mark.parametrize("pads", [(1, 0, 1, 0), (0, 1, 0, 1)])
+def test_a_pad_before_a_row_with_none_after_on_the_m33_and_m7(tmp_path, board, pads):
+    """The channel-at-a-time 3x3 depthwise's rows of odd length with one pad on a side (a patch's corner) on the
+    other cores that run it: bit-exact with the golden model on the emulated M33 and M7."""
+    bit_exact_on_board(tmp_path, _padded_depthwise(8, 8, 12, pads), 2, board=board,
+                       kernel="mcu_depthwise_conv2d_s8_x2")

@@ -165,10 +165,10 @@ def banded_macs(graph: Graph, stage: Stage) -> int:
 
 
 def _at_least(graph: Graph, end: int) -> int:
-    """A lower bound of the arena with the stage ending at op `end` in bands: the stage's input and output are
-    live together while the bands run."""
+    """A lower bound of the arena with the stage ending at op `end` in bands: the stage's input, and its output,
+    which may lie over the input's bytes (passes/plan_memory.py) but never in fewer."""
     source = next(t for t in graph.ops[stage_start(graph)].inputs if t >= 0 and not graph.tensors[t].is_const)
-    return graph.tensors[source].nbytes + graph.tensors[graph.ops[end].outputs[0]].nbytes
+    return max(graph.tensors[source].nbytes, graph.tensors[graph.ops[end].outputs[0]].nbytes)
 
 
 def fit_hint(graph: Graph, whole: Compiled | None, budget: Budget, back_end: Callable[[Graph], Compiled],

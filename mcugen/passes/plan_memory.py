@@ -288,8 +288,9 @@ def _slice_span(g: Graph, op: Op) -> tuple[int, int]:
     begin, end, strides = op.input(g, 1), op.input(g, 2), op.input(g, 3)
     masks = any(op.attrs.get(k, 0) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
                                              "shrink_axis_mask"))
-    if begin.data is None or end.data is None or strides.data is None or masks or (strides.data != 1).any() \
-            or (begin.data < 0).any() or (end.data <= begin.data).any():
+    if begin.data is None or end.data is None or strides.data is None or masks \
+            or not begin.data.size == end.data.size == strides.data.size == len(x.shape) \
+            or (strides.data != 1).any() or (begin.data < 0).any() or (end.data <= begin.data).any():
         return 0, x.nbytes
     steps = np.cumprod((*x.shape[1:], 1)[::-1])[::-1]  # elements a step along each axis
     size = x.nbytes // max(1, int(np.prod(x.shape)))
