@@ -1,8 +1,8 @@
 """Which stage of a model runs in patches (passes/split_patches.py), and in how many: none where the
 whole-tensor arena fits Budget.arena_room (or --patches off), else the stage and band count of the fewest MACs
 whose arena fits (recomputed rows cost MACs, counted without building: banded_macs), in bands of whole rows
-or, where none fits or for fewer MACs, a square grid of patches. Candidates are compiled and planned as the build would be, the cheapest
-first, at most TRIES of them for bands and as many for grids. --patches N: N bands, RxC: R bands of C patches,
+or, where none fits or for fewer MACs, a square grid of patches. Candidates are compiled and planned as the
+build would be, the cheapest first, at most TRIES of them for bands and as many for grids. --patches N: N bands, RxC: R bands of C patches,
 at the cheapest stage end that fits (with no room to fit, the one of the smallest arena). A cut that does not
 fit evenly is tried with its first patch a row and a column short (Stage.lead)."""
 from __future__ import annotations
