@@ -33,20 +33,17 @@ def models() -> Path:
     return MODELS
 
 
-@pytest.fixture
-def ir_of(tmp_path, monkeypatch):
-    """ir_of(model, **compile options) -> {pass name: the IR after it, as text} (tests/test_passes.py)."""
-    from mcugen.codegen.pipeline import compile_model
-    from mcugen.ir.dump import ENV, passes
+def lowered(before: str, features: frozenset[str] = frozenset(), budget=None, tuning=None, consts=None):
+    """lower_ops, as the back end calls it, on the graph the IR text `before` states (Graph.parse; `consts`:
+    the values of constants the text does not list), prepared (prepare_ops adds no line): where a test of a
+    back-end pass starts (tests/test_passes.py)."""
+    from mcugen.ir.budget import Budget
+    from mcugen.ir.graph import Graph
+    from mcugen.passes.lower_ops import lower_ops
+    from mcugen.passes.prepare_ops import prepare_ops
 
-    def run(m, **options) -> dict[str, str]:
-        path = tmp_path / "model.tflite"
-        path.write_bytes(m.build())
-        folder = tmp_path / "ir"
-        monkeypatch.setenv(ENV, str(folder))
-        compile_model(path, **options)
-        return {name: (folder / f"{k + 1:02d}_{name}.txt").read_text() for k, name in enumerate(passes())}
-    return run
+    budget = budget or Budget()
+    return lower_ops(prepare_ops(Graph.parse(before, consts)), features, tuning, budget.const_room, budget.optimize)
 
 
 def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: str | None = None,

@@ -9,10 +9,13 @@ import difflib
 import numpy as np
 import pytest
 
-from conftest import MODELS
+from conftest import MODELS, lowered
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget, FlashReads
+from mcugen.passes.place_weights import place_weights
+from mcugen.passes.plan_memory import plan_memory
+from mcugen.passes.stage_weights import stage_weights
 from mcugen.targets.boards import load_board
 from mcugen.targets.firmware import build_board
 from mcugen.targets.target import Target
@@ -24,6 +27,7 @@ from tflite_writer import ModelSpec
 
 DSP = frozenset({"dsp"})
 L4R5_FLASH = FlashReads(wait_states=5, line_bytes=32, cached_bytes=256)  # boards/nucleo-l4r5zi.yaml's
+CONSTS = {"w": np.arange(32 * 16).reshape(32, 1, 1, 16) % 7 - 3, "w2": np.arange(8 * 32).reshape(8, 1, 1, 32) % 5 - 2}
 
 
 def _two_pointwise() -> ModelSpec:
@@ -31,11 +35,11 @@ def _two_pointwise() -> ModelSpec:
     weights once per three of its 144 positions (48 times)."""
     m = ModelSpec()
     x = m.tensor("x", [1, 12, 12, 16], "int8", scale=0.5, zp=-3)
-    w = m.const("w", np.arange(32 * 16).reshape(32, 1, 1, 16) % 7 - 3, "int8", scale=0.05, zp=0)
+    w = m.const("w", CONSTS["w"], "int8", scale=0.05, zp=0)
     h = m.tensor("h", [1, 12, 12, 32], "int8", scale=1.0, zp=2)
     options = dict(version=3, Padding="VALID", StrideH=1, StrideW=1, DilationHFactor=1, DilationWFactor=1)
     m.op("CONV_2D", [x, w, -1], [h], "Conv2DOptions", **options)
-    w2 = m.const("w2", np.arange(8 * 32).reshape(8, 1, 1, 32) % 5 - 2, "int8", scale=0.05, zp=0)
+    w2 = m.const("w2", CONSTS["w2"], "int8", scale=0.05, zp=0)
     y = m.tensor("y", [1, 12, 12, 8], "int8", scale=1.0, zp=-1)
     m.op("CONV_2D", [h, w2, -1], [y], "Conv2DOptions", **options)
     m.inputs, m.outputs = [x], [y]
@@ -47,28 +51,48 @@ def _added(before: str, after: str) -> list[str]:
     return [line[2:] for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line.startswith("+ ")]
 
 
-def test_stage_weights_copies_a_layers_weights_into_room_the_arena_has(ir_of):
+FRONT = "\n".join([  # _two_pointwise's IR
+    "graph m inputs=(t0) outputs=(t4)",
+    "tensors",
+    "  t0 int8[1, 12, 12, 16] scale 0.5 zp -3 input 'x'",
+    "  t1 int8[32, 1, 1, 16] scale 0.05 zp 0 const 'w'",
+    "  t2 int8[1, 12, 12, 32] scale 1 zp 2 'h'",
+    "  t3 int8[8, 1, 1, 32] scale 0.05 zp 0 const 'w2'",
+    "  t4 int8[1, 12, 12, 8] scale 1 zp -1 output 'y'",
+    "ops",
+    "  0: t2 = CONV_2D(t0, t1, -) -> [1x12x12x32] with padding='VALID'",
+    "  1: t4 = CONV_2D(t2, t3, -) -> [1x12x12x8] with padding='VALID'"])
+
+
+def _placed(budget: Budget) -> tuple[str, str]:
+    """The IR before stage_weights (the two convs lowered for the M4, planned, their weights placed) and after."""
+    placed = place_weights(plan_memory(lowered(FRONT, DSP, budget, consts=CONSTS), budget.regions, budget.pins),
+                           budget)
+    return placed.text(), stage_weights(placed, budget).text()
+
+
+def test_stage_weights_copies_a_layers_weights_into_room_the_arena_has():
     """Balanced (the default): op 0's step is the arena's peak (x, h and its scratch fill the 7,120 bytes), so
     its weights stay where they are; at op 1's step x's 2,304 bytes are free, and op 1's weights (256 B of
     twin words), channel table (64 B) and bias (32 B) go there, each read 48 times: 27 lines that would wait 5
     cycles 48 times, copied once. The arena keeps its size."""
-    ir = ir_of(_two_pointwise(), features=DSP, budget=Budget(flash=L4R5_FLASH))
-    assert "  t0 int8[1, 12, 12, 16] scale 0.5 zp -3 @4608 input 'x'" in ir["place_weights"]
-    assert "arena 7120 B (largest first)" in ir["place_weights"]
-    assert _added(ir["place_weights"], ir["stage_weights"]) == [
+    before, after = _placed(Budget(flash=L4R5_FLASH))
+    assert "  t0 int8[1, 12, 12, 16] scale 0.5 zp -3 @4608 input 'x'" in before
+    assert "arena 7120 B (largest first)" in before
+    assert _added(before, after) == [
         "     copies its channels (64 B) to the arena @5280 first",
         "     copies its filter_twins (256 B) to the arena @5024 first",
         "     copies its bias (32 B) to the arena @5344 first"]
-    assert ir["stage_weights"].index("copies its channels") > ir["stage_weights"].index("  1: t4 = CONV_2D")
+    assert after.index("copies its channels") > after.index("  1: t4 = CONV_2D")
 
 
-def test_stage_weights_lets_speed_grow_the_arena_for_its_copies(ir_of):
+def test_stage_weights_lets_speed_grow_the_arena_for_its_copies():
     """--optimize speed (weights widened to int16 pairs): op 0's copies go past the arena's end, which grows
     from 7,120 to 8,528 bytes: RAM spent on cycles, and the arena's figure says so. Without room for them (the
     board's RAM) they are not made."""
     budget = Budget(flash=L4R5_FLASH, optimize="speed")
-    ir = ir_of(_two_pointwise(), features=DSP, budget=budget)
-    assert _added(ir["place_weights"], ir["stage_weights"]) == [
+    before, after = _placed(budget)
+    assert _added(before, after) == [
         "     copies its channels (256 B) to the arena @8144 first",
         "     copies its filter_pairs (1024 B) to the arena @7120 first",
         "     copies its bias (128 B) to the arena @8400 first",
@@ -76,14 +100,14 @@ def test_stage_weights_lets_speed_grow_the_arena_for_its_copies(ir_of):
         "     copies its filter_pairs (512 B) to the arena @5024 first",
         "     copies its bias (32 B) to the arena @5600 first",
         "arena 8528 B (largest first)"]
-    tight = ir_of(_two_pointwise(), features=DSP, budget=dataclasses.replace(budget, arena_room=7120))
-    assert "arena 7120 B" in tight["stage_weights"] and tight["stage_weights"].count("copies its") == 3
+    _, tight = _placed(dataclasses.replace(budget, arena_room=7120))
+    assert "arena 7120 B" in tight and tight.count("copies its") == 3
 
 
 @pytest.mark.parametrize("budget", [Budget(), Budget(flash=dataclasses.replace(L4R5_FLASH, wait_states=0))])
-def test_stage_weights_copies_nothing_where_flash_does_not_wait(ir_of, budget):
-    ir = ir_of(_two_pointwise(), features=DSP, budget=budget)
-    assert ir["stage_weights"] == ir["place_weights"]
+def test_stage_weights_copies_nothing_where_flash_does_not_wait(budget):
+    before, after = _placed(budget)
+    assert after == before
 
 
 def _run(g, tmp_path, samples: int = 2):

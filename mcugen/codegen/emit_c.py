@@ -76,7 +76,7 @@ def _detail(g: Compiled, op: Op, slice_name: Callable[[int], str]) -> list[str]:
     if measured is not None and g.tuning is not None:
         times = ", ".join(f"{kernel} {t:,}" for kernel, t in measured.times.items())
         lines.append(f"tuned on {g.tuning.measured_on} ({g.tuning.unit}): {times}")
-    activation = op.attrs.get("fused_activation_function", "NONE")
+    activation = op.activation
     if activation != "NONE":
         lines.append(f"fused {activation}")
     if op.fused_into is not None and op.opcode == "STRIDED_SLICE":

@@ -26,6 +26,7 @@ from tflite.utils import BUILTIN_OPCODE2NAME
 from mcugen.frontend.check_flatbuffer import check_flatbuffer
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph, Op, Quant, Tensor
+from mcugen.ir.options import SHARED_TABLES, CallOnceOptions, CustomOptions, Options, record_of
 
 
 def _enum_names(enum_cls) -> dict[int, str]:
@@ -46,11 +47,6 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
-_SHARED_OPTIONS = {"AVERAGE_POOL_2D": "Pool2DOptions", "MAX_POOL_2D": "Pool2DOptions", "L2_POOL_2D": "Pool2DOptions",
-                   "MEAN": "ReducerOptions", "REDUCE_MAX": "ReducerOptions", "REDUCE_MIN": "ReducerOptions",
-                   "SUM": "ReducerOptions", "REDUCE_PROD": "ReducerOptions"}
-
-
 _OPTION_NAMES = {name.lower(): name for name in _OPTION_TYPES.values()}
 
 
@@ -58,11 +54,12 @@ def _options_type(opcode: str) -> str:
     """The options table an opcode's parser reads: its name + Options as the schema spells it (Conv2D,
     not Conv2d), but for the shared ones."""
     plain = opcode.replace("_", "").lower() + "options"
-    return _SHARED_OPTIONS.get(opcode, _OPTION_NAMES.get(plain, plain))
+    return SHARED_TABLES.get(opcode, _OPTION_NAMES.get(plain, plain))
 
 
-def _options(op, opcode: str) -> tuple[dict, str | None]:
-    """Every field of the op's builtin options table, snake_cased, enums as names.
+def _options(op, opcode: str) -> tuple[Options, str | None]:
+    """The op's builtin options table as its typed record (ir/options.py; Options() where no op of mcugen
+    reads the table).
 
     TFLM reads an op's options only through the union's declared type, and only when it is the op's
     own options type; otherwise its parser hands the kernel parameters that are all zero (not the
@@ -71,19 +68,27 @@ def _options(op, opcode: str) -> tuple[dict, str | None]:
     decides), read as those zeros meanwhile so that `inspect` can still describe the op."""
     expected = _options_type(opcode)
     if not hasattr(tflite, expected):  # the op has no options (or is custom)
-        return {}, None
+        return Options(), None
     type_name = _OPTION_TYPES.get(op.BuiltinOptionsType(), f"type {op.BuiltinOptionsType()}")
     table = op.BuiltinOptions()
     if type_name == expected and table is not None:
-        return _fields(getattr(tflite, expected), table), None
-    zeros = {k: (_ENUM_FIELDS[k].get(0, 0) if k in _ENUM_FIELDS else [] if isinstance(v, list) else type(v)(0))
+        return _record(opcode, _fields(getattr(tflite, expected), table)), None
+    zeros = {k: (_ENUM_FIELDS[k].get(0, 0) if k in _ENUM_FIELDS else () if isinstance(v, tuple) else type(v)(0))
              for k, v in _fields(getattr(tflite, expected), _empty_table()).items()}
     if not zeros:
-        return zeros, None
+        return Options(), None
     what = ("the file declares no options" if type_name == "NONE" else "its table is missing"
             if type_name == expected else f"the file gives {type_name}")
-    return zeros, (f"no options ({what} where TFLM reads {expected}; TFLM would run it with every "
-                   "parameter zero, which no converter writes: re-export the model)")
+    return _record(opcode, zeros), (f"no options ({what} where TFLM reads {expected}; TFLM would run it with "
+                                      "every parameter zero, which no converter writes: re-export the model)")
+
+
+def _record(opcode: str, fields: dict) -> Options:
+    """The record of the opcode's table, its fields matched to the schema's by name (the schema's
+    DilationHFactor is dilation_h_factor)."""
+    kind = record_of(opcode)
+    read = {name.replace("_", ""): value for name, value in fields.items()}
+    return kind(**{f.name: read[f.name.replace("_", "")] for f in dataclasses.fields(kind)})
 
 
 def _empty_table():
@@ -105,7 +110,7 @@ def _fields(options_class, table) -> dict:
         params = inspect.signature(method).parameters
         if name.endswith("AsNumpy"):
             value = method()
-            attrs[_snake(name[:-7])] = [] if isinstance(value, int) else [int(v) for v in value]
+            attrs[_snake(name[:-7])] = () if isinstance(value, int) else tuple(int(v) for v in value)
         elif not params:
             key = _snake(name)
             value = method()
@@ -277,13 +282,11 @@ def _option_words(raw: bytes) -> tuple[int, ...]:
         return ()
 
 
-def _call_once_options(op) -> dict:
+def _call_once_options(op) -> CallOnceOptions:
     """CallOnceOptions' one field, read from the table (the tflite package predates it)."""
     table = op.BuiltinOptions()
-    if table is None:
-        return {"init_subgraph_index": 0}
-    offset = table.Offset(4)
-    return {"init_subgraph_index": table.Get(flatbuffers.number_types.Int32Flags, table.Pos + offset) if offset else 0}
+    offset = table.Offset(4) if table is not None else 0
+    return CallOnceOptions(table.Get(flatbuffers.number_types.Int32Flags, table.Pos + offset) if offset else 0)
 
 
 def signatures(model) -> dict[str, int]:
@@ -358,15 +361,15 @@ def _subgraph(model, raw: bytes, codes, sub, name: str) -> Graph:
         op = sub.Operators(k)
         code = codes[op.OpcodeIndex()]
         opcode = _opcode_name(code)
-        attrs, problem = (_call_once_options(op), None) if opcode == "CALL_ONCE" else _options(op, opcode)
-        if opcode.startswith("CUSTOM:") and op.CustomOptionsLength():
-            raw_options = op.CustomOptionsAsNumpy().tobytes()
-            attrs = {**attrs, "custom_options": _custom_options(raw_options),
-                     "custom_option_words": _option_words(raw_options)}
+        options, problem = (_call_once_options(op), None) if opcode == "CALL_ONCE" else _options(op, opcode)
+        if opcode.startswith("CUSTOM:"):
+            raw_options = op.CustomOptionsAsNumpy().tobytes() if op.CustomOptionsLength() else b""
+            options = CustomOptions(_custom_options(raw_options), _option_words(raw_options)) if raw_options else \
+                CustomOptions()
         ops.append(Op(index=k, opcode=opcode, version=int(code.Version()),
                       inputs=tuple(int(i) for i in op.InputsAsNumpy()) if op.InputsLength() else (),
                       outputs=tuple(int(i) for i in op.OutputsAsNumpy()) if op.OutputsLength() else (),
-                      attrs=attrs, origin=k, options_problem=problem,
+                      options=options, origin=k, options_problem=problem,
                       intermediates=tuple(int(i) for i in op.IntermediatesAsNumpy()) if op.IntermediatesLength() else ()))
     return Graph(name=name, tensors=tensors, ops=tuple(ops),
                  inputs=tuple(int(i) for i in sub.InputsAsNumpy()) if sub.InputsLength() else (),

@@ -7,16 +7,20 @@ mutate a Graph; they return a new one (`dataclasses.replace`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from mcugen.errors import McugenError
 from mcugen.ir.budget import RAM
 from mcugen.ir.calls import Packed
+from mcugen.ir.facts import Alias, Banding, Facts
+from mcugen.ir.options import Activated, Options
+from mcugen.ir import text_form
+from mcugen.ir.text_form import TEXT_VALUES, options_text, scale_text, values_text
 
 if TYPE_CHECKING:  # the IR carries what later passes attach; those modules import this one
     from mcugen.ir.calls import Call
@@ -101,52 +105,34 @@ class Tensor:
 
 
 R = TypeVar("R")
-TEXT_VALUES = 16  # Graph.text() lists the values of constants this small (shapes, axes, small biases)
+O = TypeVar("O", bound=Options)
 
 
-@dataclass(frozen=True)
-class Alias:
-    """A tensor that is bytes of another's buffer (passes/place_views.py): `tensor` lies in `whole` from byte
-    `offset` on, so the op that makes it writes (or the view reads) them there and no copy runs."""
-
-    tensor: int
-    whole: int
-    offset: int
-
-
-@dataclass(frozen=True)
-class Banding:
-    """What patch-based inference did (passes/split_patches.py): the file's layers `first` to `last` run in
-    `bands` bands of `columns` patches; the whole-tensor plan's arena (None: it fitted no RAM) and MACs beside."""
-
-    first: int
-    last: int
-    bands: int
-    whole_macs: int
-    whole_arena: int | None = None
-    # each stage layer's file index and opcode, its output's height, and the rows each band computes of it
-    # (overlapping where bands recompute what their neighbours' windows share)
-    rows: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()
-    columns: int = 1  # each band cut into that many patches of its columns
-    # as `rows`, the columns of each layer's output each patch of a band computes (empty: bands of whole rows)
-    cols: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()
-    # the stage's input and output tensors: the planner may write the output over the input behind the
-    # patches' reads (passes/plan_memory.py)
-    source: int = -1
-    output: int = -1
+def _given(name: str, values: np.ndarray | None, consts: Mapping[str, np.ndarray], dtype: str,
+           shape: tuple[int, ...]) -> np.ndarray:
+    """Values the text lists, or else the caller's."""
+    if values is not None:
+        return values
+    if name not in consts:
+        raise ValueError(f"'{name}' has more values than the text lists: pass them (consts)")
+    return np.asarray(consts[name], dtype="int8" if dtype == "int4" else dtype).reshape(shape)
 
 
-@dataclass(frozen=True)
-class Facts:
-    """What the passes learned of an op, apart from the file's options (Op.attrs)."""
+def _parsed_tensor(t: text_form.TensorLine, consts: Mapping[str, np.ndarray]) -> Tensor:
+    quant = Quant(np.array(t.scales, np.float32), np.array(t.zero_points, np.int64), t.axis) if t.scales else None
+    data = _given(t.name, t.values, consts, t.dtype, t.shape) if t.role == "const" or t.values is not None else None
+    return Tensor(t.number, t.name, t.shape, t.dtype, quant, data, variable=t.role == "variable", stored=t.stored)
 
-    # input position (OWN_STATE: the kernel's own state) -> its Graph.variables index (resolve_variables)
-    state: dict[int, int] = field(default_factory=dict)
-    variable: int | None = None  # READ_VARIABLE's or ASSIGN_VARIABLE's Graph.variables index (resolve_variables)
-    groups: int | None = None  # a grouped conv run as the plain one it equals: the file's group count (expand_groups)
-    # a window over the unpadded input padded [[top, bottom], [left, right]] (fold_pads, split_patches)
-    folded_pad: tuple[tuple[int, int], tuple[int, int]] | None = None
-    clamp: tuple[int, int] | None = None  # a folded QUANTIZE's output range, its zero point's (fold_quantizes)
+
+def _quant_text(quant: Quant | None) -> str:
+    if quant is None:
+        return ""
+    if not quant.per_channel:
+        return f" scale {scale_text(float(quant.scale[0]))} zp {int(quant.zero_point[0])}"
+    if quant.scale.size > TEXT_VALUES:
+        return f" {quant.scale.size} scales on axis {quant.axis}"
+    return (f" scales [{', '.join(scale_text(float(s)) for s in quant.scale)}] "
+            f"zps [{', '.join(str(int(z)) for z in quant.zero_point)}] on axis {quant.axis}")
 
 
 @dataclass(frozen=True)
@@ -156,13 +142,14 @@ class Op:
     version: int
     inputs: tuple[int, ...]  # -1 marks an omitted optional input
     outputs: tuple[int, ...]
-    attrs: dict[str, Any] = field(default_factory=dict)  # the op's builtin options, parsed
+    options: Options = field(default_factory=Options)  # the file's options for it, typed (ir/options.py)
     params: object = None  # what TFLM computes in Prepare: the record its OpDef.prepare makes (op.prepared)
     call: Call | None = None  # its C kernel call, set by lower_ops
     fused_into: int | None = None  # the op whose call does this op's work (passes/fuse_strips.py); its call is None
     origin: int = -1  # its index in the model file (what Netron and error messages show)
     options_problem: str | None = None  # its options are absent or foreign (read_tflite); refused where read
-    intermediates: tuple[int, ...] = ()  # tensors the converter names for a kernel's scratch (LSTM's): TFLM gives none bytes
+    # tensors the converter names for a kernel's scratch (LSTM's): TFLM gives none bytes
+    intermediates: tuple[int, ...] = ()
     aliases: tuple[Alias, ...] = ()  # a view op's output in its input, a concatenation's inputs in its output
     part: str = ""  # which of several ops the compiler made of the file's op this is (a band: band0)
     facts: Facts = field(default_factory=Facts)  # what the passes learned of it
@@ -172,6 +159,18 @@ class Op:
         if not isinstance(self.params, kind):
             raise TypeError(f"{self.opcode} holds {type(self.params).__name__}, not {kind.__name__}")
         return self.params
+
+    def options_as(self, kind: type[O]) -> O:
+        """The op's options, as the record its table makes (another is mcugen's bug: the op module reads the
+        table its opcode has)."""
+        if not isinstance(self.options, kind):
+            raise TypeError(f"{self.opcode} has {type(self.options).__name__}, not {kind.__name__}")
+        return self.options
+
+    @property
+    def activation(self) -> str:
+        """The fused activation its options name (NONE where its table has none)."""
+        return self.options.fused_activation_function if isinstance(self.options, Activated) else "NONE"
 
     def optional_input(self, graph: "Graph", i: int) -> Tensor | None:
         """Input i, or None where the file omits it (-1: a bias, LSTM peepholes) or lists fewer."""
@@ -287,25 +286,50 @@ class Graph:
             lines.append(f"  {op.index}: {outs} = {op.opcode}({ins}) -> [{shape}]")
         return "\n".join(lines)
 
+    @classmethod
+    def parse(cls, text: str, consts: Mapping[str, np.ndarray] | None = None) -> Graph:
+        """The Graph whose text() is `text`, the IR before lower_ops (ir/text_form.py): the pass tests state
+        a pass's Before and Expected so. A constant or variable with more values than the text lists takes
+        them from `consts`, by name. ValueError names a line it cannot read."""
+        lines = [line for line in text.splitlines() if line]
+        if len(lines) < 3 or lines[1] != "tensors" or "ops" not in lines:
+            raise ValueError("not the IR's text form: a graph line, then 'tensors', then 'ops'")
+        name, inputs, outputs = text_form.graph_line(lines[0])
+        tensors = tuple(_parsed_tensor(text_form.tensor_line(line), consts or {})
+                        for line in lines[2:lines.index("ops")])
+        ops: list[Op] = []
+        variables = []
+        for line in lines[lines.index("ops") + 1:]:
+            if line.startswith("variable "):
+                var, dtype, shape, values = text_form.variable_line(line)
+                variables.append(Variable(var, _given(var, values, consts or {}, dtype, shape)))
+            elif not line.startswith("     "):
+                o = text_form.op_line(line)
+                ops.append(Op(o.number, o.opcode, 1, o.inputs, o.outputs, o.options, origin=o.number))
+            elif ops and (facts := text_form.with_fact(ops[-1].facts, line)) is not None:
+                ops[-1] = dataclasses.replace(ops[-1], facts=facts)
+            else:
+                raise ValueError(f"not a fact of the IR before lower_ops: {line!r}")
+        return cls(name, tensors, tuple(ops), inputs, outputs, variables=tuple(variables))
+
     def text(self) -> str:
-        """The whole IR as text (what --dump-ir writes after each pass): the graph line, every tensor with
-        its type and quantization (a constant of at most TEXT_VALUES values with them), every op with what the passes gave it (its kernel call, the op its
-        work went into), the state and where the arena put each tensor."""
+        """The whole IR as text (what --dump-ir writes after each pass; Graph.parse reads it back): the graph
+        line, every tensor with its type and quantization (a constant of at most TEXT_VALUES values with them),
+        every op with its options and what the passes gave it (its facts, its kernel call, the op its work went
+        into), the state and where the arena put each tensor."""
         ends = {**{i: "input" for i in self.inputs}, **{i: "output" for i in self.outputs}}
         arena = self.arena if isinstance(self, Compiled) else None
         lines = [str(self).splitlines()[0], "tensors"]
         for t in self.tensors:
             role = ends.get(t.index, "const" if t.is_const else "variable" if t.variable else "")
             role += f" ({t.stored} in the file)" if t.stored else ""
-            quant = "" if t.quant is None else (f" scale {t.q.s:.6g} zp {t.q.zp}" if not t.q.per_channel else
-                                                f" {t.q.scale.size} scales on axis {t.q.axis}")
             placed = f" @{arena.offset(t.index)}" if arena and t.index in arena.buffer_of else ""
-            values = f" = {t.data.ravel().tolist()}" if t.data is not None and t.data.size <= TEXT_VALUES else ""
-            lines.append(f"  t{t.index} {t.dtype}[{', '.join(map(str, t.shape))}]{quant}{placed} "
+            values = values_text(t.data) if t.data is not None else ""
+            lines.append(f"  t{t.index} {t.dtype}[{', '.join(map(str, t.shape))}]{_quant_text(t.quant)}{placed} "
                          f"{role + ' ' if role else ''}'{t.name}'{values}")
         lines.append("ops")
         for op, line in zip(self.ops, str(self).splitlines()[1:]):
-            lines.append(line)
+            lines.append(line + options_text(op.options))
             if op.call is not None:
                 lines.append(f"     call {op.call.kernel}" + (f" ({op.call.note})" if op.call.note else ""))
                 lines += [f"     unpacks {a.const.name}: {a.const.data.size} {a.const.data.dtype} from "
@@ -324,8 +348,13 @@ class Graph:
                 lines.append(f"     clamp {list(op.facts.clamp)} (a folded QUANTIZE's zero point)")
             for position, variable in sorted(op.facts.state.items()):
                 lines.append(f"     input {position} is variable {variable}")
+            if op.facts.variable is not None:
+                lines.append(f"     on variable {op.facts.variable}")
+            if op.facts.groups is not None:
+                lines.append(f"     a grouped conv of {op.facts.groups} groups in the file")
         for k, v in enumerate(self.variables):
-            lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]")
+            lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]"
+                         + values_text(v.initial))
         if arena is not None:
             lines.append(f"arena {arena.plan.size} B ({arena.plan.strategy})")
         if isinstance(self, Compiled) and self.weights_out:

@@ -12,6 +12,7 @@ from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen import ops
 from mcugen.ir.calls import nibbles
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
+from mcugen.ir.options import BiasTyped
 from mcugen.ops._int16 import Wide
 from mcugen.ops._quant import Rescale, float_bias
 from mcugen.ops._window import Taps, Window
@@ -71,7 +72,7 @@ def wide_problems(g: Graph, op: Op) -> list[str]:
         return ["int64 bias with int8 activations: TFLM's int8 kernel reads int32 there"]
     if b is not None and b.is_const and b.dtype == "int64" and np.abs(b.values.astype(np.float64)).max(initial=0) >= 2.0 ** 47:
         return ["an int64 bias of 2^47 or more: TFLM's 16x8 kernels assume accumulators below that"]
-    if b is None and op.attrs.get("quantized_bias_type") == 2:  # TensorType INT32: an int32 accumulator
+    if b is None and isinstance(op.options, BiasTyped) and op.options.int32_bias:
         return []
     return wide_shift_problems(x, op.input(g, 1), b, op.output(g))
 

@@ -52,7 +52,7 @@ class FloatActivation:
 
     @classmethod
     def of(cls, op: Op) -> "FloatActivation":
-        return cls(*RANGES.get(op.attrs.get("fused_activation_function", "NONE"), (-FLT_MAX, FLT_MAX)))
+        return cls(*RANGES.get(op.activation, (-FLT_MAX, FLT_MAX)))
 
     def fields(self) -> dict[str, Any]:
         return dict(min=self.min, max=self.max)

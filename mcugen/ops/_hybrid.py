@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from mcugen.ir.graph import Op
+from mcugen.ir.options import Hybrid
 from mcugen.numerics.requant import wrap_int32
 from mcugen.ops._float import F32, round_to_int32_x86
 
@@ -102,8 +103,8 @@ class HybridQuant:
     @classmethod
     def of(cls, op: Op, scales: np.ndarray, weights: np.ndarray, asymmetric: bool | None = None) -> "HybridQuant":
         """`weights`: [channels, ...] int8; `asymmetric`: where the kernel decides it, not the op's option."""
-        return cls(bool(op.attrs.get("asymmetric_quantize_inputs", False)) if asymmetric is None else asymmetric,
-                   op.attrs.get("fused_activation_function", "NONE"), np.asarray(scales, F32).reshape(-1),
+        return cls(op.options_as(Hybrid).asymmetric_quantize_inputs if asymmetric is None else asymmetric,
+                   op.activation, np.asarray(scales, F32).reshape(-1),
                    weights.reshape(weights.shape[0], -1).astype(np.int32).sum(axis=1).astype(np.int32))
 
     def fields(self) -> dict[str, Any]:

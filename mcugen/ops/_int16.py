@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.options import BiasTyped
 from mcugen.ops._quant import Rescale
 from mcugen.numerics.requant import requantize, wrap_int32
 
@@ -42,7 +43,7 @@ class Wide:
         if bits is None and b is not None:
             bits = 32 if b.dtype == "int32" else 64
         elif bits is None:
-            bits = 32 if op.attrs.get("quantized_bias_type") == 2 else 64  # TensorType INT32
+            bits = 32 if isinstance(op.options, BiasTyped) and op.options.int32_bias else 64
         return cls(bits, bias64(b, channels))
 
     def output(self, acc: np.ndarray, q: Rescale) -> np.ndarray:

@@ -75,12 +75,12 @@ def fused_range(g: Graph, op: Op) -> tuple[int, int]:
         return op.facts.clamp
     y = op.output(g)
     info = np.iinfo(y.dtype)
-    return activation_range(op.attrs.get("fused_activation_function", "NONE"), y.q.s, y.q.zp,
+    return activation_range(op.activation, y.q.s, y.q.zp,
                             int(info.min), int(info.max))
 
 
 def problems_fused_activation(op: Op) -> list[str]:
-    act = op.attrs.get("fused_activation_function", "NONE")
+    act = op.activation
     if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
         return [f"fused activation {act} has no int8 kernel"]
     return []

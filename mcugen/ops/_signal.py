@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
+from mcugen.ir.options import CustomOptions
 
 
 def option(op: Op, index: int) -> int:
     """The op's index-th option (by sorted key) as TFLM's ElementAsInt32 reads it; ValueError when
     there is none (TFLM would read past the map)."""
-    words = op.attrs.get("custom_option_words", ())
+    words = op.options_as(CustomOptions).words
     if index >= len(words):
         raise ValueError(f"it has {len(words)} option(s), TFLM reads option {index + 1}")
     low = int(words[index]) & 0xFFFFFFFF  # static_cast<int32_t>: the low 32 bits

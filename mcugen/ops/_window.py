@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
+
+from mcugen.ir.options import Windowed
 
 
 def out_size(padding: str, size: int, kernel: int, stride: int, dilation: int = 1) -> int:
@@ -32,22 +34,23 @@ def pad_before(size: int, kernel: int, stride: int, dilation: int, out: int) -> 
 MAX_SPAN = 1 << 16  # strides and filter spans beyond this are corrupt fields (and overflow int32 in C)
 
 
-def window_shape(attrs: dict[str, Any], x_shape: tuple[int, ...], kernel_hw: tuple[int, ...], channels: int,
+def window_shape(options: Windowed, x_shape: tuple[int, ...], kernel_hw: tuple[int, ...], channels: int,
                  declared: tuple[int, ...] = ()) -> tuple[int, ...]:
     """[N, OH, OW, channels] of a 2-D window op; ValueError for options that make no sense. `declared`: the
     output tensor's shape, whose height and width TFLM's kernels take as they are (declared_hw)."""
     if len(x_shape) != 4:
         raise ValueError(f"input {list(x_shape)} is not 4-D [N, H, W, C]")
-    for key in ("stride_h", "stride_w", "dilation_hfactor", "dilation_wfactor"):
-        value = attrs.get(key, 1)
+    named = {"stride_h": options.stride_h, "stride_w": options.stride_w, "dilation_h_factor": options.dilation[0],
+             "dilation_w_factor": options.dilation[1]}
+    for key, value in named.items():
         if not 1 <= value <= MAX_SPAN:
             raise ValueError(f"{key} {value} (must be in [1, {MAX_SPAN}])")
-    for axis, k in zip("hw", kernel_hw):
-        if not 1 <= k or (k - 1) * attrs.get(f"dilation_{axis}factor", 1) + 1 > MAX_SPAN:
+    for k, dilation in zip(kernel_hw, options.dilation):
+        if not 1 <= k or (k - 1) * dilation + 1 > MAX_SPAN:
             raise ValueError(f"filter {kernel_hw[0]}x{kernel_hw[1]} with the dilation makes no window")
-    if attrs.get("padding", "VALID") not in ("SAME", "VALID"):
-        raise ValueError(f"padding {attrs.get('padding')}")
-    return (x_shape[0], *geometry(attrs, x_shape[1:3], kernel_hw, declared_hw(declared)).out_hw, channels)
+    if options.padding not in ("SAME", "VALID"):
+        raise ValueError(f"padding {options.padding}")
+    return (x_shape[0], *geometry(options, x_shape[1:3], kernel_hw, declared_hw(declared)).out_hw, channels)
 
 
 def declared_hw(shape: tuple[int, ...]) -> tuple[int, int] | None:
@@ -83,22 +86,22 @@ class Window:
                 f"padding {padding} (top {ph}, left {pw})")
 
 
-def geometry(attrs: dict[str, Any], in_hw: tuple[int, ...], kernel_hw: tuple[int, ...],
+def geometry(options: Windowed, in_hw: tuple[int, ...], kernel_hw: tuple[int, ...],
              declared: tuple[int, int] | None = None,
              folded_pad: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Window:
     """The Window of a 2-D window op with these options, input size and kernel size. `declared`: the output
     tensor's height and width, which TFLM's conv, depthwise and pooling kernels loop over whatever the options
     compute (a model saved with placeholder input shapes), padding as the options say. `folded_pad`: a
     window a PAD was folded into (passes/fold_pads.py) pads as the PAD did (Facts.folded_pad)."""
-    sh, sw = attrs.get("stride_h", 1), attrs.get("stride_w", 1)
-    dh, dw = attrs.get("dilation_hfactor", 1), attrs.get("dilation_wfactor", 1)
+    sh, sw = options.stride_h, options.stride_w
+    dh, dw = options.dilation
     if folded_pad is not None:  # a VALID window over the input as a folded PAD padded it
         (top, bottom), (left, right) = folded_pad
         oh = tflm_out_size("VALID", in_hw[0] + top + bottom, kernel_hw[0], sh, dh)
         ow = tflm_out_size("VALID", in_hw[1] + left + right, kernel_hw[1], sw, dw)
         lead = (top, left)
     else:
-        pad = attrs.get("padding", "VALID")
+        pad = options.padding
         oh = tflm_out_size(pad, in_hw[0], kernel_hw[0], sh, dh)
         ow = tflm_out_size(pad, in_hw[1], kernel_hw[1], sw, dw)
         lead = (pad_before(in_hw[0], kernel_hw[0], sh, dh, oh), pad_before(in_hw[1], kernel_hw[1], sw, dw, ow))

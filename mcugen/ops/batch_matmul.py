@@ -11,6 +11,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, activation, reads, writes
+from mcugen.ir.options import BatchMatMulOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._int16 import requantize64
 from mcugen.ops._quant import require_zero_points
@@ -59,8 +60,8 @@ class BatchMatmul(OpDef):
         lhs, rhs = op.input(g, 0).shape, op.input(g, 1).shape
         if not (2 <= len(lhs) <= 5 and 2 <= len(rhs) <= 5):
             raise ValueError(f"operands of rank {len(lhs)} and {len(rhs)} (TFLM takes 2 to 5)")
-        (rows, depth), (depth2, cols) = _matrices(lhs, bool(op.attrs.get("adj_x"))), \
-            _matrices(rhs, bool(op.attrs.get("adj_y")))
+        (rows, depth), (depth2, cols) = _matrices(lhs, bool(op.options_as(BatchMatMulOptions).adj_x)), \
+            _matrices(rhs, bool(op.options_as(BatchMatMulOptions).adj_y))
         if depth != depth2:
             raise ValueError(f"operands {list(lhs)} and {list(rhs)} sum over {depth} and {depth2} values")
         return (*_batches(lhs, rhs), rows, cols)
@@ -84,9 +85,9 @@ class BatchMatmul(OpDef):
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p, y = op.prepared(BatchMatmulData), op.output(g)
         lhs, rhs = xs[0].astype(np.int64) - p.lhs_zp, xs[1].astype(np.int64) - p.rhs_zp
-        if op.attrs.get("adj_x"):
+        if op.options_as(BatchMatMulOptions).adj_x:
             lhs = np.swapaxes(lhs, -1, -2)
-        if op.attrs.get("adj_y"):
+        if op.options_as(BatchMatMulOptions).adj_y:
             rhs = np.swapaxes(rhs, -1, -2)
         acc = np.matmul(lhs, rhs)  # int64: exact
         if y.dtype == "int16":
@@ -98,7 +99,7 @@ class BatchMatmul(OpDef):
 
     def macs(self, g: Graph, op: Op) -> int:
         y, lhs = op.output(g), op.input(g, 0)
-        depth = _matrices(lhs.shape, bool(op.attrs.get("adj_x")))[1]
+        depth = _matrices(lhs.shape, bool(op.options_as(BatchMatMulOptions).adj_x))[1]
         return int(np.prod(y.shape)) * depth
 
     def lower(self, g: Graph, op: Op) -> Call | None:
@@ -122,14 +123,14 @@ def matmul_params(g: Graph, op: Op, arithmetic: dict[str, object]) -> tuple[Stru
     batches = tuple(y.shape[:-2])
     lhs_offsets, rhs_offsets = _offsets(lhs.shape, batches), _offsets(rhs.shape, batches)
     rows, cols = y.shape[-2], y.shape[-1]
-    depth = _matrices(lhs.shape, bool(op.attrs.get("adj_x")))[1]
+    depth = _matrices(lhs.shape, bool(op.options_as(BatchMatMulOptions).adj_x))[1]
     # where element (i, k) of L and (k, j) of R lie in their matrices
-    lhs_strides = (1, lhs.shape[-1]) if op.attrs.get("adj_x") else (lhs.shape[-1], 1)
-    rhs_strides = (1, rhs.shape[-1]) if op.attrs.get("adj_y") else (rhs.shape[-1], 1)
+    lhs_strides = (1, lhs.shape[-1]) if op.options_as(BatchMatMulOptions).adj_x else (lhs.shape[-1], 1)
+    rhs_strides = (1, rhs.shape[-1]) if op.options_as(BatchMatMulOptions).adj_y else (rhs.shape[-1], 1)
     params = Struct("mcu_batch_matmul_params", "params", dict(
         batches=len(lhs_offsets), lhs_offsets=Const("lhs_offsets", np.array(lhs_offsets, np.int32)),
         rhs_offsets=Const("rhs_offsets", np.array(rhs_offsets, np.int32)),
         rows=rows, cols=cols, depth=depth, lhs_row_stride=lhs_strides[0], lhs_depth_stride=lhs_strides[1],
         rhs_depth_stride=rhs_strides[0], rhs_col_stride=rhs_strides[1], **arithmetic))
-    adjoint = "".join(f", adj_{a}" for a in "xy" if op.attrs.get(f"adj_{a}"))
+    adjoint = "".join(f", adj_{a}" for a in "xy" if getattr(op.options_as(BatchMatMulOptions), f"adj_{a}"))
     return params, f"{len(lhs_offsets)} x [{rows}, {depth}] x [{depth}, {cols}]{adjoint}"

@@ -7,6 +7,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Slice, Struct, writes
+from mcugen.ir.options import Axial
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Axis, require_axis, require_same_quant, require_zero_points
 
@@ -20,7 +21,7 @@ class Concatenation(OpDef):
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         shapes = [op.input(g, i).shape for i in range(len(op.inputs))]
-        k = require_axis(op.attrs.get("axis", 0), len(shapes[0]))
+        k = require_axis(op.options_as(Axial).axis, len(shapes[0]))
         for shape in shapes[1:]:
             if len(shape) != len(shapes[0]) or shape[:k] + shape[k + 1:] != shapes[0][:k] + shapes[0][k + 1:]:
                 raise ValueError(f"inputs {list(shapes[0])} and {list(shape)} differ off axis {k}")
@@ -34,12 +35,12 @@ class Concatenation(OpDef):
             problems = require_same_quant(g, op, range(len(op.inputs)))
         else:  # float32, int32: TFLM copies, whatever quantization the tensors carry
             problems = []
-        if op.attrs.get("fused_activation_function", "NONE") != "NONE":
+        if op.activation != "NONE":
             problems.append("fused activation on CONCATENATION has no int8 kernel")
         return problems
 
     def prepare(self, g: Graph, op: Op) -> object:
-        axis = op.attrs.get("axis", 0)
+        axis = op.options_as(Axial).axis
         return Axis(axis % len(op.output(g).shape))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:

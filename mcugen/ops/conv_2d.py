@@ -8,6 +8,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call
+from mcugen.ir.options import Windowed
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import ConvData, ConvLayer, Golden, conv_call, wide_problems
 from mcugen.ops._int16 import Wide
@@ -28,7 +29,7 @@ class Conv2D(OpDef):
         if len(w.shape) != 4:
             raise ValueError(f"filter {list(w.shape)} is not 4-D [OC, KH, KW, IC]")
         require_bias_length(op.optional_input(g, 2), w.shape[0])
-        return window_shape(op.attrs, op.input(g, 0).shape, w.shape[1:3], w.shape[0], op.output(g).shape)
+        return window_shape(op.options_as(Windowed), op.input(g, 0).shape, w.shape[1:3], w.shape[0], op.output(g).shape)
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
@@ -48,7 +49,7 @@ class Conv2D(OpDef):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[0], zero_points=not wide)
-        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape), op.facts.folded_pad)
+        window = geometry(op.options_as(Windowed), x.shape[1:3], w.shape[1:3], declared_hw(y.shape), op.facts.folded_pad)
         wide_data = Wide.of(g, op, 2, w.shape[0]) if wide else None
         weights = w.values.reshape(w.shape[0], -1).astype(np.float64).T.copy()
         return ConvData(window, q, wide_data, Golden.of(g, op, weights, Taps.of(window, x.shape[1:3], w.shape[1:3]),
@@ -81,5 +82,5 @@ def conv_layer(g: Graph, op: Op) -> ConvLayer:
 
 
 def conv_note(op: Op, filter_shape: tuple[int, ...]) -> str:
-    return op.prepared(ConvData).window.describe(filter_shape[1:3], op.attrs.get("padding", "VALID"))
+    return op.prepared(ConvData).window.describe(filter_shape[1:3], op.options_as(Windowed).padding)
 

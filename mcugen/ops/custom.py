@@ -39,6 +39,7 @@ from mcugen import ops
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Slice, Struct
+from mcugen.ir.options import CustomOptions
 
 TYPES = ("int8", "uint8", "int16", "int32", "float32")  # the tensor types a custom op may take and make
 _DECLARED: list[tuple[str, type]] = []
@@ -128,7 +129,7 @@ class UserOp(ops.OpDef):
         return list(problems)
 
     def prepare(self, g: Graph, op: Op) -> object:
-        fields = self._call("params", dict(op.attrs.get("custom_options", {})), *_specs(g, op))
+        fields = self._call("params", dict(op.options_as(CustomOptions).values), *_specs(g, op))
         if not isinstance(fields, dict) or not all(isinstance(k, str) for k in fields):
             raise McugenError(f"custom op {self.code}: params() returned {type(fields).__name__}, not a dict of "
                               f"{self.impl.params_type}'s fields", "return dict(field=value, ...)")

@@ -13,6 +13,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
+from mcugen.ir.options import DepthwiseConv2DOptions, Windowed
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import ConvData, ConvLayer, Golden, conv_call, reference_filter, wide_problems
 from mcugen.ops._int16 import Wide
@@ -45,12 +46,12 @@ class DepthwiseConv2D(OpDef):
         if len(w.shape) != 4:
             raise ValueError(f"filter {list(w.shape)} is not 4-D [1, KH, KW, OC]")
         x = op.input(g, 0)
-        multiplier = op.attrs.get("depth_multiplier", 1)
+        multiplier = op.options_as(DepthwiseConv2DOptions).depth_multiplier
         if len(x.shape) == 4 and multiplier * x.shape[3] != w.shape[3]:  # TFLM loops over the option
             raise ValueError(f"depth_multiplier {multiplier} with {x.shape[3]} input channels "
                              f"and {w.shape[3]} filter channels")
         require_bias_length(op.optional_input(g, 2), w.shape[3])
-        return window_shape(op.attrs, x.shape, w.shape[1:3], w.shape[3], op.output(g).shape)
+        return window_shape(op.options_as(Windowed), x.shape, w.shape[1:3], w.shape[3], op.output(g).shape)
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
         x, w = op.input(g, 0), op.input(g, 1)
@@ -68,7 +69,7 @@ class DepthwiseConv2D(OpDef):
         x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
         wide = x.dtype == "int16"  # no zero points: TFLM's int16 kernel takes them as 0
         q = Rescale.of(g, op, x, w, y, w.shape[3], zero_points=not wide)
-        window = geometry(op.attrs, x.shape[1:3], w.shape[1:3], declared_hw(y.shape), op.facts.folded_pad)
+        window = geometry(op.options_as(Windowed), x.shape[1:3], w.shape[1:3], declared_hw(y.shape), op.facts.folded_pad)
         depth_multiplier = w.shape[3] // x.shape[3]
         _, kh, kw, _ = w.shape
         # the golden model's batched matmul operand: [IC, KH*KW, depth multiplier]
@@ -113,7 +114,7 @@ class DepthwiseConv2D(OpDef):
 
 def dw_note(op: Op, w: Tensor) -> str:
     p = op.prepared(DepthwiseData)
-    return p.window.describe(w.shape[1:3], op.attrs.get("padding", "VALID")) + f", depth multiplier {p.depth_multiplier}"
+    return p.window.describe(w.shape[1:3], op.options_as(Windowed).padding) + f", depth multiplier {p.depth_multiplier}"
 
 
 def dw_params(p: DepthwiseData) -> Struct:

@@ -38,6 +38,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Scratch, Slice, Struct, reads
+from mcugen.ir.options import CustomOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._float import F32
 
@@ -61,7 +62,7 @@ class Detection:
 
 
 def _options(op: Op) -> dict[str, Any]:
-    return dict(op.attrs.get("custom_options", {}))
+    return dict(op.options_as(CustomOptions).values)
 
 
 @register(OPCODE)

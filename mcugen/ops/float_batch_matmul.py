@@ -18,6 +18,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, reads, writes
+from mcugen.ir.options import BatchMatMulOptions
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, truncate_to_int32_x86
 from mcugen.ops._hybrid import quantize_rows
@@ -37,7 +38,7 @@ class HybridMatmul:
 
 def _columns(op: Op, rhs: np.ndarray) -> np.ndarray:
     """R as [..., cols, depth]: the rows the hybrid kernel takes its dot products with."""
-    return rhs if op.attrs.get("adj_y") else np.swapaxes(rhs, -1, -2)
+    return rhs if op.options_as(BatchMatMulOptions).adj_y else np.swapaxes(rhs, -1, -2)
 
 
 def _blocks(lead: tuple[int, ...], batches: tuple[int, ...]) -> np.ndarray:
@@ -62,7 +63,7 @@ class FloatBatchMatmul(BatchMatmul):
         if not rhs.is_const or rhs.quant is None:
             return [f"int8 right-hand side '{rhs.name}' of a dynamic-range BATCH_MATMUL is not a constant with a "
                     "scale (LiteRT's hybrid kernel takes its weights so)"]
-        axis = len(rhs.shape) - (2 if op.attrs.get("adj_y") else 1)
+        axis = len(rhs.shape) - (2 if op.options_as(BatchMatMulOptions).adj_y else 1)
         if rhs.q.per_channel and rhs.q.axis != axis:
             return [f"a dynamic-range BATCH_MATMUL whose scales run along dimension {rhs.q.axis}: LiteRT's kernel "
                     f"reads one per output column (dimension {axis})"]
@@ -74,16 +75,16 @@ class FloatBatchMatmul(BatchMatmul):
             return None
         cols = _columns(op, rhs.values.astype(np.int32))
         sums = cols.sum(axis=-1, dtype=np.int64).reshape(-1, cols.shape[-2])
-        return HybridMatmul(bool(op.attrs.get("asymmetric_quantize_inputs", False)),
+        return HybridMatmul(op.options_as(BatchMatMulOptions).asymmetric_quantize_inputs,
                             np.asarray(rhs.q.scale, F32).reshape(-1), wrap_int32(sums).astype(np.int32))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         lhs, rhs = xs[0], xs[1]
-        if op.attrs.get("adj_x"):
+        if op.options_as(BatchMatMulOptions).adj_x:
             lhs = np.swapaxes(lhs, -1, -2)
         if rhs.dtype == np.int8:
             return self._hybrid(g, op, np.ascontiguousarray(lhs), rhs)
-        if not op.attrs.get("adj_y"):
+        if not op.options_as(BatchMatMulOptions).adj_y:
             rhs = np.swapaxes(rhs, -1, -2)  # [..., cols, depth]
         with np.errstate(all="ignore"):
             products = lhs[..., :, None, :] * rhs[..., None, :, :]  # [..., rows, cols, depth]
@@ -120,7 +121,7 @@ class FloatBatchMatmul(BatchMatmul):
         params, note = matmul_params(g, op, {})
         lhs, y = op.input(g, 0), op.output(g)
         batches, rows, cols = tuple(y.shape[:-2]), y.shape[-2], y.shape[-1]
-        depth = lhs.shape[-2] if op.attrs.get("adj_x") else lhs.shape[-1]
+        depth = lhs.shape[-2] if op.options_as(BatchMatMulOptions).adj_x else lhs.shape[-1]
         lhs_lead, rhs_lead = tuple(lhs.shape[:-2]), tuple(rhs.shape[:-2])
         return Call("mcu_batch_matmul_hybrid_s8", (
             params, Struct("mcu_hybrid_params", "hybrid", dict(asymmetric=int(q.asymmetric), activation=0,

@@ -23,6 +23,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, dims, reads, tile, writes
+from mcugen.ir.options import Windowed
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation
 from mcugen.ops._hybrid import HybridQuant, centred_images, int32_sums
@@ -43,7 +44,7 @@ class FloatConvData:
 
 def _prepare(g: Graph, op: Op, kernel_hw: tuple[int, ...], depth_multiplier: int) -> FloatConvData:
     x, w = op.input(g, 0), op.input(g, 1)
-    window = geometry(op.attrs, x.shape[1:3], kernel_hw, declared_hw(op.output(g).shape), op.facts.folded_pad)
+    window = geometry(op.options_as(Windowed), x.shape[1:3], kernel_hw, declared_hw(op.output(g).shape), op.facts.folded_pad)
     depthwise = op.opcode == "DEPTHWISE_CONV_2D"
     weights = np.moveaxis(w.values, 3, 0) if depthwise else w.values
     hybrid = (HybridQuant.of(op, w.q.scale, weights, asymmetric=depthwise or w.q.scale.size > 1)
@@ -70,7 +71,7 @@ def _call(kernel: str, g: Graph, op: Op, p: FloatConvData, filter_shape: tuple[i
     return Call(kernel, (params, dims("input_dims", x.shape), reads(op, 0), dims("filter_dims", filter_shape),
                          Const("filter", w.values), Const("bias", b.values.reshape(-1)) if b is not None else None,
                          dims("output_dims", y.shape), writes(op)),
-                note=p.window.describe(w.shape[1:3], op.attrs.get("padding", "VALID")))
+                note=p.window.describe(w.shape[1:3], op.options_as(Windowed).padding))
 
 
 @register("CONV_2D", dtype="float32")
@@ -121,7 +122,7 @@ def _hybrid_problems(op: Op, x: Tensor, w: Tensor) -> list[str]:
     problems = []
     if w.quant is None:
         problems.append(f"int8 weights '{w.name}' carry no scale")
-    if (op.attrs.get("dilation_hfactor", 1), op.attrs.get("dilation_wfactor", 1)) != (1, 1):
+    if op.options_as(Windowed).dilation != (1, 1):
         problems.append("a dilated dynamic-range CONV_2D: LiteRT's hybrid kernel (its oracle) computes it undilated")
     if w.shape[3] != x.shape[3]:
         problems.append("a grouped dynamic-range CONV_2D: LiteRT's hybrid kernel takes the whole input depth")
@@ -149,7 +150,7 @@ def _hybrid_call(g: Graph, op: Op, p: FloatConvData, q: HybridQuant) -> Call:
         Const("scales", q.scales) if q.scales.size > 1 else None,
         Const("bias", b.values.reshape(-1)) if b is not None else None, dims("output_dims", y.shape),
         Scratch(int(np.prod(x.shape[1:])), "int8_t"), writes(op)), extra_kernels=("mcu_hybrid_quantize_row",),
-        note=p.window.describe(w.shape[1:3], op.attrs.get("padding", "VALID")) + ", int8 weights, each image "
+        note=p.window.describe(w.shape[1:3], op.options_as(Windowed).padding) + ", int8 weights, each image "
         f"quantized {'asymmetrically' if q.asymmetric else 'symmetrically'}")
 
 
@@ -200,5 +201,5 @@ class FloatDepthwiseConv2D(DepthwiseConv2D):
             Const("filter", w.values), Const("scales", p.hybrid.scales),
             Const("bias", b.values.reshape(-1)) if b is not None else None, dims("output_dims", y.shape),
             Scratch(int(np.prod(x.shape[1:])), "int8_t"), writes(op)), extra_kernels=("mcu_hybrid_quantize_row",),
-            note=p.window.describe(w.shape[1:3], op.attrs.get("padding", "VALID")) + ", int8 weights, each image "
+            note=p.window.describe(w.shape[1:3], op.options_as(Windowed).padding) + ", int8 weights, each image "
             "quantized asymmetrically")

@@ -12,6 +12,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, Struct, reads, writes
+from mcugen.ir.options import FullyConnectedOptions
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation
 from mcugen.ops._hybrid import ACTIVATIONS, HybridQuant, quantize_rows
@@ -25,13 +26,13 @@ class FloatFullyConnected(FullyConnected):
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op)
-        if op.attrs.get("weights_format", 0) != 0:
+        if op.options_as(FullyConnectedOptions).weights_format != 0:
             problems.append("shuffled weights format is not supported")
         w = op.input(g, 1)
         if w.dtype == "int8":
             if w.quant is None:
                 problems.append(f"int8 weights '{w.name}' carry no scale")
-            activation = op.attrs.get("fused_activation_function", "NONE")
+            activation = op.activation
             if activation not in ACTIVATIONS:
                 problems.append(f"a dynamic-range layer with fused activation {activation}: mcugen computes "
                                 f"{', '.join(ACTIVATIONS)}")

@@ -18,6 +18,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.ir.options import UnidirectionalSequenceLSTMOptions
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FLT_MAX
 from mcugen.ops.float_fully_connected import dense
@@ -47,7 +48,7 @@ class FloatLstm(Lstm):
         return structure_problems(g, op)
 
     def prepare(self, g: Graph, op: Op) -> object:
-        return FloatLstmData(float(F32(op.attrs.get("cell_clip", 0.0))))
+        return FloatLstmData(float(F32(op.options_as(UnidirectionalSequenceLSTMOptions).cell_clip)))
 
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         p = op.prepared(FloatLstmData)

@@ -12,6 +12,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, dims, reads, tile, writes
+from mcugen.ir.options import Pool2DOptions, Windowed
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FLT_MAX, FloatActivation
 from mcugen.ops._window import Pair, Taps, Window, declared_hw, geometry
@@ -34,8 +35,8 @@ class _FloatPool:
 
     def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
-        kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
-        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape), op.facts.folded_pad)
+        kernel = (op.options_as(Pool2DOptions).filter_height, op.options_as(Pool2DOptions).filter_width)
+        window = geometry(op.options_as(Windowed), x.shape[1:3], kernel, declared_hw(op.output(g).shape), op.facts.folded_pad)
         return FloatPoolData(window, kernel, FloatActivation.of(op), Taps.of(window, x.shape[1:3], kernel))
 
     def taps(self, g: Graph, op: Op, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -50,7 +51,7 @@ class _FloatPool:
             activation=p.activation.fields()))
         return Call(self.kernel, (params, dims("input_dims", op.input(g, 0).shape), reads(op),
                                   dims("output_dims", op.output(g).shape), writes(op)),
-                    note=p.window.describe(p.kernel, op.attrs.get("padding", "VALID")))
+                    note=p.window.describe(p.kernel, op.options_as(Windowed).padding))
 
 
 @register("AVERAGE_POOL_2D", dtype="float32")

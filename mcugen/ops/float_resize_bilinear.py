@@ -15,6 +15,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, writes
+from mcugen.ir.options import Resized
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32
 from mcugen.ops.resize_bilinear import ResizeBilinear
@@ -47,7 +48,8 @@ class FloatBilinear:
 class FloatResizeBilinear(ResizeBilinear):
     def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
-        flags = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
+        o = op.options_as(Resized)
+        flags = o.align_corners, o.half_pixel_centers
         return FloatBilinear(*interpolation(x.shape[1], y.shape[1], *flags),
                              *interpolation(x.shape[2], y.shape[2], *flags))
 
@@ -64,7 +66,7 @@ class FloatResizeBilinear(ResizeBilinear):
         p = op.prepared(FloatBilinear)
         resize = Struct("mcu_resize_bilinear_f32_params", "params", {
             f.name: Const(f.name, getattr(p, f.name)) for f in dataclasses.fields(p)})
-        flags = [k for k in ("align_corners", "half_pixel_centers") if op.attrs.get(k)]
+        flags = op.options_as(Resized).flags
         return Call("mcu_resize_bilinear_f32", (resize, dims("input_dims", op.input(g, 0).shape), reads(op),
                                                 dims("output_dims", op.output(g).shape), writes(op)),
                     note=", ".join(flags) or "corners not aligned, no half-pixel centers")

@@ -9,6 +9,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, reads, writes
+from mcugen.ir.options import SoftmaxOptions
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._float import F32, FLT_MAX, expf
 
@@ -23,7 +24,7 @@ class FloatSoftmax(OpDef):
     same_shape = True
 
     def prepare(self, g: Graph, op: Op) -> object:
-        return FloatSoftmaxData(float(F32(op.attrs.get("beta", 1.0))))
+        return FloatSoftmaxData(float(F32(op.options_as(SoftmaxOptions).beta)))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         x = xs[0].reshape(-1, xs[0].shape[-1])

@@ -26,6 +26,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Scratch, State, Struct, reads, writes
+from mcugen.ir.options import SVDFOptions
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, tanhf
 from mcugen.ops._hybrid import ACTIVATIONS as HYBRID_ACTIVATIONS, HybridQuant
@@ -83,7 +84,7 @@ class FloatSvdf(Svdf):
             return []
         if wf.quant is None or wf.q.per_channel or wt.quant is None or wt.q.per_channel:
             return ["a dynamic-range SVDF's int8 weights need one scale each (LiteRT's kernel reads one)"]
-        activation = op.attrs.get("fused_activation_function", "NONE")
+        activation = op.activation
         if activation not in HYBRID_ACTIVATIONS:
             return [f"a dynamic-range layer with fused activation {activation}: mcugen computes "
                     f"{', '.join(HYBRID_ACTIVATIONS)}"]
@@ -92,10 +93,10 @@ class FloatSvdf(Svdf):
     def prepare(self, g: Graph, op: Op) -> object:
         wf, wt = op.input(g, 1), op.input(g, 2)
         if wf.dtype == "int8":
-            return HybridSvdfData(op.attrs["rank"], wt.shape[1], HybridQuant.of(op, wf.q.scale, wf.values),
+            return HybridSvdfData(op.options_as(SVDFOptions).rank, wt.shape[1], HybridQuant.of(op, wf.q.scale, wf.values),
                                   float(np.float32(wt.q.s)))
-        return FloatSvdfData(op.attrs["rank"], op.input(g, 2).shape[1],
-                             op.attrs.get("fused_activation_function", "NONE"))
+        return FloatSvdfData(op.options_as(SVDFOptions).rank, op.input(g, 2).shape[1],
+                             op.activation)
 
     def run_state(self, g: Graph, op: Op, xs: list[np.ndarray], state: list[np.ndarray]) -> Outputs:
         if xs[1].dtype == np.int8:

@@ -14,6 +14,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
+from mcugen.ir.options import TransposeConvOptions
 from mcugen.ops import Outputs, register
 from mcugen.ops._float import F32, FloatActivation
 from mcugen.ops._quant import weight_problems
@@ -70,4 +71,4 @@ class FloatTransposeConv(TransposeConv):
             params, dims("input_dims", x.shape), reads(op, INPUT), dims("filter_dims", w.shape),
             Const("filter", w.values), Const("bias", b.values.reshape(-1)) if b is not None else None,
             dims("output_dims", y.shape), writes(op)),
-            note=f"stride {p.stride[0]}x{p.stride[1]}, pad {p.pad[0]},{p.pad[1]}, {op.attrs.get('padding', 'SAME')}")
+            note=f"stride {p.stride[0]}x{p.stride[1]}, pad {p.pad[0]},{p.pad[1]}, {op.options_as(TransposeConvOptions).padding}")

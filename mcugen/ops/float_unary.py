@@ -11,6 +11,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, reads, writes
+from mcugen.ir.options import LeakyReluOptions
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.ops._float import F32, expf, expm1f, logf, tanhf
 
@@ -55,7 +56,8 @@ class FloatUnary(OpDef):
     same_shape = True
 
     def prepare(self, g: Graph, op: Op) -> object:
-        return UnaryData(float(F32(op.attrs.get("alpha", 0.0))))
+        options = op.options
+        return UnaryData(float(F32(options.alpha)) if isinstance(options, LeakyReluOptions) else 0.0)
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         with np.errstate(all="ignore"):  # IEEE's infinities and NaNs are the answer, as in C

@@ -12,6 +12,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Slice, Struct, reads, writes
+from mcugen.ir.options import FullyConnectedOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import FullyConnectedData, Golden, fc_params, reference_filter, wide_problems
 from mcugen.ops._int16 import Wide
@@ -31,13 +32,13 @@ class FullyConnected(OpDef):
         if len(w.shape) != 2 or not x.shape or math.prod(x.shape) % w.shape[1]:
             raise ValueError(f"weights {list(w.shape)} do not fit input {list(x.shape)}")
         require_bias_length(op.optional_input(g, 2), w.shape[0])
-        if op.attrs.get("keep_num_dims"):
+        if op.options_as(FullyConnectedOptions).keep_num_dims:
             return (*x.shape[:-1], w.shape[0])
         return (math.prod(x.shape) // w.shape[1], w.shape[0])
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = weight_problems(g, op) + problems_fused_activation(op)
-        if op.attrs.get("weights_format", 0) != 0:
+        if op.options_as(FullyConnectedOptions).weights_format != 0:
             problems.append("shuffled weights format is not supported")
         x, w, b, y = op.input(g, 0), op.input(g, 1), op.optional_input(g, 2), op.output(g)
         if w is not None and len(w.shape) != 2:

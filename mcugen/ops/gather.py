@@ -9,6 +9,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, reads, writes
+from mcugen.ir.options import GatherOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_axis, require_const
 
@@ -28,16 +29,16 @@ class Gather(OpDef):
 
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         x, idx = op.input(g, 0), op.input(g, 1)
-        k = require_axis(op.attrs.get("axis", 0), len(x.shape))
+        k = require_axis(op.options_as(GatherOptions).axis, len(x.shape))
         return x.shape[:k] + idx.shape + x.shape[k + 1:]
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = require_const(g, op, {1: "the indices"})
-        if op.attrs.get("batch_dims", 0) != 0:
+        if op.options_as(GatherOptions).batch_dims != 0:
             problems.append("batch_dims other than 0 is not supported")
         x, idx = op.input(g, 0), op.input(g, 1)
         if not problems:  # the axis is in range (validate_model)
-            size = x.shape[op.attrs.get("axis", 0) % len(x.shape)]
+            size = x.shape[op.options_as(GatherOptions).axis % len(x.shape)]
             bad = idx.values[(idx.values < 0) | (idx.values >= size)]
             if bad.size:
                 problems.append(f"index {int(bad.flat[0])} is outside the gathered axis of {size}")
@@ -45,7 +46,7 @@ class Gather(OpDef):
 
     def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
-        return GatherData(op.attrs.get("axis", 0) % len(x.shape), op.input(g, 1).values.astype(np.int64).reshape(-1))
+        return GatherData(op.options_as(GatherOptions).axis % len(x.shape), op.input(g, 1).values.astype(np.int64).reshape(-1))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         p = op.prepared(GatherData)

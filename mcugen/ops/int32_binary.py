@@ -57,7 +57,7 @@ class Int32Binary(OpDef):
         return []
 
     def prepare(self, g: Graph, op: Op) -> object:
-        fused = op.attrs.get("fused_activation_function", "NONE")
+        fused = op.activation
         if op.opcode in ("ADD", "MAXIMUM", "MINIMUM"):
             fused = "NONE"
         return Int32Clamp(*RANGES.get(fused, (INT32_MIN, INT32_MAX)))

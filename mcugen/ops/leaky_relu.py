@@ -11,6 +11,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, reads, writes
+from mcugen.ir.options import LeakyReluOptions
 from mcugen.ops import Outputs, register
 from mcugen.ops._quant import LutOp
 from mcugen.numerics.requant import quantize_multiplier, requantize
@@ -58,7 +59,7 @@ class LeakyRelu(LutOp):
     def multipliers(g: Graph, op: Op) -> Leaky:
         xt, y = op.input(g, 0), op.output(g)
         s_in, s_out = float(xt.q.s), float(y.q.s)
-        alpha = float(np.float32(op.attrs.get("alpha", 0.2)))
+        alpha = float(np.float32(op.options_as(LeakyReluOptions).alpha))
         # in double (the oracle's TFLM; float32 ratios differ from it on int16 in 1 value of 10000)
         m_alpha, s_alpha = quantize_multiplier(abs(s_in * alpha / s_out))
         m_id, s_id = quantize_multiplier(s_in / s_out)

@@ -27,6 +27,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.ir.options import UnidirectionalSequenceLSTMOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier, folded_bias
 from mcugen.numerics.requant import requantize, wrap_int32
@@ -73,7 +74,7 @@ class LstmData:
 def lstm_sizes(g: Graph, op: Op) -> tuple[int, int, int, int, bool]:
     """batches, time steps, input size, units, time major."""
     x = op.input(g, 0)
-    major = bool(op.attrs.get("time_major"))
+    major = op.options_as(UnidirectionalSequenceLSTMOptions).time_major
     batches, steps = (x.shape[1], x.shape[0]) if major else (x.shape[0], x.shape[1])
     return batches, steps, x.shape[2], op.input(g, RECURRENT_WEIGHTS).shape[1], major
 
@@ -92,9 +93,8 @@ def structure_problems(g: Graph, op: Op) -> list[str]:
     missing = [k for k in (HIDDEN, CELL) if k not in op.facts.state]
     if missing:
         problems.append(f"input {missing[0]} is not a variable tensor: TFLM's Prepare requires one")
-    if op.attrs.get("fused_activation_function", "NONE") != "TANH":
-        problems.append(f"cell activation {op.attrs.get('fused_activation_function', 'NONE')}: TFLM's LSTM takes "
-                        "TANH only")
+    if op.activation != "TANH":
+        problems.append(f"cell activation {op.activation}: TFLM's LSTM takes TANH only")
     return problems
 
 
@@ -148,7 +148,7 @@ class Lstm(OpDef):
                            Multiplier.of(float(h.q.s) * float(op.input(g, RECURRENT_WEIGHTS + k).q.s) / GATE_SCALE))
                       for k in range(len(GATES)))
         shift = 15 + _cell_power(s_cell) - 3
-        clip = float(np.float32(op.attrs.get("cell_clip", 0.0)))
+        clip = float(np.float32(op.options_as(UnidirectionalSequenceLSTMOptions).cell_clip))
         return LstmData(gates, x.q.zp, h.q.zp, Multiplier.of(UNIT * s_cell / s_cell),
                         Multiplier.of(UNIT * UNIT / s_cell), Multiplier.of(UNIT * UNIT / float(h.q.s)),
                         (0, shift) if shift >= 0 else (3, -shift),

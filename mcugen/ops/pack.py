@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
+from mcugen.ir.options import PackOptions
 from mcugen.ops import Outputs, Shapes, register
 from mcugen.ops._quant import Axis, require_axis
 from mcugen.ops.concatenation import Concatenation
@@ -20,9 +21,10 @@ class Pack(Concatenation):
         if len(shapes) > 1:
             raise ValueError(f"stacks inputs of different shapes {sorted(list(s) for s in shapes)}")
         shape = shapes.pop()
-        if op.attrs.get("values_count", len(op.inputs)) != len(op.inputs):
-            raise ValueError(f"values_count {op.attrs['values_count']} for {len(op.inputs)} inputs")
-        k = require_axis(op.attrs.get("axis", 0), len(shape) + 1)
+        options = op.options_as(PackOptions)
+        if options.values_count != len(op.inputs):
+            raise ValueError(f"values_count {options.values_count} for {len(op.inputs)} inputs")
+        k = require_axis(options.axis, len(shape) + 1)
         return shape[:k] + (len(op.inputs),) + shape[k:]
 
     def check(self, g: Graph, op: Op) -> list[str]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, activation, dims, reads, tile, writes
+from mcugen.ir.options import Pool2DOptions, Windowed
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import fused_range, problems_fused_activation
 from mcugen.ops._window import Pair, Taps, Window, declared_hw, geometry, window_shape
@@ -39,8 +40,8 @@ class _Pool(OpDef):
     input_types = output_types = ("int8", "int16")
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         x = op.input(g, 0)
-        kernel = (op.attrs.get("filter_height", 0), op.attrs.get("filter_width", 0))
-        return window_shape(op.attrs, x.shape, kernel, x.shape[-1] if x.shape else 0, op.output(g).shape)
+        kernel = (op.options_as(Pool2DOptions).filter_height, op.options_as(Pool2DOptions).filter_width)
+        return window_shape(op.options_as(Windowed), x.shape, kernel, x.shape[-1] if x.shape else 0, op.output(g).shape)
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = problems_fused_activation(op)
@@ -51,8 +52,8 @@ class _Pool(OpDef):
 
     def prepare(self, g: Graph, op: Op) -> object:
         x = op.input(g, 0)
-        kernel = (op.attrs["filter_height"], op.attrs["filter_width"])
-        window = geometry(op.attrs, x.shape[1:3], kernel, declared_hw(op.output(g).shape), op.facts.folded_pad)
+        kernel = (op.options_as(Pool2DOptions).filter_height, op.options_as(Pool2DOptions).filter_width)
+        window = geometry(op.options_as(Windowed), x.shape[1:3], kernel, declared_hw(op.output(g).shape), op.facts.folded_pad)
         return PoolData(window, kernel, *fused_range(g, op), PoolGolden(Taps.of(window, x.shape[1:3], kernel)))
 
     def lower(self, g: Graph, op: Op) -> Call | None:
@@ -66,7 +67,7 @@ def pool_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
         activation=activation(p.act_min, p.act_max), bits=np.iinfo(op.input(g, 0).dtype).bits))
     return Call(kernel, (pool, dims("input_dims", op.input(g, 0).shape), reads(op),
                          dims("output_dims", op.output(g).shape), writes(op)),
-                note=p.window.describe(p.kernel, op.attrs.get("padding", "VALID")) + how)
+                note=p.window.describe(p.kernel, op.options_as(Windowed).padding) + how)
 
 
 @register("AVERAGE_POOL_2D")

@@ -13,6 +13,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, merge_axes, padded, reads, strides_of, writes
+from mcugen.ir.options import ReducerOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, fused_range, ints, require_axis, require_const, require_same_quant
 from mcugen.numerics.requant import Requant, quantize_multiplier, requantize_clamp
@@ -45,7 +46,7 @@ class _Reduce(OpDef):
         if given is None:
             return None
         axes = {require_axis(a, len(shape)) for a in given}
-        if op.attrs.get("keep_dims", False):
+        if op.options_as(ReducerOptions).keep_dims:
             return tuple(1 if k in axes else d for k, d in enumerate(shape))
         return tuple(d for k, d in enumerate(shape) if k not in axes)
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, writes
+from mcugen.ir.options import Resized
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_const
 from mcugen.ops.resize_nearest_neighbor import resized_shape
@@ -67,13 +68,14 @@ class ResizeBilinear(OpDef):
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = require_const(g, op, {1: "the output size"})
-        if op.attrs.get("align_corners") and op.attrs.get("half_pixel_centers"):
+        if len(op.options_as(Resized).flags) == 2:
             problems.append("align_corners and half_pixel_centers are both set (TFLM refuses that)")
         return problems
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
-        flags = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
+        o = op.options_as(Resized)
+        flags = o.align_corners, o.half_pixel_centers
         y0, y1, fy = interpolation(x.shape[1], y.shape[1], *flags)
         x0, x1, fx = interpolation(x.shape[2], y.shape[2], *flags)
         return Bilinear(y0, y1, fy, x0, x1, fx)
@@ -91,7 +93,7 @@ class ResizeBilinear(OpDef):
         p = op.prepared(Bilinear)
         resize = Struct("mcu_resize_bilinear_params", "params", {
             f.name: Const(f.name, np.asarray(getattr(p, f.name), dtype=np.int32)) for f in dataclasses.fields(p)})
-        flags = [k for k in ("align_corners", "half_pixel_centers") if op.attrs.get(k)]
+        flags = op.options_as(Resized).flags
         return Call("mcu_resize_bilinear_s8", (resize, dims("input_dims", op.input(g, 0).shape), reads(op),
                                                dims("output_dims", op.output(g).shape), writes(op)),
                     note=", ".join(flags) or "corners not aligned, no half-pixel centers")

@@ -7,6 +7,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, writes
+from mcugen.ir.options import Resized
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import require_const
 
@@ -59,7 +60,8 @@ class ResizeNearestNeighbor(OpDef):
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
-        align, half = op.attrs.get("align_corners", False), op.attrs.get("half_pixel_centers", False)
+        o = op.options_as(Resized)
+        align, half = o.align_corners, o.half_pixel_centers
         return Nearest(nearest(x.shape[1], y.shape[1], align, half), nearest(x.shape[2], y.shape[2], align, half))
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:

@@ -16,6 +16,7 @@ from mcugen.numerics import fixedpoint as fp
 from mcugen.numerics import lut16
 from mcugen.ir.graph import Graph, Op, Tensor
 from mcugen.ir.lowering import Call, Const, Struct, reads, writes
+from mcugen.ir.options import SoftmaxOptions
 from mcugen.ops import OpDef, Outputs, register
 from mcugen.numerics.requant import quantize_multiplier, requantize, srdhm
 
@@ -25,7 +26,7 @@ ACCUMULATION_INTEGER_BITS = 12
 
 def _beta_multiplier(op: Op, x: Tensor) -> float:
     """TFLM PreprocessSoftmaxScaling's real multiplier: beta * scale in Q5.26, capped at INT32_MAX."""
-    beta = float(np.float32(op.attrs.get("beta", 1.0)))
+    beta = float(np.float32(op.options_as(SoftmaxOptions).beta))
     return min(beta * float(x.q.s) * (1 << (31 - SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
 
 
@@ -60,7 +61,7 @@ class Softmax(OpDef):
     def check(self, g: Graph, op: Op) -> list[str]:
         x, y = op.input(g, 0), op.output(g)
         if x.dtype == "int16":
-            beta = float(np.float32(op.attrs.get("beta", 1.0)))
+            beta = float(np.float32(op.options_as(SoftmaxOptions).beta))
             if not 0 < beta < math.inf:
                 return [f"beta {beta:g}: the int16 SOFTMAX needs a positive beta"]
             if y.dtype != "int16" or x.q.zp != 0 or y.q.zp != 0 or abs(y.q.s - 1 / 32768) > 0.001 / 32768:
@@ -73,7 +74,7 @@ class Softmax(OpDef):
             return [f"output quantization must be scale 1/256, zero point -128 "
                     f"(got {y.q.s:g}, {y.q.zp})"]
         if x.quant and not _beta_multiplier(op, x) > 1.0:  # NaN too
-            return [f"beta {op.attrs.get('beta', 1.0):g} times the input scale is too small: TFLM's "
+            return [f"beta {op.options_as(SoftmaxOptions).beta:g} times the input scale is too small: TFLM's "
                     "softmax stops there (QuantizeMultiplierGreaterThanOne needs a multiplier above 1)"]
         return []
 
@@ -81,7 +82,7 @@ class Softmax(OpDef):
         x = op.input(g, 0)
         if x.dtype == "int16":
             # [-65535, 0] of input differences maps onto the exp table's [-10, 0]
-            beta = float(np.float32(op.attrs.get("beta", 1.0)))
+            beta = float(np.float32(op.options_as(SoftmaxOptions).beta))
             multiplier, shift = quantize_multiplier(float(x.q.s) * beta / (10.0 / 65535.0))
             span = 65535
             return Softmax16Data(
@@ -147,7 +148,7 @@ class Softmax(OpDef):
                 exp_lut=Const("exp_lut", p16.exp_lut.astype(np.int16)),
                 one_over_lut=Const("one_over_one_plus_x_lut", p16.one_over_lut.astype(np.int16))))
             return Call("mcu_softmax_s16", (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
-                        note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth}), int16 tables")
+                        note=f"beta {op.options_as(SoftmaxOptions).beta:g}, over the last axis ({depth}), int16 tables")
         return softmax_s8_call(g, op, "mcu_softmax_s8", "")
 
 
@@ -158,6 +159,6 @@ def softmax_s8_call(g: Graph, op: Op, kernel: str, how: str) -> Call:
         diff_min=p.diff_min, exp_lut=Const("exp_lut", p.exp_lut.astype(np.int32)),
         output_bits=np.iinfo(op.output(g).dtype).bits))
     return Call(kernel, (softmax, int(np.prod(x.shape)) // depth, depth, reads(op), writes(op)),
-                note=f"beta {op.attrs.get('beta', 1.0):g}, over the last axis ({depth}){how}")
+                note=f"beta {op.options_as(SoftmaxOptions).beta:g}, over the last axis ({depth}){how}")
 
 

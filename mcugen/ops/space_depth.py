@@ -12,6 +12,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, copy, reads, strides_of, writes
+from mcugen.ir.options import Blocked
 from mcugen.ops import OpDef, Outputs, Shapes, register
 
 
@@ -25,7 +26,7 @@ class SpaceDepth(OpDef):
     input_types = output_types = ("int8", "float32")  # TFLM's kernels' types
     copies_values = True
     def output_shape(self, g: Graph, op: Op) -> Shapes:
-        b, shape = op.attrs.get("block_size", 0), op.input(g, 0).shape
+        b, shape = op.options_as(Blocked).block_size, op.input(g, 0).shape
         if len(shape) != 4 or b < 1:
             raise ValueError(f"block size {b} on input {list(shape)} (needs >= 1 and NHWC)")
         n, h, w, c = shape
@@ -38,7 +39,7 @@ class SpaceDepth(OpDef):
         return (n, h * b, w * b, c // (b * b))
 
     def check(self, g: Graph, op: Op) -> list[str]:
-        b = op.attrs.get("block_size", 0)
+        b = op.options_as(Blocked).block_size
         x, y = op.input(g, 0), op.output(g)
         problems = []
         if len(x.shape) != 4 or b < 1:
@@ -49,7 +50,7 @@ class SpaceDepth(OpDef):
         return problems
 
     def prepare(self, g: Graph, op: Op) -> object:
-        return Block(op.attrs["block_size"])
+        return Block(op.options_as(Blocked).block_size)
 
     def _blocks(self, g: Graph, op: Op) -> tuple[int, int, int, int, int]:
         """(N, H, W, C) of the side with the small picture, and the block size."""

@@ -8,6 +8,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Slice, Struct, reads
+from mcugen.ir.options import UnpackOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, require_axis, require_const
 
@@ -18,7 +19,7 @@ DATA_INPUT = {"SPLIT": 1, "SPLIT_V": 0, "UNPACK": 0}
 def _axis(g: Graph, op: Op) -> int | None:
     """The axis as stored (UNPACK: an option; SPLIT, SPLIT_V: a constant tensor), None if not constant."""
     if op.opcode == "UNPACK":
-        return op.attrs.get("axis", 0)
+        return op.options_as(UnpackOptions).axis
     values = const_ints(op.input(g, 0 if op.opcode == "SPLIT" else 2))
     return values[0] if values else None
 
@@ -45,9 +46,9 @@ class Split(OpDef):
             return None
         k = require_axis(axis, len(shape))
         if op.opcode == "UNPACK":
-            if op.attrs.get("num", 0) != len(op.outputs) or shape[k] != len(op.outputs):
-                raise ValueError(f"unpacks axis {k} of {list(shape)} into {len(op.outputs)} outputs, "
-                                 f"num {op.attrs.get('num', 0)}")
+            num = op.options_as(UnpackOptions).num
+            if num != len(op.outputs) or shape[k] != len(op.outputs):
+                raise ValueError(f"unpacks axis {k} of {list(shape)} into {len(op.outputs)} outputs, num {num}")
             return [shape[:k] + shape[k + 1:]] * len(op.outputs)
         if op.opcode == "SPLIT":
             if shape[k] % len(op.outputs):

@@ -7,6 +7,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Struct, copy, reads, strides_of, writes
+from mcugen.ir.options import StridedSliceOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import const_ints, ints, require_const
 
@@ -38,12 +39,12 @@ class Indices:
 
 def _indices(g: Graph, op: Op) -> Indices:
     begin, end, strides = (ints(op.input(g, i)) for i in (1, 2, 3))
-    a = op.attrs
+    o = op.options_as(StridedSliceOptions)
     indices = []
     for axis, dim in enumerate(op.input(g, 0).shape):
         bit = 1 << axis
-        indices.append(axis_indices(begin[axis], end[axis], strides[axis], dim, a.get("begin_mask", 0) & bit,
-                                    a.get("end_mask", 0) & bit, a.get("shrink_axis_mask", 0) & bit))
+        indices.append(axis_indices(begin[axis], end[axis], strides[axis], dim, o.begin_mask & bit,
+                                    o.end_mask & bit, o.shrink_axis_mask & bit))
     return Indices(tuple(indices))
 
 
@@ -67,15 +68,16 @@ class StridedSlice(OpDef):
                              "(TFLM slices ranks 1 to 4, one value per axis)")
         if 0 in values[2]:
             raise ValueError(f"strides {values[2]} (a stride must be non-zero)")
-        if op.attrs.get("offset", False):
+        if op.options_as(StridedSliceOptions).offset:
             raise ValueError("the offset option is set (TFLM ignores it; the model means another slice)")
-        shrink = op.attrs.get("shrink_axis_mask", 0)
+        shrink = op.options_as(StridedSliceOptions).shrink_axis_mask
         indices = _indices(g, op).per_axis
         return tuple(len(i) for k, i in enumerate(indices) if not shrink & (1 << k))
 
     def check(self, g: Graph, op: Op) -> list[str]:
         problems = require_const(g, op, {1: "begin", 2: "end", 3: "strides"})
-        if op.attrs.get("ellipsis_mask", 0) or op.attrs.get("new_axis_mask", 0):
+        o = op.options_as(StridedSliceOptions)
+        if o.ellipsis_mask or o.new_axis_mask:
             problems.append("ellipsis_mask and new_axis_mask are not supported (as in TFLM)")
         return problems
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, State, Struct, reads, writes
+from mcugen.ir.options import SVDFOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._quant import Multiplier
 from mcugen.numerics.requant import requantize, wrap_int32
@@ -48,7 +49,7 @@ class Svdf(OpDef):
     def output_shape(self, g: Graph, op: Op) -> Shapes:
         x, wf, wt = (op.input(g, k) for k in (0, 1, 2))
         s = op.optional_input(g, STATE)
-        rank = op.attrs.get("rank", 0)
+        rank = op.options_as(SVDFOptions).rank
         if len(x.shape) != 2 or len(wf.shape) != 2 or len(wt.shape) != 2 or s is None or len(s.shape) != 2:
             raise ValueError("SVDF takes a 2-D input, feature and time weights and state")
         filters, memory = wf.shape[0], wt.shape[1]
@@ -79,7 +80,7 @@ class Svdf(OpDef):
         x, wf, wt, b, s = (op.input(g, k) for k in range(5))
         y = op.output(g)
         f32 = np.float32
-        return SvdfData(op.attrs["rank"], wt.shape[1], Multiplier.of(float(f32(x.q.s) * f32(wf.q.s) / f32(s.q.s))),
+        return SvdfData(op.options_as(SVDFOptions).rank, wt.shape[1], Multiplier.of(float(f32(x.q.s) * f32(wf.q.s) / f32(s.q.s))),
                         Multiplier.of(float(f32(s.q.s) * f32(wt.q.s) / f32(y.q.s))),
                         x.q.zp, s.q.zp, y.q.zp)
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call, Const, Struct, dims, reads, tile, writes
+from mcugen.ir.options import TransposeConvOptions
 from mcugen.ops import OpDef, Outputs, Shapes, register
 from mcugen.ops._conv import wide_shift_problems
 from mcugen.ops._int16 import Wide
@@ -31,8 +32,8 @@ def geometry(g: Graph, op: Op) -> tuple[Pair, Pair]:
     """(stride, leading pad): TFLM's ComputePaddingHeightWidth with the output in the forward conv's
     input role."""
     w, y = op.input(g, FILTER), op.output(g)
-    stride = (op.attrs.get("stride_h", 1), op.attrs.get("stride_w", 1))
-    padding = op.attrs.get("padding", "SAME")
+    options = op.options_as(TransposeConvOptions)
+    stride, padding = (options.stride_h, options.stride_w), options.padding
     pad_h, pad_w = (pad_before(y.shape[1 + k], w.shape[1 + k], stride[k], 1,
                                out_size(padding, y.shape[1 + k], w.shape[1 + k], stride[k])) for k in range(2))
     return stride, (pad_h, pad_w)
@@ -67,11 +68,12 @@ class TransposeConv(OpDef):
         if len(w.shape) != 4 or len(x.shape) != 4 or len(y.shape) != 4:
             raise ValueError(f"filter {list(w.shape)}, input {list(x.shape)} and output {list(y.shape)} must be 4-D")
         require_bias_length(op.optional_input(g, BIAS), w.shape[0])
-        for key in ("stride_h", "stride_w"):
-            if not 1 <= op.attrs.get(key, 1) <= MAX_SPAN:
-                raise ValueError(f"{key} {op.attrs.get(key)} (must be in [1, {MAX_SPAN}])")
-        if op.attrs.get("padding", "SAME") not in ("SAME", "VALID"):
-            raise ValueError(f"padding {op.attrs.get('padding')}")
+        options = op.options_as(TransposeConvOptions)
+        for key, value in (("stride_h", options.stride_h), ("stride_w", options.stride_w)):
+            if not 1 <= value <= MAX_SPAN:
+                raise ValueError(f"{key} {value} (must be in [1, {MAX_SPAN}])")
+        if options.padding not in ("SAME", "VALID"):
+            raise ValueError(f"padding {options.padding}")
         return (x.shape[0], y.shape[1], y.shape[2], w.shape[0])
 
     def check(self, g: Graph, op: Op) -> list[str]:
@@ -131,4 +133,4 @@ class TransposeConv(OpDef):
             reads(op, INPUT), dims("filter_dims", w.shape), Const("filter", w.values), Const("bias", p.wide.bias),
             dims("output_dims", y.shape), writes(op)),
             note=f"stride {p.stride[0]}x{p.stride[1]}, pad {p.pad[0]},{p.pad[1]}, "
-                 f"{op.attrs.get('padding', 'SAME')}")
+                 f"{op.options_as(TransposeConvOptions).padding}")

@@ -24,6 +24,7 @@ import dataclasses
 import numpy as np
 
 from mcugen.ir.graph import Graph, Op
+from mcugen.ir.options import Pool2DOptions, Windowed
 from mcugen.ops._quant import fused_range
 from mcugen.ops._window import tflm_out_size
 
@@ -88,11 +89,12 @@ def _least_value(g: Graph, t: int) -> int:
 def _pads_itself(g: Graph, layer: Op, padded: int, in_hw: tuple[int, ...], sides: tuple[tuple[int, int], ...]) -> bool:
     """Whether `layer`, a VALID conv or pool reading the padded tensor as its input only, can pad the image
     itself."""
-    if layer.inputs[0] != padded or padded in layer.inputs[1:] or layer.attrs.get("padding") != "VALID":
+    options = layer.options_as(Windowed)
+    if layer.inputs[0] != padded or padded in layer.inputs[1:] or options.padding != "VALID":
         return False
-    pool = layer.opcode == "MAX_POOL_2D"
-    kernel = (layer.attrs["filter_height"], layer.attrs["filter_width"]) if pool else layer.input(g, 1).shape[1:3]
-    steps = [(layer.attrs.get(f"stride_{a}", 1), layer.attrs.get(f"dilation_{a}factor", 1)) for a in "hw"]
+    kernel = ((options.filter_height, options.filter_width) if isinstance(options, Pool2DOptions)
+              else layer.input(g, 1).shape[1:3])
+    steps = zip((options.stride_h, options.stride_w), options.dilation)
     for size, k, (stride, dilation), (lead, trail), out in zip(in_hw, kernel, steps, sides,
                                                               layer.output(g).shape[1:3]):
         span = (k - 1) * dilation + 1

@@ -4,7 +4,7 @@ Converters leave int8 -> int8 (and int16 -> int16) QUANTIZE ops where two parts 
 apart (a concatenation's inputs, a model's ends, QAT graphs). Where the scales are equal TFLM's requantize
 is exact, output = clamp(x - zp_in + zp_out) (a multiplier of one: 2^30 shifted left once), so the writer
 may add zp_out itself: its output becomes the QUANTIZE's, and its clamp [lo, hi] becomes
-[max(lo - zp_in + zp_out, type min), min(hi - zp_in + zp_out, type max)] (attrs `clamp`, which
+[max(lo - zp_in + zp_out, type min), min(hi - zp_in + zp_out, type max)] (`Facts.clamp`, which
 ops/_quant.py fused_range honours). Only for a writer that adds its output zero point to requantized sums and
 clamps to fused_range (conv, depthwise, FULLY_CONNECTED, ADD, SUB, MUL; a pool's output is its input's
 values, a MEAN of equal quantizations takes another path), whose output nothing else reads and no graph

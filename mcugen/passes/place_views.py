@@ -21,7 +21,8 @@ import dataclasses
 
 import numpy as np
 
-from mcugen.ir.graph import Alias, Graph, Op
+from mcugen.ir.facts import Alias
+from mcugen.ir.graph import Graph, Op
 from mcugen.ir.planner import ALIGN
 from mcugen.ops._quant import Axis
 from mcugen.ops.split import DATA_INPUT, SplitData

@@ -39,6 +39,7 @@ import numpy as np
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Compiled, Graph, Op
 from mcugen.ir.lowering import Call, Slice, layer_name
+from mcugen.ir.options import StridedSliceOptions
 from mcugen.ir.planner import ALIGN, ArenaPlan, Buffer, PlacementError, Region, place, plan, state_layout
 
 
@@ -286,8 +287,8 @@ def _slice_span(g: Graph, op: Op) -> tuple[int, int]:
     if op.opcode != "STRIDED_SLICE":
         return 0, x.nbytes
     begin, end, strides = op.input(g, 1), op.input(g, 2), op.input(g, 3)
-    masks = any(op.attrs.get(k, 0) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
-                                             "shrink_axis_mask"))
+    o = op.options_as(StridedSliceOptions)
+    masks = any((o.begin_mask, o.end_mask, o.ellipsis_mask, o.new_axis_mask, o.shrink_axis_mask))
     if begin.data is None or end.data is None or strides.data is None or masks \
             or not begin.data.size == end.data.size == strides.data.size == len(x.shape) \
             or (strides.data != 1).any() or (begin.data < 0).any() or (end.data <= begin.data).any():

@@ -39,6 +39,7 @@ import numpy as np
 from mcugen import ops
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph, Op, Variable
+from mcugen.ir.options import CallOnceOptions, Options, VarHandleOptions
 
 FIX = "the file is corrupt or was not written by the TFLite converter; re-export it"
 
@@ -97,7 +98,7 @@ def _resource_variables(g: Graph) -> Graph:
     for op in calls:
         if op.inputs or op.outputs:
             _refuse(g, op, "a CALL_ONCE takes no input and makes no output")
-        index = op.attrs.get("init_subgraph_index", 0)
+        index = op.options_as(CallOnceOptions).init_subgraph_index
         if not 0 <= index < len(graphs) or index == main:  # itself for ever; a negative one reads past TFLM's table
             _refuse(g, op, f"init_subgraph_index {index} names no other subgraph (the file has {len(graphs)})")
     uses = [op for op in g.ops if op.opcode in ("READ_VARIABLE", "ASSIGN_VARIABLE")]
@@ -106,7 +107,7 @@ def _resource_variables(g: Graph) -> Graph:
         return g  # a handle from elsewhere, several initialisations, a read before it: check_support names it
     rest = g.subgraphs
     if calls:
-        index = calls[0].attrs["init_subgraph_index"]
+        index = calls[0].options_as(CallOnceOptions).init_subgraph_index
         if not _run_init(g, graphs[index], index, ids, values):
             return g
         at = index - (index > main)  # its place among the other subgraphs
@@ -123,7 +124,7 @@ def _resource_variables(g: Graph) -> Graph:
         if op.opcode in ("VAR_HANDLE", "CALL_ONCE"):
             continue
         if op.opcode in ("READ_VARIABLE", "ASSIGN_VARIABLE"):
-            op = dataclasses.replace(op, inputs=op.inputs[1:], attrs={},
+            op = dataclasses.replace(op, inputs=op.inputs[1:], options=Options(),
                                      facts=dataclasses.replace(op.facts, variable=number[ids[(main, op.inputs[0])]]))
         ops.append(op)
     return dataclasses.replace(g.renumber(ops), variables=variables, subgraphs=rest)
@@ -147,7 +148,7 @@ def _resource_ids(g: Graph, graphs: tuple[Graph, ...]) -> dict[Handle, int]:
         for op in sub.ops:
             if op.opcode != "VAR_HANDLE":
                 continue
-            container, name = op.attrs.get("container"), op.attrs.get("shared_name")
+            container, name = op.options_as(VarHandleOptions).container, op.options_as(VarHandleOptions).shared_name
             if name is None or len(op.outputs) != 1 or op.inputs:
                 _refuse(g, op, "no shared_name" if name is None else "a VAR_HANDLE takes no input and makes one",
                         s)
@@ -199,7 +200,7 @@ def _allocate(g: Graph, graphs: tuple[Graph, ...], ids: dict[Handle, int]) -> di
 
 def _name(g: Graph, ids: dict[Handle, int], key: int) -> str:
     handle = next(op for op in g.ops if op.opcode == "VAR_HANDLE" and ids[(g.subgraph_index, op.outputs[0])] == key)
-    return bytes(handle.attrs["shared_name"]).decode("utf-8", "replace")
+    return bytes(handle.options_as(VarHandleOptions).shared_name or b"").decode("utf-8", "replace")
 
 
 def _run_init(g: Graph, sub: Graph, index: int, ids: dict[Handle, int], values: dict[int, np.ndarray]) -> bool:

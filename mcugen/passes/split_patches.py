@@ -28,7 +28,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mcugen import ops
-from mcugen.ir.graph import Banding, Graph, Op, Tensor
+from mcugen.ir.facts import Banding
+from mcugen.ir.graph import Graph, Op, Tensor
+from mcugen.ir.options import ConcatenationOptions, Pool2DOptions, StridedSliceOptions, Windowed
 from mcugen.ops._window import Window, declared_hw, geometry
 
 WINDOWED = ("CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MAX_POOL_2D")
@@ -112,11 +114,12 @@ def _kernel(g: Graph, op: Op) -> tuple[int, int]:
     if op.opcode in ("CONV_2D", "DEPTHWISE_CONV_2D"):
         h, w = op.input(g, 1).shape[1:3]
         return h, w
-    return op.attrs["filter_height"], op.attrs["filter_width"]
+    options = op.options_as(Pool2DOptions)
+    return options.filter_height, options.filter_width
 
 
 def _window(g: Graph, op: Op) -> Window:
-    return geometry(op.attrs, op.input(g, 0).shape[1:3], _kernel(g, op), declared_hw(op.output(g).shape),
+    return geometry(op.options_as(Windowed), op.input(g, 0).shape[1:3], _kernel(g, op), declared_hw(op.output(g).shape),
                     op.facts.folded_pad)
 
 
@@ -186,7 +189,7 @@ def split_patches(g: Graph, chosen: Stage | None) -> Graph:
                            else f"patch{k}_{j}") for j, cols in enumerate(across)]
         parts.append(patches[0] if columns == 1 else b.concatenation(patches, 2, g.tensors[last],
                                                                        (need[last], (0, width)), f"band{k}"))
-    b.ops.append(Op(-1, "CONCATENATION", 1, tuple(parts), (last,), {"axis": 1, "fused_activation_function": "NONE"},
+    b.ops.append(Op(-1, "CONCATENATION", 1, tuple(parts), (last,), ConcatenationOptions(axis=1),
                     origin=stage[-1].origin, part="bands"))
     banding = Banding(stage[0].origin, stage[-1].origin, bands, sum(ops.get(g, op).macs(g, op) for op in g.ops),
                       rows=_spans(g, stage, needs, 1), columns=columns,
@@ -213,7 +216,7 @@ def _band_op(g: Graph, op: Op, region: Region) -> Op:
     if op.opcode not in WINDOWED:
         return op
     (top, bottom), (left, right) = (_edges(g, op, span, axis) for axis, span in enumerate(region))
-    return dataclasses.replace(op, attrs=dict(op.attrs, padding="VALID"),
+    return dataclasses.replace(op, options=dataclasses.replace(op.options_as(Windowed), padding="VALID"),
                                facts=dataclasses.replace(op.facts, folded_pad=((top, bottom), (left, right))))
 
 
@@ -259,9 +262,8 @@ class _Builder:
     def concatenation(self, parts: list[int], axis: int, like: Tensor, region: Region, name: str) -> int:
         """A band's patches side by side: one tensor of `like`'s `region`."""
         y = self.tensor(like, region, name)
-        self.ops.append(Op(-1, "CONCATENATION", 1, tuple(parts), (y,), {"axis": axis, "fused_activation_function":
-                                                                          "NONE"}, origin=self.ops[-1].origin,
-                           part=name))
+        self.ops.append(Op(-1, "CONCATENATION", 1, tuple(parts), (y,), ConcatenationOptions(axis=axis),
+                           origin=self.ops[-1].origin, part=name))
         return y
 
     def tensor(self, like: Tensor, region: Region, band: str, name: str = "") -> int:
@@ -294,7 +296,7 @@ class _Builder:
             begin[axis], end[axis] = a - first, b - first
         consts = [self.const(f"{self.tensors[y].name}_{what}", v) for what, v in
                   (("begin", begin), ("end", end), ("strides", [1] * len(like.shape)))]
-        self.ops.append(Op(-1, "STRIDED_SLICE", 1, (t, *consts), (y,), {}, origin=origin,
+        self.ops.append(Op(-1, "STRIDED_SLICE", 1, (t, *consts), (y,), StridedSliceOptions(), origin=origin,
                            part=f"{band}_rows{r0}_{r1}" + (f"_cols{c0}_{c1}" if region[1] != held[1] else "")))
         self.slices[t, region] = y
         return y, region
