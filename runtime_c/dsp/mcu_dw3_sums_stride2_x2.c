@@ -17,7 +17,10 @@ void mcu_dw3_sums_stride2_x2(const int16_t *x, int32_t rs, const uint32_t w[6], 
 {
     const int16_t *x1 = (const int16_t *)(const void *)((const int8_t *)x + rs);
     const int16_t *x2 = (const int16_t *)(const void *)((const int8_t *)x1 + rs);
-    /* kept in memory: the loop needs all 14 allocatable registers (as mcu_dw3_sums_x2's) */
+    /* kept in memory: the loop needs all 14 allocatable registers (as mcu_dw3_sums_x2's). In assembly:
+     * measured on VWW on the M4 (estimated cycles), its stride-2 layers 7 and 11 take 211,817 and 131,814
+     * with this loop, 300,233 and 177,318 with it in C (ACLE's __smuad, __smlad, __smlabt: the model +1.4%);
+     * the C is 20 B less flash. */
     const int32_t advance = 2 * rs - 8 * pairs, row_bytes = 8 * pairs;
     const int32_t *const end = acc + 2 * pairs * rows;
     const int32_t *row_end = acc + 2 * pairs;

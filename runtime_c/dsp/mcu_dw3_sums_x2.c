@@ -10,7 +10,9 @@ void mcu_dw3_sums_x2(const int16_t *x, int32_t rs, const uint32_t w[6],
     uint32_t a, b, d0, d1;
     /* In assembly: the loop needs all 14 allocatable registers (the two sums, two input words, three
      * row pointers, the output pointer, six weight pairs), so its end is read from the stack, once
-     * per four pairs. */
+     * per four pairs. Measured on VWW on the M4 (mps2-an386, estimated cycles): its stride-1 depthwise
+     * layers take 17.8-22.5% more with this loop in C (ACLE's __smuad, __smlad, __smlabt, __smlatb; layer 1
+     * 493,748 -> 605,084), the model 9,462,544 -> 9,932,472 (+5.0%); the C is 208 B less flash. */
     __asm__ volatile(
         "1:\n\t"
         MCU_DW3_PAIR_ MCU_DW3_PAIR_ MCU_DW3_PAIR_

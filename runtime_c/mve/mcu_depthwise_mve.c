@@ -96,8 +96,11 @@ static inline __attribute__((always_inline)) void store_group(int8_t *out, int32
     : "memory"
 
 /* Four sums of a whole group requantized, offset, clamped and stored out_step apart. In assembly: in C,
- * GCC keeps the group's constants on the stack and reads them again for every output. The left shift is
- * left out where every channel's is 0 (WHOLE: a scale below one half, the usual case). */
+ * GCC keeps the group's constants on the stack and reads them again for every output. Measured on KWS on
+ * the M55 (instructions): each of its four depthwise layers takes 135,281 with this block, 139,344 with
+ * store_group for each output (the model +1.3%), which is 2,176 B less flash (this block is inlined in every
+ * specialisation of the image walk). The left shift is left out where every channel's is 0 (WHOLE: a scale
+ * below one half, the usual case). */
 static inline __attribute__((always_inline)) void store4(int8_t *out, int32_t out_step, int32x4_t a0, int32x4_t a1,
                                                          int32x4_t a2, int32x4_t a3, const group_quant *q)
 {
@@ -113,7 +116,8 @@ static inline __attribute__((always_inline)) void store4(int8_t *out, int32_t ou
 /* Four outputs of one group whose windows lie pos_step apart (in the image or its copy) and whose results
  * lie out_step apart: each tap's weights loaded once for the four, then the four stored. `three`: a
  * 3-wide undilated kernel on the copy, each row of taps in assembly (in C, GCC's schedule of the unrolled
- * row spills the sums). */
+ * row spills the sums: KWS's depthwise layers take 175,656 instructions each on the M55 with the C tap loop
+ * below, 135,281 with these rows, the model 13% more; the rows cost 1,192 B of flash). */
 static inline __attribute__((always_inline)) void four_outputs(const int8_t *x, const int8_t *wt, int32_t k_h,
                                                                int32_t k_w, int32_t row_step, int32_t col_step,
                                                                int32_t pos_step, int three, int8_t *out,

@@ -7,7 +7,10 @@
  * M55) converts it in one VCVTB, though GCC's __ARM_FP leaves the half-precision bit out for FPv4
  * without -mfp16-format; the rest rebuild the float32 bits: the exponent rebased from 15 to
  * 127, the 10-bit fraction moved up 13 bits, a subnormal half (fraction x 2^-24) made by one exact
- * float multiply, infinities and NaNs keeping their fraction bits.
+ * float multiply, infinities and NaNs keeping their fraction bits. VCVTB in assembly, as C cannot name it
+ * there (an __fp16 without -mfp16-format converts through a library call): measured on the M4
+ * (mps2-an386, estimated cycles) widening a 256 x 256 FC's weights, 10.0 cycles a value (6 instructions),
+ * where the bit arithmetic below takes 18.0 on the same core (and 76 B more flash).
  */
 void mcu_unpack_f16(const uint16_t *half, int32_t count, float *output)
 {
