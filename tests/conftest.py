@@ -1,4 +1,5 @@
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -44,6 +45,27 @@ def lowered(before: str, features: frozenset[str] = frozenset(), budget=None, tu
 
     budget = budget or Budget()
     return lower_ops(prepare_ops(Graph.parse(before, consts)), features, tuning, budget.const_room, budget.optimize)
+
+
+def kernel_parameters(kernel: str) -> list[tuple[list[str], str]]:
+    """Each parameter of a kernel's prototype in the runtime headers, in order: its type's words and its name."""
+    from mcugen.runtime import RUNTIME
+
+    for header in sorted((RUNTIME / "include").glob("*.h")):
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", header.read_text(), flags=re.S)
+        # a declaration starts its line with its type (a call in an inline helper is indented)
+        match = re.search(rf"^[A-Za-z_][\w \*]*?\b{kernel}\s*\(([^;{{]*?)\)\s*;", text, re.S | re.M)
+        if match:
+            words = [re.findall(r"\w+", p) for p in match.group(1).split(",")]
+            return [(w[:-1], w[-1]) for w in words]
+    raise AssertionError(f"{kernel} has no prototype")
+
+
+def argument(call, name: str):
+    """What a kernel call passes as its prototype's parameter `name`."""
+    names = [n for _, n in kernel_parameters(call.kernel)]
+    assert len(names) == len(call.args) and name in names, (call.kernel, names)
+    return call.args[names.index(name)]
 
 
 def bit_exact_on_board(tmp: Path, model, seed: int, samples: int = 2, kernel: str | None = None,

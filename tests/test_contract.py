@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import DSP, MODELS
+from conftest import DSP, MODELS, kernel_parameters
 from mcugen.errors import McugenError
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget
@@ -81,17 +81,6 @@ def test_a_source_file_defines_the_function_it_is_named_after(name):
 REAL = sorted(p.name for p in MODELS.glob("*.tflite"))
 
 
-def _parameters(kernel: str) -> list[tuple[list[str], str]]:
-    """Each parameter of kernel's prototype, in order: its type's words and its name."""
-    for text in HEADERS.values():
-        # a declaration starts its line with its type (a call in an inline helper is indented)
-        match = re.search(rf"^[A-Za-z_][\w \*]*?\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S | re.M)
-        if match:
-            words = [re.findall(r"\w+", p) for p in match.group(1).split(",")]
-            return [(w[:-1], w[-1]) for w in words]
-    raise AssertionError(f"{kernel} has no prototype")
-
-
 def _named_alike(const: str, parameter: str) -> bool:
     """A constant array and the parameter it is passed as: the same name, but for the layout a widened filter's
     name says (filter_pairs, filter_twins) and the other layers' prefix or suffix in a fused call (dw_, fc_, 2, 3)."""
@@ -103,7 +92,7 @@ def _arguments_match_their_prototype(call: Call) -> list[str]:
     """Where a call's arguments and its kernel's parameters disagree: the count, a constant array under another
     parameter's name, a struct or scratch of another type than the parameter's (the C compiler catches a wrong
     pointer type but not two arrays of one type swapped)."""
-    parameters = _parameters(call.kernel)
+    parameters = kernel_parameters(call.kernel)
     if len(parameters) != len(call.args):
         return [f"{call.kernel}: {len(call.args)} arguments for {len(parameters)} parameters"]
     wrong = []
@@ -158,16 +147,6 @@ def test_the_shared_numbers_come_from_the_headers():
         c_define("MCU_NO_SUCH")
 
 
-def _parameter_names(kernel: str) -> list[str]:
-    """The parameter names of kernel's prototype, in order."""
-    for text in HEADERS.values():
-        # a declaration starts its line with its type (a call in an inline helper is indented)
-        match = re.search(rf"^[A-Za-z_][\w \*]*?\b{kernel}\s*\(([^;{{]*?)\)\s*;", _strip_comments(text), re.S | re.M)
-        if match:
-            return [re.findall(r"\w+", p)[-1] for p in match.group(1).split(",")]
-    raise AssertionError(f"{kernel} has no prototype")
-
-
 SIX_POSITIONS = ("mcu_conv2d_s8_x6", "mcu_conv2d_s4_x6", "mcu_conv2d_s8_w16", "mcu_conv2d_split_s8_w16",
                  "mcu_conv2d_split_s8_x6", "mcu_conv2d_live_s8_w16", "mcu_conv2d_live_s8_x6", "mcu_conv2d_live_s4_x6")
 FUSED = ("mcu_conv2d_rows_s8_x6", "mcu_conv2d_fc_s8_x6", "mcu_conv2d_add_s8_x6", "mcu_conv2d_depthwise_s8_x4",
@@ -182,7 +161,7 @@ def test_the_typed_argument_records_follow_their_prototypes(kernel):
 
     from mcugen.kernels.conv import X6Args
 
-    names = [n.replace("filter_pairs", "filter") for n in _parameter_names(kernel)]
+    names = [n.replace("filter_pairs", "filter") for _, n in kernel_parameters(kernel)]
     fields = [f.name for f in dataclasses.fields(X6Args)]
     if kernel in SIX_POSITIONS:
         assert names[:len(fields)] == fields

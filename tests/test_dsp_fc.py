@@ -7,7 +7,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from conftest import DSP, bit_exact_on_board
+from conftest import DSP, argument, bit_exact_on_board
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
 from mcugen.ir.budget import Budget
@@ -58,7 +58,7 @@ def test_a_per_tensor_fully_connected_keeps_one_group_of_channel_rows(tmp_path):
         path = tmp_path / "fc.tflite"
         path.write_bytes(m.build())
         call = compile_model(path, features=DSP).ops[0].call
-        params, channels = call.args[0], call.args[1]
+        params, channels = argument(call, "fc"), argument(call, "channels")
         assert (params.fields.get("per_tensor") == 1, len(channels.data)) == ((True, 4) if shared else (False, 13))
 
 

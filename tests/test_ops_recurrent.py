@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import bit_exact_on_board
+from conftest import argument, bit_exact_on_board
 from single_op import ZP, check_steps, scale
 from tflite_writer import ModelSpec
 
@@ -125,7 +125,7 @@ def test_lstm_dsp_kernel_where_the_short_requantization_is_not_exact(tmp_path_fa
     m = _lstm(2, 3, 7, 5, False, 0.0, -11, 40.0, 3, 0.05, -2, 30.0, 7)
     tmp = tmp_path_factory.mktemp("lstm_long")
     (tmp / "m.tflite").write_bytes(m.build())
-    params = compile_model(tmp / "m.tflite", features=frozenset({"dsp"})).ops[0].call.args[0]
+    params = argument(compile_model(tmp / "m.tflite", features=frozenset({"dsp"})).ops[0].call, "lstm")
     assert params.fields["short_requantize"] == 0
     bit_exact_on_board(tmp, m, 7, samples=4, kernel=kernel, force=kernel != "mcu_lstm_s8_w16")
 

@@ -8,7 +8,8 @@
 
 #include "mcu_nn_conv_dsp.h"
 
-/* What mcu_conv_pairs_w16 and _s8 read: their half-blocks' channel pairs (field offsets are their assembly's). */
+/* What mcu_conv_pairs_w16 and its sibling forms take, as their arguments in this order (MCU_PAIRS_ARGS_):
+ * their half-blocks' channel pairs. */
 typedef struct {
     const uint32_t *end;   /* the half-block's widened patches end */
     int32_t skip;          /* the bytes of the loop's first pass skipped (whole blocks), plus 1 */
@@ -27,11 +28,28 @@ typedef struct {
                             * else the rows of a 3x3 window over 3 channels (mcu_widen_first3x3's) */
 } mcu_pairs_job;
 
-_Static_assert(sizeof(mcu_channel) == 8 && offsetof(mcu_channel, right) == 4 && offsetof(mcu_channel, odd) == 6,
-               "mcu_conv_pairs_w16 reads mcu_channel at these offsets");
-_Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &&
-                   offsetof(mcu_pairs_job, pitch) == 52,
-               "mcu_conv_pairs_w16 copies mcu_pairs_job to its frame as fourteen words");
+/* A job's fields as the pair functions' arguments (AAPCS: the first four in r0-r3, the rest on the stack). */
+#define MCU_PAIRS_ARGS_(j)                                                                                    \
+    (j)->end, (j)->skip, (j)->cols, (j)->bias, (j)->ch, (j)->out, (j)->out_c, (j)->w_end, (j)->live, (j)->w,     \
+        (j)->src, (j)->in_c, (j)->half_blocks, (j)->pitch
+#define MCU_PAIRS_PARAMS_                                                                                     \
+    const uint32_t *end __attribute__((unused)), int32_t skip __attribute__((unused)),                        \
+        const uint32_t *cols __attribute__((unused)), const int32_t *bias __attribute__((unused)),            \
+        const mcu_channel *ch __attribute__((unused)), int8_t *out __attribute__((unused)),                   \
+        int32_t out_c __attribute__((unused)), const void *w_end __attribute__((unused)),                     \
+        const int16_t *live __attribute__((unused)), const void *w __attribute__((unused)),                   \
+        const int8_t *src __attribute__((unused)), int32_t in_c __attribute__((unused)),                      \
+        int32_t half_blocks __attribute__((unused)), int32_t pitch __attribute__((unused))
+
+/* The channel table (constants mcugen emits) is a layout the assembly walks as such, a row of
+ * MCU_CHANNEL_BYTES a channel (MCU_PAIR_CHANNEL_ names the fields it reads); the C record that emits it is
+ * held to it. */
+#define MCU_CHANNEL_BYTES 8
+#define MCU_CHANNEL_RIGHT 4
+#define MCU_CHANNEL_ODD 6
+_Static_assert(sizeof(mcu_channel) == MCU_CHANNEL_BYTES && offsetof(mcu_channel, right) == MCU_CHANNEL_RIGHT &&
+                   offsetof(mcu_channel, odd) == MCU_CHANNEL_ODD,
+               "the channel table's rows are mcu_channel's");
 
 /* Four values of mcu_conv_pairs_w16: weights r7 (into r8-r11), patches r6, inputs r12 and lr, the sums of c0
  * r0-r2 and of c1 r3-r5. On the M4 and M7 (Armv7E-M) single loads, not LDM then LDRD: the M4 pipelines a
@@ -140,8 +158,9 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 
 /* The channel at byte `at` from lr: r10 its right shift, r9 its rounding term (mcu_channel_round: two
  * instructions a channel, where a 20-byte row kept it ready at 12 more bytes a channel). */
-#define MCU_PAIR_CHANNEL_(at)                                                                    \
-    "ldrsb r10, [lr, #" at " + 4]\n\t" "ldrsh r9, [lr, #" at " + 6]\n\t" "lsl r9, r9, r10\n\t" "asr r9, r9, #1\n\t"
+#define MCU_PAIR_CHANNEL_(at)                                                                                  \
+    "ldrsb r10, [lr, #" at " + " MCU_STR(MCU_CHANNEL_RIGHT) "]\n\t"                                              \
+    "ldrsh r9, [lr, #" at " + " MCU_STR(MCU_CHANNEL_ODD) "]\n\t" "lsl r9, r9, r10\n\t" "asr r9, r9, #1\n\t"
 
 /* A channel's three sums a, b, c of mcu_conv_pairs_w16 requantized in place (mcu_requantize_fast: r8
  * multiplier, r9 round with the output offset, r10 right; each is already the doubled accumulator its high
@@ -208,8 +227,9 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
  * GCC kept the pointers that walk the pairs and the channels' constants on the stack, reloading and
  * storing them around every pass, ~70 cycles, more than a K = 8..16 layer's loop itself. Here the sums
  * are r0-r2 (c0 at positions 0-2) and r3-r5 (c1), the patches r6 and weights r7 (from pair to pair, the
- * pairs' end told by theirs); the job is copied to the frame, which the loop's end and entry are read
- * from, and each pass stores only what moved (~72 cycles a pair besides its four-value blocks). The loop
+ * pairs' end told by theirs); the job's fields, the function's arguments, are copied to the frame in their
+ * order (r0-r3, then the stacked ones past the saved registers and the frame), which the loop's end and entry
+ * are read from, and each pass stores only what moved (~72 cycles a pair besides its four-value blocks). The loop
  * is eight blocks of four values (32), entered part-way (Duff's device) where the values are not a whole
  * number of passes: a jump instead of tests for the remainder. With src, half-blocks one after the
  * other, each one's inputs widened here: a pointwise conv's three pixels (1.6 cycles a value), or (pitch)
@@ -222,11 +242,15 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
 #define MCU_CONV_PAIRS_ASM_(four, block_bytes, start, finish, requantize0, requantize1) \
     "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"                                                              \
     "sub sp, sp, #72\n\t"                                                                                          \
-    "ldmia r0!, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"                                                     \
+    "mov r4, r3\n\t"                                                                                               \
+    "mov r3, r2\n\t"                                                                                               \
     /* where the first pass enters the loop (Thumb bit set): past the blocks the count of four-value               \
      * blocks leaves over from whole passes of eight */                                                            \
     "adr r11, 3f\n\t"                                                                                              \
-    "add r2, r2, r11\n\t"                                                                                          \
+    "add r2, r1, r11\n\t"                                                                                          \
+    "mov r1, r0\n\t"                                                                                               \
+    "add r0, sp, #(72 + 36)\n\t"                                                                                   \
+    "ldmia r0!, {r5, r6, r7, r8, r9, r10}\n\t"                                                                     \
     "stmia sp, {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}\n\t"                                                      \
     /* without src, one half-block: the rest of the job is not read */                                             \
     "ldr r11, [r0]\n\t"                                                                                            \
@@ -290,12 +314,12 @@ _Static_assert(sizeof(mcu_pairs_job) == 56 && offsetof(mcu_pairs_job, w) == 36 &
     /* the six sums requantized in place, c0's constants then c1's (the channel pointer moved on by the            \
      * first load, stored by the next: single loads and stores pipeline) */                                        \
     "ldr lr, [sp, #16]\n\t"                                                                                        \
-    "ldr r8, [lr], #16\n\t"                                                                                        \
+    "ldr r8, [lr], #(2 * " MCU_STR(MCU_CHANNEL_BYTES) ")\n\t"                                                      \
     "str lr, [sp, #16]\n\t"                                                                                        \
-    MCU_PAIR_CHANNEL_("-16")                                                                                       \
+    MCU_PAIR_CHANNEL_("-2 * " MCU_STR(MCU_CHANNEL_BYTES))                                                         \
     requantize0("r0", "r1", "r2")                                                                                  \
-    "ldr r8, [lr, #-8]\n\t"                                                                                        \
-    MCU_PAIR_CHANNEL_("-8")                                                                                        \
+    "ldr r8, [lr, #-" MCU_STR(MCU_CHANNEL_BYTES) "]\n\t"                                                           \
+    MCU_PAIR_CHANNEL_("-" MCU_STR(MCU_CHANNEL_BYTES))                                                             \
     requantize1("r3", "r4", "r5")                                                                                  \
     /* stored: the dense conv's pair as one halfword a position (r8 at position 0), the three stores               \
      * and the pointer's back to back, live channels' out of line, so that the dense conv takes no branch */       \

@@ -34,26 +34,24 @@
     "add r3, r9, r3, asr #4\n\t" "add r4, r9, r4, asr #4\n\t" "add r5, r9, r5, asr #4\n\t"
 
 /* On weights widened to int16 at build time (MCU_SUMS_2X3_W16's loop), every channel doubled (fast = 2). */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(
-    const mcu_pairs_job *job __attribute__((unused)))
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_w16(MCU_PAIRS_PARAMS_)
 {
-    /* job arrives in r0 (AAPCS); a naked function holds basic assembly only. The frame: the job's fourteen
-     * words (skip made the loop's entry), then the half-block's first bias, channel, output and live */
+    /* a naked function holds basic assembly only: the arguments are where AAPCS puts them. The frame: the
+     * job's fourteen fields (skip made the loop's entry), then the half-block's first bias, channel, output
+     * and live */
     __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_, MCU_PAIR_BLOCK_BYTES, "", "", MCU_PAIR_REQUANTIZE_,
                                          MCU_PAIR_REQUANTIZE_));
 }
 
 /* On int8 weights (x6_filter's layout), widened in registers, every channel fast (fast = 1). */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_s8(
-    const mcu_pairs_job *job __attribute__((unused)))
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_s8(MCU_PAIRS_PARAMS_)
 {
     __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_S8_, MCU_PAIR_S8_BLOCK_BYTES, "", "",
                                          MCU_PAIR_REQUANTIZE_S8_, MCU_PAIR_REQUANTIZE_S8_));
 }
 
 /* On twin words (mcu_nn_conv_dsp.h), c0's weights widened in registers, every channel fast (fast = 1). */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_twin(
-    const mcu_pairs_job *job __attribute__((unused)))
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_twin(MCU_PAIRS_PARAMS_)
 {
     __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_TWIN_, MCU_PAIR_TWIN_BLOCK_BYTES, MCU_PAIR_TWIN_START_,
                                          MCU_PAIR_TWIN_FINISH_, MCU_PAIR_REQUANTIZE_S8_, MCU_PAIR_REQUANTIZE_));
@@ -62,8 +60,7 @@ static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_twin(
 /* On INT4 words (MCU_S4_PAIRS_'s layout: the C loops' s4_x6_filter), widened in registers to 16 times their
  * values: the sums start from 0 and are made bias + sum / 16 before the requantization, as mcu_s4_sum makes
  * them, every channel fast (fast = 1). */
-static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_s4(
-    const mcu_pairs_job *job __attribute__((unused)))
+static __attribute__((naked, noinline, unused)) void mcu_conv_pairs_s4(MCU_PAIRS_PARAMS_)
 {
     __asm__ volatile(MCU_CONV_PAIRS_ASM_(MCU_PAIR_FOUR_VALUES_S4_, MCU_PAIR_S4_BLOCK_BYTES, MCU_PAIR_S4_START_,
                                          MCU_PAIR_S4_FINISH_, MCU_PAIR_REQUANTIZE_S8_, MCU_PAIR_REQUANTIZE_S8_));
@@ -96,13 +93,13 @@ static inline mcu_pairs_job mcu_conv_pairs_job(const uint32_t *cols, int32_t k8,
 static inline __attribute__((always_inline)) void mcu_conv_pairs(const mcu_pairs_job *job, int wide)
 {
     if (wide == MCU_FORM_W16) {
-        mcu_conv_pairs_w16(job);
+        mcu_conv_pairs_w16(MCU_PAIRS_ARGS_(job));
     } else if (wide == MCU_FORM_TWIN) {
-        mcu_conv_pairs_twin(job);
+        mcu_conv_pairs_twin(MCU_PAIRS_ARGS_(job));
     } else if (wide == MCU_FORM_S4) {
-        mcu_conv_pairs_s4(job);
+        mcu_conv_pairs_s4(MCU_PAIRS_ARGS_(job));
     } else {
-        mcu_conv_pairs_s8(job);
+        mcu_conv_pairs_s8(MCU_PAIRS_ARGS_(job));
     }
 }
 
