@@ -14,6 +14,7 @@ from mcugen.targets.boards import load_board
 from mcugen.targets.mlperf_dut import Dut
 from mcugen.codegen.outdir import OutDir
 from mcugen.codegen.pipeline import compile_model
+from mcugen.ir.budget import Budget
 from mcugen.targets.qemu import QemuTarget
 from mcugen.targets.target import build_for, Target
 from test_cli import run_cli
@@ -21,8 +22,8 @@ from test_cli import run_cli
 BOARD = "mps2-an386"
 
 
-def firmware(tmp_path, model: str, board: str = BOARD):
-    g = compile_model(MODELS / model, features=load_board(board).features)
+def firmware(tmp_path, model: str, board: str = BOARD, external: bool = False):
+    g = compile_model(MODELS / model, features=load_board(board).features, budget=Budget(external_inputs=external))
     out = OutDir(tmp_path / "fw")
     out.claim(board, model, "mlperf-tiny")
     return g, build_for(Target.of(board), g, out, model, harness="mlperf-tiny").program
@@ -38,10 +39,12 @@ def printed(value) -> float:
     return int(float(value) * 1e6 + 0.5) / 1e6
 
 
-@pytest.mark.parametrize("model, benchmark, board", [("mlperf_kws_dscnn.tflite", "kws01", "lm3s6965evb"),
-                                                     ("mlperf_ad_autoencoder.tflite", "ad01", BOARD)])
-def test_a_performance_and_an_accuracy_session(tmp_path, model, benchmark, board):
-    g, program = firmware(tmp_path, model, board)
+@pytest.mark.parametrize("model, benchmark, board, external", [
+    ("mlperf_kws_dscnn.tflite", "kws01", "lm3s6965evb", False), ("mlperf_ad_autoencoder.tflite", "ad01", BOARD, False),
+    ("mlperf_kws_dscnn.tflite", "kws01", BOARD, True)])
+def test_a_performance_and_an_accuracy_session(tmp_path, model, benchmark, board, external):
+    """`external`: built with --external-input, the model reads each loaded input in the harness's buffer."""
+    g, program = firmware(tmp_path, model, board, external)
     x = g.tensors[g.inputs[0]]
     rng = np.random.default_rng(3)
     inputs = [rng.integers(-128, 128, x.shape).astype(np.int8) for _ in range(3)]

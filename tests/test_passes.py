@@ -281,6 +281,21 @@ def test_plan_memory_places_each_activation_and_sizes_the_arena():
         "arena 8 B (earliest)")
 
 
+def test_plan_memory_leaves_an_external_input_where_the_caller_keeps_it():
+    """--external-input: x has no place in the arena (the layers read it where the caller keeps it), so h and y
+    (in place) start at 0 and the arena is 4 B, not 8."""
+    assert _ir(plan_memory(lowered(FC_RELU), external_inputs=True)) == _text(
+        "graph model inputs=(t0) outputs=(t3)",
+        "tensors",
+        "  t0 int8[1, 4] scale 0.5 zp 0 input 'x'",
+        "  t1 int8[3, 4] scale 0.25 zp 0 const 'w' = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
+        "  t2 int8[1, 3] scale 1 zp 0 @0 'h'",
+        "  t3 int8[1, 3] scale 1 zp 0 @0 output 'y'",
+        "ops",
+        *LOWERED,
+        "arena 4 B (earliest)")
+
+
 def test_fuse_strips_runs_a_conv_inside_the_fc_that_reads_it():
     """On a DSP core the 3x3 conv's 512-byte output never exists whole: the FC's call runs the conv three
     output rows at a time and accumulates each strip into its four units."""

@@ -231,6 +231,10 @@ def format_report(r: BuildResult, g: Compiled) -> str:
         lines.insert(1, "  regions     " + ", ".join(f"{name} {size:,} B" for name, size in regions)
                      + f": each buffer in one ({regions[0][0]}'s is the arena above; the most accessed bytes in the "
                        "fastest region)")
+    if g.arena.outside:
+        held = sum(g.tensors[t].nbytes for t in g.inputs)
+        lines.insert(1, f"  inputs      {held:>9,} B  read where the caller keeps them (--external-input: "
+                        "NAME_set_input), not in the arena")
     if g.variables:
         lines.insert(1, f"  variables   {state_layout(g.variables)[1]:>9,} B  state kept between invocations "
                         f"({len(g.variables)} variable(s), beside the arena; NAME_reset() restores it)")

@@ -159,6 +159,9 @@ def _layers(g: Compiled, names: dict[int, str], upper: str) -> list[_Layer]:
         return "arena" if plan.region(k) == main else f"arena_{plan.region(k).lower()}"
 
     def slice_name(t: int) -> str:
+        if t in g.arena.outside:  # read where the caller keeps the input (--external-input)
+            k, at = g.arena.outside[t]
+            return f"(int8_t *)(uintptr_t)input_at[{k}]" + (f" + {at}" if at else "")
         k, within = g.arena.buffer_of[t], g.arena.within.get(t, 0)
         return f"{base(k)} + {names[k]}" + (f" + {within}" if within else "")
 
@@ -239,7 +242,9 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
         inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],
         outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
-        input_slices=[_at(g, names, t) for t in g.inputs], output_slices=[_at(g, names, t) for t in g.outputs])
+        external_inputs=bool(g.arena.outside), external_bytes=sum((g.tensors[t].nbytes + 7) // 8 * 8 for t in g.inputs),
+        input_slices=[] if g.arena.outside else [_at(g, names, t) for t in g.inputs],
+        output_slices=[_at(g, names, t) for t in g.outputs])
     kernels = with_callees(frozenset(k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)),
                            g.features)
     custom, custom_kernels = sources_of(g)  # the user's own kernels (--ops): their C and headers go with the model

@@ -45,7 +45,7 @@ def choose_stage(graph: Graph, whole: Compiled | None, budget: Budget, back_end:
     if forced is None and (room is None or (whole is not None and arena_bytes(whole) <= room)):
         return None
     search = _Search(graph, back_end, room, {} if tried is None else tried)
-    ends = [end for end in stage_ends(graph) if room is None or _at_least(graph, end) <= room]
+    ends = [end for end in stage_ends(graph) if room is None or _at_least(graph, end, budget.external_inputs) <= room]
     if forced is not None:
         return _forced(graph, search, ends, *forced)
     # bands of whole rows first (a band's output rows are written in place: no copies); then patches of a square
@@ -164,11 +164,13 @@ def banded_macs(graph: Graph, stage: Stage) -> int:
                if op.index in computed else ops.get(graph, op).macs(graph, op) for op in graph.ops)
 
 
-def _at_least(graph: Graph, end: int) -> int:
-    """A lower bound of the arena with the stage ending at op `end` in bands: the stage's input, and its output,
-    which may lie over the input's bytes (passes/plan_memory.py) but never in fewer."""
+def _at_least(graph: Graph, end: int, external_inputs: bool) -> int:
+    """A lower bound of the arena with the stage ending at op `end` in bands: the stage's input (not where the
+    caller keeps a graph input: --external-input), and its output, which may lie over the input's bytes
+    (passes/plan_memory.py) but never in fewer."""
     source = next(t for t in graph.ops[stage_start(graph)].inputs if t >= 0 and not graph.tensors[t].is_const)
-    return max(graph.tensors[source].nbytes, graph.tensors[graph.ops[end].outputs[0]].nbytes)
+    held = 0 if external_inputs and source in graph.inputs else graph.tensors[source].nbytes
+    return max(held, graph.tensors[graph.ops[end].outputs[0]].nbytes)
 
 
 def fit_hint(graph: Graph, whole: Compiled | None, budget: Budget, back_end: Callable[[Graph], Compiled],

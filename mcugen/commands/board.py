@@ -259,8 +259,8 @@ def cmd_export(args) -> int:
     print(f"exported {Path(args.model).name} as {args.name} ({args.format}, {len(files)} files, {kernels}) "
           f"in {out.root}/")
     print(f"  arena {g.arena.plan.size:,} B ({args.name.upper()}_ARENA_BYTES), constants "
-          f"{generated.const_bytes:,} B; API: {args.name}_init, {args.name}_input, {args.name}_invoke, "
-          f"{args.name}_output in {args.name}.h")
+          f"{generated.const_bytes:,} B; API: {args.name}_init, {args.name}_{'set_input' if g.arena.outside else 'input'}"
+          f", {args.name}_invoke, {args.name}_output in {args.name}.h")
     return 0
 
 

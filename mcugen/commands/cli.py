@@ -188,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "RAM at start-up, the most read first while RAM is left (ram: no flash wait states)")
         optimize_arg(p)
         patches_args(p)
+        p.add_argument("--external-input", action="store_true",
+                       help="the model reads its inputs where the caller keeps them (NAME_set_input: a camera's "
+                            "buffer, flash), not from a copy in the arena: the arena is smaller by them")
 
     def board_args(p, model=True):
         if model:

@@ -144,7 +144,8 @@ def budget_of(args, board) -> Budget:
 
     budget = _board_budget(args, board)
     room = min((r for r in (budget.arena_room, args.max_arena) if r is not None), default=None)
-    return dataclasses.replace(budget, patches=args.patches, arena_room=room, max_arena=args.max_arena)
+    return dataclasses.replace(budget, patches=args.patches, arena_room=room, max_arena=args.max_arena,
+                               external_inputs=getattr(args, "external_input", False))
 
 
 def _board_budget(args, board) -> Budget:

@@ -40,6 +40,8 @@ class Budget:
     patches: str = "auto"  # --patches: auto (bands only where the arena does not fit), off, or a number of bands
     max_arena: int | None = None  # --max-arena: a limit the arena may not pass (arena_room is at most it)
     flash: FlashReads = FlashReads()  # what a data read from the board's flash costs (passes/stage_weights.py)
+    # --external-input: the model reads its inputs where the caller keeps them (NAME_set_input), not in the arena
+    external_inputs: bool = False
 
 
 OPTIMIZE = ("balanced", "speed", "size")

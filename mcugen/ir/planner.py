@@ -348,6 +348,9 @@ class ArenaPlan:
     # op index -> (its call's argument (Const.key), the struct field holding it or "", index into plan.buffers)
     # of each constant array copied into the arena for that step (passes/stage_weights.py)
     staged: dict[int, tuple[tuple[tuple[str, str], str, int], ...]] = field(default_factory=dict)
+    # --external-input: tensor -> (the graph input whose bytes it is, by position; the byte offset in it) of the
+    # tensors read where the caller keeps its inputs, in no buffer of the arena
+    outside: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def offset(self, tensor: int) -> int:
         return self.plan.offsets[self.buffer_of[tensor]] + self.within.get(tensor, 0)

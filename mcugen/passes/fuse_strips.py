@@ -61,7 +61,7 @@ def _plan(g: Graph, budget: Budget) -> tuple[float, int]:
     weights copied into that arena (0 where it never waits, and with --optimize size, which grows the arena for
     no copy)."""
     try:
-        compiled = plan_memory(g, budget.regions, budget.pins)
+        compiled = plan_memory(g, budget.regions, budget.pins, budget.external_inputs)
     except McugenError:
         return math.inf, 0
     plan = compiled.arena.plan

@@ -23,6 +23,10 @@ them). Some tensors share a buffer instead of getting their own, and some get no
   written over them, may hold other buffers (Buffer.holes: a later patch's intermediates).
 A kernel's scratch memory (Call.scratch) is a buffer live at its own step only.
 
+With `external_inputs` (--external-input) the graph's inputs are read where the caller keeps them
+(NAME_set_input), in no buffer: they and their views (a RESHAPE's output, a contiguous slice's) are
+ArenaPlan.outside, and nothing is written over them.
+
 With `regions` (a board whose RAM is several regions, mcugen/ir/planner.py place), each buffer also gets a
 region: the graph's inputs and outputs stay in the main one (the caller's arena), the others go where
 their accesses pay most. A buffer's accesses per inference are taken as its bytes written once and read
@@ -61,12 +65,29 @@ def _read_once(call: Call, src: int, root: dict[int, int]) -> bool:
 
 
 def plan_memory(g: Graph, regions: tuple[Region, ...] | None = None,
-                pins: tuple[tuple[str, str], ...] = ()) -> Compiled:
-    buffers, buffer_of, scratch_of, activations, within = _buffers(g)
+                pins: tuple[tuple[str, str], ...] = (), external_inputs: bool = False) -> Compiled:
+    outside = _outside(g) if external_inputs else {}
+    buffers, buffer_of, scratch_of, activations, within = _buffers(g, outside)
     if regions is None:
-        return Compiled.of(g, ArenaPlan(plan(buffers), buffer_of, scratch_of, within=within))
+        return Compiled.of(g, ArenaPlan(plan(buffers), buffer_of, scratch_of, within=within, outside=outside))
     placed = _placed(g, buffers, buffer_of, scratch_of, activations, regions, pins)
-    return Compiled.of(g, dataclasses.replace(placed, within=within))
+    return Compiled.of(g, dataclasses.replace(placed, within=within, outside=outside))
+
+
+def _outside(g: Graph) -> dict[int, tuple[int, int]]:
+    """The graph's inputs and the views of them that read their bytes where the caller keeps them: tensor ->
+    (input position, byte offset). A view is an op without a call that keeps its input's bytes (a RESHAPE) or
+    a contiguous slice's alias (passes/place_views.py)."""
+    outside = {t: (k, 0) for k, t in enumerate(g.inputs)}
+    for op in g.ops:
+        for a in op.aliases:
+            if a.whole in outside and a.tensor in op.outputs:
+                k, at = outside[a.whole]
+                outside[a.tensor] = (k, at + a.offset)
+        if op.call is None and op.fused_into is None and not op.aliases and op.inputs and op.inputs[0] in outside \
+                and op.outputs and g.tensors[op.outputs[0]].nbytes == g.tensors[op.inputs[0]].nbytes:
+            outside[op.outputs[0]] = outside[op.inputs[0]]
+    return outside  # a graph input is never written into a concatenation's output (place_views)
 
 
 def _last_reads(g: Graph) -> dict[int, int]:
@@ -117,18 +138,23 @@ class _Roots:
         self.size[r] = max(self.size.get(r, 0), offset + self.g.tensors[t].nbytes)
 
 
-def _buffers(g: Graph) -> tuple[list[Buffer], dict[int, int], dict[int, int], int, dict[int, int]]:
+def _buffers(g: Graph, outside: dict[int, tuple[int, int]]) -> tuple[list[Buffer], dict[int, int], dict[int, int],
+                                                                    int, dict[int, int]]:
     """The buffers (the activations' then the scratch), each tensor's and each op's scratch buffer, how
-    many of the buffers are activations', and the offset within its buffer of each tensor not at its start."""
+    many of the buffers are activations', and the offset within its buffer of each tensor not at its start;
+    none for the tensors `outside` the arena."""
     behind = _stage_shift(g)
+    if behind is not None and behind.source in outside:  # nothing is written over the caller's bytes
+        behind = None
     r = _Roots(g, _last_reads(g), behind)
     root, within = r.root, r.within
     # a concatenation's inputs written in place: tensor -> (its Alias, the concatenation)
     part_of = {a.tensor: (a, op) for op in g.ops for a in op.aliases if a.whole in op.outputs}
     for k, t in enumerate(g.inputs):
-        r.new(t, 0, f"input_{k}")
+        if t not in outside:
+            r.new(t, 0, f"input_{k}")
     for op in g.ops:
-        if not op.outputs:  # ASSIGN_VARIABLE writes a variable, which lives outside the arena
+        if not op.outputs or op.outputs[0] in outside:  # ASSIGN_VARIABLE writes a variable, outside the arena
             continue
         out = op.outputs[0]
         first = op.inputs[0] if op.inputs and op.inputs[0] >= 0 else None

@@ -218,12 +218,21 @@ static void handle_read(uint8_t seq, uint32_t size)
 /* The harness is an application like any other: it gives the model its arena through the
  * generated API (the model is always generated as `model` for it). */
 static int8_t arena[MODEL_ARENA_BYTES] MCU_HARNESS_ALIGN;
+#if defined(MODEL_EXTERNAL_INPUTS)
+/* A model built with --external-input reads its inputs where the application keeps them: here. */
+static uint8_t inputs_kept[MODEL_EXTERNAL_INPUT_BYTES] MCU_HARNESS_ALIGN;
+#endif
 
 int mcu_harness_run(void)
 {
     if (model_init(arena, sizeof arena) != MODEL_OK) {
         return 1;
     }
+#if defined(MODEL_EXTERNAL_INPUTS)
+    for (int32_t i = 0, at = 0; i < MODEL_INPUT_COUNT; at += (model_inputs[i].bytes + 7) & ~7, ++i) {
+        model_set_input(i, inputs_kept + at);
+    }
+#endif
     for (;;) {
         uint8_t type = 0, seq = 0;
         uint32_t size = 0;

@@ -14,7 +14,7 @@
  *   results              m-results-[v0,v1,...]: output 0 dequantized (an autoencoder's, whose output
  *                        matches its input, as the mean squared error of the two, AD's score)
  * Each inference copies the loaded bytes into the model's input first (the arena reuses them; the
- * copy is inside the timed loop). */
+ * copy is inside the timed loop), or, built with --external-input, gives the model the loaded bytes. */
 #include <string.h>
 
 #include "mcu_harness_config.h"
@@ -39,6 +39,13 @@ static uint64_t microseconds(void)
 #else
     return mcu_port_cycles() * 1000000u / MCU_CPU_HZ;
 #endif
+}
+
+/* one line of the protocol */
+static void put_line(const char *text)
+{
+    mcu_put(text);
+    mcu_line_end();
 }
 
 static void timestamp(void)
@@ -89,13 +96,16 @@ static void results(void)
             }
         }
     }
-    mcu_put("]");
-    mcu_line_end();
+    put_line("]");
 }
 
 static void infer_once(void)
 {
+#if defined(MODEL_EXTERNAL_INPUTS)
+    (void)model_set_input(0, loaded);
+#else
     memcpy(model_input(0), loaded, (size_t)model_inputs[0].bytes);
+#endif
     (void)model_invoke();
 }
 
@@ -118,14 +128,12 @@ static void infer(char *const words[], int count)
     int ok = 1;
     const uint32_t n = count > 1 ? number(words[1], &ok) : 1u;
     if (!ok || n == 0u) {
-        mcu_put("e-[Inference iterations must be >0]");
-        mcu_line_end();
+        put_line("e-[Inference iterations must be >0]");
         return;
     }
     const uint32_t warmups = count > 2 ? number(words[2], &ok) : 10u;
     if (!ok) {
-        mcu_put("e-[Inference warmup must be >=0]");
-        mcu_line_end();
+        put_line("e-[Inference warmup must be >=0]");
         return;
     }
     if (load_pos != (uint32_t)model_inputs[0].bytes) {
@@ -133,8 +141,7 @@ static void infer(char *const words[], int count)
         mcu_put_u64(load_pos);
         mcu_put(" bytes, the model takes ");
         mcu_put_u64((uint64_t)model_inputs[0].bytes);
-        mcu_put("]");
-        mcu_line_end();
+        put_line("]");
         return;
     }
     mcu_put("m-warmup-start-");
@@ -143,8 +150,7 @@ static void infer(char *const words[], int count)
     for (uint32_t i = 0; i < warmups; ++i) {
         infer_once();
     }
-    mcu_put("m-warmup-done");
-    mcu_line_end();
+    put_line("m-warmup-done");
     mcu_put("m-infer-start-");
     mcu_put_u64(n);
     mcu_line_end();
@@ -153,8 +159,7 @@ static void infer(char *const words[], int count)
         infer_once();
     }
     timestamp();
-    mcu_put("m-infer-done");
-    mcu_line_end();
+    put_line("m-infer-done");
     results();
 }
 
@@ -205,15 +210,13 @@ static void buffer(char *const words[], int count)
         const char *digits = words[1];
         const size_t length = strlen(digits);
         if (length % 2u != 0u) {
-            mcu_put("e-[Insufficent number of hex digits]");
-            mcu_line_end();
+            put_line("e-[Insufficent number of hex digits]");
             return;
         }
         for (size_t i = 0; i < length && load_pos < load_size; i += 2u) {
             const int hi = hex_digit(digits[i]), lo = hex_digit(digits[i + 1u]);
             if (hi < 0 || lo < 0) {
-                mcu_put("e-[Invalid hex digit]");
-                mcu_line_end();
+                put_line("e-[Invalid hex digit]");
                 return;
             }
             loaded[load_pos++] = (uint8_t)(hi << 4 | lo);
@@ -242,18 +245,14 @@ static void command(char *text)
         }
     }
     if (count == 0) {
-        mcu_put("e-[Unknown command: ]");
-        mcu_line_end();
+        put_line("e-[Unknown command: ]");
     } else if (strcmp(words[0], "name") == 0) {
-        mcu_put("m-name-dut-[mcugen]");
-        mcu_line_end();
+        put_line("m-name-dut-[mcugen]");
     } else if (strcmp(words[0], "timestamp") == 0) {
         timestamp();
     } else if (strcmp(words[0], "profile") == 0) {
-        mcu_put("m-profile-[ULPMark for tinyML Firmware V0.0.1]");
-        mcu_line_end();
-        mcu_put("m-model-[" MCU_MLPERF_MODEL "]");
-        mcu_line_end();
+        put_line("m-profile-[ULPMark for tinyML Firmware V0.0.1]");
+        put_line("m-model-[" MCU_MLPERF_MODEL "]");
     } else if (strcmp(words[0], "db") == 0) {
         buffer(words, count);
     } else if (strcmp(words[0], "infer") == 0) {
@@ -263,11 +262,9 @@ static void command(char *text)
     } else {
         mcu_put("e-[Unknown command: ");
         mcu_put(words[0]);
-        mcu_put("]");
-        mcu_line_end();
+        put_line("]");
     }
-    mcu_put("m-ready");
-    mcu_line_end();
+    put_line("m-ready");
 }
 
 int mcu_harness_run(void)
@@ -277,12 +274,9 @@ int mcu_harness_run(void)
     if (model_init(arena, sizeof arena) != MODEL_OK) {
         return 1;
     }
-    mcu_put("m-timestamp-mode-performance");
-    mcu_line_end();
-    mcu_put("m-init-done");
-    mcu_line_end();
-    mcu_put("m-ready");
-    mcu_line_end();
+    put_line("m-timestamp-mode-performance");
+    put_line("m-init-done");
+    put_line("m-ready");
     for (;;) {
         const int c = mcu_port_getc();
         if (c < 0) {
