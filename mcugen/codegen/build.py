@@ -23,7 +23,7 @@ from mcugen.errors import McugenError
 from mcugen.ir.budget import RAM
 from mcugen.ir.graph import Compiled, Graph
 from mcugen.codegen.outdir import OutDir
-from mcugen.ir.lowering import const_bytes
+from mcugen.ir.lowering import const_bytes, layers_const_bytes
 from mcugen.ir.planner import state_layout
 from mcugen.kernels import widens
 from mcugen.runtime import included_headers, kernel_file, runtime_file
@@ -265,8 +265,10 @@ def describe_banding(g: Compiled) -> str:
     whole = (f"{b.whole_arena:,} B whole-tensor" if b.whole_arena is not None else "the whole-tensor plan fits no RAM")
     grid = (f"{b.bands} bands of rows" if b.columns == 1 else
             f"{b.bands}x{b.columns} patches ({b.bands} bands of rows, each {b.columns} patches of columns)")
+    flash = ("" if b.whole_const_bytes is None else
+             f", {sum(layers_const_bytes(g)) - b.whole_const_bytes:+,} B of constants")
     return (f"layers {b.first} to {b.last} run in {grid}: arena {g.arena.plan.size:,} B ({whole}), "
-            f"+{grown:,} MACs recomputed ({grown / max(b.whole_macs, 1):+.1%}); --patches off runs them whole")
+            f"+{grown:,} MACs recomputed ({grown / max(b.whole_macs, 1):+.1%}){flash}; --patches off runs them whole")
 
 
 def say(message: str) -> None:

@@ -16,6 +16,7 @@ from mcugen import ops
 from mcugen.errors import McugenError
 from mcugen.ir.budget import Budget
 from mcugen.ir.graph import Compiled, Graph
+from mcugen.ir.lowering import layers_const_bytes
 from mcugen.ir.planner import state_layout
 from mcugen.passes.split_patches import Stage, band_rows, needed_spans, split_patches, stage_ends, stage_start
 
@@ -196,7 +197,9 @@ def settle_fit(graph: Graph, whole: Compiled | None, compiled: Compiled, budget:
     does not fit the room, what bands would (Compiled.fit_hint); refused past --max-arena."""
     if compiled.banded is not None:
         whole_arena = arena_bytes(whole) if whole is not None else None
-        compiled = dataclasses.replace(compiled, banded=dataclasses.replace(compiled.banded, whole_arena=whole_arena))
+        consts = sum(layers_const_bytes(whole)) if whole is not None else None
+        compiled = dataclasses.replace(compiled, banded=dataclasses.replace(compiled.banded, whole_arena=whole_arena,
+                                                                            whole_const_bytes=consts))
     if budget.arena_room is not None and arena_bytes(compiled) > budget.arena_room:
         compiled = dataclasses.replace(compiled, fit_hint=fit_hint(graph, whole, budget, back_end, tried))
     if budget.max_arena is not None and arena_bytes(compiled) > budget.max_arena:

@@ -24,6 +24,7 @@ class Banding:
     bands: int
     whole_macs: int
     whole_arena: int | None = None
+    whole_const_bytes: int | None = None  # the whole-tensor plan's constants (the flash the bands' calls add to)
     # each stage layer's file index and opcode, its output's height, and the rows each band computes of it
     # (overlapping where bands recompute what their neighbours' windows share)
     rows: tuple[tuple[int, str, int, tuple[tuple[int, int], ...]], ...] = ()

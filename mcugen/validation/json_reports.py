@@ -90,7 +90,8 @@ def build_report(g: Compiled, model: str, board: str, r: BuildResult, optimize: 
         macs=sum(ops.get(g, op).macs(g, op) for op in g.ops),
         patches=None if g.banded is None else dict(
             first_layer=g.banded.first, last_layer=g.banded.last, bands=g.banded.bands, columns=g.banded.columns,
-            whole_arena_bytes=g.banded.whole_arena, whole_macs=g.banded.whole_macs),
+            whole_arena_bytes=g.banded.whole_arena, whole_macs=g.banded.whole_macs,
+            whole_const_bytes=g.banded.whole_const_bytes),
         layers=_layers(g),
         arena=dict(strategy=plan.strategy,
                    regions=[dict(name=name, bytes=size) for name, size in plan.region_sizes or (("RAM", plan.size),)],
