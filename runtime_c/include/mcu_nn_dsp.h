@@ -125,7 +125,9 @@ static inline void mcu_copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
  * `round` to it on the way. The second rounding is mcu_rdbpot's (h + 2^(r-1) - [h < 0]) >> r, with
  * [x < 0] for [h < 0]: they differ only where x < 0 and h = 0, and there (2^(r-1) - 1) >> r and
  * 2^(r-1) >> r are both 0. `round` is 2^(r-1), plus o << r to have o added to the result (a channel
- * folds its output offset in so: mcu_channel), within |round| < 2^30 so that h + round fits.
+ * folds its output offset in so: mcu_channel), within |round| < 2^30 so that h + round fits. SMMULR and
+ * SMMLAR in assembly: ACLE names neither, and GCC 12.2 makes the same from C's 64-bit product as SMLAL after
+ * two or three moves (SMMULR's), or SMLAL, ADDS and ADC (SMMLAR's).
  */
 static inline int32_t mcu_requantize_fast(int32_t x, int32_t multiplier, int32_t round, int32_t right)
 {

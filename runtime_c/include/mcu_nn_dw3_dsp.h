@@ -17,7 +17,8 @@
  */
 #define MCU_DW3_CHUNK 508
 
-/* Two int16 as one word, the first in the low half. */
+/* Two int16 as one word, the first in the low half: one PKHBT, which ACLE does not name and GCC 12.2 does not
+ * make of the C (UXTH and ORR: two instructions). */
 static inline uint32_t mcu_pack2(int32_t lo, int32_t hi)
 {
     __asm__("pkhbt %0, %0, %1, lsl #16" : "+r"(lo) : "r"(hi));
