@@ -49,7 +49,9 @@
  * multiple of 48 bytes. Per four values: a double load of weights and 4 SXTB16, 3 double loads of
  * inputs, 12 SMLAD (24 MACs). In assembly because GCC splits the pair loads (LDRD) and spills under
  * this register pressure: all 14 allocatable registers are live, so the loop's end (end_, an lvalue) is
- * read from the stack. A statement macro, so that the sums stay the caller's registers.
+ * read from the stack. Measured on mlzoo_ds_cnn_s_int16 on the M4 (estimated cycles): its 16x8 pointwise
+ * layers take 26.5-39.9% more with the same loop in C (ACLE's __sxtb16 and __smlad), the model 8,156,072 ->
+ * 10,417,277 (+27.7%), at the same flash. A statement macro, so that the sums stay the caller's registers.
  */
 #define MCU_SUMS_2X3(cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_) \
     MCU_SUMS_2X3_OF_(MCU_FOUR_VALUES_, cols_, end_, w_, p0c0_, p1c0_, p2c0_, p0c1_, p1c1_, p2c1_)

@@ -39,7 +39,9 @@
  * offset is folded into the caller's bias, so input words are only unpacked. Per four values: one load
  * and two SXTB16 of input, two double loads and six SXTB16 of filter, eight SMLAD (16 MACs). In
  * assembly for the pair loads (LDRD), which GCC splits under this register pressure; two blocks of four
- * values per turn (an odd one first). A statement macro, so that the sums and the pointer stay the
+ * values per turn (an odd one first). Measured on tflm_keyword_scrambled_8bit on the M4 (estimated cycles):
+ * with the same loop in C (ACLE's __sxtb16 and __smlad) its FC layers take 11.5-13.0% more and its SVDF
+ * layers 2.9-18.6%, the model 111,216 -> 120,300 (+8.2%), for 312 B less flash. A statement macro, so that the sums and the pointer stay the
  * caller's registers (through pointers, GCC keeps them in memory around the loop).
  */
 /* The FC loops' turns (MCU_DOT4, MCU_DOT4_W16, MCU_DOT4_S4): `four` (four values against the four units) once where
