@@ -11,7 +11,7 @@
  * float multiply, infinities and NaNs keeping their fraction bits. Four values a pass of assembly: measured
  * on the M4 (mps2-an386, estimated cycles) widening a 256 x 256 FC's weights, 4.5 cycles a value (2.75
  * instructions), where a VCVTB a value took 10.0 (6) and a word's two halves a pass in C around them 7.0,
- * the bit arithmetic below 18.0; the four a pass cost 76 B more flash than one.
+ * the bit arithmetic below 18.0; the four a pass cost 76 B more flash than one (as much as the C).
  */
 #if defined(__ARM_FP)
 static inline float low_half(uint32_t word)
