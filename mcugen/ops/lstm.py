@@ -20,7 +20,7 @@ as TFLM refuses it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,8 +101,9 @@ def structure_problems(g: Graph, op: Op) -> list[str]:
 @register("UNIDIRECTIONAL_SEQUENCE_LSTM")
 class Lstm(OpDef):
     arity = ((24, 24), (1, 1))
-    parameters = {**{k: ("int8",) for k in range(1, 9)}, **{k: ("int32",) for k in range(12, 16)},
-                  HIDDEN: ("int8",), CELL: ("int16",)}
+    parameters: Mapping[int, tuple[str, ...]] = {**{k: ("int8",) for k in range(1, 9)},
+                                                 **{k: ("int32",) for k in range(12, 16)},
+                                                 HIDDEN: ("int8",), CELL: ("int16",)}
     stateful = True
     state_inputs = (HIDDEN, CELL)
     optional_inputs = ABSENT

@@ -225,12 +225,28 @@ class LiteRtRef:
         self._it = None
 
 
+def _tflm_misreads(model: Path, signature: str | None) -> str | None:
+    """Why TFLM's result for a model it does not refuse means nothing, or None: its LSTM reads a
+    dynamic-range LSTM's int8 weights as float32 (past their buffers: NaNs)."""
+    from mcugen.frontend.read_tflite import read_tflite
+
+    g = read_tflite(model, signature)
+    for op in g.ops:
+        if op.opcode == "UNIDIRECTIONAL_SEQUENCE_LSTM" and len(op.inputs) > 1 and op.inputs[1] >= 0 \
+                and g.tensors[op.inputs[1]].dtype == "int8" and g.tensors[op.inputs[0]].dtype == "float32":
+            return (f"TFLM runs UNIDIRECTIONAL_SEQUENCE_LSTM at index {op.origin} reading its int8 weights as "
+                    "float32: TFLM does not run dynamic-range models")
+    return None
+
+
 def oracle_for(model: Path, preserve_all_tensors: bool = False, signature: str | None = None):
     """(the oracle, what it is and why): TFLM, or LiteRT BUILTIN_REF where TFLM refuses the model
     (its reason said), or (None, why neither can run it). Without TFLM installed: McugenError."""
     _require_tflm()
+    tflm_said = _tflm_misreads(model, signature)
     try:
-        return Tflm(model, preserve_all_tensors, signature), "TFLM"
+        if tflm_said is None:
+            return Tflm(model, preserve_all_tensors, signature), "TFLM"
     except McugenError as exc:
         tflm_said = exc.problem
     try:

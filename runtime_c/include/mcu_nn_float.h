@@ -252,6 +252,40 @@ typedef struct {
 void mcu_lstm_f32(const mcu_lstm_f32_params *lstm, const float *input, float *hidden_state, float *cell_state,
                   float *output);
 
+/* UNIDIRECTIONAL_SEQUENCE_LSTM with int8 weights, float32 activations and states (LiteRT's LstmStepHybrid, a
+ * dynamic-range model): per step, unless all of it is zero, the input's and the hidden state's batch rows
+ * quantized (mcu_hybrid_quantize_row); each gate its bias + float(dot) x (factor x scale) of the input, then
+ * of the hidden state; Eigen's logistic and tanh (mcu_logistic_eigen_f32, mcu_tanh_eigen_f32); c = f * c,
+ * c + g * i, clipped as mcu_lstm_f32's; h = o * tanh(c). Layouts as mcu_lstm_f32's; the row sums [state_size]
+ * (asymmetric inputs; else NULL); scratch: 16 x batches + batches x (input_size + state_size) bytes, word
+ * aligned. */
+typedef struct {
+    const int8_t *input_weights;
+    const int8_t *recurrent_weights;
+    const int32_t *input_row_sums, *recurrent_row_sums;
+    const float *bias;
+    float input_scale, recurrent_scale;
+} mcu_lstm_hybrid_gate;
+
+typedef struct {
+    int32_t batches;
+    int32_t time_steps;
+    int32_t input_size;
+    int32_t state_size;
+    int32_t time_major;
+    int32_t asymmetric;
+    mcu_lstm_hybrid_gate input_gate, forget_gate, cell_gate, output_gate;
+    float cell_clip; /* 0: none */
+} mcu_lstm_hybrid_params;
+
+void mcu_lstm_hybrid_s8(const mcu_lstm_hybrid_params *lstm, const float *input, float *hidden_state,
+                        float *cell_state, int8_t *scratch, float *output);
+
+/* Eigen's vectorized float logistic and tanh, as LiteRT's hybrid LSTM computes them (mcugen/ops/_eigen.py
+ * states the steps): every step one float32 operation, in the order given. */
+float mcu_logistic_eigen_f32(float x);
+float mcu_tanh_eigen_f32(float x);
+
 /* BATCH_MATMUL, float32: the operands' geometry as mcu_batch_matmul's (mcu_nn_conv.h), no quantization. */
 void mcu_batch_matmul_f32(const mcu_batch_matmul_params *p, const float *lhs, const float *rhs, float *output);
 
