@@ -230,7 +230,7 @@ def _tflm_misreads(model: Path, signature: str | None) -> str | None:
     dynamic-range LSTM's int8 weights as float32 (past their buffers: NaNs)."""
     from mcugen.frontend.read_tflite import read_tflite
 
-    g = read_tflite(model, signature)
+    g = read_tflite(model, signature or None)  # "": the file's first subgraph, as Graph.signature says it
     for op in g.ops:
         if op.opcode == "UNIDIRECTIONAL_SEQUENCE_LSTM" and len(op.inputs) > 1 and op.inputs[1] >= 0 \
                 and g.tensors[op.inputs[1]].dtype == "int8" and g.tensors[op.inputs[0]].dtype == "float32":
