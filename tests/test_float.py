@@ -403,12 +403,21 @@ def test_pad_gather_reductions_and_movement_in_float(tmp_path):
     bit_exact_on_board(tmp_path / "m0", m, 2, samples=2, board="microbit")
 
 
-def float_lstm(batch: int, steps: int, size: int, units: int, time_major: bool, clip: float, seed: int) -> ModelSpec:
+def float_lstm(batch: int, steps: int, size: int, units: int, time_major: bool, clip: float, seed: int,
+               asymmetric: bool | None = None) -> ModelSpec:
+    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM; with `asymmetric` given, its weights int8 (one scale each: a
+    dynamic-range LSTM, its rows quantized asymmetrically or not)."""
     rng = np.random.default_rng(seed)
     m = ModelSpec()
     major = [steps, batch] if time_major else [batch, steps]
     x = m.tensor("x", [*major, size], "float32")
-    weights = [_const(m, f"w{k}", rng, (units, size if k < 4 else units)) for k in range(8)]
+
+    def weight(k: int) -> int:
+        shape = (units, size if k < 4 else units)
+        if asymmetric is None:
+            return _const(m, f"w{k}", rng, shape)
+        return m.const(f"w{k}", rng.integers(-127, 128, shape), "int8", scale=float(rng.uniform(0.005, 0.03)), zp=0)
+    weights = [weight(k) for k in range(8)]
     biases = [_const(m, f"b{k}", rng, (units,)) for k in range(4)]
     hidden = m.tensor("hidden", [batch, units], "float32", variable=True)
     state = m.tensor("cell", [batch, units], "float32", variable=True)
@@ -416,7 +425,7 @@ def float_lstm(batch: int, steps: int, size: int, units: int, time_major: bool, 
     m.inputs, m.outputs = [x], [y]
     m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *weights, -1, -1, -1, *biases, -1, -1, hidden, state, -1, -1, -1, -1],
          [y], "UnidirectionalSequenceLSTMOptions", FusedActivationFunction="TANH", CellClip=clip,
-         TimeMajor=time_major)
+         TimeMajor=time_major, **({} if asymmetric is None else {"AsymmetricQuantizeInputs": asymmetric}))
     return m
 
 

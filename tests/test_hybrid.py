@@ -13,6 +13,7 @@ from conftest import bit_exact_on_board
 from mcugen.ops._window import out_size
 from single_op import check, check_steps
 from test_cli import assert_one_error_line, run_cli
+from test_float import float_lstm
 from tflite_writer import ModelSpec
 
 ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
@@ -114,26 +115,6 @@ def hybrid_svdf(batch: int, size: int, units: int, rank: int, memory: int, asymm
     m.op("SVDF", [x, wf, wt, b, state], [y], "SVDFOptions", Rank=rank, FusedActivationFunction=act,
          AsymmetricQuantizeInputs=asymmetric)
     m.inputs, m.outputs = [x], [y]
-    return m
-
-
-def hybrid_lstm(batch: int, steps: int, size: int, units: int, time_major: bool, clip: float, asymmetric: bool,
-                seed: int) -> ModelSpec:
-    """UNIDIRECTIONAL_SEQUENCE_LSTM with int8 weights (one scale each) and float32 biases and states."""
-    rng = np.random.default_rng(seed)
-    m = ModelSpec()
-    major = [steps, batch] if time_major else [batch, steps]
-    x = m.tensor("x", [*major, size], "float32")
-    weights = [m.const(f"w{k}", rng.integers(-127, 128, (units, size if k < 4 else units)), "int8",
-                       scale=float(rng.uniform(0.005, 0.03)), zp=0) for k in range(8)]
-    biases = [m.const(f"b{k}", rng.standard_normal(units).astype(np.float32), "float32") for k in range(4)]
-    hidden = m.tensor("hidden", [batch, units], "float32", variable=True)
-    cell = m.tensor("cell", [batch, units], "float32", variable=True)
-    y = m.tensor("y", [*major, units], "float32")
-    m.inputs, m.outputs = [x], [y]
-    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *weights, -1, -1, -1, *biases, -1, -1, hidden, cell, -1, -1, -1, -1],
-         [y], "UnidirectionalSequenceLSTMOptions", FusedActivationFunction="TANH", CellClip=clip,
-         TimeMajor=time_major, AsymmetricQuantizeInputs=asymmetric)
     return m
 
 
@@ -257,7 +238,7 @@ def test_drawn_hybrid_lstm_equals_litert_over_several_steps(tmp_path, seed):
     major = [geometry["steps"], geometry["batch"]] if geometry["time_major"] else [geometry["batch"], geometry["steps"]]
     steps = [[(rng.standard_normal((*major, geometry["size"])) * 2).astype(np.float32)] for _ in range(4)]
     steps[2][0][:] = 0.0
-    check_steps(tmp_path, hybrid_lstm(**geometry), seed, oracle="litert", samples=steps)
+    check_steps(tmp_path, float_lstm(**geometry), seed, oracle="litert", samples=steps)
 
 
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "lm3s6965evb"])
@@ -268,7 +249,7 @@ def test_hybrid_layers_on_the_emulated_cores(tmp_path, board, seed):
     bit_exact_on_board(tmp_path / "dw", hybrid_depthwise(**_drawn_depthwise(seed)), seed, samples=2, board=board)
     bit_exact_on_board(tmp_path / "mm", hybrid_matmul(**_drawn_matmul(seed)), seed, samples=2, board=board)
     bit_exact_on_board(tmp_path / "svdf", hybrid_svdf(**_drawn_svdf(seed)), seed, samples=3, board=board)
-    bit_exact_on_board(tmp_path / "lstm", hybrid_lstm(**_drawn_lstm(seed)), seed, samples=3, board=board)
+    bit_exact_on_board(tmp_path / "lstm", float_lstm(**_drawn_lstm(seed)), seed, samples=3, board=board)
 
 
 def test_a_converter_made_dynamic_range_model_runs_bit_exact(capsys, tmp_path):
@@ -331,7 +312,7 @@ def test_hybrid_layers_mcugen_does_not_compute_are_one_line(capsys, tmp_path):
              (along_depth, "a dynamic-range BATCH_MATMUL whose scales run along dimension 0"),
              (float_time, "feature weights int8 and time weights float32"),
              (computed, "of a dynamic-range BATCH_MATMUL is not a constant"),
-             (hybrid_lstm(2, 2, 5, 13, False, 0.0, False, 1), "a dynamic-range LSTM of 13 units")]
+             (float_lstm(2, 2, 5, 13, False, 0.0, 1, asymmetric=False), "a dynamic-range LSTM of 13 units")]
     for k, (m, phrase) in enumerate(cases):
         path = tmp_path / f"{k}.tflite"
         path.write_bytes(m.build())
