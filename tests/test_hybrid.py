@@ -241,6 +241,17 @@ def test_drawn_hybrid_lstm_equals_litert_over_several_steps(tmp_path, seed):
     check_steps(tmp_path, float_lstm(**geometry), seed, oracle="litert", samples=steps)
 
 
+def test_a_hybrid_lstms_gates_take_nan_and_infinities_as_litert_does(tmp_path):
+    """Biases of NaN, infinities, huge and far negative values (the logistic's 0 below -104): the gates' logistic
+    and tanh pass a NaN on and saturate the rest as LiteRT's, in the golden model and the host C; and on the M4."""
+    m = float_lstm(2, 2, 3, 8, False, 0.0, 7, asymmetric=False)
+    special = np.float32([np.nan, np.inf, -np.inf, 1e30, -1e30, -200.0, 16.7, -0.0])
+    for name, values in (("b2", special), ("b3", special[::-1].copy())):
+        next(t for t in m.tensors if t["name"] == name).update(data=values)
+    check_steps(tmp_path, m, 7, steps=3, oracle="litert")
+    bit_exact_on_board(tmp_path / "m4", m, 7, samples=2)
+
+
 @pytest.mark.parametrize("board", ["mps2-an386", "mps3-an547", "lm3s6965evb"])
 @pytest.mark.parametrize("seed", [3, 6, 13])
 def test_hybrid_layers_on_the_emulated_cores(tmp_path, board, seed):

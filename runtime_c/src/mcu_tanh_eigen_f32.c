@@ -7,7 +7,7 @@
 float mcu_tanh_eigen_f32(float v)
 {
     const float clamp = 7.90738964080810547f;
-    const float low = v < clamp ? v : clamp;
+    const float low = v > clamp ? clamp : v; /* a NaN stays NaN, as LiteRT's does */
     const float x = low < -clamp ? -clamp : low;
     const float x2 = x * x, x3 = x2 * x;
     float p = 1.394553628e-8f;
