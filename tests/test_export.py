@@ -381,14 +381,16 @@ static inline uint32_t sys_clock_hw_cycles_per_sec(void) { return 12000000u; }
 """
 
 
-def test_zephyr_module_structure_and_its_sample_on_a_stub_kernel(capsys, tmp_path, samples):
+@pytest.mark.parametrize("external", [[], ["--external-input"]])
+def test_zephyr_module_structure_and_its_sample_on_a_stub_kernel(capsys, tmp_path, samples, external):
     """The module's files as Zephyr reads them (module.yml, Kconfig, CMakeLists.txt naming every source); the
     library and the sample's main.c cross-compiled for a Cortex-M3 (qemu_cortex_m3's core) and, on the host
-    with a stub of the kernel API, run: its outputs are the golden model's on the sample's zero input.
-    (A Zephyr tree does not fit the machines here: see benchmarks/README.md.)"""
+    with a stub of the kernel API, run: its outputs are the golden model's on the sample's zero input (with
+    --external-input, the input in the sample's own buffer). (A Zephyr tree does not fit the machines here:
+    see benchmarks/README.md.)"""
     import yaml
 
-    lib = export(capsys, MODELS["kws"], "kws", tmp_path / "kws", "--format", "zephyr")
+    lib = export(capsys, MODELS["kws"], "kws", tmp_path / "kws", "--format", "zephyr", *external)
     assert yaml.safe_load((lib / "zephyr" / "module.yml").read_text()) == {
         "name": "kws", "build": {"cmake": ".", "kconfig": "Kconfig"}}
     assert "config MCUGEN_KWS\n\tbool" in (lib / "Kconfig").read_text()
@@ -455,7 +457,7 @@ int main(void)
     /* the sample stays where it is (a const array: flash on a board); the model reads it there */
     if (kws_init(arena, sizeof arena) != KWS_OK || kws_invoke() != KWS_ERROR_INPUT_NOT_SET
         || kws_set_input(1, kws_sample) != KWS_ERROR_NO_SUCH_INPUT
-        || kws_set_input(0, kws_sample + 1) != KWS_ERROR_INPUT_MISALIGNED || kws_set_input(0, kws_sample) != KWS_OK
+        || kws_set_input(0, kws_sample + 1) != KWS_ERROR_INPUT_MISALIGNED || kws_set_inputs(kws_sample) != KWS_OK
         || kws_input(0) != (const void *)kws_sample || kws_invoke() != KWS_OK) {
         puts("error external input");
     }

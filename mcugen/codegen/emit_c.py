@@ -54,6 +54,12 @@ def _at(g: Compiled, names: dict[int, str], t: int) -> str:
     return names[g.arena.buffer_of[t]] + (f" + {within}" if within else "")
 
 
+def _external_offsets(g: Compiled) -> list[int]:
+    """Each input's place in one buffer of them all (NAME_set_inputs), 8-byte aligned, then the buffer's bytes."""
+    ends = np.cumsum([0] + [(g.tensors[t].nbytes + 7) // 8 * 8 for t in g.inputs])
+    return [int(e) for e in ends]
+
+
 def _comment(text: str) -> str:
     """Text from the model file (tensor and variable names) made safe inside a C comment."""
     return text.replace("*/", "* /")
@@ -242,7 +248,7 @@ def emit_c(g: Compiled, model_name: str, *, name: str = "model", static_arena: b
         sha256_bytes=", ".join(str(b) for b in bytes.fromhex(g.sha256)),
         inputs=[_tensor_info(g.tensors[t], upper) for t in g.inputs],
         outputs=[_tensor_info(g.tensors[t], upper) for t in g.outputs],
-        external_inputs=bool(g.arena.outside), external_bytes=sum((g.tensors[t].nbytes + 7) // 8 * 8 for t in g.inputs),
+        external_inputs=bool(g.arena.outside), external_offsets=_external_offsets(g),
         input_slices=[] if g.arena.outside else [_at(g, names, t) for t in g.inputs],
         output_slices=[_at(g, names, t) for t in g.outputs])
     kernels = with_callees(frozenset(k for op in g.ops if op.call for k in (op.call.kernel, *op.call.extra_kernels)),

@@ -229,9 +229,7 @@ int mcu_harness_run(void)
         return 1;
     }
 #if defined(MODEL_EXTERNAL_INPUTS)
-    for (int32_t i = 0, at = 0; i < MODEL_INPUT_COUNT; at += (model_inputs[i].bytes + 7) & ~7, ++i) {
-        model_set_input(i, inputs_kept + at);
-    }
+    (void)model_set_inputs(inputs_kept);
 #endif
     for (;;) {
         uint8_t type = 0, seq = 0;
