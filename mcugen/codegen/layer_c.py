@@ -14,16 +14,16 @@ from mcugen.runtime import c_float
 
 CTYPES = {np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int32_t",
            np.dtype(np.int64): "int64_t", np.dtype(np.uint16): "uint16_t", np.dtype(np.uint32): "uint32_t",
-           np.dtype(np.uint64): "uint64_t", np.dtype(np.float32): "float"}
+           np.dtype(np.uint64): "uint64_t", np.dtype(np.float32): "float", np.dtype(np.float16): "mcu_f16"}
 # How an arena slice is passed to a kernel, by tensor dtype: bytes stay int8_t (uint8 too: the
 # byte kernels index tables by them), wider types get their own pointer type.
-SLICE_CASTS = {"float32": "(float *)", "int32": "(int32_t *)", "int16": "(int16_t *)", "uint32": "(uint32_t *)",
+SLICE_CASTS = {"float32": "(float *)", "float16": "(mcu_f16 *)", "int32": "(int32_t *)", "int16": "(int16_t *)", "uint32": "(uint32_t *)",
                 "uint64": "(uint64_t *)"}
 
 
 def c_values(data: np.ndarray) -> str:
     """An array's values as the lines of a C initializer."""
-    flat = [c_float(v) if data.dtype == np.float32 else str(int(v)) for v in np.asarray(data).reshape(-1)]
+    flat = [c_float(v) if data.dtype.kind == "f" else str(int(v)) for v in np.asarray(data).reshape(-1)]
     per_line = 16 if np.asarray(data).dtype == np.int8 else 8
     return "\n".join("    " + ", ".join(flat[i:i + per_line]) + ","
                      for i in range(0, len(flat), per_line))

@@ -13,6 +13,7 @@ from mcugen.ir.graph import Compiled, Graph
 from mcugen.ir.tuning import Tuning
 from mcugen.passes.check_support import check_support
 from mcugen.passes.check_undefined_reads import check_undefined_reads
+from mcugen.passes.compute_fp16 import compute_fp16
 from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.flatten_biases import flatten_biases
 from mcugen.passes.fold_constants import fold_constants
@@ -49,29 +50,34 @@ def read(model_path: str | Path, signature: str | None = None) -> Graph:
     return graph
 
 
-def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str | None = None) -> Graph:
+def lower(model_path: str | Path, outputs: tuple[str, ...] = (), signature: str | None = None,
+          fp16: bool = False) -> Graph:
     """Front end: a .tflite file to a verified, supported, prepared Graph (what the golden model runs).
-    `outputs`: tensor names to make the outputs, leaving out the layers after them."""
+    `outputs`: tensor names to make the outputs, leaving out the layers after them. `fp16`: the core computes in
+    half precision (Board.fp16_arithmetic), so the layers a precision plan made fp16 are computed so."""
     graph = read(model_path, signature)
     graph = after(cut_outputs, graph, outputs)   # --outputs: only the part the user asked for
     graph = after(check_support, graph)          # int8 layers, every op has a kernel
     graph = after(fold_pads, graph)              # a PAD before a conv as the conv's own padding
     graph = after(fold_quantizes, graph)         # a zero-point-only QUANTIZE into its writer
+    graph = after(compute_fp16, graph, fp16)     # a precision plan's fp16 layers in fp16, where the core can
     graph = after(prepare_ops, graph)            # TFLM's Prepare, done at build time
     graph = after(check_undefined_reads, graph)  # no layer computes on undefined values
     return graph
 
 
 def compile_model(model_path: str | Path, outputs: tuple[str, ...] = (), features: frozenset[str] = frozenset(),
-                  tuning: Tuning | None = None, budget: Budget = Budget(), signature: str | None = None) -> Compiled:
+                  tuning: Tuning | None = None, budget: Budget = Budget(), signature: str | None = None,
+                  fp16: bool = False) -> Compiled:
     """Back end on top: each op's C kernel call, every activation's place in the arena and every weight's
     in flash (the Compiled record).
     `features`: the ISA features of the target's core (Board.features): the kernel variants they allow.
     `tuning`: the per-layer kernel choices `--tune` measured (mcugen.validation.tune).
     `budget`: what the model may take on its board (Board.budget): flash for constants, the RAM regions
     the arena may use (and --pin's requests), where weights may go (--weights), the RAM the arena may take
-    (past it, the first stage runs in bands: --patches)."""
-    graph = lower(model_path, outputs, signature)
+    (past it, the first stage runs in bands: --patches).
+    `fp16`: the core computes in half precision (lower)."""
+    graph = lower(model_path, outputs, signature, fp16)
     build = partial(back_end, features=features, tuning=tuning, budget=budget)
     try:
         whole: Compiled | None = build(graph)

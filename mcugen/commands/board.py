@@ -87,7 +87,7 @@ def compile_for(args, target, tuning=None, less_room: int = 0):
             tuning = tune(Path(args.model), target.board, tuple(args.outputs), Path(work), args.signature)
         print(tuning.summary(), file=sys.stderr)
     return compile_model(args.model, outputs, features=target.features, tuning=tuning, budget=budget,
-                         signature=args.signature)
+                         signature=args.signature, fp16=target.fp16_arithmetic)
 
 
 def every_layer(args) -> tuple[str, ...]:
@@ -244,7 +244,7 @@ def cmd_export(args) -> int:
     out = OutDir(Path(args.out), force=args.force)
     features = board.features if board is not None else frozenset()
     g = compile_model(args.model, tuple(args.outputs), features=features, budget=budget_of(args, board),
-                      signature=args.signature)
+                      signature=args.signature, fp16=board is not None and board.fp16_arithmetic)
     generated = emit_c(g, Path(args.model).name, name=args.name, static_arena=args.static_arena)
     if board is not None:
         check_fit(g, board, generated.const_bytes, harness_ram=0,  # the application's own RAM is its business

@@ -231,7 +231,7 @@ def validate_choice(content: bytes, board, twin, samples, work: Path, builds) ->
 
     path = work / "chosen.tflite"
     path.write_bytes(content)
-    g = compile_model(path, features=board.features, budget=board_budget(board, builds))
+    g = compile_model(path, features=board.features, budget=board_budget(board, builds), fp16=board.fp16_arithmetic)
     program = build_board(g, twin, OutDir(work / "chosen"), path.name).program
     chosen = [model_inputs(g, xs) for xs in samples[:VALIDATE_SAMPLES]]
     _, results = run_on_target(Target.of(twin.id), program, g, chosen)

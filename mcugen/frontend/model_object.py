@@ -33,3 +33,23 @@ def save(model: Any) -> bytes:
     builder = flatbuffers.Builder(1 << 16)
     builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
     return bytes(builder.Output())
+
+
+def with_fp16_layers(content: bytes, names: list[str]) -> bytes:
+    """The file with its `mcugen.fp16` metadata naming `names` (the output tensors of the layers a precision
+    plan made fp16: read_tflite.FP16_METADATA), replacing any it had."""
+    import numpy as np
+
+    from mcugen.frontend.read_tflite import FP16_METADATA
+
+    s = schema()
+    model = load(content)
+    model.metadata = [m for m in model.metadata or [] if m.name.decode("utf-8", "replace") != FP16_METADATA]
+    if names:
+        buffer = s.BufferT()
+        buffer.data = np.frombuffer("".join(f"{n}\n" for n in names).encode(), dtype=np.uint8)
+        model.buffers.append(buffer)
+        entry = s.MetadataT()
+        entry.name, entry.buffer = FP16_METADATA.encode(), len(model.buffers) - 1
+        model.metadata.append(entry)
+    return save(model)

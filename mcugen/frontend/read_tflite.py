@@ -332,7 +332,20 @@ def _parse(raw: bytes, name: str, signature: str | None, path: Path) -> Graph:
     return dataclasses.replace(graphs[main], sha256=hashlib.sha256(raw).hexdigest(),
                                subgraph_count=model.SubgraphsLength(), subgraph_index=main,
                                subgraphs=tuple(graphs[:main] + graphs[main + 1:]), signature=picked,
-                               signatures=tuple(named))
+                               signatures=tuple(named), fp16_layers=_fp16_layers(model, raw))
+
+
+FP16_METADATA = "mcugen.fp16"  # the layers a precision plan made fp16: their output tensors' names, a line each
+
+
+def _fp16_layers(model, raw: bytes) -> tuple[str, ...]:
+    for k in range(model.MetadataLength()):
+        entry = model.Metadata(k)
+        if (entry.Name() or b"").decode("utf-8", "replace") == FP16_METADATA:
+            data = _buffer_bytes(model, raw, entry.Buffer())
+            text = data[0].decode("utf-8", "replace") if data is not None else ""
+            return tuple(line for line in text.splitlines() if line)
+    return ()
 
 
 # TFLM prepares every subgraph of a file, whichever it runs; these kernels' Prepare reads tensors by index from

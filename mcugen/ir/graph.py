@@ -219,6 +219,9 @@ class Graph:
     variables: tuple[Variable, ...] = ()  # state, indexed by Facts.variable and Facts.state
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     banded: Banding | None = None  # its first layers run band by band (patch-based inference)
+    # the layers a precision plan made fp16, by output tensor name (the file's `mcugen.fp16` metadata, which
+    # `mcugen quantize` writes): passes/compute_fp16.py computes them in fp16 where the core can
+    fp16_layers: tuple[str, ...] = ()
 
     def file_subgraphs(self) -> tuple["Graph", ...]:
         """Every subgraph in file order, this one at subgraph_index (what subgraph indices count)."""
@@ -299,10 +302,13 @@ class Graph:
                         for line in lines[2:lines.index("ops")])
         ops: list[Op] = []
         variables = []
+        fp16_layers: tuple[str, ...] = ()
         for line in lines[lines.index("ops") + 1:]:
             if line.startswith("variable "):
                 var, dtype, shape, values = text_form.variable_line(line)
                 variables.append(Variable(var, _given(var, values, consts or {}, dtype, shape)))
+            elif line.startswith("fp16 layers "):
+                fp16_layers = text_form.fp16_line(line)
             elif not line.startswith("     "):
                 o = text_form.op_line(line)
                 ops.append(Op(o.number, o.opcode, 1, o.inputs, o.outputs, o.options, origin=o.number))
@@ -310,7 +316,7 @@ class Graph:
                 ops[-1] = dataclasses.replace(ops[-1], facts=facts)
             else:
                 raise ValueError(f"not a fact of the IR before lower_ops: {line!r}")
-        return cls(name, tensors, tuple(ops), inputs, outputs, variables=tuple(variables))
+        return cls(name, tensors, tuple(ops), inputs, outputs, variables=tuple(variables), fp16_layers=fp16_layers)
 
     def text(self) -> str:
         """The whole IR as text (what --dump-ir writes after each pass; Graph.parse reads it back): the graph
@@ -355,6 +361,8 @@ class Graph:
         for k, v in enumerate(self.variables):
             lines.append(f"variable {k} '{v.name}' {v.initial.dtype}[{', '.join(map(str, v.initial.shape))}]"
                          + values_text(v.initial))
+        if self.fp16_layers:
+            lines.append(f"fp16 layers {list(self.fp16_layers)}")
         if arena is not None:
             lines.append(f"arena {arena.plan.size} B ({arena.plan.strategy})")
         if isinstance(self, Compiled) and self.weights_out:

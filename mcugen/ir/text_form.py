@@ -96,6 +96,17 @@ def values_of(text: str | None, dtype: str, shape: tuple[int, ...]) -> np.ndarra
     return np.array(read, dtype=kind).reshape(shape)
 
 
+def fp16_line(line: str) -> tuple[str, ...]:
+    """`fp16 layers ['name', ...]`: Graph.fp16_layers."""
+    try:
+        names = ast.literal_eval(line[len("fp16 layers "):])
+    except (ValueError, SyntaxError):
+        names = None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"not the fp16 layers line `fp16 layers ['name', ...]`: {line!r}")
+    return tuple(names)
+
+
 def graph_line(line: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     match = _require(_GRAPH, line, "a graph line: graph NAME inputs=(...) outputs=(...)")
     return match[1], tensor_names(match[2]), tensor_names(match[3])

@@ -24,12 +24,12 @@ import dataclasses
 from mcugen import ops
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.lowering import Call
-from mcugen.kernels import conv, depthwise, elementwise, fully_connected, pool, recurrent
+from mcugen.kernels import conv, depthwise, elementwise, fully_connected, half, pool, recurrent
 from mcugen.kernels.variant import Variant
 from mcugen.ops._window import Window
 
 TABLES: dict[str, tuple[Variant, ...]] = {**conv.TABLES, **depthwise.TABLES, **fully_connected.TABLES,
-                                          **elementwise.TABLES, **pool.TABLES, **recurrent.TABLES}
+                                          **elementwise.TABLES, **pool.TABLES, **recurrent.TABLES, **half.TABLES}
 
 
 def table(opcode: str) -> tuple[Variant, ...]:
@@ -41,11 +41,13 @@ def candidates(g: Graph, op: Op, features: frozenset[str], stop: int | None = No
     then the reference kernel's. `stop`: no more than that many rows are built (building a call lays out
     its constants)."""
     calls: list[Call | None] = []
-    # the rows are the opcode's own kernel's (a float32 or int32 layer runs its family's kernel), and for a
-    # window whose output the tensor declares otherwise than the options compute, the reference kernel's alone
+    # the rows are the opcode's own kernel's, or where a layer runs a family's kernel that family's (OPCODE:float16;
+    # float32 and int32 have none), and for a window whose output the tensor declares otherwise than the options
+    # compute, the reference kernel's alone
     window = getattr(op.params, "window", None)
-    own = ops.definition(g, op) is ops.lookup(op.opcode) and not (isinstance(window, Window) and window.declared)
-    for v in table(op.opcode) if own else ():
+    own = ops.definition(g, op) is ops.lookup(op.opcode)
+    rows = table(op.opcode if own else f"{op.opcode}:{ops.layer_type(g, op)}")
+    for v in rows if not (isinstance(window, Window) and window.declared) else ():
         if stop is not None and len(calls) >= stop:
             break
         if v.needs in features and v.takes(g, op):

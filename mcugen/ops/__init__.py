@@ -49,8 +49,9 @@ OWN_STATE = -1  # op.facts.state's key for the kernel's own state (OpDef.own_sta
 
 _REGISTRY: dict[str, "OpDef"] = {}
 # Kernels of a whole-layer type, chosen for layers whose first data input and first output are of it:
-# float32 (ops/float_*.py) and unquantized int32 arithmetic (ops/int32_*.py)
-_FAMILIES: dict[str, dict[str, "OpDef"]] = {"float32": {}, "int32": {}}
+# float32 (ops/float_*.py), unquantized int32 arithmetic (ops/int32_*.py) and the fp16 layers a precision plan
+# makes (ops/half_layers.py)
+_FAMILIES: dict[str, dict[str, "OpDef"]] = {"float32": {}, "int32": {}, "float16": {}}
 _FLOAT = _FAMILIES["float32"]
 _loaded = False
 

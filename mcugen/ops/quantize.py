@@ -82,6 +82,8 @@ class Quantize(LutOp):
 
     def prepare(self, g: Graph, op: Op) -> object:
         x, y = op.input(g, 0), op.output(g)
+        if y.dtype == "float16":  # an fp16 layer's input (passes/compute_fp16.py): no file's QUANTIZE
+            return None
         if x.dtype == "float32":
             return FloatQuant.of(y)
         if x.dtype in BYTES and y.dtype in BYTES:
@@ -95,6 +97,9 @@ class Quantize(LutOp):
 
     def run(self, g: Graph, op: Op, xs: list[np.ndarray]) -> Outputs:
         x, y = op.input(g, 0), op.output(g)
+        if y.dtype == "float16":
+            with np.errstate(over="ignore"):
+                return xs[0].astype(np.float16)  # to nearest even, past 65504 infinite
         if x.dtype == "float32":
             f = op.prepared(FloatQuant)
             return affine_quantize(xs[0], f.scale, f.zero_point, y.dtype)
@@ -109,6 +114,8 @@ class Quantize(LutOp):
     def lower(self, g: Graph, op: Op) -> Call | None:
         x, y = op.input(g, 0), op.output(g)
         size = int(np.prod(y.shape))
+        if y.dtype == "float16":
+            return Call("mcu_quantize_f16", (size, reads(op), writes(op)), note="float32 -> float16")
         if x.dtype == "float32":
             f = op.prepared(FloatQuant)
             return Call("mcu_quantize_f32", (Struct("mcu_float_quant", "params", dataclasses.asdict(f)),
@@ -133,7 +140,8 @@ def requantize_call(g: Graph, op: Op, kernel: str) -> Call:
 @register("DEQUANTIZE")
 class Dequantize(OpDef):
     """float16 -> float32 (the converter's float16 weights; TFLM has no such kernel, LiteRT's reference
-    one widens each value exactly) runs on constants only, at build time (fold_constants)."""
+    one widens each value exactly) runs on constants only, at build time (fold_constants), and on the
+    outputs of fp16 layers (passes/compute_fp16.py)."""
     same_shape = True
     input_types = ("int8", "int16", "float16")
     output_types = ("float32",)
@@ -162,6 +170,8 @@ class Dequantize(OpDef):
 
     def lower(self, g: Graph, op: Op) -> Call | None:
         x = op.input(g, 0)
+        if x.dtype == "float16" and not x.is_const:  # an fp16 layer's output
+            return Call("mcu_dequantize_f16", (int(np.prod(x.shape)), reads(op), writes(op)), note="float16 -> float32")
         if x.dtype == "float16":  # a constant fold_constants kept: a graph output
             bits = x.values.reshape(-1).view(np.uint16)
             return Call("mcu_unpack_f16", (Const("half", bits), bits.size, writes(op)), note="float16 -> float32")

@@ -50,7 +50,7 @@ def measure_cost(content: bytes, board: Board, work: Path, sample: list[np.ndarr
     path = work / "candidate.tflite"
     path.write_bytes(content)
     twin = emulated_twin(board, "the search measures each candidate there")
-    g = compile_model(path, features=board.features, budget=board_budget(board, builds))
+    g = compile_model(path, features=board.features, budget=board_budget(board, builds), fp16=board.fp16_arithmetic)
     result = build_board(g, twin, OutDir(work / "fw"), path.name)
     estimate = estimate_cycles(Target.of(twin.id), result.program, g, model_inputs(g, sample), twin.cpu,
                                timeout=600, memory=board.memory_timing if twin.cpu.timing else None)

@@ -200,6 +200,12 @@ class Board:
         return self.chip.fpu
 
     @property
+    def fp16_arithmetic(self) -> bool:
+        """Half-precision arithmetic: Helium with its floating point (an MVE core with an FPU, the Cortex-M55),
+        where a precision plan's fp16 layers are computed in fp16 (passes/compute_fp16.py)."""
+        return self.chip.mve and self.chip.fpu
+
+    @property
     def regions(self) -> tuple[MemoryRegion, ...]:
         """Every memory region: RAM (code's data, the stack and the main arena), FLASH (code and, by
         default, constants), then the board's other regions."""

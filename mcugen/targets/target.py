@@ -66,6 +66,12 @@ class Target:
         """The ISA features the model is lowered for (mcugen/kernels/)."""
         return frozenset() if self.board is None else self.board.features
 
+    @property
+    def fp16_arithmetic(self) -> bool:
+        """The layers a precision plan made fp16 are computed in fp16 (the host computes them in float32, as
+        every core without half-precision arithmetic does)."""
+        return self.board is not None and self.board.fp16_arithmetic
+
     def wiring(self) -> str:
         return "" if self.board is None else self.board.wiring(self.stock)
 

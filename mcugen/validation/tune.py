@@ -37,7 +37,8 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
          signature: str | None = None) -> Tuning:
     emulator = emulated_twin(board, "--tune measures each layer's kernels there")
     every = Budget(optimize="speed")  # every candidate measured; the build's --optimize then rules out what it must
-    first = compile_model(model_path, outputs, features=board.features, signature=signature, budget=every)
+    first = compile_model(model_path, outputs, features=board.features, signature=signature, budget=every,
+                          fp16=board.fp16_arithmetic)
     rounds = max((len(candidates(first, op, board.features)) for op in first.ops), default=1)
     runs: list[tuple[Compiled, list[int]]] = []
     unit = ""
@@ -45,7 +46,8 @@ def tune(model_path: Path, board: Board, outputs: tuple[str, ...], work: Path,
         print(f"tuning {r + 1}/{rounds}: each layer on its kernel #{r + 1} (or its reference) on {emulator.id}",
               file=sys.stderr, flush=True)
         g = first if r == 0 else compile_model(model_path, outputs, features=board.features, signature=signature,
-                                               tuning=Tuning(emulator.id, "", {}, round=r), budget=every)
+                                               tuning=Tuning(emulator.id, "", {}, round=r), budget=every,
+                                               fp16=board.fp16_arithmetic)
         result = build_board(g, emulator, OutDir(work / f"round-{r}"), Path(model_path).name)
         inputs = random_inputs(g, 1, seed=0)
         _, results = run_on_target(Target(emulator), result.program, g, inputs, profile=True)

@@ -26,6 +26,7 @@
 #include "mcu_nn_movement.h"
 #include "mcu_nn_recurrent.h"
 #include "mcu_nn_float.h"
+#include "mcu_nn_half.h"
 #include "mcu_nn_signal.h"
 
 #endif /* MCU_NN_H */

@@ -1,0 +1,11 @@
+#include "mcu_nn_fp_exact.h"
+
+#include "mcu_nn_half_mve.h"
+
+/* FULLY_CONNECTED in fp16 on Helium: each unit's eight lane sums a vector at a time (mcu_nn_half.h's order). */
+void mcu_fully_connected_f16_mve(const mcu_float_activation *activation, int32_t batches, int32_t depth,
+                                 int32_t units, const mcu_f16 *input, const mcu_f16 *filter, const mcu_f16 *bias,
+                                 mcu_f16 *output)
+{
+    mcu_half_fc(activation, batches, depth, units, input, filter, bias, output, mcu_half_lanes_mve);
+}
