@@ -131,24 +131,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--precision", choices=[p for p in PRECISIONS if p != "float32"], default="int8",
                    help="int8 activations and weights, int16 activations with int8 weights, int8 activations "
                         "with INT4 weights where TFLM takes them (conv, depthwise; the rest int8), float16 "
-                        "weights with float32 activations (half the float model's flash), or dynamic: int8 weights, "
+                        "weights with float32 activations (half the float model's flash), fp16: the same computed in "
+                        "fp16 where the core can (Helium: the Cortex-M55), or dynamic: int8 weights, "
                         "float32 activations quantized at run time (LiteRT's reference kernels are the oracle of the "
-                        "last two, TFLM runs neither)")
+                        "last three, TFLM runs none)")
     p.add_argument("--io", choices=IO_TYPES,
                    help="the type of the model's inputs and outputs (float32: QUANTIZE/DEQUANTIZE at the ends); "
-                        "default int8, int16 for 16x8, float32 for float16 and dynamic")
+                        "default int8, int16 for 16x8, float32 for float16, fp16 and dynamic")
     p.add_argument("--per-tensor", action="store_true",
                    help="one weight scale per tensor instead of one per output channel")
     p.add_argument("--plan", metavar="PLAN.yaml",
                    help="each layer's precision from a file: `default: int8` and `layers: {0: 16x8, dense_1: fp32}` "
-                        "(layers by the index or output name `mcugen inspect` prints; int8, 16x8, w4a8, fp16, fp32, "
-                        "dynamic); --search writes its choice as one")
+                        "(layers by the index or output name `mcugen inspect` prints; int8, 16x8, w4a8, fp16, float16, "
+                        "fp32, dynamic); --search writes its choice as one")
     p.add_argument("--signature", metavar="NAME", help="the entry point to quantize, of a file with several")
     p.add_argument("--calibration", choices=CALIBRATIONS, default="moving-average",
                    help="how each tensor's range is taken from the --data samples: the quantizer's moving average of "
                         "their extremes (default; the per-layer table shows what it clips), or the extremes of all")
     p.add_argument("--search", action="store_true",
-                   help="choose each layer's precision (int8, 16x8, INT4 weights, float32) by accuracy on --eval "
+                   help="choose each layer's precision (int8, 16x8, INT4 weights, fp16, float32) by accuracy on --eval "
                         "and cost measured for --board; writes the cheapest model within --max-drop")
     p.add_argument("--eval", metavar="EVAL", help="evaluation samples (" + DATA_HELP + "): the quantized "
                    "model's outputs measured against the float model's on all of them (and --search's accuracy)")

@@ -39,7 +39,7 @@ def cmd_quantize(args) -> int:
     say(f"calibrating {source.name} on {len(samples)} samples ({args.calibration})")
     ranges = calibrate(model, samples, args.calibration)
     say(f"quantizing: {describe(plan)}")
-    checked = check(quantize(model, ranges, plan), out.stem, samples[:CHECK_SAMPLES])
+    checked = check(quantize(model, ranges, plan), out.stem, samples[:CHECK_SAMPLES], fp16=True)
     measured = samples[:ERROR_SAMPLES]
     say(f"measuring each layer's error and clipping against the float model on {len(measured)} calibration samples")
     errors = layer_errors(model.graph, checked.graph, measured)
@@ -48,6 +48,10 @@ def cmd_quantize(args) -> int:
     weights = checked.graph.weight_bytes
     print(f"size: {len(model.content):,} B float -> {len(checked.content):,} B ({weights:,} B of constants)")
     print(f"checked: {checked.oracle} runs it and the golden model equals it at every layer ({CHECK_SAMPLES} samples)")
+    if checked.graph.fp16_layers:
+        print(f"fp16: {len(checked.graph.fp16_layers)} layer(s) measured as a core with half-precision arithmetic "
+              "(Helium: the Cortex-M55) computes them, in fp16, which no TFLite oracle computes (mcugen's golden model "
+              "states the order); other cores compute them in float32 from float16 weights, as the oracle checked")
     write_atomically(out, lambda f: f.write(checked.content), ".tflite")
     if args.json:
         write_json(Path(args.json), dict(

@@ -19,11 +19,13 @@ from mcugen.ir.graph import Graph, Op
 from mcugen.ir.options import Options
 
 HALF_OPS = ("FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D")
+SUFFIX = "/fp16"  # a float16 twin's name: its float32 tensor's and this
 
 
 def computes_in_fp16(g: Graph, op: Op) -> bool:
     """Whether a layer the plan names fp16 is one mcugen computes in fp16 (where the core can)."""
-    if op.opcode not in HALF_OPS or g.tensors[op.outputs[0]].name not in g.fp16_layers:
+    if op.opcode not in HALF_OPS or not op.outputs or g.tensors[op.outputs[0]].name not in g.fp16_layers or \
+            len(op.inputs) < 2 or min(op.inputs[:2]) < 0:
         return False
     x, w, y = op.input(g, 0), op.input(g, 1), op.output(g)
     if x.dtype != "float32" or y.dtype != "float32" or w.dtype != "float32" or not w.is_const:
@@ -50,7 +52,7 @@ def compute_fp16(g: Graph, arithmetic: bool) -> Graph:
     tensors = list(g.tensors)
 
     def twin(t: int, data: np.ndarray | None = None) -> int:
-        tensors.append(dataclasses.replace(tensors[t], index=len(tensors), name=f"{tensors[t].name}/fp16",
+        tensors.append(dataclasses.replace(tensors[t], index=len(tensors), name=tensors[t].name + SUFFIX,
                                            dtype="float16", quant=None, data=data, stored=None))
         return len(tensors) - 1
 

@@ -54,7 +54,7 @@ class Engine:
             return
         model, calibration, check_samples = self.shared
         s, submit = self.s, partial(self.client.submit, pure=False, retries=2)
-        checked = submit(checked_candidate, model, calibration, plan, check_samples)
+        checked = submit(checked_candidate, model, calibration, plan, check_samples, s.board.fp16_arithmetic)
         content = submit(_content_of, checked)
         cost = submit(_cost_on_worker, content, s.board, s.samples[0], s.builds)
         labels = [None if s.labels is None else s.labels[part.start:part.stop] for part in self.parts]

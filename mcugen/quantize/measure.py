@@ -20,6 +20,7 @@ import numpy as np
 from mcugen.validation import golden
 from mcugen.validation.inspect_model import precision
 from mcugen.ir.graph import Graph
+from mcugen.passes.compute_fp16 import SUFFIX
 from mcugen.validation.golden import model_inputs, real_values
 
 
@@ -51,11 +52,12 @@ def layer_errors(float_graph: Graph, quantized: Graph, samples) -> list[LayerErr
     """Each layer's error and clipping over `samples`, the two models run side by side a sample at a time."""
     names = {quantized.tensors[op.outputs[0]].name: op for op in quantized.ops}
     sums = {name: [0.0, 0.0, 0.0, 0, 0, True] for name in names}  # signal, noise, worst, clipped, values, matched
+    floats = {name.removesuffix(SUFFIX) for name in names}  # an fp16 layer's output against its float32 tensor's
     runners = golden.Runner(float_graph), golden.Runner(quantized)
     for xs in samples:
-        reference, ours = (_values(runner, xs, names) for runner in runners)
+        reference, ours = _values(runners[0], xs, floats), _values(runners[1], xs, names)
         for name, total in sums.items():
-            f, q = reference.get(name), ours.get(name)
+            f, q = reference.get(name.removesuffix(SUFFIX)), ours.get(name)
             if f is None or q is None or f.size != q.size:
                 total[5] = False
                 continue

@@ -18,11 +18,12 @@ from mcugen.ir.graph import Graph
 
 # the precisions a layer can take: int8 activations and weights, int16 activations with int8 weights,
 # int8 activations with int4 weights, or no quantization
-PRECISIONS = ("int8", "16x8", "w4a8", "float16", "dynamic", "float32")
-# precisions whose layers keep float32 activations: float16 is weights stored as float16 (the converter's
-# float16 option), dynamic int8 weights with each input quantized at run time (its dynamic-range option);
-# LiteRT's reference kernels run both, TFLM neither
-FLOAT_PRECISIONS = ("float16", "dynamic", "float32")
+PRECISIONS = ("int8", "16x8", "w4a8", "float16", "fp16", "dynamic", "float32")
+# precisions whose layers keep float32 activations in the file: float16 is weights stored as float16 (the
+# converter's float16 option), fp16 the same file with the layers marked to be computed in fp16 where the core
+# can (passes/compute_fp16.py), dynamic int8 weights with each input quantized at run time (its dynamic-range
+# option); LiteRT's reference kernels run the three, TFLM none
+FLOAT_PRECISIONS = ("float16", "fp16", "dynamic", "float32")
 IO_TYPES = ("int8", "uint8", "float32")  # the model's inputs and outputs
 COSTS = ("time", "flash", "ram")  # what the search's "cheapest" may mean
 # the ops whose filter may be INT4: TFLM takes them in conv, depthwise and (per tensor) fully-connected

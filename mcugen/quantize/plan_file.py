@@ -1,15 +1,17 @@
 """A precision plan as a file: the one a user writes (`quantize --plan FILE`) and the one `--search` writes for
 its choice, which `--plan` takes back as it is.
 
-    default: int8        # int8, 16x8, w4a8, fp16, fp32 or dynamic
+    default: int8        # int8, 16x8, w4a8, fp16, float16, fp32 or dynamic
     io: int8             # optional: the inputs' and outputs' type (else the default's: recipe.model_ends)
     per_tensor: false    # optional: one weight scale per tensor
     layers:              # optional: each layer that differs, named by its index as `mcugen inspect FLOAT`
       0: 16x8            # prints it, by its output tensor's name, or by a pattern over those names
       "*dense*": fp32    # (fnmatch)
 
-fp16 is float16 weights with float32 arithmetic (the converter's float16 option; mcugen has no fp16 arithmetic
-kernels), fp32 the float layer as it is, dynamic int8 weights with float32 activations.
+fp16 is float16 weights computed in fp16 where the core has half-precision arithmetic (Helium: the Cortex-M55;
+elsewhere in float32, as float16 is), for FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D; float16 is float16
+weights with float32 arithmetic (the converter's float16 option), fp32 the float layer as it is, dynamic int8
+weights with float32 activations.
 """
 from __future__ import annotations
 
@@ -20,14 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from mcugen.errors import McugenError
+from mcugen.passes.compute_fp16 import HALF_OPS
 from mcugen.quantize.model import IO_TYPES, WEIGHTED_OPS, FloatModel, Layer
 from mcugen.quantize.recipe import Plan, model_ends, takes_int4
 from mcugen.targets.spec_files import read_yaml
 
 # a plan's names -> the quantizer's precisions (model.PRECISIONS)
-NAMES = {"int8": "int8", "16x8": "16x8", "w4a8": "w4a8", "fp16": "float16", "float16": "float16", "fp32": "float32",
+NAMES = {"int8": "int8", "16x8": "16x8", "w4a8": "w4a8", "fp16": "fp16", "float16": "float16", "fp32": "float32",
          "float32": "float32", "dynamic": "dynamic"}
-WRITTEN = {"float16": "fp16", "float32": "fp32"}  # how a written plan names those
+WRITTEN = {"float32": "fp32"}  # how a written plan names that
 KEYS = ("default", "io", "per_tensor", "layers")
 
 
@@ -41,7 +44,7 @@ def load_plan(path: Path, model: FloatModel) -> Plan:
         raise McugenError(f"{path}: unknown key '{unknown[0]}'{_closest(str(unknown[0]), KEYS)}", fix)
     default = _precision(path, "default", data["default"], fix)
     io = data.get("io", model_ends(default, None))
-    ends = ("float32",) if default in ("float16", "dynamic") else \
+    ends = ("float32",) if default in ("float16", "fp16", "dynamic") else \
         (*IO_TYPES, "int16") if default == "16x8" else IO_TYPES
     if io not in ends:
         raise McugenError(f"{path}: io '{io}' with default {_written(default)}: the inputs and outputs are "
@@ -98,7 +101,8 @@ def _written(precision: str) -> str:
 
 def _precision(path: Path, what: str, value: Any, fix: str) -> str:
     if not isinstance(value, str) or value not in NAMES:
-        raise McugenError(f"{path}: {what}: '{value}' is no precision (int8, 16x8, w4a8, fp16, fp32, dynamic)"
+        raise McugenError(f"{path}: {what}: '{value}' is no precision (int8, 16x8, w4a8, fp16, float16, fp32, "
+                          f"dynamic)"
                           f"{_closest(str(value), NAMES)}", fix)
     return NAMES[value]
 
@@ -123,9 +127,13 @@ def _named(path: Path, model: FloatModel, key: Any) -> list[Layer]:
 def _require_takes(path: Path, layer: Layer, precision: str, plan: Plan, fix: str) -> None:
     """A precision that needs weights, or INT4 ones, refused for a layer that has none or cannot take them."""
     weighted = layer.opcode in WEIGHTED_OPS and layer.weights > 0
-    if precision in ("w4a8", "float16", "dynamic") and not weighted:
+    if precision in ("w4a8", "float16", "fp16", "dynamic") and not weighted:
         raise McugenError(f"{path}: layer {layer.origin} ({layer.opcode} '{layer.output}') has no weights for "
                           f"{_written(precision)}", "give it int8, 16x8 or fp32")
+    if precision == "fp16" and layer.opcode not in HALF_OPS:
+        raise McugenError(f"{path}: layer {layer.origin} ({layer.opcode} '{layer.output}') has no fp16 kernel (mcugen "
+                          "computes FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D in fp16)",
+                          "give it float16 (float16 weights, float32 arithmetic) or fp32")
     if precision == "w4a8" and not takes_int4(layer, plan):
         raise McugenError(f"{path}: layer {layer.origin} ({layer.opcode} '{layer.output}') cannot take INT4 weights "
                           "(TFLM takes them in CONV_2D, and FULLY_CONNECTED with per_tensor: true)",

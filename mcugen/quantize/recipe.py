@@ -26,6 +26,7 @@ import numpy as np
 from mcugen.frontend import model_object
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph
+from mcugen.passes.compute_fp16 import HALF_OPS
 from mcugen.quantize.model import INT4_OPS, FloatModel, Layer
 INSTALL = "pip install 'mcugen[quantize]' (ai-edge-quantizer)"
 
@@ -53,14 +54,15 @@ FLOAT_PLAN = Plan("float32", io="float32")
 
 def model_ends(precision: str, io: str | None) -> str:
     """The type of the model's inputs and outputs for `--precision` and `--io` (None: not given): a
-    float16 or dynamic-range model's activations are float32, so are its ends; 16x8's are int16 unless float32."""
-    if precision in ("float16", "dynamic") and io not in (None, "float32"):
+    float16, fp16 or dynamic-range model's activations are float32 in the file, so are its ends; 16x8's are int16
+    unless float32."""
+    if precision in ("float16", "fp16", "dynamic") and io not in (None, "float32"):
         raise McugenError(f"--io {io} with --precision {precision}: such a model computes in float32, its inputs and "
                           "outputs are float32", "drop --io, or choose an integer --precision")
     if precision == "16x8" and io not in (None, "float32"):
         raise McugenError(f"--io {io} with --precision 16x8: its inputs and outputs are int16 (or float32)",
                           "drop --io for int16 ends, or give --io float32")
-    return io or {"float16": "float32", "dynamic": "float32", "16x8": "int16"}.get(precision, "int8")
+    return io or {"float16": "float32", "fp16": "float32", "dynamic": "float32", "16x8": "int16"}.get(precision, "int8")
 
 
 def takes_int4(layer: Layer, plan: Plan) -> bool:
@@ -92,7 +94,7 @@ def _configure(q, qtyping, model: FloatModel, plan: Plan) -> None:
     def apply(regex: str, op, precision: str) -> None:
         if precision == "float32":
             q.update_quantization_recipe(regex, op, None, algorithm_key="no_quantize")
-        elif precision == "float16":
+        elif precision in ("float16", "fp16"):
             half = qtyping.TensorQuantizationConfig(num_bits=16, dtype=qtyping.TensorDataType.FLOAT)
             q.update_quantization_recipe(regex, op, qtyping.OpQuantizationConfig(
                 weight_tensor_config=half, compute_precision=qtyping.ComputePrecision.FLOAT, explicit_dequantize=True),
@@ -159,7 +161,15 @@ def quantize(model: FloatModel, calibration: dict, plan: Plan) -> bytes:
                           "choose another --precision") from None
     content = bytes(result.quantized_model)
     # the quantizer keeps a large model's constants after the FlatBuffer, where TFLM never looks
-    return retype_ends(content, "uint8") if plan.io == "uint8" else model_object.save(model_object.load(content))
+    content = retype_ends(content, "uint8") if plan.io == "uint8" else model_object.save(model_object.load(content))
+    half = fp16_layers(model, plan)
+    return model_object.with_fp16_layers(content, half) if half else content
+
+
+def fp16_layers(model: FloatModel, plan: Plan) -> list[str]:
+    """The output names of the layers `plan` makes fp16 that mcugen computes in fp16 (where the core can)."""
+    return [layer.output for layer in model.layers
+            if layer.opcode in HALF_OPS and layer.weights and plan.precision_of(layer) == "fp16"]
 
 
 def describe(plan: Plan) -> str:
@@ -181,10 +191,12 @@ class Checked:
     oracle: str  # which judged (TFLM; LiteRT BUILTIN_REF where TFLM refuses the model, with its words)
 
 
-def check(content: bytes, name: str, samples) -> Checked:
+def check(content: bytes, name: str, samples, fp16: bool = False) -> Checked:
     """Lowered by mcugen, run by its oracle (TFLM, or LiteRT's reference kernels for what TFLM refuses:
     float16 weights), the golden model equal to the oracle at every layer on `samples` (float samples:
-    each converted to the quantized model's input type)."""
+    each converted to the quantized model's input type). `fp16`: the graph it gives computes the fp16 layers
+    in fp16, as a core with half-precision arithmetic does (no oracle computes them: the check is of the file
+    as the rest compute it, fp16 layers in float32 from float16 weights)."""
     from mcugen.validation.compare import compare_with_oracle
     from mcugen.validation.golden import model_inputs
     from mcugen.codegen.pipeline import lower
@@ -203,6 +215,8 @@ def check(content: bytes, name: str, samples) -> Checked:
         except McugenError as exc:
             raise McugenError(f"no oracle runs the quantized model: {exc.problem}",
                               "choose another precision for that layer") from None
+        if fp16 and graph.fp16_layers:
+            graph = lower(path, fp16=True)
     if mismatch is not None:
         raise McugenError(f"internal error: the golden model differs from {oracle} on the quantized model "
                           f"({mismatch})", "report this model")
@@ -259,10 +273,11 @@ def retype_ends(content: bytes, dtype: str) -> bytes:
     return model_object.save(model)
 
 
-def checked_candidate(model: FloatModel, calibration: dict, plan: Plan | None, check_samples) -> tuple[bytes, Graph]:
+def checked_candidate(model: FloatModel, calibration: dict, plan: Plan | None, check_samples,
+                      fp16: bool = False) -> tuple[bytes, Graph]:
     """(the candidate's file, its graph): quantized with `plan` and checked against its oracle (None: the float
-    model as it is)."""
+    model as it is); `fp16`: the graph computes fp16 layers in fp16 (check)."""
     if plan is None:
         return model.content, model.graph
-    checked = check(quantize(model, calibration, plan), "candidate", check_samples)
+    checked = check(quantize(model, calibration, plan), "candidate", check_samples, fp16)
     return checked.content, checked.graph

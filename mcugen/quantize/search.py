@@ -2,12 +2,13 @@
 the user's evaluation data, cost from real builds for the board's core run once on its emulator.
 
 The search, each step a candidate model (quantized, checked with TFLM, built, measured):
-1. the reference points: the float model, all-int8, all-16x8 (and all-INT4 weights where layers take them);
+1. the reference points: the float model, all-int8, all-16x8 (and all-INT4 weights where layers take them, and
+   fp16 where layers take it: computed in fp16 where the board's core can, else float16 weights);
 2. if all-int8 is within the allowed drop of the float model's accuracy: the cheapest candidate within it,
    after trying INT4 weights layer by layer where the cost is flash;
 3. else each layer with weights alone at 16x8 (the rest int8) measures what that layer's precision is worth;
    then layers go to 16x8 in order of accuracy gained per cost added, one more per candidate, until the
-   drop is met; past all-16x8, the same with float32 layers.
+   drop is met; past all-16x8, the same with fp16 layers, then with float32 ones.
 The Pareto front is every candidate no other beats on both accuracy and cost; the choice is the cheapest
 candidate within the drop (ties: the more accurate).
 
@@ -27,8 +28,9 @@ from mcugen.targets.boards import Board
 from mcugen.codegen.build import say
 from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, output_predictions, tally
-from mcugen.quantize.model import FloatModel, Layer
+from mcugen.quantize.model import FLOAT_PRECISIONS, FloatModel, Layer
 from mcugen.quantize.cost import Builds, Cost, builds_for, measure_cost
+from mcugen.passes.compute_fp16 import HALF_OPS
 from mcugen.quantize.recipe import FLOAT_PLAN, Plan, checked_candidate
 
 
@@ -92,7 +94,8 @@ class Searcher:
         for layer in self.model.layers:
             if layer in chosen:
                 plan = plan.with_layer(layer, chosen[layer])
-                flowing = chosen[layer] if chosen[layer] in ("16x8", "float32") else self.base.default
+                flowing = "float32" if chosen[layer] in FLOAT_PRECISIONS else \
+                    chosen[layer] if chosen[layer] == "16x8" else self.base.default
             elif flowing != self.base.default:
                 plan = plan.with_layer(layer, flowing)
         return plan
@@ -124,7 +127,8 @@ class Searcher:
         if self.engine is not None:
             content, acc, cost = self.engine.result(key, plan)
         else:
-            content, graph = checked_candidate(self.model, self.calibration, plan, self.check_samples)
+            content, graph = checked_candidate(self.model, self.calibration, plan, self.check_samples,
+                                               self.board.fp16_arithmetic)
             assert self.reference is not None
             acc = tally(graph, self.samples, self.reference, self.labels).accuracy(self.against)
             with tempfile.TemporaryDirectory(prefix="mcugen-candidate-", dir=self.work) as work:
@@ -152,10 +156,14 @@ def search(model: FloatModel, calibration: dict, base: Plan, board: Board, sampl
                           "quantize it without --search")
     every = lambda precision: tuple(precision for _ in layers)  # noqa: E731
     int4 = [layer for layer in layers if _takes_int4(layer, base)]
-    s.prefetch([None, every("int8"), every("16x8")] + ([_with(every("int8"), layers, int4, "w4a8")] if int4 else []))
+    half = [layer for layer in layers if layer.opcode in HALF_OPS]
+    s.prefetch([None, every("int8"), every("16x8")] + ([_with(every("int8"), layers, int4, "w4a8")] if int4 else [])
+               + ([_with(every("float32"), layers, half, "fp16")] if half else []))
     float_model = s.evaluate("float model", None)
     int8 = s.evaluate("all int8", every("int8"))
     wide = s.evaluate("all 16x8", every("16x8"))
+    if half:
+        s.evaluate("fp16 where layers take it", _with(every("float32"), layers, half, "fp16"))
     if int4:
         s.evaluate("INT4 weights where layers take them", _with(int8.precisions, layers, int4, "w4a8"))
     target = float_model.accuracy.top1 - max_drop / 100
@@ -168,8 +176,11 @@ def search(model: FloatModel, calibration: dict, base: Plan, board: Board, sampl
               "in order of accuracy gained per cost"
         current = _widen(s, int8, layers, "16x8", target, cost)
         if current.accuracy.top1 < target:
-            _widen(s, wide if wide.accuracy.top1 > current.accuracy.top1 else current, layers, "float32", target,
-                   cost)
+            current = wide if wide.accuracy.top1 > current.accuracy.top1 else current
+            if half:
+                current = _widen(s, current, layers, "fp16", target, cost, among=half)
+            if current.accuracy.top1 < target:
+                _widen(s, current, layers, "float32", target, cost)
     candidates = pareto(list(s.done.values()), cost)
     within = [c for c in candidates if c.accuracy.top1 >= target and not c.cost.misfit]
     chosen = min(within, key=lambda c: (c.cost.of(cost), -c.accuracy.top1)) if within else None
@@ -190,9 +201,9 @@ def _with(precisions: tuple[str, ...], layers: tuple[Layer, ...], chosen: list[L
 
 
 def _widen(s: Searcher, start: Candidate, layers: tuple[Layer, ...], precision: str, target: float,
-           cost: str) -> Candidate:
-    """Layers to `precision` one more at a time, the best accuracy per cost first."""
-    alone_each = [layer for layer in layers if dict(zip(layers, start.precisions))[layer] != precision]
+           cost: str, among: list[Layer] | None = None) -> Candidate:
+    """Layers (of `among`, else all) to `precision` one more at a time, the best accuracy per cost first."""
+    alone_each = [layer for layer in among or layers if dict(zip(layers, start.precisions))[layer] != precision]
     s.prefetch([_with(start.precisions, layers, [layer], precision) for layer in alone_each])
     gains = []
     for layer in alone_each:

@@ -9,6 +9,7 @@ from mcugen import ops
 from mcugen.validation.golden import describe
 from mcugen.ir.graph import Graph, Tensor
 from mcugen.passes.check_support import diagnose
+from mcugen.passes.compute_fp16 import computes_in_fp16
 
 
 def _io(t: Tensor) -> dict:
@@ -33,8 +34,9 @@ def partition(g: Graph, by_op: dict[int, list[str]], macs: list[int]) -> dict:
 def precision(g: Graph, op) -> str:
     """The layer's arithmetic: its activations' type (int8, int16, float32; `a->b` where QUANTIZE
     and its kind change it), `16x8` for int16 activations with int8 weights, `w4a8` for int8 ones
-    with INT4 weights, `float16` for float32 ones with weights the file holds as float16, `dynamic` for
-    float32 ones with int8 weights (quantized inputs at run time)."""
+    with INT4 weights, `float16` for float32 ones with weights the file holds as float16 (`fp16` where a precision
+    plan marked the layer to be computed in fp16 on cores with half-precision arithmetic, or where it is),
+    `dynamic` for float32 ones with int8 weights (quantized inputs at run time)."""
     data = [g.tensors[t] for t in op.inputs if t >= 0 and not g.tensors[t].is_const]
     x = data[0].dtype if data else None
     y = op.output(g).dtype if op.outputs else None
@@ -43,6 +45,8 @@ def precision(g: Graph, op) -> str:
         return "16x8"
     if x == y == "int8" and "int4" in weights:
         return "w4a8"
+    if x == y == "float16" or (x == y == "float32" and computes_in_fp16(g, op)):
+        return "fp16"
     if x == y == "float32" and weights & {"float16", "int8"}:
         return "float16" if "float16" in weights else "dynamic"
     if x is None or y is None or x == y:

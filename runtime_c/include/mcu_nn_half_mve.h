@@ -12,7 +12,7 @@
 
 #include <arm_mve.h>
 
-#include "mcu_nn_half.h"
+#include "mcu_nn_half_sums.h"
 
 /* MVE's float16_t is __fp16, the same bits as _Float16 */
 #define MCU_F16X8_LOAD(p, pred) vldrhq_z_f16((const float16_t *)(p), pred)

@@ -1,6 +1,6 @@
 #include "mcu_nn_fp_exact.h"
 
-#include "mcu_nn_half.h"
+#include "mcu_nn_half_sums.h"
 
 /* Reference CONV_2D in fp16, in the order mcu_nn_half.h states, a lane at a time; taps in the padding skipped. */
 void mcu_conv2d_f16(const mcu_float_conv_params *params, const mcu_dims *input_dims, const mcu_f16 *input,

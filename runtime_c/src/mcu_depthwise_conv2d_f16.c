@@ -1,6 +1,6 @@
 #include "mcu_nn_fp_exact.h"
 
-#include "mcu_nn_half.h"
+#include "mcu_nn_half_sums.h"
 
 /* Reference DEPTHWISE_CONV_2D in fp16: each output one sum from +0 over its in-image taps in filter row, column
  * order (output channel oc reads input channel oc / depth_multiplier), then the bias and the clamp. */

@@ -1,6 +1,6 @@
 #include "mcu_nn_fp_exact.h"
 
-#include "mcu_nn_half.h"
+#include "mcu_nn_half_sums.h"
 
 /* Reference FULLY_CONNECTED in fp16, in the order mcu_nn_half.h states, a lane at a time. */
 void mcu_fully_connected_f16(const mcu_float_activation *activation, int32_t batches, int32_t depth, int32_t units,
