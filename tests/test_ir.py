@@ -54,9 +54,9 @@ def test_dump_ir_writes_the_ir_after_every_pass(models, tmp_path, capsys):
     assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "ir").iterdir()) == [f"{k + 1:02d}_{name}.txt"
                                                                    for k, name in enumerate(passes())]
-    lowered = (tmp_path / "ir" / "15_lower_ops.txt").read_text()
+    lowered = (tmp_path / "ir" / "16_lower_ops.txt").read_text()
     assert "call mcu_fully_connected_s8" in lowered and "arena" not in lowered
-    assert (tmp_path / "ir" / "21_plan_memory.txt").read_text().splitlines()[-1].startswith("arena 5960 B")
+    assert (tmp_path / "ir" / "22_plan_memory.txt").read_text().splitlines()[-1].startswith("arena 5960 B")
     assert "MCUGEN_DUMP_IR" not in __import__("os").environ  # as it was before the command
 
 

@@ -20,6 +20,7 @@ from mcugen.ir.lowering import layers_const_bytes
 from mcugen.ir.tuning import Tuning
 from mcugen.passes.check_support import check_support
 from mcugen.passes.check_undefined_reads import check_undefined_reads
+from mcugen.passes.compute_fp16 import compute_fp16
 from mcugen.passes.cut_outputs import cut_outputs
 from mcugen.passes.expand_groups import expand_groups
 from mcugen.passes.flatten_biases import flatten_biases
@@ -82,12 +83,13 @@ def test_the_reader_writes_a_model_as_the_text_form(tmp_path):
 def test_the_checking_and_preparing_passes_leave_a_plain_model_as_it_is():
     """verify, resolve_variables (no state), validate_model, flatten_biases (a bias is already its values),
     expand_groups (no grouped conv), fold_constants (nothing to fold), cut_outputs (no --outputs),
-    check_support, fold_pads and fold_quantizes (nothing to fold), prepare_ops (its records are not text:
-    tests/test_ir.py reads them) and check_undefined_reads change no line."""
+    check_support, fold_pads and fold_quantizes (nothing to fold), compute_fp16 (no fp16 layer), prepare_ops (its
+    records are not text: tests/test_ir.py reads them) and check_undefined_reads change no line."""
     front = {"verify": Graph.verify, "resolve_variables": resolve_variables, "validate_model": validate_model,
              "flatten_biases": flatten_biases, "expand_groups": expand_groups, "fold_constants": fold_constants,
              "cut_outputs": lambda g: cut_outputs(g, ()), "check_support": check_support, "fold_pads": fold_pads,
-             "fold_quantizes": fold_quantizes, "prepare_ops": prepare_ops,
+             "fold_quantizes": fold_quantizes, "compute_fp16": lambda g: compute_fp16(g, True),
+             "prepare_ops": prepare_ops,
              "check_undefined_reads": check_undefined_reads}
     assert tuple(front) == passes()[1:passes().index("split_patches")]
     for name, run in front.items():
@@ -484,3 +486,42 @@ def test_split_patches_runs_a_layer_in_two_bands_of_rows():
         "  3: t12 = DEPTHWISE_CONV_2D(t8, t1) -> [1x2x1x2] with padding='VALID', depth_multiplier=1",
         "     pads [[top, bottom], [left, right]] [[0, 1], [0, 0]] (a PAD's or a band's)",
         "  4: t2 = CONCATENATION(t7, t12) -> [1x4x1x2] with axis=1")
+
+
+def test_compute_fp16_computes_a_plans_fp16_layers_in_float16_where_the_core_can():
+    """Two FULLY_CONNECTED layers the file marks fp16 with a RESHAPE between them: on a core with half-precision
+    arithmetic each reads and writes float16 twins, the weights and bias float16 constants, the input converted
+    once (QUANTIZE float32 -> float16), float16 passed on through the RESHAPE, the output converted back
+    (DEQUANTIZE) where the graph gives it out. Elsewhere nothing changes."""
+    head = ["graph model inputs=(t0) outputs=(t7)",
+            "tensors",
+            "  t0 float32[1, 4] input 'x'",
+            "  t1 float32[2, 4] const 'w' = [0.5, -1.0, 0.25, 2.0, 1.5, 0.125, -0.75, 3.0]",
+            "  t2 float32[2] const 'b' = [0.5, -0.5]",
+            "  t3 float32[1, 2] 'h'",
+            "  t4 int32[2] const 'shape' = [2, 1]",
+            "  t5 float32[2, 1] 'r'",
+            "  t6 float32[3, 1] const 'w2' = [1.0, -2.0, 0.5]",
+            "  t7 float32[2, 3] output 'y'"]
+    before = _text(*head, "ops",
+                   "  0: t3 = FULLY_CONNECTED(t0, t1, t2) -> [1x2]",
+                   "  1: t5 = RESHAPE(t3, t4) -> [2x1]",
+                   "  2: t7 = FULLY_CONNECTED(t5, t6, -) -> [2x3]",
+                   "fp16 layers ['h', 'y']")
+    assert _ir(compute_fp16(Graph.parse(before), arithmetic=False)) == before
+    assert _ir(compute_fp16(Graph.parse(before), arithmetic=True)) == _text(
+        *head,
+        "  t8 float16[1, 4] 'x/fp16'",
+        "  t9 float16[2, 4] const 'w/fp16' = [0.5, -1.0, 0.25, 2.0, 1.5, 0.125, -0.75, 3.0]",
+        "  t10 float16[2] const 'b/fp16' = [0.5, -0.5]",
+        "  t11 float16[1, 2] 'h/fp16'",
+        "  t12 float16[2, 1] 'r/fp16'",
+        "  t13 float16[3, 1] const 'w2/fp16' = [1.0, -2.0, 0.5]",
+        "  t14 float16[2, 3] 'y/fp16'",
+        "ops",
+        "  0: t8 = QUANTIZE(t0) -> [1x4]",
+        "  1: t11 = FULLY_CONNECTED(t8, t9, t10) -> [1x2]",
+        "  2: t12 = RESHAPE(t11, t4) -> [2x1]",
+        "  3: t14 = FULLY_CONNECTED(t12, t13, -) -> [2x3]",
+        "  4: t7 = DEQUANTIZE(t14) -> [2x3]",
+        "fp16 layers ['h', 'y']")

@@ -1,5 +1,6 @@
 """`mcugen quantize --plan FILE`: each layer's precision as the user writes it (by index, output name or
-pattern), all six in one model bit-exact on the M4 and the M55 against its oracle (the search's choice written as a
+pattern), all six in one model bit-exact on the M4 and the M55 against the golden model (checked against its oracle;
+on the M55 the fp16 layer computed in fp16, the golden model's alone) (the search's choice written as a
 plan that makes the same model again: tests/test_search.py); every bad plan one line, nothing written."""
 from __future__ import annotations
 
@@ -34,15 +35,18 @@ def _quantize(capsys, tmp_path, plan: str, name: str = "m"):
 def test_a_plan_of_all_six_precisions_runs_bit_exact_on_the_m4_and_the_m55(tmp_path, capsys):
     out, stdout = _quantize(capsys, tmp_path, SIX)
     precisions = [line.split()[2] for line in stdout.splitlines() if line.strip()[:1].isdigit()]
-    assert {"w4a8", "16x8", "float32", "dynamic", "float16", "int8"} <= set(precisions)
+    assert {"w4a8", "16x8", "float32", "dynamic", "fp16", "int8"} <= set(precisions)
     assert "checked: LiteRT BUILTIN_REF (TFLM refuses this model" in stdout  # the hybrid layer: said so
-    for board in ("mps2-an386", "mps3-an547"):
+    assert "fp16: 1 layer(s) measured as a core with half-precision arithmetic" in stdout
+    for board, fp16 in (("mps2-an386", False), ("mps3-an547", True)):
         code, stdout, err = run_cli(capsys, "test", out, "--board", board, "--samples", "2")
         assert code == 0 and f"bit-exact on 2 sample(s) on {board}" in stdout, err
+        assert ("in fp16 they are mcugen's golden model's alone (no TFLite oracle computes fp16)" in stdout) == fp16
 
 
 @pytest.mark.parametrize("plan, phrase", [
-    ("default: int9\n", "'int9' is no precision (int8, 16x8, w4a8, fp16, fp32, dynamic) (did you mean int8?)"),
+    ("default: int9\n", "'int9' is no precision (int8, 16x8, w4a8, fp16, float16, fp32, dynamic) (did you mean int8?)"),
+    ("default: int8\nlayers: {2: fp16}\n", "layer 2 (RESHAPE 'sequential_1/flatten_1/Reshape') has no weights for fp16"),
     ("default: int8\nlayers: {7: fp16}\n", "layer '7' names no layer of the model"),
     ("default: int8\nlayers: {dense_x: fp32}\n", "layer 'dense_x' names no layer of the model"),
     ("default: int8\nlayers: {2: dynamic}\n", "layer 2 (RESHAPE 'sequential_1/flatten_1/Reshape') has no weights"),

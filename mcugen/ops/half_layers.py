@@ -60,10 +60,10 @@ def refused(g: Graph, op: Op) -> list[str]:
 
 def finish(activation: FloatActivation, total: np.ndarray, bias: np.ndarray | None,
            shape: tuple[int, ...]) -> np.ndarray:
-    if bias is not None:
-        with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):
+        if bias is not None:
             total = total + bias.reshape(-1).astype(F16)
-    return activation.clamp(total.astype(F32)).astype(F16).reshape(shape)
+        return activation.clamp(total.astype(F32)).astype(F16).reshape(shape)  # +-FLT_MAX back to infinities
 
 
 @register("FULLY_CONNECTED", dtype="float16")

@@ -10,6 +10,8 @@
 #include "mcu_nn_support.h"
 #include "mcu_nn_window.h"
 
+#if defined(__FLT16_MAX__)
+
 #define MCU_HALF_LANES 8
 
 /* Adds x[c] * w[c] for c < n to lanes[c % 8], each product and sum rounded on its own. */
@@ -85,5 +87,7 @@ static inline void mcu_half_conv(const mcu_float_conv_params *params, const mcu_
         }
     }
 }
+
+#endif /* __FLT16_MAX__ */
 
 #endif /* MCU_NN_HALF_SUMS_H */

@@ -4,7 +4,8 @@
 
 /* DEPTHWISE_CONV_2D in fp16 on Helium, depth multiplier 1: eight channels a vector, each channel's sum its own
  * (mcu_depthwise_conv2d_f16's order). The clamp compares with the bounds as float16: the same as in float32,
- * as +-FLT_MAX and the infinities round alike. */
+ * as +-FLT_MAX and the infinities round alike. It asks "greater than", which a NaN never is: MVE's VCMP LT is
+ * "less than or unordered" (measured: vcmpltq_f16 took a NaN for below a RELU's 0 and clamped it to 0). */
 void mcu_depthwise_conv2d_f16_mve(const mcu_float_conv_params *params, const mcu_dims *input_dims,
                                   const mcu_f16 *input, const mcu_dims *filter_dims, const mcu_f16 *filter,
                                   const mcu_f16 *bias, const mcu_dims *output_dims, mcu_f16 *output)
@@ -38,8 +39,8 @@ void mcu_depthwise_conv2d_f16_mve(const mcu_float_conv_params *params, const mcu
                     if (bias != NULL) {
                         sum = vaddq_f16(sum, MCU_F16X8_LOAD(bias + oc, p));
                     }
-                    sum = vpselq_f16(lo, sum, vcmpltq_f16(sum, lo));
-                    sum = vpselq_f16(hi, sum, vcmpltq_f16(hi, sum));
+                    sum = vpselq_f16(lo, sum, vcmpgtq_f16(lo, sum));
+                    sum = vpselq_f16(hi, sum, vcmpgtq_f16(sum, hi));
                     vstrhq_p_f16((float16_t *)(output + oc), sum, p);
                 }
             }

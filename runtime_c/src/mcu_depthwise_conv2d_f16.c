@@ -2,6 +2,10 @@
 
 #include "mcu_nn_half_sums.h"
 
+/* _Float16 is the host's and the cores' with half-precision arithmetic, where mcugen calls this; elsewhere the
+ * file compiles to nothing. */
+#if defined(__FLT16_MAX__)
+
 /* Reference DEPTHWISE_CONV_2D in fp16: each output one sum from +0 over its in-image taps in filter row, column
  * order (output channel oc reads input channel oc / depth_multiplier), then the bias and the clamp. */
 void mcu_depthwise_conv2d_f16(const mcu_float_conv_params *params, const mcu_dims *input_dims, const mcu_f16 *input,
@@ -36,3 +40,5 @@ void mcu_depthwise_conv2d_f16(const mcu_float_conv_params *params, const mcu_dim
         }
     }
 }
+
+#endif /* __FLT16_MAX__ */
