@@ -97,7 +97,7 @@ def back_end(graph: Graph, features: frozenset[str], tuning: Tuning | None, budg
     graph = after(fold_slices, graph)                    # a slice only a transpose reads, read in its copy
     graph = after(fuse_strips, graph, budget, tuning)    # convs in their consumers
     graph = after(pack_int4, graph)                      # INT4 filters two to a byte, unpacked before their call
-    graph = after(pack_float16, graph, budget.optimize)  # a float16 model's weights kept float16
+    graph = after(pack_float16, graph, budget.optimize, budget.arena_room)  # float16 weights kept float16
     compiled = after(plan_memory, graph, budget.regions, budget.pins, budget.external_inputs)  # lifetimes -> offsets
     compiled = after(grow_scratch, compiled)             # kernels' scratch widened into bytes free at its step
     compiled = after(place_weights, compiled, budget)    # weights in the chip's flash or external

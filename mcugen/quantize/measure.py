@@ -13,6 +13,7 @@ there are none, and the output SNR.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,7 +79,7 @@ def layer_errors(float_graph: Graph, quantized: Graph, samples) -> list[LayerErr
     return sorted(errors, key=lambda e: e.index)
 
 
-def _values(runner: golden.Runner, xs, wanted: dict) -> dict[str, np.ndarray]:
+def _values(runner: golden.Runner, xs, wanted: Collection[str]) -> dict[str, np.ndarray]:
     """One sample's real values of the op outputs named in `wanted`."""
     g, values = runner.g, {}
 
