@@ -1,9 +1,9 @@
 """float32 models and INT4 filters on the emulated Cortex-M4F (mps2-an386), issue 42; the float models
 quantized to float16 and dynamic range, issue 62.
 
-    python benchmarks/bench_precisions.py [float32|int4|float16]   # prints the tables (all, or those
-                                                                   # named) and rewrites them in
-                                                                   # benchmarks/README.md
+    python benchmarks/bench_precisions.py [float32|int4|float16|fp16]   # prints the tables (all, or
+                                                                        # those named) and rewrites them
+                                                                        # in benchmarks/README.md
 
 float32: the MLPerf Tiny float reference models (tests/models), mcugen's instructions per inference,
 each bit-exact on the board, next to TFLM's float reference kernels built and counted as ANCHORS are
@@ -18,6 +18,9 @@ float16: the float models through `mcugen quantize --precision float16` and `--p
 random calibration samples: neither uses the ranges), each bit-exact with LiteRT BUILTIN_REF in the
 golden model (quantize checks it) and on the board: the model's weights as the file holds them, the
 constants, the arena, instructions and est. cycles, default build (balanced).
+
+fp16: the same on the Cortex-M55 (mps3-an547), `--precision fp16` beside float32 and float16: its layers
+computed in fp16 by Helium's kernels, bit-exact with the golden model on the board.
 """
 from __future__ import annotations
 
@@ -54,18 +57,18 @@ TFLM_FLOAT = {"mlperf_ic_resnet8_float": (85_806_271, 165_739_975),
               "mlperf_ad_autoencoder_float": (1_360_472, 2_953_762)}
 
 
-def measure(path: Path, cycles: bool = False) -> tuple[int, int, int, int]:
+def measure(path: Path, cycles: bool = False, board_id: str = BOARD) -> tuple[int, int, int, int]:
     """(instructions per inference, the model's constant bytes, est. cycles if asked else 0, arena bytes) on
-    BOARD, bit-exact or an error."""
-    board = load_board(BOARD)
-    g = compile_model(path, features=board.features)
+    the board, bit-exact or an error."""
+    board = load_board(board_id)
+    g = compile_model(path, features=board.features, fp16=board.fp16_arithmetic)
     with tempfile.TemporaryDirectory() as tmp:
         built = build_board(g, board, OutDir(Path(tmp) / "fw"), path.stem)
-        _, results = run_on_target(Target.of(BOARD), built.program, g, random_inputs(g, 2, seed=0))
-        estimate = (estimate_cycles(Target.of(BOARD), built.program, g, random_inputs(g, 1, seed=0)[0],
+        _, results = run_on_target(Target.of(board_id), built.program, g, random_inputs(g, 2, seed=0))
+        estimate = (estimate_cycles(Target.of(board_id), built.program, g, random_inputs(g, 1, seed=0)[0],
                                     board.cpu).cycles if cycles else 0)
     if not all(r.passed for r in results):
-        raise SystemExit(f"{path.name}: not bit-exact on {BOARD}")
+        raise SystemExit(f"{path.name}: not bit-exact on {board_id}")
     # ticks of -icount shift=0
     return int(results[-1].cycles * 1e9 / board.clock_hz), built.model.rodata, estimate, g.arena.plan.size
 
@@ -108,15 +111,16 @@ def quantized(path: Path, precision: str, folder: Path) -> Path:
     return out
 
 
-def float16_rows() -> list[str]:
+def float16_rows(precisions: tuple[str, ...] = ("float32", "float16", "dynamic"), board_id: str = BOARD,
+                 models: tuple[str, ...] = FLOAT_MODELS) -> list[str]:
     rows = ["| model | precision | weights in the file (B) | constants (B) | arena (B) | instr. | est. cycles |",
             "|---|---|---:|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
-        for name in FLOAT_MODELS:
+        for name in models:
             source = MODELS / f"{name}.tflite"
-            for precision in ("float32", "float16", "dynamic"):
+            for precision in precisions:
                 path = source if precision == "float32" else quantized(source, precision, Path(tmp))
-                instructions, constants, cycles, arena = measure(path, cycles=True)
+                instructions, constants, cycles, arena = measure(path, True, board_id)
                 rows.append(f"| {name} | {precision} | {compile_model(path).weight_bytes:,} | {constants:,} | "
                             f"{arena:,} | {instructions:,} | {cycles:,} |")
                 print(rows[-1], flush=True)
@@ -124,6 +128,10 @@ def float16_rows() -> list[str]:
 
 
 if __name__ == "__main__":
-    for key, rows in (("float32", float_rows), ("int4", int4_rows), ("float16", float16_rows)):
+    def fp16_rows() -> list[str]:
+        return float16_rows(("float32", "float16", "fp16"), "mps3-an547",
+                            ("mlperf_ad_autoencoder_float", "mlperf_ic_resnet8_float"))
+
+    for key, rows in (("float32", float_rows), ("int4", int4_rows), ("float16", float16_rows), ("fp16", fp16_rows)):
         if len(sys.argv) < 2 or key in sys.argv[1:]:
             rewrite(f"precisions-{key}", rows())

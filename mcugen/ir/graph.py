@@ -219,9 +219,7 @@ class Graph:
     variables: tuple[Variable, ...] = ()  # state, indexed by Facts.variable and Facts.state
     cut_at: tuple[str, ...] = ()  # tensor names the user made the outputs (`--outputs`)
     banded: Banding | None = None  # its first layers run band by band (patch-based inference)
-    # the layers a precision plan made fp16, by output tensor name (the file's `mcugen.fp16` metadata, which
-    # `mcugen quantize` writes): passes/compute_fp16.py computes them in fp16 where the core can
-    fp16_layers: tuple[str, ...] = ()
+    fp16_layers: tuple[str, ...] = ()  # a plan's fp16 layers' output names (the file's mcugen.fp16 metadata)
 
     def file_subgraphs(self) -> tuple["Graph", ...]:
         """Every subgraph in file order, this one at subgraph_index (what subgraph indices count)."""
@@ -302,13 +300,13 @@ class Graph:
                         for line in lines[2:lines.index("ops")])
         ops: list[Op] = []
         variables = []
-        fp16_layers: tuple[str, ...] = ()
+        fp16_layers = next((text_form.fp16_line(line) for line in lines if line.startswith("fp16 layers ")), ())
         for line in lines[lines.index("ops") + 1:]:
+            if line.startswith("fp16 layers "):
+                continue
             if line.startswith("variable "):
                 var, dtype, shape, values = text_form.variable_line(line)
                 variables.append(Variable(var, _given(var, values, consts or {}, dtype, shape)))
-            elif line.startswith("fp16 layers "):
-                fp16_layers = text_form.fp16_line(line)
             elif not line.startswith("     "):
                 o = text_form.op_line(line)
                 ops.append(Op(o.number, o.opcode, 1, o.inputs, o.outputs, o.options, origin=o.number))

@@ -34,6 +34,8 @@ from mcugen.ops.float_fully_connected import FloatFullyConnected
 
 F16 = np.float16
 LANES = 8  # Helium's float16 lanes
+HALF_OPS = ("FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D")  # the ops this module computes in fp16
+SUFFIX = "/fp16"  # a float16 twin's name: its float32 tensor's and this (passes/compute_fp16.py)
 
 
 def lane_sums(cols: np.ndarray, valid: np.ndarray, w: np.ndarray) -> np.ndarray:

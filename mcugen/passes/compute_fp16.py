@@ -17,9 +17,8 @@ import numpy as np
 
 from mcugen.ir.graph import Graph, Op
 from mcugen.ir.options import Options
+from mcugen.ops.half_layers import HALF_OPS, SUFFIX
 
-HALF_OPS = ("FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D")
-SUFFIX = "/fp16"  # a float16 twin's name: its float32 tensor's and this
 
 
 def computes_in_fp16(g: Graph, op: Op) -> bool:

@@ -21,7 +21,7 @@ import numpy as np
 from mcugen.validation import golden
 from mcugen.validation.inspect_model import precision
 from mcugen.ir.graph import Graph
-from mcugen.passes.compute_fp16 import SUFFIX
+from mcugen.ops.half_layers import SUFFIX
 from mcugen.validation.golden import model_inputs, real_values
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mcugen.errors import McugenError
-from mcugen.passes.compute_fp16 import HALF_OPS
+from mcugen.ops.half_layers import HALF_OPS
 from mcugen.quantize.model import IO_TYPES, WEIGHTED_OPS, FloatModel, Layer
 from mcugen.quantize.recipe import Plan, model_ends, takes_int4
 from mcugen.targets.spec_files import read_yaml

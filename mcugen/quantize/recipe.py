@@ -26,7 +26,7 @@ import numpy as np
 from mcugen.frontend import model_object
 from mcugen.errors import McugenError
 from mcugen.ir.graph import Graph
-from mcugen.passes.compute_fp16 import HALF_OPS
+from mcugen.ops.half_layers import HALF_OPS
 from mcugen.quantize.model import INT4_OPS, FloatModel, Layer
 INSTALL = "pip install 'mcugen[quantize]' (ai-edge-quantizer)"
 

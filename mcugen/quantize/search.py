@@ -30,7 +30,7 @@ from mcugen.errors import McugenError
 from mcugen.quantize.measure import Accuracy, output_predictions, tally
 from mcugen.quantize.model import FLOAT_PRECISIONS, FloatModel, Layer
 from mcugen.quantize.cost import Builds, Cost, builds_for, measure_cost
-from mcugen.passes.compute_fp16 import HALF_OPS
+from mcugen.ops.half_layers import HALF_OPS
 from mcugen.quantize.recipe import FLOAT_PLAN, Plan, checked_candidate
 
 

@@ -182,8 +182,7 @@ class Board:
     memory_timing: MemoryTiming | None = None  # None: zero wait states
 
     @property
-    def features(self) -> frozenset[str]:
-        """The ISA extensions this board's chip has: the kernel variants it runs (mcugen/kernels/)."""
+    def features(self) -> frozenset[str]:  # the ISA extensions its chip has: the kernel variants it runs
         return frozenset(f for f in FEATURES if getattr(self.chip, f))
 
     @property
@@ -191,8 +190,7 @@ class Board:
         return self.chip.core
 
     @property
-    def core(self) -> str:
-        """GCC's -mcpu."""
+    def core(self) -> str:  # GCC's -mcpu
         return self.chip.core.id
 
     @property
@@ -200,10 +198,8 @@ class Board:
         return self.chip.fpu
 
     @property
-    def fp16_arithmetic(self) -> bool:
-        """Half-precision arithmetic: Helium with its floating point (an MVE core with an FPU, the Cortex-M55),
-        where a precision plan's fp16 layers are computed in fp16 (passes/compute_fp16.py)."""
-        return self.chip.mve and self.chip.fpu
+    def fp16_arithmetic(self) -> bool:  # Helium with an FPU (the M55): fp16 layers in fp16 (passes/compute_fp16.py)
+        return self.fpu and self.chip.mve
 
     @property
     def regions(self) -> tuple[MemoryRegion, ...]:
