@@ -31,6 +31,9 @@ def test_the_choice_is_within_the_drop_and_cheaper_than_all_16x8(tmp_path, capsy
     out, stdout, err, report = search(capsys, tmp_path, "--labels", DIGITS / "labels.npy", "--board", "nano33")
     by_name = {c["name"]: c for c in report["candidates"]}
     assert {"float model", "all int8", "all 16x8"} <= set(by_name)
+    # fp16 weighed beside the rest: every layer of the digits CNN takes it (float16 weights on the M4)
+    assert set(by_name["fp16 where layers take it"]["precisions"].values()) == {"fp16"}
+    assert by_name["fp16 where layers take it"]["flash_bytes"] < by_name["float model"]["flash_bytes"]
     chosen = by_name[report["chosen"]]
     assert chosen["top1"] >= by_name["float model"]["top1"] - 0.01 and chosen["top1"] == report["target_top1"] + (
         chosen["top1"] - report["target_top1"])
