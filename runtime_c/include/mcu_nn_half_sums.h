@@ -1,7 +1,7 @@
 /*
- * The fp16 kernels' shared order of operations (mcu_nn_half.h): the lane sums, their fold, the bias and clamp, and
- * the fully connected and conv loops around a lane function (the reference's a lane at a time, Helium's
- * eight). Included by the kernels' files after mcu_nn_fp_exact.h, so nothing here contracts either.
+ * The fp16 kernels' shared order of operations (mcu_nn_half.h): the lane sums, their fold, the bias and clamp, the
+ * fully connected loop and the conv's position around a lane function (the reference's a lane at a time, Helium's
+ * eight), and the window walk (mcu_window_walk's) every conv and depthwise kernel runs its position in. Included by the kernels' files after mcu_nn_fp_exact.h, so nothing here contracts either.
  */
 #ifndef MCU_NN_HALF_SUMS_H
 #define MCU_NN_HALF_SUMS_H
@@ -55,37 +55,48 @@ static inline void mcu_half_fc(const mcu_float_activation *activation, int32_t b
     }
 }
 
-static inline void mcu_half_conv(const mcu_float_conv_params *params, const mcu_dims *input_dims, const mcu_f16 *input,
-                                 const mcu_dims *filter_dims, const mcu_f16 *filter, const mcu_f16 *bias,
-                                 const mcu_dims *output_dims, mcu_f16 *output, mcu_half_lanes_fn lanes_of)
+/* What a fp16 conv's or depthwise's per-position function reads while mcu_window_walk runs it. */
+typedef struct {
+    const mcu_float_conv_params *params;
+    const mcu_dims *input_dims, *filter_dims;
+    const mcu_f16 *input, *filter, *bias;
+    int32_t channels; /* output channels */
+    mcu_f16 *output;  /* the next position's first output */
+    mcu_half_lanes_fn lanes_of;
+} mcu_half_walk;
+
+/* The input element under tap (ky, kx) of a window, at channel 0. */
+static inline const mcu_f16 *mcu_half_tap(const mcu_half_walk *s, const mcu_window *w, int32_t ky, int32_t kx)
 {
-    const int32_t depth = filter_dims->c;
-    for (int32_t b = 0; b < output_dims->n; ++b) {
-        for (int32_t oy = 0; oy < output_dims->h; ++oy) {
-            const int32_t y0 = oy * params->stride.h - params->padding.h;
-            int32_t ky0, ky1;
-            mcu_window_taps(y0, filter_dims->h, params->dilation.h, input_dims->h, &ky0, &ky1);
-            for (int32_t ox = 0; ox < output_dims->w; ++ox) {
-                const int32_t x0 = ox * params->stride.w - params->padding.w;
-                int32_t kx0, kx1;
-                mcu_window_taps(x0, filter_dims->w, params->dilation.w, input_dims->w, &kx0, &kx1);
-                /* where the input pixel under tap (0, 0) would be (in the padding, maybe) */
-                const int32_t origin = ((b * input_dims->h + y0) * input_dims->w + x0) * depth;
-                for (int32_t oc = 0; oc < output_dims->c; ++oc) {
-                    mcu_f16 lanes[MCU_HALF_LANES] = {0};
-                    for (int32_t ky = ky0; ky < ky1; ++ky) {
-                        for (int32_t kx = kx0; kx < kx1; ++kx) {
-                            const int32_t at = (ky * params->dilation.h * input_dims->w + kx * params->dilation.w) * depth;
-                            lanes_of(lanes, input + origin + at,
-                                     filter + ((oc * filter_dims->h + ky) * filter_dims->w + kx) * depth, depth);
-                        }
-                    }
-                    *output++ = mcu_half_finish(mcu_half_fold(lanes), bias != NULL ? &bias[oc] : NULL,
-                                                &params->activation);
-                }
+    const int32_t y = w->y0 + ky * s->params->dilation.h, x = w->x0 + kx * s->params->dilation.w;
+    return s->input + ((w->batch * s->input_dims->h + y) * s->input_dims->w + x) * s->input_dims->c;
+}
+
+static inline void mcu_half_conv_position(void *state, const mcu_window *w)
+{
+    mcu_half_walk *s = (mcu_half_walk *)state;
+    const mcu_dims *f = s->filter_dims;
+    for (int32_t oc = 0; oc < s->channels; ++oc) {
+        mcu_f16 lanes[MCU_HALF_LANES] = {0};
+        for (int32_t ky = w->ky0; ky < w->ky1; ++ky) {
+            for (int32_t kx = w->kx0; kx < w->kx1; ++kx) {
+                s->lanes_of(lanes, mcu_half_tap(s, w, ky, kx), s->filter + ((oc * f->h + ky) * f->w + kx) * f->c, f->c);
             }
         }
+        *s->output++ = mcu_half_finish(mcu_half_fold(lanes), s->bias != NULL ? &s->bias[oc] : NULL,
+                                       &s->params->activation);
     }
+}
+
+/* Runs `position` at every output position of a fp16 conv or depthwise (lanes_of: the conv's lane function). */
+static inline void mcu_half_window(const mcu_float_conv_params *params, const mcu_dims *input_dims, const mcu_f16 *input,
+                                   const mcu_dims *filter_dims, const mcu_f16 *filter, const mcu_f16 *bias,
+                                   const mcu_dims *output_dims, mcu_f16 *output, mcu_window_fn position,
+                                   mcu_half_lanes_fn lanes_of)
+{
+    mcu_half_walk state = {params, input_dims, filter_dims, input, filter, bias, output_dims->c, output, lanes_of};
+    const mcu_tile taps = {filter_dims->h, filter_dims->w};
+    mcu_window_walk(input_dims, output_dims, params->stride, params->padding, params->dilation, taps, position, &state);
 }
 
 #endif /* __FLT16_MAX__ */

@@ -11,7 +11,8 @@ void mcu_conv2d_f16(const mcu_float_conv_params *params, const mcu_dims *input_d
                     const mcu_dims *filter_dims, const mcu_f16 *filter, const mcu_f16 *bias,
                     const mcu_dims *output_dims, mcu_f16 *output)
 {
-    mcu_half_conv(params, input_dims, input, filter_dims, filter, bias, output_dims, output, mcu_half_lanes);
+    mcu_half_window(params, input_dims, input, filter_dims, filter, bias, output_dims, output, mcu_half_conv_position,
+                    mcu_half_lanes);
 }
 
 #endif /* __FLT16_MAX__ */
