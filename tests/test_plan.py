@@ -4,10 +4,12 @@ on the M55 the fp16 layer computed in fp16, the golden model's alone) (the searc
 plan that makes the same model again: tests/test_search.py); every bad plan one line, nothing written."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from conftest import ROOT
 from test_cli import assert_one_error_line, refused, run_cli
+from tflite_writer import ModelSpec
 
 pytest.importorskip("ai_edge_quantizer")
 
@@ -65,6 +67,25 @@ def test_a_bad_plan_is_one_line_and_nothing_is_written(tmp_path, capsys, plan, p
                         "--out", out)
     assert_one_error_line(code, err, phrase)
     assert not out.exists()
+
+
+def test_fp16_on_a_layer_without_an_fp16_kernel_is_one_line(tmp_path, capsys):
+    """A float TRANSPOSE_CONV has weights (float16 takes them) but no fp16 kernel: the plan names the layer."""
+    rng = np.random.default_rng(5)
+    m = ModelSpec()
+    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("up", [1, 8, 8, 3], "float32")
+    m.op("TRANSPOSE_CONV", [m.const("shape", [1, 8, 8, 3], "int32"),
+                            m.const("w", rng.standard_normal((3, 3, 3, 2)).astype(np.float32), "float32"), x], [y],
+         "TransposeConvOptions", version=3, Padding="SAME", StrideH=2, StrideW=2)
+    m.inputs, m.outputs = [x], [y]
+    model, data = tmp_path / "up.tflite", tmp_path / "calibration.npz"
+    model.write_bytes(m.build())
+    np.savez(data, x=rng.standard_normal((4, 1, 4, 4, 2)).astype(np.float32))
+    (tmp_path / "p.yaml").write_text("default: fp32\nlayers: {0: fp16}\n")
+    code, err = refused(capsys, "quantize", model, "--data", data, "--plan", tmp_path / "p.yaml",
+                        "--out", tmp_path / "m.tflite")
+    assert_one_error_line(code, err, "layer 0 (TRANSPOSE_CONV 'up') has no fp16 kernel")
+    assert not (tmp_path / "m.tflite").exists()
 
 
 def test_plan_goes_alone(tmp_path, capsys):
