@@ -9,6 +9,7 @@ import pytest
 
 from conftest import ROOT
 from test_cli import assert_one_error_line, refused, run_cli
+from test_float import transpose_conv
 from tflite_writer import ModelSpec
 
 pytest.importorskip("ai_edge_quantizer")
@@ -73,18 +74,15 @@ def test_fp16_on_a_layer_without_an_fp16_kernel_is_one_line(tmp_path, capsys):
     """A float TRANSPOSE_CONV has weights (float16 takes them) but no fp16 kernel: the plan names the layer."""
     rng = np.random.default_rng(5)
     m = ModelSpec()
-    x, y = m.tensor("x", [1, 4, 4, 2], "float32"), m.tensor("up", [1, 8, 8, 3], "float32")
-    m.op("TRANSPOSE_CONV", [m.const("shape", [1, 8, 8, 3], "int32"),
-                            m.const("w", rng.standard_normal((3, 3, 3, 2)).astype(np.float32), "float32"), x], [y],
-         "TransposeConvOptions", version=3, Padding="SAME", StrideH=2, StrideW=2)
-    m.inputs, m.outputs = [x], [y]
+    x = m.tensor("x", [1, 4, 4, 2], "float32")
+    m.inputs, m.outputs = [x], [transpose_conv(m, rng, x, (1, 4, 4, 2), 3, 3, 2, "SAME", False, "NONE")]
     model, data = tmp_path / "up.tflite", tmp_path / "calibration.npz"
     model.write_bytes(m.build())
     np.savez(data, x=rng.standard_normal((4, 1, 4, 4, 2)).astype(np.float32))
     (tmp_path / "p.yaml").write_text("default: fp32\nlayers: {0: fp16}\n")
     code, err = refused(capsys, "quantize", model, "--data", data, "--plan", tmp_path / "p.yaml",
                         "--out", tmp_path / "m.tflite")
-    assert_one_error_line(code, err, "layer 0 (TRANSPOSE_CONV 'up') has no fp16 kernel")
+    assert_one_error_line(code, err, "layer 0 (TRANSPOSE_CONV 't0') has no fp16 kernel")
     assert not (tmp_path / "m.tflite").exists()
 
 
